@@ -1,0 +1,171 @@
+import type { Decision } from '../model/decision.ts';
+import type { HookEvent, EventMode } from '../model/event.ts';
+import type { JsonObject, JsonValue } from '../model/json.ts';
+import type { CodeErrorKind } from '../sandbox/types.ts';
+import type { Operation } from 'fast-json-patch';
+
+/** What a handler sees: the event, the payload as rewritten by earlier handlers, the trace state, the time. */
+export interface HandlerContext {
+  readonly event: HookEvent;
+  readonly payload: JsonObject;
+  readonly state: JsonObject;
+  /** Milliseconds since the epoch, from the injected clock. */
+  readonly now: number;
+}
+
+/** A handler's result: the seed's `{decision, reason, new_payload}` plus a state patch and log lines. */
+export interface HandlerOutcome {
+  decision: Decision;
+  reason?: string;
+  new_payload?: JsonObject;
+  /** Top-level state keys to set; a `null` value removes the key. */
+  state_patch?: JsonObject;
+  logs?: string[];
+  /** Records for the audit sink (audit handlers). */
+  audit?: JsonObject;
+}
+
+/** A handler failure, as the error policy and the explanation see it [E1]. */
+export interface HandlerError {
+  kind: CodeErrorKind | 'builtin';
+  message: string;
+  event_type: string;
+  trace_id: string;
+  handler_id: string;
+  handler_name: string;
+  line?: number;
+  column?: number;
+  /** What the error policy decided because of it. */
+  policy: 'block' | 'continue' | 'terminate' | 'logged';
+}
+
+/** Per-trace state the engine carries from event to event: user state and circuit breakers. Immutable. */
+export interface DispatchState {
+  readonly vars: JsonObject;
+  readonly breakers: Readonly<Record<string, BreakerState>>;
+}
+
+export interface BreakerState {
+  readonly failures: number;
+  /** While `now < open_until`, the handler is skipped. */
+  readonly open_until: number;
+}
+
+/** The fast path's answer. */
+export interface DispatchResult {
+  decision: Decision;
+  /** Reason of the handler that decided (readable), or '' for CONTINUE. */
+  reason: string;
+  /** Id of the handler whose decision won, if any. */
+  decided_by: string | null;
+  /** The payload after all enforced rewrites (the input payload object itself when nothing changed). */
+  payload: JsonObject;
+  state: DispatchState;
+  /** Handler errors, in order. */
+  errors: HandlerError[];
+  /** Audit records produced by audit handlers. */
+  audit: JsonObject[];
+  mode: EventMode;
+}
+
+/** One state key that a handler changed. */
+export interface StateChange {
+  key: string;
+  before: JsonValue | undefined;
+  after: JsonValue | undefined;
+}
+
+// ---- Explanation: the whole story of one event. The debugger renders it and nothing else. ----
+
+export type ClauseOp =
+  | 'eq' | 'ne' | 'in' | 'nin' | 'regex' | 'prefix' | 'suffix' | 'contains' | 'exists' | 'gt' | 'gte' | 'lt' | 'lte';
+
+export type ConditionExplain =
+  | {
+      kind: 'clause';
+      path: string;
+      op: ClauseOp;
+      expected: JsonValue;
+      /** Absent when the path is missing. */
+      actual?: JsonValue;
+      missing: boolean;
+      pass: boolean;
+      /** The near-miss hint for a missing path: "`payload.input` is missing; the payload has `user_input`". */
+      hint?: string;
+    }
+  | { kind: 'all' | 'any'; pass: boolean; children: ConditionExplain[] }
+  | { kind: 'not'; pass: boolean; child: ConditionExplain }
+  | { kind: 'code'; pass: boolean; logs: string[]; duration_ms: number; error?: { kind: string; message: string; line?: number; column?: number } };
+
+export interface MatcherExplain {
+  matcher_id: string;
+  label: string;
+  pass: boolean;
+  /** True when this matcher was already evaluated for this event on another path [M6]. */
+  cached: boolean;
+  condition: ConditionExplain;
+}
+
+export interface PathExplain {
+  /** Node ids from the event node to the handler. */
+  nodes: string[];
+  event_node_id: string;
+  pattern: string;
+  type_matched: boolean;
+  /** Matchers evaluated along the path, up to and including the first that failed. */
+  matchers: MatcherExplain[];
+  pass: boolean;
+}
+
+export type HandlerStatus =
+  | 'fired' // matched and ran
+  | 'not_matched' // some path's event type matched, but every path failed a matcher
+  | 'wrong_event_type' // no event node on any path selects this event type
+  | 'not_reached' // an earlier handler ended the chain
+  | 'disabled'
+  | 'breaker_open'
+  | 'error'; // matched, ran and failed
+
+export interface HandlerExplain {
+  handler_id: string;
+  name: string;
+  action: string;
+  order: number;
+  status: HandlerStatus;
+  shadow: boolean;
+  paths: PathExplain[];
+  /** For `not_reached`: the handler that ended the chain. */
+  ended_by?: string;
+  decision?: Decision;
+  reason?: string;
+  /** The decision had no effect: shadow mode, or an async event [D7][H8]. */
+  ignored?: 'shadow' | 'async';
+  patch?: Operation[];
+  state_changes?: StateChange[];
+  logs?: string[];
+  duration_ms?: number;
+  error?: HandlerError;
+  /** For `breaker_open`: when it closes again (clock ms). */
+  breaker_open_until?: number;
+}
+
+export interface Explanation {
+  event_id: string;
+  event_type: string;
+  trace_id: string;
+  mode: EventMode;
+  /** Every handler of the pipeline, in execution order. */
+  handlers: HandlerExplain[];
+  decision: Decision;
+  reason: string;
+  decided_by: string | null;
+  /** Why the winning decision won, when several handlers decided. */
+  precedence?: string;
+  payload_before: JsonObject;
+  payload_after: JsonObject;
+  patch: Operation[];
+  state_before: JsonObject;
+  state_after: JsonObject;
+  errors: HandlerError[];
+  audit: JsonObject[];
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+/**
+ * Pipeline document, format `hookwire.pipeline` version 1: the single definition of the file format.
+ * The JSON Schema shipped in `engine/schema/pipeline.v1.schema.json` is generated from it.
+ *
+ * Semantics (what the nodes mean) live in SPEC.md; here is only the shape. Conditions are checked in depth
+ * by `compileCondition`, which reports problems with their JSON path like the rest of the loader.
+ */
+export const PIPELINE_FORMAT = 'hookwire.pipeline';
+export const PIPELINE_VERSION = 1;
+
+const Id = z.string().min(1).max(200).describe('Node id, unique in the pipeline.');
+const Template = z.string().max(10_000).describe('Text with {{path}} placeholders, e.g. "blocked {{payload.tool_name}}".');
+
+/** A condition: `{ "<path>": <operand> }` clauses, AND-ed; `all`/`any`/`not` combine conditions. See SPEC [C1]-[C9]. */
+export const ConditionSchema = z
+  .record(z.string(), z.json())
+  .describe('Condition: { "payload.tool_name": { "in": ["delete_file", "run_shell"] } }. Keys are dotted paths (payload., state., meta., event.) or all/any/not.');
+
+export const CodeLanguageSchema = z.enum(['js', 'ts']);
+
+export const CodeSpecSchema = z.strictObject({
+  language: CodeLanguageSchema.default('ts'),
+  source: z.string().max(200_000),
+  timeout_ms: z.number().int().min(1).max(60_000).optional().describe('Wall-clock limit for one call; default 50 ms.'),
+  memory_mb: z.number().min(1).max(512).optional().describe('Heap limit of the sandbox; default 32 MB.'),
+});
+
+export const EventNodeSchema = z.strictObject({
+  id: Id,
+  kind: z.literal('event'),
+  pattern: z.string().min(1).describe('Event type: exact ("tool.before_call"), prefix wildcard ("tool.*") or "*".'),
+  label: z.string().max(200).optional(),
+});
+
+export const MatcherNodeSchema = z.strictObject({
+  id: Id,
+  kind: z.literal('matcher'),
+  label: z.string().max(200).optional(),
+  when: ConditionSchema.optional(),
+  tools: z.array(z.string()).optional().describe('CrewAI-style shorthand: payload.tool_name in [...].'),
+  agents: z.array(z.string()).optional().describe('CrewAI-style shorthand: event.agent_id in [...].'),
+  code: CodeSpecSchema.optional().describe('A predicate run in the sandbox; returns true to pass.'),
+});
+
+export const RewriteOpSchema = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('set'), path: z.string().min(1), value: z.json() }),
+  z.strictObject({ op: z.literal('remove'), path: z.string().min(1) }),
+  z.strictObject({
+    op: z.literal('redact'),
+    path: z.string().min(1).optional().describe('Field to redact; omitted: every string in the payload.'),
+    pattern: z.string().optional().describe('Regular expression (RE2 syntax); omitted: the whole value.'),
+    replacement: z.string().default('[REDACTED]'),
+  }),
+]);
+
+export const ActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('block'), reason: Template }),
+  z.strictObject({ type: z.literal('terminate'), reason: Template }),
+  z.strictObject({ type: z.literal('stop'), reason: Template.optional() }),
+  z.strictObject({ type: z.literal('rewrite'), ops: z.array(RewriteOpSchema).min(1) }),
+  z.strictObject({
+    type: z.literal('audit'),
+    level: z.enum(['info', 'warn', 'error']).default('info'),
+    message: Template.optional(),
+    fields: z.array(z.string()).optional().describe('Paths copied into the audit record.'),
+  }),
+  z.strictObject({
+    type: z.literal('budget'),
+    key: z.string().min(1).describe('State key that accumulates, e.g. "tokens".'),
+    amount: z.number().optional().describe('Fixed amount per event (default 1).'),
+    amount_path: z.string().optional().describe('Path whose number is added, e.g. "payload.usage.output_tokens".'),
+    limit: z.number(),
+    on_exceed: z.enum(['block', 'terminate']).default('block'),
+    reason: Template.optional(),
+  }),
+  z.strictObject({ type: z.literal('code'), ...CodeSpecSchema.shape }),
+]);
+
+export const BreakerSchema = z.strictObject({
+  threshold: z.number().int().min(1).describe('Consecutive failures that open the breaker.'),
+  cooldown_ms: z.number().int().min(0).describe('How long an open breaker skips the handler.'),
+});
+
+export const HandlerNodeSchema = z.strictObject({
+  id: Id,
+  kind: z.literal('handler'),
+  name: z.string().min(1).max(200),
+  order: z.number().finite().default(100),
+  enabled: z.boolean().default(true),
+  shadow: z.boolean().default(false).describe('Evaluated and reported, never enforced.'),
+  timeout_ms: z.number().int().min(1).max(60_000).optional(),
+  on_error: z.enum(['block', 'continue', 'terminate']).default('block').describe('What a sync handler error decides (fail closed by default).'),
+  breaker: BreakerSchema.optional(),
+  action: ActionSchema,
+});
+
+export const NodeSchema = z.discriminatedUnion('kind', [EventNodeSchema, MatcherNodeSchema, HandlerNodeSchema]);
+
+export const WireSchema = z.strictObject({ from: Id, to: Id });
+
+export const EventTypeDeclSchema = z.strictObject({
+  type: z.string().min(1),
+  mode: z.enum(['sync', 'async']),
+  description: z.string().max(2000).optional(),
+});
+
+export const LayoutSchema = z.strictObject({
+  nodes: z.array(z.strictObject({ id: Id, x: z.number().finite(), y: z.number().finite() })).default([]),
+  viewport: z.strictObject({ x: z.number().finite(), y: z.number().finite(), zoom: z.number().positive() }).optional(),
+});
+
+export const PipelineSchema = z.strictObject({
+  format: z.literal(PIPELINE_FORMAT),
+  version: z.literal(PIPELINE_VERSION),
+  name: z.string().min(1).max(200),
+  description: z.string().max(10_000).optional(),
+  event_types: z.array(EventTypeDeclSchema).default([]).describe('Custom event types and overrides of the built-in modes.'),
+  nodes: z.array(NodeSchema),
+  wires: z.array(WireSchema),
+  layout: LayoutSchema.optional().describe('Canvas positions; no effect on semantics.'),
+});
+
+export type Condition = z.infer<typeof ConditionSchema>;
+export type CodeSpec = z.infer<typeof CodeSpecSchema>;
+export type EventNode = z.infer<typeof EventNodeSchema>;
+export type MatcherNode = z.infer<typeof MatcherNodeSchema>;
+export type RewriteOp = z.infer<typeof RewriteOpSchema>;
+export type Action = z.infer<typeof ActionSchema>;
+export type ActionType = Action['type'];
+export type HandlerNode = z.infer<typeof HandlerNodeSchema>;
+export type PipelineNode = z.infer<typeof NodeSchema>;
+export type Wire = z.infer<typeof WireSchema>;
+export type EventTypeDecl = z.infer<typeof EventTypeDeclSchema>;
+export type Layout = z.infer<typeof LayoutSchema>;
+/** A pipeline document after loading: defaults filled in. */
+export type Pipeline = z.infer<typeof PipelineSchema>;
+/** A pipeline document as written in a file: defaults optional. */
+export type PipelineInput = z.input<typeof PipelineSchema>;
+
+export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'rewrite', 'audit', 'budget', 'code'];

@@ -1,0 +1,60 @@
+import type { JsonObject, JsonValue } from '../model/json.ts';
+
+/**
+ * The sandbox that runs user code (code handlers and code matchers). The engine depends only on this
+ * interface; `quickjsSandbox.ts` implements it with QuickJS for both the browser and Node. Calls are
+ * synchronous, so dispatch stays a plain function.
+ */
+export interface Sandbox {
+  /** Compiles source once, when the pipeline loads (TypeScript is stripped to JavaScript first). */
+  compile(source: string, options: CompileOptions): CompileResult;
+  /** Runs a compiled program on one input. Never throws for anything the user's code does. */
+  call(program: SandboxProgram, input: JsonObject, limits: SandboxLimits): SandboxCallResult;
+}
+
+export interface CompileOptions {
+  language: 'js' | 'ts';
+  /** A handler returns a result object; a matcher returns a boolean. */
+  role: 'handler' | 'matcher';
+  /** Used in error messages: the node id. */
+  name: string;
+}
+
+/** Opaque handle to compiled code, owned by the sandbox that made it. */
+export interface SandboxProgram {
+  readonly id: number;
+  readonly role: 'handler' | 'matcher';
+  readonly name: string;
+}
+
+export type CompileResult = { ok: true; program: SandboxProgram } | { ok: false; error: CodeError };
+
+export interface SandboxLimits {
+  timeoutMs: number;
+  memoryBytes: number;
+}
+
+export type CodeErrorKind =
+  | 'syntax' // does not compile (line/column in the user's source)
+  | 'thrown' // the code threw
+  | 'timeout' // interrupted at the deadline
+  | 'memory' // out of memory
+  | 'stack' // too much recursion
+  | 'invalid_result' // returned something that is not a valid result
+  | 'too_large' // returned a payload past the size limit
+  | 'host'; // the sandbox itself failed; it was replaced
+
+export interface CodeError {
+  kind: CodeErrorKind;
+  message: string;
+  /** 1-based line and column in the user's source, when known. */
+  line?: number;
+  column?: number;
+}
+
+export type SandboxCallResult =
+  | { ok: true; value: JsonValue | undefined; logs: string[]; duration_ms: number }
+  | { ok: false; error: CodeError; logs: string[]; duration_ms: number };
+
+export const DEFAULT_CODE_TIMEOUT_MS = 50;
+export const DEFAULT_CODE_MEMORY_MB = 32;

@@ -1,0 +1,16 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  root: '.',
+  plugins: [react()],
+  build: { outDir: 'dist', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000 },
+  worker: { format: 'es' },
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    environment: 'node',
+    pool: 'threads',
+    testTimeout: 20_000,
+  },
+});
