@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { chromiumExecutable } from './chromium.ts';
 
 const executablePath = chromiumExecutable();
+// Several people (or agents) may run the suite on one machine: each picks a port with HOOKWIRE_E2E_PORT.
+const port = Number(process.env.HOOKWIRE_E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: '.',
@@ -12,9 +14,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: '../.reports/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.HOOKWIRE_E2E_REPORT ?? '../.reports/e2e.json' }]],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     viewport: { width: 1440, height: 900 },
@@ -28,10 +30,10 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: 'npx vite build && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+    command: `npx vite build --outDir dist-e2e-${port} && npx vite preview --outDir dist-e2e-${port} --host 127.0.0.1 --port ${port} --strictPort`,
     cwd: '..',
-    url: 'http://127.0.0.1:4173',
-    reuseExistingServer: !process.env.CI,
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: false,
     timeout: 180_000,
   },
 });
