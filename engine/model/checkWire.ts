@@ -1,0 +1,62 @@
+import type { PipelineNode, Wire } from './pipelineSchema.ts';
+import type { Problem } from './problem.ts';
+
+type Kind = PipelineNode['kind'];
+
+/** The directions a wire may take [V3]: event → matcher | handler, matcher → matcher | handler. */
+const ALLOWED: Readonly<Record<Kind, readonly Kind[]>> = {
+  event: ['matcher', 'handler'],
+  matcher: ['matcher', 'handler'],
+  handler: [],
+};
+
+function directionMessage(from: Kind, to: Kind): string {
+  if (from === 'handler') return 'A handler is the end of a path: it cannot feed another node.';
+  if (to === 'event') return 'Nothing can feed an event node: events come from the agent.';
+  return `A ${from} cannot feed a ${to}.`;
+}
+
+/** True when `to` can already reach `from` along wires, so `from → to` would close a cycle. */
+function reaches(wires: readonly Wire[], start: string, goal: string): boolean {
+  const next = new Map<string, string[]>();
+  for (const w of wires) {
+    const list = next.get(w.from);
+    if (list) list.push(w.to);
+    else next.set(w.from, [w.to]);
+  }
+  const seen = new Set<string>([start]);
+  const stack = [start];
+  while (stack.length) {
+    const id = stack.pop() as string;
+    if (id === goal) return true;
+    for (const n of next.get(id) ?? []) if (!seen.has(n)) (seen.add(n), stack.push(n));
+  }
+  return false;
+}
+
+/**
+ * Whether adding `wire` to a pipeline's graph keeps it valid under [V3]: both ends exist, the direction is
+ * allowed, the wire is new and closes no cycle. Returns the problem the loader would report, or null.
+ * The editor uses it to refuse a wire while it is being drawn.
+ * `checkWire({ nodes, wires }, { from: 'h1', to: 'm1' })` → `{ code: 'bad_wire', ... }`.
+ */
+export function checkWire(graph: { nodes: readonly PipelineNode[]; wires: readonly Wire[] }, wire: Wire): Problem | null {
+  const from = graph.nodes.find((n) => n.id === wire.from);
+  const to = graph.nodes.find((n) => n.id === wire.to);
+  const path = ['wires', graph.wires.length];
+  if (!from || !to) {
+    const missing = from ? wire.to : wire.from;
+    return { code: 'missing_node', severity: 'error', path, message: `No node "${missing}".` };
+  }
+  if (wire.from === wire.to) return { code: 'cycle', severity: 'error', path, message: 'A node cannot feed itself.', node_id: wire.from };
+  if (!ALLOWED[from.kind].includes(to.kind)) {
+    return { code: 'bad_wire', severity: 'error', path, message: directionMessage(from.kind, to.kind), node_id: wire.from };
+  }
+  if (graph.wires.some((w) => w.from === wire.from && w.to === wire.to)) {
+    return { code: 'duplicate_wire', severity: 'error', path, message: 'These nodes are already wired.', node_id: wire.from };
+  }
+  if (reaches(graph.wires, wire.to, wire.from)) {
+    return { code: 'cycle', severity: 'error', path, message: 'This wire would close a cycle.', node_id: wire.from };
+  }
+  return null;
+}
