@@ -1,0 +1,47 @@
+/**
+ * Problems found while reading or importing a trace are values (STYLE habit 8): a code from the table
+ * below, the 1-based line it concerns (0 when it concerns the whole input), and a readable message that
+ * says where and why. Errors drop the line (or, when `fatal`, the whole input); warnings keep it.
+ */
+export const TRACE_PROBLEM_CODES = {
+  empty: 'The input is empty: there is no header line.',
+  binary: 'The input is binary data, not text.',
+  not_a_trace: 'The first line is not a Hookwire trace header (format "hookwire.trace").',
+  future_version: 'The trace was written by a newer Hookwire.',
+  bad_header: 'The header line is not valid.',
+  not_json: 'A line is not valid JSON.',
+  schema: 'A line has the wrong shape for a trace event.',
+  line_too_long: 'A line is longer than the limit; it was skipped without being read whole.',
+  truncated: 'The input ends in the middle of a line.',
+  duplicate_event_id: 'An event id appears again; the event is kept (replay treats it as a re-dispatch).',
+  unknown_format: 'The format of the input could not be recognised.',
+  bad_source: 'The input is in a known format but its content does not have the expected shape.',
+  too_large: 'The input is larger than the limit.',
+  more_problems: 'More problems were found than are listed.',
+} as const;
+
+export type TraceProblemCode = keyof typeof TRACE_PROBLEM_CODES;
+
+export interface TraceProblem {
+  code: TraceProblemCode;
+  severity: 'error' | 'warning';
+  /** 1-based line number; 0 when the problem concerns the whole input. */
+  line: number;
+  message: string;
+  /** True when nothing more could be read after this problem. */
+  fatal?: boolean;
+}
+
+/** Builds a problem whose message starts with where it is: `line 12: not valid JSON (...)`. */
+export function traceProblem(
+  code: TraceProblemCode,
+  line: number,
+  detail: string,
+  severity: 'error' | 'warning' = 'error',
+  fatal = false,
+): TraceProblem {
+  const where = line > 0 ? `line ${line}: ` : '';
+  const p: TraceProblem = { code, severity, line, message: `${where}${detail}` };
+  if (fatal) p.fatal = true;
+  return p;
+}

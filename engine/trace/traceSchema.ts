@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { DECISIONS, type Decision } from '../model/decision.ts';
+import type { HookEvent } from '../model/event.ts';
+import { isJsonObject, type JsonObject } from '../model/json.ts';
+
+/**
+ * Trace file, format `hookwire.trace` version 1 (JSON Lines): the single definition of the format.
+ * Line 1 is a header; every following non-blank line is one event. The JSON Schema shipped in
+ * `engine/schema/trace.v1.schema.json` is generated from these schemas (`npm run schema`).
+ *
+ * Semantics live in SPEC.md (rules T1..). The reader validates each line with these schemas but keeps the
+ * object `JSON.parse` made, so keys such as `__proto__` in a payload survive [V8].
+ */
+export const TRACE_FORMAT = 'hookwire.trace';
+export const TRACE_VERSION = 1;
+
+/** Where a trace came from: `kind` names the recorder or importer; the rest is source-specific. */
+export const TraceSourceSchema = z
+  .looseObject({
+    kind: z.string().min(1).describe('"runtime", "cli", "claude-code", "otel-genai", "swe-agent", "openhands", "test", ...'),
+  })
+  .describe('Where the trace came from; fields beside kind are source-specific (session id, file name, ...).');
+
+const IsoTs = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone, e.g. "2026-02-10T21:11:52.438Z".');
+const Id = z.string().min(1).max(1000);
+
+/**
+ * A JSON object. Checked as "a plain object", not key by key: the reader's input comes from JSON.parse, so
+ * its values are JSON already, and a per-key check costs more than the parse (measured in import.bench).
+ * `.meta` gives the generated JSON Schema its `type`.
+ */
+function jsonObjectField(description: string) {
+  return z.custom<JsonObject>(isJsonObject, { message: 'expected a JSON object' }).meta({ type: 'object', description });
+}
+
+/** Line 1 of a trace file. Unknown fields are kept (a recorder may add its own). */
+export const TraceHeaderSchema = z
+  .looseObject({
+    format: z.literal(TRACE_FORMAT),
+    version: z.literal(TRACE_VERSION),
+    trace_id: Id.describe('Default trace_id of every event that has none.'),
+    agent_id: Id.describe('Default agent_id of every event that has none.'),
+    source: TraceSourceSchema,
+    created: IsoTs.describe('When the run was recorded (for imports: the first timestamp of the source).'),
+    title: z.string().max(1000).optional(),
+  })
+  .describe('Header line of a Hookwire trace (JSON Lines), format hookwire.trace version 1.');
+
+/** The decision production made when the event was recorded. Replay compares against it. */
+export const RecordedDecisionSchema = z.strictObject({
+  decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
+  reason: z.string().optional(),
+});
+
+/**
+ * One event line: a HookEvent (engine/model/event.ts) whose trace_id/agent_id may be left out (the header's
+ * are used), plus the optional recorded decision. Unknown fields are refused, so a typo is a reported
+ * problem and not a silently ignored field.
+ */
+export const TraceEventLineSchema = z
+  .strictObject({
+    event_id: Id,
+    trace_id: Id.optional(),
+    agent_id: Id.optional(),
+    type: z.string().min(1).max(200).describe('Dotted event type, e.g. "tool.before_call".'),
+    ts: IsoTs,
+    payload: jsonObjectField('The event payload (a JSON object).'),
+    meta: jsonObjectField('Metadata: user_id, tenant, annotations kept by importers, ...').optional(),
+    recorded: RecordedDecisionSchema.optional(),
+  })
+  .describe('One event line of a Hookwire trace.');
+
+export type TraceSource = z.infer<typeof TraceSourceSchema>;
+export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
+export type RecordedDecision = z.infer<typeof RecordedDecisionSchema>;
+/** An event as it may be written in a file (trace_id/agent_id optional). */
+export type TraceEventLine = z.infer<typeof TraceEventLineSchema>;
+
+/** An event in memory: a full HookEvent (ids filled from the header) plus the recorded decision, if any. */
+export type TraceEvent = HookEvent & { recorded?: RecordedDecision };
+
+/** A whole trace in memory. */
+export interface Trace {
+  header: TraceHeader;
+  events: TraceEvent[];
+}
