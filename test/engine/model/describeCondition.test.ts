@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Condition } from '../../../engine/model/pipelineSchema.ts';
 import { describeCondition, describeMatcher, shortPath } from '../../../engine/model/describeCondition.ts';
 
 describe('describeCondition', () => {
@@ -24,7 +25,7 @@ describe('describeCondition', () => {
   });
 
   it('[C8] writes all/any/not groups with parentheses where needed', () => {
-    const c = {
+    const c: Condition = {
       any: [{ 'payload.tool_name': 'Bash' }, { 'payload.tool_name': { prefix: 'mcp__' }, 'state.n': { lt: 3 } }],
       not: { 'payload.dry': { exists: true } },
     };

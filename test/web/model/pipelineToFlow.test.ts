@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createFlowMapper, edgeId, pipelineToFlow, wireOfEdgeId, EMPTY_VIEW } from '../../../web/model/pipelineToFlow.ts';
+import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
+import { applyChange } from '../../../web/model/changes.ts';
+import type { Problem } from '../../../engine/model/problem.ts';
+
+const demo = demoPipeline();
+
+describe('pipelineToFlow', () => {
+  it('maps every node and wire, with positions from layout and kinds as node types', () => {
+    const { nodes, edges } = pipelineToFlow(demo);
+    expect(nodes.map((n) => n.id)).toEqual(demo.nodes.map((n) => n.id));
+    expect(nodes.map((n) => n.type)).toEqual(demo.nodes.map((n) => n.kind));
+    expect(nodes.find((n) => n.id === 'm-dangerous-tools')?.position).toEqual({ x: 300, y: 0 });
+    expect(edges.map((e) => [e.source, e.target])).toEqual(demo.wires.map((w) => [w.from, w.to]));
+  });
+
+  it('summarises matchers and handlers and gives event nodes their mode [D8]', () => {
+    const { nodes } = pipelineToFlow(demo);
+    const data = (id: string) => nodes.find((n) => n.id === id)!.data;
+    expect(data('m-dangerous-tools').summary).toBe('tool_name in [Bash, delete_file, run_shell]');
+    expect(data('h-token-budget').summary).toBe('state.output_tokens += usage.output_tokens, limit 4000 → block');
+    expect(data('ev-tool-before').mode).toBe('sync');
+    expect(data('ev-any').mode).toBe('mixed');
+    const withDecl = { ...demo, event_types: [{ type: 'tool.before_call', mode: 'async' as const }] };
+    expect(pipelineToFlow(withDecl).nodes[0]!.data.mode).toBe('async');
+  });
+
+  it('attaches problems to the node they name and marks selection', () => {
+    const problem: Problem = { code: 'bad_regex', severity: 'error', path: ['nodes', 2], message: 'bad', node_id: 'm-destructive-command' };
+    const { nodes, edges } = pipelineToFlow(demo, {
+      ...EMPTY_VIEW,
+      problems: [problem, { ...problem, node_id: undefined }],
+      selectedNodes: new Set(['ev-any']),
+      selectedEdges: new Set([edgeId(demo.wires[0]!)]),
+    });
+    expect(nodes.find((n) => n.id === 'm-destructive-command')!.data.problems).toEqual([problem]);
+    expect(nodes.filter((n) => n.data.problems.length)).toHaveLength(1);
+    expect(nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['ev-any']);
+    expect(edges[0]!.selected).toBe(true);
+  });
+
+  it('uses drag positions and measured sizes when given', () => {
+    const { nodes } = pipelineToFlow(demo, { ...EMPTY_VIEW, dragging: new Map([['ev-any', { x: 1, y: 2 }]]), measured: new Map([['ev-any', { width: 10, height: 20 }]]) });
+    const n = nodes.find((x) => x.id === 'ev-any')!;
+    expect(n.position).toEqual({ x: 1, y: 2 });
+    expect(n.measured).toEqual({ width: 10, height: 20 });
+  });
+
+  it('round-trips wires through edge ids, whatever the characters in node ids', () => {
+    const w = { from: 'a"->b', to: '["x"]' };
+    expect(wireOfEdgeId(edgeId(w))).toEqual(w);
+  });
+});
+
+describe('createFlowMapper', () => {
+  it('keeps the objects of nodes an edit did not touch', () => {
+    const map = createFlowMapper();
+    const a = map(demo, EMPTY_VIEW);
+    const moved = applyChange(demo, { type: 'moveNodes', positions: [{ id: 'ev-any', x: 5, y: 5 }] }).doc;
+    const b = map(moved, EMPTY_VIEW);
+    const changed = b.nodes.filter((n, i) => n !== a.nodes[i]).map((n) => n.id);
+    expect(changed).toEqual(['ev-any']);
+    expect(b.edges.every((e, i) => e === a.edges[i])).toBe(true);
+  });
+});

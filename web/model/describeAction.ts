@@ -1,0 +1,55 @@
+import type { Action, HandlerNode, RewriteOp } from '../../engine/model/pipelineSchema.ts';
+import { shortPath } from '../../engine/model/describeCondition.ts';
+
+/** Display names of the handler kinds, in palette order. */
+export const ACTION_LABELS: Readonly<Record<Action['type'], string>> = {
+  block: 'Block',
+  terminate: 'Terminate',
+  stop: 'Stop propagation',
+  rewrite: 'Rewrite',
+  audit: 'Audit log',
+  budget: 'Budget',
+  code: 'Code',
+};
+
+function describeOp(op: RewriteOp): string {
+  if (op.op === 'set') return `set ${shortPath(op.path)} = ${JSON.stringify(op.value)}`;
+  if (op.op === 'remove') return `remove ${shortPath(op.path)}`;
+  const where = op.path ? shortPath(op.path) : 'all strings';
+  return op.pattern ? `redact /${op.pattern}/ in ${where}` : `redact ${where}`;
+}
+
+/** One line saying what a handler does, for its node on the canvas. */
+export function describeAction(action: Action): string {
+  switch (action.type) {
+    case 'block':
+    case 'terminate':
+      return action.reason ? `“${action.reason}”` : 'no reason';
+    case 'stop':
+      return action.reason ? `“${action.reason}”` : 'later handlers skipped';
+    case 'rewrite':
+      return action.ops.map(describeOp).join('; ');
+    case 'audit': {
+      const fields = action.fields?.length ? action.fields.map(shortPath).join(', ') : 'event';
+      return `${action.level}: ${fields}`;
+    }
+    case 'budget': {
+      const amount = action.amount_path ? shortPath(action.amount_path) : String(action.amount ?? 1);
+      return `state.${action.key} += ${amount}, limit ${action.limit} → ${action.on_exceed}`;
+    }
+    case 'code': {
+      const lines = action.source.split('\n').length;
+      return `${action.language.toUpperCase()} · ${lines} line${lines === 1 ? '' : 's'}`;
+    }
+  }
+}
+
+/** Flags worth showing on a handler node beside its kind and order. */
+export function handlerFlags(node: HandlerNode): string[] {
+  const flags: string[] = [];
+  if (!node.enabled) flags.push('disabled');
+  if (node.shadow) flags.push('shadow');
+  if (node.breaker) flags.push('breaker');
+  if (node.timeout_ms !== undefined) flags.push(`${node.timeout_ms} ms`);
+  return flags;
+}

@@ -1,0 +1,62 @@
+import type { Action, HandlerNode, Pipeline, PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import { ACTION_LABELS } from './describeAction.ts';
+
+/** What the palette can add: an event node for a pattern, a matcher, or a handler of one kind. */
+export type PaletteItem =
+  | { kind: 'event'; pattern: string }
+  | { kind: 'matcher' }
+  | { kind: 'handler'; action: Action['type'] };
+
+/** `base`, or `base-2`, `base-3`... whichever is free. Ids are never reused within a document. */
+export function freeId(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+function slug(text: string): string {
+  return text.replace(/\*/g, 'any').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'node';
+}
+
+/** A starting handler source for code nodes; the sandbox's handler API defines `ctx` and the result. */
+export const DEFAULT_HANDLER_SOURCE = `export default function handle(ctx: HandlerContext): HandlerResult {
+  // ctx.event, ctx.payload (after earlier rewrites), ctx.state
+  return { decision: 'continue' };
+}
+`;
+
+export function defaultAction(type: Action['type']): Action {
+  switch (type) {
+    case 'block': return { type, reason: 'Blocked {{event.type}} by policy' };
+    case 'terminate': return { type, reason: 'Run terminated by policy' };
+    case 'stop': return { type };
+    case 'rewrite': return { type, ops: [{ op: 'redact', pattern: 'sk-[A-Za-z0-9]{16,}', replacement: '[REDACTED]' }] };
+    case 'audit': return { type, level: 'info', fields: ['payload.tool_name'] };
+    case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: 'Budget of {{state.calls}} calls exceeded' };
+    case 'code': return { type, language: 'ts', source: DEFAULT_HANDLER_SOURCE };
+  }
+}
+
+/** Next order after the highest one, in steps of 10, so a new handler runs last. */
+export function nextOrder(doc: Pick<Pipeline, 'nodes'>): number {
+  const orders = doc.nodes.filter((n): n is HandlerNode => n.kind === 'handler').map((n) => n.order);
+  return orders.length ? Math.floor(Math.max(...orders) / 10) * 10 + 10 : 10;
+}
+
+/** A new node for a palette item, with a readable id that is free in the document. */
+export function createNode(item: PaletteItem, doc: Pick<Pipeline, 'nodes'>): PipelineNode {
+  const taken = new Set(doc.nodes.map((n) => n.id));
+  if (item.kind === 'event') return { id: freeId(`ev-${slug(item.pattern)}`, taken), kind: 'event', pattern: item.pattern };
+  if (item.kind === 'matcher') {
+    return { id: freeId('matcher', taken), kind: 'matcher', label: 'New matcher', when: { 'payload.tool_name': { exists: true } } };
+  }
+  return {
+    id: freeId(slug(item.action), taken),
+    kind: 'handler',
+    name: ACTION_LABELS[item.action],
+    order: nextOrder(doc),
+    enabled: true,
+    shadow: false,
+    on_error: 'block',
+    action: defaultAction(item.action),
+  };
+}
