@@ -1,0 +1,143 @@
+import type { HandlerNode } from '../model/pipelineSchema.ts';
+import type { JsonPath, Problem } from '../model/problem.ts';
+import type { JsonObject, JsonValue } from '../model/json.ts';
+import { ownGet } from '../model/json.ts';
+import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
+import { compileTemplate, type Template } from '../match/template.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import type { HandlerOutcome } from './types.ts';
+import { compileRewrite } from './rewrite.ts';
+import { compileCodeAction } from './codeAction.ts';
+
+/** What running a handler's action gives: an outcome, or a failure that the error policy handles [E1]. */
+export type ActionResult =
+  | { ok: true; outcome: HandlerOutcome; duration_ms?: number }
+  | { ok: false; error: { kind: string; message: string; line?: number; column?: number }; logs?: string[]; duration_ms?: number };
+
+export type ActionRun = (scope: Scope) => ActionResult;
+
+/** Which fields of the payload a handler rewrites (for the conflicting-rewrites lint). */
+export interface CompiledAction {
+  run: ActionRun;
+  rewrites: string[];
+}
+
+export interface ActionCompileOptions {
+  /** The sandbox for code handlers; `null` means "validate without compiling code". */
+  sandbox: Sandbox | null;
+  /** When true, a code handler without a sandbox is a `no_sandbox` problem. */
+  requireSandbox: boolean;
+}
+
+/** Compiles a handler's action [H3]-[H9]; problems are pushed with their JSON path under `at`. */
+export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem[], options: ActionCompileOptions): CompiledAction | null {
+  const action = node.action;
+  const here = [...at, 'action'];
+  const push = (code: Problem['code'], path: JsonPath, message: string) =>
+    problems.push({ code, severity: 'error', path, message, node_id: node.id });
+  const template = (text: string | undefined, field: string, fallback: string): Template | null => {
+    const compiled = compileTemplate(text ?? fallback);
+    if (compiled.ok) return compiled.render;
+    push(compiled.message.startsWith('unclosed') ? 'bad_template' : 'bad_path', [...here, field], compiled.message);
+    return null;
+  };
+  const getter = (text: string, path: JsonPath): Getter | null => {
+    const parsed = parsePath(text);
+    if (parsed.ok) return compileGetter(parsed.path);
+    push('bad_path', path, parsed.message);
+    return null;
+  };
+
+  switch (action.type) {
+    case 'block':
+    case 'terminate':
+    case 'stop': {
+      const reason = template(action.reason, 'reason', '');
+      if (!reason) return null;
+      const decision = action.type === 'block' ? 'block_action' : action.type === 'terminate' ? 'terminate' : 'stop_propagation';
+      return { rewrites: [], run: (scope) => ({ ok: true, outcome: { decision, reason: reason(scope) } }) };
+    }
+    case 'rewrite': {
+      const compiled = compileRewrite(action.ops);
+      if (!compiled.ok) {
+        for (const e of compiled.errors) push(e.code, [...here, 'ops', e.index, e.field], e.message);
+        return null;
+      }
+      const { rewrite } = compiled;
+      return {
+        rewrites: compiled.fields,
+        run: (scope) => {
+          const next = rewrite(scope.payload);
+          return { ok: true, outcome: next === scope.payload ? { decision: 'continue' } : { decision: 'continue', new_payload: next } };
+        },
+      };
+    }
+    case 'audit': {
+      const message = action.message === undefined ? null : template(action.message, 'message', '');
+      if (action.message !== undefined && !message) return null;
+      const fields: [string, Getter][] = [];
+      for (const [i, f] of (action.fields ?? []).entries()) {
+        const g = getter(f, [...here, 'fields', i]);
+        if (!g) return null;
+        fields.push([f, g]);
+      }
+      const level = action.level;
+      return {
+        rewrites: [],
+        run: (scope) => ({ ok: true, outcome: { decision: 'continue', audit: auditRecord(scope, node.name, level, message, fields) } }),
+      };
+    }
+    case 'budget': {
+      const amountOf = action.amount_path === undefined ? null : getter(action.amount_path, [...here, 'amount_path']);
+      if (action.amount_path !== undefined && !amountOf) return null;
+      const fixed = action.amount ?? 1;
+      const { key, limit } = action;
+      const decision = action.on_exceed === 'terminate' ? 'terminate' : 'block_action';
+      const reason = template(action.reason, 'reason', `Budget "${key}" exceeded: {{state.${key}}} > ${limit}`);
+      if (!reason) return null;
+      return {
+        rewrites: [],
+        run: (scope) => {
+          const current = ownGet(scope.state, key);
+          const base = typeof current === 'number' ? current : 0;
+          const raw = amountOf ? amountOf(scope) : fixed;
+          const total = base + (typeof raw === 'number' && Number.isFinite(raw) ? raw : 0);
+          const state_patch: JsonObject = {};
+          Object.defineProperty(state_patch, key, { value: total, enumerable: true, writable: true, configurable: true });
+          if (total <= limit) return { ok: true, outcome: { decision: 'continue', state_patch } };
+          // The reason sees the new total, so "{{state.tokens}}" reads what was just counted.
+          const after = { ...scope, state: { ...scope.state, ...state_patch } };
+          return { ok: true, outcome: { decision, reason: reason(after), state_patch } };
+        },
+      };
+    }
+    case 'code':
+      return compileCodeAction(node, action, here, problems, options);
+  }
+}
+
+function auditRecord(scope: Scope, handler: string, level: string, message: Template | null, fields: [string, Getter][]): JsonObject {
+  const e = scope.event;
+  const userId = e.meta ? ownGet(e.meta, 'user_id') : undefined;
+  const toolName = ownGet(scope.payload, 'tool_name');
+  const record: JsonObject = {
+    handler,
+    level,
+    trace_id: e.trace_id,
+    agent_id: e.agent_id,
+    user_id: userId ?? null,
+    event_id: e.event_id,
+    event_type: e.type,
+    tool_name: toolName ?? null,
+    timestamp: new Date(scope.now).toISOString(),
+  };
+  if (message) record.message = message(scope);
+  if (fields.length) {
+    const values: JsonObject = {};
+    for (const [name, get] of fields) Object.defineProperty(values, name, { value: get(scope) ?? null, enumerable: true, writable: true, configurable: true });
+    record.fields = values;
+  }
+  return record;
+}
+
+export type { JsonValue };

@@ -1,0 +1,85 @@
+import type { EventMode } from '../model/event.ts';
+import { LIFECYCLE_EVENTS } from '../model/event.ts';
+import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
+import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
+import type { Problem } from '../model/problem.ts';
+import { parseEventPattern, type EventPattern } from '../match/eventPattern.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import { compileAction, type CompiledAction } from './actions.ts';
+import { compileMatcher, type CompiledMatcher } from './compileMatcher.ts';
+
+/** A handler with its paths resolved and everything compiled, in execution order [H1]. */
+export interface AnalyzedHandler {
+  node: HandlerNode;
+  /** Position in the `nodes` array: the tie rule for equal `order`. */
+  docIndex: number;
+  /** Position in execution order. */
+  rank: number;
+  paths: AnalyzedPath[];
+  action: CompiledAction | null;
+}
+
+export interface AnalyzedPath {
+  nodes: string[];
+  eventNodeId: string;
+  pattern: EventPattern;
+  /** Matcher ids along the path, in wire order. */
+  matchers: string[];
+}
+
+export interface Analysis {
+  graph: PipelineGraph;
+  handlers: AnalyzedHandler[];
+  matchers: Map<string, CompiledMatcher>;
+  modeOf: (type: string) => EventMode;
+  /** Event types named anywhere (catalogue, declarations, exact patterns): used by lint. */
+  knownTypes: Map<string, EventMode>;
+}
+
+export interface AnalyzeOptions {
+  sandbox: Sandbox | null;
+  requireSandbox: boolean;
+}
+
+/**
+ * Compiles every node of a structurally valid pipeline: matchers, actions, paths and the execution order.
+ * Problems (bad conditions, regexes, templates, code) are pushed with their JSON paths [V5].
+ */
+export function analyzePipeline(doc: Pipeline, problems: Problem[], options: AnalyzeOptions): Analysis {
+  const graph = buildGraph(doc);
+  const matchers = new Map<string, CompiledMatcher>();
+  const patterns = new Map<string, EventPattern>();
+  doc.nodes.forEach((node, i) => {
+    if (node.kind === 'matcher') matchers.set(node.id, compileMatcher(node, ['nodes', i], problems, options.sandbox, options.requireSandbox));
+    if (node.kind === 'event') {
+      const p = parseEventPattern(node.pattern);
+      if (p.ok) patterns.set(node.id, p.pattern);
+    }
+  });
+
+  const unordered: Omit<AnalyzedHandler, 'rank'>[] = [];
+  doc.nodes.forEach((node, i) => {
+    if (node.kind !== 'handler') return;
+    const action = compileAction(node, ['nodes', i], problems, options);
+    const paths = pathsTo(graph, node.id).map((chain) => ({
+      nodes: chain,
+      eventNodeId: chain[0]!,
+      pattern: patterns.get(chain[0]!)!,
+      matchers: chain.slice(1, -1),
+    })).filter((p) => p.pattern !== undefined);
+    unordered.push({ node, docIndex: i, paths, action });
+  });
+  // [H1] ascending order; equal orders keep document order (Array.prototype.sort is stable).
+  const handlers = unordered
+    .sort((a, b) => a.node.order - b.node.order || a.docIndex - b.docIndex)
+    .map((h, rank) => ({ ...h, rank }));
+
+  const knownTypes = new Map<string, EventMode>(LIFECYCLE_EVENTS.map((e) => [e.type, e.mode]));
+  for (const d of doc.event_types) knownTypes.set(d.type, d.mode);
+  for (const p of patterns.values()) if (p.kind === 'exact' && !knownTypes.has(p.text)) knownTypes.set(p.text, 'sync');
+  const declared = new Map(doc.event_types.map((d) => [d.type, d.mode] as const));
+  const builtin = new Map(LIFECYCLE_EVENTS.map((e) => [e.type, e.mode] as const));
+  // [D8] declared mode, else the catalogue's, else sync.
+  const modeOf = (type: string): EventMode => declared.get(type) ?? builtin.get(type) ?? 'sync';
+  return { graph, handlers, matchers, modeOf, knownTypes };
+}

@@ -1,0 +1,230 @@
+import { decisionRank, type Decision } from '../model/decision.ts';
+import type { HookEvent } from '../model/event.ts';
+import { ownGet, type JsonObject } from '../model/json.ts';
+import type { Scope } from '../match/path.ts';
+import type { ActionResult } from './actions.ts';
+import type { CompiledHandler, CompiledPipeline, TypePlan } from './compilePipeline.ts';
+import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
+
+/**
+ * The part of dispatch that the fast path and explain mode share, so they cannot disagree [X5]: running a
+ * handler safely, the breaker, the error policy, shadow and async rules, applying outcomes, and the
+ * decision fold.
+ */
+export interface Chain {
+  sync: boolean;
+  decision: Decision;
+  reason: string;
+  decidedBy: string | null;
+  payload: JsonObject;
+  vars: JsonObject;
+  breakers: Readonly<Record<string, BreakerState>>;
+  errors: HandlerError[] | null;
+  audit: JsonObject[] | null;
+  /** Set by `settle` when the payload or state changed (matchers must be evaluated afresh [M6]). */
+  changed: boolean;
+  lastError: HandlerError | null;
+  lastIgnored: 'shadow' | 'async' | undefined;
+}
+
+export function startChain(event: HookEvent, state: DispatchState, sync: boolean): Chain {
+  return {
+    sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
+    errors: null, audit: null, changed: false, lastError: null, lastIgnored: undefined,
+  };
+}
+
+const EMPTY: never[] = Object.freeze([]) as unknown as never[];
+
+export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode']): DispatchResult {
+  const sameState = c.vars === state.vars && c.breakers === state.breakers;
+  return {
+    decision: c.decision,
+    reason: c.reason,
+    decided_by: c.decidedBy,
+    payload: c.payload,
+    state: sameState ? state : { vars: c.vars, breakers: c.breakers },
+    errors: c.errors ?? EMPTY,
+    audit: c.audit ?? EMPTY,
+    mode,
+  };
+}
+
+/** When the breaker of `h` is open at `now`, the time it closes; otherwise 0 [E3]. */
+export function breakerOpenUntil(breakers: Readonly<Record<string, BreakerState>>, h: CompiledHandler, now: number): number {
+  if (!h.node.breaker || !Object.prototype.hasOwnProperty.call(breakers, h.id)) return 0;
+  const b = breakers[h.id]!;
+  return b.open_until > now ? b.open_until : 0;
+}
+
+/** Runs a handler's action; a built-in that throws is a bug, but it still goes through the error policy. */
+export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
+  try {
+    return h.run(scope);
+  } catch (e) {
+    return { ok: false, error: { kind: 'builtin', message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+/** Applies one handler's result to the chain [D5][D7][E1][E2][E3][H8]. */
+export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: HookEvent, now: number): void {
+  c.lastError = null;
+  c.lastIgnored = undefined;
+  c.changed = false;
+  const node = h.node;
+  if (node.breaker) c.breakers = updateBreaker(c.breakers, h.id, node.breaker, !r.ok, now);
+  if (!r.ok) {
+    const policy = !c.sync || node.shadow ? 'logged' : node.on_error;
+    const error: HandlerError = {
+      kind: r.error.kind as HandlerError['kind'],
+      message: r.error.message,
+      event_type: event.type,
+      trace_id: event.trace_id,
+      handler_id: h.id,
+      handler_name: node.name,
+      policy,
+      ...(r.error.line !== undefined ? { line: r.error.line } : {}),
+      ...(r.error.column !== undefined ? { column: r.error.column } : {}),
+    };
+    (c.errors ??= []).push(error);
+    c.lastError = error;
+    if (policy === 'block' || policy === 'terminate') {
+      const where = error.line !== undefined ? ` at line ${error.line}` : '';
+      decide(c, policy === 'block' ? 'block_action' : 'terminate', `Handler "${node.name}" failed (${error.kind}${where}): ${error.message}`, h.id);
+    }
+    return;
+  }
+  const o = r.outcome;
+  if (node.shadow) {
+    c.lastIgnored = 'shadow';
+    return;
+  }
+  if (o.new_payload !== undefined && o.new_payload !== c.payload) {
+    c.payload = o.new_payload;
+    c.changed = true;
+  }
+  if (o.state_patch !== undefined) {
+    const next = patchVars(c.vars, o.state_patch);
+    if (next !== c.vars) {
+      c.vars = next;
+      c.changed = true;
+    }
+  }
+  if (o.audit !== undefined) (c.audit ??= []).push(o.audit);
+  if (!c.sync) {
+    if (o.decision !== 'continue') c.lastIgnored = 'async';
+    return;
+  }
+  decide(c, o.decision, o.reason ?? '', h.id);
+}
+
+function decide(c: Chain, d: Decision, reason: string, by: string): void {
+  if (decisionRank(d) > decisionRank(c.decision)) {
+    c.decision = d;
+    c.reason = reason;
+    c.decidedBy = by;
+  }
+}
+
+/** Top-level keys set; `null` removes. Returns the same object when nothing changes. */
+export function patchVars(vars: JsonObject, patch: JsonObject): JsonObject {
+  let out: JsonObject | null = null;
+  for (const key of Object.keys(patch)) {
+    const value = patch[key]!;
+    const has = Object.prototype.hasOwnProperty.call(vars, key);
+    if (value === null) {
+      if (!has) continue;
+      out ??= { ...vars };
+      delete out[key];
+    } else if (!has || ownGet(vars, key) !== value) {
+      out ??= { ...vars };
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out ?? vars;
+}
+
+function updateBreaker(
+  breakers: Readonly<Record<string, BreakerState>>,
+  id: string,
+  config: { threshold: number; cooldown_ms: number },
+  failed: boolean,
+  now: number,
+): Readonly<Record<string, BreakerState>> {
+  const prev = Object.prototype.hasOwnProperty.call(breakers, id) ? breakers[id]! : { failures: 0, open_until: 0 };
+  const failures = failed ? prev.failures + 1 : 0;
+  const open_until = failed && failures >= config.threshold ? now + config.cooldown_ms : failed ? prev.open_until : 0;
+  if (failures === prev.failures && open_until === prev.open_until) return breakers;
+  const next = { ...breakers };
+  Object.defineProperty(next, id, { value: { failures, open_until }, enumerable: true, writable: true, configurable: true });
+  return next;
+}
+
+/** Gathers the candidate ranks after `after` for the current scope, ascending, into `out` [fast path]. */
+export function gatherCandidates(plan: TypePlan, scope: Scope, out: Int32Array, after: number): number {
+  let n = 0;
+  const un = plan.unindexed;
+  for (let i = 0; i < un.length; i++) if (un[i]! > after) out[n++] = un[i]!;
+  const indexes = plan.indexes;
+  if (indexes.length === 0) return n;
+  for (let k = 0; k < indexes.length; k++) {
+    const ix = indexes[k]!;
+    const v = ix.getter(scope);
+    if (v === undefined || (v !== null && typeof v === 'object')) continue;
+    const list = ix.byValue.get(v);
+    if (list === undefined) continue;
+    for (let i = 0; i < list.length; i++) if (list[i]! > after) out[n++] = list[i]!;
+  }
+  insertionSort(out, n);
+  return n;
+}
+
+function insertionSort(a: Int32Array, n: number): void {
+  if (n > 64) {
+    a.subarray(0, n).sort();
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
+/** Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6]. */
+export function handlerMatches(compiled: CompiledPipeline, live: Int32Array, h: CompiledHandler, scope: Scope): boolean {
+  const s = compiled.scratch;
+  for (let p = 0; p < live.length; p++) {
+    const ms = h.paths[live[p]!]!.matchers;
+    let pass = true;
+    for (let k = 0; k < ms.length; k++) {
+      const m = ms[k]!;
+      let v: boolean;
+      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m] === 1;
+      else {
+        v = compiled.matchers[m]!.test(scope);
+        s.memoEpoch[m] = s.epoch;
+        s.memoPass[m] = v ? 1 : 0;
+      }
+      if (!v) {
+        pass = false;
+        break;
+      }
+    }
+    if (pass) return true;
+  }
+  return false;
+}
+
+/** A fresh memo epoch; the counters wrap long before Int32 overflow. */
+export function nextEpoch(compiled: CompiledPipeline): void {
+  const s = compiled.scratch;
+  if (++s.epoch >= 0x3fffffff) {
+    s.epoch = 1;
+    s.memoEpoch.fill(0);
+  }
+}

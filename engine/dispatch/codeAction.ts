@@ -1,0 +1,62 @@
+import type { HandlerNode, CodeSpec, MatcherNode } from '../model/pipelineSchema.ts';
+import type { JsonPath, Problem } from '../model/problem.ts';
+import type { Scope } from '../match/path.ts';
+import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
+import { readHandlerResult, readMatcherResult, sandboxInput } from '../sandbox/codeResult.ts';
+import type { ActionCompileOptions, CompiledAction } from './actions.ts';
+import type { ConditionExplain } from './types.ts';
+
+/** Limits for one call: the handler's `timeout_ms` wins over the code's, then the default [S rules]. */
+function limitsOf(code: CodeSpec, handlerTimeout?: number): SandboxLimits {
+  return {
+    timeoutMs: handlerTimeout ?? code.timeout_ms ?? DEFAULT_CODE_TIMEOUT_MS,
+    memoryBytes: (code.memory_mb ?? DEFAULT_CODE_MEMORY_MB) * 1024 * 1024,
+  };
+}
+
+function compileProgram(sandbox: Sandbox | null, code: CodeSpec, role: 'handler' | 'matcher', name: string, at: JsonPath, problems: Problem[], nodeId: string, require: boolean): SandboxProgram | null {
+  if (!sandbox) {
+    if (require) problems.push({ code: 'no_sandbox', severity: 'error', path: at, message: `"${name}" is code and this engine has no sandbox to run it`, node_id: nodeId });
+    return null;
+  }
+  const compiled = sandbox.compile(code.source, { language: code.language, role, name });
+  if (compiled.ok) return compiled.program;
+  const where = compiled.error.line !== undefined ? ` (line ${compiled.error.line}${compiled.error.column !== undefined ? `, column ${compiled.error.column}` : ''})` : '';
+  problems.push({ code: 'code_error', severity: 'error', path: [...at, 'source'], message: `${compiled.error.message}${where}`, node_id: nodeId });
+  return null;
+}
+
+/** A code handler [H9]: the user's function runs in the sandbox; its return value is validated. */
+export function compileCodeAction(node: HandlerNode, code: CodeSpec, at: JsonPath, problems: Problem[], options: ActionCompileOptions): CompiledAction | null {
+  const program = compileProgram(options.sandbox, code, 'handler', node.name, at, problems, node.id, options.requireSandbox);
+  const sandbox = options.sandbox;
+  if (!program || !sandbox) return null;
+  const limits = limitsOf(code, node.timeout_ms);
+  return {
+    rewrites: [],
+    run: (scope: Scope) => {
+      const called = sandbox.call(program, sandboxInput(scope), limits);
+      if (!called.ok) return { ok: false, error: called.error, logs: called.logs, duration_ms: called.duration_ms };
+      const read = readHandlerResult(called.value);
+      if (!read.ok) return { ok: false, error: read.error, logs: called.logs, duration_ms: called.duration_ms };
+      const outcome = called.logs.length ? { ...read.outcome, logs: [...(read.outcome.logs ?? []), ...called.logs] } : read.outcome;
+      return { ok: true, outcome, duration_ms: called.duration_ms };
+    },
+  };
+}
+
+/** A code matcher [M8]: passes only when the code returns `true`. */
+export type CodePredicate = (scope: Scope) => Extract<ConditionExplain, { kind: 'code' }>;
+
+export function compileCodeMatcher(node: MatcherNode, code: CodeSpec, at: JsonPath, problems: Problem[], sandbox: Sandbox | null, require: boolean): CodePredicate | null {
+  const program = compileProgram(sandbox, code, 'matcher', node.label ?? node.id, at, problems, node.id, require);
+  if (!program || !sandbox) return null;
+  const limits = limitsOf(code);
+  return (scope) => {
+    const called = sandbox.call(program, sandboxInput(scope), limits);
+    if (!called.ok) return { kind: 'code', pass: false, logs: called.logs, duration_ms: called.duration_ms, error: called.error };
+    const read = readMatcherResult(called.value);
+    if (!read.ok) return { kind: 'code', pass: false, logs: called.logs, duration_ms: called.duration_ms, error: read.error };
+    return { kind: 'code', pass: read.pass, logs: called.logs, duration_ms: called.duration_ms };
+  };
+}

@@ -1,0 +1,64 @@
+import type { MatcherNode } from '../model/pipelineSchema.ts';
+import type { JsonPath, Problem } from '../model/problem.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import { compileCondition, type IndexableClause } from '../match/compileCondition.ts';
+import type { Scope } from '../match/path.ts';
+import type { ConditionExplain } from './types.ts';
+import { compileCodeMatcher } from './codeAction.ts';
+
+/** A matcher node compiled once: its condition (with the tools/agents shorthands) and its code, AND-ed [M7][M8]. */
+export interface CompiledMatcher {
+  id: string;
+  label: string;
+  test(scope: Scope): boolean;
+  explain(scope: Scope): ConditionExplain;
+  indexable: readonly IndexableClause[];
+  paths: readonly string[];
+}
+
+/** Compiles a matcher node; problems carry the node id and JSON path under `at`. */
+export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Problem[], sandbox: Sandbox | null, requireSandbox: boolean): CompiledMatcher {
+  const parts: Record<string, unknown>[] = [];
+  if (node.when !== undefined) parts.push(node.when);
+  if (node.tools !== undefined) parts.push({ 'payload.tool_name': { in: node.tools } });
+  if (node.agents !== undefined) parts.push({ 'event.agent_id': { in: node.agents } });
+  if (parts.length === 0 && node.code === undefined) {
+    problems.push({ code: 'empty_matcher', severity: 'error', path: at, message: `matcher "${node.label ?? node.id}" has no condition, tools, agents or code`, node_id: node.id });
+  }
+  // Shorthands are reported at their own field; `when` problems at their path inside `when`.
+  const before = problems.length;
+  const when = node.when !== undefined ? compileCondition(node.when, [...at, 'when'], problems, node.id) : null;
+  const shorthand = parts.length > (node.when !== undefined ? 1 : 0)
+    ? compileCondition({ all: parts.slice(node.when !== undefined ? 1 : 0) }, [...at, node.tools !== undefined ? 'tools' : 'agents'], problems, node.id)
+    : null;
+  for (let i = before; i < problems.length; i++) problems[i] = { ...problems[i]!, path: fixShorthandPath(problems[i]!.path, at) };
+  const code = node.code !== undefined ? compileCodeMatcher(node, node.code, [...at, 'code'], problems, sandbox, requireSandbox) : null;
+
+  const conditions = [when, shorthand].filter((c) => c !== null);
+  const label = node.label ?? node.id;
+  const test = (scope: Scope): boolean => {
+    for (const c of conditions) if (!c.test(scope)) return false;
+    return code ? code(scope).pass : true;
+  };
+  const explain = (scope: Scope): ConditionExplain => {
+    const children: ConditionExplain[] = conditions.map((c) => c.explain(scope));
+    if (code) children.push(code(scope));
+    if (children.length === 1) return children[0]!;
+    return { kind: 'all', pass: children.every((c) => c.pass), children };
+  };
+  return {
+    id: node.id,
+    label,
+    test,
+    explain,
+    indexable: conditions.flatMap((c) => c.indexable),
+    paths: conditions.flatMap((c) => c.paths),
+  };
+}
+
+/** Shorthand conditions were compiled under a synthetic `all`; point their problems at the field itself. */
+function fixShorthandPath(path: JsonPath, at: JsonPath): JsonPath {
+  const i = path.indexOf('all');
+  if (i === at.length + 1 && (path[at.length] === 'tools' || path[at.length] === 'agents')) return path.slice(0, at.length + 1);
+  return path;
+}

@@ -1,0 +1,168 @@
+import type { EventMode } from '../model/event.ts';
+import type { JsonPrimitive } from '../model/json.ts';
+import { parsePipeline } from '../model/parsePipeline.ts';
+import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
+import type { Problem } from '../model/problem.ts';
+import type { EventPattern } from '../match/eventPattern.ts';
+import type { Getter } from '../match/path.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import type { ActionRun } from './actions.ts';
+import { analyzePipeline } from './analyze.ts';
+import type { CompiledMatcher } from './compileMatcher.ts';
+import { lintPipeline } from './lint.ts';
+import type { HandlerExplain, PathExplain } from './types.ts';
+
+export interface CompiledPath {
+  nodes: readonly string[];
+  eventNodeId: string;
+  pattern: EventPattern;
+  /** Indexes into `CompiledPipeline.matchers`. */
+  matchers: Int32Array;
+}
+
+export interface CompiledHandler {
+  rank: number;
+  id: string;
+  name: string;
+  node: HandlerNode;
+  run: ActionRun;
+  paths: readonly CompiledPath[];
+  /** Shared, frozen explanations for the statuses that need no evaluation. */
+  wrongTypeExplain: HandlerExplain;
+  disabledExplain: HandlerExplain;
+}
+
+/** Everything dispatch needs for one event type, computed on first sight of the type and cached. */
+export interface TypePlan {
+  type: string;
+  mode: EventMode;
+  /** Per rank: indexes of this handler's paths whose pattern selects the type, or null when none do or it is disabled. */
+  paths: (Int32Array | null)[];
+  /** Ranks of live handlers that no value index can rule out, ascending. */
+  unindexed: Int32Array;
+  /** Value indexes: one per path read by indexable clauses [fast path]. */
+  indexes: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
+  liveCount: number;
+}
+
+export interface CompiledPipeline {
+  pipeline: Pipeline;
+  handlers: readonly CompiledHandler[];
+  matchers: readonly CompiledMatcher[];
+  modeOf(type: string): EventMode;
+  plan(type: string): TypePlan;
+  /** Scratch memory reused by dispatch (single-threaded, never re-entered). */
+  scratch: { candidates: Int32Array; memoEpoch: Int32Array; memoPass: Uint8Array; epoch: number };
+}
+
+export interface CompileEnv {
+  sandbox?: Sandbox | null;
+}
+
+export type CompileResult = { ok: true; compiled: CompiledPipeline; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };
+
+const PLAN_CACHE_LIMIT = 4096;
+
+/**
+ * Loads and compiles a pipeline once [V5]: validation as `loadPipeline` (code compiled in the sandbox),
+ * then matchers, actions, execution order and lazily built per-type plans with value indexes.
+ * `const r = compilePipeline(json, { sandbox }); if (r.ok) dispatch(r.compiled, event, initialState(), env)`.
+ */
+export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileResult {
+  const parsed = parsePipeline(input);
+  if (!parsed.doc) return { ok: false, problems: parsed.problems };
+  const problems: Problem[] = [];
+  const analysis = analyzePipeline(parsed.doc, problems, { sandbox: env.sandbox ?? null, requireSandbox: true });
+  if (problems.length > 0) return { ok: false, problems };
+  const doc = parsed.doc;
+
+  const matcherList = [...analysis.matchers.values()];
+  const matcherIndex = new Map(matcherList.map((m, i) => [m.id, i]));
+  const handlers: CompiledHandler[] = analysis.handlers.map((h) => {
+    const paths: CompiledPath[] = h.paths.map((p) => ({
+      nodes: p.nodes,
+      eventNodeId: p.eventNodeId,
+      pattern: p.pattern,
+      matchers: Int32Array.from(p.matchers.map((id) => matcherIndex.get(id)!)),
+    }));
+    const base = { handler_id: h.node.id, name: h.node.name, action: h.node.action.type, order: h.node.order, shadow: h.node.shadow };
+    const staticPaths: PathExplain[] = paths.map((p) =>
+      Object.freeze({ nodes: [...p.nodes], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: false, matchers: [], pass: false }),
+    );
+    return {
+      rank: h.rank,
+      id: h.node.id,
+      name: h.node.name,
+      node: h.node,
+      run: h.action!.run,
+      paths,
+      wrongTypeExplain: Object.freeze({ ...base, status: 'wrong_event_type' as const, paths: staticPaths }),
+      disabledExplain: Object.freeze({ ...base, status: 'disabled' as const, paths: [] }),
+    };
+  });
+
+  const plans = new Map<string, TypePlan>();
+  const compiled: CompiledPipeline = {
+    pipeline: doc,
+    handlers,
+    matchers: matcherList,
+    modeOf: analysis.modeOf,
+    plan(type) {
+      let plan = plans.get(type);
+      if (!plan) {
+        if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
+        plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList);
+        plans.set(type, plan);
+      }
+      return plan;
+    },
+    scratch: { candidates: new Int32Array(handlers.length), memoEpoch: new Int32Array(matcherList.length), memoPass: new Uint8Array(matcherList.length), epoch: 0 },
+  };
+  return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
+}
+
+/**
+ * A handler is indexable for a type when exactly one of its paths selects the type and a matcher on that
+ * path has an `eq`/`in` clause on a primitive: then the event's value at that path alone can rule it out.
+ */
+function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[]): TypePlan {
+  const paths: (Int32Array | null)[] = [];
+  const unindexed: number[] = [];
+  const indexes = new Map<string, { getter: Getter; byValue: Map<JsonPrimitive, number[]> }>();
+  let liveCount = 0;
+  for (const h of handlers) {
+    const live: number[] = [];
+    if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
+    paths.push(live.length ? Int32Array.from(live) : null);
+    if (!live.length) continue;
+    liveCount++;
+    const clause = live.length === 1 ? firstIndexable(h.paths[live[0]!]!, matchers) : null;
+    if (!clause) {
+      unindexed.push(h.rank);
+      continue;
+    }
+    let index = indexes.get(clause.path);
+    if (!index) indexes.set(clause.path, (index = { getter: clause.getter, byValue: new Map() }));
+    for (const v of new Set(clause.values)) {
+      const list = index.byValue.get(v);
+      if (list) list.push(h.rank);
+      else index.byValue.set(v, [h.rank]);
+    }
+  }
+  return {
+    type,
+    mode,
+    paths,
+    unindexed: Int32Array.from(unindexed),
+    indexes: [...indexes.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, Int32Array.from(v)])) })),
+    liveCount,
+  };
+}
+
+function firstIndexable(path: CompiledPath, matchers: readonly CompiledMatcher[]) {
+  for (const mi of path.matchers) {
+    const clause = matchers[mi]!.indexable[0];
+    if (clause) return clause;
+  }
+  return null;
+}

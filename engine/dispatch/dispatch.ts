@@ -1,0 +1,53 @@
+import type { HookEvent } from '../model/event.ts';
+import type { JsonObject } from '../model/json.ts';
+import type { Scope } from '../match/path.ts';
+import type { CompiledPipeline } from './compilePipeline.ts';
+import { breakerOpenUntil, finishChain, gatherCandidates, handlerMatches, nextEpoch, runSafely, settle, startChain } from './chain.ts';
+import type { DispatchResult, DispatchState } from './types.ts';
+
+/** What dispatch needs from the outside world: time (and, for explanations, a timer for durations) [E4]. */
+export interface DispatchEnv {
+  clock: { now(): number };
+  /** Monotonic milliseconds for handler durations in explanations; omitted: durations are 0. */
+  timer?: () => number;
+}
+
+/** The state a trace starts with: no variables, no breakers. */
+export function initialState(vars: JsonObject = {}): DispatchState {
+  return { vars, breakers: {} };
+}
+
+/**
+ * The fast path [D1]-[D8][E1]-[E4]: runs the candidate handlers of one event in order and returns the
+ * decision, the final payload and the next state. Pure in (pipeline, event, state, clock): the inputs are
+ * not changed. Candidates come from per-type plans and value indexes, so cost grows slowly with handlers.
+ * `dispatch(compiled, event, initialState(), { clock: { now: () => Date.parse(event.ts) } }).decision`.
+ */
+export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
+  const plan = compiled.plan(event.type);
+  const sync = plan.mode === 'sync';
+  const c = startChain(event, state, sync);
+  if (plan.liveCount === 0) return finishChain(c, state, plan.mode);
+  const now = env.clock.now();
+  const scope: Scope = { event, payload: event.payload, state: state.vars, now };
+  const candidates = compiled.scratch.candidates;
+  nextEpoch(compiled);
+  let n = gatherCandidates(plan, scope, candidates, -1);
+  for (let i = 0; i < n; i++) {
+    const rank = candidates[i]!;
+    const h = compiled.handlers[rank]!;
+    if (breakerOpenUntil(c.breakers, h, now) !== 0) continue;
+    if (!handlerMatches(compiled, plan.paths[rank]!, h, scope)) continue;
+    settle(c, h, runSafely(h, scope), event, now);
+    if (sync && c.decision !== 'continue') break;
+    if (c.changed) {
+      // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.
+      scope.payload = c.payload;
+      scope.state = c.vars;
+      nextEpoch(compiled);
+      n = gatherCandidates(plan, scope, candidates, rank);
+      i = -1;
+    }
+  }
+  return finishChain(c, state, plan.mode);
+}

@@ -1,0 +1,22 @@
+/**
+ * Hookwire engine: the public API. Pure TypeScript, no DOM and no Node globals; the Node-only CLI and file
+ * helpers live in engine/node/.
+ */
+export * from './model/json.ts';
+export * from './model/event.ts';
+export * from './model/decision.ts';
+export * from './model/problem.ts';
+export * from './model/pipelineSchema.ts';
+export { loadPipeline, parsePipelineText, jsonErrorMessage, type LoadResult, type LoadOptions } from './model/loadPipeline.ts';
+export { PIPELINE_MIGRATIONS } from './model/parsePipeline.ts';
+export { compilePipeline, type CompiledPipeline, type CompileResult, type CompileEnv } from './dispatch/compilePipeline.ts';
+export { dispatch, initialState, type DispatchEnv } from './dispatch/dispatch.ts';
+export { explainEvent } from './dispatch/explain.ts';
+export { createSession, type Session, type SessionResult, type SessionSinks } from './dispatch/session.ts';
+export { rawLogRecord, auditRecord, type RawLogRecord, type AuditRecord } from './dispatch/records.ts';
+export * from './dispatch/types.ts';
+export { parsePath, type Scope } from './match/path.ts';
+export { parseEventPattern } from './match/eventPattern.ts';
+export { compileRegex } from './match/regex.ts';
+export { missingPathHint, nearestKeys } from './match/nearMiss.ts';
+export type { Sandbox, SandboxProgram, CodeError } from './sandbox/types.ts';

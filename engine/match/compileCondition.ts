@@ -1,0 +1,156 @@
+import { isJsonObject, type JsonPrimitive, type JsonValue } from '../model/json.ts';
+import type { JsonPath, Problem } from '../model/problem.ts';
+import type { ClauseOp, ConditionExplain } from '../dispatch/types.ts';
+import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
+import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
+import { missingPathHint } from './nearMiss.ts';
+
+/** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
+export interface CompiledCondition {
+  test(scope: Scope): boolean;
+  explain(scope: Scope): ConditionExplain;
+  /** Top-level AND-ed `eq`/`in` clauses on primitive values: the dispatcher may index on them. */
+  readonly indexable: readonly IndexableClause[];
+  /** Every path the condition reads (for lint and completion). */
+  readonly paths: readonly string[];
+}
+
+export interface IndexableClause {
+  path: string;
+  getter: Getter;
+  values: readonly JsonPrimitive[];
+}
+
+interface Clause {
+  path: ParsedPath;
+  getter: Getter;
+  op: ClauseOp;
+  expected: JsonValue;
+  predicate: Predicate;
+}
+
+type Node =
+  | { kind: 'clause'; clause: Clause }
+  | { kind: 'all' | 'any'; children: Node[] }
+  | { kind: 'not'; child: Node };
+
+const COMBINATORS = new Set(['all', 'any', 'not']);
+
+/**
+ * Compiles a condition [C1]-[C9]. Problems are pushed with their JSON path under `at`; the result is usable
+ * only when no problem was added. `compileCondition({ 'payload.tool_name': { in: ['rm'] } }, ['when'], problems)`.
+ */
+export function compileCondition(condition: unknown, at: JsonPath, problems: Problem[], nodeId?: string): CompiledCondition {
+  const paths: string[] = [];
+  const push = (code: Problem['code'], path: JsonPath, message: string) =>
+    problems.push({ code, severity: 'error', path, message, ...(nodeId !== undefined ? { node_id: nodeId } : {}) });
+
+  function compileObject(cond: unknown, where: JsonPath): Node {
+    if (!isJsonObject(cond)) {
+      push('bad_operand', where, 'a condition must be an object such as {"payload.tool_name": {"eq": "Bash"}}');
+      return { kind: 'all', children: [] };
+    }
+    const children: Node[] = [];
+    for (const key of Object.keys(cond)) {
+      const value = cond[key]!;
+      const here = [...where, key];
+      if (key === 'all' || key === 'any') {
+        if (!Array.isArray(value)) push('bad_operand', here, `"${key}" needs a list of conditions`);
+        else children.push({ kind: key, children: value.map((c, i) => compileObject(c, [...here, i])) });
+      } else if (key === 'not') {
+        children.push({ kind: 'not', child: compileObject(value, here) });
+      } else {
+        children.push(...compileClauses(key, value, here));
+      }
+    }
+    return children.length === 1 ? children[0]! : { kind: 'all', children };
+  }
+
+  function compileClauses(pathText: string, operand: JsonValue, here: JsonPath): Node[] {
+    const parsed = parsePath(pathText);
+    if (!parsed.ok) {
+      push(COMBINATORS.has(pathText) ? 'bad_operand' : 'bad_path', here, parsed.message);
+      return [];
+    }
+    paths.push(pathText);
+    const getter = compileGetter(parsed.path);
+    const ops: [string, JsonValue][] = isJsonObject(operand) ? Object.entries(operand) : [['eq', operand]];
+    if (ops.length === 0) push('bad_operand', here, `"${pathText}" has no operator; use one of ${OPERATORS.join(', ')}`);
+    const nodes: Node[] = [];
+    for (const [op, expected] of ops) {
+      if (!isOperator(op)) {
+        push('unknown_operator', [...here, op], `unknown operator "${op}" on "${pathText}"; use one of ${OPERATORS.join(', ')}`);
+        continue;
+      }
+      const compiled = compileOperator(op, expected);
+      if (!compiled.ok) {
+        push(compiled.code, isJsonObject(operand) ? [...here, op] : here, compiled.message);
+        continue;
+      }
+      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, op, expected, predicate: compiled.predicate } });
+    }
+    return nodes;
+  }
+
+  const root = compileObject(condition, at);
+  return { test: (scope) => testNode(root, scope), explain: (scope) => explainNode(root, scope), indexable: indexableOf(root), paths };
+}
+
+function testNode(node: Node, scope: Scope): boolean {
+  switch (node.kind) {
+    case 'clause':
+      return node.clause.predicate(node.clause.getter(scope));
+    case 'all':
+      for (const c of node.children) if (!testNode(c, scope)) return false;
+      return true;
+    case 'any':
+      for (const c of node.children) if (testNode(c, scope)) return true;
+      return false;
+    case 'not':
+      return !testNode(node.child, scope);
+  }
+}
+
+/** Evaluates every clause (no short-circuit) so the explanation shows all of them; the verdict equals testNode's. */
+function explainNode(node: Node, scope: Scope): ConditionExplain {
+  switch (node.kind) {
+    case 'clause': {
+      const { clause } = node;
+      const actual = clause.getter(scope);
+      const pass = clause.predicate(actual);
+      const out: ConditionExplain = { kind: 'clause', path: clause.path.text, op: clause.op, expected: clause.expected, missing: actual === undefined, pass };
+      if (actual !== undefined) out.actual = actual;
+      else out.hint = missingPathHint(scope, clause.path);
+      return out;
+    }
+    case 'all':
+    case 'any': {
+      const children = node.children.map((c) => explainNode(c, scope));
+      const pass = node.kind === 'all' ? children.every((c) => c.pass) : children.some((c) => c.pass);
+      return { kind: node.kind, pass, children };
+    }
+    case 'not': {
+      const child = explainNode(node.child, scope);
+      return { kind: 'not', pass: !child.pass, child };
+    }
+  }
+}
+
+function indexableOf(root: Node): IndexableClause[] {
+  const top = root.kind === 'all' ? root.children : [root];
+  const out: IndexableClause[] = [];
+  for (const n of top) {
+    if (n.kind !== 'clause') continue;
+    const { clause } = n;
+    if (clause.op === 'eq' && isPrimitive(clause.expected)) {
+      out.push({ path: clause.path.text, getter: clause.getter, values: [clause.expected] });
+    } else if (clause.op === 'in' && Array.isArray(clause.expected) && clause.expected.every(isPrimitive)) {
+      out.push({ path: clause.path.text, getter: clause.getter, values: clause.expected as JsonPrimitive[] });
+    }
+  }
+  return out;
+}
+
+function isPrimitive(v: JsonValue): v is JsonPrimitive {
+  return v === null || typeof v !== 'object';
+}
