@@ -1,0 +1,52 @@
+// `npm run schema`: writes the JSON Schemas of the file formats from their zod definitions, so the
+// schemas never drift from the code. test/engine/trace/schemaFiles.test.ts fails when the committed files
+// differ from what this would write.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { PipelineSchema, PIPELINE_FORMAT, PIPELINE_VERSION } from '../model/pipelineSchema.ts';
+import { TraceEventLineSchema, TraceHeaderSchema, TRACE_FORMAT, TRACE_VERSION } from '../trace/traceSchema.ts';
+
+export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schema');
+
+/** The schema files and their content, keyed by file name. */
+export function schemaFiles(): Record<string, string> {
+  const pipeline = {
+    ...z.toJSONSchema(PipelineSchema, { io: 'input' }),
+    $id: `https://hookwire.dev/schema/pipeline.v${PIPELINE_VERSION}.schema.json`,
+    title: `${PIPELINE_FORMAT} version ${PIPELINE_VERSION}`,
+  };
+  // A trace is JSON Lines, which JSON Schema cannot describe as a whole: the file validates each line
+  // against `$defs.header` (line 1) or `$defs.event` (every other line); the root accepts either.
+  const opts = { io: 'input' as const, unrepresentable: 'any' as const };
+  const header = strip(z.toJSONSchema(TraceHeaderSchema, opts));
+  const event = strip(z.toJSONSchema(TraceEventLineSchema, opts));
+  const trace = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `https://hookwire.dev/schema/trace.v${TRACE_VERSION}.schema.json`,
+    title: `${TRACE_FORMAT} version ${TRACE_VERSION} (one line)`,
+    description: 'A Hookwire trace is JSON Lines: line 1 is a header ($defs.header), every other non-blank line an event ($defs.event).',
+    anyOf: [{ $ref: '#/$defs/header' }, { $ref: '#/$defs/event' }],
+    $defs: { header, event },
+  };
+  return {
+    [`pipeline.v${PIPELINE_VERSION}.schema.json`]: `${JSON.stringify(pipeline, null, 2)}\n`,
+    [`trace.v${TRACE_VERSION}.schema.json`]: `${JSON.stringify(trace, null, 2)}\n`,
+  };
+}
+
+function strip(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = schema;
+  return rest;
+}
+
+function main(): void {
+  mkdirSync(SCHEMA_DIR, { recursive: true });
+  for (const [name, text] of Object.entries(schemaFiles())) {
+    writeFileSync(join(SCHEMA_DIR, name), text);
+    console.log(`wrote engine/schema/${name}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
