@@ -81,6 +81,8 @@ function checkGraph(nodes: PipelineNode[], rawNodes: unknown[], wires: { wire: {
     const to = byId.get(wire.to);
     if (!from || !to) {
       const missing = !from ? wire.from : wire.to;
+      // A node that exists but failed its schema is reported there; its wires are not "missing" too.
+      if (seen.has(missing)) continue;
       err('missing_node', ['wires', i, !from ? 'from' : 'to'], `wire ${i} refers to node "${missing}", which does not exist`);
       continue;
     }
