@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compilePipeline, decisionRank, dispatch, explainEvent, initialState, type DispatchState, type HookEvent, type JsonObject, type JsonValue, type PipelineInput } from '../../../engine/index.ts';
+import { env } from '../helpers.ts';
+
+// Random pipelines over a small vocabulary, so that matches, ties, rewrites and blocks happen often.
+const TYPES = ['tool.before_call', 'tool.after_call', 'model.after_call', 'agent.end', 'custom.x'];
+const PATTERNS = ['tool.before_call', 'tool.*', '*', 'agent.end', 'model.after_call', 'custom.x'];
+const FIELDS = ['f0', 'f1', 'f2', 'tool_name'];
+const VALUES: JsonValue[] = ['a', 'b', 'Bash', 0, 1, 5, null, true];
+
+const value = fc.constantFrom(...VALUES);
+const field = fc.constantFrom(...FIELDS);
+const path = fc.oneof(field.map((f) => `payload.${f}`), fc.constantFrom('state.n', 'meta.user_id', 'event.agent_id'));
+
+const clause: fc.Arbitrary<JsonObject> = fc.oneof(
+  fc.record({ p: path, v: value }).map(({ p, v }) => ({ [p]: v })),
+  fc.record({ p: path, v: fc.array(value, { maxLength: 3 }) }).map(({ p, v }) => ({ [p]: { in: v } })),
+  fc.record({ p: path, v: value }).map(({ p, v }) => ({ [p]: { ne: v } })),
+  fc.record({ p: path, v: fc.constantFrom('^B', 'a|b', 'sh$') }).map(({ p, v }) => ({ [p]: { regex: v } })),
+  fc.record({ p: path, v: fc.integer({ min: 0, max: 5 }) }).map(({ p, v }) => ({ [p]: { gt: v } })),
+  fc.record({ p: path, v: fc.boolean() }).map(({ p, v }) => ({ [p]: { exists: v } })),
+);
+const condition: fc.Arbitrary<JsonObject> = fc.oneof(
+  clause,
+  fc.array(clause, { minLength: 1, maxLength: 3 }).map((cs) => ({ any: cs })),
+  fc.array(clause, { minLength: 1, maxLength: 3 }).map((cs) => ({ all: cs })),
+  clause.map((c) => ({ not: c })),
+);
+
+const action = fc.oneof(
+  fc.constant({ type: 'block', reason: 'blocked {{payload.f0}}' }),
+  fc.constant({ type: 'terminate', reason: 'end' }),
+  fc.constant({ type: 'stop' }),
+  fc.constant({ type: 'audit', fields: ['payload.f1'] }),
+  fc.record({ f: field, v: value }).map(({ f, v }) => ({ type: 'rewrite', ops: [{ op: 'set', path: `payload.${f}`, value: v }] })),
+  fc.constant({ type: 'rewrite', ops: [{ op: 'redact', pattern: 'a' }] }),
+  fc.integer({ min: 0, max: 4 }).map((limit) => ({ type: 'budget', key: 'n', limit })),
+);
+
+const pipelineArb: fc.Arbitrary<PipelineInput> = fc
+  .record({
+    events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
+    matchers: fc.array(condition, { maxLength: 4 }),
+    handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: fc.boolean(), enabled: fc.boolean({ freq: 8 }).map((b) => !b) }), { minLength: 1, maxLength: 6 }),
+    wireBits: fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+  })
+  .map(({ events, matchers, handlers, wireBits }) => {
+    const nodes: PipelineInput['nodes'] = [
+      ...events.map((pattern, i) => ({ id: `e${i}`, kind: 'event' as const, pattern })),
+      ...matchers.map((when, i) => ({ id: `m${i}`, kind: 'matcher' as const, when })),
+      ...handlers.map((h, i) => ({ id: `h${i}`, kind: 'handler' as const, name: `h${i}`, ...h })) as PipelineInput['nodes'],
+    ];
+    // Wires only go forward (events → matchers in index order → handlers), so there is never a cycle.
+    const wires: { from: string; to: string }[] = [];
+    let bit = 0;
+    const sources = [...events.map((_, i) => `e${i}`), ...matchers.map((_, i) => `m${i}`)];
+    const targets = [...matchers.map((_, i) => `m${i}`), ...handlers.map((_, i) => `h${i}`)];
+    sources.forEach((from, si) => targets.forEach((to, ti) => {
+      const forward = to.startsWith('h') || (from.startsWith('e') || Number(to.slice(1)) > Number(from.slice(1)));
+      if (forward && wireBits[bit++ % wireBits.length] && !(from.startsWith('m') && to === from)) wires.push({ from, to });
+      void si; void ti;
+    }));
+    return { format: 'hookwire.pipeline', version: 1, name: 'random', nodes, wires };
+  });
+
+const eventArb: fc.Arbitrary<HookEvent> = fc
+  .record({ type: fc.constantFrom(...TYPES), payload: fc.dictionary(field, value, { maxKeys: 4 }), user: fc.constantFrom('u1', 'u2'), id: fc.integer({ min: 0, max: 5 }) })
+  .map(({ type, payload, user, id }) => ({ event_id: `ev${id}`, trace_id: 't', agent_id: 'agent', type, ts: '2026-01-01T00:00:00.000Z', payload, meta: { user_id: user } }));
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object') {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+const comparable = (r: ReturnType<typeof dispatch>) => ({ decision: r.decision, reason: r.reason, decided_by: r.decided_by, payload: r.payload, state: r.state, errors: r.errors, audit: r.audit });
+
+describe('dispatch properties', () => {
+  it('the generators exercise the interesting cases (valid pipelines, blocks, rewrites)', () => {
+    const seen = new Map<string, number>();
+    let valid = 0;
+    for (const [doc, e] of fc.sample(fc.tuple(pipelineArb, eventArb), { numRuns: 500, seed: 42 })) {
+      const r = compilePipeline(doc);
+      if (!r.ok) continue;
+      valid++;
+      const out = dispatch(r.compiled, e, initialState(), env());
+      seen.set(out.decision, (seen.get(out.decision) ?? 0) + 1);
+      if (out.payload !== e.payload) seen.set('rewrite', (seen.get('rewrite') ?? 0) + 1);
+    }
+    expect(valid).toBeGreaterThan(400);
+    for (const k of ['continue', 'block_action', 'terminate', 'stop_propagation', 'rewrite']) expect(seen.get(k) ?? 0).toBeGreaterThan(10);
+  });
+
+  it('[X5] the fast path and explain mode reach the same decision, reason, payload and state', () => {
+    fc.assert(
+      fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 6 }), (doc, events) => {
+        const r = compilePipeline(doc);
+        if (!r.ok) return; // random documents may be invalid (e.g. a wire rule); those are tested elsewhere
+        let s1: DispatchState = initialState();
+        let s2: DispatchState = initialState();
+        for (const e of events) {
+          const fast = dispatch(r.compiled, e, s1, env());
+          const { result } = explainEvent(r.compiled, e, s2, env());
+          expect(comparable(result)).toEqual(comparable(fast));
+          s1 = fast.state;
+          s2 = result.state;
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('[D5] the effective decision is never weaker than any enforced handler decision', () => {
+    fc.assert(
+      fc.property(pipelineArb, eventArb, (doc, e) => {
+        const r = compilePipeline(doc);
+        if (!r.ok) return;
+        const { result, explanation } = explainEvent(r.compiled, e, initialState(), env());
+        for (const h of explanation.handlers) {
+          if (h.status === 'fired' && !h.ignored && h.decision) expect(decisionRank(result.decision)).toBeGreaterThanOrEqual(decisionRank(h.decision));
+        }
+        if (explanation.mode === 'async') expect(result.decision).toBe('continue');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('[E4][H4] dispatch is deterministic for a fixed clock and never mutates its inputs', () => {
+    fc.assert(
+      fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 5 }), (doc, events) => {
+        const r = compilePipeline(doc);
+        if (!r.ok) return;
+        deepFreeze(events);
+        const run = () => {
+          let s: DispatchState = deepFreeze(initialState({ n: 1 }));
+          return events.map((e) => {
+            const out = dispatch(r.compiled, e, s, env());
+            s = out.state;
+            return comparable(out);
+          });
+        };
+        expect(run()).toEqual(run());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('[V7] canvas layout has no effect on dispatch', () => {
+    fc.assert(
+      fc.property(pipelineArb, eventArb, fc.integer(), (doc, e, seed) => {
+        const a = compilePipeline(doc);
+        const b = compilePipeline({ ...doc, layout: { nodes: doc.nodes.map((n, i) => ({ id: n.id, x: (seed + i * 37) % 1000, y: i * 10 })) } });
+        expect(a.ok).toBe(b.ok);
+        if (!a.ok || !b.ok) return;
+        expect(comparable(dispatch(b.compiled, e, initialState(), env()))).toEqual(comparable(dispatch(a.compiled, e, initialState(), env())));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
