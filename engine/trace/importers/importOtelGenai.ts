@@ -1,0 +1,243 @@
+import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
+import { traceProblem } from '../traceProblem.ts';
+import type { ImporterOptions, ImportResult } from './importReport.ts';
+import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
+import { TraceBuilder } from './traceBuilder.ts';
+import { toIsoTs } from './toIsoTs.ts';
+
+/**
+ * OpenTelemetry GenAI spans as JSON (any-agent flavour `{spans, final_output}`, or a bare span array) →
+ * trace v1. Rules [I5]. Spans are listed in end order, so every span becomes a start point and an end
+ * point, sorted by time (ends before starts at the same instant; a parent starts before, ends after, its
+ * children). Event ids are `otel:<span id hex>:<event type>`.
+ *
+ * | span (gen_ai.operation.name)           | at start                                     | at end                                          |
+ * |----------------------------------------|----------------------------------------------|-------------------------------------------------|
+ * | invoke_agent / create_agent            | agent.start {agent_name, model, attributes}  | [final_answer.* from final_output] agent.end    |
+ * |                                        |                                              | {status}; status error → agent.error first      |
+ * | call_llm / chat / text_completion /    | first with input messages: input.received    | model.after_call {model, response, usage, cost, |
+ * |   generate_content                     |   {prompt}, prompt.built {messages};         |   output_type}; tool calls in the output become |
+ * |                                        | model.before_call {model, messages?}         |   tool_use blocks                               |
+ * | execute_tool                           | tool.before_call {tool_name, tool_input,     | tool.after_call {…, tool_response, is_error}    |
+ * |                                        |   tool_use_id (call id, else span id)}       |                                                 |
+ * | execute_tool final_answer/final_output | final_answer.before {text}                   | final_answer.after {text}                       |
+ * | anything else                          | unknown `span:<operation or name>` (counted) |                                                 |
+ */
+export function importOtelGenai(doc: unknown, options: ImporterOptions = {}): ImportResult {
+  const spans = isJsonObject(doc) && Array.isArray(doc.spans) ? doc.spans : Array.isArray(doc) ? doc : null;
+  if (!spans) return { ok: false, problem: traceProblem('bad_source', 0, 'expected {"spans": [...]} or an array of spans', 'error', true) };
+  const finalOutput = isJsonObject(doc) ? doc.final_output : undefined;
+  const objs = spans.filter(isJsonObject) as JsonObject[];
+  const info = objs.map((span, index) => spanInfo(span, index));
+  const root = info.find((s) => s.parent === null) ?? info[0];
+  const traceHex = root ? otelIdHex(ctx(root.span).trace_id, 32) : null;
+  const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
+  const b = new TraceBuilder('otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
+  if (objs.length < spans.length) b.unknown('(span not an object)');
+  if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
+  const depth = depthOf(info);
+  const points = info.flatMap((s) => [
+    { s, end: false, t: s.start },
+    { s, end: true, t: s.end },
+  ]);
+  points.sort((a, b2) => a.t - b2.t || Number(b2.end) - Number(a.end) || (a.end ? depth(b2.s) - depth(a.s) : depth(a.s) - depth(b2.s)) || a.s.index - b2.s.index);
+  const state = { sawInput: false, sawFinal: false, finalOutput, usedAliases: new Set<string>() };
+  for (const p of points) onPoint(b, p.s, p.end, state, root);
+  for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
+  const source: JsonObject = { kind: 'otel-genai', spans: objs.length };
+  if (options.fileName) source.file_name = options.fileName;
+  return b.finish(source as JsonObject & { kind: string }, spans.length);
+}
+
+interface SpanInfo {
+  span: JsonObject;
+  index: number;
+  hex: string;
+  parent: string | null;
+  start: number;
+  end: number;
+  lossy: boolean;
+  kind: 'agent' | 'model' | 'tool' | null;
+  op: string;
+}
+
+interface OtelState {
+  sawInput: boolean;
+  sawFinal: boolean;
+  finalOutput: unknown;
+  usedAliases: Set<string>;
+}
+
+function ctx(span: JsonObject): JsonObject {
+  return isJsonObject(span.context) ? span.context : {};
+}
+
+function spanInfo(span: JsonObject, index: number): SpanInfo {
+  const id = otelIdHex(ctx(span).span_id, 16);
+  const parentCtx = isJsonObject(span.parent) ? span.parent : null;
+  const parent = parentCtx ? (otelIdHex(parentCtx.span_id, 16)?.hex ?? null) : null;
+  const attrs = spanAttributes(span);
+  const op = String(otelAttr(attrs, 'operation')?.value ?? span.name ?? '(no name)');
+  const start = nanos(span.start_time);
+  return {
+    span,
+    index,
+    hex: id?.hex ?? `span${index}`,
+    parent,
+    start,
+    end: Math.max(start, nanos(span.end_time)),
+    lossy: id?.lossy === true,
+    kind: OTEL_OPERATIONS[op] ?? null,
+    op,
+  };
+}
+
+function nanos(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : Date.parse(v) * 1e6;
+  return 0;
+}
+
+function depthOf(info: readonly SpanInfo[]): (s: SpanInfo) => number {
+  const byId = new Map(info.map((s) => [s.hex, s]));
+  const memo = new Map<SpanInfo, number>();
+  const depth = (s: SpanInfo, guard = 0): number => {
+    const m = memo.get(s);
+    if (m !== undefined) return m;
+    const parent = s.parent ? byId.get(s.parent) : undefined;
+    const d = parent && guard < 100 ? depth(parent, guard + 1) + 1 : 0;
+    memo.set(s, d);
+    return d;
+  };
+  return depth;
+}
+
+function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, root: SpanInfo | undefined): void {
+  const attrs = spanAttributes(s.span);
+  const get = (f: OtelField): JsonValue | undefined => {
+    const a = otelAttr(attrs, f);
+    if (a && a.name !== (OTEL_ALIASES_FIRST[f] ?? a.name)) st.usedAliases.add(`${a.name} as ${OTEL_ALIASES_FIRST[f]}`);
+    return a?.value;
+  };
+  const ts = toIsoTs(end ? s.end : s.start)?.iso ?? null;
+  const id = (type: string): string => `${s.hex}:${type}`;
+  const status = isJsonObject(s.span.status) ? s.span.status : {};
+  const isError = status.status_code === 'error' || status.status_code === 'ERROR' || status.status_code === 2;
+  if (s.kind === null) {
+    if (!end) b.unknown(`span:${s.op}`);
+    return;
+  }
+  if (s.kind === 'agent') return agentPoint(b, s, end, st, root, { get, ts, id, isError, status });
+  if (s.kind === 'model') return modelPoint(b, end, st, { get, ts, id });
+  toolPoint(b, s, end, st, { get, ts, id, isError });
+}
+
+/** The first name of each alias list (the spec's), to note when another name answered. */
+const OTEL_ALIASES_FIRST: Partial<Record<OtelField, string>> = {
+  input_messages: 'gen_ai.input.messages',
+  output_messages: 'gen_ai.output.messages',
+  tool_args: 'gen_ai.tool.call.arguments',
+  tool_result: 'gen_ai.tool.call.result',
+  input_tokens: 'gen_ai.usage.input_tokens',
+  output_tokens: 'gen_ai.usage.output_tokens',
+  model: 'gen_ai.request.model',
+};
+
+interface PointCtx {
+  get: (f: OtelField) => JsonValue | undefined;
+  ts: string | null;
+  id: (type: string) => string;
+}
+
+function agentPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, root: SpanInfo | undefined, c: PointCtx & { isError: boolean; status: JsonObject }): void {
+  if (!end) {
+    const p: JsonObject = { agent_name: c.get('agent_name') ?? null, span_id: s.hex, attributes: spanAttributes(s.span) };
+    const model = c.get('model');
+    if (model !== undefined) p.model = model;
+    b.emit('agent.start', c.id('agent.start'), c.ts, p);
+    return;
+  }
+  if (s === root && !st.sawFinal && st.finalOutput !== undefined && st.finalOutput !== null) {
+    st.sawFinal = true;
+    const text = typeof st.finalOutput === 'string' ? st.finalOutput : JSON.stringify(st.finalOutput);
+    b.emit('final_answer.before', c.id('final_answer.before'), c.ts, { text, source: 'final_output' });
+    b.emit('final_answer.after', c.id('final_answer.after'), c.ts, { text, source: 'final_output' });
+  }
+  if (c.isError) b.emit('agent.error', c.id('agent.error'), c.ts, { error: String(c.status.description ?? 'the agent span ended with status error') });
+  b.emit('agent.end', c.id('agent.end'), c.ts, { status: String(c.status.status_code ?? 'unset') });
+}
+
+function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): void {
+  const model = c.get('model');
+  if (!end) {
+    const raw = c.get('input_messages');
+    const messages = raw === undefined ? undefined : parseMaybeJson(raw).value;
+    if (!st.sawInput && Array.isArray(messages)) {
+      st.sawInput = true;
+      const user = [...messages].reverse().find((m) => isJsonObject(m) && m.role === 'user') as JsonObject | undefined;
+      if (user) b.emit('input.received', c.id('input.received'), c.ts, { prompt: typeof user.content === 'string' ? user.content : JSON.stringify(user.content ?? '') });
+      b.emit('prompt.built', c.id('prompt.built'), c.ts, { messages });
+    }
+    const p: JsonObject = {};
+    if (model !== undefined) p.model = model;
+    if (messages !== undefined) p.messages = messages;
+    b.emit('model.before_call', c.id('model.before_call'), c.ts, p);
+    return;
+  }
+  const out = c.get('output_messages');
+  const outType = c.get('output_type');
+  const p: JsonObject = { response: out === undefined ? '' : modelResponse(out, outType) };
+  if (model !== undefined) p.model = model;
+  if (outType !== undefined) p.output_type = outType;
+  const usage: JsonObject = {};
+  const inTok = c.get('input_tokens');
+  const outTok = c.get('output_tokens');
+  if (typeof inTok === 'number') usage.input_tokens = inTok;
+  if (typeof outTok === 'number') usage.output_tokens = outTok;
+  if (Object.keys(usage).length) p.usage = usage;
+  const inCost = c.get('input_cost');
+  const outCost = c.get('output_cost');
+  if (inCost !== undefined || outCost !== undefined) p.cost = { input: inCost ?? null, output: outCost ?? null };
+  b.emit('model.after_call', c.id('model.after_call'), c.ts, p);
+}
+
+/** A model output: tool calls (any-agent's [{"tool.name", "tool.args"}]) become tool_use blocks; text stays text. */
+function modelResponse(out: JsonValue, outType: JsonValue | undefined): JsonValue {
+  if (typeof out !== 'string' || outType === 'text') return out;
+  const parsed = parseMaybeJson(out).value;
+  if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((x) => isJsonObject(x) && typeof x['tool.name'] === 'string')) {
+    return parsed.map((x) => {
+      const call = x as JsonObject;
+      const args = parseMaybeJson(call['tool.args'] ?? {}).value;
+      return { type: 'tool_use', name: call['tool.name'] as string, input: isJsonObject(args) ? args : { arguments: args } };
+    });
+  }
+  return out;
+}
+
+function toolPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {
+  const name = String(c.get('tool_name') ?? s.span.name ?? 'unknown');
+  const rawArgs = c.get('tool_args');
+  const args = rawArgs === undefined ? {} : parseMaybeJson(rawArgs).value;
+  const input: JsonObject = isJsonObject(args) ? args : { arguments: args };
+  if (rawArgs !== undefined && !isJsonObject(args)) b.warn(`tool ${name} (span ${s.hex}): arguments are not a JSON object; kept as tool_input.arguments`);
+  const callId = c.get('tool_call_id');
+  const useId = typeof callId === 'string' ? callId : s.hex;
+  if (OTEL_FINAL_TOOLS.has(name)) {
+    st.sawFinal = true;
+    const answer = isJsonObject(args) && 'answer' in args ? args.answer : args;
+    const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
+    b.emit(end ? 'final_answer.after' : 'final_answer.before', c.id(end ? 'final_answer.after' : 'final_answer.before'), c.ts, { text, tool_name: name });
+    return;
+  }
+  if (!end) {
+    const p: JsonObject = { tool_name: name, tool_input: input, tool_use_id: useId };
+    const d = c.get('tool_description');
+    if (d !== undefined) p.description = d;
+    b.emit('tool.before_call', c.id('tool.before_call'), c.ts, p);
+    return;
+  }
+  const result = c.get('tool_result');
+  const response = result === undefined ? null : parseMaybeJson(result).value;
+  b.emit('tool.after_call', c.id('tool.after_call'), c.ts, { tool_name: name, tool_input: input, tool_response: response, is_error: c.isError, tool_use_id: useId });
+}

@@ -1,0 +1,67 @@
+import { jsonErrorDetail } from '../formatIssues.ts';
+import { LineSplitter } from '../lineSplitter.ts';
+import { DEFAULT_MAX_LINE_CHARS } from '../traceReader.ts';
+import { traceProblem, type TraceProblem } from '../traceProblem.ts';
+import type { JsonlRecord } from './importClaudeCode.ts';
+
+/**
+ * Parses JSON Lines tolerantly [I1]: every line that parses is kept with its line number; each bad line is
+ * a problem (`not_json`, `truncated` for an unfinished last line, `line_too_long`) and the rest go on.
+ */
+export function parseJsonl(text: string, maxLineChars = DEFAULT_MAX_LINE_CHARS): { records: JsonlRecord[]; problems: TraceProblem[] } {
+  const records: JsonlRecord[] = [];
+  const problems: TraceProblem[] = [];
+  const splitter = new LineSplitter(maxLineChars, {
+    line(line, lineNo, terminated) {
+      if (line.trim() === '') return;
+      try {
+        records.push({ line: lineNo, value: JSON.parse(line) });
+      } catch (err) {
+        const code = terminated ? 'not_json' : 'truncated';
+        const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
+        problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
+      }
+    },
+    tooLong(lineNo, length) {
+      problems.push(traceProblem('line_too_long', lineNo, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
+    },
+  });
+  splitter.push(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  splitter.end();
+  return { records, problems };
+}
+
+/** Parses one JSON document; a syntax error becomes a problem with its line and column when V8 gives a position. */
+export function parseJsonDocument(text: string): { ok: true; value: unknown } | { ok: false; problem: TraceProblem } {
+  try {
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  } catch (err) {
+    const detail = jsonErrorDetail(err);
+    const pos = /position (\d+)/.exec(detail);
+    let line = 0;
+    let where = '';
+    if (pos) {
+      const at = Number(pos[1]);
+      line = 1;
+      let lastNl = -1;
+      for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+        line++;
+        lastNl = i;
+      }
+      where = ` at column ${at - lastNl}`;
+    }
+    const truncated = /end of JSON input|Unterminated/.test(detail);
+    const code = truncated ? 'truncated' : 'not_json';
+    const why = truncated ? 'the document ends too early (a truncated file?)' : 'not valid JSON';
+    return { ok: false, problem: traceProblem(code, line, `${why}${where} (${detail})`, 'error', true) };
+  }
+}
+
+/**
+ * OpenTelemetry ids are 64- and 128-bit integers that the Python SDK writes as JSON numbers, past what a
+ * double holds exactly. Before parsing, quote long integers after `"trace_id"` / `"span_id"` so they stay
+ * exact (the importer turns them into the usual hex). Linear: one pass of a simple regex.
+ */
+export function quoteOtelIds(text: string): string {
+  return text.replace(/("(?:trace_id|span_id|parent_id)"\s*:\s*)(\d{16,})(?=\s*[,}\]])/g, '$1"$2"');
+}

@@ -1,0 +1,150 @@
+import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
+import type { TraceFormat } from '../detectTraceFormat.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceSchema.ts';
+import { bump, emptyReport, type ImportReport, type ImportResult } from './importReport.ts';
+
+/** The epoch used for synthesised timestamps: obviously not a real time, one second per event [I3]. */
+const SYNTHETIC_EPOCH_MS = 0;
+
+/** Where an annotation goes: the event with that key, or else the event current when it was seen. */
+interface PendingAnnotation {
+  key: string | null;
+  fallback: number;
+  data: JsonObject;
+}
+
+/**
+ * Shared machinery of the importers: deterministic unique event ids [I3], timestamps (kept, normalised or
+ * synthesised and counted), counts for the report, and annotations attached to the event they concern.
+ */
+export class TraceBuilder {
+  readonly events: TraceEvent[] = [];
+  readonly report: ImportReport;
+  private readonly ids = new Map<string, number>();
+  private readonly keyed = new Map<string, TraceEvent>();
+  private readonly pending: PendingAnnotation[] = [];
+  private lastTs: string | null = null;
+  private duplicateIds = 0;
+
+  constructor(
+    format: TraceFormat,
+    private readonly prefix: string,
+    public traceId: string,
+    public agentId: string,
+  ) {
+    this.report = emptyReport(format);
+  }
+
+  /**
+   * Appends an event. `idBase` comes from source ids (e.g. a tool_use id); a repeat gets `#2`, `#3`.
+   * `ts` is an ISO string from the source, or null to synthesise (the previous event's time, or the epoch
+   * plus one second per event when the source has no time at all).
+   */
+  emit(type: string, idBase: string, ts: string | null, payload: JsonObject, options: { key?: string; agentId?: string } = {}): TraceEvent {
+    const event: TraceEvent = {
+      event_id: this.uniqueId(`${this.prefix}:${idBase}`),
+      trace_id: this.traceId,
+      agent_id: options.agentId ?? this.agentId,
+      type,
+      ts: ts ?? this.syntheticTs(),
+      payload,
+    };
+    if (ts !== null) this.lastTs = ts;
+    this.events.push(event);
+    if (options.key !== undefined) this.keyed.set(options.key, event);
+    bump(this.report.event_counts, type);
+    if (type === 'tool.before_call') this.report.tool_calls++;
+    if (type === 'model.before_call') this.report.model_calls++;
+    return event;
+  }
+
+  /** The event emitted with this key, if any. */
+  byKey(key: string): TraceEvent | undefined {
+    return this.keyed.get(key);
+  }
+
+  /** Keeps a source record as an annotation of the event with `key` (resolved at the end), else the current event. */
+  annotate(kind: string, data: JsonObject, key: string | null = null): void {
+    bump(this.report.annotations, kind);
+    this.pending.push({ key, fallback: this.events.length - 1, data: { ...data, kind } });
+  }
+
+  skip(kind: string): void {
+    bump(this.report.skipped, kind);
+  }
+
+  unknown(kind: string): void {
+    bump(this.report.unknown, kind);
+  }
+
+  warn(message: string): void {
+    if (this.report.warnings.length < 200) this.report.warnings.push(message);
+  }
+
+  note(message: string): void {
+    if (!this.report.notes.includes(message)) this.report.notes.push(message);
+  }
+
+  /** Builds the trace: attaches annotations, fills the header and the report. */
+  finish(source: TraceSource, sourceRecords: number, created?: string): ImportResult {
+    this.attachAnnotations();
+    if (this.duplicateIds > 0) this.warn(`${this.duplicateIds} source ids appeared more than once; their events got ids ending in #2, #3, ...`);
+    if (this.report.synthetic_timestamps > 0) {
+      this.note(`${this.report.synthetic_timestamps} event timestamps were synthesised (the source has no time for them): they keep the order, not the real time`);
+    }
+    const report = this.report;
+    report.source_records = sourceRecords;
+    report.events = this.events.length;
+    const header = {
+      format: TRACE_FORMAT,
+      version: TRACE_VERSION,
+      trace_id: this.traceId,
+      agent_id: this.agentId,
+      source,
+      created: created ?? this.events[0]?.ts ?? new Date(SYNTHETIC_EPOCH_MS).toISOString(),
+    } as const;
+    return { ok: true, trace: { header, events: this.events }, report };
+  }
+
+  private uniqueId(base: string): string {
+    const n = this.ids.get(base);
+    if (n === undefined) {
+      this.ids.set(base, 1);
+      return base;
+    }
+    this.duplicateIds++;
+    let k = n + 1;
+    while (this.ids.has(`${base}#${k}`)) k++;
+    this.ids.set(base, k);
+    this.ids.set(`${base}#${k}`, 1);
+    return `${base}#${k}`;
+  }
+
+  private syntheticTs(): string {
+    this.report.synthetic_timestamps++;
+    if (this.lastTs !== null) return this.lastTs;
+    return new Date(SYNTHETIC_EPOCH_MS + this.events.length * 1000).toISOString();
+  }
+
+  private attachAnnotations(): void {
+    for (const a of this.pending) {
+      const target = (a.key !== null ? this.keyed.get(a.key) : undefined) ?? this.events[Math.max(0, a.fallback)];
+      if (!target) continue; // no events at all: the counts in the report still say what was there
+      const meta: JsonObject = target.meta ?? {};
+      const list = meta.annotations;
+      if (Array.isArray(list)) list.push(a.data);
+      else meta.annotations = [a.data];
+      target.meta = meta;
+    }
+  }
+}
+
+/** A JSON object copy of a source value when it is one; otherwise undefined. */
+export function objectOrUndefined(value: unknown): JsonObject | undefined {
+  return isJsonObject(value) ? (value as JsonObject) : undefined;
+}
+
+/** A source value as JSON (source data comes from JSON.parse, so this only narrows the type). */
+export function asJson(value: unknown): JsonValue {
+  return value === undefined ? null : (value as JsonValue);
+}
