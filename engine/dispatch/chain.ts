@@ -3,7 +3,7 @@ import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { ActionResult } from './actions.ts';
-import type { CompiledHandler, CompiledPipeline, TypePlan } from './compilePipeline.ts';
+import type { CompiledHandler, CompiledPipeline } from './compilePipeline.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
 
 /**
@@ -158,41 +158,6 @@ function updateBreaker(
   const next = { ...breakers };
   Object.defineProperty(next, id, { value: { failures, open_until }, enumerable: true, writable: true, configurable: true });
   return next;
-}
-
-/** Gathers the candidate ranks after `after` for the current scope, ascending, into `out` [fast path]. */
-export function gatherCandidates(plan: TypePlan, scope: Scope, out: Int32Array, after: number): number {
-  let n = 0;
-  const un = plan.unindexed;
-  for (let i = 0; i < un.length; i++) if (un[i]! > after) out[n++] = un[i]!;
-  const indexes = plan.indexes;
-  if (indexes.length === 0) return n;
-  for (let k = 0; k < indexes.length; k++) {
-    const ix = indexes[k]!;
-    const v = ix.getter(scope);
-    if (v === undefined || (v !== null && typeof v === 'object')) continue;
-    const list = ix.byValue.get(v);
-    if (list === undefined) continue;
-    for (let i = 0; i < list.length; i++) if (list[i]! > after) out[n++] = list[i]!;
-  }
-  insertionSort(out, n);
-  return n;
-}
-
-function insertionSort(a: Int32Array, n: number): void {
-  if (n > 64) {
-    a.subarray(0, n).sort();
-    return;
-  }
-  for (let i = 1; i < n; i++) {
-    const x = a[i]!;
-    let j = i - 1;
-    while (j >= 0 && a[j]! > x) {
-      a[j + 1] = a[j]!;
-      j--;
-    }
-    a[j + 1] = x;
-  }
 }
 
 /** Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6]. */

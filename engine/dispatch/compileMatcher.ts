@@ -1,7 +1,8 @@
 import type { MatcherNode } from '../model/pipelineSchema.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { compileCondition, type IndexableClause } from '../match/compileCondition.ts';
+import { compileCondition } from '../match/compileCondition.ts';
+import { bestOf, type Necessary } from '../match/atoms.ts';
 import type { Scope } from '../match/path.ts';
 import type { ConditionExplain } from './types.ts';
 import { compileCodeMatcher } from './codeAction.ts';
@@ -12,7 +13,8 @@ export interface CompiledMatcher {
   label: string;
   test(scope: Scope): boolean;
   explain(scope: Scope): ConditionExplain;
-  indexable: readonly IndexableClause[];
+  /** One of these atoms holds whenever the matcher passes (null: unknown) [fast path]. */
+  necessary: Necessary;
   paths: readonly string[];
 }
 
@@ -51,7 +53,7 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
     label,
     test,
     explain,
-    indexable: conditions.flatMap((c) => c.indexable),
+    necessary: bestOf(conditions.map((c) => c.necessary)),
     paths: conditions.flatMap((c) => c.paths),
   };
 }

@@ -1,10 +1,10 @@
 import type { EventMode } from '../model/event.ts';
-import type { JsonPrimitive } from '../model/json.ts';
 import { parsePipeline } from '../model/parsePipeline.ts';
 import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../match/eventPattern.ts';
-import type { Getter } from '../match/path.ts';
+import type { Necessary } from '../match/atoms.ts';
+import { buildCandidateIndex, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './actions.ts';
 import { analyzePipeline } from './analyze.ts';
@@ -38,10 +38,8 @@ export interface TypePlan {
   mode: EventMode;
   /** Per rank: indexes of this handler's paths whose pattern selects the type, or null when none do or it is disabled. */
   paths: (Int32Array | null)[];
-  /** Ranks of live handlers that no value index can rule out, ascending. */
-  unindexed: Int32Array;
-  /** Value indexes: one per path read by indexable clauses [fast path]. */
-  indexes: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
+  /** Where the fast path finds its candidates. */
+  index: CandidateIndex;
   liveCount: number;
 }
 
@@ -121,48 +119,17 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }
 
-/**
- * A handler is indexable for a type when exactly one of its paths selects the type and a matcher on that
- * path has an `eq`/`in` clause on a primitive: then the event's value at that path alone can rule it out.
- */
+/** The live paths of each handler for one type, and the candidate index over them. */
 function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[]): TypePlan {
   const paths: (Int32Array | null)[] = [];
-  const unindexed: number[] = [];
-  const indexes = new Map<string, { getter: Getter; byValue: Map<JsonPrimitive, number[]> }>();
+  const atoms: (Necessary | undefined)[] = [];
   let liveCount = 0;
   for (const h of handlers) {
     const live: number[] = [];
     if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
     paths.push(live.length ? Int32Array.from(live) : null);
-    if (!live.length) continue;
-    liveCount++;
-    const clause = live.length === 1 ? firstIndexable(h.paths[live[0]!]!, matchers) : null;
-    if (!clause) {
-      unindexed.push(h.rank);
-      continue;
-    }
-    let index = indexes.get(clause.path);
-    if (!index) indexes.set(clause.path, (index = { getter: clause.getter, byValue: new Map() }));
-    for (const v of new Set(clause.values)) {
-      const list = index.byValue.get(v);
-      if (list) list.push(h.rank);
-      else index.byValue.set(v, [h.rank]);
-    }
+    atoms.push(live.length ? handlerNecessary(live.map((i) => h.paths[i]!.matchers), matchers) : undefined);
+    if (live.length) liveCount++;
   }
-  return {
-    type,
-    mode,
-    paths,
-    unindexed: Int32Array.from(unindexed),
-    indexes: [...indexes.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, Int32Array.from(v)])) })),
-    liveCount,
-  };
-}
-
-function firstIndexable(path: CompiledPath, matchers: readonly CompiledMatcher[]) {
-  for (const mi of path.matchers) {
-    const clause = matchers[mi]!.indexable[0];
-    if (clause) return clause;
-  }
-  return null;
+  return { type, mode, paths, index: buildCandidateIndex(handlers.length, atoms), liveCount };
 }

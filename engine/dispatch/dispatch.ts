@@ -2,7 +2,8 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledPipeline } from './compilePipeline.ts';
-import { breakerOpenUntil, finishChain, gatherCandidates, handlerMatches, nextEpoch, runSafely, settle, startChain } from './chain.ts';
+import { breakerOpenUntil, finishChain, handlerMatches, nextEpoch, runSafely, settle, startChain } from './chain.ts';
+import { gatherCandidates } from './candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 
 /** What dispatch needs from the outside world: time (and, for explanations, a timer for durations) [E4]. */
@@ -32,7 +33,7 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
   const scope: Scope = { event, payload: event.payload, state: state.vars, now };
   const candidates = compiled.scratch.candidates;
   nextEpoch(compiled);
-  let n = gatherCandidates(plan, scope, candidates, -1);
+  let n = gatherCandidates(plan.index, scope, candidates, -1);
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
@@ -45,7 +46,7 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
       scope.payload = c.payload;
       scope.state = c.vars;
       nextEpoch(compiled);
-      n = gatherCandidates(plan, scope, candidates, rank);
+      n = gatherCandidates(plan.index, scope, candidates, rank);
       i = -1;
     }
   }

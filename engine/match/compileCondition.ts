@@ -1,24 +1,19 @@
-import { isJsonObject, type JsonPrimitive, type JsonValue } from '../model/json.ts';
+import { isJsonObject, type JsonValue } from '../model/json.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { ClauseOp, ConditionExplain } from '../dispatch/types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
+import { bestOf, clauseAtom, unionOf, type Necessary } from './atoms.ts';
 
 /** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
 export interface CompiledCondition {
   test(scope: Scope): boolean;
   explain(scope: Scope): ConditionExplain;
-  /** Top-level AND-ed `eq`/`in` clauses on primitive values: the dispatcher may index on them. */
-  readonly indexable: readonly IndexableClause[];
+  /** Atoms of which one must hold for the condition to pass (null: unknown): the dispatcher's index. */
+  readonly necessary: Necessary;
   /** Every path the condition reads (for lint and completion). */
   readonly paths: readonly string[];
-}
-
-export interface IndexableClause {
-  path: string;
-  getter: Getter;
-  values: readonly JsonPrimitive[];
 }
 
 interface Clause {
@@ -93,7 +88,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
   }
 
   const root = compileObject(condition, at);
-  return { test: (scope) => testNode(root, scope), explain: (scope) => explainNode(root, scope), indexable: indexableOf(root), paths };
+  return { test: (scope) => testNode(root, scope), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), paths };
 }
 
 function testNode(node: Node, scope: Scope): boolean {
@@ -136,21 +131,18 @@ function explainNode(node: Node, scope: Scope): ConditionExplain {
   }
 }
 
-function indexableOf(root: Node): IndexableClause[] {
-  const top = root.kind === 'all' ? root.children : [root];
-  const out: IndexableClause[] = [];
-  for (const n of top) {
-    if (n.kind !== 'clause') continue;
-    const { clause } = n;
-    if (clause.op === 'eq' && isPrimitive(clause.expected)) {
-      out.push({ path: clause.path.text, getter: clause.getter, values: [clause.expected] });
-    } else if (clause.op === 'in' && Array.isArray(clause.expected) && clause.expected.every(isPrimitive)) {
-      out.push({ path: clause.path.text, getter: clause.getter, values: clause.expected as JsonPrimitive[] });
+/** What the condition implies for the candidate index: AND takes its best child, OR needs all, NOT nothing. */
+function necessaryOf(node: Node): Necessary {
+  switch (node.kind) {
+    case 'clause': {
+      const atom = clauseAtom(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
+      return atom ? [atom] : null;
     }
+    case 'all':
+      return bestOf(node.children.map(necessaryOf));
+    case 'any':
+      return unionOf(node.children.map(necessaryOf));
+    case 'not':
+      return null;
   }
-  return out;
-}
-
-function isPrimitive(v: JsonValue): v is JsonPrimitive {
-  return v === null || typeof v !== 'object';
 }

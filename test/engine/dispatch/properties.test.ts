@@ -7,7 +7,7 @@ import { env } from '../helpers.ts';
 const TYPES = ['tool.before_call', 'tool.after_call', 'model.after_call', 'agent.end', 'custom.x'];
 const PATTERNS = ['tool.before_call', 'tool.*', '*', 'agent.end', 'model.after_call', 'custom.x'];
 const FIELDS = ['f0', 'f1', 'f2', 'tool_name'];
-const VALUES: JsonValue[] = ['a', 'b', 'Bash', 0, 1, 5, null, true];
+const VALUES: JsonValue[] = ['a', 'b', 'Bash', 'BASH', 'baſh', 0, 1, 5, 2.5, null, true];
 
 const value = fc.constantFrom(...VALUES);
 const field = fc.constantFrom(...FIELDS);
@@ -18,7 +18,9 @@ const clause: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.record({ p: path, v: fc.array(value, { maxLength: 3 }) }).map(({ p, v }) => ({ [p]: { in: v } })),
   fc.record({ p: path, v: value }).map(({ p, v }) => ({ [p]: { ne: v } })),
   fc.record({ p: path, v: fc.constantFrom('^B', 'a|b', 'sh$') }).map(({ p, v }) => ({ [p]: { regex: v } })),
-  fc.record({ p: path, v: fc.integer({ min: 0, max: 5 }) }).map(({ p, v }) => ({ [p]: { gt: v } })),
+  fc.record({ p: path, v: fc.integer({ min: 0, max: 5 }), op: fc.constantFrom('gt', 'gte', 'lt', 'lte') }).map(({ p, v, op }) => ({ [p]: { [op]: v } })),
+  fc.record({ p: path, v: fc.constantFrom('ba', 'B', 'as', 'S') }).map(({ p, v }) => ({ [p]: { regex: { pattern: v, flags: 'i' } } })),
+  fc.record({ p: path, v: fc.constantFrom('a', 'B', 'Ba') }).map(({ p, v }) => ({ [p]: { prefix: v } })),
   fc.record({ p: path, v: fc.boolean() }).map(({ p, v }) => ({ [p]: { exists: v } })),
 );
 const condition: fc.Arbitrary<JsonObject> = fc.oneof(
@@ -43,7 +45,7 @@ const pipelineArb: fc.Arbitrary<PipelineInput> = fc
     events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
     matchers: fc.array(condition, { maxLength: 4 }),
     handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: fc.boolean(), enabled: fc.boolean({ freq: 8 }).map((b) => !b) }), { minLength: 1, maxLength: 6 }),
-    wireBits: fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+    wireBits: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 200, maxLength: 200 }),
   })
   .map(({ events, matchers, handlers, wireBits }) => {
     const nodes: PipelineInput['nodes'] = [
@@ -57,8 +59,10 @@ const pipelineArb: fc.Arbitrary<PipelineInput> = fc
     const sources = [...events.map((_, i) => `e${i}`), ...matchers.map((_, i) => `m${i}`)];
     const targets = [...matchers.map((_, i) => `m${i}`), ...handlers.map((_, i) => `h${i}`)];
     sources.forEach((from, si) => targets.forEach((to, ti) => {
-      const forward = to.startsWith('h') || (from.startsWith('e') || Number(to.slice(1)) > Number(from.slice(1)));
-      if (forward && wireBits[bit++ % wireBits.length] && !(from.startsWith('m') && to === from)) wires.push({ from, to });
+      const forward = to.startsWith('h') || from.startsWith('e') || Number(to.slice(1)) > Number(from.slice(1));
+      // Few direct event → handler wires, so that most handlers sit behind matchers and the index matters.
+      const chance = from.startsWith('e') ? (to.startsWith('h') ? 12 : 50) : to.startsWith('h') ? 45 : 20;
+      if (forward && wireBits[bit++ % wireBits.length]! < chance) wires.push({ from, to });
       void si; void ti;
     }));
     return { format: 'hookwire.pipeline', version: 1, name: 'random', nodes, wires };
@@ -82,16 +86,20 @@ describe('dispatch properties', () => {
   it('the generators exercise the interesting cases (valid pipelines, blocks, rewrites)', () => {
     const seen = new Map<string, number>();
     let valid = 0;
-    for (const [doc, e] of fc.sample(fc.tuple(pipelineArb, eventArb), { numRuns: 500, seed: 42 })) {
+    for (const [doc, e] of fc.sample(fc.tuple(pipelineArb, eventArb), { numRuns: 1000, seed: 42 })) {
       const r = compilePipeline(doc);
       if (!r.ok) continue;
       valid++;
       const out = dispatch(r.compiled, e, initialState(), env());
       seen.set(out.decision, (seen.get(out.decision) ?? 0) + 1);
       if (out.payload !== e.payload) seen.set('rewrite', (seen.get('rewrite') ?? 0) + 1);
+      const ix = r.compiled.plan(e.type).index;
+      if (ix.values.length) seen.set('value index', (seen.get('value index') ?? 0) + 1);
+      if (ix.ranges.length) seen.set('range index', (seen.get('range index') ?? 0) + 1);
+      if (ix.literals.length) seen.set('literal index', (seen.get('literal index') ?? 0) + 1);
     }
-    expect(valid).toBeGreaterThan(400);
-    for (const k of ['continue', 'block_action', 'terminate', 'stop_propagation', 'rewrite']) expect(seen.get(k) ?? 0).toBeGreaterThan(10);
+    expect(valid).toBeGreaterThan(800);
+    for (const k of ['continue', 'block_action', 'terminate', 'stop_propagation', 'rewrite', 'value index', 'range index', 'literal index']) expect(seen.get(k) ?? 0, `${k} in ${JSON.stringify([...seen])}`).toBeGreaterThan(8);
   });
 
   it('[X5] the fast path and explain mode reach the same decision, reason, payload and state', () => {
@@ -109,7 +117,31 @@ describe('dispatch properties', () => {
           s2 = result.state;
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 1500 },
+    );
+  });
+
+  it('[X5] the candidate index never drops a handler that matches (each handler behind one matcher)', () => {
+    const conds = fc.array(fc.record({ when: condition, order: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(conds, fc.constantFrom(...PATTERNS), fc.array(eventArb, { minLength: 1, maxLength: 4 }), (hs, pattern, events) => {
+        const doc: PipelineInput = {
+          format: 'hookwire.pipeline', version: 1, name: 'index', nodes: [
+            { id: 'e', kind: 'event', pattern },
+            ...hs.map((h, i) => ({ id: `m${i}`, kind: 'matcher' as const, when: h.when })),
+            ...hs.map((h, i) => ({ id: `h${i}`, kind: 'handler' as const, name: `h${i}`, order: h.order, action: { type: 'audit' as const } })),
+          ],
+          wires: hs.flatMap((_, i) => [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }]),
+        };
+        const r = compilePipeline(doc);
+        if (!r.ok) return;
+        for (const e of events) {
+          const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
+          const { result } = explainEvent(r.compiled, e, initialState({ n: 2 }), env());
+          expect(fast.audit.map((a) => a.handler)).toEqual(result.audit.map((a) => a.handler));
+        }
+      }),
+      { numRuns: 1500 },
     );
   });
 

@@ -1,0 +1,83 @@
+import type { JsonPrimitive, JsonValue } from '../model/json.ts';
+import type { ClauseOp } from '../dispatch/types.ts';
+import type { Getter } from './path.ts';
+import { requiredLiteral } from './requiredLiteral.ts';
+
+/**
+ * A necessary condition the dispatcher can look up instead of evaluating: if a condition passes, at least
+ * one of its atoms holds. Atoms are what makes the fast path sub-linear in the number of handlers.
+ */
+export type Atom =
+  | { kind: 'value'; path: string; getter: Getter; values: readonly JsonPrimitive[] }
+  | { kind: 'range'; path: string; getter: Getter; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
+  | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean };
+
+/** Atoms of which at least one must hold, or null when nothing is known. */
+export type Necessary = readonly Atom[] | null;
+
+/** The atom a single clause implies, if any. */
+export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): Atom | null {
+  switch (op) {
+    case 'eq':
+      return isPrimitive(expected) ? { kind: 'value', path, getter, values: [expected] } : null;
+    case 'in':
+      return Array.isArray(expected) && expected.every(isPrimitive) ? { kind: 'value', path, getter, values: expected } : null;
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return typeof expected === 'number' ? { kind: 'range', path, getter, op, bound: expected } : null;
+    case 'prefix':
+    case 'suffix':
+      return typeof expected === 'string' && expected.length > 0 ? { kind: 'literal', path, getter, text: expected, folded: false } : null;
+    case 'regex': {
+      const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
+      const flags = typeof expected === 'object' && expected && !Array.isArray(expected) && typeof expected.flags === 'string' ? expected.flags : '';
+      if (typeof source !== 'string') return null;
+      const text = requiredLiteral(source);
+      if (text === null) return null;
+      const folded = flags.includes('i');
+      return { kind: 'literal', path, getter, text: folded ? foldCase(text) : text, folded };
+    }
+    default:
+      return null; // ne, nin, exists, contains (arrays too): no safe necessary atom
+  }
+}
+
+/**
+ * Case folding for the index that never loses a match RE2's `(?i)` would find: lower case, and the two
+ * non-ASCII letters whose simple fold is ASCII (ſ → s; K, the Kelvin sign, lowers to k by itself).
+ */
+export function foldCase(s: string): string {
+  const lower = s.toLowerCase();
+  return lower.includes('ſ') ? lower.replace(/ſ/g, 's') : lower;
+}
+
+/** For AND: any one child's atoms are necessary; take the most selective. */
+export function bestOf(children: readonly Necessary[]): Necessary {
+  let best: Necessary = null;
+  for (const c of children) if (c !== null && (best === null || cost(c) < cost(best))) best = c;
+  return best;
+}
+
+/** For OR: every child must have atoms; their union is necessary. */
+export function unionOf(children: readonly Necessary[]): Necessary {
+  if (children.length === 0) return null;
+  const out: Atom[] = [];
+  for (const c of children) {
+    if (c === null) return null;
+    out.push(...c);
+  }
+  return out;
+}
+
+/** Smaller is more selective: a hash lookup beats a substring test beats a range. */
+function cost(atoms: readonly Atom[]): number {
+  let total = 0;
+  for (const a of atoms) total += a.kind === 'value' ? 1 + a.values.length * 0.05 : a.kind === 'literal' ? 3 - Math.min(a.text.length, 10) * 0.15 : 5;
+  return total;
+}
+
+function isPrimitive(v: JsonValue): v is JsonPrimitive {
+  return v === null || typeof v !== 'object';
+}

@@ -1,0 +1,89 @@
+/**
+ * A literal that every match of an RE2 pattern must contain, for the dispatcher's candidate index: a
+ * pattern whose literal is absent from a string cannot match it, so the handler is skipped without running
+ * the regex. Conservative by design — when in doubt it returns null (no index), never a wrong literal:
+ * alternation at the top, inline flags `(?…)`, `\Q…\E`, and non-ASCII literals all give up.
+ * `requiredLiteral('\\brm\\s+-rf')` → `'rm'`... the longest run: `'-rf'`.
+ */
+export function requiredLiteral(pattern: string): string | null {
+  if (pattern.includes('(?') || pattern.includes('\\Q')) return null;
+  let best = '';
+  let run = '';
+  let depth = 0;
+  const flush = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '[') {
+      flush();
+      i = skipClass(pattern, i);
+      if (i < 0) return null;
+      continue;
+    }
+    if (ch === '(') {
+      flush();
+      depth++;
+      continue;
+    }
+    if (ch === ')') {
+      depth--;
+      flush();
+      continue;
+    }
+    if (ch === '|') {
+      if (depth === 0) return null;
+      run = '';
+      continue;
+    }
+    if (depth > 0) {
+      if (ch === '\\') i++;
+      continue;
+    }
+    const repeat = ch === '{' ? /^\{\d*(,\d*)?\}/.exec(pattern.slice(i)) : null;
+    if (repeat) {
+      flush(); // a repetition count applies to what came before; it is not text
+      i += repeat[0].length - 1;
+      continue;
+    }
+    let literal: string | null = null;
+    if (ch === '\\') {
+      const next = pattern[i + 1];
+      if (next === undefined) return null;
+      i++;
+      literal = /[!-/:-@[-`{-~]/.test(next) ? next : null; // escaped ASCII punctuation is itself
+    } else if (!'.^$*+?{'.includes(ch) && ch.charCodeAt(0) < 128) {
+      literal = ch;
+    }
+    const q = pattern[i + 1];
+    if (literal === null) {
+      flush();
+      continue;
+    }
+    if (q === '*' || q === '?' || (q === '{' && /^\{0[,}]/.test(pattern.slice(i + 1)))) {
+      flush(); // the character is optional: the run ends before it
+      continue;
+    }
+    run += literal;
+    if (q === '+' || q === '{') flush(); // repeated: required once, but what follows is not adjacent
+  }
+  flush();
+  return best.length > 0 ? best : null;
+}
+
+/** Index of the `]` that closes the class opened at `start`, or -1. */
+function skipClass(p: string, start: number): number {
+  let i = start + 1;
+  if (p[i] === '^') i++;
+  if (p[i] === ']') i++;
+  for (; i < p.length; i++) {
+    if (p[i] === '\\') i++;
+    else if (p[i] === '[' && p[i + 1] === ':') {
+      const end = p.indexOf(':]', i + 2);
+      if (end < 0) return -1;
+      i = end + 1;
+    } else if (p[i] === ']') return i;
+  }
+  return -1;
+}
