@@ -37,11 +37,10 @@ export function parseJsonDocument(text: string): { ok: true; value: unknown } | 
     return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
   } catch (err) {
     const detail = jsonErrorDetail(err);
-    const pos = /position (\d+)/.exec(detail);
+    const at = errorPosition(err instanceof Error ? err.message : '', text);
     let line = 0;
     let where = '';
-    if (pos) {
-      const at = Number(pos[1]);
+    if (at !== null) {
       line = 1;
       let lastNl = -1;
       for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
@@ -50,11 +49,29 @@ export function parseJsonDocument(text: string): { ok: true; value: unknown } | 
       }
       where = ` at column ${at - lastNl}`;
     }
-    const truncated = /end of JSON input|Unterminated/.test(detail);
+    const truncated = /end of JSON input|Unterminated/.test(detail) || (at !== null && at >= text.trimEnd().length);
     const code = truncated ? 'truncated' : 'not_json';
     const why = truncated ? 'the document ends too early (a truncated file?)' : 'not valid JSON';
     return { ok: false, problem: traceProblem(code, line, `${why}${where} (${detail})`, 'error', true) };
   }
+}
+
+/**
+ * Where JSON.parse stopped. V8 says "at position N" for most errors; for an unexpected token Node 20's V8
+ * quotes the input around it instead (`Unexpected token 'i', ..."  "kind": internal,"... is not valid JSON`,
+ * ten characters of context before the token), so the quote is found in the text.
+ */
+function errorPosition(message: string, text: string): number | null {
+  const pos = /at position (\d+)/.exec(message) ?? /\(line \d+ column \d+\)/.exec(message);
+  if (pos && pos[1] !== undefined) return Number(pos[1]);
+  const m = /^Unexpected token '([\s\S])', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(message);
+  if (!m) return null;
+  const token = m[1] as string;
+  const lead = m[2] !== undefined;
+  const body = m[3] as string;
+  const idx = text.indexOf(body);
+  if (idx === -1) return null;
+  return lead ? idx + 10 : idx + Math.max(0, body.indexOf(token));
 }
 
 /**
