@@ -1,7 +1,8 @@
 import { createRoot } from 'react-dom/client';
+import '@fontsource-variable/inter';
+import '@fontsource-variable/jetbrains-mono';
+import '@xyflow/react/dist/style.css';
+import './styles/app.css';
+import { App } from './App.tsx';
 
-function Placeholder() {
-  return <main data-testid="app-root"><h1>Hookwire</h1><p>The editor is on its way.</p></main>;
-}
-
-createRoot(document.getElementById('root')!).render(<Placeholder />);
+createRoot(document.getElementById('root')!).render(<App />);

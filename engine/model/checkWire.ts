@@ -1,14 +1,9 @@
 import type { PipelineNode, Wire } from './pipelineSchema.ts';
 import type { Problem } from './problem.ts';
 
-type Kind = PipelineNode['kind'];
+import { wireAllowed } from './graph.ts';
 
-/** The directions a wire may take [V3]: event → matcher | handler, matcher → matcher | handler. */
-const ALLOWED: Readonly<Record<Kind, readonly Kind[]>> = {
-  event: ['matcher', 'handler'],
-  matcher: ['matcher', 'handler'],
-  handler: [],
-};
+type Kind = PipelineNode['kind'];
 
 function directionMessage(from: Kind, to: Kind): string {
   if (from === 'handler') return 'A handler is the end of a path: it cannot feed another node.';
@@ -49,7 +44,7 @@ export function checkWire(graph: { nodes: readonly PipelineNode[]; wires: readon
     return { code: 'missing_node', severity: 'error', path, message: `No node "${missing}".` };
   }
   if (wire.from === wire.to) return { code: 'cycle', severity: 'error', path, message: 'A node cannot feed itself.', node_id: wire.from };
-  if (!ALLOWED[from.kind].includes(to.kind)) {
+  if (!wireAllowed(from.kind, to.kind)) {
     return { code: 'bad_wire', severity: 'error', path, message: directionMessage(from.kind, to.kind), node_id: wire.from };
   }
   if (graph.wires.some((w) => w.from === wire.from && w.to === wire.to)) {

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { Canvas } from './canvas/Canvas.tsx';
+import { Inspector } from './inspector/Inspector.tsx';
+import { ExportDialog } from './io/ExportDialog.tsx';
+import { ImportDialog } from './io/ImportDialog.tsx';
+import { appDb } from './persistence/db.ts';
+import { startWorkspace } from './persistence/workspace.ts';
+import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
+import { DebugPlaceholder } from './shell/DebugPlaceholder.tsx';
+import { LeftPanel } from './shell/LeftPanel.tsx';
+import { OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
+import { TopBar } from './shell/TopBar.tsx';
+import { Workbench } from './shell/Workbench.tsx';
+import { useEditor, selectMode, selectPipelineId } from './store/editorStore.ts';
+
+/** The app: top bar with Edit/Debug, and the workbench of the current mode. */
+export function App() {
+  const mode = useEditor(selectMode);
+  const pipelineId = useEditor(selectPipelineId);
+  const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
+
+  useEffect(() => {
+    void startWorkspace(appDb());
+  }, []);
+
+  return (
+    <ReactFlowProvider>
+      <div className="app" data-testid="app-root">
+        <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} />
+        {mode === 'edit' ? (
+          <Workbench
+            left={<LeftPanel />}
+            main={
+              <>
+                {/* A new pipeline gets a fresh canvas (fit view, measurements). */}
+                <Canvas key={pipelineId ?? 'none'} />
+                <SaveBanner />
+                <OpenErrorNote />
+              </>
+            }
+            right={<Inspector />}
+            bottom={<ProblemsPanel />}
+          />
+        ) : (
+          <DebugPlaceholder />
+        )}
+        {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
+        {dialog === 'export' && <ExportDialog onClose={() => setDialog(null)} />}
+        <Toasts />
+      </div>
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import {
+  Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow,
+  type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type OnDelete,
+} from '@xyflow/react';
+import { checkWire } from '../../engine/model/checkWire.ts';
+import { createFlowMapper, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
+import type { Change } from '../model/changes.ts';
+import type { PaletteItem } from '../model/nodeFactory.ts';
+import {
+  useEditor, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes,
+} from '../store/editorStore.ts';
+import { ConnectionLine } from './ConnectionLine.tsx';
+import { NODE_TYPES } from './NodeViews.tsx';
+import { CanvasToolbar } from './CanvasToolbar.tsx';
+import { useCanvasShortcuts } from './useCanvasShortcuts.ts';
+import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
+
+type Size = { width: number; height: number };
+
+const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c27c0e', handler: '#7d8796' };
+const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
+const DEFAULT_EDGE = { type: 'default', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
+
+/** The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store. */
+export function Canvas({ readOnly = false }: { readOnly?: boolean }) {
+  const doc = useEditor(selectDoc);
+  const problems = useEditor(selectProblems);
+  const selectedNodes = useEditor(selectSelectedNodes);
+  const selectedEdges = useEditor(selectSelectedEdges);
+  const focusRequest = useEditor(selectFocusRequest);
+  const flow = useReactFlow<HookFlowNode, HookFlowEdge>();
+  const mapper = useMemo(createFlowMapper, []);
+  const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(new Map());
+  const [dragging, setDragging] = useState<ReadonlyMap<string, { x: number; y: number }> | null>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+
+  const selNodes = useMemo(() => new Set(selectedNodes), [selectedNodes]);
+  const selEdges = useMemo(() => new Set(selectedEdges), [selectedEdges]);
+  const graph = useMemo(
+    () => (doc ? mapper(doc, { selectedNodes: selNodes, selectedEdges: selEdges, problems, measured, ...(dragging ? { dragging } : {}) }) : { nodes: [], edges: [] }),
+    [doc, mapper, selNodes, selEdges, problems, measured, dragging],
+  );
+
+  useCanvasShortcuts(flow, readOnly);
+
+  useEffect(() => {
+    if (!focusRequest) return;
+    void flow.fitView({ nodes: [{ id: focusRequest.id }], duration: 250, maxZoom: 1.2, padding: 0.6 });
+  }, [focusRequest, flow]);
+
+  const onNodesChange = useCallback((changes: NodeChange<HookFlowNode>[]) => {
+    const s = useEditor.getState();
+    let selection: Set<string> | null = null;
+    let sizes: Map<string, Size> | null = null;
+    let drag: Map<string, { x: number; y: number }> | null = null;
+    for (const c of changes) {
+      if (c.type === 'select') {
+        selection ??= new Set(s.selectedNodes);
+        if (c.selected) selection.add(c.id);
+        else selection.delete(c.id);
+      } else if (c.type === 'dimensions' && c.dimensions) {
+        sizes ??= new Map();
+        sizes.set(c.id, c.dimensions);
+      } else if (c.type === 'position' && c.position && c.dragging) {
+        drag ??= new Map();
+        drag.set(c.id, c.position);
+      }
+    }
+    if (selection) s.select([...selection], useEditor.getState().selectedEdges);
+    if (sizes) setMeasured((old) => new Map([...old, ...sizes]));
+    if (drag) setDragging((old) => new Map([...(old ?? []), ...drag]));
+  }, []);
+
+  const onEdgesChange = useCallback((changes: EdgeChange<HookFlowEdge>[]) => {
+    const s = useEditor.getState();
+    let selection: Set<string> | null = null;
+    for (const c of changes) {
+      if (c.type !== 'select') continue;
+      selection ??= new Set(s.selectedEdges);
+      if (c.selected) selection.add(c.id);
+      else selection.delete(c.id);
+    }
+    if (selection) s.select(useEditor.getState().selectedNodes, [...selection]);
+  }, []);
+
+  const onNodeDragStop = useCallback((_e: unknown, _n: HookFlowNode, nodes: HookFlowNode[]) => {
+    const s = useEditor.getState();
+    const before = new Map((s.doc?.layout?.nodes ?? []).map((p) => [p.id, p]));
+    const moved = nodes
+      .map((n) => ({ id: n.id, x: Math.round(n.position.x), y: Math.round(n.position.y) }))
+      .filter((p) => before.get(p.id)?.x !== p.x || before.get(p.id)?.y !== p.y);
+    if (moved.length) s.apply([{ type: 'moveNodes', positions: moved }], moved.length === 1 ? 'Move node' : `Move ${moved.length} nodes`);
+    setDragging(null);
+  }, []);
+
+  // Deleting goes through onDelete (nodes and their wires in one step), not through remove changes.
+  const onDelete: OnDelete<HookFlowNode, HookFlowEdge> = useCallback(({ nodes, edges }) => {
+    const gone = new Set(nodes.map((n) => n.id));
+    const wires = edges.map((e) => wireOfEdgeId(e.id)).filter((w) => !gone.has(w.from) && !gone.has(w.to));
+    const changes: Change[] = [];
+    if (wires.length) changes.push({ type: 'disconnect', wires });
+    if (gone.size) changes.push({ type: 'removeNodes', ids: [...gone] });
+    const label = gone.size ? `Delete ${gone.size} node${gone.size === 1 ? '' : 's'}` : `Delete ${wires.length} wire${wires.length === 1 ? '' : 's'}`;
+    useEditor.getState().apply(changes, label);
+  }, []);
+
+  const isValidConnection = useCallback((c: Connection | HookFlowEdge) => {
+    const current = useEditor.getState().doc;
+    return !!current && checkWire(current, { from: c.source, to: c.target }) === null;
+  }, []);
+
+  const onConnect = useCallback((c: Connection) => {
+    const s = useEditor.getState();
+    if (!s.doc) return;
+    const wire = { from: c.source, to: c.target };
+    const problem = checkWire(s.doc, wire);
+    if (problem) s.toast({ tone: 'error', message: `Wire refused: ${problem.message}` });
+    else s.apply([{ type: 'connect', wires: [{ value: wire }] }], 'Connect');
+  }, []);
+
+  // A wire dropped on a handle that refuses it says why, not just nothing.
+  const onConnectEnd: OnConnectEnd = useCallback((_e, state) => {
+    const s = useEditor.getState();
+    if (!s.doc || state.isValid !== false || !state.toNode || !state.fromNode || !state.fromHandle) return;
+    const wire = state.fromHandle.type === 'source' ? { from: state.fromNode.id, to: state.toNode.id } : { from: state.toNode.id, to: state.fromNode.id };
+    const problem = checkWire(s.doc, wire);
+    if (problem) s.toast({ tone: 'error', message: `Wire refused: ${problem.message}` });
+  }, []);
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback((e: DragEvent) => {
+    const raw = e.dataTransfer.getData(PALETTE_MIME);
+    if (!raw || readOnly) return;
+    e.preventDefault();
+    addPaletteItem(JSON.parse(raw) as PaletteItem, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+  }, [flow, readOnly]);
+
+  if (!doc) return null;
+  return (
+    <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow<HookFlowNode, HookFlowEdge>
+        nodes={graph.nodes}
+        edges={graph.edges}
+        nodeTypes={NODE_TYPES}
+        defaultEdgeOptions={DEFAULT_EDGE}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onDelete={onDelete}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        connectionLineComponent={ConnectionLine}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
+        multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        selectionKeyCode="Shift"
+        fitView
+        fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
+        minZoom={0.1}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#c8ccd4" />
+        <MiniMap<HookFlowNode> pannable zoomable style={{ width: 168, height: 112 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+      {!readOnly && <CanvasToolbar measured={measured} />}
+      {doc.nodes.length === 0 && (
+        <div className="drop-hint" data-testid="empty-canvas">
+          <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette, then wire them.</div>
+        </div>
+      )}
+    </div>
+  );
+}
+

@@ -1,0 +1,98 @@
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import type { HookFlowNode } from '../model/pipelineToFlow.ts';
+import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
+import { Icon, kindColor } from '../ui/Icon.tsx';
+import type { Problem } from '../../engine/model/problem.ts';
+
+/**
+ * The three node looks of the canvas. They render `data` from `pipelineToFlow` and nothing else; text
+ * from the document is rendered as text (React escapes it), never as HTML.
+ */
+function ProblemBadge({ problems }: { problems: readonly Problem[] }) {
+  if (problems.length === 0) return null;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const title = problems.map((p) => `${p.severity === 'error' ? 'Error' : 'Warning'}: ${p.message}`).join('\n');
+  return (
+    <span className={`problem-badge${errors ? '' : ' warning'}`} title={title} data-testid="node-problem-badge" aria-label={title}>
+      {problems.length}
+    </span>
+  );
+}
+
+function classes(kind: string, selected: boolean, problems: readonly Problem[], extra = ''): string {
+  const hasError = problems.some((p) => p.severity === 'error');
+  const hasWarning = problems.some((p) => p.severity === 'warning');
+  return ['hw-node', kind, selected && 'selected', hasError && 'has-error', hasWarning && 'has-warning', extra].filter(Boolean).join(' ');
+}
+
+export const EventNodeView = memo(function EventNodeView({ data, selected }: NodeProps<HookFlowNode>) {
+  const node = data.node;
+  if (node.kind !== 'event') return null;
+  return (
+    <div className={classes('event', selected, data.problems)} data-testid={`node-${node.id}`} data-kind="event">
+      <div className="head">
+        <span className="kind-icon"><Icon name="event" size={12} /></span>
+        <span className="kind-label">{node.label ?? 'Event'}</span>
+        <span className="spacer" />
+        <span className={`badge ${data.mode ?? 'sync'}`}>{data.mode ?? 'sync'}</span>
+      </div>
+      <div className="title mono" title={node.pattern}>{node.pattern === '*' ? '* (every event)' : node.pattern}</div>
+      <Handle type="source" position={Position.Right} />
+      <ProblemBadge problems={data.problems} />
+    </div>
+  );
+});
+
+export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }: NodeProps<HookFlowNode>) {
+  const node = data.node;
+  if (node.kind !== 'matcher') return null;
+  return (
+    <div className={classes('matcher', selected, data.problems)} data-testid={`node-${node.id}`} data-kind="matcher">
+      <Handle type="target" position={Position.Left} />
+      <div className="head">
+        <span className="kind-icon"><Icon name={node.code ? 'code' : 'matcher'} size={12} /></span>
+        <span className="kind-label">Matcher</span>
+      </div>
+      <div className="title" title={node.label ?? node.id}>{node.label ?? node.id}</div>
+      <div className="summary" data-testid="matcher-summary" title={data.summary}>{data.summary}</div>
+      <Handle type="source" position={Position.Right} />
+      <ProblemBadge problems={data.problems} />
+    </div>
+  );
+});
+
+export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }: NodeProps<HookFlowNode>) {
+  const node = data.node;
+  if (node.kind !== 'handler') return null;
+  const kind = node.action.type;
+  const flags = handlerFlags(node);
+  return (
+    <div
+      className={classes('handler', selected, data.problems, node.enabled ? '' : 'disabled')}
+      style={{ ['--kind' as string]: kindColor(kind) }}
+      data-testid={`node-${node.id}`}
+      data-kind="handler"
+      data-action={kind}
+    >
+      <Handle type="target" position={Position.Left} />
+      <div className="head">
+        <span className="kind-icon"><Icon name={kind} size={12} /></span>
+        <span className="kind-label">{ACTION_LABELS[kind]}</span>
+        <span className="spacer" />
+        <span className="order" title="Order: lower runs first">#{node.order}</span>
+      </div>
+      <div className="title" title={node.name}>{node.name}</div>
+      <div className="summary" title={data.summary}>{data.summary}</div>
+      {flags.length > 0 && (
+        <div className="flags">
+          {flags.map((f) => <span key={f} className="badge">{f}</span>)}
+        </div>
+      )}
+      <ProblemBadge problems={data.problems} />
+    </div>
+  );
+});
+
+/** Module scope, so React Flow never sees a new object (it warns and re-mounts otherwise). */
+export const NODE_TYPES = { event: EventNodeView, matcher: MatcherNodeView, handler: HandlerNodeView };

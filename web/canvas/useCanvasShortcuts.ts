@@ -1,0 +1,89 @@
+import { useEffect } from 'react';
+import type { ReactFlowInstance } from '@xyflow/react';
+import { copyNodes, pasteChange, type ClipboardData } from '../model/clipboard.ts';
+import { useEditor } from '../store/editorStore.ts';
+import type { HookFlowEdge, HookFlowNode } from '../model/pipelineToFlow.ts';
+
+/** True when keys belong to a text field or the code editor rather than to the canvas. */
+export function typingTarget(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.closest !== 'function') return false;
+  return !!el.closest('input, textarea, select, [contenteditable="true"], .monaco-editor');
+}
+
+let clipboard: ClipboardData | null = null;
+let pasteCount = 0;
+
+function paste(data: ClipboardData): void {
+  const s = useEditor.getState();
+  if (!s.doc || data.nodes.length === 0) return;
+  pasteCount += 1;
+  const { change, ids } = pasteChange(s.doc, data, { x: 40 * pasteCount, y: 40 * pasteCount });
+  s.apply([change], `Paste ${ids.length} node${ids.length === 1 ? '' : 's'}`);
+  s.select(ids);
+}
+
+/** Copies the selected nodes (and the wires among them); returns how many. */
+export function copySelection(): number {
+  const s = useEditor.getState();
+  if (!s.doc || s.selectedNodes.length === 0) return 0;
+  clipboard = copyNodes(s.doc, s.selectedNodes);
+  pasteCount = 0;
+  // Also on the system clipboard, so it can be pasted in another tab; refused permission is fine.
+  void navigator.clipboard?.writeText(JSON.stringify(clipboard)).catch(() => undefined);
+  return clipboard.nodes.length;
+}
+
+export function pasteClipboard(): void {
+  if (clipboard) paste(clipboard);
+}
+
+/** Duplicates the selection next to itself. */
+export function duplicateSelection(): void {
+  const s = useEditor.getState();
+  if (!s.doc || s.selectedNodes.length === 0) return;
+  const data = copyNodes(s.doc, s.selectedNodes);
+  const { change, ids } = pasteChange(s.doc, data, { x: 40, y: 40 });
+  s.apply([change], `Duplicate ${ids.length} node${ids.length === 1 ? '' : 's'}`);
+  s.select(ids);
+}
+
+/**
+ * Editor shortcuts as people expect them: Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+C/V copy and
+ * paste nodes, Ctrl/⌘+D duplicate, Ctrl/⌘+A select all. Undo and redo work in form fields too (they undo
+ * the field's edits); the code editor keeps its own.
+ */
+export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlowEdge>, readOnly: boolean): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (!mod || e.altKey || readOnly) return;
+      const key = e.key.toLowerCase();
+      const inMonaco = !!(e.target as HTMLElement | null)?.closest?.('.monaco-editor');
+      const s = useEditor.getState();
+      if ((key === 'z' || key === 'y') && !inMonaco) {
+        e.preventDefault();
+        if (key === 'y' || e.shiftKey) s.redo();
+        else s.undo();
+        return;
+      }
+      if (typingTarget(e.target)) return;
+      if (key === 'c' && copySelection() > 0) e.preventDefault();
+      else if (key === 'x' && copySelection() > 0) {
+        e.preventDefault();
+        s.apply([{ type: 'removeNodes', ids: s.selectedNodes }], 'Cut');
+      } else if (key === 'v' && clipboard) {
+        e.preventDefault();
+        pasteClipboard();
+      } else if (key === 'd') {
+        e.preventDefault();
+        duplicateSelection();
+      } else if (key === 'a') {
+        e.preventDefault();
+        s.select(s.doc?.nodes.map((n) => n.id) ?? []);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [flow, readOnly]);
+}

@@ -1,0 +1,107 @@
+import { useEffect, useRef } from 'react';
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker';
+import { HANDLER_API_DTS, HANDLER_API_LIB, HANDLER_API_URI } from '../../engine/sandbox/handlerApi.ts';
+
+/**
+ * Monaco, fully offline: bundled workers (no CDN, no loader), TypeScript with the handler API's declarations
+ * so `ctx.` completes and type errors show as markers. This module is loaded lazily (see CodeField).
+ */
+export interface CodeMarker {
+  severity: 'error' | 'warning';
+  message: string;
+  line: number;
+  column: number;
+}
+
+let configured = false;
+
+function configure(): void {
+  if (configured) return;
+  configured = true;
+  (self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
+    getWorker: (_id: string, label: string) => (label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker()),
+  };
+  const ts = monaco.typescript;
+  for (const defaults of [ts.typescriptDefaults, ts.javascriptDefaults]) {
+    defaults.setCompilerOptions({
+      target: ts.ScriptTarget.ES2020,
+      module: ts.ModuleKind.ESNext,
+      strict: true,
+      noEmit: true,
+      allowNonTsExtensions: true,
+      checkJs: true,
+      lib: [...HANDLER_API_LIB],
+    });
+    defaults.setDiagnosticsOptions({ noSemanticValidation: false, noSyntaxValidation: false });
+    defaults.addExtraLib(HANDLER_API_DTS, HANDLER_API_URI);
+  }
+}
+
+function toMarkers(uri: monaco.Uri): CodeMarker[] {
+  return monaco.editor
+    .getModelMarkers({ resource: uri })
+    .filter((m) => m.severity >= monaco.MarkerSeverity.Warning)
+    .map((m) => ({
+      severity: m.severity === monaco.MarkerSeverity.Error ? 'error' : 'warning',
+      message: m.message,
+      line: m.startLineNumber,
+      column: m.startColumn,
+    }));
+}
+
+export default function MonacoEditor({ path, language, value, onChange, onMarkers }: {
+  path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[]) => void;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const latest = useRef({ onChange, onMarkers });
+  latest.current = { onChange, onMarkers };
+
+  useEffect(() => {
+    configure();
+    const uri = monaco.Uri.parse(path);
+    monaco.editor.getModel(uri)?.dispose();
+    const model = monaco.editor.createModel(value, language, uri);
+    const editor = monaco.editor.create(host.current as HTMLDivElement, {
+      model,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      fontSize: 12.5,
+      fontFamily: "'JetBrains Mono Variable', 'DejaVu Sans Mono', monospace",
+      lineNumbersMinChars: 3,
+      scrollBeyondLastLine: false,
+      tabSize: 2,
+      renderLineHighlight: 'none',
+      fixedOverflowWidgets: true,
+    });
+    editorRef.current = editor;
+    const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
+    const markers = monaco.editor.onDidChangeMarkers((uris) => {
+      if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri));
+    });
+    return () => {
+      sub.dispose();
+      markers.dispose();
+      editor.dispose();
+      model.dispose();
+      editorRef.current = null;
+    };
+    // The editor is made once per node (the parent keys it); value changes are synced below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path]);
+
+  // Undo/redo in the app, or another tab, can change the source: bring the editor up to date.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model && model.getValue() !== value) model.setValue(value);
+  }, [value]);
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model && model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
+  }, [language]);
+
+  return <div ref={host} style={{ height: '100%', width: '100%' }} data-testid="monaco-host" />;
+}

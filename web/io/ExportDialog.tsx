@@ -1,0 +1,58 @@
+import { useMemo, useState } from 'react';
+import { exportFileName, exportPipelineText } from '../model/exportPipeline.ts';
+import { useEditor, selectDoc, selectProblems } from '../store/editorStore.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Icon } from '../ui/Icon.tsx';
+
+/** Export the open pipeline as v1 JSON: download or copy, with or without canvas layout. */
+export function ExportDialog({ onClose }: { onClose: () => void }) {
+  const doc = useEditor(selectDoc);
+  const problems = useEditor(selectProblems);
+  const toast = useEditor((s) => s.toast);
+  const [layout, setLayout] = useState(true);
+  const text = useMemo(() => (doc ? exportPipelineText(doc, { layout }) : ''), [doc, layout]);
+  if (!doc) return null;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = exportFileName(doc);
+    a.click();
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast({ tone: 'info', message: 'Pipeline JSON copied to the clipboard.' });
+    } catch (e) {
+      toast({ tone: 'error', message: `Could not copy: ${(e as Error).message}. Use Download instead.` });
+    }
+  };
+
+  return (
+    <Dialog title="Export pipeline" onClose={onClose} testId="export-dialog"
+      footer={
+        <>
+          <button className="btn" onClick={() => void copy()} data-testid="export-copy"><Icon name="copy" /> Copy JSON</button>
+          <button className="btn primary" onClick={download} data-testid="export-download"><Icon name="export" /> Download {exportFileName(doc)}</button>
+        </>
+      }>
+      <div className="row" style={{ marginBottom: 10 }}>
+        <label className="check">
+          <input type="checkbox" checked={layout} onChange={(e) => setLayout(e.target.checked)} data-testid="export-layout" />
+          Include canvas layout (node positions)
+        </label>
+        <span className="grow" />
+        <span className="hint" style={{ color: 'var(--faint)' }}>{text.length.toLocaleString()} characters · format hookwire.pipeline v1</span>
+      </div>
+      {errors > 0 && (
+        <div className="inline-problem" style={{ marginBottom: 10 }}>
+          This pipeline has {errors} error{errors === 1 ? '' : 's'}; the file will be refused by the engine until they are fixed.
+        </div>
+      )}
+      <pre className="preview" data-testid="export-preview">{text}</pre>
+    </Dialog>
+  );
+}

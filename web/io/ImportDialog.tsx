@@ -1,0 +1,86 @@
+import { useState, type DragEvent } from 'react';
+import { formatPath } from '../../engine/model/problem.ts';
+import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
+import { newPipeline } from '../persistence/workspace.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Icon } from '../ui/Icon.tsx';
+
+/**
+ * Import a pipeline from a file or pasted JSON. The engine checks it; every problem is listed with where
+ * it is; a pipeline that loads is added to the library as a new entry, so nothing saved is ever changed.
+ */
+export function ImportDialog({ onClose }: { onClose: () => void }) {
+  const [text, setText] = useState('');
+  const [source, setSource] = useState<string | null>(null);
+  const [check, setCheck] = useState<ImportCheck | null>(null);
+  const [over, setOver] = useState(false);
+
+  const run = (t: string, from: string | null) => {
+    setText(t);
+    setSource(from);
+    setCheck(t.trim() ? checkImport(t) : null);
+  };
+  const readFile = async (file: File | undefined) => {
+    if (file) run(await file.text(), file.name);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    void readFile(e.dataTransfer.files[0]);
+  };
+  const errors = check?.problems.filter((p) => p.severity === 'error') ?? [];
+  const warnings = check?.problems.filter((p) => p.severity === 'warning') ?? [];
+
+  const doImport = async () => {
+    if (!check?.ok || !check.doc) return;
+    const id = await newPipeline(check.doc);
+    if (id) onClose();
+  };
+
+  return (
+    <Dialog title="Import pipeline" onClose={onClose} testId="import-dialog"
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>Cancel</button>
+          <button className="btn primary" disabled={!check?.ok} onClick={() => void doImport()} data-testid="import-confirm">
+            <Icon name="import" /> Import as new pipeline
+          </button>
+        </>
+      }>
+      <div className={`dropzone${over ? ' over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+        Drop a <span className="mono">.json</span> file here, or{' '}
+        <label className="btn" style={{ display: 'inline-flex' }}>
+          choose a file
+          <input type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => void readFile(e.target.files?.[0])} />
+        </label>
+        {source && <div className="hint" style={{ marginTop: 6 }}>Read <span className="mono">{source}</span></div>}
+      </div>
+      <textarea className="textarea mono" rows={10} placeholder='…or paste pipeline JSON here: { "format": "hookwire.pipeline", "version": 1, … }'
+        value={text} onChange={(e) => run(e.target.value, null)} data-testid="import-text" spellCheck={false} aria-label="Pipeline JSON" />
+      {check && (
+        <div data-testid="import-result">
+          {check.ok ? (
+            <p className="ok-note" data-testid="import-ok">
+              “{check.pipeline.name}” loads: {check.pipeline.nodes.length} nodes, {check.pipeline.wires.length} wires
+              {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}.
+            </p>
+          ) : (
+            <p style={{ color: 'var(--danger)', fontWeight: 600, margin: '12px 0 0' }} data-testid="import-refused">
+              This file cannot be imported: {errors.length} problem{errors.length === 1 ? '' : 's'}. Nothing was changed.
+            </p>
+          )}
+          {check.problems.length > 0 && (
+            <ul className="problem-list" data-testid="import-problems">
+              {check.problems.map((p, i) => (
+                <li key={i} className={p.severity} data-testid="import-problem" data-code={p.code}>
+                  {p.message}
+                  <span className="path">{p.code} · {formatPath(p.path)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}

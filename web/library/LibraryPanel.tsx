@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { demoPipeline } from '../demo/demoPipeline.ts';
+import { emptyPipeline } from '../model/emptyPipeline.ts';
+import { listPipelines } from '../persistence/library.ts';
+import { duplicatePipeline, newPipeline, openPipeline, removePipeline, renamePipeline, workspaceDb } from '../persistence/workspace.ts';
+import { useEditor, selectPipelineId } from '../store/editorStore.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+function ago(ms: number): string {
+  const s = Math.round((Date.now() - ms) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(ms).toLocaleDateString();
+}
+
+function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+  const [name, setName] = useState(initial);
+  return (
+    <input className="input" autoFocus value={name} data-testid="rename-input" aria-label="Pipeline name"
+      onChange={(e) => setName(e.target.value)} onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onDone(name.trim() || null);
+        if (e.key === 'Escape') onDone(null);
+      }}
+      onBlur={() => onDone(name.trim() || null)} />
+  );
+}
+
+/** The library of stored pipelines: open, create, rename, duplicate, delete (with undo). */
+export function LibraryPanel() {
+  const entries = useLiveQuery(() => listPipelines(workspaceDb()), []);
+  const current = useEditor(selectPipelineId);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  return (
+    <>
+      <div className="lib-toolbar">
+        <button className="btn primary" onClick={() => void newPipeline(emptyPipeline())} data-testid="library-new"><Icon name="plus" size={12} /> New pipeline</button>
+        <button className="btn" onClick={() => void newPipeline(demoPipeline())} title="Add a fresh copy of the demo pipeline" data-testid="library-demo">Demo</button>
+      </div>
+      <div className="side-scroll" data-testid="library">
+        {entries === undefined ? null : entries.length === 0 ? (
+          <div className="empty">No pipelines yet.</div>
+        ) : (
+          entries.map((e) => (
+            <div key={e.id} className="lib-item" aria-current={e.id === current} data-testid="library-item" data-name={e.name}
+              onClick={() => e.id !== current && void openPipeline(e.id)} role="button" tabIndex={0}
+              onKeyDown={(k) => k.key === 'Enter' && e.id !== current && void openPipeline(e.id)}>
+              <div style={{ minWidth: 0 }}>
+                {renaming === e.id ? (
+                  <RenameInput initial={e.name} onDone={(name) => {
+                    setRenaming(null);
+                    if (name && name !== e.name) void renamePipeline(e.id, name);
+                  }} />
+                ) : (
+                  <div className="title" title={e.name}>{e.name}</div>
+                )}
+                <div className="meta">{ago(e.updated_at)}</div>
+              </div>
+              <div className="actions">
+                <button className="btn ghost icon" title="Rename" aria-label={`Rename ${e.name}`} data-testid="library-rename"
+                  onClick={(ev) => { ev.stopPropagation(); setRenaming(e.id); }}><Icon name="pencil" size={13} /></button>
+                <button className="btn ghost icon" title="Duplicate" aria-label={`Duplicate ${e.name}`} data-testid="library-duplicate"
+                  onClick={(ev) => { ev.stopPropagation(); void duplicatePipeline(e.id); }}><Icon name="copy" size={13} /></button>
+                <button className="btn ghost icon" title="Delete" aria-label={`Delete ${e.name}`} data-testid="library-delete"
+                  onClick={(ev) => { ev.stopPropagation(); void removePipeline(e.id); }}><Icon name="trash" size={13} /></button>
+              </div>
+            </div>
+          ))
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEditor, selectDoc, selectMode, selectSave } from '../store/editorStore.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+function SaveIndicator() {
+  const save = useEditor(selectSave);
+  const text =
+    save.status === 'saving' ? 'Saving…'
+      : save.status === 'saved' ? 'All changes saved'
+        : save.status === 'error' ? 'Not saved'
+          : save.status === 'conflict' ? 'Not saved: conflict'
+            : 'Saved';
+  return (
+    <span className="save-state" data-status={save.status} data-testid="save-state" aria-live="polite">
+      <span className="dot" /> {text}
+    </span>
+  );
+}
+
+/** Brand, Edit/Debug modes, the open pipeline's name and save state, import and export. */
+export function TopBar({ onImport, onExport }: { onImport: () => void; onExport: () => void }) {
+  const mode = useEditor(selectMode);
+  const setMode = useEditor((s) => s.setMode);
+  const doc = useEditor(selectDoc);
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark"><Icon name="event" size={13} strokeWidth={2} /></span>
+        Hookwire
+      </div>
+      <nav className="mode-switch" aria-label="Mode">
+        <button aria-pressed={mode === 'edit'} onClick={() => setMode('edit')} data-testid="mode-edit">Edit</button>
+        <button aria-pressed={mode === 'debug'} onClick={() => setMode('debug')} data-testid="mode-debug">Debug</button>
+      </nav>
+      <div className="topbar-title">
+        {doc && <span className="name" data-testid="pipeline-title" title={doc.name}>{doc.name}</span>}
+        {doc && <SaveIndicator />}
+      </div>
+      <div className="topbar-actions">
+        <button className="btn" onClick={onImport} data-testid="open-import"><Icon name="import" /> Import</button>
+        <button className="btn" onClick={onExport} disabled={!doc} data-testid="open-export"><Icon name="export" /> Export</button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The page layout every mode shares: a left panel, the main canvas area, a right panel and a bottom panel
+ * under the canvas. Edit mode fills it with palette/library, canvas, inspector and problems; the debugger
+ * fills the same slots with its own panels.
+ */
+export function Workbench({ left, main, right, bottom }: { left: ReactNode; main: ReactNode; right: ReactNode; bottom?: ReactNode }) {
+  return (
+    <div className="workbench">
+      <aside className="side-left">{left}</aside>
+      <main className="main">{main}</main>
+      <aside className="side-right">{right}</aside>
+      {bottom && <div className="bottom">{bottom}</div>}
+    </div>
+  );
+}

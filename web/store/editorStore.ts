@@ -1,0 +1,183 @@
+import { create } from 'zustand';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Problem } from '../../engine/model/problem.ts';
+import { applyChanges, type Change } from '../model/changes.ts';
+import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
+import { validateDoc } from '../model/editorDocument.ts';
+
+/**
+ * The editor's one store, typed as data & actions (STYLE habit 6). Every edit goes through `apply`, which
+ * runs the changes through `applyChanges`, records their inverse for undo and bumps `version`, which the
+ * autosaver watches. Nothing else writes `doc`.
+ */
+export type Mode = 'edit' | 'debug';
+
+export type SaveState =
+  | { status: 'idle' }
+  | { status: 'saving' }
+  | { status: 'saved'; at: number }
+  | { status: 'error'; message: string }
+  | { status: 'conflict'; theirRevision: number; by: 'other-tab' | 'missing' };
+
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'error';
+  actionLabel?: string;
+  action?: () => void;
+}
+
+export interface OpenError {
+  id: string;
+  name: string;
+  message: string;
+  problems: Problem[];
+}
+
+export interface EditorData {
+  pipelineId: string | null;
+  doc: Pipeline | null;
+  /** Bumped by every edit, undo and redo; the autosaver saves when it is ahead of `savedVersion`. */
+  version: number;
+  savedVersion: number;
+  /** The stored revision this tab's document is based on (detects a save from another tab). */
+  revision: number;
+  history: History;
+  problems: Problem[];
+  openError: OpenError | null;
+  selectedNodes: string[];
+  selectedEdges: string[];
+  save: SaveState;
+  mode: Mode;
+  toasts: Toast[];
+  /** Which node the canvas should bring into view (problems list, inspector links). */
+  focusRequest: { id: string; n: number } | null;
+}
+
+export interface EditorActions {
+  open(id: string, doc: Pipeline, revision: number): void;
+  showOpenError(error: OpenError): void;
+  closeDocument(): void;
+  apply(changes: Change[], label: string, coalesceKey?: string): void;
+  undo(): void;
+  redo(): void;
+  select(nodes: string[], edges?: string[]): void;
+  focusNode(id: string): void;
+  setMode(mode: Mode): void;
+  setSave(save: SaveState, patch?: Partial<Pick<EditorData, 'revision' | 'savedVersion'>>): void;
+  toast(toast: Omit<Toast, 'id'>): void;
+  dismissToast(id: number): void;
+}
+
+export type EditorStore = EditorData & EditorActions;
+
+const INITIAL: EditorData = {
+  pipelineId: null,
+  doc: null,
+  version: 0,
+  savedVersion: 0,
+  revision: 0,
+  history: EMPTY_HISTORY,
+  problems: [],
+  openError: null,
+  selectedNodes: [],
+  selectedEdges: [],
+  save: { status: 'idle' },
+  mode: 'edit',
+  toasts: [],
+  focusRequest: null,
+};
+
+let toastId = 0;
+
+/** Drops selected ids that no longer exist after an edit. */
+function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<EditorData, 'selectedNodes' | 'selectedEdges'> {
+  const ids = new Set(doc.nodes.map((n) => n.id));
+  const wires = new Set(doc.wires.map((w) => JSON.stringify([w.from, w.to])));
+  return { selectedNodes: nodes.filter((id) => ids.has(id)), selectedEdges: edges.filter((id) => wires.has(id)) };
+}
+
+export const useEditor = create<EditorStore>()((set, get) => ({
+  ...INITIAL,
+
+  open: (id, doc, revision) =>
+    set({
+      pipelineId: id,
+      doc,
+      revision,
+      version: 0,
+      savedVersion: 0,
+      history: EMPTY_HISTORY,
+      problems: validateDoc(doc),
+      openError: null,
+      selectedNodes: [],
+      selectedEdges: [],
+      save: { status: 'idle' },
+    }),
+
+  showOpenError: (error) => set({ ...INITIAL, mode: get().mode, toasts: get().toasts, openError: error }),
+
+  closeDocument: () => set({ ...INITIAL, mode: get().mode, toasts: get().toasts }),
+
+  apply: (changes, label, coalesceKey) => {
+    const { doc, history, version, selectedNodes, selectedEdges } = get();
+    if (!doc || changes.length === 0) return;
+    const applied = applyChanges(doc, changes);
+    const entry = { label, changes, inverse: applied.inverse, time: Date.now(), ...(coalesceKey ? { coalesceKey } : {}) };
+    set({
+      doc: applied.doc,
+      history: record(history, entry),
+      version: version + 1,
+      problems: validateDoc(applied.doc),
+      ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
+    });
+  },
+
+  undo: () => {
+    const { doc, history, version, selectedNodes, selectedEdges } = get();
+    const step = doc && takeUndo(history);
+    if (!doc || !step) return;
+    const next = applyChanges(doc, step.entry.inverse).doc;
+    set({ doc: next, history: step.history, version: version + 1, problems: validateDoc(next), ...pruneSelection(next, selectedNodes, selectedEdges) });
+  },
+
+  redo: () => {
+    const { doc, history, version, selectedNodes, selectedEdges } = get();
+    const step = doc && takeRedo(history);
+    if (!doc || !step) return;
+    const next = applyChanges(doc, step.entry.changes).doc;
+    set({ doc: next, history: step.history, version: version + 1, problems: validateDoc(next), ...pruneSelection(next, selectedNodes, selectedEdges) });
+  },
+
+  select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
+
+  focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
+
+  setMode: (mode) => set({ mode }),
+
+  setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+
+  toast: (toast) => set({ toasts: [...get().toasts.slice(-3), { ...toast, id: ++toastId }] }),
+
+  dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+}));
+
+/** Selectors at module scope, so components subscribe to exactly what they render. */
+export const selectDoc = (s: EditorStore) => s.doc;
+export const selectProblems = (s: EditorStore) => s.problems;
+export const selectSelectedNodes = (s: EditorStore) => s.selectedNodes;
+export const selectSelectedEdges = (s: EditorStore) => s.selectedEdges;
+export const selectCanUndo = (s: EditorStore) => s.history.past.length > 0;
+export const selectCanRedo = (s: EditorStore) => s.history.future.length > 0;
+export const selectSave = (s: EditorStore) => s.save;
+export const selectMode = (s: EditorStore) => s.mode;
+export const selectToasts = (s: EditorStore) => s.toasts;
+export const selectPipelineId = (s: EditorStore) => s.pipelineId;
+export const selectOpenError = (s: EditorStore) => s.openError;
+export const selectFocusRequest = (s: EditorStore) => s.focusRequest;
+/** The one selected node, when exactly one is selected. */
+export const selectInspected = (s: EditorStore) => {
+  if (s.selectedNodes.length !== 1 || !s.doc) return null;
+  const id = s.selectedNodes[0];
+  return s.doc.nodes.find((n) => n.id === id) ?? null;
+};
