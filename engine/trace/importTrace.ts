@@ -5,7 +5,7 @@ import { importOtelGenai } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { parseJsonDocument, parseJsonl, quoteOtelIds } from './importers/parseSource.ts';
-import { readTrace } from './traceReader.ts';
+import { readTrace, type TraceReadResult } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { Trace } from './traceSchema.ts';
 
@@ -70,11 +70,16 @@ function failed(format: TraceFormat, problems: TraceProblem[]): ImportTraceOutco
 /** A trace v1 file read with the tolerant reader; the report counts its events like an import's. */
 function fromTraceV1(text: string, problems: TraceProblem[]): ImportTraceOutcome {
   const r = readTrace(text);
+  return traceV1Outcome(r, problems);
+}
+
+/** Wraps a trace v1 read result (from `readTrace` or a streamed read) as an import outcome with a report. */
+export function traceV1Outcome(r: TraceReadResult, problems: TraceProblem[] = []): ImportTraceOutcome {
   problems.push(...r.problems);
   if (!r.header) return failed('hookwire-trace', problems);
   const report = emptyReport('hookwire-trace');
   report.source_records = r.lines;
-  report.events = r.events.length;
+  report.events = r.eventCount;
   for (const e of r.events) {
     bump(report.event_counts, e.type);
     if (e.type === 'tool.before_call') report.tool_calls++;

@@ -18,6 +18,7 @@ export const TRACE_PROBLEM_CODES = {
   bad_source: 'The input is in a known format but its content does not have the expected shape.',
   too_large: 'The input is larger than the limit.',
   more_problems: 'More problems were found than are listed.',
+  unreadable: 'The file could not be read.',
 } as const;
 
 export type TraceProblemCode = keyof typeof TRACE_PROBLEM_CODES;
