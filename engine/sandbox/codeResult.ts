@@ -1,16 +1,38 @@
-import { isDecision } from '../model/decision.ts';
-import { isJsonObject, ownGet, toJson, type JsonObject, type JsonValue } from '../model/json.ts';
-import type { HandlerContext, HandlerOutcome } from '../dispatch/types.ts';
+import { distance } from 'fastest-levenshtein';
+import { DECISIONS, isDecision } from '../model/decision.ts';
+import type { HookEvent } from '../model/event.ts';
+import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
+import type { HandlerOutcome } from '../dispatch/types.ts';
 import type { CodeError } from './types.ts';
 
-/** Largest payload a code handler may return, serialized. */
-export const MAX_RESULT_BYTES = 1024 * 1024;
+/**
+ * The contract between dispatch and user code [S2][S4][S5]: what code sees, and how what it returns becomes
+ * a handler outcome or a matcher verdict. Results are checked here, on the host, whatever the sandbox did.
+ */
 
-/** What user code sees as `ctx`: plain JSON, no host objects. */
-export function sandboxInput(ctx: HandlerContext): JsonObject {
+/** Largest `new_payload`, in characters of JSON text ("1 MB") [S4]. */
+export const MAX_PAYLOAD_CHARS = 1_000_000;
+
+/** Every key a handler result may have [S4]. `state` is another name for `state_patch`. */
+export const HANDLER_RESULT_KEYS = ['decision', 'reason', 'new_payload', 'state_patch', 'state'] as const;
+
+/** What dispatch knows when it calls code: the same fields `Scope` and `HandlerContext` carry. */
+export interface CodeContextSource {
+  readonly event: HookEvent;
+  readonly payload: JsonObject;
+  readonly state: JsonObject;
+  readonly now: number;
+}
+
+/**
+ * The `ctx` user code receives [S2]: `{ event: { type, event_id, trace_id, agent_id, ts }, payload, state,
+ * meta, now }`. The payload is the current one (after earlier rewrites); the original event payload is not
+ * repeated. `sandboxInput(scope).event.type === scope.event.type`.
+ */
+export function sandboxInput(ctx: CodeContextSource): JsonObject {
   const e = ctx.event;
   return {
-    event: { event_id: e.event_id, trace_id: e.trace_id, agent_id: e.agent_id, type: e.type, ts: e.ts },
+    event: { type: e.type, event_id: e.event_id, trace_id: e.trace_id, agent_id: e.agent_id, ts: e.ts },
     payload: ctx.payload,
     state: ctx.state,
     meta: e.meta ?? {},
@@ -18,46 +40,90 @@ export function sandboxInput(ctx: HandlerContext): JsonObject {
   };
 }
 
-const RESULT_KEYS = new Set(['decision', 'reason', 'new_payload', 'state', 'state_patch']);
+type Read<T> = ({ ok: true } & T) | { ok: false; error: CodeError };
 
-const invalid = (message: string): { ok: false; error: CodeError } => ({ ok: false, error: { kind: 'invalid_result', message } });
+function invalid(message: string): { ok: false; error: CodeError } {
+  return { ok: false, error: { kind: 'invalid_result', message } };
+}
 
-/** Validates a code handler's return value. `undefined`/`null` mean CONTINUE. */
-export function readHandlerResult(value: JsonValue | undefined): { ok: true; outcome: HandlerOutcome } | { ok: false; error: CodeError } {
+/** A short description of a value for messages: `a string ("abc")`, `an array`, `42`. */
+export function describeValue(value: JsonValue | undefined): string {
+  if (value === undefined) return 'nothing';
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
+function unknownKey(key: string): string {
+  let best = '';
+  let bestDistance = Infinity;
+  for (const known of HANDLER_RESULT_KEYS) {
+    const d = distance(key.toLowerCase(), known);
+    if (d < bestDistance) [best, bestDistance] = [known, d];
+  }
+  const hint = bestDistance <= 3 ? ` (did you mean "${best}"?)` : '';
+  return `the result has an unknown key "${key}"${hint}; a result may have ${HANDLER_RESULT_KEYS.join(', ')}`;
+}
+
+function readDecision(value: JsonValue | undefined): Read<{ decision: HandlerOutcome['decision'] }> {
+  if (value === undefined) return { ok: true, decision: 'continue' };
+  if (isDecision(value)) return { ok: true, decision: value };
+  const lower = typeof value === 'string' ? value.toLowerCase() : '';
+  const hint = isDecision(lower) ? ` (decisions are lower case: "${lower}")` : '';
+  return invalid(`decision must be one of ${DECISIONS.join(', ')}; it is ${describeValue(value)}${hint}`);
+}
+
+function readObject(key: string, value: JsonValue | undefined): Read<{ value: JsonObject | undefined }> {
+  if (value === undefined) return { ok: true, value: undefined };
+  if (isJsonObject(value)) return { ok: true, value };
+  return invalid(`${key} must be a JSON object; it is ${describeValue(value)}`);
+}
+
+/** A key whose value is `null` counts as absent, so `{ new_payload: null }` means "no rewrite". */
+function field(result: JsonObject, key: string): JsonValue | undefined {
+  const v = ownGet(result, key);
+  return v === null ? undefined : v;
+}
+
+/**
+ * Validates what a code handler returned [S4]. `undefined`/`null` → CONTINUE. Otherwise an object with only
+ * the keys of `HANDLER_RESULT_KEYS`; `readHandlerResult({ decision: 'block_action', reason: 'no' })` →
+ * `{ ok: true, outcome: { decision: 'block_action', reason: 'no' } }`.
+ */
+export function readHandlerResult(value: JsonValue | undefined): Read<{ outcome: HandlerOutcome }> {
   if (value === undefined || value === null) return { ok: true, outcome: { decision: 'continue' } };
-  if (!isJsonObject(value)) return invalid(`a handler must return an object such as {decision: "continue"}, got ${describe(value)}`);
-  const unknown = Object.keys(value).filter((k) => !RESULT_KEYS.has(k));
-  if (unknown.length) return invalid(`unknown result field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: decision, reason, new_payload, state)`);
-  const decision = ownGet(value, 'decision') ?? 'continue';
-  if (!isDecision(decision)) return invalid(`unknown decision ${JSON.stringify(decision)}; use "continue", "stop_propagation", "block_action" or "terminate"`);
-  const reason = ownGet(value, 'reason');
-  if (reason !== undefined && reason !== null && typeof reason !== 'string') return invalid('"reason" must be a string');
-  const outcome: HandlerOutcome = { decision };
-  if (typeof reason === 'string') outcome.reason = reason;
-  const payload = ownGet(value, 'new_payload');
-  if (payload !== undefined && payload !== null) {
-    if (!isJsonObject(payload)) return invalid(`"new_payload" must be an object, got ${describe(payload)}`);
-    const size = JSON.stringify(payload).length;
-    if (size > MAX_RESULT_BYTES) return { ok: false, error: { kind: 'too_large', message: `"new_payload" is ${size} bytes; the limit is ${MAX_RESULT_BYTES}` } };
-    outcome.new_payload = toJson(payload) as JsonObject;
+  if (!isJsonObject(value)) {
+    return invalid(`a handler must return an object such as { decision: "block_action", reason: "…" } or nothing (to continue); it returned ${describeValue(value)}`);
   }
-  const state = ownGet(value, 'state') ?? ownGet(value, 'state_patch');
-  if (state !== undefined && state !== null) {
-    if (!isJsonObject(state)) return invalid(`"state" must be an object of keys to set, got ${describe(state)}`);
-    outcome.state_patch = state;
+  for (const key of Object.keys(value)) {
+    if (!(HANDLER_RESULT_KEYS as readonly string[]).includes(key)) return invalid(unknownKey(key));
   }
+  const decision = readDecision(field(value, 'decision'));
+  if (!decision.ok) return decision;
+  const outcome: HandlerOutcome = { decision: decision.decision };
+  const reason = field(value, 'reason');
+  if (reason !== undefined && typeof reason !== 'string') return invalid(`reason must be a string; it is ${describeValue(reason)}`);
+  if (reason !== undefined) outcome.reason = reason;
+  const payload = readObject('new_payload', field(value, 'new_payload'));
+  if (!payload.ok) return payload;
+  if (payload.value) {
+    const size = JSON.stringify(payload.value).length;
+    if (size > MAX_PAYLOAD_CHARS) {
+      return { ok: false, error: { kind: 'too_large', message: `new_payload is ${size} characters of JSON; the limit is ${MAX_PAYLOAD_CHARS}` } };
+    }
+    outcome.new_payload = payload.value;
+  }
+  if (field(value, 'state') !== undefined && field(value, 'state_patch') !== undefined) {
+    return invalid('the result has both state and state_patch; they are the same thing, keep one');
+  }
+  const patch = readObject('state_patch', field(value, 'state_patch') ?? field(value, 'state'));
+  if (!patch.ok) return patch;
+  if (patch.value) outcome.state_patch = patch.value;
   return { ok: true, outcome };
 }
 
-/** Validates a code matcher's return value: only a boolean is valid [M8]. */
-export function readMatcherResult(value: JsonValue | undefined): { ok: true; pass: boolean } | { ok: false; error: CodeError } {
+/** Validates what a code matcher returned [S5]: only `true` or `false`. `readMatcherResult(true)` → `{ ok: true, pass: true }`. */
+export function readMatcherResult(value: JsonValue | undefined): Read<{ pass: boolean }> {
   if (typeof value === 'boolean') return { ok: true, pass: value };
-  return invalid(`a matcher must return true or false, got ${describe(value)}`);
-}
-
-function describe(value: JsonValue | undefined): string {
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value).slice(0, 40)}`;
+  return invalid(`a matcher must return true or false; it returned ${describeValue(value)}`);
 }

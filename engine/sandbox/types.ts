@@ -3,13 +3,24 @@ import type { JsonObject, JsonValue } from '../model/json.ts';
 /**
  * The sandbox that runs user code (code handlers and code matchers). The engine depends only on this
  * interface; `quickjsSandbox.ts` implements it with QuickJS for both the browser and Node. Calls are
- * synchronous, so dispatch stays a plain function.
+ * synchronous, so dispatch stays a plain function. See SPEC.md [S1]-[S11].
  */
 export interface Sandbox {
-  /** Compiles source once, when the pipeline loads (TypeScript is stripped to JavaScript first). */
+  /**
+   * Compiles source once, when the pipeline loads (TypeScript is stripped to JavaScript first). The module's
+   * top level runs once here, so a missing default export or an import is a compile error [S1].
+   */
   compile(source: string, options: CompileOptions): CompileResult;
-  /** Runs a compiled program on one input. Never throws for anything the user's code does. */
+  /**
+   * Runs a compiled program on one input (`sandboxInput(ctx)` of codeResult.ts). Never throws for anything
+   * the user's code does. Determinism comes from the input alone [S6]: `input.now` is what `Date.now()`
+   * returns inside, and `Math.random` is seeded from `input.event.event_id`.
+   */
   call(program: SandboxProgram, input: JsonObject, limits: SandboxLimits): SandboxCallResult;
+  /** Forgets a program (a pipeline was reloaded, an editor buffer changed). Calling it afterwards fails with `host`. */
+  release(program: SandboxProgram): void;
+  /** Frees the runtime. Every later compile or call fails with `host`. */
+  dispose(): void;
 }
 
 export interface CompileOptions {
@@ -18,6 +29,8 @@ export interface CompileOptions {
   role: 'handler' | 'matcher';
   /** Used in error messages: the node id. */
   name: string;
+  /** Limits for running the module's top level once at compile time; default: the sandbox's (50 ms, 32 MB). */
+  limits?: SandboxLimits;
 }
 
 /** Opaque handle to compiled code, owned by the sandbox that made it. */

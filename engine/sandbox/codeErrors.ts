@@ -1,0 +1,73 @@
+import { originalPosition, type Transpiled } from './transpile.ts';
+import type { CodeError, CodeErrorKind } from './types.ts';
+
+/**
+ * Turns what QuickJS reports (an error's name, message and stack in the generated factory) into a
+ * `CodeError` that speaks about the user's source [S8]: a readable message and the user's line/column.
+ */
+
+/** What the runner (or the host, for errors that escape the runner) knows about a failure. */
+export interface RawError {
+  kind: CodeErrorKind;
+  name: string;
+  message: string;
+  stack: string;
+}
+
+/** The file name QuickJS sees for program `id`; stack frames name it. */
+export function programFile(id: number): string {
+  return `hookwire-${id}.js`;
+}
+
+/** Which kind an error that escaped the runner is: QuickJS's own messages for its limits. */
+export function kindOfEscaped(message: string): CodeErrorKind {
+  if (message === 'interrupted') return 'timeout';
+  if (message === 'out of memory') return 'memory';
+  if (message === 'stack overflow') return 'stack';
+  return 'thrown';
+}
+
+const MB = 1024 * 1024;
+
+function readableMessage(raw: RawError, limits: { timeoutMs: number; memoryBytes: number }): string {
+  switch (raw.kind) {
+    case 'timeout':
+      return `the code ran past its time limit of ${limits.timeoutMs} ms and was stopped`;
+    case 'memory':
+      return `the code ran out of memory (limit ${formatMb(limits.memoryBytes)})`;
+    case 'stack':
+      return 'too much recursion: the call stack overflowed';
+    default:
+      return raw.name ? `${raw.name}: ${raw.message}` : raw.message;
+  }
+}
+
+function formatMb(bytes: number): string {
+  const mb = bytes / MB;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/**
+ * The innermost stack frame inside program `id`, mapped to the user's source. Frames look like
+ * `at handler (hookwire-3.js:4:12)` or, for syntax errors, `at hookwire-3.js:4:12`.
+ */
+export function userPosition(stack: string, id: number, code: Transpiled): { line: number; column?: number } | undefined {
+  const frame = new RegExp(`${programFile(id).replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
+  if (!frame) return undefined;
+  const line = Number(frame[1]);
+  const column = Number(frame[2]);
+  const mapped = originalPosition(code, line, column);
+  // Sucrase keeps line numbers, so the generated line is the user's line even where no token maps.
+  return mapped ?? (line >= 1 ? { line } : undefined);
+}
+
+/** A `CodeError` for a failure of program `id`, positioned in the user's source when the stack allows. */
+export function toCodeError(raw: RawError, id: number, code: Transpiled, limits: { timeoutMs: number; memoryBytes: number }): CodeError {
+  const error: CodeError = { kind: raw.kind, message: readableMessage(raw, limits) };
+  const at = userPosition(raw.stack, id, code);
+  if (at) {
+    error.line = at.line;
+    if (at.column !== undefined) error.column = at.column;
+  }
+  return error;
+}
