@@ -9,6 +9,7 @@ import { readTraceFile } from '../../engine/node/readTraceFile.ts';
 import { importTrace } from '../../engine/trace/importTrace.ts';
 import { createTraceReader, readTrace } from '../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine, traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
+import type { JsonObject } from '../../engine/model/json.ts';
 import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceSchema.ts';
 import { fmt, table, timeBest } from './measure.ts';
 
@@ -60,7 +61,7 @@ function makeTrace(n: number): Trace {
   for (let i = 0; i < n; i++) {
     const ts = new Date(t0 + i * 10).toISOString();
     const k = i % 4;
-    const payload =
+    const payload: JsonObject =
       k === 0 ? { tool_name: i % 3 ? 'Bash' : 'Read', tool_input: { command: `grep -rn "pattern${i}" src/ | head -50`, description: 'Search the sources' }, tool_use_id: `toolu_${i}` }
       : k === 1 ? { tool_name: 'Bash', tool_input: { command: `ls ${i}` }, tool_response: { stdout: 'a.ts\nb.ts\n'.repeat(8), stderr: '', interrupted: false }, is_error: false, tool_use_id: `toolu_${i - 1}` }
       : k === 2 ? { model: 'claude-opus-4-6', messages: [{ role: 'user', content: `step ${i}` }] }
