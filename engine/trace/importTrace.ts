@@ -1,4 +1,4 @@
-import { detectTraceFormat, TRACE_FORMAT_LABELS, type TraceFormat } from './detectTraceFormat.ts';
+import { detectTraceFormat, type TraceFormat } from './detectTraceFormat.ts';
 import { importClaudeCode } from './importers/importClaudeCode.ts';
 import { importOpenHands } from './importers/importOpenHands.ts';
 import { importOtelGenai } from './importers/importOtelGenai.ts';
@@ -105,4 +105,3 @@ export function contentHash(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-export { TRACE_FORMAT_LABELS };

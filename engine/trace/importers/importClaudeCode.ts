@@ -101,7 +101,7 @@ function onUser(b: TraceBuilder, rec: JsonObject, ts: string | null, agentId: st
     if (typeof rec.permissionMode === 'string') p.permission_mode = rec.permissionMode;
     b.emit('input.received', `${uuid}:input`, ts, p, { agentId });
   } else if (kind === 'meta' || kind === 'local_command') {
-    b.annotate(`user:${kind}`, { content: clip(String(content)), uuid });
+    b.annotate(`user:${kind}`, { content: String(content), uuid });
   } else if (kind === 'interrupt') {
     b.annotate('user:interrupt', { text: textsOf(content).join('\n'), uuid });
     return true;
@@ -171,9 +171,4 @@ function errorText(rec: JsonObject): string {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
-}
-
-/** Annotations keep short texts; the whole text is in the source file. */
-export function clip(s: string, max = 2000): string {
-  return s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s;
 }
