@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DECISIONS, type Decision } from '../model/decision.ts';
-import type { HookEvent } from '../model/event.ts';
+import { EVENT_TYPE_RE, type HookEvent } from '../model/event.ts';
 import { isJsonObject, type JsonObject } from '../model/json.ts';
 
 /**
@@ -62,7 +62,7 @@ export const TraceEventLineSchema = z
     event_id: Id,
     trace_id: Id.optional(),
     agent_id: Id.optional(),
-    type: z.string().min(1).max(200).describe('Dotted event type, e.g. "tool.before_call".'),
+    type: z.string().max(200).regex(EVENT_TYPE_RE, 'expected a dotted event type such as "tool.before_call"').describe('Dotted event type, e.g. "tool.before_call".'),
     ts: IsoTs,
     payload: jsonObjectField('The event payload (a JSON object).'),
     meta: jsonObjectField('Metadata: user_id, tenant, annotations kept by importers, ...').optional(),

@@ -38,6 +38,8 @@ export interface JsonlRecord {
  */
 export function importClaudeCode(records: readonly JsonlRecord[], options: ImporterOptions = {}): ImportResult {
   const first = records.find((r) => isJsonObject(r.value) && typeof r.value.sessionId === 'string')?.value as JsonObject | undefined;
+  // agent.start goes at the first record with a session id (it has a time); failing that, the first timed record.
+  const startRec = first ?? records.find((r) => isJsonObject(r.value) && typeof r.value.timestamp === 'string')?.value ?? records.find((r) => isJsonObject(r.value))?.value;
   const sessionId = typeof first?.sessionId === 'string' ? first.sessionId : (options.fallbackTraceId ?? 'claude-code');
   const b = new TraceBuilder('claude-code', 'cc', sessionId, 'claude-code');
   const plan = planClaudeTurns(records);
@@ -52,7 +54,7 @@ export function importClaudeCode(records: readonly JsonlRecord[], options: Impor
     const ts = toIsoTs(rec.timestamp)?.iso ?? null;
     const agentId = rec.isSidechain === true ? 'claude-code:sidechain' : undefined;
     const before = b.events.length;
-    if (!started && typeof rec.sessionId === 'string') {
+    if (!started && rec === startRec) {
       started = true;
       b.emit('agent.start', `${sessionId}:start`, ts, startPayload(rec), { key: 'start' });
     }
@@ -70,7 +72,7 @@ export function importClaudeCode(records: readonly JsonlRecord[], options: Impor
   }
   const lastTs = b.events[b.events.length - 1]?.ts ?? null;
   if (started) b.emit('agent.end', `${sessionId}:end`, lastTs, { status, session_id: sessionId });
-  else b.warn('no record carries a sessionId: agent.start and agent.end were not emitted');
+  if (!first) b.warn('no record carries a sessionId: the trace id was derived from the input');
   for (const id of plan.unansweredToolUses()) b.warn(`tool call ${id} (${plan.toolUses.get(id)?.name ?? '?'}) has no tool_result in the transcript`);
   const source: JsonObject = { kind: 'claude-code', session_id: sessionId };
   if (first) {
@@ -83,7 +85,8 @@ export function importClaudeCode(records: readonly JsonlRecord[], options: Impor
 }
 
 function startPayload(rec: JsonObject): JsonObject {
-  const p: JsonObject = { session_id: str(rec.sessionId) };
+  const p: JsonObject = {};
+  if (typeof rec.sessionId === 'string') p.session_id = rec.sessionId;
   if (typeof rec.cwd === 'string') p.cwd = rec.cwd;
   if (typeof rec.version === 'string') p.version = rec.version;
   if (typeof rec.gitBranch === 'string') p.git_branch = rec.gitBranch;

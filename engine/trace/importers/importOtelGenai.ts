@@ -4,6 +4,7 @@ import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
+import { contentText } from './contentText.ts';
 
 /**
  * OpenTelemetry GenAI spans as JSON (any-agent flavour `{spans, final_output}`, or a bare span array) →
@@ -42,7 +43,16 @@ export function importOtelGenai(doc: unknown, options: ImporterOptions = {}): Im
   ]);
   points.sort((a, b2) => a.t - b2.t || Number(b2.end) - Number(a.end) || (a.end ? depth(b2.s) - depth(a.s) : depth(a.s) - depth(b2.s)) || a.s.index - b2.s.index);
   const state = { sawInput: false, sawFinal: false, finalOutput, usedAliases: new Set<string>() };
+  // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
+  const hasAgent = info.some((s) => s.kind === 'agent');
+  const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
+  if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
   for (const p of points) onPoint(b, p.s, p.end, state, root);
+  if (!hasAgent) {
+    const ts = edgeTs(points[points.length - 1]);
+    if (!state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
+    b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
+  }
   for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
   const source: JsonObject = { kind: 'otel-genai', spans: objs.length };
   if (options.fileName) source.file_name = options.fileName;
@@ -157,14 +167,18 @@ function agentPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, r
     b.emit('agent.start', c.id('agent.start'), c.ts, p);
     return;
   }
-  if (s === root && !st.sawFinal && st.finalOutput !== undefined && st.finalOutput !== null) {
-    st.sawFinal = true;
-    const text = typeof st.finalOutput === 'string' ? st.finalOutput : JSON.stringify(st.finalOutput);
-    b.emit('final_answer.before', c.id('final_answer.before'), c.ts, { text, source: 'final_output' });
-    b.emit('final_answer.after', c.id('final_answer.after'), c.ts, { text, source: 'final_output' });
-  }
+  if (s === root && !st.sawFinal) emitFinalOutput(b, st, s.hex, c.ts);
   if (c.isError) b.emit('agent.error', c.id('agent.error'), c.ts, { error: String(c.status.description ?? 'the agent span ended with status error') });
   b.emit('agent.end', c.id('agent.end'), c.ts, { status: String(c.status.status_code ?? 'unset') });
+}
+
+/** The document's `final_output` as the final answer, when no final_answer tool gave one. */
+function emitFinalOutput(b: TraceBuilder, st: OtelState, idBase: string, ts: string | null): void {
+  if (st.finalOutput === undefined || st.finalOutput === null) return;
+  st.sawFinal = true;
+  const text = typeof st.finalOutput === 'string' ? st.finalOutput : JSON.stringify(st.finalOutput);
+  b.emit('final_answer.before', `${idBase}:final_answer.before`, ts, { text, source: 'final_output' });
+  b.emit('final_answer.after', `${idBase}:final_answer.after`, ts, { text, source: 'final_output' });
 }
 
 function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): void {
@@ -175,7 +189,7 @@ function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): 
     if (!st.sawInput && Array.isArray(messages)) {
       st.sawInput = true;
       const user = [...messages].reverse().find((m) => isJsonObject(m) && m.role === 'user') as JsonObject | undefined;
-      if (user) b.emit('input.received', c.id('input.received'), c.ts, { prompt: typeof user.content === 'string' ? user.content : JSON.stringify(user.content ?? '') });
+      if (user) b.emit('input.received', c.id('input.received'), c.ts, { prompt: contentText(user.content) });
       b.emit('prompt.built', c.id('prompt.built'), c.ts, { messages });
     }
     const p: JsonObject = {};

@@ -144,6 +144,18 @@ describe('Claude Code importer rules', () => {
     expect(r.trace.events.find((e) => e.type === 'agent.error')?.payload).toEqual({ error: 'overloaded' });
   });
 
+  it('[I2] a transcript without session ids still starts and ends the run, and says where the id came from', () => {
+    const r = importClaudeCode([{ line: 1, value: { type: 'user', uuid: 'u1', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'hi' } } }], { fallbackTraceId: 'claude-code-abc' });
+    if (!r.ok) throw new Error('import failed');
+    expect(r.trace.header.trace_id).toBe('claude-code-abc');
+    expect(r.trace.events.map((e) => [e.type, e.ts])).toEqual([
+      ['agent.start', '2026-01-01T00:00:00.000Z'],
+      ['input.received', '2026-01-01T00:00:00.000Z'],
+      ['agent.end', '2026-01-01T00:00:00.000Z'],
+    ]);
+    expect(r.report.warnings).toEqual(['no record carries a sessionId: the trace id was derived from the input']);
+  });
+
   it('[I3] importing the same transcript twice gives the same trace', () => {
     if (!HAVE_FIXTURES) return;
     const text = readFixture(FIXTURE.ccHeavy);

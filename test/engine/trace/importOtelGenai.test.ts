@@ -106,6 +106,17 @@ describe('OpenTelemetry GenAI importer rules', () => {
     expect(r.trace.header.agent_id).toBe('bot');
   });
 
+  it('[I2] a partial export without an agent span still starts with agent.start and ends with agent.end', () => {
+    const r = importOtelGenai({
+      spans: [span('call_llm', 2, 1, 2e18, 3e18, { 'gen_ai.operation.name': 'call_llm', 'gen_ai.output': 'hi', 'gen_ai.output.type': 'text' })],
+      final_output: 'hi',
+    });
+    if (!r.ok) throw new Error('import failed');
+    expect(r.trace.events.map((e) => e.type)).toEqual(['agent.start', 'model.before_call', 'model.after_call', 'final_answer.before', 'final_answer.after', 'agent.end']);
+    expect(r.trace.events[0]).toMatchObject({ ts: new Date(2e18 / 1e6).toISOString(), payload: { synthesised: true } });
+    expect(r.trace.events[2]?.payload.response).toBe('hi');
+  });
+
   it('[I5] refuses a document without spans', () => {
     const r = importOtelGenai({ resourceSpans: [] });
     expect(r.ok).toBe(false);

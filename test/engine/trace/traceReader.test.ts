@@ -65,6 +65,8 @@ describe('trace reader', () => {
     const r = readTrace(`${H}{"event_id":"a","type":"x","ts":"2026-01-01T00:00:00Z","paylod":{}}\n`);
     expect(r.events).toEqual([]);
     expect(r.problems[0]?.message).toMatch(/payload: expected a JSON object.*Unrecognized key: "paylod"/);
+    const badType = readTrace(`${H}{"event_id":"a","type":"tool before","ts":"2026-01-01T00:00:00Z","payload":{}}\n`);
+    expect(badType.problems[0]?.message).toMatch(/^line 2: .*type: expected a dotted event type/);
   });
 
   it('[T6] a repeated event id is a warning and the event is kept', () => {
