@@ -1,0 +1,49 @@
+import { test, expect } from '@playwright/test';
+import { node, openApp, shot } from './editorHelpers.ts';
+
+test('library: create, rename, duplicate, delete with undo; everything survives a reload', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('tab-library').click();
+  const items = page.getByTestId('library-item');
+  await expect(items).toHaveCount(1);
+
+  await page.getByTestId('library-new').click();
+  await expect(items).toHaveCount(2);
+  await expect(page.getByTestId('pipeline-title')).toHaveText('Untitled pipeline');
+  await expect(page.getByTestId('empty-canvas')).toBeVisible();
+
+  // Rename the open pipeline from the library (an undoable edit of its name).
+  await items.filter({ hasText: 'Untitled pipeline' }).getByTestId('library-rename').click();
+  await page.getByTestId('rename-input').fill('Billing guard');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(page.getByTestId('pipeline-title')).toHaveText('Billing guard');
+  await expect(items.filter({ hasText: 'Billing guard' })).toHaveCount(1);
+
+  // Rename one that is not open.
+  await items.filter({ hasText: 'Demo: agent safety policy' }).getByTestId('library-rename').click();
+  await page.getByTestId('rename-input').fill('Safety policy');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(items.filter({ hasText: 'Safety policy' })).toHaveCount(1);
+
+  await items.filter({ hasText: 'Safety policy' }).getByTestId('library-duplicate').click();
+  await expect(items).toHaveCount(3);
+  await expect(page.getByTestId('pipeline-title')).toHaveText('Safety policy (copy)');
+  await expect(node(page, 'h-audit-log')).toBeVisible();
+  await shot(page, 'editor-library');
+
+  await items.filter({ hasText: 'Billing guard' }).getByTestId('library-delete').click();
+  await expect(items).toHaveCount(2);
+  await expect(page.getByTestId('toast')).toContainText('Deleted “Billing guard”.');
+  await page.getByTestId('toast-action').click();
+  await expect(items).toHaveCount(3);
+
+  // Deleting the open one opens another.
+  await items.filter({ hasText: 'Safety policy (copy)' }).getByTestId('library-delete').click();
+  await expect(items).toHaveCount(2);
+  await expect(page.getByTestId('pipeline-title')).not.toHaveText('Safety policy (copy)');
+
+  await page.reload();
+  await page.getByTestId('tab-library').click();
+  const names = await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
+  expect(names).toEqual(['Billing guard', 'Safety policy']);
+});

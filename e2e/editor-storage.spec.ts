@@ -1,0 +1,44 @@
+import { test, expect } from '@playwright/test';
+import { node, openApp, shot, waitSaved } from './editorHelpers.ts';
+
+test('a storage error (quota) is shown, not swallowed, and a retry saves once space is back', async ({ page, baseURL }) => {
+  // A real quota in a real Chromium: the origin gets 1 MB (it must be set before the origin's storage opens).
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(baseURL as string).origin;
+  await page.goto('about:blank');
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1_000_000 });
+  await openApp(page);
+  const big = 'x'.repeat(2_000_000);
+  await page.getByTestId('pipeline-description').evaluate((el, value) => {
+    // One paste of 2 MB of text, as a user would; typing it would take minutes.
+    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+    setter.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, big);
+  await expect(page.getByTestId('storage-error')).toContainText('QuotaExceededError');
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'error');
+  await shot(page, 'editor-storage-error');
+
+  // The edit is still in the tab; once space is back, Retry saves it.
+  await expect(page.getByTestId('pipeline-description')).toHaveValue(big);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 100_000_000 });
+  await page.getByTestId('retry-save').click();
+  await waitSaved(page);
+  await expect(page.getByTestId('storage-error')).toHaveCount(0);
+  await page.reload();
+  await expect(node(page, 'ev-any')).toBeVisible();
+  expect(await page.getByTestId('pipeline-description').inputValue()).toHaveLength(big.length);
+});
+
+test('two tabs: a save in one tab reaches the other, never silently overwritten', async ({ page, context }) => {
+  await openApp(page);
+  const other = await context.newPage();
+  await openApp(other);
+
+  await page.getByTestId('pipeline-name').fill('Edited in tab A');
+  await waitSaved(page);
+  // Tab B had no unsaved edits: it reloads the stored version and says so.
+  await expect(other.getByTestId('pipeline-title')).toHaveText('Edited in tab A');
+  await expect(other.getByTestId('toast')).toContainText('another tab');
+  await other.close();
+});

@@ -1,0 +1,69 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Shared steps of the editor specs. Elements are found by data-testid or role. */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+}
+
+export async function newEmptyPipeline(page: Page): Promise<void> {
+  await page.getByTestId('tab-library').click();
+  await page.getByTestId('library-new').click();
+  await expect(page.getByTestId('empty-canvas')).toBeVisible();
+  await page.getByTestId('tab-palette').click();
+}
+
+/** Drags a palette entry onto the canvas at a point relative to the canvas. */
+export async function dropFromPalette(page: Page, item: string, x: number, y: number): Promise<void> {
+  await page.getByTestId(`palette-${item}`).dragTo(page.getByTestId('canvas'), { targetPosition: { x, y } });
+}
+
+function center(box: { x: number; y: number; width: number; height: number } | null): { x: number; y: number } {
+  if (!box) throw new Error('element has no box');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+export const node = (page: Page, id: string): Locator => page.getByTestId(`node-${id}`);
+export const edges = (page: Page): Locator => page.locator('.react-flow__edge');
+
+/** Presses on a node's output handle and moves to another node's input handle; `release` ends the drag. */
+export async function dragWire(page: Page, from: string, to: string, release = true): Promise<void> {
+  const a = center(await node(page, from).locator('.react-flow__handle.source').boundingBox());
+  const b = center(await node(page, to).locator('.react-flow__handle.target').boundingBox());
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 6 });
+  await page.mouse.move(b.x, b.y, { steps: 6 });
+  if (release) await page.mouse.up();
+}
+
+/** Drags a node by its title by (dx, dy) screen pixels. */
+export async function dragNode(page: Page, id: string, dx: number, dy: number): Promise<void> {
+  const box = await node(page, id).boundingBox();
+  if (!box) throw new Error(`node ${id} is not on screen`);
+  const x = box.x + box.width / 2;
+  const y = box.y + 12;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 2, y + dy / 2, { steps: 5 });
+  await page.mouse.move(x + dx, y + dy, { steps: 5 });
+  await page.mouse.up();
+}
+
+export async function waitSaved(page: Page): Promise<void> {
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `../test-results/screens/${name}.png` });
+}
+
+/** The open pipeline as the export dialog shows it (with layout), parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function exportedDoc(page: Page): Promise<any> {
+  await page.getByTestId('open-export').click();
+  const text = await page.getByTestId('export-preview').textContent();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('export-dialog')).toHaveCount(0);
+  return JSON.parse(text ?? '');
+}
