@@ -125,25 +125,37 @@ async function fileBench(n: number, big: boolean): Promise<void> {
     closeSync(fd);
     const size = statSync(path).size;
     const total = n * repeat;
-    const baseline = async () => baselineJsonl(readFileSync(path, 'utf8')).length;
-    const rss0 = process.memoryUsage().rss;
-    let t = performance.now();
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const live = () => {
+      gc?.();
+      return process.memoryUsage().heapUsed;
+    };
+    // Peak live heap while streaming: sampled after a GC every 50k events (only with --expose-gc).
+    const heap0 = live();
+    let peak = 0;
     let count = 0;
-    const r = await readTraceFile(path, { onEvent: () => void count++ });
+    let t = performance.now();
+    const r = await readTraceFile(path, {
+      onEvent: () => {
+        if (++count % 50_000 === 0 && gc) peak = Math.max(peak, live() - heap0);
+      },
+    });
     const tStream = performance.now() - t;
-    const rssStream = process.memoryUsage().rss - rss0;
     if (r.status !== 'ok' || count !== total) throw new Error(`file read failed: ${r.status} ${count}/${total}`);
     t = performance.now();
-    const nBase = await baseline();
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
+    const parsed = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
     const tBase = performance.now() - t;
-    if (nBase !== total + 1) throw new Error('baseline disagrees');
+    const baseHeap = live() - heap0;
+    if (parsed.length !== total + 1 || lines.length === 0) throw new Error('baseline disagrees');
     console.log(`\nreadTraceFile from disk, ${fmt(total)} events, ${(size / 1e6).toFixed(0)} MB (streamed with onEvent; baseline = readFileSync + split + JSON.parse)`);
     table([
-      ['reader', 'events/s', 'MB/s', 'vs baseline'],
-      ['baseline readFileSync + split + parse', fmt((total * 1000) / tBase), (size / 1e6 / (tBase / 1000)).toFixed(0), '1.00x'],
-      ['readTraceFile (stream, onEvent)', fmt((total * 1000) / tStream), (size / 1e6 / (tStream / 1000)).toFixed(0), `${(tBase / tStream).toFixed(2)}x`],
+      ['reader', 'events/s', 'MB/s', 'vs baseline', 'live heap'],
+      ['baseline readFileSync + split + parse', fmt((total * 1000) / tBase), (size / 1e6 / (tBase / 1000)).toFixed(0), '1.00x', gc ? `${(baseHeap / 1e6).toFixed(0)} MB (after)` : '-'],
+      ['readTraceFile (stream, onEvent)', fmt((total * 1000) / tStream), (size / 1e6 / (tStream / 1000)).toFixed(0), `${(tBase / tStream).toFixed(2)}x`, gc ? `${(peak / 1e6).toFixed(0)} MB (peak)` : '-'],
     ]);
-    console.log(`resident memory grew by ${(rssStream / 1e6).toFixed(0)} MB while streaming the ${(size / 1e6).toFixed(0)} MB file (one run; indicative only)`);
+    if (!gc) console.log('(memory figures: run with node --expose-gc --import tsx test/bench/import.bench.ts)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
