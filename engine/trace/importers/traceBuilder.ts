@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
+import type { JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceSchema.ts';
 import { bump, emptyReport, type ImportReport, type ImportResult } from './importReport.ts';
@@ -137,14 +137,4 @@ export class TraceBuilder {
       target.meta = meta;
     }
   }
-}
-
-/** A JSON object copy of a source value when it is one; otherwise undefined. */
-export function objectOrUndefined(value: unknown): JsonObject | undefined {
-  return isJsonObject(value) ? (value as JsonObject) : undefined;
-}
-
-/** A source value as JSON (source data comes from JSON.parse, so this only narrows the type). */
-export function asJson(value: unknown): JsonValue {
-  return value === undefined ? null : (value as JsonValue);
 }

@@ -185,3 +185,16 @@ describe('trace reader', () => {
     expect(r.problems[10]).toMatchObject({ code: 'more_problems', message: '20 more problems were found and not listed' });
   });
 });
+
+describe('readTraceChunks', () => {
+  it('[T3] reads an async iterable of chunks', async () => {
+    const { readTraceChunks } = await import('../../../engine/trace/traceReader.ts');
+    async function* chunks() {
+      const text = `${H}${line(ev(1))}${line(ev(2))}`;
+      for (let i = 0; i < text.length; i += 13) yield text.slice(i, i + 13);
+    }
+    const r = await readTraceChunks(chunks());
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.event_id)).toEqual(['e1', 'e2']);
+  });
+});
