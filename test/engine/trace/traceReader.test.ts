@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTraceReader, readTrace } from '../../../engine/trace/traceReader.ts';
+import { createTraceReader, readTrace, readTraceChunks } from '../../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine, traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import type { TraceEvent, TraceHeader } from '../../../engine/trace/traceSchema.ts';
 
@@ -188,7 +188,6 @@ describe('trace reader', () => {
 
 describe('readTraceChunks', () => {
   it('[T3] reads an async iterable of chunks', async () => {
-    const { readTraceChunks } = await import('../../../engine/trace/traceReader.ts');
     async function* chunks() {
       const text = `${H}${line(ev(1))}${line(ev(2))}`;
       for (let i = 0; i < text.length; i += 13) yield text.slice(i, i + 13);
