@@ -75,6 +75,9 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       tabSize: 2,
       renderLineHighlight: 'none',
       fixedOverflowWidgets: true,
+      wordWrap: 'on',
+      scrollbar: { verticalScrollbarSize: 8, horizontalScrollbarSize: 8 },
+      padding: { top: 6 },
     });
     editorRef.current = editor;
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));

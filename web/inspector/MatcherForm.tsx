@@ -1,13 +1,9 @@
 import type { MatcherNode } from '../../engine/model/pipelineSchema.ts';
+import { MATCHER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
 import { Checkbox, ListField, TextField } from './fields.tsx';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import { CodeField } from '../code/CodeField.tsx';
 import { compact, useUpdateNode } from './useUpdateNode.ts';
-
-const DEFAULT_PREDICATE = `export default function match(ctx: MatcherContext): boolean {
-  return ctx.payload.tool_name === 'Bash';
-}
-`;
 
 /** Matcher node: label, the CrewAI-style shorthands [M7], the condition (builder + JSON), or a code predicate. */
 export function MatcherForm({ node }: { node: MatcherNode }) {
@@ -25,7 +21,7 @@ export function MatcherForm({ node }: { node: MatcherNode }) {
         <Checkbox label="Code predicate instead of a condition" checked={useCode} testId="matcher-use-code"
           onChange={(on) =>
             update(
-              compact({ ...node, code: on ? { language: 'ts' as const, source: DEFAULT_PREDICATE } : undefined, when: on ? undefined : (node.when ?? { 'payload.tool_name': { exists: true } }) }),
+              compact({ ...node, code: on ? { language: 'ts' as const, source: MATCHER_TEMPLATE } : undefined, when: on ? undefined : (node.when ?? { 'payload.tool_name': { exists: true } }) }),
               'code', on ? 'Use a code predicate' : 'Use a condition',
             )
           } />

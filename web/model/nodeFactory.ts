@@ -1,4 +1,5 @@
 import type { Action, HandlerNode, Pipeline, PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import { HANDLER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
 import { ACTION_LABELS } from './describeAction.ts';
 
 /** What the palette can add: an event node for a pattern, a matcher, or a handler of one kind. */
@@ -17,13 +18,6 @@ function slug(text: string): string {
   return text.replace(/\*/g, 'any').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'node';
 }
 
-/** A starting handler source for code nodes; the sandbox's handler API defines `ctx` and the result. */
-export const DEFAULT_HANDLER_SOURCE = `export default function handle(ctx: HandlerContext): HandlerResult {
-  // ctx.event, ctx.payload (after earlier rewrites), ctx.state
-  return { decision: 'continue' };
-}
-`;
-
 export function defaultAction(type: Action['type']): Action {
   switch (type) {
     case 'block': return { type, reason: 'Blocked {{event.type}} by policy' };
@@ -32,7 +26,7 @@ export function defaultAction(type: Action['type']): Action {
     case 'rewrite': return { type, ops: [{ op: 'redact', pattern: 'sk-[A-Za-z0-9]{16,}', replacement: '[REDACTED]' }] };
     case 'audit': return { type, level: 'info', fields: ['payload.tool_name'] };
     case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: 'Budget of {{state.calls}} calls exceeded' };
-    case 'code': return { type, language: 'ts', source: DEFAULT_HANDLER_SOURCE };
+    case 'code': return { type, language: 'ts', source: HANDLER_TEMPLATE };
   }
 }
 

@@ -1,0 +1,38 @@
+import { test, expect } from '@playwright/test';
+import { node, openApp, shot } from './editorHelpers.ts';
+
+test('a code handler is edited in Monaco (loaded lazily, offline) with type errors as markers', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await openApp(page);
+  // The canvas is up without Monaco: no editor chunk has been fetched yet.
+  expect(requests.some((u) => /MonacoEditor|editor\.api/.test(u))).toBe(false);
+
+  await page.getByTestId('palette-handler:code').click();
+  await expect(node(page, 'code')).toBeVisible();
+  const editor = page.locator('.monaco-editor');
+  await expect(editor).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function');
+  // The template type-checks against the handler API.
+  await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
+
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  // One line: Monaco's auto-closing brackets are typed over, as they are for a person typing.
+  await page.keyboard.insertText('export default function (ctx: HandlerContext): HandlerResult { const n: number = ctx.event.type; return { decision: "block_action", reason: "n=" + n }; }');
+  const marker = page.getByTestId('code-marker').first();
+  await expect(marker).toContainText("Type 'string' is not assignable to type 'number'", { timeout: 20_000 });
+  await expect(marker).toHaveAttribute('data-severity', 'error');
+  await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
+  await shot(page, 'editor-code');
+
+  // The source is in the document: the node summary counts its lines, and undo in the app reverts it.
+  await expect(node(page, 'code')).toContainText('TS · 1 line');
+  await page.getByTestId('code-language').selectOption('js');
+  await expect(node(page, 'code')).toContainText('JS · 1 line');
+
+  // Nothing was fetched from outside the app (no CDN).
+  const origin = new URL(page.url()).origin;
+  expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+});
