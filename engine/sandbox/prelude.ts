@@ -44,8 +44,9 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   var MAX_RESULT_CHARS = ${MAX_RESULT_CHARS}, MAX_DEPTH = ${MAX_RESULT_DEPTH};
   var IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-  // ---- per-call state: the clock, the random seed and the log lines of the current call
-  var now = 0, seed = 0, logs = [], dropped = 0;
+  // ---- per-call state: the clock, the random seed, the log lines and the host deadline of the current call
+  var now = 0, seed = 0, logs = [], dropped = 0, deadline = 1 / 0;
+  var realNow = RealDate.now, indexOf = String.prototype.indexOf, slice = String.prototype.slice;
 
   // ---- clock [S6]: Date.now() and new Date() read the injected clock; local time is UTC everywhere
   var LOCAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
@@ -113,6 +114,34 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     defProp(G, h[0], { value: h[1], writable: false, enumerable: false, configurable: false });
   });
   ${JSON.stringify(REMOVED_GLOBALS)}.forEach(function (name) { delete G[name]; });
+
+  // ---- slow built-ins check the deadline [S7]. QuickJS polls its interrupt handler every ~10,000 calls or
+  // loop iterations, whatever they cost, so a loop around a built-in that takes milliseconds (a split of a
+  // large string) would run far past the deadline before the host is asked. These wrappers read the host
+  // clock (the real one, kept private here) before each such call. The error they throw is the one QuickJS
+  // throws for an interrupt, so it reads as a timeout; code that catches it is stopped at the next poll.
+  function timed(obj, names) {
+    names.forEach(function (name) {
+      var f = obj[name];
+      if (typeof f !== 'function') return;
+      var w = function () {
+        if (realNow() > deadline) throw new Internal('interrupted');
+        return R.apply(f, this, arguments);
+      };
+      defProp(w, 'name', { value: name });
+      defProp(w, 'length', { value: f.length });
+      defProp(obj, name, { value: w, writable: true, enumerable: false, configurable: true });
+    });
+  }
+  timed(String.prototype, ['split', 'repeat', 'replace', 'replaceAll', 'padStart', 'padEnd', 'indexOf', 'lastIndexOf',
+    'includes', 'startsWith', 'endsWith', 'slice', 'substring', 'concat', 'normalize', 'toLowerCase', 'toUpperCase',
+    'trim', 'localeCompare', 'match', 'matchAll', 'search']);
+  timed(Array.prototype, ['join', 'sort', 'indexOf', 'lastIndexOf', 'includes', 'fill', 'slice', 'concat', 'splice',
+    'reverse', 'flat', 'toSorted', 'toReversed', 'toSpliced', 'copyWithin', 'toString']);
+  timed(getProto(Int8Array.prototype), ['set', 'fill', 'slice', 'sort', 'join', 'indexOf', 'includes', 'copyWithin', 'toSorted']);
+  timed(Array, ['from']);
+  timed(O, ['keys', 'values', 'entries', 'assign', 'fromEntries']);
+  timed(J, ['parse', 'stringify']);
 
   // ---- programs: a factory per program, run afresh on every call so module-level state never survives [S6]
   var factories = new Map();
@@ -191,19 +220,37 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   }
   function noDefault(fn) { return 'n' + stringify(fn === null ? 'null' : typeof fn); }
 
-  // ---- the runner record (host only)
+  // ---- the runner record (host only). Headers are numbers joined by SEP, then the input's JSON text.
+  function header(s, count) {
+    var out = [], at = 0;
+    for (var i = 0; i < count; i++) {
+      var next = indexOf.call(s, SEP, at);
+      out.push(+slice.call(s, at, next));
+      at = next + 1;
+    }
+    out.push(at);
+    return out;
+  }
   function run(s) {
     var out;
     try {
-      var a = s.indexOf(SEP), b = s.indexOf(SEP, a + 1), c = s.indexOf(SEP, b + 1);
-      var fn = begin(+s.slice(0, a), +s.slice(a + 1, b), +s.slice(b + 1, c));
-      out = typeof fn === 'function' ? encode(fn(parse(s.slice(c + 1)))) : noDefault(fn);
-    } catch (e) { out = 'e' + describe(e); }
+      var h = header(s, 4); // id, now, seed, deadline
+      deadline = h[3];
+      var fn = begin(h[0], h[1], h[2]);
+      out = typeof fn === 'function' ? encode(fn(parse(slice.call(s, h[4])))) : noDefault(fn);
+    } catch (e) { deadline = 1 / 0; out = 'e' + describe(e); }
+    deadline = 1 / 0;
     return out + takeLogs();
   }
-  function probe(id) {
+  function probe(s) {
     var out;
-    try { var fn = begin(id, 0, 0); out = typeof fn === 'function' ? 'o' : noDefault(fn); } catch (e) { out = 'e' + describe(e); }
+    try {
+      var h = header(s, 2); // id, deadline
+      deadline = h[1];
+      var fn = begin(h[0], 0, 0);
+      out = typeof fn === 'function' ? 'o' : noDefault(fn);
+    } catch (e) { deadline = 1 / 0; out = 'e' + describe(e); }
+    deadline = 1 / 0;
     return out + takeLogs();
   }
   function define(id, factory) { factories.set(id, factory); }

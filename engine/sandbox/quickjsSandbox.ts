@@ -1,10 +1,11 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { kindOfEscaped, programFile, toCodeError, type RawError } from './codeErrors.ts';
+import type { HeapGuard } from './heapGuard.ts';
 import { MAX_RESULT_CHARS, PRELUDE_FILENAME, PRELUDE_SOURCE, SEP } from './prelude.ts';
 import { transpile, type Transpiled } from './transpile.ts';
 import {
-  DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS,
+  DEFAULT_CODE_MEMORY_MB,
   type CodeError, type CompileOptions, type CompileResult, type Sandbox, type SandboxCallResult, type SandboxLimits, type SandboxProgram,
 } from './types.ts';
 
@@ -19,13 +20,27 @@ export interface QuickJSSandboxOptions {
   clock?: () => number;
   /** QuickJS stack limit. Above ~512 KB deep recursion escapes as a host error (see STACK-NOTES). */
   maxStackBytes?: number;
-  /** Limits for running a module's top level once when it is compiled, unless `CompileOptions.limits` says. */
+  /** Limits for running a module's top level once when it is compiled, unless `CompileOptions.limits` says (default 1 s, 32 MB). */
   compileLimits?: SandboxLimits;
+  /**
+   * Bounds heap growth during a call (see heapGuard.ts). The loaders always pass one; without it, the memory
+   * limit only refuses single allocations larger than the limit.
+   */
+  heapGuard?: HeapGuard;
+  /**
+   * Makes a fresh QuickJS module (and its guard). After a host-level failure the wasm instance itself may be
+   * unusable (a host stack overflow leaves emscripten's stack pointer deep inside its stack), so the sandbox
+   * asks for a new module; until it arrives, calls fail with `host` (see `whenReady`). Without it, the
+   * sandbox tries a fresh runtime in the same module.
+   */
+  reload?: () => Promise<{ module: QuickJSWASMModule; heapGuard?: HeapGuard }>;
 }
 
 export interface QuickJSSandbox extends Sandbox {
-  /** Counters for tests and benchmarks: runtimes created so far, calls made, live programs. */
-  stats(): { runtimes: number; calls: number; programs: number };
+  /** Resolves when the sandbox can run code again after a host-level failure (at once otherwise). */
+  whenReady(): Promise<void>;
+  /** Counters for tests and benchmarks: runtimes created so far, calls made, live programs, wasm heap size. */
+  stats(): { runtimes: number; calls: number; programs: number; heapBytes: number };
 }
 
 interface Program {
@@ -53,6 +68,8 @@ type Reply = { ok: true; value: JsonValue | undefined } | { ok: false; error: Co
 
 const MB = 1024 * 1024;
 const UNLIMITED = -1;
+/** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
+export const COMPILE_TIMEOUT_MS = 1000;
 
 /** FNV-1a of the event id: the per-call random seed [S6]. Same function in every environment. */
 export function seedOf(input: JsonObject): number {
@@ -76,7 +93,8 @@ function nowOf(input: JsonObject): number {
 export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJSSandboxOptions = {}): QuickJSSandbox {
   const clock = options.clock ?? Date.now;
   const maxStack = options.maxStackBytes ?? 256 * 1024;
-  const defaultCompileLimits = options.compileLimits ?? { timeoutMs: DEFAULT_CODE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * MB };
+  // Generous by default: a top level is declarations, and a load must not fail because the machine was busy.
+  const defaultCompileLimits = options.compileLimits ?? { timeoutMs: COMPILE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * MB };
   const programs = new WeakMap<SandboxProgram, Program>();
   let live = 0;
   let nextId = 1;
@@ -84,9 +102,13 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   let runtimes = 0;
   let calls = 0;
   let disposed = false;
+  let wasm = module;
+  let guard = options.heapGuard;
+  let restarting: Promise<void> | null = null;
 
   function newVm(): Vm {
-    const rt = module.newRuntime();
+    guard?.limit(Infinity); // a call cut off by a host failure may have left a limit behind
+    const rt = wasm.newRuntime();
     runtimes++;
     rt.setMaxStackSize(maxStack);
     const ctx = rt.newContext();
@@ -140,17 +162,49 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     }
   }
 
-  function hostError(e: unknown): CodeError {
+  /** Applies a call's limits to QuickJS and to the heap; `unlimited` lifts both again. */
+  function limitTo(m: Vm, limits: SandboxLimits | null): void {
+    if (limits) {
+      setMemory(m, limits.memoryBytes);
+      guard?.limit(limits.memoryBytes);
+      m.deadline = clock() + limits.timeoutMs;
+    } else {
+      m.deadline = Infinity;
+      guard?.limit(Infinity);
+    }
+  }
+
+  /** Abandons the runtime (and, with `reload`, the module) after a host-level failure [S9]. */
+  function hostFailure(e: unknown): CodeError {
+    retire(false);
+    const reload = options.reload;
+    if (reload && !restarting) {
+      restarting = reload().then(
+        (fresh) => {
+          wasm = fresh.module;
+          guard = fresh.heapGuard;
+        },
+        () => undefined, // keep the old module: a fresh runtime in it is the best left
+      ).finally(() => {
+        restarting = null;
+      });
+    }
     const why = e instanceof Error ? e.message : String(e);
     return { kind: 'host', message: `the sandbox failed (${why}) and was replaced by a fresh one` };
   }
 
+  /** Why code cannot run right now, if it cannot. */
+  function unavailable(): CodeError | null {
+    if (disposed) return { kind: 'host', message: 'the sandbox was disposed' };
+    if (restarting) return { kind: 'host', message: 'the sandbox is restarting after a host failure; try again shortly' };
+    return null;
+  }
+
   /** Evaluates a program's factory in `m` and registers it; a QuickJS syntax error comes back positioned. */
   function defineIn(m: Vm, p: Program): CodeError | null {
-    setMemory(m, p.limits.memoryBytes);
-    m.deadline = clock() + p.limits.timeoutMs;
+    limitTo(m, p.limits);
     const made = m.ctx.evalCode(p.code.factory, programFile(p.id));
-    m.deadline = Infinity;
+    limitTo(m, null);
     if (made.error) {
       const raw = readEscaped(m, made.error);
       // A syntax error QuickJS finds (sucrase's parser is lenient about a few): drop the "SyntaxError: " prefix.
@@ -172,7 +226,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
 
   /** Reads an error that escaped the runner (interrupt, out of memory) with the limits lifted. */
   function readEscaped(m: Vm, handle: QuickJSHandle): RawError {
-    m.deadline = Infinity;
+    limitTo(m, null);
     setMemory(m, UNLIMITED);
     try {
       const dumped = m.ctx.dump(handle) as { name?: unknown; message?: unknown; stack?: unknown } | null;
@@ -231,11 +285,10 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const error = defineIn(m, p);
       if (error) return { reply: { ok: false, error }, logs: [] };
     }
-    setMemory(m, limits.memoryBytes);
     const argument = arg(m);
-    m.deadline = clock() + limits.timeoutMs;
+    limitTo(m, limits);
     const result = m.ctx.callFunction(fn(m), m.ctx.undefined, argument);
-    m.deadline = Infinity;
+    limitTo(m, null);
     argument.dispose();
     let out: { reply: Reply; logs: string[] };
     if (result.error) {
@@ -252,7 +305,8 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   }
 
   function compile(source: string, options: CompileOptions): CompileResult {
-    if (disposed) return { ok: false, error: { kind: 'host', message: 'the sandbox was disposed' } };
+    const down = unavailable();
+    if (down) return { ok: false, error: down };
     const stripped = transpile(source, options.language);
     if (!stripped.ok) return stripped;
     const p: Program = { id: nextId++, code: stripped.code, limits: options.limits ?? defaultCompileLimits };
@@ -261,14 +315,13 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const error = defineIn(m, p);
       if (error) return { ok: false, error };
       // Run the top level once, so a missing default export or an import fails at load time [S1].
-      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newNumber(p.id), p, p.limits);
+      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newString(`${p.id}${SEP}${Date.now() + p.limits.timeoutMs}${SEP}`), p, p.limits);
       if (!probed.reply.ok) {
         release({ id: p.id, role: options.role, name: options.name }, p);
         return { ok: false, error: probed.reply.error };
       }
     } catch (e) {
-      retire(false);
-      return { ok: false, error: hostError(e) };
+      return { ok: false, error: hostFailure(e) };
     }
     const program: SandboxProgram = Object.freeze({ id: p.id, role: options.role, name: options.name });
     programs.set(program, p);
@@ -280,18 +333,18 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     const started = clock();
     const p = programs.get(program);
     const elapsed = () => clock() - started;
-    if (disposed || !p) {
-      const message = disposed ? 'the sandbox was disposed' : 'this program was released or was compiled by another sandbox';
-      return { ok: false, error: { kind: 'host', message }, logs: [], duration_ms: 0 };
-    }
+    const down = unavailable();
+    if (down) return { ok: false, error: down, logs: [], duration_ms: 0 };
+    if (!p) return { ok: false, error: { kind: 'host', message: 'this program was released or was compiled by another sandbox' }, logs: [], duration_ms: 0 };
     calls++;
     try {
-      const wire = `${p.id}${SEP}${nowOf(input)}${SEP}${seedOf(input)}${SEP}${JSON.stringify(input)}`;
+      // The deadline inside is on Date.now(), the clock QuickJS itself reads (see prelude.ts, "slow built-ins").
+      const deadline = Date.now() + limits.timeoutMs;
+      const wire = `${p.id}${SEP}${nowOf(input)}${SEP}${seedOf(input)}${SEP}${deadline}${SEP}${JSON.stringify(input)}`;
       const { reply, logs } = invoke((m) => m.run, (m) => m.ctx.newString(wire), p, limits);
       return reply.ok ? { ok: true, value: reply.value, logs, duration_ms: elapsed() } : { ok: false, error: reply.error, logs, duration_ms: elapsed() };
     } catch (e) {
-      retire(false);
-      return { ok: false, error: hostError(e), logs: [], duration_ms: elapsed() };
+      return { ok: false, error: hostFailure(e), logs: [], duration_ms: elapsed() };
     }
   }
 
@@ -306,8 +359,8 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const done = m.ctx.callFunction(m.release, m.ctx.undefined, id);
       id.dispose();
       (done.error ?? done.value).dispose();
-    } catch {
-      retire(false);
+    } catch (e) {
+      hostFailure(e);
     }
   }
 
@@ -319,6 +372,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       disposed = true;
       retire(true);
     },
-    stats: () => ({ runtimes, calls, programs: live }),
+    whenReady: () => restarting ?? Promise.resolve(),
+    stats: () => ({ runtimes, calls, programs: live, heapBytes: guard?.size() ?? 0 }),
   };
 }

@@ -39,10 +39,12 @@ export function runCode(sandbox: Sandbox, spec: CodeSpec, input: JsonObject, lim
 
 /**
  * Like `runCode`, compiling once and calling once per input, in order: a report per input (a single
- * report when compiling fails). Used to show that repeated calls agree [S6].
+ * report when compiling fails). Used to show that repeated calls agree [S6]. `limits` bound the module's
+ * top level at compile time as well as each call.
  */
 export function runCodeOn(sandbox: Sandbox, spec: CodeSpec, inputs: readonly JsonObject[], limits: SandboxLimits = DEFAULT_CODE_LIMITS): CodeRunReport[] {
-  const compiled = sandbox.compile(spec.source, { language: spec.language, role: spec.role, name: spec.name ?? 'code' });
+  // The node's limits bound its top level too.
+  const compiled = sandbox.compile(spec.source, { language: spec.language, role: spec.role, name: spec.name ?? 'code', limits });
   if (!compiled.ok) return [{ ok: false, stage: 'compile', error: compiled.error, logs: [], duration_ms: 0 }];
   try {
     return inputs.map((input) => readCall(sandbox.call(compiled.program, input, limits), spec.role));

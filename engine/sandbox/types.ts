@@ -29,7 +29,7 @@ export interface CompileOptions {
   role: 'handler' | 'matcher';
   /** Used in error messages: the node id. */
   name: string;
-  /** Limits for running the module's top level once at compile time; default: the sandbox's (50 ms, 32 MB). */
+  /** Limits for running the module's top level once at compile time; default: the sandbox's (1 s, 32 MB). */
   limits?: SandboxLimits;
 }
 
