@@ -62,7 +62,7 @@ function unknownKey(key: string): string {
     if (d < bestDistance) [best, bestDistance] = [known, d];
   }
   const hint = bestDistance <= 3 ? ` (did you mean "${best}"?)` : '';
-  return `the result has an unknown key "${key}"${hint}; a result may have ${HANDLER_RESULT_KEYS.join(', ')}`;
+  return `the result has an unknown key ${JSON.stringify(key)}${hint}; a result may have ${HANDLER_RESULT_KEYS.join(', ')}`;
 }
 
 function readDecision(value: JsonValue | undefined): Read<{ decision: HandlerOutcome['decision'] }> {
