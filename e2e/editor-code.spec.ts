@@ -27,10 +27,23 @@ test('a code handler is edited in Monaco (loaded lazily, offline) with type erro
   await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
   await shot(page, 'editor-code');
 
+  // Run on a sample event: the code runs in the real QuickJS sandbox (types are stripped, so it runs).
+  await page.getByTestId('run-sample-button').click();
+  await expect(page.getByTestId('run-result')).toContainText('decision: block_action', { timeout: 20_000 });
+  await expect(page.getByTestId('run-result')).toContainText('reason: n=tool.before_call');
+  await page.getByTestId('sample-type').selectOption('model.after_call');
+  await page.getByTestId('run-sample-button').click();
+  await expect(page.getByTestId('run-result')).toContainText('reason: n=model.after_call');
+  await page.getByTestId('run-sample').scrollIntoViewIfNeeded();
+  await shot(page, 'editor-code-run');
+
   // The source is in the document: the node summary counts its lines, and undo in the app reverts it.
   await expect(node(page, 'code')).toContainText('TS · 1 line');
   await page.getByTestId('code-language').selectOption('js');
   await expect(node(page, 'code')).toContainText('JS · 1 line');
+  // As JavaScript the type annotations are a syntax error, reported where it is.
+  await page.getByTestId('run-sample-button').click();
+  await expect(page.getByTestId('run-result')).toContainText('compile failed (syntax) at line 1:29');
 
   // Nothing was fetched from outside the app (no CDN).
   const origin = new URL(page.url()).origin;
