@@ -1,0 +1,123 @@
+// The `hookwire` command line (engine/node/bin.mjs runs it). Argument parsing is commander's; each command's
+// module is imported only when that command runs, so `--help` and small commands start fast.
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { TRACE_FORMATS } from '../trace/detectTraceFormat.ts';
+import { CliError, EXIT, processIo, type Io } from './cliIo.ts';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const fromOption = () => new Option('--from <format>', 'read the trace as this format instead of detecting it').choices(TRACE_FORMATS as string[]);
+
+const EXIT_HELP = `
+Exit codes: 0 done; 1 the check failed (invalid pipeline, failed test, differences, partial import);
+2 the command could not run (bad arguments, missing or unreadable file, not JSON, wrong format, refused pipeline).`;
+
+/** Builds the program; every action stores its exit code in `result.code`. */
+export function buildProgram(io: Io, result: { code: number }, readStdin: () => Promise<string>): Command {
+  const run = (f: () => Promise<number> | number) => async () => {
+    result.code = await f();
+  };
+  const program = new Command('hookwire')
+    .description('Run Hookwire pipelines outside the editor: validate, replay, diff, golden tests, import, Claude Code hooks.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .addHelpText('after', EXIT_HELP);
+
+  program
+    .command('validate')
+    .description('check a pipeline file and print every problem with its JSON path (exit 1 on any error)')
+    .argument('<pipeline>', 'pipeline JSON file (format "hookwire.pipeline")')
+    .option('--json', 'print one JSON object {file, valid, errors, warnings, problems}')
+    .action((path: string, opts: { json?: boolean }) => run(async () => (await import('./commands/validateCommand.ts')).validateCommand(path, opts, io))());
+
+  program
+    .command('replay')
+    .description('replay a trace through a pipeline and print the decision of every event')
+    .argument('<pipeline>', 'pipeline JSON file')
+    .argument('<trace>', 'trace file: Hookwire trace v1, Claude Code transcript, OpenTelemetry GenAI spans, SWE-agent .traj or OpenHands events')
+    .option('--json', 'one JSON object per event and line: {event_id, type, decision, reason, decided_by, payload}')
+    .addOption(fromOption())
+    .action((p: string, t: string, opts) => run(async () => (await import('./commands/replayCommand.ts')).replayCommand(p, t, opts, io))());
+
+  program
+    .command('diff')
+    .description('replay a trace through two pipelines and print the events they decide differently (exit 1 when any)')
+    .argument('<a>', 'first pipeline JSON file')
+    .argument('<b>', 'second pipeline JSON file')
+    .argument('<trace>', 'trace file in any importable format')
+    .option('--json', 'one JSON object per differing event: {event_id, type, differs, a, b}')
+    .addOption(fromOption())
+    .action((a: string, b: string, t: string, opts) => run(async () => (await import('./commands/diffCommand.ts')).diffCommand(a, b, t, opts, io))());
+
+  program
+    .command('test')
+    .description('golden decision tests: check the meta.expect of every event of trace v1 files (exit 1 on any failure)')
+    .argument('<pipeline>', 'pipeline JSON file')
+    .argument('<tests...>', 'trace v1 files, or directories searched for *.jsonl')
+    .addHelpText('after', '\nAn event line is checked when its meta has "expect": {"decision": "block_action", "reason"?, "reason_includes"?, "decided_by"?, "payload"?}.\nmeta.expect is removed before the event is dispatched.')
+    .action((p: string, tests: string[]) => run(async () => (await import('./commands/testCommand.ts')).testCommand(p, tests, io))());
+
+  program
+    .command('import')
+    .description('convert a recording (Claude Code, OpenTelemetry GenAI, SWE-agent, OpenHands) to trace v1 JSON Lines')
+    .argument('<file>', 'the recording')
+    .addOption(fromOption())
+    .option('-o, --output <file>', 'write the trace to this file instead of stdout')
+    .action((f: string, opts) => run(async () => (await import('./commands/importCommand.ts')).importCommand(f, opts, io))());
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the pipeline format')
+    .option('--trace', 'print the JSON Schema of a trace v1 line instead')
+    .action((opts: { trace?: boolean }) => run(async () => (await import('./commands/schemaCommand.ts')).schemaCommand(opts, io))());
+
+  program
+    .command('claude-hook')
+    .description('Claude Code hook adapter: read one hook input on stdin, dispatch it, answer as Claude Code expects')
+    .argument('<pipeline>', 'pipeline JSON file')
+    .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
+    .option('--audit <file>', 'append audit records to this JSON Lines file')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load or any internal error → exit 2 with the reason\non stderr, which Claude Code treats as blocking. See README "Production".')
+    .action((p: string, opts) => run(async () => (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin))());
+
+  return program;
+}
+
+/** Runs the CLI on `argv` (as process.argv) and returns the exit code. Never throws. */
+export async function main(argv: string[], io: Io = processIo, readStdin: () => Promise<string> = stdinText): Promise<number> {
+  const result = { code: EXIT.ok as number };
+  const program = buildProgram(io, result, readStdin);
+  try {
+    await program.parseAsync(argv);
+    return result.code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end with code 0; a usage error is "could not run" [P9].
+      return err.exitCode === 0 ? EXIT.ok : EXIT.cannotRun;
+    }
+    const command = argv[2] ?? '';
+    if (err instanceof CliError) {
+      io.err(`hookwire ${command}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.err(`hookwire ${command}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT.cannotRun;
+  }
+}
+
+/** All of stdin as text, up to a limit; a terminal on stdin is no input. */
+async function stdinText(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const { MAX_STDIN_BYTES } = await import('./commands/claudeHookCommand.ts');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_STDIN_BYTES) throw new CliError(`stdin is larger than ${MAX_STDIN_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,64 @@
+// Node-only helpers of the CLI: exit codes [P9], readable file errors, writing to stdout/stderr.
+import { readFile } from 'node:fs/promises';
+
+/** [P9] 0: done; 1: the check failed (problems, failed tests, differences); 2: the command could not run. */
+export const EXIT = { ok: 0, failed: 1, cannotRun: 2 } as const;
+
+/** A failure the user can fix, with the exit code to end with. The message says where and why. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number = EXIT.cannotRun) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** Output of one command run; the CLI writes it (tests can call commands without a process). */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: Io = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/** "no such file", "is a directory", "permission denied" instead of Node's error codes. */
+export function fileErrorText(err: unknown): string {
+  const code = (err as { code?: string } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Reads a UTF-8 text file or throws a CliError naming the file and what went wrong. */
+export async function readTextFile(path: string, what: string): Promise<string> {
+  try {
+    const text = await readFile(path, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (err) {
+    throw new CliError(`cannot read ${what} ${path}: ${fileErrorText(err)}`);
+  }
+}
+
+/** Shortens a cell for a table: one line, at most `max` characters. */
+export function cell(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** A plain-text table: columns padded to their widest cell, the last column left ragged. */
+export function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(head), ...rows.map(line)].join('\n') + '\n';
+}

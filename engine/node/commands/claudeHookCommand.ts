@@ -1,0 +1,133 @@
+// `hookwire claude-hook <pipeline.json>`: the Claude Code adapter [P12][P13]. Reads one hook input on stdin,
+// dispatches it and answers the way Claude Code reads answers (engine/runtime/claudeHook.ts has the mapping and
+// the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { createSession } from '../../dispatch/session.ts';
+import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
+import type { JsonObject } from '../../model/json.ts';
+import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
+import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
+import { CliError, fileErrorText, type Io } from '../cliIo.ts';
+import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';
+import { readTraceFile } from '../readTraceFile.ts';
+
+export interface ClaudeHookOptions {
+  /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
+  record?: string;
+  /** JSON Lines file to append audit records to. */
+  audit?: string;
+}
+
+/** Largest stdin read; a hook input is a few KB (tool_response can be larger). */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+export async function claudeHookCommand(pipelinePath: string, options: ClaudeHookOptions, io: Io, readStdin: () => Promise<string>, now: () => number = Date.now): Promise<number> {
+  let answer: ClaudeHookAnswer;
+  try {
+    answer = await decide(pipelinePath, options, readStdin, now);
+  } catch (err) {
+    // Every failure, expected or not, must block: a crashed adapter must not read as "allow".
+    answer = claudeHookFailClosed(err instanceof Error ? err.message : String(err));
+  }
+  if (answer.stdout) io.out(answer.stdout);
+  if (answer.stderr) io.err(answer.stderr);
+  return answer.exitCode;
+}
+
+async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number): Promise<ClaudeHookAnswer> {
+  const text = await readStdin();
+  if (text.trim() === '') return claudeHookFailClosed('no hook input on stdin');
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (err) {
+    return claudeHookFailClosed(`stdin is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
+  }
+  let loaded: LoadedPipeline;
+  try {
+    loaded = await compilePipelineFile(pipelinePath);
+  } catch (err) {
+    return claudeHookFailClosed(err instanceof CliError ? err.message : `cannot load ${pipelinePath}: ${String(err)}`);
+  }
+  try {
+    const prior = options.record ? await readRecording(options.record) : null;
+    const ts = new Date(now()).toISOString();
+    const sessionId = peekSession(input);
+    const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
+    const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
+    if (!mapped.ok) return claudeHookFailClosed(mapped.reason);
+
+    // [P13] state (budgets, breakers, idempotency, terminate) is what replaying the session's recording gives.
+    let clock = 0;
+    const session = createSession(loaded.compiled, { clock: { now: () => clock } });
+    for (const e of earlier) {
+      clock = Date.parse(e.ts);
+      const { recorded: _r, ...event } = e;
+      session.dispatch(event);
+    }
+    const audit: (AuditRecord | JsonObject)[] = [];
+    clock = Date.parse(mapped.event.ts);
+    const result = session.dispatch(mapped.event);
+    audit.push(...result.audit);
+    if (result.mode === 'sync') audit.push(auditRecord(mapped.event, result, clock));
+
+    if (options.record) {
+      const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
+      const recorded = result.reason ? { decision: result.decision, reason: result.reason } : { decision: result.decision };
+      await appendRecording(options.record, prior ? null : header, traceEventLine({ ...mapped.event, recorded }, header));
+    }
+    if (options.audit && audit.length > 0) {
+      await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {
+        throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
+      });
+    }
+    return claudeHookAnswer(mapped.hook, mapped.event, result);
+  } finally {
+    loaded.dispose();
+  }
+}
+
+function peekSession(input: unknown): string {
+  const s = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as { session_id?: unknown }).session_id : undefined;
+  return typeof s === 'string' && s !== '' ? s : 'claude-code';
+}
+
+function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader {
+  return { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id, agent_id: 'claude-code', source: { kind: 'claude-code-hook', pipeline }, created: ts };
+}
+
+/** The recording so far; null when the file does not exist yet or is empty. A file that is not a trace fails closed. */
+async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
+  const r = await readTraceFile(path);
+  if (r.header) return { header: r.header, events: r.events };
+  const fatal = r.problems.find((p) => p.fatal) ?? r.problems[0];
+  if (fatal && (fatal.code === 'empty' || (fatal.code === 'unreadable' && /ENOENT|no such file/i.test(fatal.message)))) return null;
+  throw new CliError(`the recording ${path} is not a Hookwire trace: ${fatal?.message ?? 'unreadable'}`);
+}
+
+/**
+ * Appends one event line. With a header (the file was missing or empty), the file gets it first: a missing file
+ * is created exclusively, so two hooks starting at once cannot both write one.
+ */
+async function appendRecording(path: string, header: TraceHeader | null, line: string): Promise<void> {
+  if (header) {
+    try {
+      const fd = openSync(path, 'wx');
+      try {
+        writeSync(fd, traceHeaderLine(header));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw new CliError(`cannot create the recording ${path}: ${fileErrorText(err)}`);
+      if (statSync(path).size === 0) line = traceHeaderLine(header) + line;
+    }
+  }
+  try {
+    await appendFile(path, line);
+  } catch (err) {
+    throw new CliError(`cannot append to the recording ${path}: ${fileErrorText(err)}`);
+  }
+}

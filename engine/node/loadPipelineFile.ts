@@ -1,0 +1,61 @@
+// Reading a pipeline file for the CLI and the Node runtime helpers: text → JSON → compiled pipeline, with a
+// QuickJS sandbox only when the pipeline has code (loading QuickJS costs time every CLI run otherwise).
+import { compilePipeline, type CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import { jsonErrorMessage } from '../model/loadPipeline.ts';
+import { isJsonObject } from '../model/json.ts';
+import type { Pipeline } from '../model/pipelineSchema.ts';
+import type { Problem } from '../model/problem.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import { formatProblems } from '../runtime/formatProblems.ts';
+import { CliError, readTextFile } from './cliIo.ts';
+import { createNodeSandbox } from './loadQuickJS.ts';
+
+export interface LoadedPipeline {
+  compiled: CompiledPipeline;
+  pipeline: Pipeline;
+  warnings: Problem[];
+  /** Frees the sandbox, if one was made. */
+  dispose(): void;
+}
+
+/** True when a document (valid or not) has a code handler or a code matcher, so it needs a sandbox. */
+export function hasCode(doc: unknown): boolean {
+  if (!isJsonObject(doc) || !Array.isArray(doc.nodes)) return false;
+  return doc.nodes.some((n) => isJsonObject(n) && ((n.kind === 'matcher' && n.code !== undefined) || (isJsonObject(n.action) && n.action.type === 'code')));
+}
+
+/** A Node QuickJS sandbox when the document needs one, else null. */
+export async function sandboxFor(doc: unknown): Promise<Sandbox | null> {
+  return hasCode(doc) ? createNodeSandbox() : null;
+}
+
+/** Parses pipeline text; a syntax error is a `not_json` problem with line and column [V2]. */
+export function parsePipelineJson(text: string): { ok: true; doc: unknown } | { ok: false; problems: Problem[] } {
+  try {
+    return { ok: true, doc: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, problems: [{ code: 'not_json', severity: 'error', path: [], message: jsonErrorMessage(text, e) }] };
+  }
+}
+
+/**
+ * Reads and compiles a pipeline file for a command that runs it. Anything that stops it (unreadable file, not
+ * JSON, not a pipeline, any error) is a CliError (exit 2) listing every problem.
+ */
+export async function compilePipelineFile(path: string): Promise<LoadedPipeline> {
+  const text = await readTextFile(path, 'pipeline');
+  const parsed = parsePipelineJson(text);
+  if (!parsed.ok) throw refused(path, parsed.problems);
+  const sandbox = await sandboxFor(parsed.doc);
+  const r = compilePipeline(parsed.doc, { sandbox });
+  if (!r.ok) {
+    sandbox?.dispose();
+    throw refused(path, r.problems);
+  }
+  return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, dispose: () => sandbox?.dispose() };
+}
+
+function refused(path: string, problems: Problem[]): CliError {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return new CliError(`pipeline ${path} is refused (${errors} error${errors === 1 ? '' : 's'}):\n${formatProblems(problems)}`);
+}
