@@ -1,0 +1,10 @@
+/**
+ * Hookwire for Node: the production runtime API (pure, engine/runtime/) plus file loading and file sinks, the
+ * Node QuickJS sandbox and trace file reading. `import { loadRuntime, recordToDirectory } from '<hookwire>/engine/node/index.ts'`.
+ */
+export * from '../runtime/index.ts';
+export { loadRuntime } from './loadRuntime.ts';
+export { appendLinesTo, jsonLinesTo, recordToDirectory } from './fileSinks.ts';
+export { createNodeSandbox } from './loadQuickJS.ts';
+export { readTraceFile, importTraceFile } from './readTraceFile.ts';
+export { main as runCli } from './cli.ts';
