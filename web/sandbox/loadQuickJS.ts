@@ -1,0 +1,39 @@
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
+import { guardMemory, type HeapGuard } from '../../engine/sandbox/heapGuard.ts';
+import { createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from '../../engine/sandbox/quickjsSandbox.ts';
+
+/**
+ * Loads QuickJS in the browser (a page or a worker) from the same package files Node uses. The .wasm is a
+ * Vite asset (`?url`), compiled once per page; each load instantiates it with a `WebAssembly.Memory` of its
+ * own, with a hard maximum and a guard on growth (engine/sandbox/heapGuard.ts).
+ */
+export interface LoadedQuickJS {
+  module: QuickJSWASMModule;
+  heapGuard: HeapGuard;
+}
+
+export interface LoadOptions {
+  /** The heap's hard maximum (default 512 MB: a tab shares the machine with everything else). */
+  maxHeapMB?: number;
+}
+
+const PAGE = 65536;
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+export async function loadQuickJS(options: LoadOptions = {}): Promise<LoadedQuickJS> {
+  compiled ??= WebAssembly.compileStreaming(fetch(wasmLocation));
+  const maximum = Math.ceil(((options.maxHeapMB ?? 512) * 1024 * 1024) / PAGE);
+  const memory = new WebAssembly.Memory({ initial: Math.min(256, maximum), maximum });
+  const heapGuard = guardMemory(memory);
+  const wasmModule = await compiled;
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmLocation, wasmModule, wasmMemory: memory }));
+  return { module, heapGuard };
+}
+
+/** A sandbox for the browser: `performance.now` durations, a fresh module after a host-level failure. */
+export async function createBrowserSandbox(options: QuickJSSandboxOptions & LoadOptions = {}): Promise<QuickJSSandbox> {
+  const { module, heapGuard } = await loadQuickJS(options);
+  return createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, reload: () => loadQuickJS(options), ...options });
+}

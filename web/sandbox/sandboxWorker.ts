@@ -1,0 +1,20 @@
+/// <reference lib="webworker" />
+import { runCodeOn } from '../../engine/sandbox/runCode.ts';
+import { createBrowserSandbox } from './loadQuickJS.ts';
+import type { RunReply, RunRequest } from './workerProtocol.ts';
+
+/**
+ * The sandbox in a Web Worker: code runs off the page's thread, so the tab keeps answering while a
+ * handler loops, and the page can terminate the worker if it ever stops answering (workerSandbox.ts).
+ * Requests are handled one at a time, in order, as the sandbox itself is synchronous.
+ */
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const ready = createBrowserSandbox();
+
+scope.onmessage = async (event: MessageEvent<RunRequest>) => {
+  const { id, spec, inputs, limits } = event.data;
+  const sandbox = await ready;
+  await sandbox.whenReady();
+  const reply: RunReply = { id, reports: runCodeOn(sandbox, spec, inputs, limits) };
+  scope.postMessage(reply);
+};
