@@ -20,3 +20,5 @@ export { parseEventPattern } from './match/eventPattern.ts';
 export { compileRegex } from './match/regex.ts';
 export { missingPathHint, nearestKeys } from './match/nearMiss.ts';
 export type { Sandbox, SandboxProgram, CodeError } from './sandbox/types.ts';
+export * from './trace/index.ts';
+export * from './replay/index.ts';

@@ -1,0 +1,181 @@
+import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceCoverage } from './coverageOf.ts';
+import { createReplayer, DEFAULT_CHECKPOINT_EVERY, type FindOptions, type ReplayerOptions } from './createReplayer.ts';
+import type { ReplayActivity } from './replayActivity.ts';
+import type { AsyncEventSource, ReplayStep, ReplayTimeline, StepQuery } from './types.ts';
+
+export interface AsyncReplayerOptions extends ReplayerOptions {
+  /** Chunks of `checkpointEvery` events kept in memory (default 8, at least 4). */
+  cachedChunks?: number;
+}
+
+/** Progress and cancellation of a long pass; `signal` may be an AbortSignal. */
+export interface ProgressOptions {
+  onProgress?: (done: number, total: number) => void;
+  signal?: { readonly aborted: boolean };
+}
+
+/** `Replayer` over an asynchronous store [R9]: the same steps, with events fetched a chunk at a time. */
+export interface AsyncReplayer {
+  readonly count: number;
+  readonly checkpointEvery: number;
+  readonly computed: number;
+  readonly analyzed: number;
+  readonly position: number;
+  step(index: number): Promise<ReplayStep>;
+  current(): Promise<ReplayStep | null>;
+  forward(): Promise<ReplayStep | null>;
+  back(): Promise<ReplayStep | null>;
+  jump(index: number): Promise<ReplayStep>;
+  advance(limit?: number, progress?: ProgressOptions): Promise<number>;
+  timeline(progress?: ProgressOptions): Promise<ReplayTimeline>;
+  analyze(limit?: number, progress?: ProgressOptions): Promise<number>;
+  activity(progress?: ProgressOptions): Promise<ReplayActivity>;
+  find(query: StepQuery, options?: FindOptions): Promise<number>;
+  stepsWhere(query: StepQuery): Promise<Int32Array>;
+  coverage(progress?: ProgressOptions): Promise<TraceCoverage>;
+}
+
+/**
+ * A replayer whose events live in an asynchronous store (the debugger's IndexedDB). The synchronous
+ * replayer does the work; this layer fetches the chunks each request needs first (chunks are aligned with
+ * checkpoints, so a jump fetches one or two chunks), keeps a few in an LRU cache, and runs long passes a
+ * chunk at a time with progress and cancellation. A cancelled pass keeps what it computed.
+ * `const r = createAsyncReplayer(compiled, { count, getRange: (a, b) => db.events.where('i').between(a, b).toArray() })`
+ */
+export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEventSource, options: AsyncReplayerOptions = {}): AsyncReplayer {
+  const C = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
+  const capacity = Math.max(4, options.cachedChunks ?? 8);
+  const chunks = new Map<number, readonly TraceEvent[]>();
+  const loading = new Map<number, Promise<void>>();
+  const count = source.count;
+
+  const get = (i: number): TraceEvent => {
+    const chunk = chunks.get(Math.floor(i / C));
+    if (!chunk) throw new Error(`async replay: event ${i} was needed before its chunk was fetched (a bug in createAsyncReplayer)`);
+    return chunk[i % C]!;
+  };
+  const sync = createReplayer(compiled, { count, get }, options);
+
+  const load = (c: number): Promise<void> => {
+    const pending = loading.get(c);
+    if (pending) return pending;
+    const start = c * C;
+    const end = Math.min(count, start + C);
+    const p = source.getRange(start, end).then((events) => {
+      if (events.length !== end - start) throw new Error(`event source returned ${events.length} events for [${start}, ${end}), expected ${end - start}`);
+      chunks.set(c, events);
+      while (chunks.size > capacity) chunks.delete(chunks.keys().next().value!);
+    });
+    loading.set(c, p);
+    return p.finally(() => loading.delete(c));
+  };
+
+  /** Fetches the chunks until all are cached at once; the caller then runs synchronously (no await in between). */
+  const ensure = async (wanted: number[]): Promise<void> => {
+    for (;;) {
+      const missing = wanted.filter((c) => !chunks.has(c));
+      if (missing.length === 0) break;
+      await Promise.all(missing.map(load));
+    }
+    for (const c of wanted) {
+      const events = chunks.get(c)!;
+      chunks.delete(c); // LRU: mark as recently used
+      chunks.set(c, events);
+    }
+  };
+
+  const checkAbort = (p?: ProgressOptions): void => {
+    if (p?.signal?.aborted) {
+      const e = new Error('replay pass cancelled');
+      e.name = 'AbortError';
+      throw e;
+    }
+  };
+
+  const advance = async (limit = count, p?: ProgressOptions): Promise<number> => {
+    const end = Math.min(limit, count);
+    while (sync.computed < end) {
+      checkAbort(p);
+      const c = Math.floor(sync.computed / C);
+      await ensure([c]);
+      sync.advance(Math.min(end, (c + 1) * C));
+      p?.onProgress?.(sync.computed, end);
+    }
+    return sync.computed;
+  };
+
+  const analyze = async (limit = count, p?: ProgressOptions): Promise<number> => {
+    const end = Math.min(limit, count);
+    while (sync.analyzed < end) {
+      checkAbort(p);
+      const c = Math.floor(sync.analyzed / C);
+      const chunkEnd = Math.min(end, (c + 1) * C);
+      await advance(chunkEnd);
+      await ensure([c]);
+      sync.analyze(chunkEnd);
+      p?.onProgress?.(sync.analyzed, end);
+    }
+    return sync.analyzed;
+  };
+
+  const step = async (i: number): Promise<ReplayStep> => {
+    if (!Number.isInteger(i) || i < 0 || i >= count) return sync.step(i); // throws the range error
+    await advance(i + 1);
+    const d = sync.timelineSoFar().duplicate_of[i]!;
+    await ensure(d >= 0 ? [Math.floor(i / C), Math.floor(d / C)] : [Math.floor(i / C)]);
+    return sync.step(i);
+  };
+
+  let position = 0;
+  const moveTo = async (i: number): Promise<ReplayStep> => {
+    const s = await step(i);
+    position = i;
+    return s;
+  };
+
+  return {
+    count,
+    checkpointEvery: C,
+    get computed() {
+      return sync.computed;
+    },
+    get analyzed() {
+      return sync.analyzed;
+    },
+    get position() {
+      return position;
+    },
+    step,
+    current: async () => (count === 0 ? null : step(position)),
+    forward: async () => (position + 1 < count ? moveTo(position + 1) : null),
+    back: async () => (position > 0 ? moveTo(position - 1) : null),
+    jump: moveTo,
+    advance,
+    async timeline(p) {
+      await advance(count, p);
+      return sync.timeline();
+    },
+    analyze,
+    async activity(p) {
+      await analyze(count, p);
+      return sync.activity();
+    },
+    async find(query, o = {}) {
+      // Searches run on the complete timeline (and activity), which the debugger computes once on load.
+      if (query.kind === 'fired') await analyze();
+      else await advance();
+      return sync.find(query, { from: o.from ?? position, ...(o.direction ? { direction: o.direction } : {}) });
+    },
+    async stepsWhere(query) {
+      if (query.kind === 'fired') await analyze();
+      else await advance();
+      return sync.stepsWhere(query);
+    },
+    async coverage(p) {
+      await analyze(count, p);
+      return sync.coverage();
+    },
+  };
+}

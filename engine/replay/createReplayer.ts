@@ -1,0 +1,243 @@
+import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { TraceEvent } from '../trace/traceSchema.ts';
+import { coverageOf, type TraceCoverage } from './coverageOf.ts';
+import { createActivityBuilder, type ReplayActivity } from './replayActivity.ts';
+import { toEventSource } from './replaySteps.ts';
+import { createTimelineBuilder } from './replayTimeline.ts';
+import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
+import { needsActivity, stepPredicate } from './stepQuery.ts';
+import { OUTCOMES, STEP_FLAG, type EventSource, type ReplayCarry, type ReplayOptions, type ReplayStep, type ReplayTimeline, type StepQuery } from './types.ts';
+
+/**
+ * Checkpoint interval: one carry every K events. A carry is a reference to immutable state, so memory is
+ * not the limit; K bounds the fast dispatches a jump replays. Chosen by test/bench/replay.bench.ts.
+ */
+export const DEFAULT_CHECKPOINT_EVERY = 256;
+
+export interface ReplayerOptions extends ReplayOptions {
+  /** Keep the carry every K events (default `DEFAULT_CHECKPOINT_EVERY`). */
+  checkpointEvery?: number;
+  /** Explained steps kept for going back and forth (default 64). */
+  cacheSize?: number;
+}
+
+export interface FindOptions {
+  /** Search starts after this index (before it, backward); default: the cursor position. */
+  from?: number;
+  direction?: 'forward' | 'backward';
+}
+
+/** Random access to a replay [R9]-[R11]: any step, explained, at the cost of at most K fast dispatches. */
+export interface Replayer {
+  readonly count: number;
+  readonly checkpointEvery: number;
+  /** Steps the fast pass has computed so far; the timeline is complete when this equals `count`. */
+  readonly computed: number;
+  /** Steps the explain pass has analysed so far (for `activity`, `coverage` and the `fired` query). */
+  readonly analyzed: number;
+  /** Step `index` with its explanation; the same as the straight replay's step [R9]. */
+  step(index: number): ReplayStep;
+  /** The cursor: starts at 0. */
+  readonly position: number;
+  current(): ReplayStep | null;
+  /** Moves the cursor one step on; null (and no move) at the end. */
+  forward(): ReplayStep | null;
+  /** Moves the cursor one step back; null (and no move) at the start. */
+  back(): ReplayStep | null;
+  jump(index: number): ReplayStep;
+  /** Runs the fast pass up to `limit` steps (default all); returns `computed`. */
+  advance(limit?: number): number;
+  /** The compact timeline of every step (runs the fast pass to the end once) [R10]. */
+  timeline(): ReplayTimeline;
+  /** The timeline as far as the fast pass has gone: entries from `computed` on are not filled yet. */
+  timelineSoFar(): ReplayTimeline;
+  /** Runs the explain pass up to `limit` steps (default all); returns `analyzed`. */
+  analyze(limit?: number): number;
+  /** Which handlers ran on each step (runs the explain pass to the end once). */
+  activity(): ReplayActivity;
+  /** The next (or previous) step that matches, or -1 [R11]. */
+  find(query: StepQuery, options?: FindOptions): number;
+  /** Every step that matches, in order. */
+  stepsWhere(query: StepQuery): Int32Array;
+  /** Which handlers fired, which never did, which event types had no live handler [R13]. */
+  coverage(): TraceCoverage;
+}
+
+const SEARCH_CHUNK = 4096;
+
+/**
+ * A replayer over an array or an `EventSource`. The fast pass runs lazily as far as a request needs, keeping
+ * a checkpoint every K events and filling the timeline; a step is explained only when asked for.
+ * `const r = createReplayer(compiled, trace.events); r.jump(r.find({ kind: 'blocked' }, { from: -1 }))`
+ */
+export function createReplayer(compiled: CompiledPipeline, events: readonly TraceEvent[] | EventSource, options: ReplayerOptions = {}): Replayer {
+  const source = toEventSource(events);
+  const count = source.count;
+  const K = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
+  if (!Number.isInteger(K) || K < 1) throw new RangeError(`checkpointEvery must be a positive integer, got ${String(K)}`);
+  const cacheSize = Math.max(1, options.cacheSize ?? 64);
+  const ctx = createReplayContext(compiled, options);
+  const tl = createTimelineBuilder(compiled, count);
+  const t = tl.timeline;
+  const checkpoints: ReplayCarry[] = [];
+  const seen = new Map<string, number>();
+  let frontier = 0;
+  let frontierCarry = ctx.initialCarry;
+  const act = createActivityBuilder(compiled, count);
+  let analyzed = 0;
+  let analysisCarry = ctx.initialCarry;
+  let rolling: { index: number; carry: ReplayCarry } | null = null;
+  const cache = new Map<number, ReplayStep>();
+  let position = 0;
+
+  const inRange = (i: number): void => {
+    if (!Number.isInteger(i) || i < 0 || i >= count) throw new RangeError(`step ${String(i)} is out of range: the trace has ${count} events (0..${count - 1})`);
+  };
+
+  /** A duplicate's earlier result as the timeline knows it: enough for the carry, not for display. */
+  const earlierLite = (i: number): EarlierResult | null => {
+    const d = t.duplicate_of[i]!;
+    if (d < 0) return null;
+    const by = t.decided_by[d]!;
+    const decision = OUTCOMES[t.outcome[d]!]!;
+    if (decision === 'not_reached') throw new Error(`replay: step ${i} repeats step ${d}, which was not dispatched`);
+    const mode = (t.flags[d]! & STEP_FLAG.async) !== 0 ? 'async' : 'sync';
+    return { index: d, decision, reason: '', decided_by: by < 0 ? null : t.handler_ids[by]!, payload: null, mode, errors: [], audit: [] };
+  };
+
+  const advance = (limit = count): number => {
+    const end = Math.min(limit, count);
+    while (frontier < end) {
+      if (frontier % K === 0) checkpoints[frontier / K] = frontierCarry;
+      const e = source.get(frontier);
+      const first = seen.get(e.event_id);
+      // [R5] only a dispatched event answers for its id later (the session records nothing else).
+      if (first !== undefined) t.duplicate_of[frontier] = first;
+      const out = stepEvent(ctx, frontierCarry, e, frontier, first === undefined ? null : earlierLite(frontier), false);
+      if (first === undefined && !out.step.not_reached) seen.set(e.event_id, frontier);
+      tl.record(out.step, out.carry);
+      frontierCarry = out.carry;
+      frontier++;
+    }
+    return frontier;
+  };
+
+  /** The carry before step `i` (i < frontier): from the nearest checkpoint or the last carry used, in fast mode. */
+  const carryBefore = (i: number): ReplayCarry => {
+    let start = Math.floor(i / K) * K;
+    let carry = checkpoints[start / K]!;
+    if (rolling && rolling.index <= i && rolling.index > start) {
+      start = rolling.index;
+      carry = rolling.carry;
+    }
+    for (let j = start; j < i; j++) carry = stepEvent(ctx, carry, source.get(j), j, earlierLite(j), false).carry;
+    return carry;
+  };
+
+  const earlierFull = (i: number): EarlierResult | null => {
+    const d = t.duplicate_of[i]!;
+    if (d < 0) return null;
+    const s = stepEvent(ctx, carryBefore(d), source.get(d), d, null, false).step;
+    return { index: d, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, errors: s.errors, audit: s.audit };
+  };
+
+  const step = (i: number): ReplayStep => {
+    inRange(i);
+    const hit = cache.get(i);
+    if (hit) {
+      cache.delete(i); // LRU: re-insert as the newest
+      cache.set(i, hit);
+      return hit;
+    }
+    advance(i + 1);
+    const carry = carryBefore(i);
+    const out = stepEvent(ctx, carry, source.get(i), i, earlierFull(i), true);
+    rolling = { index: i + 1, carry: out.carry };
+    cache.set(i, out.step);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+    return out.step;
+  };
+
+  const analyze = (limit = count): number => {
+    const end = Math.min(limit, count);
+    advance(end);
+    while (analyzed < end) {
+      const i = analyzed;
+      const out = stepEvent(ctx, analysisCarry, source.get(i), i, earlierLite(i), true);
+      act.record(i, out.explanation);
+      analysisCarry = out.carry;
+      analyzed++;
+    }
+    return analyzed;
+  };
+
+  const find = (query: StepQuery, o: FindOptions = {}): number => {
+    const backward = o.direction === 'backward';
+    const from = o.from ?? position;
+    const deep = needsActivity(query);
+    if (backward) {
+      const hi = Math.min(from, count) - 1;
+      if (hi < 0) return -1;
+      deep ? analyze(hi + 1) : advance(hi + 1);
+      const test = stepPredicate(t, deep ? act.snapshot() : null, query);
+      for (let i = hi; i >= 0; i--) if (test(i)) return i;
+      return -1;
+    }
+    for (let lo = Math.max(0, from + 1); lo < count; lo += SEARCH_CHUNK) {
+      const hi = Math.min(count, lo + SEARCH_CHUNK);
+      deep ? analyze(hi) : advance(hi);
+      const test = stepPredicate(t, deep ? act.snapshot() : null, query);
+      for (let i = lo; i < hi; i++) if (test(i)) return i;
+    }
+    return -1;
+  };
+
+  const moveTo = (i: number): ReplayStep => {
+    const s = step(i);
+    position = i;
+    return s;
+  };
+
+  return {
+    count,
+    checkpointEvery: K,
+    get computed() {
+      return frontier;
+    },
+    get analyzed() {
+      return analyzed;
+    },
+    get position() {
+      return position;
+    },
+    step,
+    current: () => (count === 0 ? null : step(position)),
+    forward: () => (position + 1 < count ? moveTo(position + 1) : null),
+    back: () => (position > 0 && count > 0 ? moveTo(position - 1) : null),
+    jump: (i) => moveTo(i),
+    advance,
+    timeline() {
+      advance();
+      return t;
+    },
+    timelineSoFar: () => t,
+    analyze,
+    activity() {
+      analyze();
+      return act.snapshot();
+    },
+    find,
+    stepsWhere(query) {
+      const deep = needsActivity(query);
+      deep ? analyze() : advance();
+      const test = stepPredicate(t, deep ? act.snapshot() : null, query);
+      const out: number[] = [];
+      for (let i = 0; i < count; i++) if (test(i)) out.push(i);
+      return Int32Array.from(out);
+    },
+    coverage() {
+      analyze();
+      return coverageOf(compiled, t, act.snapshot());
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// Public surface of replay: straight replays, the random-access replayer, diff, coverage, "why didn't it fire?".
+export { OUTCOMES, STEP_FLAG, NO_RECORD } from './types.ts';
+export type { StepOutcome, EventSource, AsyncEventSource, ReplayOptions, RunEnd, ReplayCarry, ReplayStep, ReplayTimeline, StepQuery } from './types.ts';
+export { createReplayContext, stepEvent, actionRan, type ReplayContext, type EarlierResult } from './stepEvent.ts';
+export { createReplayRun, replaySteps, replayTrace, toEventSource, type ReplayRun, type StraightReplayOptions } from './replaySteps.ts';
+export { createReplayer, DEFAULT_CHECKPOINT_EVERY, type Replayer, type ReplayerOptions, type FindOptions } from './createReplayer.ts';
+export { createAsyncReplayer, type AsyncReplayer, type AsyncReplayerOptions, type ProgressOptions } from './createAsyncReplayer.ts';
+export { outcomeAt } from './replayTimeline.ts';
+export { HANDLER_STATUSES, ranAt, type ReplayActivity } from './replayActivity.ts';
+export { coverageOf, type TraceCoverage, type HandlerCoverage, type EventTypeCoverage } from './coverageOf.ts';
+export { traceCoverage } from './traceCoverage.ts';
+export { diffPipelines, createTraceDiff, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';
+export { whyNotFired, whyNotFiredIn, type WhyNotFired, type WhyReason } from './whyNotFired.ts';
+export { firstFailure, failureSentence, type ConditionFailure } from './describeFailure.ts';

@@ -1,0 +1,83 @@
+import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { TraceEvent } from '../trace/traceSchema.ts';
+import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
+import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';
+
+/** Options of a straight replay: `explain` (default true) adds each event's Explanation [R8]. */
+export interface StraightReplayOptions extends ReplayOptions {
+  explain?: boolean;
+}
+
+/** A replay fed one event at a time, in trace order: for streams and async sources (IndexedDB chunks). */
+export interface ReplayRun {
+  /** Replays the next event of the trace and returns its step. */
+  push(event: TraceEvent): ReplayStep;
+  /** How many events were pushed. */
+  readonly count: number;
+  /** What the next event starts from. */
+  readonly carry: ReplayCarry;
+}
+
+/**
+ * Starts a straight replay [R1]-[R8]: state carried from event to event, TERMINATE ends the run, repeated
+ * event ids answered from the earlier step, divergence and counterfactual steps flagged.
+ * `const run = createReplayRun(compiled); for (const e of trace.events) show(run.push(e));`
+ */
+export function createReplayRun(compiled: CompiledPipeline, options: StraightReplayOptions = {}): ReplayRun {
+  const ctx = createReplayContext(compiled, options);
+  const explain = options.explain ?? true;
+  // Only the fields a duplicate repeats are kept, not whole steps (explanations would not fit a long trace).
+  const seen = new Map<string, EarlierResult>();
+  let carry = ctx.initialCarry;
+  let count = 0;
+  return {
+    push(event) {
+      const earlier = seen.get(event.event_id) ?? null;
+      const out = stepEvent(ctx, carry, event, count, earlier, explain);
+      const s = out.step;
+      if (!s.duplicate && !s.not_reached) {
+        seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, errors: s.errors, audit: s.audit });
+      }
+      carry = out.carry;
+      count++;
+      return s;
+    },
+    get count() {
+      return count;
+    },
+    get carry() {
+      return carry;
+    },
+  };
+}
+
+/** Turns an array or an `EventSource` into an `EventSource`. */
+export function toEventSource(events: readonly TraceEvent[] | EventSource): EventSource {
+  if (isEventArray(events)) return { count: events.length, get: (i) => events[i]! };
+  if (!Number.isInteger(events.count) || events.count < 0) throw new RangeError(`event source count must be a non-negative integer, got ${String(events.count)}`);
+  return events;
+}
+
+function isEventArray(events: readonly TraceEvent[] | EventSource): events is readonly TraceEvent[] {
+  return Array.isArray(events);
+}
+
+/**
+ * Replays a trace lazily, one step per event [R1]. Steps are not kept, so a long trace in explain mode
+ * costs the memory of one step at a time.
+ * `for (const step of replaySteps(compiled, trace.events)) console.log(step.index, step.decision)`
+ */
+export function* replaySteps(compiled: CompiledPipeline, events: readonly TraceEvent[] | EventSource, options: StraightReplayOptions = {}): Generator<ReplayStep, void, undefined> {
+  const source = toEventSource(events);
+  const run = createReplayRun(compiled, options);
+  for (let i = 0; i < source.count; i++) yield run.push(source.get(i));
+}
+
+/**
+ * Replays a whole trace and returns every step (explain mode by default) [R1]. For short traces and tests;
+ * long traces use `replaySteps` or `createReplayer`.
+ * `const steps = replayTrace(compiled, trace.events); steps.filter((s) => s.divergent)`
+ */
+export function replayTrace(compiled: CompiledPipeline, events: readonly TraceEvent[] | EventSource, options: StraightReplayOptions = {}): ReplayStep[] {
+  return [...replaySteps(compiled, events, options)];
+}

@@ -1,0 +1,171 @@
+import { blocksAction, type Decision } from '../model/decision.ts';
+import type { EventMode, HookEvent } from '../model/event.ts';
+import type { JsonObject } from '../model/json.ts';
+import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
+import { explainEvent } from '../dispatch/explain.ts';
+import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
+import type { RecordedDecision, TraceEvent } from '../trace/traceSchema.ts';
+import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
+import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd } from './types.ts';
+
+/** Everything a replay needs beside the carry: the pipeline, the clock, handler names. Built once per replay. */
+export interface ReplayContext {
+  readonly compiled: CompiledPipeline;
+  readonly env: DispatchEnv;
+  /** The time `env.clock.now()` returns; set before each event. */
+  readonly holder: { t: number };
+  readonly clock: ((event: HookEvent, index: number) => number) | undefined;
+  readonly names: ReadonlyMap<string, string>;
+  readonly initialCarry: ReplayCarry;
+}
+
+/** The result an earlier step gave, which a duplicate repeats [R5]. */
+export interface EarlierResult {
+  index: number;
+  decision: Decision;
+  reason: string;
+  decided_by: string | null;
+  /** The earlier final payload; null when only the decision is needed (an intermediate step). */
+  payload: JsonObject | null;
+  mode: EventMode;
+  errors: readonly HandlerError[];
+  audit: readonly JsonObject[];
+}
+
+/** Builds the context and the starting carry of a replay. */
+export function createReplayContext(compiled: CompiledPipeline, options: ReplayOptions = {}): ReplayContext {
+  const holder = { t: 0 };
+  const env: DispatchEnv = { clock: { now: () => holder.t }, ...(options.timer ? { timer: options.timer } : {}) };
+  const names = new Map(compiled.handlers.map((h) => [h.id, h.name]));
+  const initialCarry: ReplayCarry = { state: options.initialState ?? initialState(), now: 0, ended: null, counterfactual_since: -1 };
+  return { compiled, env, holder, clock: options.clock, names, initialCarry };
+}
+
+/** The clock time of an event [R3]: the injected clock or the event's `ts`; not finite → the previous time. */
+function timeOf(ctx: ReplayContext, event: HookEvent, index: number, previous: number): number {
+  const t = ctx.clock ? ctx.clock(event, index) : Date.parse(event.ts);
+  return Number.isFinite(t) ? t : previous;
+}
+
+/** An action really ran when its recorded decision did not block it, or when nothing was recorded [R7]. */
+export function actionRan(recorded: RecordedDecision | null | undefined): boolean {
+  return !recorded || !blocksAction(recorded.decision);
+}
+
+/** The part of a dispatch result a step shows (read-only: a duplicate shares its earlier step's lists). */
+type StepResult = Pick<DispatchResult, 'decision' | 'reason' | 'decided_by' | 'payload' | 'state' | 'mode'> & {
+  errors: readonly HandlerError[];
+  audit: readonly JsonObject[];
+};
+
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/**
+ * The pure step function of replay [R1]-[R7]: one event, the carry before it and (for a repeated event id)
+ * the earlier result, in; the step and the carry after it, out. Like xstate's `transition`: everything the
+ * next event depends on is in the returned carry, so a checkpoint is just a carry.
+ */
+export function stepEvent(
+  ctx: ReplayContext,
+  carry: ReplayCarry,
+  event: TraceEvent,
+  index: number,
+  earlier: EarlierResult | null,
+  explain: boolean,
+): { step: ReplayStep; carry: ReplayCarry; explanation: Explanation | null } {
+  const now = timeOf(ctx, event, index, carry.now);
+  ctx.holder.t = now;
+  const recorded = event.recorded ?? null;
+  let result: StepResult;
+  let explanation: Explanation | null = null;
+  const notes: string[] = [];
+  if (earlier) {
+    // [R5][E5] checked before the run's end, as the session does: a repeated id gets its recorded answer.
+    const { decision, reason, decided_by, mode, errors, audit } = earlier;
+    result = { decision, reason, decided_by, mode, errors, audit, payload: earlier.payload ?? event.payload, state: carry.state };
+    notes.push(`Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.`);
+  } else if (carry.ended) {
+    result = notReached(ctx, carry.ended, event, carry);
+    notes.push(endedNote(ctx, carry.ended));
+  } else if (explain) {
+    const out = explainEvent(ctx.compiled, event, carry.state, ctx.env);
+    result = out.result;
+    explanation = out.explanation;
+  } else {
+    result = dispatch(ctx.compiled, event, carry.state, ctx.env);
+  }
+  const notReachedStep = !earlier && carry.ended !== null;
+  const blocked = notReachedStep || (result.mode === 'sync' && blocksAction(result.decision));
+  const divergent = !notReachedStep && recorded !== null && recorded.decision !== result.decision;
+  const counterfactual = carry.counterfactual_since >= 0;
+  const startsCounterfactual = !counterfactual && !notReachedStep && blocked && actionRan(recorded);
+  if (counterfactual) notes.push(`Counterfactual: ${stepNo(carry.counterfactual_since)} blocked an action that really ran; from there on the trace shows what happened without that block.`);
+
+  const step: ReplayStep = {
+    index,
+    event,
+    mode: result.mode,
+    now,
+    explanation,
+    payload_before: event.payload,
+    payload_after: result.payload,
+    decision: result.decision,
+    outcome: notReachedStep ? 'not_reached' : result.decision,
+    reason: result.reason,
+    decided_by: result.decided_by,
+    blocked,
+    state_before: carry.state,
+    state_after: result.state,
+    errors: result.errors,
+    audit: result.audit,
+    recorded,
+    duplicate: earlier !== null,
+    duplicate_of: earlier ? earlier.index : null,
+    not_reached: notReachedStep,
+    ended_at: notReachedStep ? carry.ended!.index : null,
+    divergent,
+    divergence: divergent ? divergenceText(ctx, recorded!, result, startsCounterfactual) : null,
+    counterfactual,
+    counterfactual_since: counterfactual ? carry.counterfactual_since : null,
+    notes,
+  };
+  const ends = !notReachedStep && !earlier && result.decision === 'terminate';
+  const next: ReplayCarry =
+    result.state === carry.state && now === carry.now && !ends && !startsCounterfactual
+      ? carry
+      : {
+          state: result.state,
+          now,
+          ended: ends ? ({ index, decided_by: result.decided_by, reason: result.reason } satisfies RunEnd) : carry.ended,
+          counterfactual_since: startsCounterfactual ? index : carry.counterfactual_since,
+        };
+  return { step, carry: next, explanation };
+}
+
+/** A step after the run ended: the session's answer (TERMINATE, the terminating reason), nothing run [D4]. */
+function notReached(ctx: ReplayContext, end: RunEnd, event: TraceEvent, carry: ReplayCarry): StepResult {
+  return {
+    decision: 'terminate' as const,
+    reason: end.reason,
+    decided_by: end.decided_by,
+    payload: event.payload,
+    state: carry.state,
+    errors: NONE,
+    audit: NONE,
+    mode: ctx.compiled.modeOf(event.type),
+  };
+}
+
+function endedNote(ctx: ReplayContext, end: RunEnd): string {
+  const who = quoteName(end.decided_by ? ctx.names.get(end.decided_by) ?? end.decided_by : null);
+  return `Not dispatched: the run ended at ${stepNo(end.index)}, where ${who} decided TERMINATE${end.reason ? ` (${clip(end.reason, 100)})` : ''}.`;
+}
+
+function divergenceText(ctx: ReplayContext, recorded: RecordedDecision, result: Pick<DispatchResult, 'decision' | 'reason' | 'decided_by'>, startsCounterfactual: boolean): string {
+  const who = result.decided_by ? ` by ${quoteName(ctx.names.get(result.decided_by) ?? result.decided_by)}` : '';
+  const head = `Recorded ${decisionWithReason(recorded.decision, recorded.reason)}; replay decides ${decisionWord(result.decision)}${who}${result.reason ? ` (${clip(result.reason, 100)})` : ''}.`;
+  if (startsCounterfactual) return `${head} The action really ran, so the steps after this one are counterfactual.`;
+  if (!actionRan(recorded) && !blocksAction(result.decision)) return `${head} The action was blocked when recorded, so the trace does not show what it would have done.`;
+  return head;
+}
