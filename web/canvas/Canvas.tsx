@@ -46,7 +46,12 @@ export function Canvas({ readOnly = false }: { readOnly?: boolean }) {
 
   useEffect(() => {
     if (!focusRequest) return;
-    void flow.fitView({ nodes: [{ id: focusRequest.id }], duration: 250, maxZoom: 1.2, padding: 0.6 });
+    // Centre the node without zooming in further than needed to read it.
+    const n = flow.getNode(focusRequest.id);
+    if (!n) return;
+    const w = n.measured?.width ?? 240;
+    const h = n.measured?.height ?? 80;
+    void flow.setCenter(n.position.x + w / 2, n.position.y + h / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
   }, [focusRequest, flow]);
 
   const onNodesChange = useCallback((changes: NodeChange<HookFlowNode>[]) => {

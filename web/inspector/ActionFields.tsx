@@ -46,7 +46,7 @@ function RewriteOps({ ops, onChange }: { ops: RewriteOp[]; onChange: (ops: Rewri
           )}
         </div>
       ))}
-      <button className="btn" onClick={() => onChange([...ops, { op: 'set', path: 'payload.', value: '' }])}><Icon name="plus" size={12} /> Operation</button>
+      <button className="btn" data-testid="rewrite-add-op" onClick={() => onChange([...ops, { op: 'set', path: 'payload.', value: '' }])}><Icon name="plus" size={12} /> Operation</button>
     </div>
   );
 }

@@ -17,8 +17,7 @@ export function HandlerForm({ node }: { node: HandlerNode }) {
   const setAction = (action: Action, field = 'action') => update({ ...node, action }, field);
   return (
     <div>
-      <TextField label="Name" value={node.name} testId="handler-name" onChange={(name) => update({ ...node, name }, 'name')}
-        error={node.name.trim() === '' ? 'A handler needs a name (it appears in results and audit records).' : null} />
+      <TextField label="Name" value={node.name} testId="handler-name" onChange={(name) => update({ ...node, name }, 'name')} />
       <div className="row" style={{ alignItems: 'flex-start' }}>
         <div className="grow">
           <SelectField label="Kind" value={node.action.type} testId="handler-kind"

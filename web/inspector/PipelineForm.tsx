@@ -20,7 +20,6 @@ export function PipelineForm() {
         </div>
       </div>
       <TextField label="Name" value={doc.name} testId="pipeline-name"
-        error={doc.name.trim() === '' ? 'A pipeline needs a name.' : null}
         onChange={(name) => apply([{ type: 'setProps', props: { name } }], 'Rename pipeline', 'pipeline:name')} />
       <TextField label="Description" multiline value={doc.description ?? ''} testId="pipeline-description"
         onChange={(d) => apply([{ type: 'setProps', props: { description: d === '' ? undefined : d } }], 'Edit description', 'pipeline:description')} />
