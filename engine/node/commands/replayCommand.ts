@@ -1,5 +1,6 @@
 // `hookwire replay <pipeline.json> <trace>`: the decision of every event, as a table or as JSON Lines [P10].
 import type { Decision } from '../../model/decision.ts';
+import { jsonEqual } from '../../model/json.ts';
 import { decideTrace, type DecisionRow } from '../../runtime/decideTrace.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { cell, EXIT, table, type Io } from '../cliIo.ts';
@@ -33,7 +34,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
       if (options.json) io.out(decisionLine(row));
       else {
         const mark = recorded === undefined ? '' : changed ? `≠ ${recorded.decision}` : '=';
-        const rewritten = row.payload !== trace.events[i - 1]!.payload ? 'rewritten' : '';
+        const rewritten = jsonEqual(row.payload, trace.events[i - 1]!.payload) ? '' : 'rewritten';
         rows.push([String(i), cell(row.event_id, 36), cell(row.type, 24), row.decision, cell(row.decided_by ?? '-', 24), rewritten, mark, cell(row.reason, 80)]);
       }
     }
