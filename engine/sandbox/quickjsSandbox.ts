@@ -1,8 +1,8 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
-import { kindOfEscaped, programFile, toCodeError, type RawError } from './codeErrors.ts';
+import type { QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { JsonObject } from '../model/json.ts';
+import { programFile, toCodeError } from './codeErrors.ts';
 import type { HeapGuard } from './heapGuard.ts';
-import { MAX_RESULT_CHARS, PRELUDE_FILENAME, PRELUDE_SOURCE, SEP } from './prelude.ts';
+import { callWire, closeVm, decodeReply, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
 import { transpile, type Transpiled } from './transpile.ts';
 import {
   DEFAULT_CODE_MEMORY_MB,
@@ -10,7 +10,7 @@ import {
 } from './types.ts';
 
 /**
- * The QuickJS sandbox [S1]–[S10]: one runtime and context, reused across calls, replaced after any host-level
+ * The QuickJS sandbox [S1]–[S11]: one runtime and context, reused across calls, replaced after any host-level
  * failure. The QuickJS module is injected (engine/node/loadQuickJS.ts, web/sandbox/loadQuickJS.ts) so this
  * file stays pure and runs unchanged in Node, a page and a Web Worker.
  */
@@ -50,41 +50,9 @@ interface Program {
   limits: SandboxLimits;
 }
 
-interface Vm {
-  rt: QuickJSRuntime;
-  ctx: QuickJSContext;
-  handles: QuickJSHandle[];
-  run: QuickJSHandle;
-  probe: QuickJSHandle;
-  takeLogs: QuickJSHandle;
-  define: QuickJSHandle;
-  release: QuickJSHandle;
-  defined: Set<number>;
-  deadline: number;
-  memory: number;
-}
-
-type Reply = { ok: true; value: JsonValue | undefined } | { ok: false; error: CodeError };
-
 const MB = 1024 * 1024;
-const UNLIMITED = -1;
 /** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
 export const COMPILE_TIMEOUT_MS = 1000;
-
-/** FNV-1a of the event id: the per-call random seed [S6]. Same function in every environment. */
-export function seedOf(input: JsonObject): number {
-  const event = ownGet(input, 'event');
-  const id = isJsonObject(event) ? ownGet(event, 'event_id') : undefined;
-  const text = typeof id === 'string' ? id : '';
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
-
-function nowOf(input: JsonObject): number {
-  const now = ownGet(input, 'now');
-  return typeof now === 'number' && Number.isFinite(now) ? now : 0;
-}
 
 /**
  * Makes a sandbox on a loaded QuickJS module. `compile` and `call` are synchronous and never throw for
@@ -108,28 +76,8 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
 
   function newVm(): Vm {
     guard?.limit(Infinity); // a call cut off by a host failure may have left a limit behind
-    const rt = wasm.newRuntime();
     runtimes++;
-    rt.setMaxStackSize(maxStack);
-    const ctx = rt.newContext();
-    const made = { rt, ctx, deadline: Infinity, memory: UNLIMITED, defined: new Set<number>() } as Vm;
-    rt.setInterruptHandler(() => clock() > made.deadline);
-    const prelude = ctx.evalCode(PRELUDE_SOURCE, PRELUDE_FILENAME);
-    if (prelude.error) {
-      const why = JSON.stringify(ctx.dump(prelude.error));
-      prelude.error.dispose();
-      ctx.dispose();
-      rt.dispose();
-      throw new Error(`the sandbox prelude failed: ${why}`); // a bug in prelude.ts, not user input
-    }
-    const runner = prelude.value;
-    made.run = ctx.getProp(runner, 'run');
-    made.probe = ctx.getProp(runner, 'probe');
-    made.takeLogs = ctx.getProp(runner, 'takeLogs');
-    made.define = ctx.getProp(runner, 'define');
-    made.release = ctx.getProp(runner, 'release');
-    made.handles = [runner, made.run, made.probe, made.takeLogs, made.define, made.release];
-    return made;
+    return openVm(wasm, maxStack, clock);
   }
 
   function current(): Vm {
@@ -145,27 +93,13 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   function retire(orderly: boolean): void {
     const old = vm;
     vm = null;
-    if (!old || !orderly) return;
-    try {
-      for (const h of old.handles) if (h.alive) h.dispose();
-      old.ctx.dispose();
-      old.rt.dispose();
-    } catch {
-      // Unreachable either way.
-    }
-  }
-
-  function setMemory(m: Vm, bytes: number): void {
-    if (m.memory !== bytes) {
-      m.rt.setMemoryLimit(bytes);
-      m.memory = bytes;
-    }
+    if (old && orderly) closeVm(old);
   }
 
   /** Applies a call's limits to QuickJS and to the heap; `unlimited` lifts both again. */
   function limitTo(m: Vm, limits: SandboxLimits | null): void {
     if (limits) {
-      setMemory(m, limits.memoryBytes);
+      setVmMemory(m, limits.memoryBytes);
       guard?.limit(limits.memoryBytes);
       m.deadline = clock() + limits.timeoutMs;
     } else {
@@ -206,7 +140,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     const made = m.ctx.evalCode(p.code.factory, programFile(p.id));
     limitTo(m, null);
     if (made.error) {
-      const raw = readEscaped(m, made.error);
+      const raw = readEscaped(m, made.error); // limits were lifted just above
       // A syntax error QuickJS finds (sucrase's parser is lenient about a few): drop the "SyntaxError: " prefix.
       const syntax = raw.name === 'SyntaxError';
       return toCodeError(syntax ? { ...raw, kind: 'syntax', name: '' } : raw, p.id, p.code, p.limits);
@@ -224,60 +158,6 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     return null;
   }
 
-  /** Reads an error that escaped the runner (interrupt, out of memory) with the limits lifted. */
-  function readEscaped(m: Vm, handle: QuickJSHandle): RawError {
-    limitTo(m, null);
-    setMemory(m, UNLIMITED);
-    try {
-      const dumped = m.ctx.dump(handle) as { name?: unknown; message?: unknown; stack?: unknown } | null;
-      const message = typeof dumped?.message === 'string' ? dumped.message : String(dumped);
-      return {
-        kind: kindOfEscaped(message),
-        name: typeof dumped?.name === 'string' ? dumped.name : '',
-        message,
-        stack: typeof dumped?.stack === 'string' ? dumped.stack : '',
-      };
-    } finally {
-      handle.dispose();
-    }
-  }
-
-  /** Log lines of a call that did not return normally. */
-  function leftoverLogs(m: Vm): string[] {
-    const got = m.ctx.callFunction(m.takeLogs, m.ctx.undefined);
-    if (got.error) {
-      got.error.dispose();
-      return [];
-    }
-    const text = m.ctx.getString(got.value);
-    got.value.dispose();
-    return text ? (JSON.parse(text.slice(1)) as string[]) : [];
-  }
-
-  function decode(reply: string, p: Program, limits: SandboxLimits): { reply: Reply; logs: string[] } {
-    const cut = reply.indexOf(SEP);
-    const head = cut < 0 ? reply : reply.slice(0, cut);
-    const logs = cut < 0 ? [] : (JSON.parse(reply.slice(cut + 1)) as string[]);
-    const body = head.slice(1);
-    switch (head[0]) {
-      case 'u': return { reply: { ok: true, value: undefined }, logs };
-      case 't': return { reply: { ok: true, value: true }, logs };
-      case 'f': return { reply: { ok: true, value: false }, logs };
-      case 'o': return { reply: { ok: true, value: undefined }, logs };
-      case 'j': return { reply: { ok: true, value: JSON.parse(body) as JsonValue }, logs };
-      case 'i': return { reply: { ok: false, error: { kind: 'invalid_result', message: JSON.parse(body) as string } }, logs };
-      case 'g':
-        return { reply: { ok: false, error: { kind: 'too_large', message: `the result is ${body} characters of JSON; the limit is ${MAX_RESULT_CHARS}` } }, logs };
-      case 'n': {
-        const what = JSON.parse(body) as string;
-        const message = `the code has no default export function (it is ${what}); write \`export default function (ctx) { … }\``;
-        return { reply: { ok: false, error: { kind: 'invalid_result', message } }, logs };
-      }
-      case 'e': return { reply: { ok: false, error: toCodeError(JSON.parse(body) as RawError, p.id, p.code, limits) }, logs };
-      default: throw new Error(`the sandbox runner sent an unknown reply tag: ${head[0]}`);
-    }
-  }
-
   /** Calls a runner function with one argument under `limits`; retires the runtime when it must. */
   function invoke(fn: (m: Vm) => QuickJSHandle, arg: (m: Vm) => QuickJSHandle, p: Program, limits: SandboxLimits): { reply: Reply; logs: string[] } {
     const m = current();
@@ -292,12 +172,12 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     argument.dispose();
     let out: { reply: Reply; logs: string[] };
     if (result.error) {
-      const raw = readEscaped(m, result.error);
+      const raw = readEscaped(m, result.error); // limits were lifted just above
       out = { reply: { ok: false, error: toCodeError(raw, p.id, p.code, limits) }, logs: leftoverLogs(m) };
     } else {
       const text = m.ctx.getString(result.value);
       result.value.dispose();
-      out = decode(text, p, limits);
+      out = decodeReply(text, p.id, p.code, limits);
     }
     // After running out of memory, or with promise jobs left queued (code that used async), start clean.
     if ((!out.reply.ok && out.reply.error.kind === 'memory') || m.rt.hasPendingJob()) retire(true);
@@ -315,7 +195,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const error = defineIn(m, p);
       if (error) return { ok: false, error };
       // Run the top level once, so a missing default export or an import fails at load time [S1].
-      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newString(`${p.id}${SEP}${Date.now() + p.limits.timeoutMs}${SEP}`), p, p.limits);
+      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newString(probeWire(p.id, p.limits.timeoutMs)), p, p.limits);
       if (!probed.reply.ok) {
         release({ id: p.id, role: options.role, name: options.name }, p);
         return { ok: false, error: probed.reply.error };
@@ -338,9 +218,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     if (!p) return { ok: false, error: { kind: 'host', message: 'this program was released or was compiled by another sandbox' }, logs: [], duration_ms: 0 };
     calls++;
     try {
-      // The deadline inside is on Date.now(), the clock QuickJS itself reads (see prelude.ts, "slow built-ins").
-      const deadline = Date.now() + limits.timeoutMs;
-      const wire = `${p.id}${SEP}${nowOf(input)}${SEP}${seedOf(input)}${SEP}${deadline}${SEP}${JSON.stringify(input)}`;
+      const wire = callWire(p.id, input, limits.timeoutMs);
       const { reply, logs } = invoke((m) => m.run, (m) => m.ctx.newString(wire), p, limits);
       return reply.ok ? { ok: true, value: reply.value, logs, duration_ms: elapsed() } : { ok: false, error: reply.error, logs, duration_ms: elapsed() };
     } catch (e) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createNodeSandbox } from '../../../engine/node/loadQuickJS.ts';
 import type { QuickJSSandbox } from '../../../engine/sandbox/quickjsSandbox.ts';
-import { seedOf } from '../../../engine/sandbox/quickjsSandbox.ts';
+import { seedOf } from '../../../engine/sandbox/quickjsVm.ts';
 import type { SandboxLimits, SandboxProgram } from '../../../engine/sandbox/types.ts';
 import type { JsonObject } from '../../../engine/model/json.ts';
 import { caseInput, referenceRandom } from '../../shared/sandboxCases.ts';
