@@ -48,7 +48,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('<a>', 'first pipeline JSON file')
     .argument('<b>', 'second pipeline JSON file')
     .argument('<trace>', 'trace file in any importable format')
-    .option('--json', 'one JSON object per differing event: {event_id, type, differs, a, b}')
+    .option('--json', 'one JSON object per differing event: {event_id, type, changes, a, b}')
     .addOption(fromOption())
     .action((a: string, b: string, t: string, opts) => run(async () => (await import('./commands/diffCommand.ts')).diffCommand(a, b, t, opts, io))());
 

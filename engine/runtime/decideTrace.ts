@@ -1,7 +1,8 @@
 import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
-import { createSession } from '../dispatch/session.ts';
 import type { Decision } from '../model/decision.ts';
 import type { JsonObject } from '../model/json.ts';
+import { replaySteps, type StraightReplayOptions } from '../replay/replaySteps.ts';
+import type { ReplayStep } from '../replay/types.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
 
 /** One event's decision as the CLI prints it: the stable `replay --json` record [P10]. */
@@ -14,21 +15,17 @@ export interface DecisionRow {
   payload: JsonObject;
 }
 
+/** The stable record of one replay step [P10]: exactly these keys, in this order. */
+export function decisionRow(step: ReplayStep): DecisionRow {
+  return { event_id: step.event.event_id, type: step.event.type, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after };
+}
+
 /**
- * Feeds a trace's events through a pipeline in order, state carried from event to event, each dispatched at
- * its own time (clock = the event's `ts`) [P10][E4]. Idempotent repeats and events after a TERMINATE get
- * the session's answers [E5][D4]. Handlers' audit records stay inside: nothing is sent anywhere.
+ * The decision of every event of a trace, replayed in fast mode (engine/replay: state carried, clock = each
+ * event's `ts`, repeats and events after a TERMINATE answered as the session answers) [P10].
  *
  * @example for (const row of decideTrace(compiled, trace.events)) console.log(row.event_id, row.decision);
  */
-export function* decideTrace(compiled: CompiledPipeline, events: Iterable<TraceEvent>, initialVars?: JsonObject): Generator<DecisionRow> {
-  let now = 0;
-  const session = createSession(compiled, { clock: { now: () => now } }, initialVars ? { state: { vars: initialVars, breakers: {} } } : {});
-  for (const event of events) {
-    const parsed = Date.parse(event.ts);
-    now = Number.isFinite(parsed) ? parsed : now;
-    const { recorded: _recorded, ...hookEvent } = event;
-    const r = session.dispatch(hookEvent);
-    yield { event_id: event.event_id, type: event.type, decision: r.decision, reason: r.reason, decided_by: r.decided_by, payload: r.payload };
-  }
+export function* decideTrace(compiled: CompiledPipeline, events: readonly TraceEvent[], options: StraightReplayOptions = {}): Generator<DecisionRow> {
+  for (const step of replaySteps(compiled, events, { ...options, explain: false })) yield decisionRow(step);
 }

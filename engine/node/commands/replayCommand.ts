@@ -1,7 +1,10 @@
 // `hookwire replay <pipeline.json> <trace>`: the decision of every event, as a table or as JSON Lines [P10].
-import type { Decision } from '../../model/decision.ts';
+// The replay itself is engine/replay's (state carried, clock = event ts, duplicates, TERMINATE, divergence).
+import type { StepOutcome } from '../../replay/types.ts';
+import { replaySteps } from '../../replay/replaySteps.ts';
 import { jsonEqual } from '../../model/json.ts';
-import { decideTrace, type DecisionRow } from '../../runtime/decideTrace.ts';
+import { decisionRow, type DecisionRow } from '../../runtime/decideTrace.ts';
+import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { cell, EXIT, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
@@ -13,9 +16,22 @@ export interface ReplayOptions {
   from?: TraceFormat;
 }
 
-/** The stable `--json` line [P10]: exactly these keys, in this order. */
+/** The stable `--json` line [P10]: exactly the keys of DecisionRow, in its order. */
 export function decisionLine(r: DecisionRow): string {
-  return `${JSON.stringify({ event_id: r.event_id, type: r.type, decision: r.decision, reason: r.reason, decided_by: r.decided_by, payload: r.payload })}\n`;
+  return `${JSON.stringify(r)}\n`;
+}
+
+/** Short flags for the table: what a person should notice about a step. */
+function notes(s: ReplayStep): string {
+  const out: string[] = [];
+  if (s.not_reached) out.push(`not reached (run ended at #${(s.ended_at ?? 0) + 1})`);
+  if (s.duplicate) out.push(`repeat of #${(s.duplicate_of ?? 0) + 1}`);
+  if (!jsonEqual(s.payload_before, s.payload_after)) out.push('rewritten');
+  if (s.errors.length > 0) out.push(plural(s.errors.length, 'error'));
+  if (s.divergent && s.recorded) out.push(`recorded ${s.recorded.decision}`);
+  // Said once, where it starts: every later step is counterfactual too (the summary says so).
+  if (s.counterfactual && s.counterfactual_since === s.index - 1) out.push('counterfactual from here');
+  return out.join(', ');
 }
 
 export async function replayCommand(pipelinePath: string, tracePath: string, options: ReplayOptions, io: Io): Promise<number> {
@@ -23,29 +39,27 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
   try {
     const { trace } = await loadTraceForCli(tracePath, io, options.from);
     const rows: string[][] = [];
-    const counts = new Map<Decision, number>();
-    let differs = 0;
-    let i = 0;
-    for (const row of decideTrace(loaded.compiled, trace.events)) {
-      const recorded = trace.events[i++]?.recorded;
-      counts.set(row.decision, (counts.get(row.decision) ?? 0) + 1);
-      const changed = recorded !== undefined && recorded.decision !== row.decision;
-      if (changed) differs++;
-      if (options.json) io.out(decisionLine(row));
-      else {
-        const mark = recorded === undefined ? '' : changed ? `≠ ${recorded.decision}` : '=';
-        const rewritten = jsonEqual(row.payload, trace.events[i - 1]!.payload) ? '' : 'rewritten';
-        rows.push([String(i), cell(row.event_id, 36), cell(row.type, 24), row.decision, cell(row.decided_by ?? '-', 24), rewritten, mark, cell(row.reason, 80)]);
+    const counts = new Map<StepOutcome, number>();
+    let divergent = 0;
+    let counterfactualSince = -1;
+    for (const step of replaySteps(loaded.compiled, trace.events, { explain: false })) {
+      if (options.json) {
+        io.out(decisionLine(decisionRow(step)));
+        continue;
       }
+      counts.set(step.outcome, (counts.get(step.outcome) ?? 0) + 1);
+      if (step.divergent) divergent++;
+      if (step.counterfactual && counterfactualSince < 0) counterfactualSince = step.counterfactual_since ?? -1;
+      rows.push([String(step.index + 1), cell(step.event.event_id, 36), cell(step.event.type, 24), step.decision, cell(step.decided_by ?? '-', 24), cell(notes(step), 48), cell(step.reason, 80)]);
     }
     if (!options.json) {
-      const hasRecorded = trace.events.some((e) => e.recorded !== undefined);
-      const head = ['#', 'event', 'type', 'decision', 'decided by', 'payload', 'recorded', 'reason'];
-      const keep = (r: string[]) => (hasRecorded ? r : r.filter((_, j) => j !== 6));
-      io.out(table(keep(head), rows.map(keep)));
+      io.out(table(['#', 'event', 'type', 'decision', 'decided by', 'notes', 'reason'], rows));
       const tally = [...counts].map(([d, n]) => `${n} ${d}`).join(', ');
-      const recordedNote = hasRecorded ? `; ${plural(differs, 'decision')} differ from the recording` : '';
-      io.out(`\n${plural(trace.events.length, 'event')}${tally ? `: ${tally}` : ''}${recordedNote}\n`);
+      const recorded = trace.events.some((e) => e.recorded !== undefined) ? `; ${plural(divergent, 'decision')} differ from the recording` : '';
+      io.out(`\n${plural(trace.events.length, 'event')}${tally ? `: ${tally}` : ''}${recorded}\n`);
+      if (counterfactualSince >= 0) {
+        io.out(`Steps after #${counterfactualSince + 1} are counterfactual: it blocks an action that really ran, so the trace shows what happened without the block.\n`);
+      }
     }
     return EXIT.ok;
   } finally {

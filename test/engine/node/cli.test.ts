@@ -58,10 +58,11 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
   it('[P10] replay: a table by default; --json gives one stable object per event', async () => {
     const [table, json] = await Promise.all([hookwire(['replay', GUARD, SESSION]), hookwire(['replay', '--json', GUARD, SESSION])]);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^#\s+event\s+type\s+decision\s+decided by\s+payload\s+reason$/m);
+    expect(table.stdout).toMatch(/^#\s+event\s+type\s+decision\s+decided by\s+notes\s+reason$/m);
     expect(table.stdout).toMatch(/^4\s+e4\s+tool\.before_call\s+block_action\s+block-rm\s+destructive command: rm -rf \/$/m);
     expect(table.stdout).toMatch(/^5\s+e5\s+tool\.before_call\s+continue\s+-\s+rewritten$/m);
-    expect(table.stdout).toContain('9 events: 5 continue, 2 block_action, 2 terminate');
+    expect(table.stdout).toMatch(/^9\s+e9\s+final_answer\.before\s+terminate\s+budget\s+not reached \(run ended at #8\)\s+token budget exceeded: 1200 > 1000$/m);
+    expect(table.stdout).toContain('9 events: 5 continue, 2 block_action, 1 terminate, 1 not_reached\nSteps after #2 are counterfactual');
     expect(json.code).toBe(0);
     const lines = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(9);
@@ -104,15 +105,16 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
       hookwire(['diff', '--json', GUARD, join(dir, 'strict.json'), SESSION]),
     ]);
     expect(differ.code).toBe(1);
-    expect(differ.stdout).toMatch(/^7\s+e7\s+model\.after_call\s+decision\+reason\s+continue \(-\)\s+terminate \(budget\)$/m);
-    expect(differ.stdout).toContain('3 events of 9 decided differently');
-    expect(same).toMatchObject({ code: 0, stdout: '0 events of 9 decided differently\n' });
+    expect(differ.stdout).toMatch(/^7\s+e7\s+model\.after_call\s+outcome\s+continue \(-\)\s+terminate \(budget\)$/m);
+    expect(differ.stdout).toContain('3 of 9 events differ:\n  1 event continued before now terminates the run\n');
+    expect(same).toMatchObject({ code: 0, stdout: '0 of 9 events differ:\n  No event changes: both pipelines decide the same on all 9 events\n' });
     const rows = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(rows.map((r) => [r.event_id, r.differs, r.a.decision, r.b.decision])).toEqual([
-      ['e7', ['decision', 'reason'], 'continue', 'terminate'],
-      ['e8', ['reason'], 'terminate', 'terminate'],
-      ['e9', ['reason'], 'terminate', 'terminate'],
+    expect(rows.map((r) => [r.event_id, r.changes, r.a.outcome, r.b.outcome])).toEqual([
+      ['e7', ['outcome'], 'continue', 'terminate'],
+      ['e8', ['outcome'], 'terminate', 'not_reached'],
+      ['e9', ['reason'], 'not_reached', 'not_reached'],
     ]);
+    expect(Object.keys(rows[0])).toEqual(['event_id', 'type', 'changes', 'a', 'b']);
   });
 
   it('[P11] test: pass/fail per event, a summary line, exit 1 on any failure', async () => {
