@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Shared steps of the editor specs. Elements are found by data-testid or role. */
@@ -54,8 +56,11 @@ export async function waitSaved(page: Page): Promise<void> {
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
 }
 
+/** Screenshots to look at (1440x900), kept outside test-results/ so a parallel run cannot wipe them. */
+export const SCREENS_DIR = process.env.HOOKWIRE_SCREENS ?? join(tmpdir(), 'hookwire-screens');
+
 export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `../test-results/screens/${name}.png` });
+  await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`) });
 }
 
 /** The open pipeline as the export dialog shows it (with layout), parsed. */

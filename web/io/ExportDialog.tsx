@@ -36,7 +36,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <button className="btn" onClick={() => void copy()} data-testid="export-copy"><Icon name="copy" /> Copy JSON</button>
-          <button className="btn primary" onClick={download} data-testid="export-download"><Icon name="export" /> Download {exportFileName(doc)}</button>
+          <button className="btn primary" onClick={download} data-testid="export-download"><Icon name="import" /> Download {exportFileName(doc)}</button>
         </>
       }>
       <div className="row" style={{ marginBottom: 10 }}>

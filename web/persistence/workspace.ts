@@ -18,7 +18,7 @@ const SEEDED = 'editor.demoSeeded';
 
 let db: HookwireDb;
 let watch: Subscription | null = null;
-let saving = false;
+let inflight: Promise<void> | null = null;
 let started = false;
 
 const store = () => useEditor.getState();
@@ -29,6 +29,8 @@ function report(e: unknown): void {
 
 /** Opens a library entry in the editor; an entry that cannot be opened shows why and is left as stored. */
 export async function openPipeline(id: string): Promise<void> {
+  // Whatever the open pipeline still has unsaved is written before another one replaces it.
+  await flushSave();
   const read = await readPipeline(db, id);
   if (!read) return;
   if (!read.ok) {
@@ -60,26 +62,34 @@ function watchRecord(id: string): void {
   });
 }
 
-/** Saves the document when it is ahead of what is stored; one save at a time, the latest state wins. */
-export async function flushSave(): Promise<void> {
+/**
+ * Saves the document when it is ahead of what is stored; one save at a time, and edits made during a save
+ * are saved right after it. The promise settles when the document is saved (or the save failed).
+ */
+export function flushSave(): Promise<void> {
+  if (inflight) return inflight.then(() => flushSave());
   const s = store();
-  if (saving || !s.doc || !s.pipelineId || s.version === s.savedVersion || s.save.status === 'conflict') return;
-  saving = true;
+  if (!s.doc || !s.pipelineId || s.version === s.savedVersion || s.save.status === 'conflict') return Promise.resolve();
   const { pipelineId: id, doc, version, revision } = s;
   s.setSave({ status: 'saving' });
-  try {
-    const result = await savePipeline(db, id, doc, revision);
-    if (store().pipelineId !== id) return;
-    if (result.ok) store().setSave({ status: 'saved', at: Date.now() }, { revision: result.revision, savedVersion: version });
-    else if (result.reason === 'conflict') store().setSave({ status: 'conflict', theirRevision: result.theirRevision, by: 'other-tab' });
-    else store().setSave({ status: 'conflict', theirRevision: 0, by: 'missing' });
-  } catch (e) {
-    report(e);
-  } finally {
-    saving = false;
-  }
-  const after = store();
-  if (after.version !== after.savedVersion && after.save.status === 'saved') void flushSave();
+  inflight = (async () => {
+    try {
+      const result = await savePipeline(db, id, doc, revision);
+      if (store().pipelineId !== id) return;
+      if (result.ok) store().setSave({ status: 'saved', at: Date.now() }, { revision: result.revision, savedVersion: version });
+      else if (result.reason === 'conflict') store().setSave({ status: 'conflict', theirRevision: result.theirRevision, by: 'other-tab' });
+      else store().setSave({ status: 'conflict', theirRevision: 0, by: 'missing' });
+    } catch (e) {
+      report(e);
+    }
+  })().finally(() => {
+    inflight = null;
+  });
+  return inflight.then(() => {
+    const after = store();
+    if (after.pipelineId === id && after.version !== after.savedVersion && after.save.status === 'saved') return flushSave();
+    return undefined;
+  });
 }
 
 /** Conflict: drop this tab's edits and load what is stored. */
