@@ -39,4 +39,12 @@ describe('README production example', () => {
     const audit = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(audit.map((a) => a.decision)).toEqual(recording.events.filter((e) => e.type !== 'agent.end').map((e) => e.recorded?.decision));
   });
+
+  it('[P12] the settings.json snippet is valid JSON that installs claude-hook on every mapped hook event', () => {
+    const settings = JSON.parse(readmeBlock('settings.json'));
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    for (const entries of Object.values(settings.hooks) as { hooks: { type: string; command: string }[] }[][]) {
+      expect(entries[0]!.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/^hookwire claude-hook \S+\.pipeline\.json --record /) });
+    }
+  });
 });
