@@ -9,19 +9,24 @@ import { startWorkspace } from './persistence/workspace.ts';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { DebugPlaceholder } from './shell/DebugPlaceholder.tsx';
 import { LeftPanel } from './shell/LeftPanel.tsx';
-import { OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
+import { NoPipelineNote, OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
+import { newPipeline } from './persistence/workspace.ts';
+import { demoPipeline } from './demo/demoPipeline.ts';
+import { emptyPipeline } from './model/emptyPipeline.ts';
 import { TopBar } from './shell/TopBar.tsx';
 import { Workbench } from './shell/Workbench.tsx';
-import { useEditor, selectMode, selectPipelineId } from './store/editorStore.ts';
+import { useEditor, selectMode, selectOpenError, selectPipelineId } from './store/editorStore.ts';
 
 /** The app: top bar with Edit/Debug, and the workbench of the current mode. */
 export function App() {
   const mode = useEditor(selectMode);
   const pipelineId = useEditor(selectPipelineId);
+  const openError = useEditor(selectOpenError);
+  const [started, setStarted] = useState(false);
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
 
   useEffect(() => {
-    void startWorkspace(appDb());
+    void startWorkspace(appDb()).finally(() => setStarted(true));
   }, []);
 
   return (
@@ -37,6 +42,9 @@ export function App() {
                 <Canvas key={pipelineId ?? 'none'} />
                 <SaveBanner />
                 <OpenErrorNote />
+                {started && !pipelineId && !openError && (
+                  <NoPipelineNote onNew={() => void newPipeline(emptyPipeline())} onDemo={() => void newPipeline(demoPipeline())} />
+                )}
               </>
             }
             right={<Inspector />}

@@ -56,6 +56,10 @@ export function duplicateSelection(): void {
 export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlowEdge>, readOnly: boolean): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('[role="dialog"]')) {
+        useEditor.getState().select([]);
+        return;
+      }
       const mod = e.ctrlKey || e.metaKey;
       if (!mod || e.altKey || readOnly) return;
       const key = e.key.toLowerCase();

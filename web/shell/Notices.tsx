@@ -71,3 +71,19 @@ export function OpenErrorNote() {
     </div>
   );
 }
+
+/** Nothing open (every pipeline deleted): say so and offer a way on. */
+export function NoPipelineNote({ onNew, onDemo }: { onNew: () => void; onDemo: () => void }) {
+  return (
+    <div className="center-note" data-testid="no-pipeline">
+      <div className="box">
+        <h2>No pipeline open</h2>
+        <p>Create a pipeline, add a fresh copy of the demo, or import a file.</p>
+        <div className="row">
+          <button className="btn primary" onClick={onNew}>New pipeline</button>
+          <button className="btn" onClick={onDemo}>Open the demo</button>
+        </div>
+      </div>
+    </div>
+  );
+}
