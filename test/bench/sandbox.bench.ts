@@ -32,16 +32,27 @@ const contexts = Array.from({ length: 1000 }, (_, i) => {
   return { event, payload: event.payload, state: { shell_calls: i }, now: 1_700_000_000_000 + i };
 });
 
-function measure(label: string, run: (i: number) => unknown, ms = 1500): number {
+interface Rate {
+  /** Calls per second of wall-clock time. */
+  wall: number;
+  /** Calls per second of this process's CPU time: steadier than wall-clock on a shared, busy machine. */
+  cpu: number;
+}
+
+function measure(label: string, run: (i: number) => unknown, ms = 1500): Rate {
   for (let i = 0; i < 2000; i++) run(i); // warm up (wasm tiers up, V8 optimizes)
   let calls = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   while (performance.now() - started < ms) {
     for (let i = 0; i < 500; i++) run(calls++);
   }
-  const perSecond = calls / ((performance.now() - started) / 1000);
-  console.log(`${label.padEnd(44)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} calls/s  ${(1e6 / perSecond).toFixed(2).padStart(8)} µs/call`);
-  return perSecond;
+  const wallSeconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const rate = { wall: calls / wallSeconds, cpu: calls / ((cpu.user + cpu.system) / 1e6) };
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
+  console.log(`${label.padEnd(40)} ${fmt(rate.wall)} calls/s  ${(1e6 / rate.wall).toFixed(2).padStart(8)} µs/call   (${fmt(rate.cpu)} per CPU-second)`);
+  return rate;
 }
 
 // The limits are not what is measured; a generous wall-clock limit keeps a busy machine from failing a call.
@@ -66,7 +77,8 @@ for (const ctx of contexts.slice(0, 50)) {
   if (!read?.ok || JSON.stringify(read.outcome) !== JSON.stringify(builtin(ctx))) throw new Error('the code and built-in handlers disagree');
 }
 
-console.log(`\noverhead per call: ${((1e6 / code) - (1e6 / plain)).toFixed(2)} µs; the built-in handler is ${(plain / code).toFixed(0)}x faster`);
-console.log(`code handler: ${Math.round(code).toLocaleString('en-US')} calls/s (goal ≥ 30,000): ${code >= 30_000 ? 'met' : 'NOT met'}`);
+console.log(`\noverhead per call: ${(1e6 / code.wall - 1e6 / plain.wall).toFixed(2)} µs wall, ${(1e6 / code.cpu - 1e6 / plain.cpu).toFixed(2)} µs CPU`);
+console.log(`ratio: the built-in handler is ${(plain.wall / code.wall).toFixed(0)}x faster (wall), ${(plain.cpu / code.cpu).toFixed(0)}x (CPU)`);
+console.log(`code handler: ${Math.round(code.wall).toLocaleString('en-US')} calls/s wall, ${Math.round(code.cpu).toLocaleString('en-US')} per CPU-second (goal ≥ 30,000 calls/s)`);
 console.log(`sandbox: ${JSON.stringify(sandbox.stats())}`);
 sandbox.dispose();
