@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
-import { copyNodes, pasteChange, type ClipboardData } from '../model/clipboard.ts';
+import { copyNodes, parseClipboard, pasteChange, type ClipboardData } from '../model/clipboard.ts';
 import { useEditor } from '../store/editorStore.ts';
 import type { HookFlowEdge, HookFlowNode } from '../model/pipelineToFlow.ts';
 
@@ -32,6 +32,16 @@ export function copySelection(): number {
   // Also on the system clipboard, so it can be pasted in another tab; refused permission is fine.
   void navigator.clipboard?.writeText(JSON.stringify(clipboard)).catch(() => undefined);
   return clipboard.nodes.length;
+}
+
+/** Nodes copied in another tab come through the system clipboard (the browser may ask for permission). */
+async function readSystemClipboard(): Promise<void> {
+  try {
+    const data = parseClipboard(await navigator.clipboard.readText());
+    if (data) paste(data);
+  } catch {
+    /* permission refused or nothing readable: nothing to paste */
+  }
 }
 
 export function pasteClipboard(): void {
@@ -76,9 +86,10 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
       else if (key === 'x' && copySelection() > 0) {
         e.preventDefault();
         s.apply([{ type: 'removeNodes', ids: s.selectedNodes }], 'Cut');
-      } else if (key === 'v' && clipboard) {
+      } else if (key === 'v') {
         e.preventDefault();
-        pasteClipboard();
+        if (clipboard) pasteClipboard();
+        else void readSystemClipboard();
       } else if (key === 'd') {
         e.preventDefault();
         duplicateSelection();
