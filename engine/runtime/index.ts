@@ -4,6 +4,8 @@
  */
 export { createRuntime } from './createRuntime.ts';
 export type * from './types.ts';
+export type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
+export type { HandlerError } from '../dispatch/types.ts';
 export { blockedResult } from './guard.ts';
 export { formatProblems } from './formatProblems.ts';
 export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type Scheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compilePipeline } from '../../../engine/index.ts';
-import { createNodeSandbox, decideTrace, formatProblems, jsonLinesTo, loadRuntime, readTraceFile, recordToDirectory, type AuditRecord } from '../../../engine/node/index.ts';
+import { createNodeSandbox, decideTrace, formatProblems, jsonLinesTo, loadRuntime, readTraceFile, recordToDirectory } from '../../../engine/node/index.ts';
+import type { AuditRecord } from '../../../engine/index.ts';
 import { GUARD, tempDir } from './runCli.ts';
 
 // A code handler whose decision depends on the clock, the random source and the trace state: only a replay

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed } from '../../../engine/runtime/index.ts';
 import type { HookEvent, JsonObject } from '../../../engine/index.ts';
-import { HOOK_INPUTS, common } from './claudeHookInputs.ts';
+import { HOOK_INPUTS, HOOK_NAMES, common } from './claudeHookInputs.ts';
 
 const at = { ts: '2026-03-01T10:00:00.000Z', seq: 7 };
 const map = (input: unknown) => {
@@ -15,7 +15,7 @@ const decide = (event: HookEvent, over: Partial<{ decision: 'continue' | 'stop_p
 
 describe('claude-hook: input → event', () => {
   it('[P12] maps every hook event to its lifecycle event with the canonical payload; common fields go to meta', () => {
-    const got = Object.fromEntries(Object.entries(HOOK_INPUTS).map(([k, v]) => [k, map(v)]));
+    const got = Object.fromEntries(Object.entries(HOOK_INPUTS).map(([k, v]) => [k, map(v)] as const));
     expect(got.PreToolUse).toEqual({
       event_id: 'cc:toolu_01ABC123:before', trace_id: 'abc123', agent_id: 'claude-code', type: 'tool.before_call', ts: at.ts,
       payload: { tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run the tests' }, tool_use_id: 'toolu_01ABC123' },
@@ -83,7 +83,7 @@ describe('claude-hook: decision → answer', () => {
   });
 
   it('[P12] PostToolUse, Stop and UserPromptSubmit blocks are decision: "block"; a PostToolUse rewrite is updatedToolOutput', () => {
-    for (const hook of ['PostToolUse', 'Stop', 'UserPromptSubmit']) {
+    for (const hook of ['PostToolUse', 'Stop', 'UserPromptSubmit'] as const) {
       const e = map(HOOK_INPUTS[hook]);
       const a = claudeHookAnswer(hook, e, decide(e, { decision: 'block_action', reason: `no ${hook}`, blocked: true }));
       expect([a.exitCode, parse(a)]).toEqual([0, { decision: 'block', reason: `no ${hook}` }]);
@@ -103,7 +103,7 @@ describe('claude-hook: decision → answer', () => {
   });
 
   it('[P12] continue (and stop_propagation) is exit 0 with no output: no objection', () => {
-    for (const hook of Object.keys(HOOK_INPUTS)) {
+    for (const hook of HOOK_NAMES) {
       const e = map(HOOK_INPUTS[hook]);
       expect(claudeHookAnswer(hook, e, decide(e))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
       expect(claudeHookAnswer(hook, e, decide(e, { decision: 'stop_propagation', reason: 'enough' }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
