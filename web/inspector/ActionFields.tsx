@@ -26,7 +26,7 @@ function RewriteOps({ ops, onChange }: { ops: RewriteOp[]; onChange: (ops: Rewri
               <option value="remove">remove</option>
               <option value="redact">redact</option>
             </select>
-            <PathInput value={op.path ?? ''} placeholder={op.op === 'redact' ? 'every string in the payload' : 'payload.field'}
+            <PathInput value={op.path ?? ''} placeholder={op.op === 'redact' ? 'all strings' : 'payload.field'}
               onChange={(p) => set(i, op.op === 'redact' ? compact({ ...op, path: p || undefined }) : { ...op, path: p })} />
             <button className="btn ghost icon" aria-label="Remove operation" title="Remove operation" disabled={ops.length === 1}
               onClick={() => onChange(ops.filter((_, j) => j !== i))}><Icon name="close" size={12} /></button>
