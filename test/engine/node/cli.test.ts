@@ -38,12 +38,14 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     doc.nodes[7].when['payload.tool_input.command'].regex = '(unclosed';
     doc.nodes.push({ id: 'm2', kind: 'matcher', when: { 'payload.x': { between: [1, 2] }, 'paylod.y': 1 } });
     doc.wires.push({ from: 'before', to: 'm2' }, { from: 'm2', to: 'block-rm' });
-    const dir = tempDir({ 'bad.json': JSON.stringify(doc), 'broken.json': '{\n  "format": "hookwire.pipeline",\n  oops\n}' });
-    const [good, bad, broken, missing] = await Promise.all([
+    const code = { format: 'hookwire.pipeline', version: 1, name: 'c', nodes: [{ id: 'e', kind: 'event', pattern: '*' }, { id: 'h', kind: 'handler', name: 'H', action: { type: 'code', language: 'ts', source: "export default function (ctx) {\n  return block('x' +;\n}" } }], wires: [{ from: 'e', to: 'h' }] };
+    const dir = tempDir({ 'bad.json': JSON.stringify(doc), 'broken.json': '{\n  "format": "hookwire.pipeline",\n  oops\n}', 'code.json': JSON.stringify(code) });
+    const [good, bad, broken, missing, badCode] = await Promise.all([
       hookwire(['validate', GUARD]),
       hookwire(['validate', join(dir, 'bad.json')]),
       hookwire(['validate', join(dir, 'broken.json')]),
       hookwire(['validate', join(dir, 'nope.json')]),
+      hookwire(['validate', join(dir, 'code.json')]),
     ]);
     expect(good).toMatchObject({ code: 0, stdout: expect.stringContaining('valid (pipeline "guard": 20 nodes, 8 handlers, 13 wires); 0 errors, 0 warnings') });
     expect(bad.code).toBe(1);
@@ -53,6 +55,8 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(bad.stdout).toContain('invalid; 3 errors, 0 warnings');
     expect(broken).toMatchObject({ code: 1, stdout: expect.stringMatching(/not valid JSON at line 3, column 3.*\(not_json\)/) });
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: `hookwire validate: cannot read pipeline ${join(dir, 'nope.json')}: no such file\n` });
+    // Code is compiled in a real QuickJS sandbox, and its error points into the user's source.
+    expect(badCode).toMatchObject({ code: 1, stdout: expect.stringMatching(/^error +nodes\[1\]\.action\.source \[node h\]: .*line 2, column \d+.*\(code_error\)$/m) });
   });
 
   it('[P10] replay: a table by default; --json gives one stable object per event', async () => {
@@ -178,5 +182,24 @@ describe('hookwire CLI --help of each command (in-process)', () => {
       expect(r.stdout).toContain(`Usage: hookwire ${command}`);
       for (const p of parts) expect(r.stdout, `${command} --help`).toContain(p);
     }
+  });
+
+  it('[P10] replay runs code handlers in a QuickJS sandbox made for the pipeline', async () => {
+    const code = {
+      format: 'hookwire.pipeline', version: 1, name: 'code',
+      nodes: [
+        { id: 'tools', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'h', kind: 'handler', name: 'Code', action: { type: 'code', language: 'ts', source: "export default (ctx: HandlerContext) => ctx.payload.tool_name === 'Bash' ? block('no shell at ' + new Date().toISOString()) : null" } },
+      ],
+      wires: [{ from: 'tools', to: 'h' }],
+    };
+    const dir = tempDir({ 'code.json': JSON.stringify(code) });
+    const r = await hookwireInProcess(['replay', '--json', join(dir, 'code.json'), SESSION]);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rows.filter((x) => x.decided_by === 'h').map((x) => [x.event_id, x.reason])).toEqual([
+      ['e4', 'no shell at 2026-03-01T10:00:03.000Z'],
+      ['e5', 'no shell at 2026-03-01T10:00:04.000Z'],
+    ]);
   });
 });
