@@ -102,23 +102,27 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     const decision = OUTCOMES[t.outcome[d]!]!;
     if (decision === 'not_reached') throw new Error(`replay: step ${i} repeats step ${d}, which was not dispatched`);
     const mode = (t.flags[d]! & STEP_FLAG.async) !== 0 ? 'async' : 'sync';
-    return { index: d, decision, reason: '', decided_by: by < 0 ? null : t.handler_ids[by]!, payload: null, mode, errors: [], audit: [] };
+    return { index: d, decision, reason: '', decided_by: by < 0 ? null : t.handler_ids[by]!, payload: null, mode };
+  };
+
+  /** Computes step `frontier` for the fast pass: checkpoint, duplicate detection, timeline [R9][R10]. */
+  const frontierStep = (explain: boolean): ReturnType<typeof stepEvent> => {
+    if (frontier % K === 0) checkpoints[frontier / K] = frontierCarry;
+    const e = source.get(frontier);
+    const first = seen.get(e.event_id);
+    // [R5] only a dispatched event answers for its id later (the session records nothing else).
+    if (first !== undefined) t.duplicate_of[frontier] = first;
+    const out = stepEvent(ctx, frontierCarry, e, frontier, first === undefined ? null : earlierLite(frontier), explain);
+    if (first === undefined && !out.step.not_reached) seen.set(e.event_id, frontier);
+    tl.record(out.step, out.carry);
+    frontierCarry = out.carry;
+    frontier++;
+    return out;
   };
 
   const advance = (limit = count): number => {
     const end = Math.min(limit, count);
-    while (frontier < end) {
-      if (frontier % K === 0) checkpoints[frontier / K] = frontierCarry;
-      const e = source.get(frontier);
-      const first = seen.get(e.event_id);
-      // [R5] only a dispatched event answers for its id later (the session records nothing else).
-      if (first !== undefined) t.duplicate_of[frontier] = first;
-      const out = stepEvent(ctx, frontierCarry, e, frontier, first === undefined ? null : earlierLite(frontier), false);
-      if (first === undefined && !out.step.not_reached) seen.set(e.event_id, frontier);
-      tl.record(out.step, out.carry);
-      frontierCarry = out.carry;
-      frontier++;
-    }
+    while (frontier < end) frontierStep(false);
     return frontier;
   };
 
@@ -138,7 +142,7 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     const d = t.duplicate_of[i]!;
     if (d < 0) return null;
     const s = stepEvent(ctx, carryBefore(d), source.get(d), d, null, false).step;
-    return { index: d, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, errors: s.errors, audit: s.audit };
+    return { index: d, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode };
   };
 
   const step = (i: number): ReplayStep => {
@@ -160,10 +164,10 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
 
   const analyze = (limit = count): number => {
     const end = Math.min(limit, count);
-    advance(end);
     while (analyzed < end) {
       const i = analyzed;
-      const out = stepEvent(ctx, analysisCarry, source.get(i), i, earlierLite(i), true);
+      // At the frontier one explained step serves both passes (explain mode reaches the same result [X5]).
+      const out = i === frontier ? frontierStep(true) : stepEvent(ctx, analysisCarry, source.get(i), i, earlierLite(i), true);
       act.record(i, out.explanation);
       analysisCarry = out.carry;
       analyzed++;

@@ -3,7 +3,7 @@ import type { Explanation, HandlerStatus } from '../dispatch/types.ts';
 
 /** Handler statuses in the order of `ReplayActivity.status_counts` columns. */
 export const HANDLER_STATUSES: readonly HandlerStatus[] = ['fired', 'not_matched', 'wrong_event_type', 'not_reached', 'disabled', 'breaker_open', 'error'];
-const STATUS_CODE = new Map<HandlerStatus, number>(HANDLER_STATUSES.map((s, i) => [s, i]));
+const STATUS_CODE = Object.fromEntries(HANDLER_STATUSES.map((s, i) => [s, i])) as Record<HandlerStatus, number>;
 
 /**
  * Which handlers ran on which step, read from the explain pass's Explanations [R11][R13], in compact form.
@@ -63,7 +63,7 @@ export function createActivityBuilder(compiled: CompiledPipeline, count: number)
           // Explanations list handlers in execution order, which is rank order; the map is the safe fallback.
           const r = ids[k] === h.handler_id ? k : rank.get(h.handler_id) ?? -1;
           if (r < 0) continue;
-          counts[r * width + STATUS_CODE.get(h.status)!]!++;
+          counts[r * width + STATUS_CODE[h.status]]!++;
           if (h.status === 'fired' || h.status === 'error') push(r, h.status === 'error');
         }
       }

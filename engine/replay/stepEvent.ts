@@ -18,6 +18,8 @@ export interface ReplayContext {
   readonly clock: ((event: HookEvent, index: number) => number) | undefined;
   readonly names: ReadonlyMap<string, string>;
   readonly initialCarry: ReplayCarry;
+  /** The same notes repeat on every step after a run end or a counterfactual start: made once, shared (frozen). */
+  readonly notes: { ended(end: RunEnd): readonly string[]; counterfactual(since: number): readonly string[] };
 }
 
 /** The result an earlier step gave, which a duplicate repeats [R5]. */
@@ -29,8 +31,6 @@ export interface EarlierResult {
   /** The earlier final payload; null when only the decision is needed (an intermediate step). */
   payload: JsonObject | null;
   mode: EventMode;
-  errors: readonly HandlerError[];
-  audit: readonly JsonObject[];
 }
 
 /** Builds the context and the starting carry of a replay. */
@@ -39,7 +39,19 @@ export function createReplayContext(compiled: CompiledPipeline, options: ReplayO
   const env: DispatchEnv = { clock: { now: () => holder.t }, ...(options.timer ? { timer: options.timer } : {}) };
   const names = new Map(compiled.handlers.map((h) => [h.id, h.name]));
   const initialCarry: ReplayCarry = { state: options.initialState ?? initialState(), now: 0, ended: null, counterfactual_since: -1 };
-  return { compiled, env, holder, clock: options.clock, names, initialCarry };
+  let ended: [RunEnd | null, readonly string[]] = [null, NO_NOTES];
+  let cf: [number, readonly string[]] = [-1, NO_NOTES];
+  const notes = {
+    ended(end: RunEnd): readonly string[] {
+      if (ended[0] !== end) ended = [end, Object.freeze([endedNote(names, end)])];
+      return ended[1];
+    },
+    counterfactual(since: number): readonly string[] {
+      if (cf[0] !== since) cf = [since, Object.freeze([counterfactualNote(since)])];
+      return cf[1];
+    },
+  };
+  return { compiled, env, holder, clock: options.clock, names, initialCarry, notes };
 }
 
 /** The clock time of an event [R3]: the injected clock or the event's `ts`; not finite → the previous time. */
@@ -60,6 +72,7 @@ type StepResult = Pick<DispatchResult, 'decision' | 'reason' | 'decided_by' | 'p
 };
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
+const NO_NOTES: readonly string[] = NONE;
 
 /**
  * The pure step function of replay [R1]-[R7]: one event, the carry before it and (for a repeated event id)
@@ -79,15 +92,16 @@ export function stepEvent(
   const recorded = event.recorded ?? null;
   let result: StepResult;
   let explanation: Explanation | null = null;
-  const notes: string[] = [];
+  let notes: readonly string[] = NO_NOTES;
   if (earlier) {
     // [R5][E5] checked before the run's end, as the session does: a repeated id gets its recorded answer.
-    const { decision, reason, decided_by, mode, errors, audit } = earlier;
-    result = { decision, reason, decided_by, mode, errors, audit, payload: earlier.payload ?? event.payload, state: carry.state };
-    notes.push(`Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.`);
+    // Nothing ran, so nothing new was audited and nothing failed: only the answer is repeated.
+    const { decision, reason, decided_by, mode } = earlier;
+    result = { decision, reason, decided_by, mode, errors: NONE, audit: NONE, payload: earlier.payload ?? event.payload, state: carry.state };
+    notes = [`Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.`];
   } else if (carry.ended) {
     result = notReached(ctx, carry.ended, event, carry);
-    notes.push(endedNote(ctx, carry.ended));
+    notes = ctx.notes.ended(carry.ended);
   } else if (explain) {
     const out = explainEvent(ctx.compiled, event, carry.state, ctx.env);
     result = out.result;
@@ -100,7 +114,10 @@ export function stepEvent(
   const divergent = !notReachedStep && recorded !== null && recorded.decision !== result.decision;
   const counterfactual = carry.counterfactual_since >= 0;
   const startsCounterfactual = !counterfactual && !notReachedStep && blocked && actionRan(recorded);
-  if (counterfactual) notes.push(`Counterfactual: ${stepNo(carry.counterfactual_since)} blocked an action that really ran; from there on the trace shows what happened without that block.`);
+  if (counterfactual) {
+    const cf = ctx.notes.counterfactual(carry.counterfactual_since);
+    notes = notes === NO_NOTES ? cf : [...notes, ...cf];
+  }
 
   const step: ReplayStep = {
     index,
@@ -157,9 +174,13 @@ function notReached(ctx: ReplayContext, end: RunEnd, event: TraceEvent, carry: R
   };
 }
 
-function endedNote(ctx: ReplayContext, end: RunEnd): string {
-  const who = quoteName(end.decided_by ? ctx.names.get(end.decided_by) ?? end.decided_by : null);
+function endedNote(names: ReadonlyMap<string, string>, end: RunEnd): string {
+  const who = quoteName(end.decided_by ? names.get(end.decided_by) ?? end.decided_by : null);
   return `Not dispatched: the run ended at ${stepNo(end.index)}, where ${who} decided TERMINATE${end.reason ? ` (${clip(end.reason, 100)})` : ''}.`;
+}
+
+function counterfactualNote(since: number): string {
+  return `Counterfactual: ${stepNo(since)} blocked an action that really ran; from there on the trace shows what happened without that block.`;
 }
 
 function divergenceText(ctx: ReplayContext, recorded: RecordedDecision, result: Pick<DispatchResult, 'decision' | 'reason' | 'decided_by'>, startsCounterfactual: boolean): string {

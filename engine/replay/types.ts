@@ -97,7 +97,7 @@ export interface ReplayStep {
   counterfactual: boolean;
   counterfactual_since: number | null;
   /** Sentences the debugger shows beside the step (duplicate, not reached, counterfactual). */
-  notes: string[];
+  notes: readonly string[];
 }
 
 /** Flags of the compact timeline (bits of `ReplayTimeline.flags`). */

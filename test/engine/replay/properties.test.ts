@@ -137,6 +137,13 @@ describe('replay properties', () => {
         if (!c) return;
         const steps = replayTrace(c, events, { explain: false });
         const t = createReplayer(c, events, { checkpointEvery: K }).timeline();
+        // The explain pass run first fills the timeline itself, and the coverage does not depend on the order.
+        const explainedFirst = createReplayer(c, events, { checkpointEvery: K });
+        const coverage = explainedFirst.coverage();
+        expect(explainedFirst.timeline()).toEqual(t);
+        const fastFirst = createReplayer(c, events, { checkpointEvery: K });
+        fastFirst.timeline();
+        expect(fastFirst.coverage()).toEqual(coverage);
         steps.forEach((s, i) => {
           expect(t.outcome[i]).toBe(['continue', 'stop_propagation', 'block_action', 'terminate', 'not_reached'].indexOf(s.outcome));
           expect(t.duplicate_of[i]).toBe(s.duplicate_of ?? -1);

@@ -91,10 +91,13 @@ describe('replay', () => {
   });
 
   it('[R5][E5] a repeated event id returns the earlier step\'s result and runs nothing', () => {
-    const events = [te('a', 'tool.before_call', { tool_name: 'rm', path: '/x' }), te('b', 'tool.before_call', { tool_name: 'ls' }), te('a', 'tool.before_call', { tool_name: 'ls', path: 'changed' })];
+    const events = [te('a', 'tool.before_call', { tool_name: 'rm', path: '/x' }), te('b', 'tool.before_call', { tool_name: 'ls' }), te('a', 'tool.before_call', { tool_name: 'ls', path: 'changed' }), te('b', 'tool.before_call', { tool_name: 'ls' })];
     const steps = replayTrace(policy(), events);
     const dup = steps[2]!;
-    expect(dup).toMatchObject({ duplicate: true, duplicate_of: 0, decision: 'block_action', reason: 'no rm: /x', decided_by: 'block-rm', explanation: null, blocked: true });
+    expect(dup).toMatchObject({ duplicate: true, duplicate_of: 0, decision: 'block_action', reason: 'no rm: /x', decided_by: 'block-rm', explanation: null, blocked: true, audit: [], errors: [] });
+    // The log ran on step 2; its repeat audits nothing again.
+    expect(steps[1]!.audit).toHaveLength(1);
+    expect(steps[3]).toMatchObject({ duplicate_of: 1, decision: 'continue', audit: [] });
     expect(dup.payload_after).toBe(steps[0]!.payload_after);
     expect(dup.payload_before).toEqual({ tool_name: 'ls', path: 'changed' });
     // Nothing ran: the budget did not count it.
