@@ -28,10 +28,6 @@ interface OpenOptions {
   onEnd: (ctx: TraceContext) => void;
 }
 
-interface Queued {
-  event: HookEvent;
-}
-
 /**
  * One trace of the runtime [P2]: a session (state, idempotency, terminate) plus stamping, the async queue and
  * the recording. `emit` dispatches synchronously and returns; every record leaves through a sink queue.
@@ -55,7 +51,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const recordQueue = recordSink ? createSinkQueue('record', recordSink, o.queueOptions) : null;
   recordQueue?.push(traceHeaderLine(header));
 
-  const queued: Queued[] = [];
+  const queued: HookEvent[] = [];
   let seq = 0;
   let drainScheduled = false;
   let terminated: EmitResult | null = null;
@@ -63,8 +59,11 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const run = (event: HookEvent): SessionResult => {
     now = Date.parse(event.ts);
     const r = session.dispatch(event);
-    for (const a of r.audit) o.queues.handlerAudit?.push(a);
-    for (const e of r.errors) o.queues.errors?.push(e);
+    if (!r.duplicate) {
+      // A repeated id ran nothing [E5]: its records were delivered the first time.
+      for (const a of r.audit) o.queues.handlerAudit?.push(a);
+      for (const e of r.errors) o.queues.errors?.push(e);
+    }
     if (r.mode === 'async' && !r.duplicate) {
       o.queues.async?.push({ trace_id: event.trace_id, event_id: event.event_id, event_type: event.type, payload: r.payload, errors: r.errors, audit: r.audit });
     }
@@ -75,7 +74,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
   // [P4] queued async events run in emit order, before any later event of the trace.
   const drain = () => {
-    while (queued.length > 0) run(queued.shift()!.event);
+    while (queued.length > 0) run(queued.shift()!);
   };
 
   const toResult = (r: SessionResult, queuedFlag: boolean): EmitResult => {
@@ -90,7 +89,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const emit = (type: string, payload: JsonObject, options: EmitOptions = {}): EmitResult => {
     const event = stamp(type, payload, options);
     if (compiled.modeOf(type) === 'async' && !terminated) {
-      queued.push({ event });
+      queued.push(event);
       if (!drainScheduled) {
         drainScheduled = true;
         o.schedule(() => {

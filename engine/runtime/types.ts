@@ -139,13 +139,13 @@ export interface RuntimeTrace {
   readonly agent_id: string;
   /** The TERMINATE result once the trace was terminated [D4][P8]. */
   readonly terminated: EmitResult | null;
-  /** The trace's state variables (`state.*`). */
+  /** The trace's state variables (`state.*`), after any queued async events (reading it dispatches them). */
   readonly state: JsonObject;
   emit(type: string, payload: JsonObject, options?: EmitOptions): EmitResult;
   guard<R>(spec: GuardSpec<R>): Promise<GuardResult<R>>;
   /** `guard` with the canonical tool payloads: tool.before_call → run(tool_input) → tool.after_call. */
   guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject }): Promise<GuardResult<R>>;
-  /** Emits `agent.end` with the payload and waits for every queued event and record of the trace. */
+  /** Emits `agent.end` with the payload, waits for every queued event and record of the trace, and releases it from the runtime. */
   end(payload?: JsonObject): Promise<void>;
   /** Dispatches queued async events now and waits for the trace's records to be delivered. */
   flush(): Promise<void>;

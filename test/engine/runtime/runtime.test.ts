@@ -90,6 +90,16 @@ describe('emit', () => {
     expect(trace.state).toEqual({ output_tokens: 900 });
   });
 
+  it('[P5][E5] a repeated event id delivers its handler records once', async () => {
+    const audits: JsonObject[] = [];
+    const rt = runtime({ sinks: { handlerAudit: (a) => void audits.push(a) } });
+    const trace = rt.startTrace();
+    trace.emit('agent.end', { status: 'ok' }, { event_id: 'end' });
+    trace.emit('agent.end', { status: 'ok' }, { event_id: 'end' });
+    await rt.flush();
+    expect(audits).toEqual([expect.objectContaining({ handler: 'Log the end', message: 'run ended: ok' })]);
+  });
+
   it('[P8] after TERMINATE every later emit is blocked with the terminating reason', () => {
     const trace = runtime().startTrace();
     expect(trace.emit('model.after_call', { usage: { output_tokens: 1500 } })).toMatchObject({ decision: 'terminate', blocked: true });
