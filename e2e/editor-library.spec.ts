@@ -47,3 +47,14 @@ test('library: create, rename, duplicate, delete with undo; everything survives 
   const names = await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
   expect(names).toEqual(['Billing guard', 'Safety policy']);
 });
+
+test('deleting the last pipeline leaves a clear empty state with a way on', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('tab-library').click();
+  await page.getByTestId('library-item').getByTestId('library-delete').click();
+  await expect(page.getByTestId('no-pipeline')).toBeVisible();
+  await shot(page, 'editor-no-pipeline');
+  await page.getByTestId('no-pipeline').getByRole('button', { name: 'Open the demo' }).click();
+  await expect(node(page, 'ev-tool-before')).toBeVisible();
+  await expect(page.getByTestId('library-item')).toHaveCount(1);
+});

@@ -22,8 +22,11 @@ const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c2
 const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
 const DEFAULT_EDGE = { type: 'default', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
 
-/** The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store. */
-export function Canvas({ readOnly = false }: { readOnly?: boolean }) {
+/**
+ * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
+ * `readOnly` and the class maps are for other modes (the debugger highlights the path an event took).
+ */
+export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string> }) {
   const doc = useEditor(selectDoc);
   const problems = useEditor(selectProblems);
   const selectedNodes = useEditor(selectSelectedNodes);
@@ -38,8 +41,14 @@ export function Canvas({ readOnly = false }: { readOnly?: boolean }) {
   const selNodes = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selEdges = useMemo(() => new Set(selectedEdges), [selectedEdges]);
   const graph = useMemo(
-    () => (doc ? mapper(doc, { selectedNodes: selNodes, selectedEdges: selEdges, problems, measured, ...(dragging ? { dragging } : {}) }) : { nodes: [], edges: [] }),
-    [doc, mapper, selNodes, selEdges, problems, measured, dragging],
+    () =>
+      doc
+        ? mapper(doc, {
+            selectedNodes: selNodes, selectedEdges: selEdges, problems, measured,
+            ...(dragging ? { dragging } : {}), ...(nodeClasses ? { nodeClasses } : {}), ...(edgeClasses ? { edgeClasses } : {}),
+          })
+        : { nodes: [], edges: [] },
+    [doc, mapper, selNodes, selEdges, problems, measured, dragging, nodeClasses, edgeClasses],
   );
 
   useCanvasShortcuts(flow, readOnly);

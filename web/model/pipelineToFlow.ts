@@ -29,6 +29,9 @@ export interface FlowView {
   measured?: ReadonlyMap<string, { width: number; height: number }>;
   /** Positions of nodes being dragged, shown before the move is committed as one change. */
   dragging?: ReadonlyMap<string, { x: number; y: number }>;
+  /** Extra CSS classes per node id / edge id, e.g. the debugger's highlight of the path an event took. */
+  nodeClasses?: ReadonlyMap<string, string>;
+  edgeClasses?: ReadonlyMap<string, string>;
 }
 
 export const EMPTY_VIEW: FlowView = { selectedNodes: new Set(), selectedEdges: new Set(), problems: [] };
@@ -76,13 +79,15 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW): { no
       type: node.kind,
       position: { x: p?.x ?? 0, y: p?.y ?? 0 },
       ...(measured ? { measured } : {}),
+      ...(view.nodeClasses?.has(node.id) ? { className: view.nodeClasses.get(node.id) } : {}),
       selected: view.selectedNodes.has(node.id),
       data: { node, summary: summarize(node, mode), ...(mode ? { mode } : {}), problems: byNode.get(node.id) ?? NO_PROBLEMS },
     };
   });
   const edges = doc.wires.map((wire): HookFlowEdge => {
     const id = edgeId(wire);
-    return { id, source: wire.from, target: wire.to, selected: view.selectedEdges.has(id), data: { wire } };
+    const className = view.edgeClasses?.get(id);
+    return { id, source: wire.from, target: wire.to, selected: view.selectedEdges.has(id), data: { wire }, ...(className ? { className } : {}) };
   });
   return { nodes, edges };
 }
@@ -97,6 +102,7 @@ function sameNode(a: HookFlowNode, b: HookFlowNode): boolean {
     a.position.x === b.position.x &&
     a.position.y === b.position.y &&
     a.selected === b.selected &&
+    a.className === b.className &&
     a.measured?.width === b.measured?.width &&
     a.measured?.height === b.measured?.height &&
     a.data.mode === b.data.mode &&
@@ -119,7 +125,7 @@ export function createFlowMapper(): (doc: Pipeline, view: FlowView) => { nodes: 
     });
     const edges = fresh.edges.map((e) => {
       const old = lastEdges.get(e.id);
-      return old && old.selected === e.selected ? old : e;
+      return old && old.selected === e.selected && old.className === e.className ? old : e;
     });
     lastNodes = new Map(nodes.map((n) => [n.id, n]));
     lastEdges = new Map(edges.map((e) => [e.id, e]));

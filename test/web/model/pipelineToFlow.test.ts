@@ -47,6 +47,14 @@ describe('pipelineToFlow', () => {
     expect(n.measured).toEqual({ width: 10, height: 20 });
   });
 
+  it('adds the class maps of other modes (debugger highlights) to nodes and edges', () => {
+    const e = edgeId(demo.wires[0]!);
+    const { nodes, edges } = pipelineToFlow(demo, { ...EMPTY_VIEW, nodeClasses: new Map([['ev-any', 'hl-fired']]), edgeClasses: new Map([[e, 'hl-path']]) });
+    expect(nodes.find((n) => n.id === 'ev-any')?.className).toBe('hl-fired');
+    expect(nodes.filter((n) => n.className)).toHaveLength(1);
+    expect(edges[0]?.className).toBe('hl-path');
+  });
+
   it('round-trips wires through edge ids, whatever the characters in node ids', () => {
     const w = { from: 'a"->b', to: '["x"]' };
     expect(wireOfEdgeId(edgeId(w))).toEqual(w);
