@@ -48,7 +48,7 @@ export function App() {
               </>
             }
             right={<Inspector />}
-            bottom={<ProblemsPanel />}
+            bottom={pipelineId ? <ProblemsPanel /> : undefined}
           />
         ) : (
           <DebugPlaceholder />
