@@ -55,8 +55,7 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
   if (!isJsonObject(input)) return { ok: false, reason: `expected a JSON object on stdin, got ${Array.isArray(input) ? 'a list' : input === null ? 'null' : typeof input}` };
   const hook = ownGet(input, 'hook_event_name');
   if (typeof hook !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(hook)) return { ok: false, reason: 'hook_event_name is missing or not an event name' };
-  const sessionRaw = ownGet(input, 'session_id');
-  const session = typeof sessionRaw === 'string' && sessionRaw !== '' ? sessionRaw : 'claude-code';
+  const session = claudeSessionId(input);
   const meta: JsonObject = {};
   for (const k of COMMON) {
     const v = ownGet(input, k);
@@ -71,6 +70,12 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
       ? `cc:${toolUse}:${type === 'tool.before_call' ? 'before' : 'after'}`
       : `cc:${session}:${at.seq}:${hook}`;
   return { ok: true, hook, event: { event_id, trace_id: session, agent_id: 'claude-code', type, ts: at.ts, payload: built, meta } };
+}
+
+/** The trace id of a hook input: its `session_id`, or `"claude-code"` when it has none. */
+export function claudeSessionId(input: unknown): string {
+  const s = isJsonObject(input) ? ownGet(input, 'session_id') : undefined;
+  return typeof s === 'string' && s !== '' ? s : 'claude-code';
 }
 
 function payloadOf(hook: string, input: JsonObject, session: string): JsonObject | string {

@@ -11,4 +11,4 @@ export { formatProblems } from './formatProblems.ts';
 export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type Scheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
 export { runGoldenTrace, ExpectationSchema, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
-export { claudeHookEvent, claudeHookAnswer, claudeHookFailClosed, CLAUDE_HOOK_EVENTS, type ClaudeHookAnswer, type ClaudeHookParse } from './claudeHook.ts';
+export { claudeHookEvent, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_HOOK_EVENTS, type ClaudeHookAnswer, type ClaudeHookParse } from './claudeHook.ts';

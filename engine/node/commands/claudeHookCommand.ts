@@ -3,10 +3,10 @@
 // the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { createSession } from '../../dispatch/session.ts';
+import { createReplayRun } from '../../replay/replaySteps.ts';
 import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
 import type { JsonObject } from '../../model/json.ts';
-import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeSessionId, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
@@ -54,24 +54,19 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   try {
     const prior = options.record ? await readRecording(options.record) : null;
     const ts = new Date(now()).toISOString();
-    const sessionId = peekSession(input);
+    const sessionId = claudeSessionId(input);
     const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
     const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
     if (!mapped.ok) return claudeHookFailClosed(mapped.reason);
 
-    // [P13] state (budgets, breakers, idempotency, terminate) is what replaying the session's recording gives.
-    let clock = 0;
-    const session = createSession(loaded.compiled, { clock: { now: () => clock } });
-    for (const e of earlier) {
-      clock = Date.parse(e.ts);
-      const { recorded: _r, ...event } = e;
-      session.dispatch(event);
-    }
-    const audit: (AuditRecord | JsonObject)[] = [];
-    clock = Date.parse(mapped.event.ts);
-    const result = session.dispatch(mapped.event);
-    audit.push(...result.audit);
-    if (result.mode === 'sync') audit.push(auditRecord(mapped.event, result, clock));
+    // [P13] The new event is the next step of replaying the session's recording: budgets, breakers, repeated
+    // ids and TERMINATE carry over, and replaying the file later gives exactly these decisions.
+    const run = createReplayRun(loaded.compiled, { explain: false });
+    for (const e of earlier) run.push(e);
+    const step = run.push(mapped.event);
+    const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, blocked: step.blocked };
+    const audit: (AuditRecord | JsonObject)[] = step.duplicate ? [] : [...step.audit];
+    if (step.mode === 'sync') audit.push(auditRecord(mapped.event, { ...result, state: step.state_after, errors: [...step.errors], audit: [...step.audit], mode: step.mode }, step.now));
 
     if (options.record) {
       const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
@@ -87,11 +82,6 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   } finally {
     loaded.dispose();
   }
-}
-
-function peekSession(input: unknown): string {
-  const s = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as { session_id?: unknown }).session_id : undefined;
-  return typeof s === 'string' && s !== '' ? s : 'claude-code';
 }
 
 function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader {
