@@ -29,10 +29,8 @@ export const HELPER_NAMES = ['block', 'terminate', 'stop', 'rewrite', 'log'] as 
 export const REMOVED_GLOBALS = ['WeakRef', 'FinalizationRegistry'] as const;
 
 export const PRELUDE_FILENAME = 'hookwire-prelude.js';
-
-// The source is one String.raw template so its regular expressions and escapes stay readable. It is
-// written in ES5-ish style on purpose: it runs once per runtime and its per-call paths must be cheap in
-// an interpreter (no spread, no closures per call beyond the context object).
+// One String.raw template, so its regular expressions and escapes stay readable; ES5-ish on purpose: its
+// per-call paths must be cheap in an interpreter (no spread, no closures made per call).
 export const PRELUDE_SOURCE = String.raw`(function () {
   'use strict';
   var G = globalThis, O = Object, S = String, J = JSON, R = Reflect;
@@ -158,29 +156,32 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     var name = typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'an object with a prototype';
     return /^[AEIOU]/.test(name) ? 'an ' + name : 'a ' + name;
   }
-  function check(v, path, depth) {
+  // The path of the first offending value is built only when there is one (innermost segment first), so
+  // checking a valid result builds no strings.
+  var trail = [];
+  function problem(v, depth) {
     switch (typeof v) {
       case 'string': case 'boolean': return '';
-      case 'number': return v === v && v !== 1 / 0 && v !== -1 / 0 ? '' : path + ' is ' + S(v) + ', which JSON cannot hold';
-      case 'undefined': return path + ' is undefined (leave the key out, or use null)';
-      case 'function': return path + ' is a function, not JSON';
-      case 'bigint': return path + ' is a BigInt, not JSON';
-      case 'symbol': return path + ' is a Symbol, not JSON';
+      case 'number': return v === v && v !== 1 / 0 && v !== -1 / 0 ? '' : ' is ' + S(v) + ', which JSON cannot hold';
+      case 'undefined': return ' is undefined (leave the key out, or use null)';
+      case 'function': return ' is a function, not JSON';
+      case 'bigint': return ' is a BigInt, not JSON';
+      case 'symbol': return ' is a Symbol, not JSON';
     }
     if (v === null) return '';
-    if (depth > MAX_DEPTH) return path + ' is nested more than ' + MAX_DEPTH + ' levels deep (does it contain itself?)';
+    if (depth > MAX_DEPTH) return ' is nested more than ' + MAX_DEPTH + ' levels deep (does it contain itself?)';
     var i, r;
     if (isArray(v)) {
-      for (i = 0; i < v.length; i++) if ((r = check(v[i], path + '[' + i + ']', depth + 1))) return r;
+      for (i = 0; i < v.length; i++) if ((r = problem(v[i], depth + 1))) { trail.push('[' + i + ']'); return r; }
       return '';
     }
     var p = getProto(v);
-    if (p === PromiseProto) return path + ' is a Promise: code runs synchronously (no async, no await)';
-    if (p !== ObjectProto && p !== null) return path + ' is ' + kindOf(v) + ', not a plain JSON object';
+    if (p === PromiseProto) return ' is a Promise: code runs synchronously (no async, no await)';
+    if (p !== ObjectProto && p !== null) return ' is ' + kindOf(v) + ', not a plain JSON object';
     var ks = keys(v);
     for (i = 0; i < ks.length; i++) {
       var k = ks[i];
-      if ((r = check(v[k], path + (IDENT.test(k) ? '.' + k : '[' + stringify(k) + ']'), depth + 1))) return r;
+      if ((r = problem(v[k], depth + 1))) { trail.push(IDENT.test(k) ? '.' + k : '[' + stringify(k) + ']'); return r; }
     }
     return '';
   }
@@ -188,8 +189,9 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     if (v === undefined) return 'u';
     if (v === true) return 't';
     if (v === false) return 'f';
-    var bad = check(v, 'result', 0);
-    if (bad) return 'i' + stringify(bad);
+    trail = [];
+    var bad = problem(v, 0);
+    if (bad) return 'i' + stringify('result' + trail.reverse().join('') + bad);
     var text = stringify(v);
     return text.length > MAX_RESULT_CHARS ? 'g' + text.length : 'j' + text;
   }
