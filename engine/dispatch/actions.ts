@@ -129,7 +129,7 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
     event_id: e.event_id,
     event_type: e.type,
     tool_name: toolName ?? null,
-    timestamp: new Date(scope.now).toISOString(),
+    timestamp: isoTime(scope.now),
   };
   if (message) record.message = message(scope);
   if (fields.length) {
@@ -138,6 +138,17 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
     record.fields = values;
   }
   return record;
+}
+
+/** ISO time of a clock value, remembered for the last value (all handlers of an event share one `now`). */
+let lastNow = NaN;
+let lastIso = '';
+export function isoTime(now: number): string {
+  if (now !== lastNow) {
+    lastIso = new Date(now).toISOString();
+    lastNow = now;
+  }
+  return lastIso;
 }
 
 export type { JsonValue };

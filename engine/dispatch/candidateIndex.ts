@@ -96,49 +96,51 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
   }
   const stamp = ix.stamp;
   const stamps = ix.stamps;
-  let n = 0;
-  const take = (ranks: Int32Array, from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const r = ranks[i]!;
-      if (r > after && stamps[r] !== stamp) {
-        stamps[r] = stamp;
-        out[n++] = r;
-      }
-    }
-  };
-  take(ix.always, 0, ix.always.length);
+  let n = take(ix.always, 0, ix.always.length, out, 0, after, stamps, stamp);
   for (let k = 0; k < ix.values.length; k++) {
     const v = ix.values[k]!;
     const value = v.getter(scope);
     if (value === undefined || (value !== null && typeof value === 'object')) continue;
     const ranks = v.byValue.get(value);
-    if (ranks !== undefined) take(ranks, 0, ranks.length);
+    if (ranks !== undefined) n = take(ranks, 0, ranks.length, out, n, after, stamps, stamp);
   }
   for (let k = 0; k < ix.ranges.length; k++) {
     const r = ix.ranges[k]!;
     const x = r.getter(scope);
     if (typeof x !== 'number') continue;
-    take(r.gt.ranks, 0, lowerBound(r.gt.bounds, x)); // bound < x
-    take(r.gte.ranks, 0, upperBound(r.gte.bounds, x)); // bound <= x
-    take(r.lt.ranks, upperBound(r.lt.bounds, x), r.lt.ranks.length); // x < bound
-    take(r.lte.ranks, lowerBound(r.lte.bounds, x), r.lte.ranks.length); // x <= bound
+    n = take(r.gt.ranks, 0, lowerBound(r.gt.bounds, x), out, n, after, stamps, stamp); // bound < x
+    n = take(r.gte.ranks, 0, upperBound(r.gte.bounds, x), out, n, after, stamps, stamp); // bound <= x
+    n = take(r.lt.ranks, upperBound(r.lt.bounds, x), r.lt.ranks.length, out, n, after, stamps, stamp); // x < bound
+    n = take(r.lte.ranks, lowerBound(r.lte.bounds, x), r.lte.ranks.length, out, n, after, stamps, stamp); // x <= bound
   }
   for (let k = 0; k < ix.literals.length; k++) {
     const l = ix.literals[k]!;
     const s = l.getter(scope);
     if (typeof s !== 'string') continue;
     for (let i = 0; i < l.exact.length; i++) {
-      const [text, ranks] = l.exact[i]!;
-      if (s.includes(text)) take(ranks, 0, ranks.length);
+      const entry = l.exact[i]!;
+      if (s.includes(entry[0])) n = take(entry[1], 0, entry[1].length, out, n, after, stamps, stamp);
     }
     if (l.folded.length === 0) continue;
     const folded = foldCase(s);
     for (let i = 0; i < l.folded.length; i++) {
-      const [text, ranks] = l.folded[i]!;
-      if (folded.includes(text)) take(ranks, 0, ranks.length);
+      const entry = l.folded[i]!;
+      if (folded.includes(entry[0])) n = take(entry[1], 0, entry[1].length, out, n, after, stamps, stamp);
     }
   }
   sortPrefix(out, n);
+  return n;
+}
+
+/** Appends ranks[from..to) that come after `after` and were not taken yet in this gather; returns the new count. */
+function take(ranks: Int32Array, from: number, to: number, out: Int32Array, n: number, after: number, stamps: Int32Array, stamp: number): number {
+  for (let i = from; i < to; i++) {
+    const r = ranks[i]!;
+    if (r > after && stamps[r] !== stamp) {
+      stamps[r] = stamp;
+      out[n++] = r;
+    }
+  }
   return n;
 }
 

@@ -27,11 +27,27 @@ export interface Chain {
   lastIgnored: 'shadow' | 'async' | undefined;
 }
 
-export function startChain(event: HookEvent, state: DispatchState, sync: boolean): Chain {
-  return {
-    sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
-    errors: null, audit: null, changed: false, lastError: null, lastIgnored: undefined,
-  };
+/** A chain for one event; `into` reuses an object (the fast path keeps one per compiled pipeline). */
+export function startChain(event: HookEvent, state: DispatchState, sync: boolean, into?: Chain): Chain {
+  if (!into) {
+    return {
+      sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
+      errors: null, audit: null, changed: false, lastError: null, lastIgnored: undefined,
+    };
+  }
+  into.sync = sync;
+  into.decision = 'continue';
+  into.reason = '';
+  into.decidedBy = null;
+  into.payload = event.payload;
+  into.vars = state.vars;
+  into.breakers = state.breakers;
+  into.errors = null;
+  into.audit = null;
+  into.changed = false;
+  into.lastError = null;
+  into.lastIgnored = undefined;
+  return into;
 }
 
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];

@@ -38,10 +38,15 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
 
   const conditions = [when, shorthand].filter((c) => c !== null);
   const label = node.label ?? node.id;
-  const test = (scope: Scope): boolean => {
-    for (const c of conditions) if (!c.test(scope)) return false;
-    return code ? code(scope).pass : true;
-  };
+  const tests = conditions.map((c) => c.test);
+  // The common matcher is one condition and no code: its test is the condition's own closure.
+  const test: (scope: Scope) => boolean =
+    !code && tests.length === 1
+      ? tests[0]!
+      : (scope) => {
+          for (let i = 0; i < tests.length; i++) if (!tests[i]!(scope)) return false;
+          return code ? code(scope).pass : true;
+        };
   const explain = (scope: Scope): ConditionExplain => {
     const children: ConditionExplain[] = conditions.map((c) => c.explain(scope));
     if (code) children.push(code(scope));

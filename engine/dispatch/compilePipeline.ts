@@ -4,6 +4,8 @@ import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../match/eventPattern.ts';
 import type { Necessary } from '../match/atoms.ts';
+import type { Scope } from '../match/path.ts';
+import type { Chain } from './chain.ts';
 import { buildCandidateIndex, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './actions.ts';
@@ -49,8 +51,8 @@ export interface CompiledPipeline {
   matchers: readonly CompiledMatcher[];
   modeOf(type: string): EventMode;
   plan(type: string): TypePlan;
-  /** Scratch memory reused by dispatch (single-threaded, never re-entered). */
-  scratch: { candidates: Int32Array; memoEpoch: Int32Array; memoPass: Uint8Array; epoch: number };
+  /** Scratch memory reused by dispatch (single-threaded, never re-entered), so the fast path allocates little. */
+  scratch: { candidates: Int32Array; memoEpoch: Int32Array; memoPass: Uint8Array; epoch: number; chain: Chain | undefined; scope: Scope | undefined };
 }
 
 export interface CompileEnv {
@@ -78,15 +80,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   const matcherIndex = new Map(matcherList.map((m, i) => [m.id, i]));
   const handlers: CompiledHandler[] = analysis.handlers.map((h) => {
     const paths: CompiledPath[] = h.paths.map((p) => ({
-      nodes: p.nodes,
+      nodes: Object.freeze([...p.nodes]),
       eventNodeId: p.eventNodeId,
       pattern: p.pattern,
       matchers: Int32Array.from(p.matchers.map((id) => matcherIndex.get(id)!)),
     }));
-    const base = { handler_id: h.node.id, name: h.node.name, action: h.node.action.type, order: h.node.order, shadow: h.node.shadow };
     const staticPaths: PathExplain[] = paths.map((p) =>
-      Object.freeze({ nodes: [...p.nodes], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: false, matchers: [], pass: false }),
+      Object.freeze({ nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: false, matchers: [], pass: false }),
     );
+    const fixed = (status: 'wrong_event_type' | 'disabled', ps: PathExplain[]): HandlerExplain =>
+      Object.freeze({ handler_id: h.node.id, name: h.node.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths: ps });
     return {
       rank: h.rank,
       id: h.node.id,
@@ -94,8 +97,8 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       node: h.node,
       run: h.action!.run,
       paths,
-      wrongTypeExplain: Object.freeze({ ...base, status: 'wrong_event_type' as const, paths: staticPaths }),
-      disabledExplain: Object.freeze({ ...base, status: 'disabled' as const, paths: [] }),
+      wrongTypeExplain: fixed('wrong_event_type', staticPaths),
+      disabledExplain: fixed('disabled', []),
     };
   });
 
@@ -114,7 +117,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       }
       return plan;
     },
-    scratch: { candidates: new Int32Array(handlers.length), memoEpoch: new Int32Array(matcherList.length), memoPass: new Uint8Array(matcherList.length), epoch: 0 },
+    scratch: { candidates: new Int32Array(handlers.length), memoEpoch: new Int32Array(matcherList.length), memoPass: new Uint8Array(matcherList.length), epoch: 0, chain: undefined, scope: undefined },
   };
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }

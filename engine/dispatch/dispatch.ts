@@ -26,12 +26,17 @@ export function initialState(vars: JsonObject = {}): DispatchState {
  */
 export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
   const plan = compiled.plan(event.type);
+  if (plan.liveCount === 0) return untouched(event, state, plan.mode);
   const sync = plan.mode === 'sync';
-  const c = startChain(event, state, sync);
-  if (plan.liveCount === 0) return finishChain(c, state, plan.mode);
+  const scratch = compiled.scratch;
+  const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
   const now = env.clock.now();
-  const scope: Scope = { event, payload: event.payload, state: state.vars, now };
-  const candidates = compiled.scratch.candidates;
+  const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
+  scope.event = event;
+  scope.payload = event.payload;
+  scope.state = state.vars;
+  scope.now = now;
+  const candidates = scratch.candidates;
   nextEpoch(compiled);
   let n = gatherCandidates(plan.index, scope, candidates, -1);
   for (let i = 0; i < n; i++) {
@@ -51,4 +56,11 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
     }
   }
   return finishChain(c, state, plan.mode);
+}
+
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/** The result of an event no handler listens to. */
+function untouched(event: HookEvent, state: DispatchState, mode: DispatchResult['mode']): DispatchResult {
+  return { decision: 'continue', reason: '', decided_by: null, payload: event.payload, state, errors: NONE, audit: NONE, mode };
 }

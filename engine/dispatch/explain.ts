@@ -1,4 +1,7 @@
-import { compare } from 'fast-json-patch';
+import jsonPatch from 'fast-json-patch';
+
+// The package is CommonJS: its default export works the same under Node's ESM loader and Vite.
+const { compare } = jsonPatch;
 import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
@@ -22,6 +25,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   let memo: (ConditionExplain | undefined)[] = [];
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
+  const deciders: HandlerExplain[] = [];
 
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
@@ -33,19 +37,22 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       handlers.push(h.wrongTypeExplain);
       continue;
     }
-    const base = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, shadow: h.node.shadow };
     if (endedBy !== null) {
-      handlers.push({ ...base, status: 'not_reached', paths: [], ended_by: endedBy });
+      const out = entry(h, 'not_reached', []);
+      out.ended_by = endedBy;
+      handlers.push(out);
       continue;
     }
     const openUntil = breakerOpenUntil(c.breakers, h, now);
     if (openUntil !== 0) {
-      handlers.push({ ...base, status: 'breaker_open', paths: [], breaker_open_until: openUntil });
+      const out = entry(h, 'breaker_open', []);
+      out.breaker_open_until = openUntil;
+      handlers.push(out);
       continue;
     }
     const paths = explainPaths(compiled, h, live, scope, memo);
     if (!paths.some((p) => p.pass)) {
-      handlers.push({ ...base, status: 'not_matched', paths });
+      handlers.push(entry(h, 'not_matched', paths));
       continue;
     }
     const payloadBefore = c.payload;
@@ -54,7 +61,9 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
     const r = runSafely(h, scope);
     const elapsed = timer() - t0;
     settle(c, h, r, event, now);
-    handlers.push(describeRun(base, paths, r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed));
+    const ran = describeRun(entry(h, r.ok ? 'fired' : 'error', paths), r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
+    handlers.push(ran);
+    if ((ran.decision && ran.decision !== 'continue') || (ran.error && ran.error.policy !== 'continue' && ran.error.policy !== 'logged')) deciders.push(ran);
     if (sync && c.decision !== 'continue') endedBy = c.decidedBy;
     if (c.changed) {
       scope.payload = c.payload;
@@ -64,7 +73,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   }
 
   const result = finishChain(c, state, plan.mode);
-  const precedence = precedenceNote(handlers, result, sync);
+  const precedence = precedenceNote(deciders, result, sync);
   return {
     result,
     explanation: {
@@ -89,9 +98,8 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
 }
 
 function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int32Array, scope: Scope, memo: (ConditionExplain | undefined)[]): PathExplain[] {
-  const liveSet = new Set(live);
   return h.paths.map((p, i) => {
-    const out: PathExplain = { nodes: [...p.nodes], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: liveSet.has(i), matchers: [], pass: false };
+    const out: PathExplain = { nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: live.includes(i), matchers: [], pass: false };
     if (!out.type_matched) return out;
     out.pass = true;
     for (const mi of p.matchers) {
@@ -109,16 +117,20 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
   });
 }
 
+/** A handler's explanation record. Built field by field (not by spreading) so every record has one shape. */
+function entry(h: CompiledHandler, status: HandlerExplain['status'], paths: PathExplain[]): HandlerExplain {
+  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths };
+}
+
 function describeRun(
-  base: Pick<HandlerExplain, 'handler_id' | 'name' | 'action' | 'order' | 'shadow'>,
-  paths: PathExplain[],
+  out: HandlerExplain,
   r: ReturnType<typeof runSafely>,
   c: Chain,
   payloadBefore: JsonObject,
   varsBefore: JsonObject,
   duration: number,
 ): HandlerExplain {
-  const out: HandlerExplain = { ...base, status: r.ok ? 'fired' : 'error', paths, duration_ms: duration };
+  out.duration_ms = duration;
   if (!r.ok) {
     out.error = c.lastError!;
     if (r.logs?.length) out.logs = r.logs;
@@ -145,11 +157,10 @@ function describeRun(
 }
 
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
-function precedenceNote(handlers: HandlerExplain[], result: DispatchResult, sync: boolean): string | undefined {
-  const deciders = handlers.filter((h) => (h.decision && h.decision !== 'continue') || (h.error && h.error.policy !== 'continue' && h.error.policy !== 'logged'));
+function precedenceNote(deciders: HandlerExplain[], result: DispatchResult, sync: boolean): string | undefined {
   if (!sync && deciders.length > 0) return 'This event is async: decisions are reported but never enforced.';
   if (deciders.length < 2) return undefined;
-  const winner = handlers.find((h) => h.handler_id === result.decided_by);
+  const winner = deciders.find((h) => h.handler_id === result.decided_by);
   const others = deciders.filter((h) => h !== winner).map((h) => `"${h.name}" ${h.ignored === 'shadow' ? 'would have decided' : 'decided'} ${(h.decision ?? h.error?.policy ?? '').toUpperCase()}${h.ignored === 'shadow' ? ' (shadow, not enforced)' : ''}`);
   return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

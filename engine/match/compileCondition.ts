@@ -88,25 +88,46 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
   }
 
   const root = compileObject(condition, at);
-  return { test: (scope) => testNode(root, scope), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), paths };
+  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), paths };
 }
 
-function testNode(node: Node, scope: Scope): boolean {
+/**
+ * The fast test as nested closures, one per node, built once: no tree walk and no switch per event. Its
+ * verdict equals `explainNode`'s [X5].
+ */
+function closureOf(node: Node): (scope: Scope) => boolean {
   switch (node.kind) {
-    case 'clause':
-      return node.clause.predicate(node.clause.getter(scope));
-    case 'all':
-      for (const c of node.children) if (!testNode(c, scope)) return false;
-      return true;
-    case 'any':
-      for (const c of node.children) if (testNode(c, scope)) return true;
-      return false;
-    case 'not':
-      return !testNode(node.child, scope);
+    case 'clause': {
+      const { getter, predicate } = node.clause;
+      return (scope) => predicate(getter(scope));
+    }
+    case 'all': {
+      const parts = node.children.map(closureOf);
+      if (parts.length === 1) return parts[0]!;
+      if (parts.length === 2) {
+        const [a, b] = parts as [(s: Scope) => boolean, (s: Scope) => boolean];
+        return (scope) => a(scope) && b(scope);
+      }
+      return (scope) => {
+        for (let i = 0; i < parts.length; i++) if (!parts[i]!(scope)) return false;
+        return true;
+      };
+    }
+    case 'any': {
+      const parts = node.children.map(closureOf);
+      return (scope) => {
+        for (let i = 0; i < parts.length; i++) if (parts[i]!(scope)) return true;
+        return false;
+      };
+    }
+    case 'not': {
+      const inner = closureOf(node.child);
+      return (scope) => !inner(scope);
+    }
   }
 }
 
-/** Evaluates every clause (no short-circuit) so the explanation shows all of them; the verdict equals testNode's. */
+/** Evaluates every clause (no short-circuit) so the explanation shows all of them; the verdict equals the closure's. */
 function explainNode(node: Node, scope: Scope): ConditionExplain {
   switch (node.kind) {
     case 'clause': {

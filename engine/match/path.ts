@@ -83,17 +83,30 @@ export function getPath(scope: Scope, path: ParsedPath): JsonValue | undefined {
 /** A reader compiled once for a path, so dispatch does no string work [V5]. */
 export type Getter = (scope: Scope) => JsonValue | undefined;
 
-/** Compiles a parsed path into a fast reader. */
+/**
+ * Compiles a parsed path into a fast reader [V5]. A key that no object inherits (`tool_name`, not
+ * `constructor`) is read by plain indexing, which for JSON objects can only find an own property; inherited
+ * names go through the own-property check [V8].
+ */
 export function compileGetter(path: ParsedPath): Getter {
-  const segs = path.segments;
   if (path.root === 'event') return (scope) => getPath(scope, path);
-  if (path.root === 'payload' && segs.length === 1) {
-    const key = segs[0]!;
-    return (scope) => ownGet(scope.payload, key);
+  const segs = path.segments;
+  const plain = segs.every((s) => !(s in Object.prototype) && !/^(0|[1-9][0-9]*)$/.test(s));
+  if (path.root === 'payload' && plain && segs.length === 1) {
+    const a = segs[0]!;
+    return (scope) => readKey(scope.payload, a);
   }
-  if (path.root === 'payload' && segs.length === 2) {
+  if (path.root === 'payload' && plain && segs.length === 2) {
     const [a, b] = segs as [string, string];
-    return (scope) => step(ownGet(scope.payload, a), b);
+    return (scope) => {
+      const v = readKey(scope.payload, a);
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? readKey(v, b) : undefined;
+    };
   }
   return (scope) => getPath(scope, path);
+}
+
+/** `obj[key]` for a key no prototype provides: own property or nothing. */
+function readKey(obj: JsonObject, key: string): JsonValue | undefined {
+  return obj[key];
 }

@@ -3,15 +3,25 @@
  * pattern whose literal is absent from a string cannot match it, so the handler is skipped without running
  * the regex. Conservative by design — when in doubt it returns null (no index), never a wrong literal:
  * alternation at the top, inline flags `(?…)`, `\Q…\E`, and non-ASCII literals all give up.
- * `requiredLiteral('\\brm\\s+-rf')` → `'rm'`... the longest run: `'-rf'`.
+ * `requiredLiteral('\\brm\\s+-rf')` → `'-rf'`, the longest of the runs `rm` and `-rf`.
  */
 export function requiredLiteral(pattern: string): string | null {
-  if (pattern.includes('(?') || pattern.includes('\\Q')) return null;
-  let best = '';
+  const all = requiredLiterals(pattern);
+  return all.length === 0 ? null : all.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
+/**
+ * Every literal run outside groups and classes of a pattern without top-level alternation: each one must
+ * occur in any string the pattern matches (in order, but only presence is used). `['ls', 'cat']` for
+ * `\\bls\\s+cat\\b`.
+ */
+export function requiredLiterals(pattern: string): string[] {
+  if (pattern.includes('(?') || pattern.includes('\\Q')) return [];
+  const runs: string[] = [];
   let run = '';
   let depth = 0;
   const flush = () => {
-    if (run.length > best.length) best = run;
+    if (run.length > 0 && !runs.includes(run)) runs.push(run);
     run = '';
   };
   for (let i = 0; i < pattern.length; i++) {
@@ -19,7 +29,7 @@ export function requiredLiteral(pattern: string): string | null {
     if (ch === '[') {
       flush();
       i = skipClass(pattern, i);
-      if (i < 0) return null;
+      if (i < 0) return [];
       continue;
     }
     if (ch === '(') {
@@ -33,7 +43,7 @@ export function requiredLiteral(pattern: string): string | null {
       continue;
     }
     if (ch === '|') {
-      if (depth === 0) return null;
+      if (depth === 0) return [];
       run = '';
       continue;
     }
@@ -50,7 +60,7 @@ export function requiredLiteral(pattern: string): string | null {
     let literal: string | null = null;
     if (ch === '\\') {
       const next = pattern[i + 1];
-      if (next === undefined) return null;
+      if (next === undefined) return [];
       i++;
       literal = /[!-/:-@[-`{-~]/.test(next) ? next : null; // escaped ASCII punctuation is itself
     } else if (!'.^$*+?{'.includes(ch) && ch.charCodeAt(0) < 128) {
@@ -69,7 +79,7 @@ export function requiredLiteral(pattern: string): string | null {
     if (q === '+' || q === '{') flush(); // repeated: required once, but what follows is not adjacent
   }
   flush();
-  return best.length > 0 ? best : null;
+  return runs;
 }
 
 /** Index of the `]` that closes the class opened at `start`, or -1. */

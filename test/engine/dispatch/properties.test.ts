@@ -44,7 +44,7 @@ const pipelineArb: fc.Arbitrary<PipelineInput> = fc
   .record({
     events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
     matchers: fc.array(condition, { maxLength: 4 }),
-    handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: fc.boolean(), enabled: fc.boolean({ freq: 8 }).map((b) => !b) }), { minLength: 1, maxLength: 6 }),
+    handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: fc.boolean(), enabled: fc.integer({ min: 0, max: 7 }).map((n) => n !== 0) }), { minLength: 1, maxLength: 6 }),
     wireBits: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 200, maxLength: 200 }),
   })
   .map(({ events, matchers, handlers, wireBits }) => {
