@@ -55,30 +55,34 @@ function measure(label: string, run: (i: number) => unknown, ms = 1500): Rate {
   return rate;
 }
 
-// The limits are not what is measured; a generous wall-clock limit keeps a busy machine from failing a call.
-const LIMITS = { timeoutMs: 5000, memoryBytes: 32 * 1024 * 1024 };
-const sandbox = await createNodeSandbox();
-const compiled = sandbox.compile(SOURCE, { language: 'ts', role: 'handler', name: 'bench' });
-if (!compiled.ok) throw new Error(`the benchmark handler does not compile: ${compiled.error.message}`);
-const program = compiled.program;
+export async function runSandboxBench(): Promise<void> {
+  // The limits are not what is measured; a generous wall-clock limit keeps a busy machine from failing a call.
+  const LIMITS = { timeoutMs: 5000, memoryBytes: 32 * 1024 * 1024 };
+  const sandbox = await createNodeSandbox();
+  const compiled = sandbox.compile(SOURCE, { language: 'ts', role: 'handler', name: 'bench' });
+  if (!compiled.ok) throw new Error(`the benchmark handler does not compile: ${compiled.error.message}`);
+  const program = compiled.program;
 
-// Both sides do the whole job dispatch does for a code node: build the input, run, validate the result.
-const code = measure('code handler (QuickJS, reused runtime)', (i) => {
-  const called = sandbox.call(program, sandboxInput(contexts[i % 1000]!), LIMITS);
-  if (!called.ok) throw new Error(called.error.message);
-  return readHandlerResult(called.value);
-});
-const plain = measure('built-in handler (TS closure)', (i) => builtin(contexts[i % 1000]!));
+  // Both sides do the whole job dispatch does for a code node: build the input, run, validate the result.
+  const code = measure('code handler (QuickJS, reused runtime)', (i) => {
+    const called = sandbox.call(program, sandboxInput(contexts[i % 1000]!), LIMITS);
+    if (!called.ok) throw new Error(called.error.message);
+    return readHandlerResult(called.value);
+  });
+  const plain = measure('built-in handler (TS closure)', (i) => builtin(contexts[i % 1000]!));
 
-// Agreement check, so the two sides are the same rule.
-for (const ctx of contexts.slice(0, 50)) {
-  const called = sandbox.call(program, sandboxInput(ctx), LIMITS);
-  const read = called.ok ? readHandlerResult(called.value) : null;
-  if (!read?.ok || JSON.stringify(read.outcome) !== JSON.stringify(builtin(ctx))) throw new Error('the code and built-in handlers disagree');
+  // Agreement check, so the two sides are the same rule.
+  for (const ctx of contexts.slice(0, 50)) {
+    const called = sandbox.call(program, sandboxInput(ctx), LIMITS);
+    const read = called.ok ? readHandlerResult(called.value) : null;
+    if (!read?.ok || JSON.stringify(read.outcome) !== JSON.stringify(builtin(ctx))) throw new Error('the code and built-in handlers disagree');
+  }
+
+  console.log(`\noverhead per call: ${(1e6 / code.wall - 1e6 / plain.wall).toFixed(2)} µs wall, ${(1e6 / code.cpu - 1e6 / plain.cpu).toFixed(2)} µs CPU`);
+  console.log(`ratio: the built-in handler is ${(plain.wall / code.wall).toFixed(0)}x faster (wall), ${(plain.cpu / code.cpu).toFixed(0)}x (CPU)`);
+  console.log(`code handler: ${Math.round(code.wall).toLocaleString('en-US')} calls/s wall, ${Math.round(code.cpu).toLocaleString('en-US')} per CPU-second (goal ≥ 30,000 calls/s)`);
+  console.log(`sandbox: ${JSON.stringify(sandbox.stats())}`);
+  sandbox.dispose();
 }
 
-console.log(`\noverhead per call: ${(1e6 / code.wall - 1e6 / plain.wall).toFixed(2)} µs wall, ${(1e6 / code.cpu - 1e6 / plain.cpu).toFixed(2)} µs CPU`);
-console.log(`ratio: the built-in handler is ${(plain.wall / code.wall).toFixed(0)}x faster (wall), ${(plain.cpu / code.cpu).toFixed(0)}x (CPU)`);
-console.log(`code handler: ${Math.round(code.wall).toLocaleString('en-US')} calls/s wall, ${Math.round(code.cpu).toLocaleString('en-US')} per CPU-second (goal ≥ 30,000 calls/s)`);
-console.log(`sandbox: ${JSON.stringify(sandbox.stats())}`);
-sandbox.dispose();
+if (import.meta.url === `file://${process.argv[1]}`) await runSandboxBench();

@@ -1,0 +1,19 @@
+// `npm run bench`: every benchmark of the project, one after another, each printing its contenders side by
+// side and their ratios. Not a test: nothing here asserts a time. `npm run bench -- dispatch replay` runs some.
+import { runDispatchBench } from './dispatch.bench.ts';
+import { runImportBench } from './import.bench.ts';
+import { runReplayBench } from './replay.bench.ts';
+import { runSandboxBench } from './sandbox.bench.ts';
+
+const all: Record<string, () => unknown> = {
+  dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
+  sandbox: () => runSandboxBench(),
+  replay: () => runReplayBench(100_000, 100),
+  import: () => runImportBench(100_000, false),
+};
+
+const chosen = process.argv.slice(2).filter((a) => a in all);
+for (const name of chosen.length ? chosen : Object.keys(all)) {
+  console.log(`\n=== ${name} ===`);
+  await all[name]!();
+}
