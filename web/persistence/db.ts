@@ -1,5 +1,6 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { StoredPipeline } from './storedPipeline.ts';
+import type { StoredTrace, TraceChunk } from './storedTrace.ts';
 
 /** A key/value row for small app settings (which pipeline was open, whether the demo was seeded). */
 export interface SettingRow {
@@ -14,12 +15,19 @@ export interface SettingRow {
 export class HookwireDb extends Dexie {
   pipelines!: EntityTable<StoredPipeline, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  /** The debugger's trace library: one row per trace, its events in `traceChunks` (storedTrace.ts). */
+  traces!: EntityTable<StoredTrace, 'id'>;
+  traceChunks!: Table<TraceChunk, [string, number]>;
 
   constructor(name = 'hookwire') {
     super(name);
     this.version(1).stores({
       pipelines: 'id, updated_at, deleted_at',
       settings: 'key',
+    });
+    this.version(2).stores({
+      traces: 'id, updated_at',
+      traceChunks: '[trace_id+chunk]',
     });
   }
 }

@@ -1,0 +1,96 @@
+import 'fake-indexeddb/auto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HookwireDb } from '../../../web/persistence/db.ts';
+import { demoTrace, demoTraceJsonl } from '../../../web/demo/demoTrace.ts';
+import { importTraceFile, type ImportProgress } from '../../../web/persistence/importTraceFile.ts';
+import { keepPendingTrace, listTraces, readEventRange, readTraceRecord } from '../../../web/persistence/traceLibrary.ts';
+import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
+
+const FIXTURES = process.env.HOOKWIRE_FIXTURES ? join(process.env.HOOKWIRE_FIXTURES, 'traces') : join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'traces');
+const HAVE_FIXTURES = existsSync(join(FIXTURES, 'FORMATS.md'));
+
+let db: HookwireDb;
+let n = 0;
+beforeEach(() => {
+  db = new HookwireDb(`import-test-${n++}`);
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+const file = (text: string | Uint8Array, name: string) => new File([text], name);
+
+describe('importing a trace file into the library', () => {
+  it('streams a trace v1 file into chunks, reporting progress', async () => {
+    const base = demoTrace();
+    const events = Array.from({ length: 3000 }, (_, i) => ({ ...base.events[i % base.events.length]!, event_id: `e${i}` }));
+    const text = traceToJsonl({ header: base.header, events });
+    const progress: ImportProgress[] = [];
+    const r = await importTraceFile(db, file(text, 'big.jsonl'), { id: 'big', onProgress: (p) => progress.push(p) });
+    expect(r).toMatchObject({ status: 'ok', traceId: 'big', format: 'hookwire-trace', events: 3000, problems: [] });
+    expect(r.name).toBe(base.header.title);
+    const record = (await readTraceRecord(db, 'big'))!;
+    expect(record.status).toBe('ready');
+    expect(record.file_size).toBe(new TextEncoder().encode(text).length);
+    const back = await readEventRange(db, record, 0, 3000);
+    expect(back.map((e) => e.event_id)).toEqual(events.map((e) => e.event_id));
+    expect(back[8]!.payload).toEqual(events[8]!.payload);
+    expect(progress.at(-1)).toMatchObject({ phase: 'reading', done: record.file_size, total: record.file_size });
+  });
+
+  it('reports malformed lines with their line numbers, keeps the good events pending until the user keeps them', async () => {
+    const lines = demoTraceJsonl().split('\n');
+    lines[3] = '{"event_id": "broken", "type": ';
+    lines[6] = '{"event_id":"x","type":"tool.before_call","ts":"yesterday","payload":{}}';
+    const r = await importTraceFile(db, file(lines.join('\n'), 'broken.jsonl'), { id: 't' });
+    expect(r.status).toBe('partial');
+    expect(r.problems.filter((p) => p.severity === 'error').map((p) => [p.line, p.code])).toEqual([[4, 'not_json'], [7, 'schema']]);
+    expect(r.problems[0]!.message).toMatch(/^line 4: /);
+    expect(r.events).toBe(demoTrace().events.length - 2);
+    expect((await readTraceRecord(db, 't'))!.status).toBe('pending');
+    await keepPendingTrace(db, 't');
+    expect((await listTraces(db)).map((t) => [t.id, t.status])).toEqual([['t', 'ready']]);
+  });
+
+  it('refuses binary data and unknown formats and stores nothing', async () => {
+    const bin = await importTraceFile(db, file(new Uint8Array([0, 1, 2, 0, 255, 0, 3]), 'x.bin'), { id: 'b' });
+    expect(bin).toMatchObject({ status: 'failed', traceId: null });
+    expect(bin.problems[0]!.code).toBe('binary');
+    const unknown = await importTraceFile(db, file('{"hello": "world"}\n', 'x.json'), { id: 'u' });
+    expect(unknown.problems[0]!.code).toBe('unknown_format');
+    const badHeader = await importTraceFile(db, file('{"format":"hookwire.trace","version":99}\n', 'x.jsonl'), { id: 'h' });
+    expect(badHeader.status).toBe('failed');
+    expect(await db.traces.count()).toBe(0);
+    expect(await db.traceChunks.count()).toBe(0);
+  });
+
+  it('a cancel between pieces leaves nothing behind', async () => {
+    const base = demoTrace();
+    const events = Array.from({ length: 20000 }, (_, i) => ({ ...base.events[i % base.events.length]!, event_id: `e${i}` }));
+    const signal = { aborted: false };
+    const run = importTraceFile(db, file(traceToJsonl({ header: base.header, events }), 'c.jsonl'), {
+      id: 'c',
+      signal,
+      onProgress: (p) => {
+        if (p.events > 5000) signal.aborted = true;
+      },
+    });
+    await expect(run).rejects.toThrow('import cancelled');
+    expect(await db.traces.count()).toBe(0);
+    expect(await db.traceChunks.count()).toBe(0);
+  });
+
+  it.skipIf(!HAVE_FIXTURES)('recognises a real Claude Code transcript by content (any file name) and notes what the importer did', async () => {
+    const text = readFileSync(join(FIXTURES, 'claude-code/spotter_short.jsonl'), 'utf8');
+    const r = await importTraceFile(db, file(text, 'no-extension'), { id: 'cc' });
+    expect(r.status).toBe('ok');
+    expect(r.format).toBe('claude-code');
+    expect(r.events).toBeGreaterThan(5);
+    expect(r.notes[0]).toMatch(/Claude Code session transcript/);
+    const events = await readEventRange(db, (await readTraceRecord(db, 'cc'))!, 0, r.events);
+    expect(events[0]!.type).toBe('agent.start');
+    expect(events.some((e) => e.type === 'tool.before_call')).toBe(true);
+  });
+});

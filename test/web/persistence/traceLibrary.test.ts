@@ -1,0 +1,95 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HookwireDb } from '../../../web/persistence/db.ts';
+import { demoTrace, DEMO_TRACE_NAME } from '../../../web/demo/demoTrace.ts';
+import { getSetting } from '../../../web/persistence/library.ts';
+import { startTraceLibrary, TRACE_SETTINGS } from '../../../web/persistence/startTraceLibrary.ts';
+import { checkStoredTrace, TRACE_CHUNK } from '../../../web/persistence/storedTrace.ts';
+import {
+  deleteTrace, listTraces, purgeTraces, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace,
+  sampleTraceEvents, storeTrace,
+} from '../../../web/persistence/traceLibrary.ts';
+import { sampleStoredEvents } from '../../../web/persistence/traceSamples.ts';
+import type { Trace } from '../../../engine/trace/traceSchema.ts';
+
+let db: HookwireDb;
+let n = 0;
+beforeEach(() => {
+  db = new HookwireDb(`trace-test-${n++}`);
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+/** A trace of `count` events (more than one chunk). */
+function longTrace(count: number): Trace {
+  const base = demoTrace();
+  const events = Array.from({ length: count }, (_, i) => ({ ...base.events[i % base.events.length]!, event_id: `e${i}` }));
+  return { header: base.header, events };
+}
+
+describe('trace library (IndexedDB through Dexie, chunked events)', () => {
+  it('stores a trace in chunks and reads any range back in order', async () => {
+    const trace = longTrace(TRACE_CHUNK * 3 + 17);
+    const record = await storeTrace(db, trace, { name: 'long', source_format: 'hookwire-trace' });
+    expect(record.status).toBe('ready');
+    expect(record.event_count).toBe(trace.events.length);
+    expect(await db.traceChunks.count()).toBe(4);
+    const range = await readEventRange(db, record, TRACE_CHUNK - 2, TRACE_CHUNK * 2 + 3);
+    expect(range.map((e) => e.event_id)).toEqual(trace.events.slice(TRACE_CHUNK - 2, TRACE_CHUNK * 2 + 3).map((e) => e.event_id));
+    expect((await readEventRange(db, record, 0, 1e9)).length).toBe(trace.events.length);
+    expect(record.event_types.reduce((s, t) => s + t.count, 0)).toBe(trace.events.length);
+  });
+
+  it('lists, renames, deletes with undo, and purges a deleted trace with its chunks on a later start', async () => {
+    const a = await storeTrace(db, demoTrace(), { name: 'A', source_format: 'hookwire-trace' });
+    const b = await storeTrace(db, demoTrace(), { name: 'B', source_format: 'hookwire-trace' });
+    expect((await listTraces(db)).map((t) => t.name)).toEqual(['B', 'A']);
+    await renameTrace(db, a.id, 'Renamed');
+    expect((await listTraces(db))[0]!.name).toBe('Renamed');
+    await deleteTrace(db, b.id);
+    expect((await listTraces(db)).map((t) => t.id)).toEqual([a.id]);
+    await restoreTrace(db, b.id);
+    expect(await listTraces(db)).toHaveLength(2);
+    await deleteTrace(db, b.id);
+    expect(await purgeTraces(db, Date.now() + 1)).toBe(1);
+    expect(await readTraceRecord(db, b.id)).toBeNull();
+    expect(await db.traceChunks.where('[trace_id+chunk]').between([b.id, 0], [b.id, Infinity]).count()).toBe(0);
+    expect(await db.traceChunks.where('[trace_id+chunk]').between([a.id, 0], [a.id, Infinity]).count()).toBe(1);
+  });
+
+  it('removes a trace and every chunk at once (cancelled or discarded import)', async () => {
+    const t = await storeTrace(db, longTrace(TRACE_CHUNK * 2), { name: 'x', source_format: 'hookwire-trace' });
+    await removeTraceNow(db, t.id);
+    expect(await db.traces.count()).toBe(0);
+    expect(await db.traceChunks.count()).toBe(0);
+  });
+
+  it('refuses a record saved by a newer app, and one that is not a trace record', () => {
+    expect(checkStoredTrace({ id: 'x', format: 'hookwire.stored-trace', store_version: 99 })).toMatchObject({ ok: false, message: expect.stringContaining('newer Hookwire') });
+    expect(checkStoredTrace({ id: 'x' }).ok).toBe(false);
+    expect(checkStoredTrace(null).ok).toBe(false);
+  });
+
+  it('stores the demo trace on first start only, and path completion samples stored events', async () => {
+    const id = await startTraceLibrary(db);
+    expect(id).not.toBeNull();
+    expect(await getSetting(db, TRACE_SETTINGS.lastTrace)).toBe(id);
+    expect(await startTraceLibrary(db)).toBeNull();
+    const list = await listTraces(db);
+    expect(list.map((t) => t.name)).toEqual([DEMO_TRACE_NAME]);
+    expect(list[0]!.demo).toBe(true);
+    const sample = await sampleTraceEvents(db, 5);
+    expect(sample.map((e) => e.type)).toEqual(['agent.start', 'input.received', 'prompt.built', 'model.before_call', 'model.after_call']);
+    // The registered sampler feeds the editor's completion (web/persistence/traceSamples.ts).
+    expect((await sampleStoredEvents(100)).some((e) => e.type === 'input.received' && JSON.stringify(e.payload).includes('user_input'))).toBe(true);
+  });
+
+  it('keeps the demo trace deleted after the user deletes it (seeded once)', async () => {
+    const id = (await startTraceLibrary(db))!;
+    await deleteTrace(db, id);
+    await purgeTraces(db, Date.now() + 1);
+    await startTraceLibrary(db);
+    expect(await listTraces(db)).toEqual([]);
+  });
+});

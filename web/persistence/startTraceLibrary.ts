@@ -1,0 +1,33 @@
+import { demoTrace, DEMO_TRACE_NAME } from '../demo/demoTrace.ts';
+import type { HookwireDb } from './db.ts';
+import { getSetting, setSetting } from './library.ts';
+import { listTraces, purgeTraces, sampleTraceEvents, storeTrace } from './traceLibrary.ts';
+import { registerTraceSampler } from './traceSamples.ts';
+
+/** Settings keys of the trace library. */
+export const TRACE_SETTINGS = {
+  demoSeeded: 'debugger.demoTraceSeeded',
+  lastTrace: 'debugger.lastTrace',
+} as const;
+
+let unregister: (() => void) | null = null;
+
+/**
+ * Starts the trace library with the app: removes traces deleted in an earlier session (and imports a crash
+ * left half written), stores the demo trace on first run (beside the editor's demo pipeline), and lets
+ * path completion sample stored events. Returns the id of the demo trace when it was stored now.
+ */
+export async function startTraceLibrary(db: HookwireDb): Promise<string | null> {
+  unregister ??= registerTraceSampler((limit) => sampleTraceEvents(db, limit));
+  await purgeTraces(db, Date.now());
+  if (await getSetting<boolean>(db, TRACE_SETTINGS.demoSeeded)) return null;
+  // A library that already has traces (from an older build) is left as it is.
+  if ((await listTraces(db)).length > 0) {
+    await setSetting(db, TRACE_SETTINGS.demoSeeded, true);
+    return null;
+  }
+  const record = await storeTrace(db, demoTrace(), { name: DEMO_TRACE_NAME, source_format: 'hookwire-trace', demo: true });
+  await setSetting(db, TRACE_SETTINGS.demoSeeded, true);
+  await setSetting(db, TRACE_SETTINGS.lastTrace, record.id);
+  return record.id;
+}

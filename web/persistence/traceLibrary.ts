@@ -1,0 +1,208 @@
+import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
+import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
+import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceSchema.ts';
+import type { HookwireDb } from './db.ts';
+import {
+  checkStoredTrace, MAX_STORED_PROBLEMS, STORED_TRACE_FORMAT, STORED_TRACE_VERSION, TRACE_CHUNK,
+  type EventSampleRow, type StoredTrace, type TraceChunk,
+} from './storedTrace.ts';
+
+/**
+ * The trace library in IndexedDB: records and their event chunks. Used by the page (list, rename, delete),
+ * by the import worker (writing) and by the replay worker (reading ranges); nothing here needs the DOM.
+ */
+
+export interface NewTrace {
+  id?: string;
+  name: string;
+  header: TraceHeader;
+  source_format: TraceFormat;
+  file_name?: string | null;
+  file_size?: number;
+  demo?: boolean;
+}
+
+/** Starts a trace record in status `importing`; its events follow through a chunk writer. */
+export async function beginTrace(db: HookwireDb, init: NewTrace): Promise<StoredTrace> {
+  const now = Date.now();
+  const record: StoredTrace = {
+    id: init.id ?? crypto.randomUUID(),
+    format: STORED_TRACE_FORMAT,
+    store_version: STORED_TRACE_VERSION,
+    name: init.name,
+    status: 'importing',
+    header: init.header,
+    source_format: init.source_format,
+    file_name: init.file_name ?? null,
+    file_size: init.file_size ?? 0,
+    event_count: 0,
+    chunk_size: TRACE_CHUNK,
+    event_types: [],
+    problems: [],
+    notes: [],
+    created_at: now,
+    updated_at: now,
+    ...(init.demo ? { demo: true } : {}),
+  };
+  await db.traces.put(record);
+  return record;
+}
+
+/** Collects events into chunk rows and writes full chunks on `flush` (one transaction per flush). */
+export interface ChunkWriter {
+  add(event: TraceEvent): void;
+  /** Events waiting in memory (not yet written). */
+  readonly buffered: number;
+  readonly count: number;
+  /** Writes every full chunk; with `final`, the last partial one too. */
+  flush(final?: boolean): Promise<void>;
+  eventTypes(): { type: string; count: number }[];
+}
+
+export function createChunkWriter(db: HookwireDb, traceId: string, chunkSize = TRACE_CHUNK): ChunkWriter {
+  let pending: TraceEvent[] = [];
+  let written = 0;
+  let count = 0;
+  const types = new Map<string, number>();
+  return {
+    add(event) {
+      pending.push(event);
+      count++;
+      types.set(event.type, (types.get(event.type) ?? 0) + 1);
+    },
+    get buffered() {
+      return pending.length;
+    },
+    get count() {
+      return count;
+    },
+    async flush(final = false) {
+      const rows: TraceChunk[] = [];
+      let at = 0;
+      while (pending.length - at >= chunkSize || (final && at < pending.length)) {
+        rows.push({ trace_id: traceId, chunk: written / chunkSize, events: pending.slice(at, at + chunkSize) });
+        written += Math.min(chunkSize, pending.length - at);
+        at += chunkSize;
+      }
+      pending = pending.slice(at);
+      if (rows.length) await db.traceChunks.bulkPut(rows);
+    },
+    eventTypes: () => [...types].map(([type, n]) => ({ type, count: n })),
+  };
+}
+
+/** Closes an import: counts, problems and notes on the record, and its status. */
+export async function finishTrace(
+  db: HookwireDb, id: string, writer: ChunkWriter, status: 'ready' | 'pending', problems: TraceProblem[], notes: string[] = [],
+): Promise<StoredTrace> {
+  await writer.flush(true);
+  const current = await db.traces.get(id);
+  if (!current) throw new Error(`trace ${id} vanished while it was being imported`);
+  const record: StoredTrace = {
+    ...current,
+    status,
+    event_count: writer.count,
+    event_types: writer.eventTypes(),
+    problems: problems.slice(0, MAX_STORED_PROBLEMS),
+    notes,
+    updated_at: Date.now(),
+  };
+  await db.traces.put(record);
+  return record;
+}
+
+/** Stores a trace held in memory (the demo, an import of a JSON document) in one go. */
+export async function storeTrace(db: HookwireDb, trace: Trace, init: Omit<NewTrace, 'header'>, problems: TraceProblem[] = [], notes: string[] = []): Promise<StoredTrace> {
+  const record = await beginTrace(db, { ...init, header: trace.header });
+  const writer = createChunkWriter(db, record.id);
+  for (const e of trace.events) {
+    writer.add(e);
+    if (writer.buffered >= TRACE_CHUNK * 16) await writer.flush();
+  }
+  const errors = problems.some((p) => p.severity === 'error');
+  return finishTrace(db, record.id, writer, errors ? 'pending' : 'ready', problems, notes);
+}
+
+/** Traces of the library (ready, and imports waiting for a decision), most recently changed first. */
+export async function listTraces(db: HookwireDb): Promise<StoredTrace[]> {
+  const all = await db.traces.orderBy('updated_at').reverse().toArray();
+  return all.filter((r) => r.deleted_at === undefined && r.status !== 'importing' && checkStoredTrace(r).ok);
+}
+
+export async function readTraceRecord(db: HookwireDb, id: string): Promise<StoredTrace | null> {
+  const raw = await db.traces.get(id);
+  if (!raw || raw.deleted_at !== undefined) return null;
+  const check = checkStoredTrace(raw);
+  return check.ok ? check.record : null;
+}
+
+/** Events `[start, end)` of a stored trace, read chunk by chunk. */
+export async function readEventRange(db: HookwireDb, trace: Pick<StoredTrace, 'id' | 'chunk_size' | 'event_count'>, start: number, end: number): Promise<TraceEvent[]> {
+  const to = Math.min(end, trace.event_count);
+  if (start >= to) return [];
+  const first = Math.floor(start / trace.chunk_size);
+  const last = Math.floor((to - 1) / trace.chunk_size);
+  const rows = await db.traceChunks.where('[trace_id+chunk]').between([trace.id, first], [trace.id, last], true, true).toArray();
+  if (rows.length !== last - first + 1) throw new Error(`trace ${trace.id}: chunks ${first}..${last} are not all stored (found ${rows.length})`);
+  const out: TraceEvent[] = [];
+  for (const row of rows) {
+    const base = row.chunk * trace.chunk_size;
+    for (let k = 0; k < row.events.length; k++) {
+      const i = base + k;
+      if (i >= start && i < to) out.push(row.events[k]!);
+    }
+  }
+  return out;
+}
+
+export async function renameTrace(db: HookwireDb, id: string, name: string): Promise<void> {
+  await db.traces.update(id, { name, updated_at: Date.now() });
+}
+
+/** Accepts an import with dropped lines: the good events become a ready trace. */
+export async function keepPendingTrace(db: HookwireDb, id: string): Promise<void> {
+  await db.traces.update(id, { status: 'ready', updated_at: Date.now() });
+}
+
+/** Marks a trace deleted; `restoreTrace` undoes it until the next start purges it. */
+export async function deleteTrace(db: HookwireDb, id: string): Promise<void> {
+  await db.traces.update(id, { deleted_at: Date.now() });
+}
+
+export async function restoreTrace(db: HookwireDb, id: string): Promise<void> {
+  await db.transaction('rw', db.traces, async () => {
+    const current = await db.traces.get(id);
+    if (!current) return;
+    const { deleted_at: _gone, ...rest } = current;
+    await db.traces.put(rest);
+  });
+}
+
+/** Removes a trace and all its chunks at once (a cancelled or discarded import). */
+export async function removeTraceNow(db: HookwireDb, id: string): Promise<void> {
+  await db.transaction('rw', db.traces, db.traceChunks, async () => {
+    await db.traceChunks.where('[trace_id+chunk]').between([id, 0], [id, Infinity], true, true).delete();
+    await db.traces.delete(id);
+  });
+}
+
+/** Removes traces deleted in an earlier session and imports a crash left half written; returns how many. */
+export async function purgeTraces(db: HookwireDb, before: number): Promise<number> {
+  const gone = (await db.traces.toArray()).filter((r) => (r.deleted_at !== undefined && r.deleted_at < before) || (r.status === 'importing' && r.updated_at < before));
+  for (const r of gone) await removeTraceNow(db, r.id);
+  return gone.length;
+}
+
+/** A sample of stored events for path completion: the first chunk of each ready trace, newest first. */
+export async function sampleTraceEvents(db: HookwireDb, limit: number): Promise<EventSampleRow[]> {
+  const out: EventSampleRow[] = [];
+  for (const t of await listTraces(db)) {
+    if (t.status !== 'ready' || out.length >= limit) continue;
+    const row = await db.traceChunks.get([t.id, 0]);
+    for (const e of row?.events ?? []) {
+      if (out.length >= limit) break;
+      out.push(e.meta ? { type: e.type, payload: e.payload, meta: e.meta } : { type: e.type, payload: e.payload });
+    }
+  }
+  return out;
+}
