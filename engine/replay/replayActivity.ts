@@ -3,7 +3,25 @@ import type { Explanation, HandlerStatus } from '../dispatch/types.ts';
 
 /** Handler statuses in the order of `ReplayActivity.status_counts` columns. */
 export const HANDLER_STATUSES: readonly HandlerStatus[] = ['fired', 'not_matched', 'wrong_event_type', 'not_reached', 'disabled', 'breaker_open', 'error'];
-const STATUS_CODE = Object.fromEntries(HANDLER_STATUSES.map((s, i) => [s, i])) as Record<HandlerStatus, number>;
+/** Index of a status in `HANDLER_STATUSES` (a switch: the explain pass asks once per handler per step). */
+function statusCode(s: HandlerStatus): number {
+  switch (s) {
+    case 'fired':
+      return 0;
+    case 'not_matched':
+      return 1;
+    case 'wrong_event_type':
+      return 2;
+    case 'not_reached':
+      return 3;
+    case 'disabled':
+      return 4;
+    case 'breaker_open':
+      return 5;
+    case 'error':
+      return 6;
+  }
+}
 
 /**
  * Which handlers ran on which step, read from the explain pass's Explanations [R11][R13], in compact form.
@@ -63,7 +81,7 @@ export function createActivityBuilder(compiled: CompiledPipeline, count: number)
           // Explanations list handlers in execution order, which is rank order; the map is the safe fallback.
           const r = ids[k] === h.handler_id ? k : rank.get(h.handler_id) ?? -1;
           if (r < 0) continue;
-          counts[r * width + STATUS_CODE[h.status]]!++;
+          counts[r * width + statusCode(h.status)]!++;
           if (h.status === 'fired' || h.status === 'error') push(r, h.status === 'error');
         }
       }

@@ -124,6 +124,8 @@ describe('why didn\'t it fire? (code, errors, breakers: real QuickJS)', () => {
     expect(open.sentence).toBe('“Flaky” did not fire: its circuit breaker is open after repeated failures, until 2026-01-01T00:00:06.000Z.');
     expect(whyNotFired(c, 'flaky', r.step(3)).fired).toBe(true); // the cool-down has passed on the event's own clock
     expect(r.step(2)).toEqual(replayTrace(c, events)[2]);
+    // [R13] coverage counts each status from the explanations.
+    expect(r.coverage().handlers.find((h) => h.handler_id === 'flaky')).toMatchObject({ fired: 1, errors: 2, statuses: { error: 2, breaker_open: 1, fired: 1 } });
   });
 
   it('[R14] a code matcher that does not return true', () => {
