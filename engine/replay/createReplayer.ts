@@ -10,7 +10,10 @@ import { OUTCOMES, STEP_FLAG, type EventSource, type ReplayCarry, type ReplayOpt
 
 /**
  * Checkpoint interval: one carry every K events. A carry is a reference to immutable state, so memory is
- * not the limit; K bounds the fast dispatches a jump replays. Chosen by test/bench/replay.bench.ts.
+ * not the limit; K bounds the fast dispatches a jump replays, and for the async replayer it is the chunk
+ * fetched from the store. Measured (test/bench/replay.bench.ts, 100k events, 100 handlers): mean jump
+ * 0.07 ms at K=16, 0.45 ms at 256, 6.9 ms at 4096 (max 23 ms), all far under the 50 ms goal; 256 keeps a
+ * jump near half a millisecond while a 100k-event trace needs only ~400 chunk reads from IndexedDB.
  */
 export const DEFAULT_CHECKPOINT_EVERY = 256;
 
