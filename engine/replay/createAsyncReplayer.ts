@@ -72,8 +72,11 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     return p.finally(() => loading.delete(c));
   };
 
-  /** Fetches the chunks until all are cached at once; the caller then runs synchronously (no await in between). */
-  const ensure = async (wanted: number[]): Promise<void> => {
+  /**
+   * Fetches the chunks until all are cached at once, then runs `work` in the same synchronous stretch, so
+   * no other request's fetch can evict a chunk in between.
+   */
+  const withChunks = async <T>(wanted: number[], work: () => T): Promise<T> => {
     for (;;) {
       const missing = wanted.filter((c) => !chunks.has(c));
       if (missing.length === 0) break;
@@ -84,6 +87,7 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
       chunks.delete(c); // LRU: mark as recently used
       chunks.set(c, events);
     }
+    return work();
   };
 
   const checkAbort = (p?: ProgressOptions): void => {
@@ -99,8 +103,7 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     while (sync.computed < end) {
       checkAbort(p);
       const c = Math.floor(sync.computed / C);
-      await ensure([c]);
-      sync.advance(Math.min(end, (c + 1) * C));
+      await withChunks([c], () => sync.advance(Math.min(end, (c + 1) * C)));
       p?.onProgress?.(sync.computed, end);
     }
     return sync.computed;
@@ -113,8 +116,7 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
       const c = Math.floor(sync.analyzed / C);
       const chunkEnd = Math.min(end, (c + 1) * C);
       await advance(chunkEnd);
-      await ensure([c]);
-      sync.analyze(chunkEnd);
+      await withChunks([c], () => sync.analyze(chunkEnd));
       p?.onProgress?.(sync.analyzed, end);
     }
     return sync.analyzed;
@@ -124,8 +126,7 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     if (!Number.isInteger(i) || i < 0 || i >= count) return sync.step(i); // throws the range error
     await advance(i + 1);
     const d = sync.timelineSoFar().duplicate_of[i]!;
-    await ensure(d >= 0 ? [Math.floor(i / C), Math.floor(d / C)] : [Math.floor(i / C)]);
-    return sync.step(i);
+    return withChunks(d >= 0 ? [Math.floor(i / C), Math.floor(d / C)] : [Math.floor(i / C)], () => sync.step(i));
   };
 
   let position = 0;

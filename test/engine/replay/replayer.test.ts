@@ -169,6 +169,19 @@ describe('replayer (random access)', () => {
     await expect(r.step(40)).rejects.toThrow(/out of range/);
   });
 
+  it('[R9] async requests may overlap: a jump while the timeline pass runs gets the right step', async () => {
+    const c = policy();
+    const events = trace();
+    const straight = replayTrace(c, events);
+    const source = { count: events.length, getRange: async (a: number, b: number) => (await new Promise((resolve) => setTimeout(resolve, 2)), events.slice(a, b)) };
+    const r = createAsyncReplayer(c, source, { checkpointEvery: 4, cachedChunks: 4 });
+    const pass = r.timeline();
+    const steps = await Promise.all([r.step(37), r.step(3), r.step(21), r.step(14)]);
+    expect(steps).toEqual([straight[37], straight[3], straight[21], straight[14]]);
+    expect((await pass).count).toBe(40);
+    expect(await r.step(38)).toEqual(straight[38]);
+  });
+
   it('[R9] an async pass can be cancelled and resumed; a short chunk is reported', async () => {
     const events = trace();
     const signal = { aborted: false };
