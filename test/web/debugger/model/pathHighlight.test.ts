@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { compilePipeline } from '../../../../engine/dispatch/compilePipeline.ts';
+import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
+import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
+import { demoTrace } from '../../../../web/demo/demoTrace.ts';
+import { pathHighlight } from '../../../../web/debugger/model/pathHighlight.ts';
+import { edgeId } from '../../../../web/model/pipelineToFlow.ts';
+
+const doc = demoPipeline();
+const compiled = (() => {
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error('demo pipeline does not compile');
+  return r.compiled;
+})();
+const steps = replayTrace(compiled, demoTrace().events);
+const ids = doc.nodes.map((n) => n.id);
+const stepOf = (eventId: string) => steps.find((s) => s.event.event_id === eventId)!;
+
+describe('canvas highlight of the path an event took (read from the Explanation)', () => {
+  it('a blocked rm -rf: event node, both matchers passed, the block handler fired and decided', () => {
+    const h = pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids);
+    expect(h.nodeClasses.get('ev-tool-before')).toBe('dbg-event');
+    expect(h.nodeClasses.get('m-dangerous-tools')).toBe('dbg-pass');
+    expect(h.nodeClasses.get('m-destructive-command')).toBe('dbg-pass');
+    expect(h.nodeClasses.get('h-block-destructive')).toBe('dbg-fired dbg-decider');
+    // The audit log runs after the block (order 100): the chain ended before it.
+    expect(h.nodeClasses.get('h-audit-log')).toBe('dbg-skipped');
+    expect(h.edgeClasses.get(edgeId({ from: 'm-destructive-command', to: 'h-block-destructive' }))).toBe('dbg-edge-decider');
+    expect(h.edgeClasses.get(edgeId({ from: 'ev-tool-before', to: 'm-dangerous-tools' }))).toBe('dbg-edge-pass');
+    expect(h.nodeClasses.get('h-redact-secrets')).toBe('dbg-dim');
+    expect(h.nodeClasses.get('ev-input')).toBe('dbg-dim');
+  });
+
+  it('a Read call: the "Dangerous tools" matcher failed, the wire into it is marked failed and nothing after it', () => {
+    const h = pathHighlight(stepOf('demo:08:tool.before_call').explanation, ids);
+    expect(h.nodeClasses.get('m-dangerous-tools')).toBe('dbg-fail');
+    expect(h.nodeClasses.get('m-destructive-command')).toBe('dbg-dim');
+    expect(h.nodeClasses.get('h-block-destructive')).toBe('dbg-missed');
+    expect(h.edgeClasses.get(edgeId({ from: 'ev-tool-before', to: 'm-dangerous-tools' }))).toBe('dbg-edge-fail');
+    expect(h.edgeClasses.has(edgeId({ from: 'm-dangerous-tools', to: 'm-destructive-command' }))).toBe(false);
+    expect(h.nodeClasses.get('h-audit-log')).toBe('dbg-fired');
+  });
+
+  it('focus on one handler shows only its paths: the injection matcher failed on the user_input event', () => {
+    const h = pathHighlight(stepOf('demo:18:input.received').explanation, ids, { focus: 'h-block-injection' });
+    expect(h.nodeClasses.get('m-prompt-injection')).toBe('dbg-fail');
+    expect(h.nodeClasses.get('h-block-injection')).toBe('dbg-missed dbg-focus');
+    expect(h.nodeClasses.get('h-audit-log')).toBe('dbg-dim');
+    expect(h.nodeClasses.get('ev-any')).toBe('dbg-dim');
+  });
+
+  it('no explanation (a step after the run ended, a repeat): everything is dimmed', () => {
+    const h = pathHighlight(null, ids);
+    expect([...h.nodeClasses.values()].every((c) => c === 'dbg-dim')).toBe(true);
+    expect(h.edgeClasses.size).toBe(0);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { clipLine, payloadSummary, textOf } from '../../../../web/debugger/model/payloadSummary.ts';
+
+describe('one-line payload summaries for the timeline', () => {
+  it('says the tool and its command or path', () => {
+    expect(payloadSummary('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'rm -rf build/' } })).toBe('Bash: rm -rf build/');
+    expect(payloadSummary('tool.before_call', { tool_name: 'Read', tool_input: { file_path: 'a.txt' } })).toBe('Read: a.txt');
+    expect(payloadSummary('tool.before_call', { tool_name: 'Glob', tool_input: { limit: 3 } })).toBe('Glob: {"limit":3}');
+    expect(payloadSummary('tool.after_call', { tool_name: 'Bash', tool_response: 'line 1\nline 2', is_error: true })).toBe('Bash (error) → line 1 line 2');
+  });
+
+  it('reads model responses as text (content blocks too) with their output tokens', () => {
+    expect(payloadSummary('model.after_call', { response: [{ type: 'text', text: 'Hi' }, { type: 'tool_use', id: 'x' }], usage: { output_tokens: 12 } })).toBe('Hi (12 tokens out)');
+    expect(payloadSummary('model.before_call', { model: 'm', messages: [{}, {}] })).toBe('m: 2 messages');
+  });
+
+  it('quotes user input whichever field carries it', () => {
+    expect(payloadSummary('input.received', { prompt: 'hello' })).toBe('“hello”');
+    expect(payloadSummary('input.received', { user_input: 'ignore previous' })).toBe('“ignore previous”');
+  });
+
+  it('falls back to compact JSON, flattens whitespace and clips', () => {
+    expect(payloadSummary('custom.thing', { a: 1 })).toBe('{"a":1}');
+    expect(payloadSummary('agent.end', { status: 'completed' })).toBe('status: completed');
+    const long = payloadSummary('final_answer.before', { text: 'x'.repeat(500) }, 20);
+    expect(long).toHaveLength(20);
+    expect(long.endsWith('…')).toBe(true);
+    expect(clipLine('  a \n\t b  ', 50)).toBe('a b');
+    expect(textOf(42)).toBe('42');
+  });
+
+  it('renders markup as plain text (the UI shows text, never HTML)', () => {
+    expect(payloadSummary('input.received', { prompt: '<img src=x onerror=alert(1)>' })).toBe('“<img src=x onerror=alert(1)>”');
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { breakpointId, breakpointLabel, breakpointQuery, nearestHit } from '../../../../web/debugger/model/breakpoints.ts';
+import { moveTo, rowOf } from '../../../../web/debugger/model/stepNavigation.ts';
+import { decisionQuery, filterQueries, intersectSorted, isFiltering, NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
+
+describe('timeline filters as engine step queries [R11]', () => {
+  it('translates each filter to the query the replayer answers', () => {
+    expect(isFiltering(NO_FILTER)).toBe(false);
+    expect(isFiltering({ ...NO_FILTER, text: '  ' })).toBe(false);
+    expect(filterQueries({ type: 'tool.before_call', decision: 'blocked', handler: 'h1', text: 'rm' })).toEqual([
+      { kind: 'event_type', type: 'tool.before_call' },
+      { kind: 'blocked' },
+      { kind: 'fired', handler_id: 'h1' },
+    ]);
+    expect(decisionQuery('block_action')).toEqual({ kind: 'outcome', outcome: 'block_action' });
+    expect(decisionQuery('not_reached')).toEqual({ kind: 'outcome', outcome: 'not_reached' });
+    expect(decisionQuery('divergent')).toEqual({ kind: 'divergent' });
+  });
+
+  it('intersects sorted step lists', () => {
+    expect([...intersectSorted(Int32Array.from([1, 3, 5, 7]), Int32Array.from([0, 3, 4, 7, 9]))]).toEqual([3, 7]);
+    expect([...intersectSorted(Int32Array.from([]), Int32Array.from([1]))]).toEqual([]);
+  });
+});
+
+describe('breakpoints', () => {
+  it('are queries with stable ids and readable labels', () => {
+    expect(breakpointQuery({ kind: 'handler', handler_id: 'h' })).toEqual({ kind: 'fired', handler_id: 'h' });
+    expect(breakpointQuery({ kind: 'event_type', type: 't' })).toEqual({ kind: 'event_type', type: 't' });
+    expect(breakpointQuery({ kind: 'decision', decision: 'blocked' })).toEqual({ kind: 'blocked' });
+    expect(breakpointId({ kind: 'decision', decision: 'blocked' })).toBe('decision:blocked');
+    expect(breakpointLabel({ kind: 'handler', handler_id: 'h' }, () => 'Redact secrets')).toBe('“Redact secrets” fires');
+    expect(breakpointLabel({ kind: 'decision', decision: 'blocked' }, () => undefined)).toBe('Decision: Blocked (block or terminate)');
+  });
+
+  it('the nearest hit wins in each direction; -1 means none', () => {
+    expect(nearestHit([7, -1, 3], 'forward')).toBe(3);
+    expect(nearestHit([7, -1, 3], 'backward')).toBe(7);
+    expect(nearestHit([-1, -1], 'forward')).toBe(-1);
+  });
+});
+
+describe('moving through the timeline', () => {
+  it('steps through every event without a filter, and stops at the ends', () => {
+    expect(moveTo(0, 10, null, 'next')).toBe(1);
+    expect(moveTo(0, 10, null, 'prev')).toBe(0);
+    expect(moveTo(9, 10, null, 'next')).toBe(9);
+    expect(moveTo(4, 10, null, 'first')).toBe(0);
+    expect(moveTo(4, 10, null, 'last')).toBe(9);
+    expect(moveTo(0, 0, null, 'next')).toBe(0);
+  });
+
+  it('steps through the visible steps only when a filter is on, from anywhere', () => {
+    const visible = Int32Array.from([2, 5, 9]);
+    expect(moveTo(0, 10, visible, 'next')).toBe(2);
+    expect(moveTo(2, 10, visible, 'next')).toBe(5);
+    expect(moveTo(6, 10, visible, 'next')).toBe(9);
+    expect(moveTo(9, 10, visible, 'next')).toBe(9);
+    expect(moveTo(6, 10, visible, 'prev')).toBe(5);
+    expect(moveTo(2, 10, visible, 'prev')).toBe(2);
+    expect(moveTo(4, 10, visible, 'first')).toBe(2);
+    expect(moveTo(4, 10, visible, 'last')).toBe(9);
+    expect(moveTo(4, 10, Int32Array.from([]), 'next')).toBe(4);
+    expect(rowOf(5, visible)).toBe(1);
+    expect(rowOf(6, visible)).toBe(1);
+    expect(rowOf(6, null)).toBe(6);
+  });
+});

@@ -1,0 +1,111 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compilePipeline, type CompiledPipeline } from '../../../../engine/dispatch/compilePipeline.ts';
+import { decideTrace } from '../../../../engine/runtime/decideTrace.ts';
+import type { Pipeline } from '../../../../engine/model/pipelineSchema.ts';
+import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
+import { demoTrace } from '../../../../web/demo/demoTrace.ts';
+import { HookwireDb } from '../../../../web/persistence/db.ts';
+import { storeTrace } from '../../../../web/persistence/traceLibrary.ts';
+import { NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
+import { createEventStore } from '../../../../web/debugger/worker/eventStore.ts';
+import type { SessionEvent } from '../../../../web/debugger/worker/protocol.ts';
+import { createReplaySession, type ReplaySession } from '../../../../web/debugger/worker/replaySession.ts';
+
+let db: HookwireDb;
+let n = 0;
+let session: ReplaySession | null = null;
+beforeEach(() => {
+  db = new HookwireDb(`session-test-${n++}`);
+});
+afterEach(async () => {
+  session?.stop();
+  await db.delete();
+});
+
+function compile(doc: Pipeline): CompiledPipeline {
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.compiled;
+}
+
+/** A session over the stored demo trace, and the events it posts, awaited by kind. */
+async function open(doc: Pipeline = demoPipeline()) {
+  const record = await storeTrace(db, demoTrace(), { name: 'demo', source_format: 'hookwire-trace' });
+  const events: SessionEvent[] = [];
+  const waiters: { kind: string; resolve: (e: SessionEvent) => void }[] = [];
+  const post = (e: SessionEvent) => {
+    events.push(e);
+    for (const w of waiters.filter((x) => x.kind === e.kind)) w.resolve(e);
+  };
+  const compiled = compile(doc);
+  session = createReplaySession(compiled, createEventStore(db, record), 1, post);
+  const next = <K extends SessionEvent['kind']>(kind: K) =>
+    new Promise<Extract<SessionEvent, { kind: K }>>((resolve) => {
+      const found = events.find((e) => e.kind === kind);
+      if (found) resolve(found as Extract<SessionEvent, { kind: K }>);
+      else waiters.push({ kind, resolve: resolve as (e: SessionEvent) => void });
+    });
+  return { s: session, next, compiled };
+}
+
+describe('replay worker session over a stored trace (engine/replay, IndexedDB chunks)', () => {
+  it('posts the timeline and coverage the engine computes', async () => {
+    const { next } = await open();
+    const { timeline } = await next('timeline');
+    expect(timeline.count).toBe(22);
+    expect(timeline.outcome[11]).toBe(2); // block_action
+    expect(timeline.counterfactual_since).toBe(11);
+    const { coverage } = await next('coverage');
+    expect(coverage.never_fired).toEqual(['h-block-injection']);
+  });
+
+  it('answers a step with its explanation and "why didn\'t it fire?" for every handler', async () => {
+    const { s } = await open();
+    const blocked = await s.step(11);
+    expect(blocked.step.decision).toBe('block_action');
+    expect(blocked.step.reason).toBe('Blocked Bash: `rm -rf build/ ~/.cache` is destructive');
+    const injection = await s.step(17);
+    const why = injection.why.find((w) => w.handler_id === 'h-block-injection')!;
+    expect(why.fired).toBe(false);
+    expect(why.sentence).toContain('`payload.input` is missing; the payload has `user_input`');
+    expect(injection.why.map((w) => w.handler_id)).toEqual(['h-block-injection', 'h-block-destructive', 'h-redact-secrets', 'h-token-budget', 'h-audit-log']);
+  });
+
+  it('rows, filters, search and breakpoint search are the engine\'s answers', async () => {
+    const { s } = await open();
+    const rows = await s.rows(10, 13);
+    expect(rows.map((r) => r.summary)).toEqual([
+      expect.stringMatching(/^The deploy config sets/),
+      'Bash: rm -rf build/ ~/.cache',
+      'Bash → (empty)',
+    ]);
+    expect([...(await s.filter({ ...NO_FILTER, decision: 'blocked' }))!]).toEqual([11]);
+    expect([...(await s.filter({ ...NO_FILTER, type: 'tool.after_call' }))!]).toEqual([6, 8, 12]);
+    expect([...(await s.filter({ ...NO_FILTER, handler: 'h-redact-secrets' }))!]).toEqual([4, 6, 8, 10, 12, 14, 19]);
+    expect([...(await s.filter({ ...NO_FILTER, text: 'SK-PROJ' }))!]).toEqual([8, 10]);
+    expect([...(await s.filter({ ...NO_FILTER, type: 'model.after_call', text: 'deploy' }))!]).toEqual([10]);
+    expect(await s.filter(NO_FILTER)).toBeNull();
+    expect(await s.find([{ kind: 'event_type', type: 'input.received' }, { kind: 'blocked' }], 5, 'forward')).toBe(11);
+    expect(await s.find([{ kind: 'fired', handler_id: 'h-redact-secrets' }], 12, 'forward')).toBe(14);
+    expect(await s.find([{ kind: 'divergent' }], 11, 'forward')).toBe(-1);
+    expect(await s.find([{ kind: 'divergent' }], 21, 'backward')).toBe(11);
+  });
+
+  it('decisions are what the CLI prints (same engine, same rows)', async () => {
+    const { s, compiled } = await open();
+    expect(await s.decisions()).toEqual([...decideTrace(compiled, demoTrace().events)]);
+  });
+
+  it('compares a pinned version with the current one over the trace', async () => {
+    const fixed = demoPipeline();
+    const matcher = fixed.nodes.find((x) => x.id === 'm-prompt-injection')!;
+    if (matcher.kind !== 'matcher') throw new Error('not a matcher');
+    matcher.when = { 'payload.user_input': { regex: { pattern: 'ignore (all )?previous instructions', flags: 'i' } } };
+    const { s, next } = await open(fixed);
+    await s.compare(compile(demoPipeline()));
+    const { diff } = await next('compare');
+    expect(diff!.changed.map((c) => [c.index, c.before.outcome, c.after.outcome])).toEqual([[17, 'continue', 'block_action']]);
+    expect(diff!.summary[0]).toBe('1 event continued before now blocks');
+  });
+});

@@ -1,0 +1,56 @@
+import type { HandlerStatus } from '../../../engine/dispatch/types.ts';
+import type { JsonValue } from '../../../engine/model/json.ts';
+import type { StepOutcome } from '../../../engine/replay/types.ts';
+
+/** Words and CSS classes for what the engine returns: decisions, outcomes, handler statuses, values. */
+export const OUTCOME_LABEL: Record<StepOutcome, string> = {
+  continue: 'Continue',
+  stop_propagation: 'Stop',
+  block_action: 'Block',
+  terminate: 'Terminate',
+  not_reached: 'Not reached',
+};
+
+export const OUTCOME_LONG: Record<StepOutcome, string> = {
+  continue: 'CONTINUE',
+  stop_propagation: 'STOP_PROPAGATION',
+  block_action: 'BLOCK_ACTION',
+  terminate: 'TERMINATE',
+  not_reached: 'NOT REACHED',
+};
+
+export const STATUS_LABEL: Record<HandlerStatus, string> = {
+  fired: 'Fired',
+  not_matched: 'Not matched',
+  wrong_event_type: 'Other event type',
+  not_reached: 'Not reached',
+  disabled: 'Disabled',
+  breaker_open: 'Breaker open',
+  error: 'Error',
+};
+
+export const OP_LABEL: Record<string, string> = {
+  eq: '=', ne: '≠', in: 'in', nin: 'not in', regex: 'matches', prefix: 'starts with', suffix: 'ends with',
+  contains: 'contains', exists: 'exists', gt: '>', gte: '≥', lt: '<', lte: '≤',
+};
+
+/** A JSON value as one line of text (strings quoted); `missing` for an absent value. */
+export function valueLine(value: JsonValue | undefined, max = 200): string {
+  if (value === undefined) return 'missing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch {
+    text = String(value);
+  }
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A JSON value pretty-printed for a block of text. */
+export function valueBlock(value: JsonValue | undefined): string {
+  if (value === undefined) return 'missing';
+  return JSON.stringify(value, null, 2) ?? 'undefined';
+}
+
+/** 0-based index → "12" (people count steps from 1, as the engine's sentences do). */
+export const stepNumber = (index: number): string => String(index + 1);

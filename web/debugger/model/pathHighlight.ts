@@ -1,0 +1,82 @@
+import type { Explanation, HandlerExplain, PathExplain } from '../../../engine/dispatch/types.ts';
+import { edgeId } from '../../model/pipelineToFlow.ts';
+
+/**
+ * Canvas classes for one step: the path the event took, read from the engine's Explanation [X1][X2] — the
+ * event nodes whose pattern selected it, the matchers that passed and the one that failed, the handlers
+ * that fired, and the one that decided. Nothing is evaluated here; the explanation says it all.
+ */
+export interface Highlight {
+  nodeClasses: Map<string, string>;
+  edgeClasses: Map<string, string>;
+}
+
+export interface HighlightOptions {
+  /** Only this handler's paths (the "why didn't it fire?" handler). */
+  focus?: string | null;
+}
+
+const HANDLER_CLASS: Record<HandlerExplain['status'], string> = {
+  fired: 'dbg-fired',
+  error: 'dbg-error',
+  not_matched: 'dbg-missed',
+  not_reached: 'dbg-skipped',
+  breaker_open: 'dbg-skipped',
+  wrong_event_type: 'dbg-dim',
+  disabled: 'dbg-dim',
+};
+
+/** Edge classes, strongest last: an edge on several paths shows the strongest. */
+const EDGE_RANK = ['dbg-edge-fail', 'dbg-edge-pass', 'dbg-edge-decider'];
+
+export function pathHighlight(explanation: Explanation | null, nodeIds: readonly string[], options: HighlightOptions = {}): Highlight {
+  const nodes = new Map<string, string[]>();
+  const edges = new Map<string, string>();
+  const add = (id: string, cls: string) => {
+    const list = nodes.get(id);
+    if (!list) nodes.set(id, [cls]);
+    else if (!list.includes(cls)) list.push(cls);
+  };
+  const addEdge = (from: string, to: string, cls: string) => {
+    const id = edgeId({ from, to });
+    const old = edges.get(id);
+    if (!old || EDGE_RANK.indexOf(cls) > EDGE_RANK.indexOf(old)) edges.set(id, cls);
+  };
+  for (const h of explanation?.handlers ?? []) {
+    if (options.focus && h.handler_id !== options.focus) continue;
+    const decider = explanation!.decided_by === h.handler_id;
+    add(h.handler_id, HANDLER_CLASS[h.status]);
+    if (decider) add(h.handler_id, 'dbg-decider');
+    if (options.focus) add(h.handler_id, 'dbg-focus');
+    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, add, addEdge);
+  }
+  const nodeClasses = new Map<string, string>();
+  for (const id of nodeIds) {
+    const list = nodes.get(id);
+    nodeClasses.set(id, list ? list.join(' ') : 'dbg-dim');
+  }
+  return { nodeClasses, edgeClasses: edges };
+}
+
+/** Marks one path whose event type matched: each matcher up to the first that failed, and the wires between. */
+function markPath(
+  p: PathExplain, h: HandlerExplain, decider: boolean,
+  add: (id: string, cls: string) => void, addEdge: (from: string, to: string, cls: string) => void,
+): void {
+  add(p.event_node_id, 'dbg-event');
+  const verdict = new Map(p.matchers.map((m) => [m.matcher_id, m.pass]));
+  for (let k = 1; k < p.nodes.length; k++) {
+    const from = p.nodes[k - 1]!;
+    const to = p.nodes[k]!;
+    if (to === h.handler_id) {
+      const ran = h.status === 'fired' || h.status === 'error';
+      if (p.pass && ran) addEdge(from, to, decider ? 'dbg-edge-decider' : 'dbg-edge-pass');
+      return;
+    }
+    const pass = verdict.get(to);
+    if (pass === undefined) return; // not evaluated on this path
+    add(to, pass ? 'dbg-pass' : 'dbg-fail');
+    addEdge(from, to, pass ? 'dbg-edge-pass' : 'dbg-edge-fail');
+    if (!pass) return;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Problem } from '../../../engine/model/problem.ts';
+import type { TraceCoverage } from '../../../engine/replay/coverageOf.ts';
+import type { PipelineDiff } from '../../../engine/replay/diffPipelines.ts';
+import type { ReplayStep, ReplayTimeline, StepQuery } from '../../../engine/replay/types.ts';
+import type { WhyNotFired } from '../../../engine/replay/whyNotFired.ts';
+import type { DecisionRow } from '../../../engine/runtime/decideTrace.ts';
+import type { TimelineFilter } from '../model/timelineFilter.ts';
+import type { TraceRef } from './eventStore.ts';
+
+/**
+ * Messages between the page and the replay worker. The page numbers every pipeline it sends (`epoch`);
+ * the worker tags what it says with the epoch of the session that said it, so the page can drop answers
+ * about a pipeline that has since changed.
+ */
+export interface HandlerInfo {
+  id: string;
+  name: string;
+  order: number;
+  action: string;
+  enabled: boolean;
+}
+
+export type CompileOutcome = { ok: true; handlers: HandlerInfo[]; warnings: Problem[] } | { ok: false; problems: Problem[] };
+
+/** The current step with the engine's answer to "why didn't it fire?" for every handler [R14]. */
+export interface StepDetail {
+  step: ReplayStep;
+  why: WhyNotFired[];
+}
+
+/** One timeline row's text (its decision comes from the timeline). */
+export interface RowInfo {
+  type: string;
+  ts: string;
+  event_id: string;
+  summary: string;
+}
+
+export type ReplayRequest =
+  | { kind: 'open'; epoch: number; trace: TraceRef; doc: unknown }
+  | { kind: 'pipeline'; epoch: number; doc: unknown }
+  | { kind: 'close' }
+  | { kind: 'step'; index: number }
+  | { kind: 'rows'; start: number; end: number }
+  | { kind: 'find'; queries: StepQuery[]; from: number; direction: 'forward' | 'backward' }
+  | { kind: 'filter'; filter: TimelineFilter }
+  | { kind: 'compare'; pinned: unknown | null }
+  | { kind: 'decisions' };
+
+/** What each request answers. */
+export interface ReplayAnswers {
+  open: null;
+  pipeline: null;
+  close: null;
+  step: StepDetail;
+  rows: RowInfo[];
+  find: number;
+  /** Visible steps in order; null when the filter keeps everything. */
+  filter: Int32Array | null;
+  compare: null;
+  decisions: DecisionRow[];
+}
+
+export interface RequestEnvelope {
+  id: number;
+  request: ReplayRequest;
+}
+
+export type SessionEvent =
+  | { kind: 'compiled'; outcome: CompileOutcome }
+  | { kind: 'progress'; phase: 'timeline' | 'analysis' | 'compare'; done: number; total: number }
+  | { kind: 'timeline'; timeline: ReplayTimeline }
+  | { kind: 'coverage'; coverage: TraceCoverage }
+  | { kind: 'compare'; diff: PipelineDiff | null; problems: Problem[] }
+  | { kind: 'failed'; message: string };
+
+export type WorkerMessage =
+  | { type: 'reply'; id: number; epoch: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; epoch: number; ok: false; error: string }
+  | { type: 'event'; epoch: number; event: SessionEvent };

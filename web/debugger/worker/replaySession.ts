@@ -1,0 +1,165 @@
+import type { CompiledPipeline } from '../../../engine/dispatch/compilePipeline.ts';
+import { createAsyncReplayer, type AsyncReplayer } from '../../../engine/replay/createAsyncReplayer.ts';
+import { createTraceDiff } from '../../../engine/replay/diffPipelines.ts';
+import type { StepQuery } from '../../../engine/replay/types.ts';
+import { whyNotFired } from '../../../engine/replay/whyNotFired.ts';
+import { decisionRow, type DecisionRow } from '../../../engine/runtime/decideTrace.ts';
+import { nearestHit } from '../model/breakpoints.ts';
+import { payloadSummary } from '../model/payloadSummary.ts';
+import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
+import type { EventStore } from './eventStore.ts';
+import { createExclusive, yieldToMessages } from './exclusive.ts';
+import type { RowInfo, SessionEvent, StepDetail } from './protocol.ts';
+
+/**
+ * One replay of one stored trace through one compiled pipeline, inside the replay worker. It runs the
+ * engine's checkpointed replayer [R9]: the fast pass (timeline) and the explain pass (activity, coverage)
+ * in the background, in slices short enough that step requests are answered between them. Every answer
+ * is the engine's; this file schedules and packages.
+ */
+export interface ReplaySession {
+  readonly epoch: number;
+  readonly compiled: CompiledPipeline;
+  stop(): void;
+  step(index: number): Promise<StepDetail>;
+  rows(start: number, end: number): Promise<RowInfo[]>;
+  find(queries: StepQuery[], from: number, direction: 'forward' | 'backward'): Promise<number>;
+  filter(filter: TimelineFilter): Promise<Int32Array | null>;
+  compare(pinned: CompiledPipeline | null): Promise<void>;
+  decisions(): Promise<DecisionRow[]>;
+}
+
+/** A slice of a background pass aims at this many ms, so a step request waits at most about that long. */
+const SLICE_MS = 30;
+const PROGRESS_EVERY_MS = 100;
+
+export function createReplaySession(compiled: CompiledPipeline, store: EventStore, epoch: number, post: (e: SessionEvent) => void): ReplaySession {
+  const replayer: AsyncReplayer = createAsyncReplayer(compiled, store, { cachedChunks: 16 });
+  const ex = createExclusive();
+  const count = store.count;
+  let live = true;
+  let compareGen = 0;
+  const searchCache = new Map<string, Int32Array>();
+  const timelineDone = deferred();
+  const analysisDone = deferred();
+
+  /** Runs `work(limit)` to `count` in time-boxed slices, reporting progress; false when stopped. */
+  const pass = async (phase: 'timeline' | 'analysis', done: () => number, work: (limit: number) => Promise<number>): Promise<boolean> => {
+    let perEvent = 0.05;
+    let lastReport = 0;
+    while (done() < count) {
+      if (!live) return false;
+      const from = done();
+      const slice = Math.max(1, Math.min(8192, Math.round(SLICE_MS / perEvent)));
+      const t0 = performance.now();
+      await ex.run(() => work(from + slice));
+      perEvent = Math.max(0.001, (performance.now() - t0) / Math.max(1, done() - from));
+      if (performance.now() - lastReport > PROGRESS_EVERY_MS) {
+        lastReport = performance.now();
+        post({ kind: 'progress', phase, done: done(), total: count });
+      }
+      await yieldToMessages();
+    }
+    return live;
+  };
+
+  const run = async (): Promise<void> => {
+    if (!(await pass('timeline', () => replayer.computed, (n) => replayer.advance(n)))) return;
+    post({ kind: 'timeline', timeline: await ex.run(() => replayer.timeline()) });
+    timelineDone.resolve();
+    if (!(await pass('analysis', () => replayer.analyzed, (n) => replayer.analyze(n)))) return;
+    post({ kind: 'coverage', coverage: await ex.run(() => replayer.coverage()) });
+    analysisDone.resolve();
+  };
+  void run().catch((e: unknown) => live && post({ kind: 'failed', message: errorText(e) }));
+
+  const stepsWhere = (q: StepQuery) => ex.run(() => replayer.stepsWhere(q));
+
+  const search = async (text: string): Promise<Int32Array> => {
+    const needle = text.trim().toLowerCase();
+    const hit = searchCache.get(needle);
+    if (hit) return hit;
+    const found: number[] = [];
+    await store.scan((events, base) => {
+      for (let k = 0; k < events.length; k++) if (JSON.stringify(events[k]!.payload).toLowerCase().includes(needle)) found.push(base + k);
+    }, () => live);
+    const out = Int32Array.from(found);
+    searchCache.set(needle, out);
+    if (searchCache.size > 8) searchCache.delete(searchCache.keys().next().value!);
+    return out;
+  };
+
+  return {
+    epoch,
+    compiled,
+    stop() {
+      live = false;
+      compareGen++;
+    },
+    step: (index) =>
+      ex.run(async () => {
+        const step = await replayer.step(index);
+        const why = compiled.handlers.map((h) => whyNotFired(compiled, h.id, step));
+        return { step, why };
+      }, true),
+    async rows(start, end) {
+      const events = await store.getRange(start, end);
+      return events.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
+    },
+    async find(queries, from, direction) {
+      if (queries.length === 0) return -1;
+      await (queries.some((q) => q.kind === 'fired') ? analysisDone.promise : timelineDone.promise);
+      const hits = await ex.run(() => Promise.all(queries.map((q) => replayer.find(q, { from, direction }))), true);
+      return nearestHit(hits, direction);
+    },
+    async filter(f) {
+      const queries = filterQueries(f);
+      const text = f.text.trim();
+      if (queries.length === 0 && text === '') return null;
+      await (f.handler !== null ? analysisDone.promise : timelineDone.promise);
+      let out: Int32Array | null = null;
+      for (const q of queries) {
+        const steps = await stepsWhere(q);
+        out = out ? intersectSorted(out, steps) : steps;
+      }
+      if (text !== '') {
+        const found = await search(text);
+        out = out ? intersectSorted(out, found) : found;
+      }
+      return out;
+    },
+    async compare(pinned) {
+      const gen = ++compareGen;
+      if (!pinned) return;
+      const diff = createTraceDiff(pinned, compiled, { maxChanged: 5000 });
+      let last = 0;
+      await store.scan(async (events, base) => {
+        for (const e of events) diff.push(e);
+        if (performance.now() - last > PROGRESS_EVERY_MS) {
+          last = performance.now();
+          post({ kind: 'progress', phase: 'compare', done: base + events.length, total: count });
+          await yieldToMessages();
+        }
+      }, () => live && gen === compareGen);
+      if (live && gen === compareGen) post({ kind: 'compare', diff: diff.result(), problems: [] });
+    },
+    decisions: () =>
+      ex.run(async () => {
+        const rows: DecisionRow[] = [];
+        for (let i = 0; i < count; i++) rows.push(decisionRow(await replayer.step(i)));
+        return rows;
+      }),
+  };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

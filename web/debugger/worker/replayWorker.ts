@@ -1,0 +1,164 @@
+/// <reference lib="webworker" />
+import { compilePipeline, type CompileResult } from '../../../engine/dispatch/compilePipeline.ts';
+import { isJsonObject } from '../../../engine/model/json.ts';
+import type { Sandbox, SandboxProgram } from '../../../engine/sandbox/types.ts';
+import { HookwireDb } from '../../persistence/db.ts';
+import { createEventStore, type TraceRef } from './eventStore.ts';
+import type { CompileOutcome, HandlerInfo, ReplayRequest, RequestEnvelope, SessionEvent, WorkerMessage } from './protocol.ts';
+import { createReplaySession, errorText, type ReplaySession } from './replaySession.ts';
+
+/**
+ * The replay worker: the engine, the QuickJS sandbox (loaded only for pipelines with code) and the trace's
+ * events in IndexedDB, all off the page's thread, so a long trace or a slow handler never freezes the tab.
+ * The page can always terminate it and start a fresh one (replayClient.ts).
+ */
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const db = new HookwireDb();
+let trace: TraceRef | null = null;
+let session: ReplaySession | null = null;
+let releaseSession: () => void = () => undefined;
+let sandbox: Promise<Sandbox> | null = null;
+
+const send = (m: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
+const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', epoch, event });
+
+/** True when a document (valid or not) has a code handler or code matcher, so compiling it needs the sandbox. */
+function hasCode(doc: unknown): boolean {
+  if (!isJsonObject(doc as never) || !Array.isArray((doc as { nodes?: unknown }).nodes)) return false;
+  return (doc as { nodes: unknown[] }).nodes.some((n) => {
+    const node = n as { kind?: unknown; code?: unknown; action?: { type?: unknown } };
+    return (node.kind === 'matcher' && node.code !== undefined) || node.action?.type === 'code';
+  });
+}
+
+/** The sandbox, remembering the programs each pipeline compiles so a replaced pipeline releases them. */
+async function compile(doc: unknown): Promise<{ result: CompileResult; release: () => void }> {
+  if (!hasCode(doc)) return { result: compilePipeline(doc), release: () => undefined };
+  sandbox ??= import('../../sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
+  const base = (await sandbox) as Sandbox & { whenReady?: () => Promise<void> };
+  await base.whenReady?.();
+  const programs: SandboxProgram[] = [];
+  const tracked: Sandbox = {
+    compile: (source, options) => {
+      const r = base.compile(source, options);
+      if (r.ok) programs.push(r.program);
+      return r;
+    },
+    call: (program, input, limits) => base.call(program, input, limits),
+    release: (program) => base.release(program),
+    dispose: () => undefined,
+  };
+  const result = compilePipeline(doc, { sandbox: tracked });
+  const release = () => programs.forEach((p) => base.release(p));
+  if (!result.ok) release();
+  return { result, release };
+}
+
+function handlersOf(result: Extract<CompileResult, { ok: true }>): HandlerInfo[] {
+  return result.compiled.handlers.map((h) => ({ id: h.id, name: h.name, order: h.node.order, action: h.node.action.type, enabled: h.node.enabled }));
+}
+
+/** Compiles `doc` and, when it loads, replaces the session; a document with errors keeps the last good one. */
+async function usePipeline(epoch: number, doc: unknown): Promise<void> {
+  const { result, release } = await compile(doc);
+  if (!result.ok) {
+    const outcome: CompileOutcome = { ok: false, problems: result.problems };
+    emit(epoch)({ kind: 'compiled', outcome });
+    return;
+  }
+  if (!trace) {
+    release();
+    return;
+  }
+  session?.stop();
+  releaseSession();
+  releaseSession = release;
+  emit(epoch)({ kind: 'compiled', outcome: { ok: true, handlers: handlersOf(result), warnings: result.problems } });
+  session = createReplaySession(result.compiled, createEventStore(db, trace), epoch, emit(epoch));
+}
+
+/** Pipelines are installed in the order they were sent, even when one needs the sandbox loaded first. */
+let installing: Promise<void> = Promise.resolve();
+function install(work: () => Promise<void>): Promise<void> {
+  installing = installing.then(work, work);
+  return installing;
+}
+
+interface Answer {
+  value: unknown;
+  transfer?: Transferable[];
+  /** The session that answered (-1: none). */
+  epoch: number;
+}
+
+async function answer(request: ReplayRequest): Promise<Answer> {
+  switch (request.kind) {
+    case 'open':
+      await install(async () => {
+        session?.stop();
+        session = null;
+        trace = request.trace;
+        await usePipeline(request.epoch, request.doc);
+      });
+      return { value: null, epoch: request.epoch };
+    case 'pipeline':
+      await install(() => usePipeline(request.epoch, request.doc));
+      return { value: null, epoch: request.epoch };
+    case 'close':
+      await install(async () => {
+        session?.stop();
+        session = null;
+        trace = null;
+      });
+      return { value: null, epoch: -1 };
+    default:
+      return { ...(await sessionAnswer(request)) };
+  }
+}
+
+async function sessionAnswer(request: Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' }>): Promise<Answer> {
+  const s = session;
+  if (!s) throw new Error('no trace is open in the replay worker');
+  const { value, transfer } = await sessionValue(s, request);
+  return { value, epoch: s.epoch, ...(transfer ? { transfer } : {}) };
+}
+
+async function sessionValue(s: ReplaySession, request: Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' }>): Promise<{ value: unknown; transfer?: Transferable[] }> {
+  switch (request.kind) {
+    case 'step':
+      return { value: await s.step(request.index) };
+    case 'rows':
+      return { value: await s.rows(request.start, request.end) };
+    case 'find':
+      return { value: await s.find(request.queries, request.from, request.direction) };
+    case 'filter': {
+      const visible = await s.filter(request.filter);
+      return { value: visible, ...(visible ? { transfer: [visible.buffer] } : {}) };
+    }
+    case 'compare': {
+      if (request.pinned === null) {
+        await s.compare(null);
+        return { value: null };
+      }
+      const { result, release } = await compile(request.pinned);
+      if (!result.ok) {
+        emit(s.epoch)({ kind: 'compare', diff: null, problems: result.problems });
+        return { value: null };
+      }
+      void s.compare(result.compiled).finally(release);
+      return { value: null };
+    }
+    case 'decisions':
+      return { value: await s.decisions() };
+  }
+}
+
+scope.onmessage = async (e: MessageEvent<RequestEnvelope>) => {
+  const { id, request } = e.data;
+  try {
+    const { value, transfer, epoch } = await answer(request);
+    send({ type: 'reply', id, epoch, ok: true, value }, transfer ?? []);
+  } catch (err) {
+    send({ type: 'reply', id, epoch: session?.epoch ?? -1, ok: false, error: errorText(err) });
+  }
+};
