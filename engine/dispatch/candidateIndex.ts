@@ -31,6 +31,14 @@ export function handlerNecessary(paths: readonly Int32Array[], matchers: readonl
   return unionOf(paths.map((ms) => bestOf([...ms].map((m) => matchers[m]!.necessary))));
 }
 
+/**
+ * True when an index hit alone proves the handler matches: every live path is a single exact matcher. The
+ * dispatcher then skips evaluating it [fast path]; explain mode evaluates it anyway and must agree [X5].
+ */
+export function handlerExact(paths: readonly Int32Array[], matchers: readonly CompiledMatcher[]): boolean {
+  return paths.length > 0 && paths.every((ms) => ms.length === 1 && matchers[ms[0]!]!.exact);
+}
+
 /** Builds the index for the live handlers of one type: `live[i]` is rank i's atoms, `undefined` when not live. */
 export function buildCandidateIndex(handlerCount: number, live: (Necessary | undefined)[]): CandidateIndex {
   const always: number[] = [];

@@ -15,6 +15,8 @@ export interface CompiledMatcher {
   explain(scope: Scope): ConditionExplain;
   /** One of these atoms holds whenever the matcher passes (null: unknown) [fast path]. */
   necessary: Necessary;
+  /** True when the matcher passes exactly when one of `necessary` holds (one exact condition, no code). */
+  exact: boolean;
   paths: readonly string[];
 }
 
@@ -59,6 +61,7 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
     test,
     explain,
     necessary: bestOf(conditions.map((c) => c.necessary)),
+    exact: !code && conditions.length === 1 && conditions[0]!.exact,
     paths: conditions.flatMap((c) => c.paths),
   };
 }

@@ -6,7 +6,7 @@ import type { EventPattern } from '../match/eventPattern.ts';
 import type { Necessary } from '../match/atoms.ts';
 import type { Scope } from '../match/path.ts';
 import type { Chain } from './chain.ts';
-import { buildCandidateIndex, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
+import { buildCandidateIndex, handlerExact, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './actions.ts';
 import { analyzePipeline } from './analyze.ts';
@@ -42,6 +42,8 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
+  /** Per rank: 1 when a candidate found through the index needs no evaluation (see handlerExact). */
+  exact: Uint8Array;
   liveCount: number;
 }
 
@@ -126,13 +128,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[]): TypePlan {
   const paths: (Int32Array | null)[] = [];
   const atoms: (Necessary | undefined)[] = [];
+  const exact = new Uint8Array(handlers.length);
   let liveCount = 0;
   for (const h of handlers) {
     const live: number[] = [];
     if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
     paths.push(live.length ? Int32Array.from(live) : null);
-    atoms.push(live.length ? handlerNecessary(live.map((i) => h.paths[i]!.matchers), matchers) : undefined);
+    const liveMatchers = live.map((i) => h.paths[i]!.matchers);
+    atoms.push(live.length ? handlerNecessary(liveMatchers, matchers) : undefined);
+    if (live.length && handlerExact(liveMatchers, matchers)) exact[h.rank] = 1;
     if (live.length) liveCount++;
   }
-  return { type, mode, paths, index: buildCandidateIndex(handlers.length, atoms), liveCount };
+  return { type, mode, paths, index: buildCandidateIndex(handlers.length, atoms), exact, liveCount };
 }

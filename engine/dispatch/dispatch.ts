@@ -43,7 +43,7 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
     if (breakerOpenUntil(c.breakers, h, now) !== 0) continue;
-    if (!handlerMatches(compiled, plan.paths[rank]!, h, scope)) continue;
+    if (plan.exact[rank] === 0 && !handlerMatches(compiled, plan.paths[rank]!, h, scope)) continue;
     settle(c, h, runSafely(h, scope), event, now);
     if (sync && c.decision !== 'continue') break;
     if (c.changed) {

@@ -12,6 +12,8 @@ export interface CompiledCondition {
   explain(scope: Scope): ConditionExplain;
   /** Atoms of which one must hold for the condition to pass (null: unknown): the dispatcher's index. */
   readonly necessary: Necessary;
+  /** True when the condition passes exactly when one of its `necessary` atoms holds: an index hit is the verdict. */
+  readonly exact: boolean;
   /** Every path the condition reads (for lint and completion). */
   readonly paths: readonly string[];
 }
@@ -88,7 +90,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
   }
 
   const root = compileObject(condition, at);
-  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), paths };
+  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), exact: exactOf(root), paths };
 }
 
 /**
@@ -149,6 +151,22 @@ function explainNode(node: Node, scope: Scope): ConditionExplain {
       const child = explainNode(node.child, scope);
       return { kind: 'not', pass: !child.pass, child };
     }
+  }
+}
+
+/** Whether the node is exactly the disjunction of its atoms (eq/in and numeric compares, alone or under `any`). */
+function exactOf(node: Node): boolean {
+  switch (node.kind) {
+    case 'clause': {
+      const atom = clauseAtom(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
+      return atom !== null && atom.kind !== 'literal';
+    }
+    case 'all':
+      return node.children.length === 1 && exactOf(node.children[0]!);
+    case 'any':
+      return node.children.length > 0 && node.children.every(exactOf);
+    case 'not':
+      return false;
   }
 }
 
