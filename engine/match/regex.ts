@@ -39,9 +39,19 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
   const folded = flags.includes('i');
   const literals = requiredLiterals(source).map((l) => (folded ? foldCase(l) : l));
   const plain = literals.length === 1 && literals[0] === source && !META.test(source);
+  // A plain literal right after a leading ^ must start the string (unless ^ may match after a newline).
+  const head = flags.includes('m') ? null : /^\^([A-Za-z0-9 _\-:/=,]+)(?![*?{+])/.exec(source)?.[1] ?? null;
+  const start = head === null ? null : folded ? foldCase(head) : head;
+  // The literal runs of a concatenation occur in the order they are written, without overlapping.
   const hasAll = (s: string) => {
     const text = folded ? foldCase(s) : s;
-    for (let i = 0; i < literals.length; i++) if (!text.includes(literals[i]!)) return false;
+    if (start !== null && !text.startsWith(start)) return false;
+    let from = 0;
+    for (let i = 0; i < literals.length; i++) {
+      const at = text.indexOf(literals[i]!, from);
+      if (at < 0) return false;
+      from = at + literals[i]!.length;
+    }
     return true;
   };
   const test = plain ? hasAll : literals.length === 0 ? (s: string) => re.test(s) : (s: string) => hasAll(s) && re.test(s);

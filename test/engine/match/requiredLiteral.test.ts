@@ -36,7 +36,7 @@ describe('required literals of regexes (candidate index)', () => {
 
 describe('regex shortcuts [C5]', () => {
   it('give exactly RE2\'s answer (plain text, required literals, case folding)', () => {
-    const patterns = fc.constantFrom('ab', 'a.b', 'ab+', '\\bab', 'b[ab]', 'sk-', 'AS', 's', 'k', 'a|b', 'x?ab');
+    const patterns = fc.constantFrom('ab', 'a.b', 'ab+', '\\bab', 'b[ab]', 'sk-', 'AS', 's', 'k', 'a|b', 'x?ab', '^ab', '^a+b', 'a.*b', 'ab.*ba', '^S', 'b\\s+a');
     fc.assert(
       fc.property(patterns, fc.constantFrom('', 'i'), fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'B', 's', 'S', 'ſ', 'k', 'K', '\u212a', '-', ' '), maxLength: 10 }), (p, flags, input) => {
         const fast = compileRegex(p, flags);
