@@ -50,6 +50,7 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
           return code ? code(scope).pass : true;
         };
   const explain = (scope: Scope): ConditionExplain => {
+    if (!code && conditions.length === 1) return conditions[0]!.explain(scope);
     const children: ConditionExplain[] = conditions.map((c) => c.explain(scope));
     if (code) children.push(code(scope));
     if (children.length === 1) return children[0]!;

@@ -22,7 +22,8 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const timer = env.timer ?? (() => 0);
   const c = startChain(event, state, sync);
   const scope: Scope = { event, payload: event.payload, state: state.vars, now };
-  let memo: (ConditionExplain | undefined)[] = [];
+  // Matcher explanations of this event, reused across paths [M6]; a new epoch forgets them after a rewrite.
+  const memo = explainMemo(compiled);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
   const deciders: HandlerExplain[] = [];
@@ -68,7 +69,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
     if (c.changed) {
       scope.payload = c.payload;
       scope.state = c.vars;
-      memo = [];
+      memo.epoch++;
     }
   }
 
@@ -97,15 +98,41 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   };
 }
 
-function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int32Array, scope: Scope, memo: (ConditionExplain | undefined)[]): PathExplain[] {
+interface ExplainMemo {
+  epoch: number;
+  epochs: Int32Array;
+  values: (ConditionExplain | undefined)[];
+}
+
+const memos = new WeakMap<CompiledPipeline, ExplainMemo>();
+
+/** One memo per compiled pipeline, reused from event to event: a fresh epoch per event, no per-event array. */
+function explainMemo(compiled: CompiledPipeline): ExplainMemo {
+  let memo = memos.get(compiled);
+  if (!memo) memos.set(compiled, (memo = { epoch: 0, epochs: new Int32Array(compiled.matchers.length), values: new Array<ConditionExplain | undefined>(compiled.matchers.length).fill(undefined) }));
+  if (++memo.epoch >= 0x3fffffff) {
+    memo.epoch = 1;
+    memo.epochs.fill(0);
+  }
+  return memo;
+}
+
+function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int32Array, scope: Scope, memo: ExplainMemo): PathExplain[] {
   return h.paths.map((p, i) => {
     const out: PathExplain = { nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: live.includes(i), matchers: [], pass: false };
     if (!out.type_matched) return out;
     out.pass = true;
-    for (const mi of p.matchers) {
+    const ms = p.matchers;
+    for (let k = 0; k < ms.length; k++) {
+      const mi = ms[k]!;
       const m = compiled.matchers[mi]!;
-      const cached = memo[mi] !== undefined;
-      const condition = memo[mi] ?? (memo[mi] = m.explain(scope));
+      const cached = memo.epochs[mi] === memo.epoch;
+      let condition = memo.values[mi]!;
+      if (!cached) {
+        condition = m.explain(scope);
+        memo.values[mi] = condition;
+        memo.epochs[mi] = memo.epoch;
+      }
       const me: MatcherExplain = { matcher_id: m.id, label: m.label, pass: condition.pass, cached, condition };
       out.matchers.push(me);
       if (!condition.pass) {
