@@ -7,7 +7,8 @@ import { ImportDialog } from './io/ImportDialog.tsx';
 import { appDb } from './persistence/db.ts';
 import { startWorkspace } from './persistence/workspace.ts';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
-import { DebugPlaceholder } from './shell/DebugPlaceholder.tsx';
+import { Debugger } from './debugger/Debugger.tsx';
+import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
 import { LeftPanel } from './shell/LeftPanel.tsx';
 import { NoPipelineNote, OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
 import { newPipeline } from './persistence/workspace.ts';
@@ -26,7 +27,8 @@ export function App() {
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
 
   useEffect(() => {
-    void startWorkspace(appDb()).finally(() => setStarted(true));
+    // The trace library starts beside the workspace (demo trace on first run, path completion samples).
+    void Promise.all([startWorkspace(appDb()), startTraceLibrary(appDb()).catch(() => null)]).finally(() => setStarted(true));
   }, []);
 
   return (
@@ -51,7 +53,7 @@ export function App() {
             bottom={pipelineId ? <ProblemsPanel /> : undefined}
           />
         ) : (
-          <DebugPlaceholder />
+          <Debugger />
         )}
         {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
         {dialog === 'export' && <ExportDialog onClose={() => setDialog(null)} />}

@@ -11,13 +11,24 @@ export const TRACE_SETTINGS = {
 } as const;
 
 let unregister: (() => void) | null = null;
+let started: Promise<string | null> | null = null;
+
+/** Settles when the library has started (the demo stored on first run); at once if it was never started. */
+export function traceLibraryStarted(): Promise<unknown> {
+  return started ?? Promise.resolve(null);
+}
 
 /**
  * Starts the trace library with the app: removes traces deleted in an earlier session (and imports a crash
  * left half written), stores the demo trace on first run (beside the editor's demo pipeline), and lets
  * path completion sample stored events. Returns the id of the demo trace when it was stored now.
  */
-export async function startTraceLibrary(db: HookwireDb): Promise<string | null> {
+export function startTraceLibrary(db: HookwireDb): Promise<string | null> {
+  started = start(db);
+  return started;
+}
+
+async function start(db: HookwireDb): Promise<string | null> {
   unregister ??= registerTraceSampler((limit) => sampleTraceEvents(db, limit));
   await purgeTraces(db, Date.now());
   if (await getSetting<boolean>(db, TRACE_SETTINGS.demoSeeded)) return null;

@@ -5,11 +5,10 @@ import type { StepQuery } from '../../../engine/replay/types.ts';
 import { whyNotFired } from '../../../engine/replay/whyNotFired.ts';
 import { decisionRow, type DecisionRow } from '../../../engine/runtime/decideTrace.ts';
 import { nearestHit } from '../model/breakpoints.ts';
-import { payloadSummary } from '../model/payloadSummary.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
 import { createExclusive, yieldToMessages } from './exclusive.ts';
-import type { RowInfo, SessionEvent, StepDetail } from './protocol.ts';
+import type { SessionEvent, StepDetail } from './protocol.ts';
 
 /**
  * One replay of one stored trace through one compiled pipeline, inside the replay worker. It runs the
@@ -22,7 +21,6 @@ export interface ReplaySession {
   readonly compiled: CompiledPipeline;
   stop(): void;
   step(index: number): Promise<StepDetail>;
-  rows(start: number, end: number): Promise<RowInfo[]>;
   find(queries: StepQuery[], from: number, direction: 'forward' | 'backward'): Promise<number>;
   filter(filter: TimelineFilter): Promise<Int32Array | null>;
   compare(pinned: CompiledPipeline | null): Promise<void>;
@@ -102,10 +100,6 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
         const why = compiled.handlers.map((h) => whyNotFired(compiled, h.id, step));
         return { step, why };
       }, true),
-    async rows(start, end) {
-      const events = await store.getRange(start, end);
-      return events.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
-    },
     async find(queries, from, direction) {
       if (queries.length === 0) return -1;
       await (queries.some((q) => q.kind === 'fired') ? analysisDone.promise : timelineDone.promise);

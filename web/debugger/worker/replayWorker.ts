@@ -3,8 +3,9 @@ import { compilePipeline, type CompileResult } from '../../../engine/dispatch/co
 import { isJsonObject } from '../../../engine/model/json.ts';
 import type { Sandbox, SandboxProgram } from '../../../engine/sandbox/types.ts';
 import { HookwireDb } from '../../persistence/db.ts';
-import { createEventStore, type TraceRef } from './eventStore.ts';
-import type { CompileOutcome, HandlerInfo, ReplayRequest, RequestEnvelope, SessionEvent, WorkerMessage } from './protocol.ts';
+import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
+import { payloadSummary } from '../model/payloadSummary.ts';
+import type { CompileOutcome, HandlerInfo, ReplayRequest, RequestEnvelope, RowInfo, SessionEvent, WorkerMessage } from './protocol.ts';
 import { createReplaySession, errorText, type ReplaySession } from './replaySession.ts';
 
 /**
@@ -15,6 +16,8 @@ import { createReplaySession, errorText, type ReplaySession } from './replaySess
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const db = new HookwireDb();
 let trace: TraceRef | null = null;
+/** The open trace's events: rows are read from here even when no pipeline compiles. */
+let events: EventStore | null = null;
 let session: ReplaySession | null = null;
 let releaseSession: () => void = () => undefined;
 let sandbox: Promise<Sandbox> | null = null;
@@ -74,7 +77,7 @@ async function usePipeline(epoch: number, doc: unknown): Promise<void> {
   releaseSession();
   releaseSession = release;
   emit(epoch)({ kind: 'compiled', outcome: { ok: true, handlers: handlersOf(result), warnings: result.problems } });
-  session = createReplaySession(result.compiled, createEventStore(db, trace), epoch, emit(epoch));
+  session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch));
 }
 
 /** Pipelines are installed in the order they were sent, even when one needs the sandbox loaded first. */
@@ -98,6 +101,7 @@ async function answer(request: ReplayRequest): Promise<Answer> {
         session?.stop();
         session = null;
         trace = request.trace;
+        events = createEventStore(db, request.trace);
         await usePipeline(request.epoch, request.doc);
       });
       return { value: null, epoch: request.epoch };
@@ -109,26 +113,33 @@ async function answer(request: ReplayRequest): Promise<Answer> {
         session?.stop();
         session = null;
         trace = null;
+        events = null;
       });
       return { value: null, epoch: -1 };
+    case 'rows': {
+      if (!events) throw new Error('no trace is open in the replay worker');
+      const list = await events.getRange(request.start, request.end);
+      const rows: RowInfo[] = list.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
+      return { value: rows, epoch: session?.epoch ?? -1 };
+    }
     default:
       return { ...(await sessionAnswer(request)) };
   }
 }
 
-async function sessionAnswer(request: Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' }>): Promise<Answer> {
+type SessionRequest = Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' | 'rows' }>;
+
+async function sessionAnswer(request: SessionRequest): Promise<Answer> {
   const s = session;
   if (!s) throw new Error('no trace is open in the replay worker');
   const { value, transfer } = await sessionValue(s, request);
   return { value, epoch: s.epoch, ...(transfer ? { transfer } : {}) };
 }
 
-async function sessionValue(s: ReplaySession, request: Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' }>): Promise<{ value: unknown; transfer?: Transferable[] }> {
+async function sessionValue(s: ReplaySession, request: SessionRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
   switch (request.kind) {
     case 'step':
       return { value: await s.step(request.index) };
-    case 'rows':
-      return { value: await s.rows(request.start, request.end) };
     case 'find':
       return { value: await s.find(request.queries, request.from, request.direction) };
     case 'filter': {

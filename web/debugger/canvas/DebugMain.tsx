@@ -1,0 +1,101 @@
+import { useEffect, useMemo } from 'react';
+import { Canvas } from '../../canvas/Canvas.tsx';
+import { useEditor, selectDoc, selectPipelineId, selectSelectedNodes } from '../../store/editorStore.ts';
+import { useDebugger, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../debuggerStore.ts';
+import { pathHighlight } from '../model/pathHighlight.ts';
+import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
+
+/** The canvas, read-only, lit along the path the current event took; with the legend and the states around it. */
+export function DebugMain() {
+  const doc = useEditor(selectDoc);
+  const pipelineId = useEditor(selectPipelineId);
+  const selected = useEditor(selectSelectedNodes);
+  const detail = useDebugger(selectDetail);
+  const why = useDebugger(selectWhyHandler);
+  const trace = useDebugger(selectTrace);
+
+  // Clicking a handler on the canvas asks "why didn't it fire?" about it and focuses its paths.
+  useEffect(() => {
+    const node = selected.length === 1 ? doc?.nodes.find((n) => n.id === selected[0]) : undefined;
+    useDebugger.getState().set({ whyHandler: node?.kind === 'handler' ? node.id : null });
+  }, [selected, doc]);
+
+  const highlight = useMemo(
+    () => (doc && detail ? pathHighlight(detail.step.explanation, doc.nodes.map((n) => n.id), { focus: why }) : null),
+    [doc, detail, why],
+  );
+
+  if (!doc) {
+    return (
+      <div className="center-note" data-testid="debug-no-pipeline">
+        <div className="box">
+          <h2>No pipeline open</h2>
+          <p>The debugger replays a trace through the pipeline open in the editor. Open or create one in Edit mode.</p>
+          <button className="btn primary" onClick={() => useEditor.getState().setMode('edit')}>Go to Edit</button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
+      <CompileBanner />
+      {detail && <StepBadge />}
+      {detail && <Legend />}
+      {!trace && <NoTraceNote />}
+    </>
+  );
+}
+
+function StepBadge() {
+  const detail = useDebugger(selectDetail)!;
+  const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const { step } = detail;
+  return (
+    <div className="dbg-canvas-step" data-testid="canvas-step">
+      <span className="num">Step {stepNumber(step.index)}<span className="of"> / {count}</span></span>
+      <span className="mono type">{step.event.type}</span>
+      <span className={`dec dec-${step.outcome}`}>{OUTCOME_LABEL[step.outcome]}</span>
+      {step.counterfactual && <span className="flag cf" title="After a replayed block of an action that really ran">counterfactual</span>}
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <div className="dbg-legend" aria-label="Canvas legend">
+      <span><i className="sw pass" />passed</span>
+      <span><i className="sw fail" />failed</span>
+      <span><i className="sw fired" />fired</span>
+      <span><i className="sw decider" />decided</span>
+      <span><i className="sw skipped" />not reached</span>
+    </div>
+  );
+}
+
+/** The pipeline being edited has errors: the replay keeps showing the last version that loaded. */
+function CompileBanner() {
+  const compile = useDebugger(selectCompile);
+  if (!compile || compile.ok) return null;
+  const errors = compile.problems.filter((p) => p.severity === 'error');
+  return (
+    <div className="banner conflict" role="alert" data-testid="replay-compile-error">
+      <div className="text">
+        <strong>The pipeline has {errors.length} error{errors.length === 1 ? '' : 's'}: the replay shows the last version that loaded</strong>
+        {errors[0]?.message}
+      </div>
+      <button className="btn" onClick={() => useEditor.getState().setMode('edit')}>Fix in Edit</button>
+    </div>
+  );
+}
+
+function NoTraceNote() {
+  return (
+    <div className="center-note dbg-no-trace" data-testid="debug-no-trace">
+      <div className="box">
+        <h2>No trace open</h2>
+        <p>Import a recorded run (Hookwire trace, Claude Code transcript, OpenTelemetry GenAI spans, SWE-agent trajectory or OpenHands events) from the left, or drop the file here.</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useDebugger } from '../debuggerStore.ts';
+import { cancelImport } from '../traceCommands.ts';
+
+const PHASE: Record<string, string> = { reading: 'Reading', converting: 'Converting', storing: 'Storing' };
+
+function mb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Imports in progress: a bar per file, with what is happening and a Cancel that leaves nothing behind. */
+export function ImportProgressList() {
+  const imports = useDebugger((s) => s.imports);
+  if (imports.length === 0) return null;
+  return (
+    <div className="dbg-imports">
+      {imports.map((v) => {
+        const p = v.progress;
+        const fraction = p ? (p.phase === 'converting' ? null : p.total > 0 ? p.done / p.total : 0) : 0;
+        return (
+          <div key={v.id} className="dbg-import" data-testid="import-progress">
+            <div className="row">
+              <span className="name grow" title={v.fileName}>{v.fileName}</span>
+              <button className="btn ghost" onClick={() => cancelImport(v.id)} data-testid="import-cancel">Cancel</button>
+            </div>
+            <div className={`bar${fraction === null ? ' indeterminate' : ''}`} role="progressbar" aria-valuemin={0} aria-valuemax={100}
+              aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)} aria-label={`Importing ${v.fileName}`}>
+              <span style={{ width: `${Math.round((fraction ?? 0.35) * 100)}%` }} />
+            </div>
+            <div className="meta">
+              {p ? `${PHASE[p.phase]} · ${p.events.toLocaleString('en')} events${p.phase === 'reading' ? ` · ${mb(p.done)} of ${mb(p.total)}` : ''}` : `Starting · ${mb(v.size)}`}
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

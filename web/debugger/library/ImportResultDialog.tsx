@@ -1,0 +1,50 @@
+import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { useDebugger } from '../debuggerStore.ts';
+import { discardImport, keepImport } from '../traceCommands.ts';
+
+const SHOWN = 200;
+
+/**
+ * An import that did not read cleanly: every problem with its line number, and the choice to keep the good
+ * events or discard the import (a failed import has nothing to keep).
+ */
+export function ImportResultDialog() {
+  const r = useDebugger((s) => s.importResult);
+  if (!r) return null;
+  const errors = r.problems.filter((p) => p.severity === 'error');
+  const failed = r.status === 'failed' || !r.traceId;
+  const close = () => void discardImport();
+  return (
+    <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={close} testId="import-result"
+      footer={failed ? (
+        <button className="btn primary" onClick={close} data-testid="import-result-close">Close</button>
+      ) : (
+        <>
+          <button className="btn" onClick={close} data-testid="import-discard">Discard import</button>
+          <button className="btn primary" onClick={() => void keepImport()} data-testid="import-keep">
+            Keep {r.events.toLocaleString('en')} good event{r.events === 1 ? '' : 's'}
+          </button>
+        </>
+      )}>
+      <p className="dbg-import-summary" data-testid="import-summary">
+        {failed
+          ? `Nothing was imported${r.format ? ` (read as ${TRACE_FORMAT_LABELS[r.format]})` : ''}.`
+          : `${r.events.toLocaleString('en')} events were read; ${errors.length} line${errors.length === 1 ? ' was' : 's were'} dropped. Keep the good events, or discard the import and fix the file.`}
+      </p>
+      <ul className="problem-list" data-testid="import-line-problems">
+        {r.problems.slice(0, SHOWN).map((p, i) => (
+          <li key={i} className={p.severity} data-testid="import-line-problem" data-line={p.line} data-code={p.code}>
+            {p.line > 0 && <span className="dbg-line-no">line {p.line}</span>}
+            {p.line > 0 ? p.message.replace(/^line \d+: /, '') : p.message}
+            <span className="path">{p.code}{p.severity === 'warning' ? ' · kept' : ''}</span>
+          </li>
+        ))}
+      </ul>
+      {r.problems.length > SHOWN && <p className="hint">…and {r.problems.length - SHOWN} more.</p>}
+      {r.notes.length > 0 && (
+        <ul className="dbg-notes">{r.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>
+      )}
+    </Dialog>
+  );
+}

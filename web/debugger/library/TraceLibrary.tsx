@@ -1,0 +1,112 @@
+import { useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
+import { listTraces } from '../../persistence/traceLibrary.ts';
+import type { StoredTrace } from '../../persistence/storedTrace.ts';
+import { debuggerDb, openTrace } from '../debuggerController.ts';
+import { useDebugger } from '../debuggerStore.ts';
+import { deleteTraceCmd, importFiles, renameTraceCmd } from '../traceCommands.ts';
+import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { ImportProgressList } from './ImportProgressList.tsx';
+
+const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
+  'hookwire-trace': 'Hookwire trace',
+  'claude-code': 'Claude Code',
+  'otel-genai': 'OpenTelemetry',
+  'swe-agent': 'SWE-agent',
+  openhands: 'OpenHands',
+};
+
+function ago(ms: number): string {
+  const s = Math.round((Date.now() - ms) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(ms).toLocaleDateString();
+}
+
+/** The trace library: import (picker or drop), open, rename, delete with undo. */
+export function TraceLibrary() {
+  const traces = useLiveQuery(() => listTraces(debuggerDb()), []);
+  const current = useDebugger((s) => s.traceId);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <div className="dbg-side-head">
+        <span className="title">Traces</span>
+        <button className="btn primary" onClick={() => input.current?.click()} data-testid="trace-import"><DebugIcon name="upload" size={13} /> Import trace</button>
+        <input ref={input} type="file" hidden multiple data-testid="trace-file"
+          accept=".jsonl,.json,.traj,.hwtrace,application/json,application/x-ndjson"
+          onChange={(e) => {
+            importFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }} />
+      </div>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code transcripts, OpenTelemetry GenAI spans, SWE-agent and OpenHands runs are recognised by their content.</p>
+      <ImportProgressList />
+      <div className="side-scroll" data-testid="trace-library">
+        {traces === undefined ? null : traces.length === 0 ? (
+          <div className="empty">No traces yet.</div>
+        ) : (
+          traces.map((t) => <TraceItem key={t.id} trace={t} current={t.id === current} />)
+        )}
+      </div>
+    </>
+  );
+}
+
+function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean }) {
+  const [renaming, setRenaming] = useState(false);
+  const warnings = t.problems.length;
+  const pending = t.status === 'pending';
+  const open = () => {
+    if (pending) useDebugger.getState().set({ importResult: { status: 'partial', traceId: t.id, format: t.source_format, name: t.name, events: t.event_count, problems: t.problems, notes: t.notes, fileName: t.file_name ?? t.name } });
+    else if (!current) void openTrace(t.id);
+  };
+  return (
+    <div className="lib-item" aria-current={current} data-testid="trace-item" data-name={t.name} role="button" tabIndex={0}
+      title={`${t.name}\n${TRACE_FORMAT_LABELS[t.source_format]}${t.file_name ? `\nfrom ${t.file_name}` : ''}`}
+      onClick={open} onKeyDown={(k) => k.key === 'Enter' && open()}>
+      <div style={{ minWidth: 0 }}>
+        {renaming ? (
+          <RenameInput initial={t.name} onDone={(name) => {
+            setRenaming(false);
+            if (name && name !== t.name) void renameTraceCmd(t.id, name);
+          }} />
+        ) : (
+          <div className="title">{t.name}</div>
+        )}
+        <div className="meta">
+          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {ago(t.updated_at)}
+        </div>
+        {(t.demo || warnings > 0 || pending) && (
+          <div className="dbg-item-badges">
+            {t.demo && <span className="badge sync">demo</span>}
+            {pending && <span className="badge error">review import</span>}
+            {!pending && warnings > 0 && <span className="badge warning" title={t.problems.slice(0, 5).map((p) => p.message).join('\n')}>{warnings} note{warnings === 1 ? '' : 's'}</span>}
+          </div>
+        )}
+      </div>
+      <div className="actions">
+        <button className="btn ghost icon" title="Rename" aria-label={`Rename ${t.name}`} data-testid="trace-rename"
+          onClick={(e) => { e.stopPropagation(); setRenaming(true); }}><DebugIcon name="pencil" size={13} /></button>
+        <button className="btn ghost icon" title="Delete" aria-label={`Delete ${t.name}`} data-testid="trace-delete"
+          onClick={(e) => { e.stopPropagation(); void deleteTraceCmd(t.id, t.name); }}><DebugIcon name="trash" size={13} /></button>
+      </div>
+    </div>
+  );
+}
+
+function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+  const [name, setName] = useState(initial);
+  return (
+    <input className="input" autoFocus value={name} data-testid="trace-rename-input" aria-label="Trace name"
+      onChange={(e) => setName(e.target.value)} onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === 'Enter') onDone(name.trim() || null);
+        if (e.key === 'Escape') onDone(null);
+      }}
+      onBlur={() => onDone(name.trim() || null)} />
+  );
+}

@@ -1,0 +1,64 @@
+import { goTo, pinVersion, unpin } from '../debuggerController.ts';
+import { useDebugger } from '../debuggerStore.ts';
+import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
+import { DebugIcon } from '../ui/DebugIcon.tsx';
+
+const MAX_ROWS = 500;
+
+/**
+ * Pin a version of the pipeline, edit it, and see over the whole trace which events now decide differently
+ * (the engine's pipeline diff [R12]: outcome, reason or final payload).
+ */
+export function ComparePanel() {
+  const pinned = useDebugger((s) => s.pinned);
+  const diff = useDebugger((s) => s.diff);
+  const running = useDebugger((s) => s.diffRunning);
+  const problems = useDebugger((s) => s.diffProblems);
+  if (!pinned) {
+    return (
+      <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel">
+        <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason or final payload changes is listed here.</p>
+        <button className="btn primary" onClick={pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
+      </div>
+    );
+  }
+  return (
+    <div className="dbg-panel" data-testid="compare-panel">
+      <div className="row dbg-compare-head">
+        <DebugIcon name="pin" size={13} />
+        <span className="grow">Comparing with “{pinned.name}” pinned at {new Date(pinned.at).toLocaleTimeString()}</span>
+        <button className="btn" onClick={pinVersion} title="Pin the pipeline as it is now">Re-pin</button>
+        <button className="btn" onClick={unpin} data-testid="unpin">Unpin</button>
+      </div>
+      {problems.length > 0 && <div className="inline-problem">The pinned version no longer loads: {problems[0]!.message}</div>}
+      {running && !diff && <div className="empty">Comparing…</div>}
+      {diff && (
+        <>
+          <ul className="dbg-compare-summary" data-testid="compare-summary">
+            {diff.summary.map((s, i) => <li key={i}>{s}.</li>)}
+          </ul>
+          {diff.changed.length > 0 && (
+            <div className="dbg-table-wrap">
+              <table className="dbg-table" data-testid="compare-table">
+                <thead><tr><th>#</th><th>Event</th><th>Pinned</th><th>Now</th><th>Reason now</th><th>Changed</th></tr></thead>
+                <tbody>
+                  {diff.changed.slice(0, MAX_ROWS).map((c) => (
+                    <tr key={c.index} onClick={() => { goTo(c.index); useDebugger.getState().set({ bottomTab: 'timeline' }); }} data-testid="compare-row" data-index={c.index}>
+                      <td className="num">{stepNumber(c.index)}</td>
+                      <td className="mono">{c.type}</td>
+                      <td><span className={`dec dec-${c.before.outcome}`}>{OUTCOME_LABEL[c.before.outcome]}</span></td>
+                      <td><span className={`dec dec-${c.after.outcome}`}>{OUTCOME_LABEL[c.after.outcome]}</span></td>
+                      <td className="reason" title={c.after.reason}>{c.after.reason || '—'}</td>
+                      <td>{c.changes.join(', ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {diff.changed_count > MAX_ROWS && <p className="hint">Showing {MAX_ROWS} of {diff.changed_count.toLocaleString('en')} changed events.</p>}
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useSyncExternalStore } from 'react';
+import { replayClient } from './debuggerController.ts';
+import type { RowInfo } from './worker/protocol.ts';
+
+/**
+ * Timeline row texts (type, time, payload summary), fetched from the replay worker a block at a time as
+ * rows scroll into view and kept in a bounded cache: a 100,000-event trace never has all its rows here.
+ * Rows do not depend on the pipeline, so an edit keeps them.
+ */
+const BLOCK = 256;
+const MAX_BLOCKS = 64;
+
+let traceId: string | null = null;
+let blocks = new Map<number, RowInfo[] | 'loading'>();
+let version = 0;
+const listeners = new Set<() => void>();
+
+const notify = () => {
+  version++;
+  for (const l of listeners) l();
+};
+
+export function resetRows(id: string | null): void {
+  traceId = id;
+  blocks = new Map();
+  notify();
+}
+
+/** The row of step `index`, or undefined while its block loads (the load starts here). */
+export function rowAt(index: number): RowInfo | undefined {
+  const b = Math.floor(index / BLOCK);
+  const block = blocks.get(b);
+  if (block === undefined) {
+    load(b);
+    return undefined;
+  }
+  return block === 'loading' ? undefined : block[index - b * BLOCK];
+}
+
+function load(b: number): void {
+  const forTrace = traceId;
+  blocks.set(b, 'loading');
+  void replayClient()
+    .request({ kind: 'rows', start: b * BLOCK, end: (b + 1) * BLOCK })
+    .then(({ value }) => {
+      if (traceId !== forTrace) return;
+      blocks.set(b, value);
+      while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value!);
+      notify();
+    })
+    .catch(() => {
+      if (traceId === forTrace) blocks.delete(b);
+    });
+}
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+/** Re-renders the caller when rows arrive. */
+export function useRowsVersion(): number {
+  return useSyncExternalStore(subscribe, () => version);
+}

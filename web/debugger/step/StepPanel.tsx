@@ -1,0 +1,21 @@
+import { Inspector } from '../../inspector/Inspector.tsx';
+import { useDebugger } from '../debuggerStore.ts';
+import { StepView } from './StepView.tsx';
+
+/**
+ * The right-hand panel: the current step explained, or the editor's inspector for the selected node, so a
+ * matcher can be fixed while the trace is loaded (every edit re-runs the replay).
+ */
+export function StepPanel() {
+  const tab = useDebugger((s) => s.rightTab);
+  const setTab = (rightTab: 'step' | 'edit') => useDebugger.getState().set({ rightTab });
+  return (
+    <div className="dbg-step-panel">
+      <div className="tabs" role="tablist">
+        <button role="tab" aria-selected={tab === 'step'} onClick={() => setTab('step')} data-testid="tab-step">Step</button>
+        <button role="tab" aria-selected={tab === 'edit'} onClick={() => setTab('edit')} data-testid="tab-edit-node">Edit node</button>
+      </div>
+      {tab === 'step' ? <StepView /> : <Inspector />}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { DECISIONS } from '../../../engine/model/decision.ts';
+import { NO_RECORD, OUTCOMES, STEP_FLAG, type ReplayTimeline } from '../../../engine/replay/types.ts';
+import { goTo } from '../debuggerController.ts';
+import { useDebugger, selectPosition, selectTimeline, selectVisible } from '../debuggerStore.ts';
+import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
+import { rowOf } from '../model/stepNavigation.ts';
+import { rowAt, useRowsVersion } from '../rowCache.ts';
+
+const ROW = 28;
+
+/**
+ * Every event of the trace in order, virtualised (only the rows on screen exist): type, payload summary,
+ * flags and the replayed decision as a badge — all read from the engine's timeline [R10].
+ */
+export function Timeline() {
+  const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const visible = useDebugger(selectVisible);
+  const position = useDebugger(selectPosition);
+  const timeline = useDebugger(selectTimeline);
+  const filtering = useDebugger((s) => s.filtering);
+  const changed = useDebugger((s) => s.diff);
+  useRowsVersion();
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = visible ? visible.length : count;
+  const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
+  const changedSet = useMemo(() => new Set(changed?.changed.map((c) => c.index) ?? []), [changed]);
+
+  // Keep the current step in view as it moves (keys, playback, jumps).
+  useEffect(() => {
+    if (rows > 0) v.scrollToIndex(rowOf(position, visible), { align: 'auto' });
+  }, [position, visible, rows, v]);
+
+  if (visible && visible.length === 0) {
+    return <div className="empty" data-testid="timeline-empty">{filtering ? 'Filtering…' : 'No event matches the filters.'}</div>;
+  }
+  return (
+    <div className="dbg-timeline" ref={scroller} role="listbox" aria-label="Timeline" data-testid="timeline" tabIndex={-1}>
+      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+        {v.getVirtualItems().map((item) => {
+          const index = visible ? visible[item.index]! : item.index;
+          return (
+            <Row key={index} index={index} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function Row({ index, top, current, timeline, changed }: { index: number; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
+  const row = rowAt(index);
+  const ready = timeline !== null && index < timeline.count;
+  const outcome = ready ? OUTCOMES[timeline.outcome[index]!]! : null;
+  const flags = ready ? timeline.flags[index]! : 0;
+  const recorded = ready ? timeline.recorded[index]! : NO_RECORD;
+  const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
+  return (
+    <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
+      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => goTo(index)}>
+      <span className="num">{stepNumber(index)}</span>
+      <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
+      <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
+      <span className="flags">
+        {changed && <span className="flag changed" title="Decides differently from the pinned version">changed</span>}
+        {flags & STEP_FLAG.divergent ? (
+          <span className="flag diverge" title="The replayed decision differs from the recorded one">
+            ≠ recorded {recorded !== NO_RECORD ? OUTCOME_LABEL[DECISIONS[recorded]!].toLowerCase() : ''}
+          </span>
+        ) : null}
+        {flags & STEP_FLAG.error ? <span className="flag error">error</span> : null}
+        {flags & STEP_FLAG.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
+        {flags & STEP_FLAG.duplicate ? <span className="flag">repeat</span> : null}
+      </span>
+      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { move } from '../debuggerController.ts';
+import { useDebugger, selectPlaying, selectPosition } from '../debuggerStore.ts';
+import { stepNumber } from '../model/labels.ts';
+import { nextBlock, nextDivergence, runToBreakpoint, SPEEDS, togglePlay } from '../playback.ts';
+import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { TimelineFilters } from './TimelineFilters.tsx';
+
+/** Transport (start, back, play/pause, forward, end, speed), jumps (block, divergence, breakpoint) and filters. */
+export function TimelineControls() {
+  const position = useDebugger(selectPosition);
+  const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const playing = useDebugger(selectPlaying);
+  const speed = useDebugger((s) => s.speed);
+  const pausedAt = useDebugger((s) => s.pausedAt);
+  const hasBreakpoints = useDebugger((s) => s.breakpoints.length > 0);
+  const ready = useDebugger((s) => s.activeEpoch >= 0);
+  const b = (label: string, key: string, icon: Parameters<typeof DebugIcon>[0]['name'], onClick: () => void, testId: string, disabled = false) => (
+    <button className="btn ghost icon" title={`${label} (${key})`} aria-label={label} onClick={onClick} data-testid={testId} disabled={disabled || !ready}>
+      <DebugIcon name={icon} size={13} />
+    </button>
+  );
+  return (
+    <div className="dbg-controls">
+      <div className="dbg-transport">
+        {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
+        {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
+        <button className={`btn icon play${playing ? ' on' : ''}`} title={playing ? 'Pause (Space)' : 'Play (Space)'} aria-label={playing ? 'Pause' : 'Play'}
+          onClick={togglePlay} data-testid="play" disabled={!ready}>
+          <DebugIcon name={playing ? 'pause' : 'play'} size={13} strokeWidth={2} />
+        </button>
+        {b('Next step', '→', 'next', () => move('next'), 'step-next')}
+        {b('Last step', 'End', 'last', () => move('last'), 'step-last')}
+        <select className="select dbg-speed" value={speed} aria-label="Playback speed" data-testid="speed"
+          onChange={(e) => useDebugger.getState().set({ speed: Number(e.target.value) })}>
+          {SPEEDS.map((s) => <option key={s} value={s}>{s} step{s === 1 ? '' : 's'}/s</option>)}
+        </select>
+      </div>
+      <span className="dbg-position" data-testid="position">Step <strong>{count ? stepNumber(position) : 0}</strong> of {count.toLocaleString('en')}</span>
+      <div className="dbg-jumps">
+        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void nextBlock()} data-testid="next-block" disabled={!ready}>
+          <DebugIcon name="block" size={13} /> Next block
+        </button>
+        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void nextDivergence()} data-testid="next-divergence" disabled={!ready}>
+          <DebugIcon name="diverge" size={13} /> Next divergence
+        </button>
+        {hasBreakpoints && (
+          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
+            <DebugIcon name="run" size={13} /> To breakpoint
+          </button>
+        )}
+      </div>
+      {pausedAt && <span className="dbg-paused" data-testid="paused-at" role="status"><DebugIcon name="breakpoint" size={11} filled /> Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>}
+      <TimelineFilters />
+    </div>
+  );
+}

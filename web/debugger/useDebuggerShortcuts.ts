@@ -1,0 +1,47 @@
+import { useEffect } from 'react';
+import { move } from './debuggerController.ts';
+import { nextBlock, nextDivergence, pause, runToBreakpoint, togglePlay } from './playback.ts';
+
+/** The debugger's keys (shown in the buttons' titles). Keys typed into a field or with Ctrl/⌘/Alt are left alone. */
+export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
+  { keys: '→ / ↓ / J', what: 'next step' },
+  { keys: '← / ↑ / K', what: 'previous step' },
+  { keys: 'Home / End', what: 'first / last step' },
+  { keys: 'Space', what: 'play / pause' },
+  { keys: 'B / Shift+B', what: 'next / previous block' },
+  { keys: 'D / Shift+D', what: 'next / previous divergence' },
+  { keys: 'C', what: 'jump to the next breakpoint' },
+  { keys: 'Esc', what: 'pause' },
+];
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.monaco-editor');
+}
+
+export function useDebuggerShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('[role="dialog"]')) return;
+      const k = e.key;
+      let handled = true;
+      if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'j' || k === 'J') move('next');
+      else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'k' || k === 'K') move('prev');
+      else if (k === 'Home') move('first');
+      else if (k === 'End') move('last');
+      else if (k === ' ') togglePlay();
+      else if (k === 'b' || k === 'B') void nextBlock(e.shiftKey ? 'backward' : 'forward');
+      else if (k === 'd' || k === 'D') void nextDivergence(e.shiftKey ? 'backward' : 'forward');
+      else if (k === 'c' || k === 'C') void runToBreakpoint();
+      else if (k === 'Escape') pause();
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      pause();
+    };
+  }, []);
+}
