@@ -2,6 +2,7 @@ import type { MatcherNode } from '../model/pipelineSchema.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { compileCondition } from '../match/compileCondition.ts';
+import { describeMatcher } from '../model/describeCondition.ts';
 import { bestOf, type Necessary } from '../match/atoms.ts';
 import type { Scope } from '../match/path.ts';
 import type { ConditionExplain } from './types.ts';
@@ -39,7 +40,8 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
   const code = node.code !== undefined ? compileCodeMatcher(node, node.code, [...at, 'code'], problems, sandbox, requireSandbox) : null;
 
   const conditions = [when, shorthand].filter((c) => c !== null);
-  const label = node.label ?? node.id;
+  // Explanations name a matcher by its label, or by what it tests when it has none.
+  const label = node.label ?? describeMatcher(node, 80);
   const tests = conditions.map((c) => c.test);
   // The common matcher is one condition and no code: its test is the condition's own closure.
   const test: (scope: Scope) => boolean =

@@ -69,9 +69,9 @@ describe('why didn\'t it fire? (from the explanation)', () => {
     );
     const a = why(c, 'h', [te('e0', 'tool.before_call', { x: 2, y: 3, z: 'no' })], 0);
     expect(a.reason).toMatchObject({ kind: 'not_matched', matcher_id: 'any', failed_paths: 2 });
-    expect(a.sentence).toBe('“H” did not fire: matcher “any” failed: none of the alternatives held (`payload.x` is 2; expected 1; `payload.y` is 3; expected more than 5) (1 other path failed too).');
+    expect(a.sentence).toBe('“H” did not fire: matcher “(x = 1 or y > 5)” failed: none of the alternatives held (`payload.x` is 2; expected 1; `payload.y` is 3; expected more than 5) (1 other path failed too).');
     const b = why(c, 'h', [te('e0', 'agent.start', { z: 'no' })], 0);
-    expect(b.sentence).toBe('“H” did not fire: matcher “not” failed: a negated condition held (`payload.z` is "no").');
+    expect(b.sentence).toBe('“H” did not fire: matcher “not z = no” failed: a negated condition held (`payload.z` is "no").');
   });
 
   it('[R14] after a TERMINATE and on a repeated id nothing ran, and the answer says why', () => {
