@@ -1,10 +1,19 @@
 #!/usr/bin/env node
-// The `hookwire` binary: runs the TypeScript CLI on plain Node (20.19+) with no build step. tsx's loader is
-// registered for this process only, then the CLI is imported from source.
-import { register } from 'tsx/esm/api';
+// The `hookwire` binary. It runs the prebuilt bundle (engine/node/buildCli.mjs, made by `npm install`) while
+// that is current, and otherwise the TypeScript sources through tsx's loader, registered for this process only.
+import { pathToFileURL } from 'node:url';
+import { freshBundle } from './cliBundle.mjs';
 
-register();
-const { main } = await import('./cli.ts');
+// HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
+const bundle = process.env.HOOKWIRE_FROM_SOURCE === '1' ? null : freshBundle();
+let main;
+if (bundle) {
+  ({ main } = await import(pathToFileURL(bundle).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('./cli.ts'));
+}
 process.stdout.on('error', (err) => {
   // `hookwire replay … | head` closes the pipe early: stop quietly.
   if (err.code === 'EPIPE') process.exit(0);

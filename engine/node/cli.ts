@@ -1,11 +1,11 @@
 // The `hookwire` command line (engine/node/bin.mjs runs it). Argument parsing is commander's; each command's
 // module is imported only when that command runs, so `--help` and small commands start fast.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
 import { TRACE_FORMATS } from '../trace/detectTraceFormat.ts';
 import { CliError, EXIT, processIo, type Io } from './cliIo.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = pkg.version;
 
 const fromOption = () => new Option('--from <format>', 'read the trace as this format instead of detecting it').choices(TRACE_FORMATS as string[]);
 

@@ -33,6 +33,13 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(missingArg).toMatchObject({ code: 2, stderr: expect.stringContaining("missing required argument 'trace'") });
   });
 
+  it('[P9] the prebuilt bundle and the TypeScript sources answer alike', async () => {
+    const fromBundle = await hookwire(['validate', GUARD]);
+    const fromSource = await hookwire(['validate', GUARD], { env: { HOOKWIRE_FROM_SOURCE: '1' } });
+    expect(fromSource).toEqual(fromBundle);
+    expect(fromBundle.code).toBe(0);
+  });
+
   it('[P9][V2] validate: a good pipeline exits 0; a bad one lists every problem with its path and exits 1; a missing file exits 2', async () => {
     const doc = guardDoc();
     doc.nodes[7].when['payload.tool_input.command'].regex = '(unclosed';

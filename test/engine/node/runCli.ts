@@ -34,11 +34,11 @@ async function slot<T>(f: () => Promise<T>): Promise<T> {
 }
 
 /** `hookwire <args>` as a subprocess, with optional stdin; resolves with exit code, stdout and stderr. */
-export function hookwire(args: string[], options: { stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+export function hookwire(args: string[], options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return slot(
     () =>
       new Promise<CliRun>((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
