@@ -227,9 +227,23 @@ export function attachDebugger(database: HookwireDb = appDb()): () => void {
     const target = list.find((t) => t.id === last && t.status === 'ready') ?? list.find((t) => t.status === 'ready');
     if (target && !store().traceId) await openTrace(target.id);
   })().catch(fail);
+  const busyTimer = setInterval(() => {
+    const since = client?.busySince() ?? null;
+    const busy = since !== null && performance.now() - since > 1500;
+    if (busy !== store().busy) set({ busy });
+  }, 500);
   return () => {
     attached--;
+    clearInterval(busyTimer);
   };
+}
+
+/** Stops whatever the replay worker is doing (a new worker starts) and replays the open trace afresh. */
+export function restartReplay(): void {
+  const id = store().traceId;
+  replayClient().restart();
+  set({ busy: false });
+  if (id) void openTrace(id);
 }
 
 /** Closes the open trace (it was deleted). */

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useEditor } from '../store/editorStore.ts';
 import { move } from './debuggerController.ts';
 import { nextBlock, nextDivergence, pause, runToBreakpoint, togglePlay } from './playback.ts';
 
@@ -12,6 +13,7 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'D / Shift+D', what: 'next / previous divergence' },
   { keys: 'C', what: 'jump to the next breakpoint' },
   { keys: 'Esc', what: 'pause' },
+  { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
 ];
 
 function typing(target: EventTarget | null): boolean {
@@ -23,6 +25,14 @@ function typing(target: EventTarget | null): boolean {
 export function useDebuggerShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Edits made in the Edit node tab undo as in the editor (the canvas is read-only here, so it does not).
+      const z = e.key.toLowerCase();
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && (z === 'z' || z === 'y') && !(e.target as HTMLElement | null)?.closest?.('.monaco-editor')) {
+        e.preventDefault();
+        if (z === 'y' || e.shiftKey) useEditor.getState().redo();
+        else useEditor.getState().undo();
+        return;
+      }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('[role="dialog"]')) return;
       const k = e.key;
       let handled = true;

@@ -1,3 +1,4 @@
+import { restartReplay } from '../debuggerController.ts';
 import { useDebugger, selectProgress, type BottomTab } from '../debuggerStore.ts';
 import { BreakpointsPanel } from '../panels/BreakpointsPanel.tsx';
 import { ComparePanel } from '../panels/ComparePanel.tsx';
@@ -57,6 +58,7 @@ function ProgressNote() {
     <span className="dbg-progress" data-testid="replay-progress" role="status">
       {p && <span className="bar"><span style={{ width: `${pct}%` }} /></span>}
       {p ? `${PHASE[p.phase]} ${pct}% · ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')}` : 'Working…'}
+      {busy && <button className="btn ghost dbg-mini" onClick={restartReplay} title="Stop the replay worker and start it again" data-testid="replay-stop">Stop</button>}
     </span>
   );
 }

@@ -1,4 +1,5 @@
-import { move } from '../debuggerController.ts';
+import { useEffect, useState } from 'react';
+import { goTo, move } from '../debuggerController.ts';
 import { useDebugger, selectPlaying, selectPosition } from '../debuggerStore.ts';
 import { stepNumber } from '../model/labels.ts';
 import { nextBlock, nextDivergence, runToBreakpoint, SPEEDS, togglePlay } from '../playback.ts';
@@ -35,7 +36,7 @@ export function TimelineControls() {
           {SPEEDS.map((s) => <option key={s} value={s}>{s} step{s === 1 ? '' : 's'}/s</option>)}
         </select>
       </div>
-      <span className="dbg-position" data-testid="position">Step <strong>{count ? stepNumber(position) : 0}</strong> of {count.toLocaleString('en')}</span>
+      <GoToStep position={position} count={count} />
       <div className="dbg-jumps">
         <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void nextBlock()} data-testid="next-block" disabled={!ready}>
           <DebugIcon name="block" size={13} /> Next block
@@ -52,5 +53,27 @@ export function TimelineControls() {
       {pausedAt && <span className="dbg-paused" data-testid="paused-at" role="status"><DebugIcon name="breakpoint" size={11} filled /> Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>}
       <TimelineFilters />
     </div>
+  );
+}
+
+/** "Step [12] of 22": type a number and press Enter to jump there. */
+function GoToStep({ position, count }: { position: number; count: number }) {
+  const [text, setText] = useState(stepNumber(position));
+  useEffect(() => setText(count ? stepNumber(position) : '0'), [position, count]);
+  const commit = () => {
+    const n = Number.parseInt(text, 10);
+    if (Number.isFinite(n)) goTo(n - 1);
+    else setText(stepNumber(position));
+  };
+  return (
+    <label className="dbg-position" data-testid="position" data-position={position}>
+      Step
+      <input className="input mono" value={text} inputMode="numeric" aria-label="Go to step" data-testid="goto-step"
+        style={{ width: `${Math.max(3, String(count).length + 1.5)}ch` }}
+        onChange={(e) => setText(e.target.value.replace(/[^0-9]/g, ''))}
+        onKeyDown={(e) => { if (e.key === 'Enter') { commit(); (e.target as HTMLInputElement).blur(); } if (e.key === 'Escape') setText(stepNumber(position)); }}
+        onBlur={commit} />
+      of {count.toLocaleString('en')}
+    </label>
   );
 }

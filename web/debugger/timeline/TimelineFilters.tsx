@@ -42,7 +42,12 @@ export function TimelineFilters() {
       <label className="dbg-search">
         <DebugIcon name="search" size={13} />
         <input className="input" placeholder="Search payloads" value={text} aria-label="Search in payloads" data-testid="filter-search"
-          onChange={(e) => setText(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setText('')} />
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setText('');
+            // Enter hands the keys back to the timeline (arrows step through the matches).
+            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+          }} />
       </label>
       {on && (
         <span className="dbg-filter-count" data-testid="filter-count">

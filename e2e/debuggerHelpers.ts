@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+
+/** Shared steps of the debugger specs. Elements are found by data-testid or role. */
+
+/** The real recordings beside the checkout (../shared/fixtures/traces), or HOOKWIRE_FIXTURES. */
+export const FIXTURES_DIR = process.env.HOOKWIRE_FIXTURES
+  ? join(process.env.HOOKWIRE_FIXTURES, 'traces')
+  : fileURLToPath(new URL('../../shared/fixtures/traces/', import.meta.url));
+export const HAVE_FIXTURES = existsSync(join(FIXTURES_DIR, 'FORMATS.md'));
+export const NO_FIXTURES_MESSAGE = `real recordings not found at ${FIXTURES_DIR}: put the shared fixtures beside the checkout or set HOOKWIRE_FIXTURES`;
+
+export function fixture(rel: string): Buffer {
+  return readFileSync(join(FIXTURES_DIR, rel));
+}
+
+/** Opens the app (first run: demo pipeline and demo trace) and switches to Debug mode. */
+export async function openDebugger(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+  await page.getByTestId('mode-debug').click();
+  await expect(page.getByTestId('step-view')).toBeVisible();
+  // The whole trace is replayed once the badges are there.
+  await expect(page.getByTestId('timeline-row').first()).not.toHaveAttribute('data-outcome', '');
+}
+
+/** The step view, once it shows step `index` (0-based). */
+export function stepView(page: Page, index: number): Locator {
+  return page.locator(`[data-testid="step-view"][data-index="${index}"]`);
+}
+
+/** Goes to step `index` (0-based) through the "Step [n] of N" field, and waits for its explanation. */
+export async function goToStep(page: Page, index: number): Promise<void> {
+  const field = page.getByTestId('goto-step');
+  await field.fill(String(index + 1));
+  await field.press('Enter');
+  await expect(stepView(page, index)).toBeVisible();
+}
+
+/** Presses a key with the focus outside any field, as a person using the shortcuts would. */
+export async function key(page: Page, k: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press(k);
+}
+
+/** The canvas node wrapper, whose classes say how the current step went through it. */
+export function flowNode(page: Page, id: string): Locator {
+  return page.locator(`.react-flow__node[data-id="${id}"]`);
+}
+
+export function timelineRow(page: Page, index: number): Locator {
+  return page.locator(`[data-testid="timeline-row"][data-index="${index}"]`);
+}
+
+/** The demo trace with some lines broken: line numbers are 1-based, the header is line 1. */
+export function brokenDemoTrace(broken: Record<number, string>): Buffer {
+  const lines = demoTraceJsonl().split('\n');
+  for (const [line, text] of Object.entries(broken)) lines[Number(line) - 1] = text;
+  return Buffer.from(lines.join('\n'));
+}
+
+/** Drops a file on the debugger the way a browser does (a DataTransfer with a File). */
+export async function dropFile(page: Page, name: string, content: string): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name: n, content: c }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([c], n, { type: 'application/json' }));
+      return dt;
+    },
+    { name, content },
+  );
+  const target = page.getByTestId('timeline');
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await target.dispatchEvent('drop', { dataTransfer });
+}
