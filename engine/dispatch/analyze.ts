@@ -1,7 +1,8 @@
 import type { EventMode } from '../model/event.ts';
 import { LIFECYCLE_EVENTS } from '../model/event.ts';
 import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
-import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
+import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineSchema.ts';
+import { parsePipeline } from '../model/parsePipeline.ts';
 import type { Problem } from '../model/problem.ts';
 import { parseEventPattern, type EventPattern } from '../match/eventPattern.ts';
 import type { Sandbox } from '../sandbox/types.ts';
@@ -34,6 +35,32 @@ export interface Analysis {
   modeOf: (type: string) => EventMode;
   /** Event types named anywhere (catalogue, declarations, exact patterns): used by lint. */
   knownTypes: Map<string, EventMode>;
+}
+
+/**
+ * Loads a document as far as it goes [V2]: structure first; then either the full analysis, or, when the
+ * structure is refused, the conditions and actions of the nodes that are well-formed, so that every problem
+ * is reported at once. Shared by `loadPipeline` and `compilePipeline`.
+ */
+export function analyzeDocument(input: unknown, options: AnalyzeOptions): { doc: Pipeline; analysis: Analysis; problems: Problem[] } | { doc: null; problems: Problem[] } {
+  const parsed = parsePipeline(input);
+  if (!parsed.doc) {
+    if (parsed.partial) checkNodeContents(parsed.partial.nodes, parsed.partial.indexes, parsed.problems, options);
+    return { doc: null, problems: parsed.problems };
+  }
+  const problems: Problem[] = [];
+  const analysis = analyzePipeline(parsed.doc, problems, options);
+  if (problems.length > 0) return { doc: null, problems };
+  return { doc: parsed.doc, analysis, problems };
+}
+
+/** Compiles the conditions and actions of nodes on their own (no wiring), for their problems only. */
+function checkNodeContents(nodes: readonly PipelineNode[], indexes: readonly number[], problems: Problem[], options: AnalyzeOptions): void {
+  nodes.forEach((node, k) => {
+    const at = ['nodes', indexes[k]!];
+    if (node.kind === 'matcher') compileMatcher(node, at, problems, options.sandbox, false);
+    if (node.kind === 'handler') compileAction(node, at, problems, { ...options, requireSandbox: false });
+  });
 }
 
 export interface AnalyzeOptions {

@@ -1,5 +1,4 @@
 import type { EventMode } from '../model/event.ts';
-import { parsePipeline } from '../model/parsePipeline.ts';
 import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../match/eventPattern.ts';
@@ -9,7 +8,7 @@ import type { Chain } from './chain.ts';
 import { buildCandidateIndex, handlerExact, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './actions.ts';
-import { analyzePipeline } from './analyze.ts';
+import { analyzeDocument } from './analyze.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 import { lintPipeline } from './lint.ts';
 import type { HandlerExplain, PathExplain } from './types.ts';
@@ -71,12 +70,9 @@ const PLAN_CACHE_LIMIT = 4096;
  * `const r = compilePipeline(json, { sandbox }); if (r.ok) dispatch(r.compiled, event, initialState(), env)`.
  */
 export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileResult {
-  const parsed = parsePipeline(input);
-  if (!parsed.doc) return { ok: false, problems: parsed.problems };
-  const problems: Problem[] = [];
-  const analysis = analyzePipeline(parsed.doc, problems, { sandbox: env.sandbox ?? null, requireSandbox: true });
-  if (problems.length > 0) return { ok: false, problems };
-  const doc = parsed.doc;
+  const r = analyzeDocument(input, { sandbox: env.sandbox ?? null, requireSandbox: true });
+  if (!r.doc) return { ok: false, problems: r.problems };
+  const { doc, analysis } = r;
 
   const matcherList = [...analysis.matchers.values()];
   const matcherIndex = new Map(matcherList.map((m, i) => [m.id, i]));

@@ -1,7 +1,6 @@
-import { analyzePipeline } from '../dispatch/analyze.ts';
+import { analyzeDocument } from '../dispatch/analyze.ts';
 import { lintPipeline } from '../dispatch/lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { parsePipeline } from './parsePipeline.ts';
 import type { Pipeline } from './pipelineSchema.ts';
 import type { Problem } from './problem.ts';
 
@@ -19,12 +18,9 @@ export interface LoadOptions {
  * `loadPipeline(JSON.parse(text))` → `{ ok: true, pipeline, problems: [/* warnings *\/] }`.
  */
 export function loadPipeline(input: unknown, options: LoadOptions = {}): LoadResult {
-  const parsed = parsePipeline(input);
-  if (!parsed.doc) return { ok: false, problems: parsed.problems };
-  const problems: Problem[] = [];
-  const analysis = analyzePipeline(parsed.doc, problems, { sandbox: options.sandbox ?? null, requireSandbox: false });
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, pipeline: parsed.doc, problems: lintPipeline(parsed.doc, analysis) };
+  const r = analyzeDocument(input, { sandbox: options.sandbox ?? null, requireSandbox: false });
+  if (!r.doc) return { ok: false, problems: r.problems };
+  return { ok: true, pipeline: r.doc, problems: lintPipeline(r.doc, r.analysis) };
 }
 
 /** Like `loadPipeline`, from text: a JSON syntax error is a `not_json` problem with line and column. */

@@ -10,7 +10,13 @@ import { parseEventPattern } from '../match/eventPattern.ts';
 /** Migrations of pipeline documents: version n → n + 1. Version 1 is the first; the table grows with the format. */
 export const PIPELINE_MIGRATIONS: ReadonlyMap<number, Migration> = new Map();
 
-export type ParseResult = { doc: Pipeline | null; problems: Problem[] };
+export type ParseResult = {
+  doc: Pipeline | null;
+  problems: Problem[];
+  /** When the document is refused for its structure, the nodes that are well-formed on their own, with their
+   *  positions in `nodes`, so that their conditions and actions can be checked too [V2]. */
+  partial?: { nodes: PipelineNode[]; indexes: number[] };
+};
 
 /**
  * Structural half of loading [V1]-[V4]: format and version (with migration), the schema of the envelope and
@@ -38,11 +44,14 @@ export function parsePipeline(input: unknown, migrations: ReadonlyMap<number, Mi
   const envelope = PipelineSchema.extend({ nodes: z.array(z.unknown()), wires: z.array(z.unknown()) }).safeParse(raw);
   if (!envelope.success) addZodIssues(envelope.error, [], raw, problems);
   const nodes: PipelineNode[] = [];
+  const indexes: number[] = [];
   const rawNodes = Array.isArray(raw.nodes) ? raw.nodes : [];
   rawNodes.forEach((n, i) => {
     const parsed = NodeSchema.safeParse(n);
-    if (parsed.success) nodes.push(parsed.data);
-    else addZodIssues(parsed.error, ['nodes', i], n, problems, idOf(n));
+    if (parsed.success) {
+      nodes.push(parsed.data);
+      indexes.push(i);
+    } else addZodIssues(parsed.error, ['nodes', i], n, problems, idOf(n));
   });
   const wires = (Array.isArray(raw.wires) ? raw.wires : []).flatMap((w, i) => {
     const parsed = WireSchema.safeParse(w);
@@ -57,7 +66,7 @@ export function parsePipeline(input: unknown, migrations: ReadonlyMap<number, Mi
       if (!EVENT_TYPE_RE.test(d.type)) err('bad_event_type', ['event_types', i, 'type'], `event type "${d.type}" must be a dotted name such as "billing.charge"`);
     });
   }
-  if (problems.length > 0 || !envelope.success) return { doc: null, problems };
+  if (problems.length > 0 || !envelope.success) return { doc: null, problems, partial: { nodes, indexes } };
   return { doc: { ...envelope.data, nodes, wires: wires.map((w) => w.wire) }, problems };
 }
 

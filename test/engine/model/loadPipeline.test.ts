@@ -54,10 +54,17 @@ describe('loading pipelines', () => {
     );
     const r = loadPipeline(doc);
     expect(r.ok).toBe(false);
-    expect(codes(r).sort()).toEqual(['bad_pattern', 'duplicate_id', 'missing_node', 'schema', 'unknown_field'].sort());
+    expect(codes(r).sort()).toEqual(['bad_pattern', 'bad_regex', 'duplicate_id', 'missing_node', 'schema', 'unknown_field', 'unknown_operator'].sort());
     const schema = r.problems.find((p) => p.code === 'schema')!;
     expect(schema).toMatchObject({ path: ['nodes', 3, 'action', 'type'], node_id: 'h1' });
     expect(r.problems.find((p) => p.code === 'unknown_field')).toMatchObject({ path: ['nodes', 5, 'extra'], node_id: 'x' });
+    // Structure and contents together: a bad wire does not hide a bad regex in another node [V2].
+    const both = loadPipeline(pipeline([ev('e1', '*'), match('m1', { 'payload.x': { regex: '(' } }), handler('h', block())], ['e1->m1', 'm1->h', 'h->m1']));
+    expect(codes(both).sort()).toEqual(['bad_regex', 'bad_wire', 'cycle'].sort());
+    expect(both.problems.find((p) => p.code === 'bad_regex')).toMatchObject({ path: ['nodes', 1, 'when', 'payload.x', 'regex'], node_id: 'm1' });
+    // Positions stay right when an earlier node failed its schema.
+    const shifted = loadPipeline(pipeline([{ id: 'bad', kind: 'event' } as never, match('m1', { 'payload.x': { regex: '(' } })]));
+    expect(shifted.problems.find((p) => p.code === 'bad_regex')?.path).toEqual(['nodes', 1, 'when', 'payload.x', 'regex']);
     // Once the structure is right, condition problems are all reported too.
     const r2 = loadPipeline(pipeline([ev('e1', '*'), match('m1', { 'payload.x': { equals: 1 } }), match('m2', { 'payload.x': { regex: '(' } }), handler('h', block())], ['e1->m1', 'm1->m2', 'm2->h']));
     expect(codes(r2)).toEqual(['unknown_operator', 'bad_regex']);
