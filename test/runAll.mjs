@@ -61,7 +61,7 @@ if (only !== 'e2e') {
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     passed += r.numPassedTests;
-    failed += r.numFailedTests + (r.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(r);
+    failed += r.numFailedTests + filesThatFailedToRun(r);
   } else {
     failed++;
     console.error('vitest wrote no report');
@@ -87,9 +87,9 @@ if (only !== 'unit') {
   }
 }
 
-// A suite that fails to load (a syntax error, a bad import) has no failed tests but must count as failed.
-function countSuitesWithFailedTests(r) {
-  return (r.testResults ?? []).filter((s) => s.status === 'failed' && s.assertionResults?.some((a) => a.status === 'failed')).length;
+// A test file that fails to load (a syntax error, a bad import) has no failed tests but must count as failed.
+function filesThatFailedToRun(r) {
+  return (r.testResults ?? []).filter((s) => s.status === 'failed' && !(s.assertionResults ?? []).some((a) => a.status === 'failed')).length;
 }
 
 console.log(`\n${passed} passed, ${failed} failed`);
