@@ -4,6 +4,7 @@ import { useEditor, selectDoc, selectPipelineId, selectSelectedNodes } from '../
 import { useDebugger, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../debuggerStore.ts';
 import { pathHighlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
+import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 /** The canvas, read-only, lit along the path the current event took; with the legend and the states around it. */
 export function DebugMain() {
@@ -50,6 +51,7 @@ export function DebugMain() {
 function StepBadge() {
   const detail = useDebugger(selectDetail)!;
   const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const pausedAt = useDebugger((s) => s.pausedAt);
   const { step } = detail;
   return (
     <div className="dbg-canvas-step" data-testid="canvas-step">
@@ -57,6 +59,9 @@ function StepBadge() {
       <span className="mono type">{step.event.type}</span>
       <span className={`dec dec-${step.outcome}`}>{OUTCOME_LABEL[step.outcome]}</span>
       {step.counterfactual && <span className="flag cf" title="After a replayed block of an action that really ran">counterfactual</span>}
+      {pausedAt?.index === step.index && (
+        <span className="dbg-paused" data-testid="paused-at" role="status"><DebugIcon name="breakpoint" size={10} filled /> Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>
+      )}
     </div>
   );
 }

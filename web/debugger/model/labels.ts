@@ -1,5 +1,5 @@
 import type { HandlerStatus } from '../../../engine/dispatch/types.ts';
-import type { JsonValue } from '../../../engine/model/json.ts';
+import { isJsonObject, ownGet, type JsonValue } from '../../../engine/model/json.ts';
 import type { StepOutcome } from '../../../engine/replay/types.ts';
 
 /** Words and CSS classes for what the engine returns: decisions, outcomes, handler statuses, values. */
@@ -54,3 +54,14 @@ export function valueBlock(value: JsonValue | undefined): string {
 
 /** 0-based index → "12" (people count steps from 1, as the engine's sentences do). */
 export const stepNumber = (index: number): string => String(index + 1);
+
+/** A clause's expected value: a regular expression as `/pattern/flags`, anything else as JSON. */
+export function expectedText(op: string, expected: JsonValue, max = 160): string {
+  if (op === 'regex') {
+    if (typeof expected === 'string') return `/${expected}/`;
+    const pattern = isJsonObject(expected) ? ownGet(expected, 'pattern') : undefined;
+    const flags = isJsonObject(expected) ? ownGet(expected, 'flags') : undefined;
+    if (typeof pattern === 'string') return `/${pattern}/${typeof flags === 'string' ? flags : ''}`;
+  }
+  return valueLine(expected, max);
+}

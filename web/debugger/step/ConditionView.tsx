@@ -1,5 +1,5 @@
 import type { ConditionExplain } from '../../../engine/dispatch/types.ts';
-import { OP_LABEL, valueLine } from '../model/labels.ts';
+import { expectedText, OP_LABEL, valueLine } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 /** A matcher's condition as the engine evaluated it [X2][X3]: each clause with expected and actual values, and the near-miss hint. */
@@ -11,7 +11,7 @@ export function ConditionView({ c }: { c: ConditionExplain }) {
           <span className="verdict"><DebugIcon name={c.pass ? 'check' : 'cross'} size={11} strokeWidth={2.2} /></span>
           <div className="body">
             <div>
-              <span className="mono path">{c.path}</span> <span className="op">{OP_LABEL[c.op] ?? c.op}</span> <span className="mono expected">{valueLine(c.expected, 120)}</span>
+              <span className="mono path">{c.path}</span> <span className="op">{OP_LABEL[c.op] ?? c.op}</span> <span className="mono expected">{expectedText(c.op, c.expected)}</span>
             </div>
             <div className="actual">
               actual: {c.missing ? <span className="missing">missing</span> : <span className="mono">{valueLine(c.actual, 160)}</span>}

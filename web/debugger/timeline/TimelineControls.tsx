@@ -12,7 +12,6 @@ export function TimelineControls() {
   const count = useDebugger((s) => s.trace?.event_count ?? 0);
   const playing = useDebugger(selectPlaying);
   const speed = useDebugger((s) => s.speed);
-  const pausedAt = useDebugger((s) => s.pausedAt);
   const hasBreakpoints = useDebugger((s) => s.breakpoints.length > 0);
   const ready = useDebugger((s) => s.activeEpoch >= 0);
   const b = (label: string, key: string, icon: Parameters<typeof DebugIcon>[0]['name'], onClick: () => void, testId: string, disabled = false) => (
@@ -33,7 +32,7 @@ export function TimelineControls() {
         {b('Last step', 'End', 'last', () => move('last'), 'step-last')}
         <select className="select dbg-speed" value={speed} aria-label="Playback speed" data-testid="speed"
           onChange={(e) => useDebugger.getState().set({ speed: Number(e.target.value) })}>
-          {SPEEDS.map((s) => <option key={s} value={s}>{s} step{s === 1 ? '' : 's'}/s</option>)}
+          {SPEEDS.map((s) => <option key={s} value={s}>{s} / s</option>)}
         </select>
       </div>
       <GoToStep position={position} count={count} />
@@ -46,11 +45,10 @@ export function TimelineControls() {
         </button>
         {hasBreakpoints && (
           <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
-            <DebugIcon name="run" size={13} /> To breakpoint
+            <DebugIcon name="run" size={13} /> Next breakpoint
           </button>
         )}
       </div>
-      {pausedAt && <span className="dbg-paused" data-testid="paused-at" role="status"><DebugIcon name="breakpoint" size={11} filled /> Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>}
       <TimelineFilters />
     </div>
   );

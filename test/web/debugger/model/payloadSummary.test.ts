@@ -33,3 +33,14 @@ describe('one-line payload summaries for the timeline', () => {
     expect(payloadSummary('input.received', { prompt: '<img src=x onerror=alert(1)>' })).toBe('“<img src=x onerror=alert(1)>”');
   });
 });
+
+describe('clause values', () => {
+  it('shows a regular expression as /pattern/flags and other values as JSON', async () => {
+    const { expectedText, valueLine } = await import('../../../../web/debugger/model/labels.ts');
+    expect(expectedText('regex', { pattern: 'ignore (all )?previous', flags: 'i' })).toBe('/ignore (all )?previous/i');
+    expect(expectedText('regex', '\\brm\\s')).toBe('/\\brm\\s/');
+    expect(expectedText('in', ['Bash', 'rm'])).toBe('["Bash","rm"]');
+    expect(valueLine(undefined)).toBe('missing');
+    expect(valueLine('x'.repeat(300), 10)).toHaveLength(10);
+  });
+});

@@ -72,14 +72,8 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
     expect(injection.why.map((w) => w.handler_id)).toEqual(['h-block-injection', 'h-block-destructive', 'h-redact-secrets', 'h-token-budget', 'h-audit-log']);
   });
 
-  it('rows, filters, search and breakpoint search are the engine\'s answers', async () => {
+  it('filters, search and breakpoint search are the engine\'s answers', async () => {
     const { s } = await open();
-    const rows = await s.rows(10, 13);
-    expect(rows.map((r) => r.summary)).toEqual([
-      expect.stringMatching(/^The deploy config sets/),
-      'Bash: rm -rf build/ ~/.cache',
-      'Bash → (empty)',
-    ]);
     expect([...(await s.filter({ ...NO_FILTER, decision: 'blocked' }))!]).toEqual([11]);
     expect([...(await s.filter({ ...NO_FILTER, type: 'tool.after_call' }))!]).toEqual([6, 8, 12]);
     expect([...(await s.filter({ ...NO_FILTER, handler: 'h-redact-secrets' }))!]).toEqual([4, 6, 8, 10, 12, 14, 19]);
