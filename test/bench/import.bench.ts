@@ -1,7 +1,7 @@
 // Trace import and reading benchmark (issue 4). Not a test: prints throughput and ratios against a plain
 // baseline run side by side in one process on the same input, after checking both read the same events.
 // Run: npx tsx test/bench/import.bench.ts [events] [--big]   (--big also streams a ~100 MB file from disk)
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
