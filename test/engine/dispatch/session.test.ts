@@ -3,7 +3,7 @@ import { createSession, type AuditRecord, type RawLogRecord } from '../../../eng
 import { audit, block, compile, ev, event, fixedClock, handler, match, pipeline } from '../helpers.ts';
 
 const doc = pipeline(
-  [ev('t', 'tool.before_call'), ev('all', '*'), match('rm', { 'payload.tool_name': 'rm' }), handler('no-rm', block('no {{payload.tool_name}}')), handler('count', { type: 'budget', key: 'n', limit: 100 })],
+  [ev('t', 'tool.before_call'), ev('all', '*'), match('rm', { 'payload.tool_name': 'rm' }), handler('no-rm', block('no {{payload.tool_name}}')), handler('count', { type: 'budget', key: 'n', limit: 100 }, { order: 1 })],
   ['t->rm', 'rm->no-rm', 'all->count'],
 );
 
