@@ -125,7 +125,10 @@ export function requestStep(index: number): void {
         wanted = null;
         if (store().activeEpoch < 0) break;
         try {
+          // Marks for e2e/measure/debuggerPerf.ts: how much of a step is the worker's, how much the page's.
+          performance.mark('hookwire:step-request');
           const answer = await replayClient().request({ kind: 'step', index: i });
+          performance.measure('hookwire:step-worker', 'hookwire:step-request');
           const s = store();
           if (answer.epoch === s.activeEpoch && s.position === i && wanted === null) set({ detail: answer.value, stepLoading: false });
         } catch (e) {

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ReplayStep } from '../../../engine/replay/types.ts';
 import { useDebugger, selectDetail, selectHandlers } from '../debuggerStore.ts';
+import type { StepDetail } from '../worker/protocol.ts';
 import { OUTCOME_LONG, stepNumber, valueBlock, valueLine } from '../model/labels.ts';
 import { stateRows } from '../model/payloadChanges.ts';
 import { addBreakpoint } from '../panels/BreakpointsPanel.tsx';
@@ -18,10 +19,21 @@ export function StepView() {
   const detail = useDebugger(selectDetail);
   const loading = useDebugger((s) => s.stepLoading);
   const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  // The content depends on the answer only: asking for the next step (loading) changes a class, not the tree.
+  const content = useMemo(() => (detail ? <StepContent detail={detail} count={count} /> : null), [detail, count]);
   if (!detail) return <div className="empty" data-testid="step-empty">{loading ? 'Replaying…' : 'Open a trace and pick a step.'}</div>;
   const { step } = detail;
   return (
     <div className={`dbg-step${loading ? ' loading' : ''}`} data-testid="step-view" data-index={step.index} data-outcome={step.outcome}>
+      {content}
+    </div>
+  );
+}
+
+function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
+  const { step } = detail;
+  return (
+    <>
       <header className="dbg-step-head">
         <div className="row">
           <span className="dbg-step-no">Step {stepNumber(step.index)} <span className="of">of {count.toLocaleString('en')}</span></span>
@@ -56,7 +68,7 @@ export function StepView() {
       <PayloadChanges step={step} />
       <StateSection step={step} />
       <EventSection step={step} />
-    </div>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { DECISIONS } from '../../../engine/model/decision.ts';
 import { NO_RECORD, OUTCOMES, STEP_FLAG, type ReplayTimeline } from '../../../engine/replay/types.ts';
@@ -7,6 +7,7 @@ import { useDebugger, selectPosition, selectTimeline, selectVisible } from '../d
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { rowOf } from '../model/stepNavigation.ts';
 import { rowAt, useRowsVersion } from '../rowCache.ts';
+import type { RowInfo } from '../worker/protocol.ts';
 
 const ROW = 28;
 
@@ -27,9 +28,17 @@ export function Timeline() {
   const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
   const changedSet = useMemo(() => new Set(changed?.changed.map((c) => c.index) ?? []), [changed]);
 
-  // Keep the current step in view as it moves (keys, playback, jumps).
+  // Keep the current step in view as it moves (keys, playback, jumps); a row already in view is left
+  // alone, since scrolling reads the layout and costs a frame's worth of work on a long list.
   useEffect(() => {
-    if (rows > 0) v.scrollToIndex(rowOf(position, visible), { align: 'auto' });
+    if (rows === 0) return;
+    const row = rowOf(position, visible);
+    const shown = v.getVirtualItems();
+    const el = scroller.current;
+    const first = shown.find((it) => el && it.start >= el.scrollTop);
+    const last = [...shown].reverse().find((it) => el && it.end <= el.scrollTop + el.clientHeight);
+    if (first && last && row >= first.index && row <= last.index) return;
+    v.scrollToIndex(row, { align: 'auto' });
   }, [position, visible, rows, v]);
 
   if (visible && visible.length === 0) {
@@ -41,7 +50,7 @@ export function Timeline() {
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
           return (
-            <Row key={index} index={index} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
+            <Row key={index} index={index} row={rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
           );
         })}
       </div>
@@ -49,8 +58,8 @@ export function Timeline() {
   );
 }
 
-function Row({ index, top, current, timeline, changed }: { index: number; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
-  const row = rowAt(index);
+/** One row; memoised, so moving the current step redraws two rows, not all of them. */
+const Row = memo(function Row({ index, row, top, current, timeline, changed }: { index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
   const ready = timeline !== null && index < timeline.count;
   const outcome = ready ? OUTCOMES[timeline.outcome[index]!]! : null;
   const flags = ready ? timeline.flags[index]! : 0;
@@ -76,4 +85,4 @@ function Row({ index, top, current, timeline, changed }: { index: number; top: n
       <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
     </div>
   );
-}
+});

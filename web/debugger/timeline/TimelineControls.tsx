@@ -60,8 +60,8 @@ function GoToStep({ position, count }: { position: number; count: number }) {
   useEffect(() => setText(count ? stepNumber(position) : '0'), [position, count]);
   const commit = () => {
     const n = Number.parseInt(text, 10);
-    if (Number.isFinite(n)) goTo(n - 1);
-    else setText(stepNumber(position));
+    if (Number.isFinite(n) && n - 1 !== position) goTo(n - 1);
+    else if (!Number.isFinite(n)) setText(stepNumber(position));
   };
   return (
     <label className="dbg-position" data-testid="position" data-position={position}>

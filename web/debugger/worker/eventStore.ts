@@ -22,6 +22,8 @@ export interface EventStore extends AsyncEventSource {
  */
 export function createEventStore(db: HookwireDb, trace: TraceRef, cached = 24): EventStore {
   const cache = new Map<number, readonly TraceEvent[]>();
+  /** Reads in flight, so the stepper and the rows asking for one chunk at once read it once. */
+  const reading = new Map<number, Promise<readonly TraceEvent[]>>();
   const size = trace.chunk_size;
   const chunkCount = Math.ceil(trace.event_count / size);
 
@@ -32,11 +34,16 @@ export function createEventStore(db: HookwireDb, trace: TraceRef, cached = 24): 
       cache.set(c, hit);
       return hit;
     }
-    const row = await db.traceChunks.get([trace.id, c]);
-    if (!row) throw new Error(`the stored trace has no chunk ${c}: it was deleted or is damaged`);
-    cache.set(c, row.events);
-    while (cache.size > cached) cache.delete(cache.keys().next().value!);
-    return row.events;
+    const pending = reading.get(c);
+    if (pending) return pending;
+    const p = db.traceChunks.get([trace.id, c]).then((row) => {
+      if (!row) throw new Error(`the stored trace has no chunk ${c}: it was deleted or is damaged`);
+      cache.set(c, row.events);
+      while (cache.size > cached) cache.delete(cache.keys().next().value!);
+      return row.events;
+    });
+    reading.set(c, p);
+    return p.finally(() => reading.delete(c));
   };
 
   return {
