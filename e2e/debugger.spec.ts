@@ -69,6 +69,10 @@ test('first run: the demo trace shows a block, a rewrite and a hook that does no
   await page.getByTestId('why-handler').selectOption('h-redact-secrets');
   await expect(page.getByTestId('why-answer')).toContainText('it listens to tool.after_call, model.after_call, and this event is input.received');
 
+  // The keys are listed one click away.
+  await page.getByTestId('shortcuts').click();
+  await expect(page.getByTestId('shortcuts-help')).toContainText('next / previous block');
+
   // Home, then D: the next divergence from the recording is the block.
   await key(page, 'Home');
   await expect(stepView(page, 0)).toBeVisible();

@@ -46,7 +46,10 @@ export function useDebuggerShortcuts(): void {
       else if (k === 'c' || k === 'C') void runToBreakpoint();
       else if (k === 'Escape') pause();
       else handled = false;
-      if (handled) e.preventDefault();
+      if (!handled) return;
+      e.preventDefault();
+      // A button clicked earlier keeps the focus and would show its focus ring at every key: let it go.
+      if ((document.activeElement as HTMLElement | null)?.tagName === 'BUTTON') (document.activeElement as HTMLElement).blur();
     };
     window.addEventListener('keydown', onKey);
     return () => {

@@ -37,14 +37,20 @@ export function DebugMain() {
       </div>
     );
   }
+  // The step's summary sits in a bar above the canvas, so it never covers a node.
   return (
-    <>
-      <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
-      <CompileBanner />
-      {detail && <StepBadge />}
-      {detail && <Legend />}
-      {!trace && <NoTraceNote />}
-    </>
+    <div className="dbg-main">
+      <div className="dbg-canvas-bar">
+        {detail ? <StepBadge /> : <span className="dbg-muted">{trace ? 'Replaying…' : 'No trace open'}</span>}
+        <span className="grow" />
+        {detail && <Legend />}
+      </div>
+      <div className="dbg-canvas-wrap">
+        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
+        <CompileBanner />
+        {!trace && <NoTraceNote />}
+      </div>
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import { stepNumber } from '../model/labels.ts';
 import { nextBlock, nextDivergence, runToBreakpoint, SPEEDS, togglePlay } from '../playback.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { TimelineFilters } from './TimelineFilters.tsx';
+import { DEBUGGER_KEYS } from '../useDebuggerShortcuts.ts';
 
 /** Transport (start, back, play/pause, forward, end, speed), jumps (block, divergence, breakpoint) and filters. */
 export function TimelineControls() {
@@ -49,8 +50,30 @@ export function TimelineControls() {
           </button>
         )}
       </div>
+      <ShortcutsHelp />
       <TimelineFilters />
     </div>
+  );
+}
+
+/** The keys, one click away. */
+function ShortcutsHelp() {
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="dbg-keys">
+      <button className="btn ghost icon" title="Keyboard shortcuts" aria-label="Keyboard shortcuts" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="shortcuts">
+        <DebugIcon name="keyboard" size={15} />
+      </button>
+      {open && (
+        <div className="dbg-keys-pop" role="note" aria-label="Keyboard shortcuts" data-testid="shortcuts-help" onMouseLeave={() => setOpen(false)}>
+          <table>
+            <tbody>
+              {DEBUGGER_KEYS.map((k) => <tr key={k.keys}><td><span className="kbd">{k.keys}</span></td><td>{k.what}</td></tr>)}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </span>
   );
 }
 
