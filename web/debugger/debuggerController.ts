@@ -52,7 +52,8 @@ function onEvent(eventEpoch: number, event: SessionEvent): void {
       return;
     }
     s.resetReplay({ activeEpoch: eventEpoch, compile: event.outcome, handlers: event.outcome.handlers, detail: s.detail, failure: null });
-    requestStep(store().position);
+    if ((s.trace?.event_count ?? 0) > 0) requestStep(store().position);
+    else set({ stepLoading: false });
     if (isFiltering(store().filter)) void applyFilter(store().filter);
     if (store().pinned) void runCompare();
     return;

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Canvas } from '../../canvas/Canvas.tsx';
 import { useEditor, selectDoc, selectPipelineId, selectSelectedNodes } from '../../store/editorStore.ts';
+import { restartReplay } from '../debuggerController.ts';
 import { useDebugger, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../debuggerStore.ts';
 import { pathHighlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
@@ -48,6 +49,7 @@ export function DebugMain() {
       <div className="dbg-canvas-wrap">
         <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
         <CompileBanner />
+        <FailureBanner />
         {!trace && <NoTraceNote />}
       </div>
     </div>
@@ -96,6 +98,19 @@ function CompileBanner() {
         {errors[0]?.message}
       </div>
       <button className="btn" onClick={() => useEditor.getState().setMode('edit')}>Fix in Edit</button>
+    </div>
+  );
+}
+
+/** Something broke that is not the user's doing (storage, the worker): said, with a way on. */
+function FailureBanner() {
+  const failure = useDebugger((s) => s.failure);
+  if (!failure) return null;
+  return (
+    <div className="banner error" role="alert" data-testid="replay-failure">
+      <div className="text"><strong>The replay stopped</strong>{failure}</div>
+      <button className="btn" onClick={restartReplay}>Replay again</button>
+      <button className="btn ghost" onClick={() => useDebugger.getState().set({ failure: null })}>Dismiss</button>
     </div>
   );
 }

@@ -19,9 +19,13 @@ export function StepView() {
   const detail = useDebugger(selectDetail);
   const loading = useDebugger((s) => s.stepLoading);
   const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const hasTrace = useDebugger((s) => s.trace !== null);
   // The content depends on the answer only: asking for the next step (loading) changes a class, not the tree.
   const content = useMemo(() => (detail ? <StepContent detail={detail} count={count} /> : null), [detail, count]);
-  if (!detail) return <div className="empty" data-testid="step-empty">{loading ? 'Replaying…' : 'Open a trace and pick a step.'}</div>;
+  if (!detail) {
+    const text = count === 0 && hasTrace ? 'This trace has no events.' : loading ? 'Replaying…' : 'Open a trace and pick a step.';
+    return <div className="empty" data-testid="step-empty">{text}</div>;
+  }
   const { step } = detail;
   return (
     <div className={`dbg-step${loading ? ' loading' : ''}`} data-testid="step-view" data-index={step.index} data-outcome={step.outcome}>
