@@ -206,7 +206,9 @@ async function main(): Promise<void> {
     console.log('\n4. Memory of the tab (after a garbage collection)');
     console.log(`   page JS heap ${mb(heap)} (the trace file is ${mb(text.length)}: events stay in IndexedDB)`);
     for (const w of workers) console.log(`   worker ${w.url.split('/').pop()?.split('?')[0]} JS heap ${w.heap >= 0 ? mb(w.heap) : 'not reported'}`);
-    console.log(`   renderer process RSS: ${rss.map((r) => (r >= 0 ? mb(r) : 'unknown')).join(', ')} (workers run in the page's renderer)`);
+    const sorted = [...rss].sort((a, b) => b - a);
+    console.log(`   renderer processes' RSS: ${sorted.map((r) => (r >= 0 ? mb(r) : 'unknown')).join(', ')} (the largest is the app's tab with its workers; the others are Chromium's spare renderers)`);
+    await page.screenshot({ path: join(process.env.HOOKWIRE_SCREENS ?? join(tmpdir(), 'hookwire-screens'), 'debugger-100k.png') });
     await browser.close();
   } finally {
     process.kill(-server.pid!, 'SIGTERM');
