@@ -142,7 +142,19 @@ test('breakpoints: play stops at the first block, then where a handler fires', a
   await page.getByTestId('tab-breakpoints').click();
   await expect(page.getByTestId('breakpoint')).toHaveCount(2);
   await page.getByTestId('bp-remove').first().click();
-  await expect(page.getByTestId('breakpoint')).toHaveCount(1);
+  await page.getByTestId('bp-remove').first().click();
+  await expect(page.getByTestId('breakpoint')).toHaveCount(0);
+
+  // A breakpoint on an event type, from the step view: every input.received.
+  await page.getByTestId('tab-timeline').click();
+  await goToStep(page, 1);
+  await page.getByTestId('break-on-type').click();
+  await key(page, 'Home');
+  await key(page, 'c');
+  await expect(stepView(page, 1)).toBeVisible();
+  await key(page, 'c');
+  await expect(stepView(page, 17)).toBeVisible();
+  await expect(page.getByTestId('paused-at')).toHaveText('Paused at step 18: Event type input.received');
 });
 
 test('live edit: fixing the matcher re-runs the replay; the pinned version shows what changed', async ({ page }) => {
