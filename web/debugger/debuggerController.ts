@@ -20,6 +20,8 @@ import type { SessionEvent } from './worker/protocol.ts';
 let client: ReplayClient | null = null;
 let db: HookwireDb;
 let epoch = 0;
+/** The epoch the open trace was opened at: anything said about an earlier one is about another trace. */
+let openedAt = 0;
 /** The document last sent to the worker, so an unchanged pipeline is not sent again. */
 let sentDoc: Pipeline | null | undefined;
 let attached = 0;
@@ -41,6 +43,7 @@ function fail(e: unknown): void {
 
 function onEvent(eventEpoch: number, event: SessionEvent): void {
   const s = store();
+  if (eventEpoch !== -1 && eventEpoch < openedAt) return;
   if (event.kind === 'failed') {
     if (eventEpoch === -1 || eventEpoch === s.activeEpoch) set({ failure: event.message });
     return;
@@ -82,6 +85,7 @@ export async function openTrace(id: string): Promise<void> {
   if (!record) return;
   void setSetting(db, TRACE_SETTINGS.lastTrace, id).catch(() => undefined);
   epoch++;
+  openedAt = epoch;
   resetRows(id);
   store().resetReplay({
     traceId: id, trace: record, position: 0, detail: null, activeEpoch: -1, compile: null, handlers: [], filter: NO_FILTER,
@@ -253,6 +257,7 @@ export function restartReplay(): void {
 /** Closes the open trace (it was deleted). */
 export function closeTrace(): void {
   epoch++;
+  openedAt = epoch;
   store().resetReplay({ traceId: null, trace: null, activeEpoch: -1, compile: null, handlers: [], position: 0, detail: null, stepLoading: false });
   void replayClient().request({ kind: 'close' }).catch(fail);
 }
