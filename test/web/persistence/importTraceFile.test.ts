@@ -20,7 +20,7 @@ afterEach(async () => {
   await db.delete();
 });
 
-const file = (text: string | Uint8Array, name: string) => new File([text], name);
+const file = (text: string | Uint8Array<ArrayBuffer>, name: string) => new File([text], name);
 
 describe('importing a trace file into the library', () => {
   it('streams a trace v1 file into chunks, reporting progress', async () => {
