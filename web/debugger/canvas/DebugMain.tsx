@@ -63,7 +63,7 @@ function StepBadge() {
   const { step } = detail;
   return (
     <div className="dbg-canvas-step" data-testid="canvas-step">
-      <span className="num">Step {stepNumber(step.index)}<span className="of"> / {count}</span></span>
+      <span className="num">Step {stepNumber(step.index)}<span className="of"> / {count.toLocaleString('en')}</span></span>
       <span className="mono type">{step.event.type}</span>
       <span className={`dec dec-${step.outcome}`}>{OUTCOME_LABEL[step.outcome]}</span>
       {step.counterfactual && <span className="flag cf" title="After a replayed block of an action that really ran">counterfactual</span>}
