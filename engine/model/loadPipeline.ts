@@ -1,6 +1,7 @@
 import { analyzeDocument } from '../dispatch/analyze.ts';
 import { lintPipeline } from '../dispatch/lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
+import { jsonErrorOffset } from './jsonErrorOffset.ts';
 import type { Pipeline } from './pipelineSchema.ts';
 import type { Problem } from './problem.ts';
 
@@ -34,14 +35,23 @@ export function parsePipelineText(text: string, options: LoadOptions = {}): Load
   return loadPipeline(json, options);
 }
 
-/** "line 3, column 7: Unexpected token }" from V8's "at position N" messages. */
+/**
+ * "not valid JSON at line 3, column 7: Unexpected token '}'". The place is V8's "at position N" when the
+ * message has it, else where `jsonErrorOffset` finds the text stops being JSON (V8 gives no position for
+ * `Unexpected token 'x', "…" is not valid JSON` or an early end; other engines word it their own way).
+ */
 export function jsonErrorMessage(text: string, e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const m = /position (\d+)/.exec(message);
-  if (!m) return `not valid JSON: ${message}`;
-  const pos = Number(m[1]);
+  const pos = m ? Number(m[1]) : jsonErrorOffset(text);
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
+    // A raw newline or tab in "Unexpected token '\n'" would break the message's line.
+    .replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  if (pos < 0) return `not valid JSON: ${reason}`;
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');
-  return `not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+  return `not valid JSON at line ${line}, column ${column}: ${reason}`;
 }
