@@ -8,12 +8,9 @@ import { SAMPLE_TYPES, sampleEvent, samplePayload } from '../model/sampleEvents.
 import { Icon } from '../ui/Icon.tsx';
 import type { WorkerSandbox } from '../sandbox/workerSandbox.ts';
 
-let sandbox: Promise<WorkerSandbox> | null = null;
-
-/** One sandbox worker for the page, started on the first run (QuickJS is not part of the initial load). */
+/** The page's sandbox worker, loaded on the first run (QuickJS is not part of the initial load). */
 function getSandbox(): Promise<WorkerSandbox> {
-  sandbox ??= import('../sandbox/workerSandbox.ts').then((m) => m.createWorkerSandbox());
-  return sandbox;
+  return import('../sandbox/workerSandbox.ts').then((m) => m.pageWorkerSandbox());
 }
 
 function show(value: JsonValue | undefined): string {

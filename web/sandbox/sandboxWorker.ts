@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 import { runCodeOn } from '../../engine/sandbox/runCode.ts';
+import { checkCode } from './checkCode.ts';
 import { createBrowserSandbox } from './loadQuickJS.ts';
-import type { RunReply, RunRequest } from './workerProtocol.ts';
+import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
 
 /**
  * The sandbox in a Web Worker: code runs off the page's thread, so the tab keeps answering while a
@@ -11,10 +12,13 @@ import type { RunReply, RunRequest } from './workerProtocol.ts';
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const ready = createBrowserSandbox();
 
-scope.onmessage = async (event: MessageEvent<RunRequest>) => {
-  const { id, spec, inputs, limits } = event.data;
+scope.onmessage = async (event: MessageEvent<SandboxRequest>) => {
+  const request = event.data;
   const sandbox = await ready;
   await sandbox.whenReady();
-  const reply: RunReply = { id, reports: runCodeOn(sandbox, spec, inputs, limits) };
+  const reply: SandboxReply =
+    request.kind === 'check'
+      ? { id: request.id, kind: 'check', problems: checkCode(sandbox, request.doc) }
+      : { id: request.id, kind: 'run', reports: runCodeOn(sandbox, request.spec, request.inputs, request.limits) };
   scope.postMessage(reply);
 };

@@ -1,17 +1,38 @@
 import type { JsonObject } from '../../engine/model/json.ts';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Problem } from '../../engine/model/problem.ts';
 import type { CodeRunReport, CodeSpec } from '../../engine/sandbox/runCode.ts';
 import type { SandboxLimits } from '../../engine/sandbox/types.ts';
 
 /** Page → sandbox worker: run `spec` once per input (engine/sandbox/runCode.ts `runCodeOn`). */
 export interface RunRequest {
   id: number;
+  kind: 'run';
   spec: CodeSpec;
   inputs: JsonObject[];
   limits: SandboxLimits;
 }
 
+/** Page → sandbox worker: compile the code nodes of a document, for their problems (checkCode.ts). */
+export interface CheckRequest {
+  id: number;
+  kind: 'check';
+  doc: Pipeline;
+}
+
+export type SandboxRequest = RunRequest | CheckRequest;
+
 /** Sandbox worker → page. */
 export interface RunReply {
   id: number;
+  kind: 'run';
   reports: CodeRunReport[];
 }
+
+export interface CheckReply {
+  id: number;
+  kind: 'check';
+  problems: Problem[];
+}
+
+export type SandboxReply = RunReply | CheckReply;

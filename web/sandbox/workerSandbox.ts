@@ -1,17 +1,25 @@
 import type { JsonObject } from '../../engine/model/json.ts';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Problem } from '../../engine/model/problem.ts';
 import type { CodeRunReport, CodeSpec } from '../../engine/sandbox/runCode.ts';
 import { COMPILE_TIMEOUT_MS } from '../../engine/sandbox/quickjsSandbox.ts';
 import type { SandboxLimits } from '../../engine/sandbox/types.ts';
-import type { RunReply, RunRequest } from './workerProtocol.ts';
+import { isCodeNode } from '../model/codeProblems.ts';
+import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
 
 /**
- * The page's handle on the sandbox worker. Runs are queued and sent one at a time. A watchdog terminates a
- * worker that does not answer in time (the sandbox stops code at its deadline; the watchdog is for what
- * the sandbox cannot stop) and the next run gets a fresh worker [S9].
+ * The page's handle on the sandbox worker. Requests are queued and sent one at a time. A watchdog
+ * terminates a worker that does not answer in time (the sandbox stops code at its deadline; the watchdog is
+ * for what the sandbox cannot stop) and the next request gets a fresh worker [S9].
  */
 export interface WorkerSandbox {
   /** Compiles `spec` and runs it once per input, off the page's thread. Never rejects. */
   run(spec: CodeSpec, inputs: JsonObject[], limits: SandboxLimits, options?: { watchdogMs?: number }): Promise<CodeRunReport[]>;
+  /**
+   * The engine's `code_error` problems of a document's code nodes, compiled in the worker (checkCode.ts).
+   * `null` when the worker did not answer in time. Never rejects.
+   */
+  check(doc: Pipeline): Promise<Problem[] | null>;
   /** Workers started so far (1 until a watchdog fired). */
   workers(): number;
   dispose(): void;
@@ -20,10 +28,13 @@ export interface WorkerSandbox {
 /** Time allowed past the limits for loading QuickJS and moving messages. */
 const GRACE_MS = 5000;
 
+type Request = SandboxRequest extends infer R ? (R extends SandboxRequest ? Omit<R, 'id'> : never) : never;
+
 interface Job {
-  request: Omit<RunRequest, 'id'>;
+  request: Request;
   watchdogMs: number;
-  resolve: (reports: CodeRunReport[]) => void;
+  onReply: (reply: SandboxReply) => void;
+  onTimeout: (message: string) => void;
 }
 
 export function createWorkerSandbox(): WorkerSandbox {
@@ -48,32 +59,52 @@ export function createWorkerSandbox(): WorkerSandbox {
     busy = true;
     const w = ensureWorker();
     const id = nextId++;
-    const finish = (reports: CodeRunReport[]) => {
+    const finish = (settle: () => void) => {
       clearTimeout(timer);
       w.removeEventListener('message', onMessage);
       busy = false;
-      job.resolve(reports);
+      settle();
       pump();
     };
-    const onMessage = (event: MessageEvent<RunReply>) => {
-      if (event.data.id === id) finish(event.data.reports);
+    const onMessage = (event: MessageEvent<SandboxReply>) => {
+      if (event.data.id === id) finish(() => job.onReply(event.data));
     };
     const timer = setTimeout(() => {
       w.terminate();
       if (worker === w) worker = null;
-      const message = `the sandbox worker did not answer within ${job.watchdogMs} ms and was restarted`;
-      finish([{ ok: false, stage: 'call', error: { kind: 'host', message }, logs: [], duration_ms: job.watchdogMs }]);
+      finish(() => job.onTimeout(`the sandbox worker did not answer within ${job.watchdogMs} ms and was restarted`));
     }, job.watchdogMs);
     w.addEventListener('message', onMessage);
-    w.postMessage({ id, ...job.request } satisfies RunRequest);
+    w.postMessage({ id, ...job.request } satisfies SandboxRequest);
+  }
+
+  function send(job: Job): void {
+    queue.push(job);
+    pump();
   }
 
   return {
     run(spec, inputs, limits, options = {}) {
       const watchdogMs = options.watchdogMs ?? COMPILE_TIMEOUT_MS + limits.timeoutMs * inputs.length + GRACE_MS;
       return new Promise((resolve) => {
-        queue.push({ request: { spec, inputs, limits }, watchdogMs, resolve });
-        pump();
+        send({
+          request: { kind: 'run', spec, inputs, limits },
+          watchdogMs,
+          onReply: (reply) => resolve(reply.kind === 'run' ? reply.reports : []),
+          onTimeout: (message) => resolve([{ ok: false, stage: 'call', error: { kind: 'host', message }, logs: [], duration_ms: watchdogMs }]),
+        });
+      });
+    },
+    check(doc) {
+      // Each module's top level runs once, under the compile limit.
+      const watchdogMs = COMPILE_TIMEOUT_MS * doc.nodes.filter(isCodeNode).length + GRACE_MS;
+      return new Promise((resolve) => {
+        send({
+          request: { kind: 'check', doc },
+          watchdogMs,
+          onReply: (reply) => resolve(reply.kind === 'check' ? reply.problems : null),
+          onTimeout: () => resolve(null),
+        });
       });
     },
     workers: () => started,
@@ -82,4 +113,12 @@ export function createWorkerSandbox(): WorkerSandbox {
       worker = null;
     },
   };
+}
+
+let shared: WorkerSandbox | null = null;
+
+/** The page's one sandbox worker for the editor (trial runs, code checks); the worker starts on first use. */
+export function pageWorkerSandbox(): WorkerSandbox {
+  shared ??= createWorkerSandbox();
+  return shared;
 }

@@ -3,6 +3,7 @@ import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { applyChanges, type Change } from '../model/changes.ts';
 import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
+import { mergeCodeProblems } from '../model/codeProblems.ts';
 import { validateDoc } from '../model/editorDocument.ts';
 
 /**
@@ -43,7 +44,12 @@ export interface EditorData {
   /** The stored revision this tab's document is based on (detects a save from another tab). */
   revision: number;
   history: History;
+  /** What the editor shows: the page's load of `doc` joined with `codeProblems` (model/codeProblems.ts). */
   problems: Problem[];
+  /** The engine's load of `doc` on the page, without a sandbox [V2][V6]. */
+  docProblems: Problem[];
+  /** The engine's `code_error` problems from the sandbox worker's last check (problems/codeCheck.ts). */
+  codeProblems: Problem[];
   openError: OpenError | null;
   selectedNodes: string[];
   selectedEdges: string[];
@@ -65,6 +71,8 @@ export interface EditorActions {
   focusNode(id: string): void;
   setMode(mode: Mode): void;
   setSave(save: SaveState, patch?: Partial<Pick<EditorData, 'revision' | 'savedVersion'>>): void;
+  /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
+  setCodeProblems(problems: Problem[]): void;
   toast(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
 }
@@ -79,6 +87,8 @@ const INITIAL: EditorData = {
   revision: 0,
   history: EMPTY_HISTORY,
   problems: [],
+  docProblems: [],
+  codeProblems: [],
   openError: null,
   selectedNodes: [],
   selectedEdges: [],
@@ -89,6 +99,12 @@ const INITIAL: EditorData = {
 };
 
 let toastId = 0;
+
+/** Validates `doc` on the page and joins the code problems last reported for it. */
+function problemsOf(doc: Pipeline, codeProblems: Problem[]): Pick<EditorData, 'problems' | 'docProblems'> {
+  const docProblems = validateDoc(doc);
+  return { docProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) };
+}
 
 /** Drops selected ids that no longer exist after an edit. */
 function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<EditorData, 'selectedNodes' | 'selectedEdges'> {
@@ -108,7 +124,8 @@ export const useEditor = create<EditorStore>()((set, get) => ({
       version: 0,
       savedVersion: 0,
       history: EMPTY_HISTORY,
-      problems: validateDoc(doc),
+      codeProblems: [],
+      ...problemsOf(doc, []),
       openError: null,
       selectedNodes: [],
       selectedEdges: [],
@@ -128,7 +145,7 @@ export const useEditor = create<EditorStore>()((set, get) => ({
       doc: applied.doc,
       history: record(history, entry),
       version: version + 1,
-      problems: validateDoc(applied.doc),
+      ...problemsOf(applied.doc, get().codeProblems),
       ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
     });
   },
@@ -138,7 +155,7 @@ export const useEditor = create<EditorStore>()((set, get) => ({
     const step = doc && takeUndo(history);
     if (!doc || !step) return;
     const next = applyChanges(doc, step.entry.inverse).doc;
-    set({ doc: next, history: step.history, version: version + 1, problems: validateDoc(next), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
   },
 
   redo: () => {
@@ -146,7 +163,7 @@ export const useEditor = create<EditorStore>()((set, get) => ({
     const step = doc && takeRedo(history);
     if (!doc || !step) return;
     const next = applyChanges(doc, step.entry.changes).doc;
-    set({ doc: next, history: step.history, version: version + 1, problems: validateDoc(next), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
   },
 
   select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
@@ -156,6 +173,12 @@ export const useEditor = create<EditorStore>()((set, get) => ({
   setMode: (mode) => set({ mode }),
 
   setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+
+  setCodeProblems: (codeProblems) => {
+    const { doc, docProblems } = get();
+    if (!doc) return;
+    set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
+  },
 
   toast: (toast) => set({ toasts: [...get().toasts.slice(-3), { ...toast, id: ++toastId }] }),
 

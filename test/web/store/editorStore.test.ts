@@ -45,4 +45,22 @@ describe('editor store', () => {
     expect(s().selectedNodes).toEqual([]);
     expect(s().revision).toBe(7);
   });
+
+  it('joins the sandbox worker\'s code errors to the page\'s problems, through edits, until another document opens', () => {
+    const code = { id: 'h-code', kind: 'handler' as const, name: 'Code', order: 5, enabled: true, shadow: false, on_error: 'block' as const, action: { type: 'code' as const, language: 'js' as const, source: 'export default (' } };
+    s().apply([{ type: 'addNodes', nodes: [{ value: code }], wires: [{ value: { from: 'ev-tool-before', to: 'h-code' } }], positions: [] }], 'add');
+    const index = s().doc!.nodes.length - 1;
+    const problem = { code: 'code_error' as const, severity: 'error' as const, path: ['nodes', index, 'action', 'source'], message: 'Unexpected end of input (line 1, column 17)', node_id: 'h-code' };
+    s().setCodeProblems([problem]);
+    expect(s().problems).toContainEqual(problem);
+    // An edit elsewhere moves the node in the array: the error follows it until the next check.
+    s().apply([{ type: 'removeNodes', ids: ['ev-any'] }], 'Delete');
+    expect(s().problems).toContainEqual({ ...problem, path: ['nodes', index - 1, 'action', 'source'] });
+    expect(s().docProblems.some((p) => p.code === 'code_error')).toBe(false);
+    s().undo();
+    expect(s().problems).toContainEqual(problem);
+    s().open('p2', s().doc!, 2);
+    expect(s().codeProblems).toEqual([]);
+    expect(s().problems.some((p) => p.code === 'code_error')).toBe(false);
+  });
 });
