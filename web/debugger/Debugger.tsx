@@ -1,6 +1,8 @@
 import { useEffect, useState, type DragEvent } from 'react';
 import { Workbench } from '../shell/Workbench.tsx';
+import { appDb } from '../persistence/db.ts';
 import { attachDebugger } from './debuggerController.ts';
+import { startDebugSessionSync } from './debugSessionSync.ts';
 import { DebugMain } from './canvas/DebugMain.tsx';
 import { ImportResultDialog } from './library/ImportResultDialog.tsx';
 import { TraceLibrary } from './library/TraceLibrary.tsx';
@@ -16,7 +18,11 @@ import './debugger.css';
  * explanation on the right, and the timeline under the canvas. A trace file dropped anywhere is imported.
  */
 export function Debugger() {
-  useEffect(() => attachDebugger(), []);
+  useEffect(() => {
+    // Before the first trace opens, so its breakpoints and pinned version are restored.
+    startDebugSessionSync(appDb());
+    return attachDebugger();
+  }, []);
   useDebuggerShortcuts();
   useDebuggerDevtools();
   const [dragging, setDragging] = useState(false);
