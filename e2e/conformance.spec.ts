@@ -7,7 +7,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { exportPipelineText } from '../web/model/exportPipeline.ts';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, fixture, key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { FIXTURES_DIR, FIXTURE_FILES, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, fixture, key, openDebugger, stepView } from './debuggerHelpers.ts';
 
 /**
  * Conformance (issue 7, item 4; SPEC P10): the same pipeline and trace give identical decisions and payloads
@@ -70,14 +70,7 @@ test('demo pipeline over the demo trace: the app decides what the CLI decides, e
 
 test.describe('real recordings', () => {
   test.skip(!HAVE_FIXTURES, NO_FIXTURES_MESSAGE);
-  const FILES = [
-    'claude-code/spotter_short.jsonl',
-    'claude-code/spotter_tool_heavy.jsonl',
-    'otel-genai/OPENAI_trace.json',
-    'otel-genai/LANGCHAIN_trace.json',
-    'swe-agent/pydicom__pydicom-1458.gpt4.traj',
-    'openhands/basic.json',
-  ];
+  const FILES = FIXTURE_FILES;
 
   test('every fixture through the demo pipeline: identical decisions, reasons, deciding handlers and payloads', async ({ page }) => {
     test.setTimeout(120_000);

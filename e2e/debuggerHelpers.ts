@@ -1,17 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 
 /** Shared steps of the debugger specs. Elements are found by data-testid or role. */
 
+import { FIXTURES_DIR } from '../test/shared/fixtures.ts';
 /** The real recordings beside the checkout (../shared/fixtures/traces), or HOOKWIRE_FIXTURES. */
-export const FIXTURES_DIR = process.env.HOOKWIRE_FIXTURES
-  ? join(process.env.HOOKWIRE_FIXTURES, 'traces')
-  : fileURLToPath(new URL('../../shared/fixtures/traces/', import.meta.url));
-export const HAVE_FIXTURES = existsSync(join(FIXTURES_DIR, 'FORMATS.md'));
-export const NO_FIXTURES_MESSAGE = `real recordings not found at ${FIXTURES_DIR}: put the shared fixtures beside the checkout or set HOOKWIRE_FIXTURES`;
+export { FIXTURES_DIR, FIXTURE_FILES, HAVE_FIXTURES, NO_FIXTURES_MESSAGE } from '../test/shared/fixtures.ts';
 
 export function fixture(rel: string): Buffer {
   return readFileSync(join(FIXTURES_DIR, rel));

@@ -12,7 +12,7 @@
  *    jump typed in the step field, first/last; beside it, the engine's own jump in Node as the baseline.
  * 4. Memory of the tab: JS heap of the page and of the replay worker, and the renderer process's RSS.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { startPreview } from './previewServer.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,17 +49,6 @@ const stats = (xs: number[]) => {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(1)} MB`;
 
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`preview server did not start on ${base}`);
-}
 
 // Page code goes as text: tsx would add helpers (__name) to functions that the page does not have.
 const INSTALL_PROBE = `(() => {
@@ -115,12 +104,8 @@ async function main(): Promise<void> {
     jumps.push(performance.now() - s);
   }
 
-  console.log(`building into ${outDir}/ …`);
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(build.stderr || build.stdout);
-  const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
+  const server = await startPreview(root, port, outDir);
   try {
-    await waitForServer();
     const executablePath = chromiumExecutable();
     const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info'] });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -211,8 +196,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(process.env.HOOKWIRE_SCREENS ?? join(tmpdir(), 'hookwire-screens'), 'debugger-100k.png') });
     await browser.close();
   } finally {
-    process.kill(-server.pid!, 'SIGTERM');
-    rmSync(join(root, outDir), { recursive: true, force: true });
+    server.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

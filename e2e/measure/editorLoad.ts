@@ -8,8 +8,8 @@
  * 2. A 300-node / 400-wire pipeline, imported through the app's own Import dialog: time until every node is
  *    rendered and measured, then time for "fit view"; side by side with the 13-node demo as the baseline.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { startPreview } from './previewServer.ts';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
@@ -27,17 +27,6 @@ function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`preview server did not start on ${base}`);
-}
 
 /** Imports pipeline text through the Import dialog; returns ms from the click to all nodes rendered. */
 async function importAndRender(page: Page, text: string, nodes: number): Promise<{ render: number; fit: number }> {
@@ -69,12 +58,8 @@ async function importAndRender(page: Page, text: string, nodes: number): Promise
 }
 
 async function main(): Promise<void> {
-  console.log(`building into ${outDir}/ …`);
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(build.stderr || build.stdout);
-  const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
+  const server = await startPreview(root, port, outDir);
   try {
-    await waitForServer();
     const executablePath = chromiumExecutable();
     const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -118,8 +103,7 @@ async function main(): Promise<void> {
     console.log(`   ratio big/demo: render ×${(big.render / demo.render).toFixed(1)}, fit view ×${(big.fit / demo.fit).toFixed(1)}`);
     await browser.close();
   } finally {
-    process.kill(-server.pid!, 'SIGTERM');
-    rmSync(join(root, outDir), { recursive: true, force: true });
+    server.stop();
   }
 }
 

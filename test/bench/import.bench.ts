@@ -3,9 +3,9 @@
 // Run: npx tsx test/bench/import.bench.ts [events] [--big]   (--big also streams a ~100 MB file from disk)
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { readTraceFile } from '../../engine/node/readTraceFile.ts';
+import { FIXTURE_FILES, FIXTURES_DIR } from '../shared/fixtures.ts';
 import { importTrace } from '../../engine/trace/importTrace.ts';
 import { createTraceReader, readTrace } from '../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine, traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
@@ -13,17 +13,8 @@ import type { JsonObject } from '../../engine/model/json.ts';
 import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceSchema.ts';
 import { fmt, table, timeBest } from './measure.ts';
 
-const FIXTURES = process.env.HOOKWIRE_FIXTURES
-  ? join(process.env.HOOKWIRE_FIXTURES, 'traces')
-  : join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'fixtures', 'traces');
-const FILES = [
-  'claude-code/spotter_short.jsonl',
-  'claude-code/spotter_tool_heavy.jsonl',
-  'otel-genai/OPENAI_trace.json',
-  'otel-genai/LANGCHAIN_trace.json',
-  'swe-agent/pydicom__pydicom-1458.gpt4.traj',
-  'openhands/basic.json',
-];
+const FIXTURES = FIXTURES_DIR;
+const FILES = FIXTURE_FILES;
 
 /** The plain baseline: what any JSON Lines reader does at least (no validation, no problems, no streaming). */
 const baselineJsonl = (text: string): unknown[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));

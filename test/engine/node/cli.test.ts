@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../../../engine/trace/index.ts';
+import { FIXTURE, FIXTURES_DIR } from '../../shared/fixtures.ts';
 import { FIXTURES, GUARD, ROOT, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
 
 const GOLDEN = join(FIXTURES, 'golden');
 const SESSION = join(GOLDEN, 'session.jsonl');
-const CLAUDE_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'traces', 'claude-code', 'spotter_short.jsonl');
+const CLAUDE_FIXTURE = join(FIXTURES_DIR, FIXTURE.ccShort);
 const guardDoc = () => JSON.parse(readFileSync(GUARD, 'utf8'));
 
 /** A variant of the guard pipeline: a lower token budget and `cat .env` blocked. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createReplayer, importTrace, replayTrace, whyNotFired, type PipelineInput, type TraceEvent } from '../../../engine/index.ts';
 import { compile } from '../helpers.ts';
-import { FIXTURES_DIR, HAVE_FIXTURES, readFixture } from '../trace/fixtures.ts';
+import { FIXTURES_DIR, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 // Replay over the importers' output for every real recording in ../shared/fixtures/traces (skipped, with
 // the fixture helper's message, when the folder is absent).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectTraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
-import { FIXTURE, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 describe('detectTraceFormat', () => {
   it.skipIf(!HAVE_FIXTURES).each([

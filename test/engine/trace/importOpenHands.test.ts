@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importOpenHands } from '../../../engine/trace/importers/importOpenHands.ts';
 import type { Trace } from '../../../engine/trace/traceSchema.ts';
-import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 // Hand-checked with python: 4 events (user message 0, edit action 3, its observation 4 with cause 3,
 // finish 5); 2 distinct tool_call_metadata.model_response ids.

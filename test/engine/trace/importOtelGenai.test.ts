@@ -3,7 +3,7 @@ import type { JsonObject } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importOtelGenai } from '../../../engine/trace/importers/importOtelGenai.ts';
 import type { Trace } from '../../../engine/trace/traceSchema.ts';
-import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 function load(rel: string) {
   const r = importTrace(readFixture(rel), { fileName: fileName(rel) });

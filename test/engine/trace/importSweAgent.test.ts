@@ -3,7 +3,7 @@ import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importSweAgent } from '../../../engine/trace/importers/importSweAgent.ts';
 import { commandsFromSystemPrompt, parseSweAction, splitWords, SWE_COMMANDS } from '../../../engine/trace/importers/parseSweAction.ts';
 import type { Trace } from '../../../engine/trace/traceSchema.ts';
-import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 const cmds = new Set(SWE_COMMANDS);
 

@@ -4,7 +4,7 @@ import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { TraceEventLineSchema, TraceHeaderSchema, type Trace } from '../../../engine/trace/traceSchema.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
-import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 const ALL = Object.values(FIXTURE);
 

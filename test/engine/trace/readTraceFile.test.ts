@@ -9,7 +9,7 @@ import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import type { Trace } from '../../../engine/trace/traceSchema.ts';
-import { FIXTURE, FIXTURES_DIR, HAVE_FIXTURES, readFixture } from './fixtures.ts';
+import { FIXTURE, FIXTURES_DIR, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookwire-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookwireDb } from '../../../web/persistence/db.ts';
@@ -8,8 +8,7 @@ import { importTraceFile, type ImportProgress } from '../../../web/persistence/i
 import { keepPendingTrace, listTraces, readEventRange, readTraceRecord } from '../../../web/persistence/traceLibrary.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 
-const FIXTURES = process.env.HOOKWIRE_FIXTURES ? join(process.env.HOOKWIRE_FIXTURES, 'traces') : join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'traces');
-const HAVE_FIXTURES = existsSync(join(FIXTURES, 'FORMATS.md'));
+import { FIXTURES_DIR as FIXTURES, HAVE_FIXTURES } from '../../shared/fixtures.ts';
 
 let db: HookwireDb;
 let n = 0;
