@@ -6,14 +6,7 @@ import { listPipelines } from '../persistence/library.ts';
 import { duplicatePipeline, newPipeline, openPipeline, removePipeline, renamePipeline, workspaceDb } from '../persistence/workspace.ts';
 import { useEditor, selectPipelineId } from '../store/editorStore.ts';
 import { Icon } from '../ui/Icon.tsx';
-
-function ago(ms: number): string {
-  const s = Math.round((Date.now() - ms) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
-}
+import { timeAgo } from '../ui/timeAgo.ts';
 
 function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
   const [name, setName] = useState(initial);
@@ -56,7 +49,7 @@ export function LibraryPanel() {
                 ) : (
                   <div className="title" title={e.name}>{e.name}</div>
                 )}
-                <div className="meta">{ago(e.updated_at)}</div>
+                <div className="meta">{timeAgo(e.updated_at)}</div>
               </div>
               <div className="actions">
                 <button className="btn ghost icon" title="Rename" aria-label={`Rename ${e.name}`} data-testid="library-rename"

@@ -1,6 +1,7 @@
 import { loadPipeline } from '../../engine/model/loadPipeline.ts';
 import type { Problem } from '../../engine/model/problem.ts';
-import type { Sandbox, SandboxProgram } from '../../engine/sandbox/types.ts';
+import type { Sandbox } from '../../engine/sandbox/types.ts';
+import { trackPrograms } from '../../engine/sandbox/trackPrograms.ts';
 
 /**
  * Compiles the code nodes of a pipeline document with the engine's own loader and returns its
@@ -9,21 +10,11 @@ import type { Sandbox, SandboxProgram } from '../../engine/sandbox/types.ts';
  * so checking after each edit does not pile programs up in the worker.
  */
 export function checkCode(sandbox: Sandbox, doc: unknown): Problem[] {
-  const made: SandboxProgram[] = [];
-  const tracking: Sandbox = {
-    compile: (source, options) => {
-      const r = sandbox.compile(source, options);
-      if (r.ok) made.push(r.program);
-      return r;
-    },
-    call: (program, input, limits) => sandbox.call(program, input, limits),
-    release: (program) => sandbox.release(program),
-    // The worker's sandbox outlives the check.
-    dispose: () => undefined,
-  };
+  // The worker's sandbox outlives the check; the programs it compiled do not.
+  const tracking = trackPrograms(sandbox);
   try {
-    return loadPipeline(doc, { sandbox: tracking }).problems.filter((p) => p.code === 'code_error');
+    return loadPipeline(doc, { sandbox: tracking.sandbox }).problems.filter((p) => p.code === 'code_error');
   } finally {
-    for (const program of made) sandbox.release(program);
+    tracking.releaseAll();
   }
 }

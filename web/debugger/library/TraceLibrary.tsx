@@ -8,6 +8,7 @@ import { useDebugger } from '../debuggerStore.ts';
 import { deleteTraceCmd, importFiles, renameTraceCmd } from '../traceCommands.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ImportProgressList } from './ImportProgressList.tsx';
+import { timeAgo } from '../../ui/timeAgo.ts';
 
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'hookwire-trace': 'Hookwire trace',
@@ -16,14 +17,6 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'swe-agent': 'SWE-agent',
   openhands: 'OpenHands',
 };
-
-function ago(ms: number): string {
-  const s = Math.round((Date.now() - ms) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
-}
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
 export function TraceLibrary() {
@@ -77,7 +70,7 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
           <div className="title">{t.name}</div>
         )}
         <div className="meta">
-          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {ago(t.updated_at)}
+          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {timeAgo(t.updated_at)}
         </div>
         {(t.demo || warnings > 0 || pending) && (
           <div className="dbg-item-badges">

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 import { compilePipeline, type CompileResult } from '../../../engine/dispatch/compilePipeline.ts';
 import { isJsonObject } from '../../../engine/model/json.ts';
-import type { Sandbox, SandboxProgram } from '../../../engine/sandbox/types.ts';
+import type { Sandbox } from '../../../engine/sandbox/types.ts';
+import { trackPrograms } from '../../../engine/sandbox/trackPrograms.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
 import { payloadSummary } from '../model/payloadSummary.ts';
@@ -40,19 +41,9 @@ async function compile(doc: unknown): Promise<{ result: CompileResult; release: 
   sandbox ??= import('../../sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
   const base = (await sandbox) as Sandbox & { whenReady?: () => Promise<void> };
   await base.whenReady?.();
-  const programs: SandboxProgram[] = [];
-  const tracked: Sandbox = {
-    compile: (source, options) => {
-      const r = base.compile(source, options);
-      if (r.ok) programs.push(r.program);
-      return r;
-    },
-    call: (program, input, limits) => base.call(program, input, limits),
-    release: (program) => base.release(program),
-    dispose: () => undefined,
-  };
-  const result = compilePipeline(doc, { sandbox: tracked });
-  const release = () => programs.forEach((p) => base.release(p));
+  const tracked = trackPrograms(base);
+  const result = compilePipeline(doc, { sandbox: tracked.sandbox });
+  const release = tracked.releaseAll;
   if (!result.ok) release();
   return { result, release };
 }
