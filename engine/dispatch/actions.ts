@@ -1,6 +1,6 @@
 import type { HandlerNode } from '../model/pipelineSchema.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
-import type { JsonObject, JsonValue } from '../model/json.ts';
+import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
@@ -151,4 +151,3 @@ export function isoTime(now: number): string {
   return lastIso;
 }
 
-export type { JsonValue };

@@ -1,7 +1,7 @@
 import type { PipelineNode, Wire } from './pipelineSchema.ts';
 import type { Problem } from './problem.ts';
 
-import { wireAllowed } from './graph.ts';
+import { buildGraph, reachable, wireAllowed } from './graph.ts';
 
 type Kind = PipelineNode['kind'];
 
@@ -9,24 +9,6 @@ function directionMessage(from: Kind, to: Kind): string {
   if (from === 'handler') return 'A handler is the end of a path: it cannot feed another node.';
   if (to === 'event') return 'Nothing can feed an event node: events come from the agent.';
   return `A ${from} cannot feed a ${to}.`;
-}
-
-/** True when `to` can already reach `from` along wires, so `from → to` would close a cycle. */
-function reaches(wires: readonly Wire[], start: string, goal: string): boolean {
-  const next = new Map<string, string[]>();
-  for (const w of wires) {
-    const list = next.get(w.from);
-    if (list) list.push(w.to);
-    else next.set(w.from, [w.to]);
-  }
-  const seen = new Set<string>([start]);
-  const stack = [start];
-  while (stack.length) {
-    const id = stack.pop() as string;
-    if (id === goal) return true;
-    for (const n of next.get(id) ?? []) if (!seen.has(n)) (seen.add(n), stack.push(n));
-  }
-  return false;
 }
 
 /**
@@ -50,7 +32,7 @@ export function checkWire(graph: { nodes: readonly PipelineNode[]; wires: readon
   if (graph.wires.some((w) => w.from === wire.from && w.to === wire.to)) {
     return { code: 'duplicate_wire', severity: 'error', path, message: 'These nodes are already wired.', node_id: wire.from };
   }
-  if (reaches(graph.wires, wire.to, wire.from)) {
+  if (reachable(buildGraph(graph), wire.to, wire.from)) {
     return { code: 'cycle', severity: 'error', path, message: 'This wire would close a cycle.', node_id: wire.from };
   }
   return null;

@@ -1,4 +1,4 @@
-import type { Pipeline, PipelineNode } from './pipelineSchema.ts';
+import type { PipelineNode, Wire } from './pipelineSchema.ts';
 
 /** The wiring of a pipeline as adjacency maps (Maps, so user-named ids are just names [V8]). */
 export interface PipelineGraph {
@@ -10,7 +10,7 @@ export interface PipelineGraph {
 }
 
 /** Builds adjacency maps; wires to missing nodes are left out (validation reports them). */
-export function buildGraph(pipeline: Pick<Pipeline, 'nodes' | 'wires'>): PipelineGraph {
+export function buildGraph(pipeline: { readonly nodes: readonly PipelineNode[]; readonly wires: readonly Wire[] }): PipelineGraph {
   const nodes = new Map<string, PipelineNode>();
   const index = new Map<string, number>();
   pipeline.nodes.forEach((n, i) => {
@@ -95,6 +95,18 @@ function compareChains(a: string[], b: string[], index: Map<string, number>): nu
     if (d !== 0) return d;
   }
   return a.length - b.length;
+}
+
+/** Whether `goal` can be reached from `start` along wires (a new wire `goal → start` would close a cycle). */
+export function reachable(graph: PipelineGraph, start: string, goal: string): boolean {
+  const seen = new Set<string>([start]);
+  const stack = [start];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (id === goal) return true;
+    for (const n of graph.outgoing.get(id) ?? []) if (!seen.has(n)) (seen.add(n), stack.push(n));
+  }
+  return false;
 }
 
 /** Whether a node leads (through wires) to at least one handler. */
