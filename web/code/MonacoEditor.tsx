@@ -106,5 +106,8 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
     if (model && model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
   }, [language]);
 
-  return <div ref={host} style={{ height: '100%', width: '100%' }} data-testid="monaco-host" />;
+  // `nokey`: React Flow's document-wide key handler (Space pans, Delete removes nodes) leaves this subtree
+  // alone. Monaco 0.57 takes text through a plain `div.native-edit-context`, which React Flow does not see as
+  // a text field, so without it Space never reaches the editor (STACK-NOTES, xyflow #5729).
+  return <div ref={host} className="nokey" style={{ height: '100%', width: '100%' }} data-testid="monaco-host" />;
 }

@@ -28,7 +28,7 @@ export function TimelineControls() {
         {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
         {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
         <button className={`btn icon play${playing ? ' on' : ''}`} title={playing ? 'Pause (Space)' : 'Play (Space)'} aria-label={playing ? 'Pause' : 'Play'}
-          onClick={playback.togglePlay} data-testid="play" disabled={!ready}>
+          aria-pressed={playing} onClick={playback.togglePlay} data-testid="play" disabled={!ready}>
           <DebugIcon name={playing ? 'pause' : 'play'} size={13} strokeWidth={2} />
         </button>
         {b('Next step', '→', 'next', () => move('next'), 'step-next')}
