@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { compilePipeline, type CompileResult } from '../../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline, type CompileResult } from '../../../engine/compile/compilePipeline.ts';
 import { isJsonObject } from '../../../engine/model/json.ts';
 import type { Sandbox } from '../../../engine/sandbox/types.ts';
 import { trackPrograms } from '../../../engine/sandbox/trackPrograms.ts';
