@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { DECISIONS } from '../../../engine/model/decision.ts';
-import { NO_RECORD, OUTCOMES, STEP_FLAG, type ReplayTimeline } from '../../../engine/replay/types.ts';
+import { timelineStep } from '../../../engine/replay/timelineStep.ts';
+import type { ReplayTimeline } from '../../../engine/replay/types.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPosition, selectTimeline, selectVisible } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
@@ -62,11 +62,9 @@ export function Timeline() {
 /** One row; memoised, so moving the current step redraws two rows, not all of them. */
 const Row = memo(function Row({ index, row, top, current, timeline, changed }: { index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
   const { replay } = useServices();
-  const ready = timeline !== null && index < timeline.count;
-  const outcome = ready ? OUTCOMES[timeline.outcome[index]!]! : null;
-  const flags = ready ? timeline.flags[index]! : 0;
-  const recorded = ready ? timeline.recorded[index]! : NO_RECORD;
-  const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
+  const step = timeline ? timelineStep(timeline, index) : null;
+  const outcome = step?.outcome ?? null;
+  const cls = ['dbg-row', current && 'current', step?.counterfactual && 'counterfactual', step?.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
       data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => replay.goTo(index)}>
@@ -75,14 +73,14 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
       <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
       <span className="flags">
         {changed && <span className="flag changed" title="Decides differently from the pinned version">changed</span>}
-        {flags & STEP_FLAG.divergent ? (
+        {step?.divergent ? (
           <span className="flag diverge" title="The replayed decision differs from the recorded one">
-            ≠ recorded {recorded !== NO_RECORD ? OUTCOME_LABEL[DECISIONS[recorded]!].toLowerCase() : ''}
+            ≠ recorded {step.recorded ? OUTCOME_LABEL[step.recorded].toLowerCase() : ''}
           </span>
         ) : null}
-        {flags & STEP_FLAG.error ? <span className="flag error">error</span> : null}
-        {flags & STEP_FLAG.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
-        {flags & STEP_FLAG.duplicate ? <span className="flag">repeat</span> : null}
+        {step?.error ? <span className="flag error">error</span> : null}
+        {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
+        {step?.duplicate ? <span className="flag">repeat</span> : null}
       </span>
       <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
     </div>
