@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
-import { applyChanges, type Change } from '../model/changes.ts';
+import { applyChanges, ChangeError, type Change } from '../model/changes.ts';
 import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
 import { mergeCodeProblems } from '../model/codeProblems.ts';
 import { validateDoc } from '../model/editorDocument.ts';
@@ -53,6 +53,11 @@ export interface DocumentData {
 
 export interface DocumentActions {
   open(id: string, doc: Pipeline, revision: number): void;
+  /**
+   * Another tab saved the open document and this one had nothing unsaved: take theirs as the stored state
+   * without losing this tab's place (selection, undo history, focus; the canvas is not remounted).
+   */
+  adoptStored(doc: Pipeline, revision: number): void;
   showOpenError(error: OpenError): void;
   closeDocument(): void;
   apply(changes: Change[], label: string, coalesceKey?: string): void;
@@ -97,71 +102,96 @@ function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<D
   return { selectedNodes: nodes.filter((id) => ids.has(id)), selectedEdges: edges.filter((id) => wires.has(id)) };
 }
 
-export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> = (set, get) => ({
-  ...INITIAL,
+export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> = (set, get) => {
+  /**
+   * The document after `changes`, or null when they no longer apply: an entry recorded before another
+   * tab's save was adopted may be about a node that tab removed.
+   */
+  const replayable = (doc: Pipeline, changes: Change[]): Pipeline | null => {
+    try {
+      return applyChanges(doc, changes).doc;
+    } catch (e) {
+      if (e instanceof ChangeError) return null;
+      throw e;
+    }
+  };
+  const forgetHistory = () => {
+    set({ history: EMPTY_HISTORY });
+    get().toast({ tone: 'info', message: 'Undo history cleared: it no longer applies after the changes saved in another tab.' });
+  };
+  return {
+    ...INITIAL,
 
-  open: (id, doc, revision) =>
-    set({
-      pipelineId: id,
-      doc,
-      revision,
-      version: 0,
-      savedVersion: 0,
-      history: EMPTY_HISTORY,
-      codeProblems: [],
-      ...problemsOf(doc, []),
-      openError: null,
-      selectedNodes: [],
-      selectedEdges: [],
-      save: { status: 'idle' },
-    }),
+    open: (id, doc, revision) =>
+      set({
+        pipelineId: id,
+        doc,
+        revision,
+        version: 0,
+        savedVersion: 0,
+        history: EMPTY_HISTORY,
+        codeProblems: [],
+        ...problemsOf(doc, []),
+        openError: null,
+        selectedNodes: [],
+        selectedEdges: [],
+        save: { status: 'idle' },
+      }),
 
-  showOpenError: (error) => set({ ...INITIAL, openError: error }),
+    adoptStored: (doc, revision) => {
+      const { selectedNodes, selectedEdges, version } = get();
+      set({ doc, revision, savedVersion: version, ...problemsOf(doc, get().codeProblems), ...pruneSelection(doc, selectedNodes, selectedEdges) });
+    },
 
-  closeDocument: () => set({ ...INITIAL }),
+    showOpenError: (error) => set({ ...INITIAL, openError: error }),
 
-  apply: (changes, label, coalesceKey) => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    if (!doc || changes.length === 0) return;
-    const applied = applyChanges(doc, changes);
-    const entry = { label, changes, inverse: applied.inverse, time: Date.now(), ...(coalesceKey ? { coalesceKey } : {}) };
-    set({
-      doc: applied.doc,
-      history: record(history, entry),
-      version: version + 1,
-      ...problemsOf(applied.doc, get().codeProblems),
-      ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
-    });
-  },
+    closeDocument: () => set({ ...INITIAL }),
 
-  undo: () => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    const step = doc && takeUndo(history);
-    if (!doc || !step) return;
-    const next = applyChanges(doc, step.entry.inverse).doc;
-    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
-  },
+    apply: (changes, label, coalesceKey) => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      if (!doc || changes.length === 0) return;
+      const applied = applyChanges(doc, changes);
+      const entry = { label, changes, inverse: applied.inverse, time: Date.now(), ...(coalesceKey ? { coalesceKey } : {}) };
+      set({
+        doc: applied.doc,
+        history: record(history, entry),
+        version: version + 1,
+        ...problemsOf(applied.doc, get().codeProblems),
+        ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
+      });
+    },
 
-  redo: () => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    const step = doc && takeRedo(history);
-    if (!doc || !step) return;
-    const next = applyChanges(doc, step.entry.changes).doc;
-    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
-  },
+    undo: () => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      const step = doc && takeUndo(history);
+      if (!doc || !step) return;
+      const next = replayable(doc, step.entry.inverse);
+      if (!next) return forgetHistory();
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    },
 
-  select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
+    redo: () => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      const step = doc && takeRedo(history);
+      if (!doc || !step) return;
+      const next = replayable(doc, step.entry.changes);
+      if (!next) return forgetHistory();
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    },
 
-  focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
+    select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
 
-  setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+    focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
 
-  setCodeProblems: (codeProblems) => {
-    const { doc, docProblems } = get();
-    if (!doc) return;
-    set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
-  },
-});
+    setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+
+    setCodeProblems: (codeProblems) => {
+      const { doc, docProblems } = get();
+      if (!doc) return;
+      set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
+    },
+  };
+};
 
 /** Selectors at module scope, so components subscribe to exactly what they render. */
 export const selectDoc = (s: AppState) => s.doc;
