@@ -102,3 +102,28 @@ test('build a pipeline without a mouse: add from the palette, wire in the inspec
   await shot(page, 'editor-keyboard-pipeline');
   await expect(node(page, evId)).toBeVisible();
 });
+
+test('a TypeScript error under Monaco is also in the Problems panel (a warning: types are stripped before the code runs)', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('palette-handler:code').click();
+  const lines = page.locator('.monaco-editor .view-lines');
+  await expect(lines).toContainText('export default function', { timeout: 20_000 });
+  await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
+  const warnings = async () => Number.parseInt((await page.getByTestId('warning-count').textContent()) ?? '', 10);
+  const before = await warnings();
+  await lines.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type("const n: number = 'x';");
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('code-marker').first()).toContainText("Type 'string' is not assignable to type 'number'", { timeout: 20_000 });
+  const panel = page.getByTestId('problems-panel');
+  await expect(panel).toContainText('Type check, line 1:7', { timeout: 20_000 });
+  await expect.poll(warnings).toBe(before + 1);
+  // Fixed in the editor, gone from the panel.
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
+  await expect.poll(warnings).toBe(before);
+  await expect(panel).not.toContainText('Type check');
+});

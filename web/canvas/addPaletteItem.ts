@@ -19,6 +19,5 @@ export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, 
   const spot = findRoom ? freeSpot(s.doc, want, size) : want;
   const position = { id: node.id, x: Math.round(spot.x), y: Math.round(spot.y) };
   s.apply([{ type: 'addNodes', nodes: [{ value: node }], wires: [], positions: [{ value: position }] }], `Add ${node.kind}`);
-  if (findRoom) s.focusNode(node.id);
-  else s.select([node.id]);
+  s.select([node.id]);
 }

@@ -52,7 +52,7 @@ function toMarkers(uri: monaco.Uri): CodeMarker[] {
 }
 
 export default function MonacoEditor({ path, language, value, onChange, onMarkers }: {
-  path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[]) => void;
+  path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[], source: string) => void;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -82,7 +82,7 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
     editorRef.current = editor;
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
-      if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri));
+      if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
     });
     return () => {
       sub.dispose();

@@ -3,7 +3,7 @@ import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { applyChanges, ChangeError, type Change } from '../model/changes.ts';
 import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
-import { mergeCodeProblems } from '../model/codeProblems.ts';
+import { mergeCodeProblems, typeProblems, type TypeMarks } from '../model/codeProblems.ts';
 import { validateDoc } from '../model/editorDocument.ts';
 
 import type { AppState } from './appStore.ts';
@@ -43,6 +43,8 @@ export interface DocumentData {
   docProblems: Problem[];
   /** The engine's `code_error` problems from the sandbox worker's last check (problems/codeCheck.ts). */
   codeProblems: Problem[];
+  /** Monaco's TypeScript findings per code node, for the source they were about (CodeField reports them). */
+  typeMarks: ReadonlyMap<string, TypeMarks>;
   openError: OpenError | null;
   selectedNodes: string[];
   selectedEdges: string[];
@@ -68,6 +70,8 @@ export interface DocumentActions {
   setSave(save: SaveState, patch?: Partial<Pick<DocumentData, 'revision' | 'savedVersion'>>): void;
   /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
   setCodeProblems(problems: Problem[]): void;
+  /** Monaco's TypeScript findings for a node's source. */
+  setTypeMarks(nodeId: string, marks: TypeMarks): void;
 }
 
 export type DocumentSlice = DocumentData & DocumentActions;
@@ -82,6 +86,7 @@ const INITIAL: DocumentData = {
   problems: [],
   docProblems: [],
   codeProblems: [],
+  typeMarks: new Map(),
   openError: null,
   selectedNodes: [],
   selectedEdges: [],
@@ -90,9 +95,17 @@ const INITIAL: DocumentData = {
 };
 
 /** Validates `doc` on the page and joins the code problems last reported for it. */
-function problemsOf(doc: Pipeline, codeProblems: Problem[]): Pick<DocumentData, 'problems' | 'docProblems'> {
+function problemsOf(doc: Pipeline, codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Pick<DocumentData, 'problems' | 'docProblems'> {
   const docProblems = validateDoc(doc);
-  return { docProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) };
+  return { docProblems, problems: joined(doc, docProblems, codeProblems, typeMarks) };
+}
+
+function joined(doc: Pipeline, docProblems: Problem[], codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Problem[] {
+  const merged = mergeCodeProblems(doc, docProblems, codeProblems);
+  // Code that does not compile has its error from the sandbox already; Monaco's would repeat it.
+  const broken = new Set(merged.filter((p) => p.code === 'code_error').map((p) => p.node_id));
+  const types = typeProblems(doc, typeMarks).filter((p) => !broken.has(p.node_id));
+  return types.length ? [...merged, ...types] : merged;
 }
 
 /** Drops selected ids that no longer exist after an edit. */
@@ -131,7 +144,8 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
         savedVersion: 0,
         history: EMPTY_HISTORY,
         codeProblems: [],
-        ...problemsOf(doc, []),
+        typeMarks: new Map(),
+        ...problemsOf(doc, [], new Map()),
         openError: null,
         selectedNodes: [],
         selectedEdges: [],
@@ -140,7 +154,7 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
 
     adoptStored: (doc, revision) => {
       const { selectedNodes, selectedEdges, version } = get();
-      set({ doc, revision, savedVersion: version, ...problemsOf(doc, get().codeProblems), ...pruneSelection(doc, selectedNodes, selectedEdges) });
+      set({ doc, revision, savedVersion: version, ...problemsOf(doc, get().codeProblems, get().typeMarks), ...pruneSelection(doc, selectedNodes, selectedEdges) });
     },
 
     showOpenError: (error) => set({ ...INITIAL, openError: error }),
@@ -156,7 +170,7 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
         doc: applied.doc,
         history: record(history, entry),
         version: version + 1,
-        ...problemsOf(applied.doc, get().codeProblems),
+        ...problemsOf(applied.doc, get().codeProblems, get().typeMarks),
         ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
       });
     },
@@ -167,7 +181,7 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
       if (!doc || !step) return;
       const next = replayable(doc, step.entry.inverse);
       if (!next) return forgetHistory();
-      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems, get().typeMarks), ...pruneSelection(next, selectedNodes, selectedEdges) });
     },
 
     redo: () => {
@@ -176,7 +190,7 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
       if (!doc || !step) return;
       const next = replayable(doc, step.entry.changes);
       if (!next) return forgetHistory();
-      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems, get().typeMarks), ...pruneSelection(next, selectedNodes, selectedEdges) });
     },
 
     select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
@@ -188,7 +202,15 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
     setCodeProblems: (codeProblems) => {
       const { doc, docProblems } = get();
       if (!doc) return;
-      set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
+      set({ codeProblems, problems: joined(doc, docProblems, codeProblems, get().typeMarks) });
+    },
+
+    setTypeMarks: (nodeId, marks) => {
+      const { doc, docProblems, codeProblems, typeMarks } = get();
+      if (!doc) return;
+      const next = new Map(typeMarks);
+      next.set(nodeId, marks);
+      set({ typeMarks: next, problems: joined(doc, docProblems, codeProblems, next) });
     },
   };
 };
