@@ -4,6 +4,7 @@ import { Canvas } from './canvas/Canvas.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { ExportDialog } from './io/ExportDialog.tsx';
 import { ImportDialog } from './io/ImportDialog.tsx';
+import { openFromCli } from './io/openFromCli.ts';
 import { appDb } from './persistence/db.ts';
 import { startWorkspace } from './persistence/workspace.ts';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
@@ -28,7 +29,10 @@ export function App() {
 
   useEffect(() => {
     // The trace library starts beside the workspace (demo trace on first run, path completion samples).
-    void Promise.all([startWorkspace(appDb()), startTraceLibrary(appDb()).catch(() => null)]).finally(() => setStarted(true));
+    // Then the files `hookwire ui` was given, if it opened the app with them.
+    void Promise.all([startWorkspace(appDb()), startTraceLibrary(appDb()).catch(() => null)])
+      .finally(() => setStarted(true))
+      .then(openFromCli);
   }, []);
 
   return (
