@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { compilePipeline } from '../../engine/index.ts';
+import { compilePipeline, PIPELINE_SCHEMA_ID } from '../../engine/index.ts';
 import { decideTrace } from '../../engine/runtime/index.ts';
 import { readTrace } from '../../engine/trace/index.ts';
 import { chromiumExecutable } from '../../e2e/chromium.ts';
@@ -97,6 +97,11 @@ describe('the packed package, installed into a fresh project', () => {
     expect(existsSync(join(nm, 'tsx'))).toBe(false);
   });
 
+  it('[V9] ships the pipeline schema at the path its $id names', () => {
+    const shipped = join(project, 'node_modules', 'hookwire', PIPELINE_SCHEMA_ID.slice(PIPELINE_SCHEMA_ID.indexOf('/hookwire/') + '/hookwire/'.length));
+    expect(JSON.parse(readFileSync(shipped, 'utf8')).$id).toBe(PIPELINE_SCHEMA_ID);
+  });
+
   it('[P6][P7] (a) plain node runs the README example against `hookwire/node`, prints what the README says, and its recording replays', () => {
     writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
     writeFileSync(join(project, 'agent.mjs'), readmeBlock('agent.mjs'));
@@ -121,6 +126,8 @@ describe('the packed package, installed into a fresh project', () => {
     const script = [
       "import { createRuntime } from 'hookwire';",
       "import { readFileSync } from 'node:fs';",
+      "import schema from 'hookwire/schema/pipeline.v1.schema.json' with { type: 'json' };",
+      "if (!schema.$id.endsWith('/pipeline.v1.schema.json')) throw new Error('not the schema');",
       "const loaded = createRuntime(readFileSync('guard.pipeline.json', 'utf8'));",
       'if (!loaded.ok) throw new Error("does not load");',
       "const answer = loaded.runtime.startTrace({ trace_id: 't' }).emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });",

@@ -20,10 +20,6 @@ export const DEFAULT_UI_PORT = 4310;
 export async function startUi(files: string[], options: UiOptions, io: Io): Promise<UiServer> {
   const port = options.port === undefined ? DEFAULT_UI_PORT : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not "${options.port}"`);
-  const web = webDir();
-  if (!existsSync(join(web, 'index.html'))) {
-    throw new CliError(`the app is not built (no ${join(web, 'index.html')}); in a checkout run \`npm run build:dist\``);
-  }
   const paths = files.map((f) => resolve(f));
   for (const p of paths) {
     let info;
@@ -33,6 +29,10 @@ export async function startUi(files: string[], options: UiOptions, io: Io): Prom
       throw new CliError(`cannot read ${p}: ${fileErrorText(err)}`);
     }
     if (!info.isFile()) throw new CliError(`cannot read ${p}: is a directory, not a file`);
+  }
+  const web = webDir();
+  if (!existsSync(join(web, 'index.html'))) {
+    throw new CliError(`the app is not built (no ${join(web, 'index.html')}); in a checkout run \`npm run build:dist\``);
   }
   // The first file is the pipeline when it says so ("format": "hookwire.pipeline"); the app checks it whole.
   const [first, ...rest] = paths;
