@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { consumerProject } from './consumerLock.ts';
 
-export const REPO_ROOT = join(__dirname, '..', '..');
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function sh(cmd: string, args: string[], cwd: string, input?: string, env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return spawnSync(cmd, args, { cwd, encoding: 'utf8', input, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...env } });
