@@ -17,6 +17,8 @@ export interface HandlerContext {
 export interface HandlerOutcome {
   decision: Decision;
   reason?: string;
+  /** Text for the model (add_context, or a code handler's `context`) [H11]. */
+  context?: string;
   new_payload?: JsonObject;
   /** Top-level state keys to set; a `null` value removes the key. */
   state_patch?: JsonObject;
@@ -65,6 +67,8 @@ export interface DispatchResult {
   errors: HandlerError[];
   /** Audit records produced by audit handlers. */
   audit: JsonObject[];
+  /** Texts for the model from the enforcing handlers that ran, in order [H11]. */
+  context: string[];
   mode: EventMode;
 }
 
@@ -134,6 +138,8 @@ export interface HandlerExplain {
   status: HandlerStatus;
   shadow: boolean;
   paths: PathExplain[];
+  /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
+  context?: string;
   /** For `not_reached`: the handler that ended the chain. */
   ended_by?: string;
   decision?: Decision;
@@ -168,4 +174,6 @@ export interface Explanation {
   state_after: JsonObject;
   errors: HandlerError[];
   audit: JsonObject[];
+  /** Texts for the model, in order [H11]. */
+  context: string[];
 }

@@ -5,6 +5,7 @@ import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
 import type { HandlerError } from '../dispatch/types.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
 import type { AsyncEventRecord, Runtime, RuntimeLoad, RuntimeOptions, StartTraceOptions } from './types.ts';
 
 /** The runtime-wide queues, one per configured sink. */
@@ -72,6 +73,9 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         schedule: options.schedule ?? defaultScheduler,
         queueOptions,
         onEnd: (c) => traces.delete(c),
+        approver: options.approver,
+        approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+        timers: options.timers,
       });
       traces.add(ctx);
       return ctx.trace;
