@@ -26,7 +26,7 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
     expect(deny.code).toBe(0);
     expect(json(deny.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'destructive command: rm -rf node_modules' } });
     expect(rewrite.code).toBe(0);
-    expect(json(rewrite.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: 'npm publish --token=[REDACTED]' } });
+    expect(json(rewrite.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', updatedInput: { command: 'npm publish --token=[REDACTED]' } });
     expect(allow).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
