@@ -2,7 +2,7 @@
 // dispatches it and answers the way Claude Code reads answers (engine/runtime/claudeHook.ts has the mapping and
 // the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
@@ -191,6 +191,9 @@ function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader 
 
 /** The recording so far; null when the file does not exist yet or is empty. A file that is not a trace fails closed. */
 async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
+  // A FIFO or a device would block a read (and the process's exit) past the deadline: only files are recordings.
+  const st = await stat(path).catch(() => null);
+  if (st && !st.isFile()) throw new CliError(`the recording ${path} is not a regular file`);
   const r = await readTraceFile(path);
   if (r.header) return { header: r.header, events: r.events };
   const fatal = r.problems.find((p) => p.fatal) ?? r.problems[0];

@@ -41,7 +41,7 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
     for (const r of [garbage, empty, missing, refused]) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^hookwire claude-hook: .*\(failing closed: exit 2 blocks the action\)\n$/s);
+      expect(r.stderr).toMatch(/^hookwire claude-hook: .*\(failing closed\)\n$/s);
     }
     expect(garbage.stderr).toContain('stdin is not JSON');
     expect(empty.stderr).toContain('no hook input on stdin');
