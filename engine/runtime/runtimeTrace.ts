@@ -1,16 +1,15 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../dispatch/session.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, toJson, type JsonObject } from '../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
-import type { RuntimeQueues } from './createRuntime.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
 import { ask, deniedAsyncInSyncEmit } from './approve.ts';
 import { actionBlocked, type Approval } from '../model/approval.ts';
-import type { Approver, EmitOptions, EmitResult, RuntimeTimers, RuntimeTrace, StartTraceOptions } from './types.ts';
+import type { Approver, EmitOptions, EmitResult, RuntimeQueues, RuntimeTimers, RuntimeTrace, StartTraceOptions } from './types.ts';
 
 export interface TraceContext {
   trace: RuntimeTrace;

@@ -3,7 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compilePipeline } from '../../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline } from '../../../engine/compile/compilePipeline.ts';
 import { replaySteps } from '../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { answerDeadlineMs, configuredTimeout } from '../../../engine/node/commands/claudeHookCommand.ts';
