@@ -40,6 +40,8 @@ export interface TraceReader {
   end(): TraceReadResult;
   readonly header: TraceHeader | null;
   readonly eventCount: number;
+  /** True after a fatal problem (binary data, a bad header): later chunks are ignored, so stop reading. */
+  readonly done: boolean;
 }
 
 /**
@@ -154,6 +156,9 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     get eventCount() {
       return eventCount;
     },
+    get done() {
+      return fatal;
+    },
   };
 }
 
@@ -167,7 +172,10 @@ export function readTrace(text: string, options: TraceReaderOptions = {}): Trace
 /** Reads a trace from any (async) iterable of decoded text chunks, e.g. a Node stream with an encoding. */
 export async function readTraceChunks(chunks: AsyncIterable<string> | Iterable<string>, options: TraceReaderOptions = {}): Promise<TraceReadResult> {
   const reader = createTraceReader(options);
-  for await (const chunk of chunks) reader.push(chunk);
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    if (reader.done) break;
+  }
   return reader.end();
 }
 
