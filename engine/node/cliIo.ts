@@ -17,11 +17,14 @@ export class CliError extends Error {
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** Resolves when written output has gone out (a slow pipe holds it in memory until then). */
+  drain?(): Promise<void>;
 }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  drain: () => (process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', resolve)) : Promise.resolve()),
 };
 
 /** "no such file", "is a directory", "permission denied" instead of Node's error codes. */

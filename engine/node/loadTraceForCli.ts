@@ -42,7 +42,8 @@ async function readForCli(path: string, io: Io, format: TraceFormat | undefined,
     if (err instanceof CliError) throw err;
     throw new CliError(`cannot read trace ${path}: ${fileErrorText(err)}`);
   }
-  const outcome = await importTraceFile(path, { ...(format ? { format } : {}), ...(onEvent ? { onEvent } : {}) });
+  const drain = io.drain;
+  const outcome = await importTraceFile(path, { ...(format ? { format } : {}), ...(onEvent ? { onEvent } : {}), ...(onEvent && drain ? { afterChunk: () => drain() } : {}) });
   if (!outcome.trace || !outcome.format) {
     const why = outcome.problems.map((p) => `  ${p.message}`).join('\n') || '  nothing could be read';
     throw new CliError(`cannot read trace ${path}:\n${why}`);

@@ -12,6 +12,8 @@ import type { TraceEvent } from '../trace/traceSchema.ts';
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
   chunkBytes?: number;
+  /** Awaited after each chunk: backpressure, e.g. until stdout has drained what `onEvent` wrote. */
+  afterChunk?: () => Promise<void>;
 }
 
 /** Foreign formats are single JSON documents that must be parsed whole: refuse past this size. */
@@ -29,6 +31,7 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
     const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
     for await (const chunk of stream) {
       reader.push(chunk as string);
+      if (options.afterChunk) await options.afterChunk();
       // Past a fatal verdict (binary, not a trace) nothing more is read: `/dev/zero` never ends [T3].
       if (reader.done) break;
     }
@@ -46,6 +49,8 @@ export interface ImportTraceFileOptions {
    * v1 file is then streamed and never held (other formats are parsed whole first).
    */
   onEvent?: (event: TraceEvent) => void;
+  /** See ReadTraceFileOptions.afterChunk (trace v1 files only). */
+  afterChunk?: () => Promise<void>;
 }
 
 /**
@@ -67,7 +72,12 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   // Refused on the first bytes: undetectable content is never read whole (a device may never end) [T3].
   if (format === null) return importTrace(head, { fileName });
   const onEvent = options.onEvent;
-  if (format === 'hookwire-trace') return traceV1Outcome(await readTraceFile(path, onEvent ? { onEvent } : {}));
+  if (format === 'hookwire-trace') {
+    const streamed: ReadTraceFileOptions = {};
+    if (onEvent) streamed.onEvent = onEvent;
+    if (options.afterChunk) streamed.afterChunk = options.afterChunk;
+    return traceV1Outcome(await readTraceFile(path, streamed));
+  }
   const max = options.maxBytes ?? MAX_IMPORT_BYTES;
   const tooLarge = (what: string) => ({ format, trace: null, report: null, problems: [traceProblem('too_large', 0, `${fileName} is ${what}; files in this format are read whole and the limit is ${max} bytes`, 'error', true)] });
   if (size > max) return tooLarge(`${size} bytes`);
