@@ -1,4 +1,4 @@
-import { isJsonObject } from '../model/json.ts';
+import { isJsonObject, MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
@@ -93,7 +93,13 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
       return;
     }
     if (!isJsonObject(value)) {
-      report(traceProblem('schema', lineNo, `an event line must be a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`));
+      report(traceProblem('schema', lineNo, `an event line must be a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`));
+      return;
+    }
+    // Before the schema check: zod recurses, and a line's payload may nest 10k levels [V9].
+    const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
+    if (deep) {
+      report(traceProblem('too_deep', lineNo, `${tooDeepMessage('event', deep)}; the line was skipped`));
       return;
     }
     const check = TraceEventLineSchema.safeParse(value);
