@@ -10,7 +10,7 @@ import { z } from 'zod';
 export const PIPELINE_FORMAT = 'hookwire.pipeline';
 export const PIPELINE_VERSION = 1;
 /**
- * The `$id` of the pipeline JSON Schema [V9]: the file as the npm package ships it, on a CDN that serves
+ * The `$id` of the pipeline JSON Schema [V10]: the file as the npm package ships it, on a CDN that serves
  * package files (`hookwire/schema/pipeline.v1.schema.json` locally; `hookwire ui` serves it at /schema/).
  */
 export const PIPELINE_SCHEMA_ID = `https://unpkg.com/hookwire/dist/schema/pipeline.v${PIPELINE_VERSION}.schema.json`;

@@ -7,10 +7,13 @@ import { detectTraceFormat, DETECT_SAMPLE_CHARS, type TraceFormat } from '../tra
 import { importTrace, traceV1Outcome, type ImportTraceOutcome } from '../trace/importTrace.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
+import type { TraceEvent } from '../trace/traceSchema.ts';
 
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
   chunkBytes?: number;
+  /** Awaited after each chunk: backpressure, e.g. until stdout has drained what `onEvent` wrote. */
+  afterChunk?: () => Promise<void>;
 }
 
 /** Foreign formats are single JSON documents that must be parsed whole: refuse past this size. */
@@ -26,18 +29,35 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
   const reader = createTraceReader(options);
   try {
     const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    for await (const chunk of stream) reader.push(chunk as string);
+    for await (const chunk of stream) {
+      reader.push(chunk as string);
+      if (options.afterChunk) await options.afterChunk();
+      // Past a fatal verdict (binary, not a trace) nothing more is read: `/dev/zero` never ends [T3].
+      if (reader.done) break;
+    }
   } catch (err) {
     return unreadable(path, err);
   }
   return reader.end();
 }
 
+export interface ImportTraceFileOptions {
+  format?: TraceFormat;
+  maxBytes?: number;
+  /**
+   * When given, each event is handed here in trace order and the outcome's `trace.events` is empty: a trace
+   * v1 file is then streamed and never held (other formats are parsed whole first).
+   */
+  onEvent?: (event: TraceEvent) => void;
+  /** See ReadTraceFileOptions.afterChunk (trace v1 files only). */
+  afterChunk?: () => Promise<void>;
+}
+
 /**
  * Reads any supported file [I1]: detects the format from its first bytes, streams trace v1 files, and
  * reads other formats whole (up to MAX_IMPORT_BYTES) into importTrace.
  */
-export async function importTraceFile(path: string, options: { format?: TraceFormat; maxBytes?: number } = {}): Promise<ImportTraceOutcome> {
+export async function importTraceFile(path: string, options: ImportTraceFileOptions = {}): Promise<ImportTraceOutcome> {
   const fileName = path.split(/[\\/]/).pop() ?? path;
   let head: string;
   let size: number;
@@ -47,22 +67,40 @@ export async function importTraceFile(path: string, options: { format?: TraceFor
   } catch (err) {
     return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };
   }
-  const format = options.format ?? detectTraceFormat(head, fileName).format;
-  if (format === 'hookwire-trace') return traceV1Outcome(await readTraceFile(path));
-  const max = options.maxBytes ?? MAX_IMPORT_BYTES;
-  if (size > max) {
-    const p = traceProblem('too_large', 0, `${fileName} is ${size} bytes; files in this format are read whole and the limit is ${max} bytes`, 'error', true);
-    return { format, trace: null, report: null, problems: [p] };
+  const detected = options.format ? null : detectTraceFormat(head, fileName);
+  const format = options.format ?? detected?.format ?? null;
+  // Refused on the first bytes: undetectable content is never read whole (a device may never end) [T3].
+  if (format === null) return importTrace(head, { fileName });
+  const onEvent = options.onEvent;
+  if (format === 'hookwire-trace') {
+    const streamed: ReadTraceFileOptions = {};
+    if (onEvent) streamed.onEvent = onEvent;
+    if (options.afterChunk) streamed.afterChunk = options.afterChunk;
+    return traceV1Outcome(await readTraceFile(path, streamed));
   }
+  const max = options.maxBytes ?? MAX_IMPORT_BYTES;
+  const tooLarge = (what: string) => ({ format, trace: null, report: null, problems: [traceProblem('too_large', 0, `${fileName} is ${what}; files in this format are read whole and the limit is ${max} bytes`, 'error', true)] });
+  if (size > max) return tooLarge(`${size} bytes`);
   const chunks: string[] = [];
   try {
-    for await (const c of createReadStream(path, { encoding: 'utf8' })) chunks.push(c as string);
+    // Counted while reading too: pipes and devices report a size of 0.
+    let chars = 0;
+    for await (const c of createReadStream(path, { encoding: 'utf8' })) {
+      chunks.push(c as string);
+      chars += (c as string).length;
+      if (chars > max) return tooLarge(`more than ${max} characters`);
+    }
   } catch (err) {
     return { format, trace: null, report: null, problems: unreadable(path, err).problems };
   }
   const importOptions: { fileName: string; format?: TraceFormat } = { fileName };
   if (format) importOptions.format = format;
-  return importTrace(chunks.join(''), importOptions);
+  const outcome = importTrace(chunks.join(''), importOptions);
+  if (onEvent && outcome.trace) {
+    for (const e of outcome.trace.events) onEvent(e);
+    outcome.trace = { header: outcome.trace.header, events: [] };
+  }
+  return outcome;
 }
 
 async function readHead(path: string): Promise<string> {
