@@ -80,7 +80,10 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('<pipeline>', 'pipeline JSON file')
     .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
     .option('--audit <file>', 'append audit records to this JSON Lines file')
-    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load or any internal error → exit 2 with the reason\non stderr, which Claude Code treats as blocking. See README "Production".')
+    .option('--allow-rewrites', 'send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
+    .option('--timeout <seconds>', "the hook's timeout as set in Claude Code's settings (default: read from the settings, else Claude Code's default)")
+    .option('--settings <file>', 'read the hook timeout from this settings file instead of .claude/settings*.json and ~/.claude/settings.json')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout or any internal\nerror → exit 2 with the reason on stderr (PermissionRequest: a deny decision), which Claude Code treats as blocking.\nSee README "Production".')
     .action((p: string, opts) => run(async () => (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin))());
 
   program

@@ -62,7 +62,7 @@ describe('the packed package, installed into a fresh project', () => {
     expect(existsSync(join(nm, 'tsx'))).toBe(false);
   });
 
-  it('[V9] ships the pipeline schema at the path its $id names', () => {
+  it('[V10] ships the pipeline schema at the path its $id names', () => {
     const shipped = join(project, 'node_modules', 'hookwire', PIPELINE_SCHEMA_ID.slice(PIPELINE_SCHEMA_ID.indexOf('/hookwire/') + '/hookwire/'.length));
     expect(JSON.parse(readFileSync(shipped, 'utf8')).$id).toBe(PIPELINE_SCHEMA_ID);
   });

@@ -5,7 +5,7 @@ import { block, compile, env, ev, event, handler, match, pipeline } from '../hel
 const doc = pipeline([ev('tools', 'tool.before_call'), match('rm', { 'payload.command': { prefix: 'rm' } }), handler('no', block('no rm'))], ['tools->rm', 'rm->no']);
 
 describe('$schema at the top of a pipeline', () => {
-  it('[V9] loads, and is kept as written', () => {
+  it('[V10] loads, and is kept as written', () => {
     const r = parsePipelineText(JSON.stringify({ $schema: PIPELINE_SCHEMA_ID, ...doc }, null, 2));
     expect(r.problems).toEqual([]);
     expect(r.ok && r.pipeline.$schema).toBe(PIPELINE_SCHEMA_ID);
@@ -13,7 +13,7 @@ describe('$schema at the top of a pipeline', () => {
     expect(local.ok && local.pipeline.$schema).toBe('./node_modules/hookwire/dist/schema/pipeline.v1.schema.json');
   });
 
-  it('[V9] has no effect on decisions', () => {
+  it('[V10] has no effect on decisions', () => {
     const plain = compile(doc);
     const withSchema = compile({ $schema: PIPELINE_SCHEMA_ID, ...doc });
     for (const command of ['rm -rf /', 'ls']) {
@@ -25,13 +25,13 @@ describe('$schema at the top of a pipeline', () => {
     }
   });
 
-  it('[V9] must be a string; anything else is a problem at its path', () => {
+  it('[V10] must be a string; anything else is a problem at its path', () => {
     const r = loadPipeline({ ...doc, $schema: 42 });
     expect(r.ok).toBe(false);
     expect(r.problems.map((p) => p.path)).toContainEqual(['$schema']);
   });
 
-  it('[V9] the id names the schema file the package ships', () => {
+  it('[V10] the id names the schema file the package ships', () => {
     expect(PIPELINE_SCHEMA_ID).toMatch(/\/hookwire\/dist\/schema\/pipeline\.v1\.schema\.json$/);
   });
 });

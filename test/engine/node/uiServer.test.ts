@@ -101,7 +101,7 @@ describe('hookwire ui server', () => {
     }
   });
 
-  it('[V9] serves the pipeline JSON Schema whose $id the exported files name', async () => {
+  it('[V10] serves the pipeline JSON Schema whose $id the exported files name', async () => {
     const r = await get('/schema/pipeline.v1.schema.json');
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).$id).toBe(PIPELINE_SCHEMA_ID);
