@@ -28,7 +28,7 @@ test('export then import round-trips exactly, with and without layout', async ({
   expect(doc.format).toBe('hookwire.pipeline');
   expect(doc.version).toBe(1);
   expect(doc.layout.nodes).toHaveLength(13);
-  // [V9] The file names the package's JSON Schema first, for completion in editors such as VS Code.
+  // [V10] The file names the package's JSON Schema first, for completion in editors such as VS Code.
   expect(Object.keys(doc)[0]).toBe('$schema');
   expect(doc.$schema).toBe(PIPELINE_SCHEMA_ID);
 

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** The fenced block that follows `<!-- production-example: name -->` in README.md. */
 export function readmeBlock(name: string): string {
