@@ -6,7 +6,7 @@ export default defineConfig({
   root: '.',
   plugins: [react()],
   // No asset is inlined as a data: URL (fonts, icons): the CSP allows fonts and images from 'self' only.
-  build: { outDir: 'dist', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000, assetsInlineLimit: 0 },
+  build: { outDir: 'dist/web', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000, assetsInlineLimit: 0 },
   worker: { format: 'es' },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

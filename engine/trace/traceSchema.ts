@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECISIONS, type Decision } from '../model/decision.ts';
+import { APPROVAL_ANSWERS, APPROVAL_SOURCES, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';
 import { EVENT_TYPE_RE, type HookEvent } from '../model/event.ts';
 import { isJsonObject, type JsonObject } from '../model/json.ts';
 
@@ -52,9 +53,19 @@ export const TraceHeaderSchema = z
   .describe('Header line of a Hookwire trace (JSON Lines), format hookwire.trace version 1.');
 
 /** The decision production made when the event was recorded. Replay compares against it. */
+export const RecordedApprovalSchema = z
+  .strictObject({
+    answer: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]),
+    by: z.enum(APPROVAL_SOURCES as [ApprovalSource, ...ApprovalSource[]]),
+    reason: z.string().max(10_000).optional(),
+  })
+  .describe('The answer to an ASK when it was recorded: replay reproduces it without asking again.');
+
 export const RecordedDecisionSchema = z.strictObject({
   decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
   reason: z.string().optional(),
+  approval: RecordedApprovalSchema.optional(),
+  context: z.array(z.string()).optional().describe('Texts for the model the handlers added, in order.'),
 });
 
 /**

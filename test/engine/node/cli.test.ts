@@ -169,7 +169,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     const [pipeline, trace] = await Promise.all([hookwire(['schema']), hookwire(['schema', '--trace'])]);
     expect(pipeline.code).toBe(0);
     expect(pipeline.stdout).toBe(readFileSync(join(ROOT, 'engine', 'schema', 'pipeline.v1.schema.json'), 'utf8'));
-    expect(JSON.parse(trace.stdout).$id).toBe('https://hookwire.dev/schema/trace.v1.schema.json');
+    expect(JSON.parse(trace.stdout).$id).toBe('https://unpkg.com/hookwire/dist/schema/trace.v1.schema.json');
   });
 });
 
