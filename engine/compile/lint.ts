@@ -1,5 +1,5 @@
 import { leadsToHandler } from '../model/graph.ts';
-import type { Pipeline } from '../model/pipelineSchema.ts';
+import { BLOCKING_ACTIONS, type Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import { patternCovers, patternsOverlap, type EventPattern } from '../model/eventPattern.ts';
 import type { Analysis, AnalyzedHandler } from './analyze.ts';
@@ -11,6 +11,12 @@ export function lintPipeline(doc: Pipeline, analysis: Analysis): Problem[] {
   const warn = (code: Problem['code'], id: string, message: string) =>
     warnings.push({ code, severity: 'warning', path: ['nodes', nodeIndex(id)], message, node_id: id });
 
+  for (const h of analysis.handlers) {
+    const b = h.node.breaker;
+    if (b && b.while_open === undefined && !h.node.shadow && BLOCKING_ACTIONS.has(h.node.action.type)) {
+      warn('breaker_policy', h.node.id, `"${h.node.name}" can block and has a breaker: say what happens while it is open (while_open: "block", the default, or "skip", which lets actions through for ${b.cooldown_ms} ms after ${b.threshold} failures)`);
+    }
+  }
   for (const h of analysis.handlers) {
     if (h.paths.length === 0) warn('unreachable_handler', h.node.id, `"${h.node.name}" is not wired to any event node, so it never runs`);
   }
