@@ -2,6 +2,7 @@
 // side and their ratios. Not a test: nothing here asserts a time. `npm run bench -- dispatch replay` runs some.
 import { runDispatchBench } from './dispatch.bench.ts';
 import { runImportBench } from './import.bench.ts';
+import { runLimitsBench } from './limits.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
 
@@ -10,6 +11,7 @@ const all: Record<string, () => unknown> = {
   sandbox: () => runSandboxBench(),
   replay: () => runReplayBench(100_000, 100),
   import: () => runImportBench(100_000, false),
+  limits: () => runLimitsBench(1_000_000, 10_000, 2),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);
