@@ -154,7 +154,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
       hookwire(['import', '--from', 'word-doc', SESSION]),
       hookwire(['import', '--from', 'swe-agent', SESSION]),
     ]);
-    expect(badFrom).toMatchObject({ code: 2, stderr: expect.stringContaining("argument 'word-doc' is invalid. Allowed choices are hookwire-trace, claude-code, otel-genai, swe-agent, openhands") });
+    expect(badFrom).toMatchObject({ code: 2, stderr: expect.stringContaining("argument 'word-doc' is invalid. Allowed choices are hookwire-trace, claude-code, codex-rollout, otel-genai, otlp-json, otel-spans-jsonl, otel-console, swe-agent, mini-swe-agent, openhands") });
     expect(notATrace.code).toBe(2);
     expect(notATrace.stderr).toMatch(/^hookwire import: cannot read trace .*session\.jsonl:\n {2}\S/);
     if (toFile === null) return console.warn(`skipped the import case: ${CLAUDE_FIXTURE} is absent`);
