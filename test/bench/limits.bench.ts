@@ -43,7 +43,7 @@ async function writeTrace(path: string, events: number): Promise<void> {
   out.write(HEADER);
   for (let i = 0; i < events; i++) {
     const line = `{"event_id":"e${i}","type":"tool.before_call","ts":"2026-03-01T10:00:00.000Z","payload":{"tool_name":"Bash","tool_input":{"command":"ls -la ${i}"}}}\n`;
-    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
 }
