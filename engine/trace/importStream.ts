@@ -1,4 +1,5 @@
 import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type FormatDetection, type TraceFormat } from './detectTraceFormat.ts';
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode.ts';
@@ -217,6 +218,12 @@ function jsonlLines(maxLineChars: number, problems: TraceProblem[], onRecord: (r
         if (problems.length < 1000) problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
         return;
       }
+      // Importers walk records recursively: a record past the depth limit is skipped here [V9].
+      const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
+      if (deep) {
+        problems.push(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
+        return;
+      }
       onRecord({ line: lineNo, value });
     },
     tooLong(lineNo, length) {
@@ -278,6 +285,11 @@ function spanStreamBody(format: 'otlp-json' | 'otel-spans-jsonl' | 'otel-console
         v = JSON.parse(quoteOtelIds(text));
       } catch (err) {
         problems.push(traceProblem('not_json', line, `not valid JSON (${jsonErrorDetail(err)}); skipped`));
+        return;
+      }
+      const deep = tooDeepAt(v, MAX_JSON_DEPTH + 8);
+      if (deep) {
+        problems.push(traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + 8)}; skipped`));
         return;
       }
       if (spansOfValue(v, spans) === null) ignored++;

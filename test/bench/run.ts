@@ -3,6 +3,7 @@
 import { runDispatchBench } from './dispatch.bench.ts';
 import { runImportBench } from './import.bench.ts';
 import { runPackageBench } from './package.bench.ts';
+import { runLimitsBench } from './limits.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
 
@@ -12,6 +13,7 @@ const all: Record<string, () => unknown> = {
   replay: () => runReplayBench(100_000, 100),
   import: () => runImportBench(100_000, false),
   package: () => runPackageBench(),
+  limits: () => runLimitsBench(1_000_000, 10_000, 2),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);
