@@ -60,6 +60,8 @@ export function importSpans(spans: readonly JsonObject[], options: SpanImportOpt
   const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
   const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
   if (options.onEvent) b.streamTo(options.onEvent);
+  const hookwireTrace = info.map((s) => (s.hookwire ? ownGet(spanAttributes(s.span), 'hookwire.trace.id') : undefined)).find((v) => typeof v === 'string' && v !== '');
+  if (typeof hookwireTrace === 'string') b.traceId = hookwireTrace;
   if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
   const rootAgent = root?.kind === 'agent' ? root : undefined;
   const points = orderSpanPoints(info, rootAgent);
