@@ -11,6 +11,8 @@ import { traceProblem } from '../trace/traceProblem.ts';
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
   chunkBytes?: number;
+  /** Awaited after each chunk: backpressure, e.g. until stdout has drained what `onEvent` wrote. */
+  afterChunk?: () => Promise<void>;
 }
 
 /**
@@ -23,11 +25,31 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
   const reader = createTraceReader(options);
   try {
     const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    for await (const chunk of stream) reader.push(chunk as string);
+    for await (const chunk of stream) {
+      reader.push(chunk as string);
+      if (options.afterChunk) await options.afterChunk();
+      // Past a fatal verdict (binary, not a trace) nothing more is read: `/dev/zero` never ends [T3].
+      if (reader.done) break;
+    }
   } catch (err) {
     return unreadable(path, err);
   }
   return reader.end();
+}
+
+export interface ImportTraceFileOptions {
+  format?: TraceFormat;
+  /** Cap for formats that are parsed whole (see createImportStream); default its own. */
+  maxDocumentChars?: number;
+  /** Characters per chunk read from disk (default 1 Mi). */
+  chunkBytes?: number;
+  /**
+   * When given, each event is handed here in trace order and the outcome's `trace.events` is empty: a trace
+   * v1 file is then streamed and never held (other formats are parsed whole first).
+   */
+  onEvent?: (event: TraceEvent) => void;
+  /** See ReadTraceFileOptions.afterChunk: awaited after each chunk the pipeline took. */
+  afterChunk?: () => Promise<void>;
 }
 
 /**
@@ -36,10 +58,7 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
  * to its cap. Reading stops as soon as the pipeline says nothing more will be read (binary data, past the
  * cap). With `onEvent`, events are handed over and not kept.
  */
-export async function importTraceFile(
-  path: string,
-  options: { format?: TraceFormat; maxDocumentChars?: number; onEvent?: (e: TraceEvent) => void; chunkBytes?: number } = {},
-): Promise<ImportTraceOutcome> {
+export async function importTraceFile(path: string, options: ImportTraceFileOptions = {}): Promise<ImportTraceOutcome> {
   const fileName = path.split(/[\\/]/).pop() ?? path;
   const streamOptions: ImportStreamOptions = { fileName };
   if (options.format) streamOptions.format = options.format;
@@ -51,6 +70,7 @@ export async function importTraceFile(
     for await (const chunk of stream) {
       s.push(chunk as string);
       if (s.stopped) break;
+      if (options.afterChunk) await options.afterChunk();
     }
   } catch (err) {
     return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };

@@ -18,6 +18,7 @@ export const TRACE_PROBLEM_CODES = {
   format_mismatch: 'The input was to be read as one format but its content is another (or none of it fits).',
   bad_source: 'The input is in a known format but its content does not have the expected shape.',
   too_large: 'The input is larger than the limit.',
+  too_deep: 'JSON nested deeper than the limit (128 levels) [V9].',
   more_problems: 'More problems were found than are listed.',
   unreadable: 'The file could not be read.',
 } as const;
