@@ -198,7 +198,10 @@ function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, ear
       report.events = r.eventCount;
       return { format: 'hookwire-trace', trace: { header: r.header, events: [] }, report, problems };
     },
-    stopped: false,
+    // A fatal verdict of the reader (binary, not a trace): nothing more is read.
+    get stopped() {
+      return reader.done;
+    },
   };
 }
 
