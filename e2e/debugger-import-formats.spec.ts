@@ -47,3 +47,19 @@ test('each new recording format imports through the file picker, recognised by c
     await page.getByTestId('filter-type').selectOption('');
   }
 });
+
+test("OTLP/JSON with Hookwire's own spans: the recorded decisions come back, and a divergence from them is found by keyboard", async ({ page }) => {
+  await openDebugger(page);
+  const text = readFormat(FORMAT_FIXTURES.otlpHookwire);
+  const expected = importTrace(text, { fileName: FORMAT_FIXTURES.otlpHookwire }).trace!;
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+  await chooser.setFiles({ name: 'collector-export.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('position')).toContainText(`of ${expected.events.length}`);
+  // The demo pipeline's "Dangerous tools" matcher lists Bash, not bash: replay continues where production blocked.
+  await key(page, 'd');
+  const blocked = expected.events.findIndex((e) => e.recorded?.decision === 'block_action');
+  await expect(stepView(page, blocked)).toBeVisible();
+  await expect(page.getByTestId('note-divergence')).toBeVisible();
+  await expect(page.getByTestId('step-view')).toContainText('rm -rf is not allowed');
+  await shot(page, 'debugger-import-hookwire-spans');
+});
