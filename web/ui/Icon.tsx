@@ -7,6 +7,8 @@ const PATHS = {
   block: 'M8 2a6 6 0 1 0 0 12A6 6 0 0 0 8 2zM3.8 3.8l8.4 8.4',
   terminate: 'M5.5 2h5L14 5.5v5L10.5 14h-5L2 10.5v-5zM6 6l4 4M10 6l-4 4',
   stop: 'M4 4h8v8H4z',
+  ask: 'M6 6a2 2 0 1 1 3 1.7c-.7.4-1 .9-1 1.6V10M8 12.5v.01M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13z',
+  add_context: 'M2.5 3h11v7.5H7L4 13v-2.5H2.5zM5.5 6h5M5.5 8h3',
   rewrite: 'M10.5 2.5l3 3L6 13H3v-3zM9 4l3 3',
   audit: 'M4 2h8v12H4zM6 5h4M6 8h4M6 11h2',
   budget: 'M2.5 11a5.5 5.5 0 0 1 11 0M8 11l3-4M2.5 13.5h11',
