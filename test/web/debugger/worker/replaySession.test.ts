@@ -8,6 +8,7 @@ import { demoTrace } from '../../../../web/demo/demoTrace.ts';
 import { HookwireDb } from '../../../../web/persistence/db.ts';
 import { storeTrace } from '../../../../web/persistence/traceLibrary.ts';
 import { NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
+import { OUTCOMES } from '../../../../engine/replay/types.ts';
 import { createEventStore } from '../../../../web/debugger/worker/eventStore.ts';
 import type { SessionEvent } from '../../../../web/debugger/worker/protocol.ts';
 import { createReplaySession, type ReplaySession } from '../../../../web/debugger/worker/replaySession.ts';
@@ -54,7 +55,7 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
     const { next } = await open();
     const { timeline } = await next('timeline');
     expect(timeline.count).toBe(22);
-    expect(timeline.outcome[11]).toBe(2); // block_action
+    expect(OUTCOMES[timeline.outcome[11]!]).toBe('block_action');
     expect(timeline.counterfactual_since).toBe(11);
     const { coverage } = await next('coverage');
     expect(coverage.never_fired).toEqual(['h-block-injection']);
