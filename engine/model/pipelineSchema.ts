@@ -9,6 +9,11 @@ import { z } from 'zod';
  */
 export const PIPELINE_FORMAT = 'hookwire.pipeline';
 export const PIPELINE_VERSION = 1;
+/**
+ * The `$id` of the pipeline JSON Schema [V10]: the file as the npm package ships it, on a CDN that serves
+ * package files (`hookwire/schema/pipeline.v1.schema.json` locally; `hookwire ui` serves it at /schema/).
+ */
+export const PIPELINE_SCHEMA_ID = `https://unpkg.com/hookwire/dist/schema/pipeline.v${PIPELINE_VERSION}.schema.json`;
 
 const Id = z.string().min(1).max(200).describe('Node id, unique in the pipeline.');
 const Template = z.string().max(10_000).describe('Text with {{path}} placeholders, e.g. "blocked {{payload.tool_name}}".');
@@ -114,6 +119,7 @@ export const LayoutSchema = z.strictObject({
 });
 
 export const PipelineSchema = z.strictObject({
+  $schema: z.string().max(2000).optional().describe('The JSON Schema of this file, for editors; no effect on semantics.'),
   format: z.literal(PIPELINE_FORMAT),
   version: z.literal(PIPELINE_VERSION),
   name: z.string().min(1).max(200),

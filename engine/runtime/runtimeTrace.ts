@@ -2,7 +2,8 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../dispatch/session.ts';
 import type { HookEvent } from '../model/event.ts';
-import { isJsonObject, toJson, type JsonObject } from '../model/json.ts';
+import { isJsonObject, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
@@ -190,6 +191,10 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const stamp = (type: string, payload: JsonObject, options: EmitOptions): HookEvent => {
     const time = options.ts !== undefined ? Date.parse(options.ts) : Math.floor(o.clock.now());
     if (!Number.isFinite(time)) throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} is not an ISO 8601 time`);
+    // A time without a zone would be read in the host's zone, and the recording could not be replayed [P3].
+    if (options.ts !== undefined && !isTraceTimestamp(options.ts)) {
+      throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} needs a time zone (e.g. "2026-03-01T10:00:00Z" or "2026-03-01T11:00:00+01:00")`);
+    }
     seq++;
     const event: HookEvent = {
       event_id: options.event_id ?? `${o.trace_id}:${seq}`,
@@ -237,7 +242,13 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
 /** A JSON copy of a caller's object: what is dispatched and recorded is plain JSON [P3]. */
 function copyObject(value: JsonObject, what: string): JsonObject {
-  const copy = toJson(value);
+  let copy: ReturnType<typeof toJson>;
+  try {
+    copy = toJson(value);
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) throw new TypeError(`${what}: ${tooDeepMessage(what.split(': ').pop()!, e.path)}`);
+    throw e;
+  }
   if (!isJsonObject(copy)) throw new TypeError(`${what} must be a JSON object (no cycles)`);
   return copy;
 }

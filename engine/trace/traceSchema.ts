@@ -23,6 +23,11 @@ export const TraceSourceSchema = z
   .describe('Where the trace came from; fields beside kind are source-specific (session id, file name, ...).');
 
 const IsoTs = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone, e.g. "2026-02-10T21:11:52.438Z".');
+
+/** True for a timestamp a trace line accepts: ISO 8601 with a zone (`Z` or an offset) [T4]. */
+export function isTraceTimestamp(ts: string): boolean {
+  return IsoTs.safeParse(ts).success;
+}
 const Id = z.string().min(1).max(1000);
 
 /**

@@ -30,9 +30,9 @@ export function describeAction(action: Action): string {
     case 'stop':
       return action.reason ? `“${action.reason}”` : 'later handlers skipped';
     case 'ask':
-      return action.reason ? `asks: “${action.reason}”` : 'asks for approval';
+      return `“${action.reason}”`;
     case 'add_context':
-      return action.text ? `adds: “${action.text}”` : 'no text';
+      return `“${action.text}”`;
     case 'rewrite':
       return action.ops.map(describeOp).join('; ');
     case 'audit': {
