@@ -5,6 +5,8 @@ import { replaySteps } from '../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { runGoldenTrace } from '../../../engine/runtime/goldenTest.ts';
 import { ev, handler, match, pipeline } from '../helpers.ts';
+import type { JsonObject } from '../../../engine/index.ts';
+import type { TraceEvent } from '../../../engine/trace/traceSchema.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 // Deploys need a person's approval; rm -rf is blocked; every tool call gets a note for the model.
@@ -132,10 +134,11 @@ describe('the approver [P14]', () => {
       ['ask', 'allow', false, false, false],
     ]);
     // Golden tests check the answer and the context [P11].
-    const annotated = read.events.map((e, i) => ({ ...e, meta: { expect: i === 0 ? { decision: 'ask', approval: 'deny', context: ['prod is frozen on Fridays'] } : i === 2 ? { decision: 'ask', approval: 'allow' } : { decision: 'block_action' } } }));
+    const expects: JsonObject[] = [{ decision: 'ask', approval: 'deny', context: ['prod is frozen on Fridays'] }, { decision: 'block_action' }, { decision: 'ask', approval: 'allow' }];
+    const annotated: TraceEvent[] = read.events.map((e, i) => ({ ...e, meta: { expect: expects[i]! } }));
     const golden = runGoldenTrace(c.compiled, annotated);
     expect([golden.problems, golden.checks.map((k) => k.pass)]).toEqual([[], [true, true, true]]);
-    const wrong = runGoldenTrace(c.compiled, annotated.map((e, i) => (i === 2 ? { ...e, meta: { expect: { decision: 'ask', approval: 'deny' } } } : e)));
+    const wrong = runGoldenTrace(c.compiled, annotated.map((e, i): TraceEvent => (i === 2 ? { ...e, meta: { expect: { decision: 'ask', approval: 'deny' } } } : e)));
     expect(wrong.checks[2]!.failures).toEqual(['approval: expected deny, got allow (approver)']);
   });
 
