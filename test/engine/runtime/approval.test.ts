@@ -149,3 +149,18 @@ describe('the approver [P14]', () => {
     expect(s).toMatchObject({ decision: 'ask', blocked: true, approval: { answer: 'deny', by: 'unrecorded' }, counterfactual: false });
   });
 });
+
+describe('ASK in diff and coverage [R12][R13]', () => {
+  it('[R12][R13] a diff says which events now ask for approval; coverage counts the asking handler as deciding', async () => {
+    const { diffPipelines } = await import('../../../engine/replay/diffPipelines.ts');
+    const { createReplayer } = await import('../../../engine/replay/createReplayer.ts');
+    const blocking = pipeline([ev('tools', 'tool.before_call'), match('deploy', { 'payload.tool_name': 'Deploy' }), handler('h', { type: 'block', reason: 'no deploys' })], ['tools->deploy', 'deploy->h']);
+    const before = compilePipeline(blocking);
+    const after = compilePipeline(DOC);
+    if (!before.ok || !after.ok) throw new Error('compile');
+    const events = [0, 1, 2].map((i) => ({ event_id: `e${i}`, trace_id: 't', agent_id: 'a', type: 'tool.before_call', ts: `2026-03-01T10:00:0${i}Z`, payload: i === 1 ? { tool_name: 'Bash', tool_input: { command: 'ls' } } : deploy() }));
+    expect(diffPipelines(before.compiled, after.compiled, events).summary[0]).toBe('2 events blocked before now ask for approval');
+    const coverage = createReplayer(after.compiled, events).coverage();
+    expect(coverage.handlers.find((h) => h.handler_id === 'ask-deploy')).toMatchObject({ decided: 2 });
+  });
+});
