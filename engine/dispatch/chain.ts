@@ -1,9 +1,11 @@
-import { decisionRank, type Decision } from '../model/decision.ts';
+import { decisionRank, endsChain, type Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { ActionResult } from '../compile/types.ts';
-import type { CompiledHandler } from '../compile/compilePipeline.ts';
+import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
+import { breakerWhileOpen } from '../model/pipelineSchema.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
 
 /**
@@ -21,6 +23,10 @@ export interface Chain {
   breakers: Readonly<Record<string, BreakerState>>;
   errors: HandlerError[] | null;
   audit: JsonObject[] | null;
+  /** Texts for the model, in handler order [H11]. */
+  context: string[] | null;
+  /** Set by `settle` when the handler that just ran ended the chain (its own decision, or its error policy) [D2]-[D4][D9]. */
+  ended: boolean;
   /** Set by `settle` when the payload or state changed (matchers must be evaluated afresh [M6]). */
   changed: boolean;
   lastError: HandlerError | null;
@@ -32,7 +38,7 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   if (!into) {
     return {
       sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
-      errors: null, audit: null, changed: false, lastError: null, lastIgnored: undefined,
+      errors: null, audit: null, context: null, ended: false, changed: false, lastError: null, lastIgnored: undefined,
     };
   }
   into.sync = sync;
@@ -44,6 +50,8 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   into.breakers = state.breakers;
   into.errors = null;
   into.audit = null;
+  into.context = null;
+  into.ended = false;
   into.changed = false;
   into.lastError = null;
   into.lastIgnored = undefined;
@@ -62,6 +70,7 @@ export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult
     state: sameState ? state : { vars: c.vars, breakers: c.breakers },
     errors: c.errors ?? EMPTY,
     audit: c.audit ?? EMPTY,
+    context: c.context ?? EMPTY,
     mode,
   };
 }
@@ -77,6 +86,22 @@ export function breakerOpenUntil(breakers: Readonly<Record<string, BreakerState>
   return breakerOpenAt(breakers[h.id]!, now);
 }
 
+/** What an open breaker does to an event the handler matches [E3]: `skip` it, or `block` the action. */
+export function whileOpen(h: CompiledHandler): 'skip' | 'block' {
+  return breakerWhileOpen(h.node);
+}
+
+/**
+ * An open breaker with `while_open: block` on an enforcing handler of a sync event: the action is blocked,
+ * since the guard cannot look at it [E3]. Returns false when the handler is just skipped.
+ */
+export function breakerBlocks(c: Chain, h: CompiledHandler, until: number): boolean {
+  if (!c.sync || h.node.shadow || whileOpen(h) !== 'block') return false;
+  decide(c, 'block_action', `Handler "${h.node.name}" is unavailable (its breaker is open until ${new Date(until).toISOString()}), so the action is blocked`, h.id);
+  c.ended = true;
+  return true;
+}
+
 /** Runs a handler's action; a built-in that throws is a bug, but it still goes through the error policy. */
 export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
   try {
@@ -86,8 +111,20 @@ export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
   }
 }
 
-/** Applies one handler's result to the chain [D5][D7][E1][E2][E3][H8]. */
+/**
+ * A code matcher on the handler's path failed to answer [M8]: the handler's result is that failure, so its
+ * `on_error` policy decides (block by default) instead of the handler silently not running [E1].
+ */
+export function matcherFailed(compiled: CompiledPipeline, f: MatcherFailure): ActionResult {
+  const m = compiled.matchers.find((x) => x.id === f.matcher_id);
+  const where = f.line !== undefined ? ` at line ${f.line}` : '';
+  const error: Extract<ActionResult, { ok: false }>['error'] = { kind: f.kind, message: `matcher "${m?.label ?? f.matcher_id}" could not answer (${f.kind}${where}): ${f.message}` };
+  return { ok: false, error };
+}
+
+/** Applies one handler's result to the chain [D5][D7][D9][E1][E2][E3][H8][H11]. */
 export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: HookEvent, now: number): void {
+  c.ended = false;
   c.lastError = null;
   c.lastIgnored = undefined;
   c.changed = false;
@@ -111,6 +148,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     if (policy === 'block' || policy === 'terminate') {
       const where = error.line !== undefined ? ` at line ${error.line}` : '';
       decide(c, policy === 'block' ? 'block_action' : 'terminate', `Handler "${node.name}" failed (${error.kind}${where}): ${error.message}`, h.id);
+      c.ended = true;
     }
     return;
   }
@@ -131,11 +169,14 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     }
   }
   if (o.audit !== undefined) (c.audit ??= []).push(o.audit);
+  if (o.context !== undefined) (c.context ??= []).push(o.context);
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';
     return;
   }
   decide(c, o.decision, o.reason ?? '', h.id);
+  // [D9] the handler's own decision ends the chain, not the effective one: a STOP after an ASK still stops.
+  if (endsChain(o.decision)) c.ended = true;
 }
 
 function decide(c: Chain, d: Decision, reason: string, by: string): void {

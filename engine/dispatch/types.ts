@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { EventMode } from '../model/event.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
 import type { ConditionExplain } from '../match/types.ts';
@@ -45,6 +46,8 @@ export interface DispatchResult {
   errors: HandlerError[];
   /** Audit records produced by audit handlers. */
   audit: JsonObject[];
+  /** Texts for the model from the enforcing handlers that ran, in order [H11]. */
+  context: string[];
   mode: EventMode;
 }
 
@@ -75,6 +78,8 @@ export interface PathExplain {
   /** Matchers evaluated along the path, up to and including the first that failed. */
   matchers: MatcherExplain[];
   pass: boolean;
+  /** Set when the path failed only because a code matcher could not answer [M8]: the handler's error policy decides. */
+  matcher_failure?: MatcherFailure;
 }
 
 export type HandlerStatus =
@@ -94,6 +99,8 @@ export interface HandlerExplain {
   status: HandlerStatus;
   shadow: boolean;
   paths: PathExplain[];
+  /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
+  context?: string;
   /** For `not_reached`: the handler that ended the chain. */
   ended_by?: string;
   decision?: Decision;
@@ -128,4 +135,6 @@ export interface Explanation {
   state_after: JsonObject;
   errors: HandlerError[];
   audit: JsonObject[];
+  /** Texts for the model, in order [H11]. */
+  context: string[];
 }

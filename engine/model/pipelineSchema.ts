@@ -9,6 +9,11 @@ import { z } from 'zod';
  */
 export const PIPELINE_FORMAT = 'hookwire.pipeline';
 export const PIPELINE_VERSION = 1;
+/**
+ * The `$id` of the pipeline JSON Schema [V10]: the file as the npm package ships it, on a CDN that serves
+ * package files (`hookwire/schema/pipeline.v1.schema.json` locally; `hookwire ui` serves it at /schema/).
+ */
+export const PIPELINE_SCHEMA_ID = `https://unpkg.com/hookwire/dist/schema/pipeline.v${PIPELINE_VERSION}.schema.json`;
 
 const Id = z.string().min(1).max(200).describe('Node id, unique in the pipeline.');
 const Template = z.string().max(10_000).describe('Text with {{path}} placeholders, e.g. "blocked {{payload.tool_name}}".');
@@ -59,6 +64,8 @@ export const ActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('block'), reason: Template }),
   z.strictObject({ type: z.literal('terminate'), reason: Template }),
   z.strictObject({ type: z.literal('stop'), reason: Template.optional() }),
+  z.strictObject({ type: z.literal('ask'), reason: Template.describe('Shown to the person asked to approve the action, e.g. "deploy to {{payload.tool_input.env}}?".') }),
+  z.strictObject({ type: z.literal('add_context'), text: Template.describe('Text for the model, e.g. "The deployment target is {{meta.env}}."') }),
   z.strictObject({ type: z.literal('rewrite'), ops: z.array(RewriteOpSchema).min(1) }),
   z.strictObject({
     type: z.literal('audit'),
@@ -80,7 +87,11 @@ export const ActionSchema = z.discriminatedUnion('type', [
 
 export const BreakerSchema = z.strictObject({
   threshold: z.number().int().min(1).describe('Consecutive failures that open the breaker.'),
-  cooldown_ms: z.number().int().min(0).describe('How long an open breaker skips the handler.'),
+  cooldown_ms: z.number().int().min(0).describe('How long the breaker stays open.'),
+  while_open: z
+    .enum(['skip', 'block'])
+    .optional()
+    .describe('What an event the handler matches gets while the breaker is open: skip the handler, or block the action (the default for handlers that can block) [E3].'),
 });
 
 export const HandlerNodeSchema = z.strictObject({
@@ -95,6 +106,15 @@ export const HandlerNodeSchema = z.strictObject({
   breaker: BreakerSchema.optional(),
   action: ActionSchema,
 });
+
+/** Actions that can block: a breaker in front of one blocks while open unless told to skip [E3]. */
+export const BLOCKING_ACTIONS: ReadonlySet<string> = new Set(['block', 'terminate', 'budget', 'code', 'ask']);
+
+/** What an open breaker does to an event the handler matches [E3]: `skip` the handler, or `block` the action. */
+export function breakerWhileOpen(node: { breaker?: { while_open?: 'skip' | 'block' | undefined } | undefined; action: { type: string } }): 'skip' | 'block' {
+  if (!node.breaker) return 'skip';
+  return node.breaker.while_open ?? (BLOCKING_ACTIONS.has(node.action.type) ? 'block' : 'skip');
+}
 
 export const NodeSchema = z.discriminatedUnion('kind', [EventNodeSchema, MatcherNodeSchema, HandlerNodeSchema]);
 
@@ -112,6 +132,7 @@ export const LayoutSchema = z.strictObject({
 });
 
 export const PipelineSchema = z.strictObject({
+  $schema: z.string().max(2000).optional().describe('The JSON Schema of this file, for editors; no effect on semantics.'),
   format: z.literal(PIPELINE_FORMAT),
   version: z.literal(PIPELINE_VERSION),
   name: z.string().min(1).max(200),
@@ -139,4 +160,4 @@ export type Pipeline = z.infer<typeof PipelineSchema>;
 /** A pipeline document as written in a file: defaults optional. */
 export type PipelineInput = z.input<typeof PipelineSchema>;
 
-export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'rewrite', 'audit', 'budget', 'code'];
+export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'ask', 'add_context', 'rewrite', 'audit', 'budget', 'code'];

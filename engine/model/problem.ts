@@ -19,6 +19,7 @@ export interface Problem {
 /** Every problem code, with what it means. One table, so messages stay consistent. */
 export const PROBLEM_CODES = {
   not_json: 'The file is not valid JSON.',
+  too_deep: 'The document nests JSON deeper than the limit (128 levels) [V9].',
   not_a_pipeline: 'The document is not a Hookwire pipeline (format is missing or different).',
   future_version: 'The pipeline was written by a newer Hookwire.',
   migration_failed: 'An older pipeline could not be migrated.',
@@ -43,6 +44,7 @@ export const PROBLEM_CODES = {
   shadowed_handler: 'An earlier unconditional block or terminate on the same events means this handler never runs.',
   conflicting_rewrites: 'Two handlers rewrite the same field on the same event.',
   dangling_node: 'An event or matcher node leads to no handler.',
+  breaker_policy: 'A handler that can block has a breaker but does not say what happens while it is open (while_open).',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

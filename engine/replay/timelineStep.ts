@@ -14,6 +14,10 @@ export interface TimelineStep {
   payload_changed: boolean;
   state_changed: boolean;
   async: boolean;
+  /** An ASK whose answer blocks the action [R15]. */
+  denied: boolean;
+  /** Handlers added text for the model [H11]. */
+  context: boolean;
 }
 
 /**
@@ -35,5 +39,7 @@ export function timelineStep(t: ReplayTimeline, i: number): TimelineStep | null 
     payload_changed: (f & STEP_FLAG.payload_changed) !== 0,
     state_changed: (f & STEP_FLAG.state_changed) !== 0,
     async: (f & STEP_FLAG.async) !== 0,
+    denied: (f & STEP_FLAG.denied) !== 0,
+    context: (f & STEP_FLAG.context) !== 0,
   };
 }

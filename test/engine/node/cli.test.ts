@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { FIXTURE, FIXTURES_DIR } from '../../shared/fixtures.ts';
+import { FORMAT_DIR, FORMAT_FIXTURES } from '../../shared/formatFixtures.ts';
 import { FIXTURES, GUARD, ROOT, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
 
 const GOLDEN = join(FIXTURES, 'golden');
@@ -95,7 +96,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
       hookwire(['replay', join(dir, 'refused.json'), SESSION]),
       existsSync(CLAUDE_FIXTURE) ? hookwire(['replay', '--json', GUARD, CLAUDE_FIXTURE]) : Promise.resolve(null),
     ]);
-    expect(partial.code).toBe(0);
+    expect(partial.code).toBe(1); // a dropped line: the replay is of a partial trace [P9]
     expect(partial.stdout.trimEnd().split('\n')).toHaveLength(9);
     expect(partial.stderr).toMatch(/partial\.jsonl: error: line 4: .*(JSON|truncated)/);
     expect(junk).toMatchObject({ code: 2, stdout: '' });
@@ -154,7 +155,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
       hookwire(['import', '--from', 'word-doc', SESSION]),
       hookwire(['import', '--from', 'swe-agent', SESSION]),
     ]);
-    expect(badFrom).toMatchObject({ code: 2, stderr: expect.stringContaining("argument 'word-doc' is invalid. Allowed choices are hookwire-trace, claude-code, otel-genai, swe-agent, openhands") });
+    expect(badFrom).toMatchObject({ code: 2, stderr: expect.stringContaining("argument 'word-doc' is invalid. Allowed choices are hookwire-trace, claude-code, codex-rollout, otel-genai, otlp-json, otel-spans-jsonl, otel-console, swe-agent, mini-swe-agent, openhands") });
     expect(notATrace.code).toBe(2);
     expect(notATrace.stderr).toMatch(/^hookwire import: cannot read trace .*session\.jsonl:\n {2}\S/);
     if (toFile === null) return console.warn(`skipped the import case: ${CLAUDE_FIXTURE} is absent`);
@@ -165,11 +166,21 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(read.events).toHaveLength(9);
   });
 
+  it('[P9][I1] import --from a format the file is not: exit 2, saying what the file looks like; the same file auto-detected imports', async () => {
+    const codex = join(FORMAT_DIR, FORMAT_FIXTURES.codex);
+    const [forced, auto] = await Promise.all([hookwire(['import', '--from', 'openhands', codex]), hookwire(['import', codex])]);
+    expect(forced).toMatchObject({ code: 2, stdout: '' });
+    expect(forced.stderr).toMatch(/cannot read trace .*codex-rollout\.jsonl:\n {2}this is not OpenHands event stream \(JSON\): it looks like Codex CLI session rollout \(JSONL\)/);
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toBe('imported Codex CLI session rollout (JSONL): 16 events\n');
+    expect(readTrace(auto.stdout).events.filter((e) => e.type === 'tool.before_call')).toHaveLength(2);
+  });
+
   it('schema prints the pipeline JSON Schema (and a trace line\'s with --trace)', async () => {
     const [pipeline, trace] = await Promise.all([hookwire(['schema']), hookwire(['schema', '--trace'])]);
     expect(pipeline.code).toBe(0);
     expect(pipeline.stdout).toBe(readFileSync(join(ROOT, 'engine', 'schema', 'pipeline.v1.schema.json'), 'utf8'));
-    expect(JSON.parse(trace.stdout).$id).toBe('https://hookwire.dev/schema/trace.v1.schema.json');
+    expect(JSON.parse(trace.stdout).$id).toBe('https://unpkg.com/hookwire/dist/schema/trace.v1.schema.json');
   });
 });
 

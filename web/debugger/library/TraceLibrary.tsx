@@ -12,8 +12,13 @@ import { timeAgo } from '../../ui/timeAgo.ts';
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'hookwire-trace': 'Hookwire trace',
   'claude-code': 'Claude Code',
+  'codex-rollout': 'Codex CLI',
   'otel-genai': 'OpenTelemetry',
+  'otlp-json': 'OTLP/JSON',
+  'otel-spans-jsonl': 'OTel spans',
+  'otel-console': 'OTel console',
   'swe-agent': 'SWE-agent',
+  'mini-swe-agent': 'mini-swe-agent',
   openhands: 'OpenHands',
 };
 
@@ -35,7 +40,7 @@ export function TraceLibrary() {
             e.target.value = '';
           }} />
       </div>
-      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code transcripts, OpenTelemetry GenAI spans, SWE-agent and OpenHands runs are recognised by their content.</p>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code and Codex CLI sessions, OpenTelemetry spans (OTLP/JSON, JSON Lines, console output), SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content.</p>
       <ImportProgressList />
       <div className="side-scroll" data-testid="trace-library">
         {traces === undefined ? null : traces.length === 0 ? (

@@ -81,8 +81,11 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
         {step?.error ? <span className="flag error">error</span> : null}
         {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
         {step?.duplicate ? <span className="flag">repeat</span> : null}
+        {step?.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>
-      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
+      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision" data-denied={outcome === 'ask' && step?.denied ? 'true' : undefined}>
+        {outcome ? OUTCOME_LABEL[outcome] : '…'}{outcome === 'ask' && step?.denied ? ' · denied' : ''}
+      </span>
     </div>
   );
 });
