@@ -46,7 +46,7 @@ export function Timeline() {
     return <div className="empty" data-testid="timeline-empty">{filtering ? 'Filtering…' : 'No event matches the filters.'}</div>;
   }
   return (
-    <div className="dbg-timeline" ref={scroller} role="listbox" aria-label="Timeline" data-testid="timeline" tabIndex={-1}>
+    <div className="dbg-timeline" ref={scroller} role="listbox" aria-label="Timeline" data-testid="timeline" tabIndex={0}>
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
