@@ -5,6 +5,7 @@ import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
 import type { HandlerError } from '../dispatch/types.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
+import { pipelineVersionOf } from './telemetry.ts';
 import type { AsyncEventRecord, Runtime, RuntimeLoad, RuntimeOptions, StartTraceOptions } from './types.ts';
 
 /** The runtime-wide queues, one per configured sink. */
@@ -57,6 +58,9 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
   const traces = new Set<TraceContext>();
   const clock = options.clock ?? { now: () => Date.now() };
   let traceSeq = 0;
+  const telemetry = options.telemetry
+    ? { ...options.telemetry, pipeline: { name: compiled.pipeline.name, version: options.telemetry.pipelineVersion ?? pipelineVersionOf(compiled.pipeline) } }
+    : null;
   const newTraceId = options.newTraceId ?? (() => `trace-${Math.floor(clock.now()).toString(36)}-${++traceSeq}`);
 
   const runtime: Runtime = {
@@ -72,6 +76,7 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         schedule: options.schedule ?? defaultScheduler,
         queueOptions,
         onEnd: (c) => traces.delete(c),
+        telemetry,
       });
       traces.add(ctx);
       return ctx.trace;

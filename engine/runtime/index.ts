@@ -12,3 +12,4 @@ export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
 export { runGoldenTrace, ExpectationSchema, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
 export { claudeHookEvent, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_HOOK_EVENTS, type ClaudeHookAnswer, type ClaudeHookParse } from './claudeHook.ts';
+export { writeEventSpan, eventSpanName, pipelineVersionOf, HOOKWIRE_ATTR, type RuntimeTelemetry, type TelemetryTracer, type TelemetrySpan, type TelemetryAttributes, type TelemetryAttribute } from './telemetry.ts';

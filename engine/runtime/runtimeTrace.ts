@@ -9,6 +9,7 @@ import type { RuntimeQueues } from './createRuntime.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
 import type { EmitOptions, EmitResult, RuntimeTrace, StartTraceOptions } from './types.ts';
+import { writeEventSpan, type RuntimeTelemetry } from './telemetry.ts';
 
 export interface TraceContext {
   trace: RuntimeTrace;
@@ -26,6 +27,8 @@ interface OpenOptions {
   schedule: Scheduler;
   queueOptions: Parameters<typeof createSinkQueue>[2];
   onEnd: (ctx: TraceContext) => void;
+  /** Spans per dispatched event [P14]; they need the explanation (which handlers fired), so dispatch explains. */
+  telemetry: (RuntimeTelemetry & { pipeline: { name: string; version: string } }) | null;
 }
 
 /**
@@ -58,7 +61,13 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
   const run = (event: HookEvent): SessionResult => {
     now = Date.parse(event.ts);
-    const r = session.dispatch(event);
+    const t = o.telemetry;
+    let r: SessionResult;
+    if (t) {
+      const { result, explanation } = session.explain(event);
+      r = result;
+      writeEventSpan(t, t.pipeline, event, r, explanation);
+    } else r = session.dispatch(event);
     if (!r.duplicate) {
       // A repeated id ran nothing [E5]: its records were delivered the first time.
       for (const a of r.audit) o.queues.handlerAudit?.push(a);

@@ -6,6 +6,7 @@ import type { HandlerError } from '../dispatch/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { TraceHeader } from '../trace/traceSchema.ts';
 import type { Scheduler, Sink, SinkFailure } from './sinkQueue.ts';
+import type { RuntimeTelemetry } from './telemetry.ts';
 
 /** The result of an async event, handed to the `async` sink once it has been dispatched [P4]. */
 export interface AsyncEventRecord {
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
   maxPending?: number;
   /** Told when a sink throws, rejects or drops a record. Decisions are never affected [P5]. */
   onSinkError?: (failure: SinkFailure) => void;
+  /** OpenTelemetry: one span per dispatched event, on the tracer given here [P14]. Absent: no spans, no OTel code. */
+  telemetry?: RuntimeTelemetry;
 }
 
 /** What `emit` returns [P3]: the seed's readable answer plus what a caller may want to log. */
