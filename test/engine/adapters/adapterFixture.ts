@@ -43,6 +43,25 @@ export const PIPELINE: PipelineInput = {
   ],
 };
 
+/** A second pipeline: keys in what goes to the model are redacted; sending mail terminates the run. */
+export const GATE_PIPELINE: PipelineInput = {
+  format: 'hookwire.pipeline',
+  version: 1,
+  name: 'prompt and mail gate',
+  nodes: [
+    { id: 'ev-model-before', kind: 'event', pattern: 'model.before_call' },
+    { id: 'ev-tool-before', kind: 'event', pattern: 'tool.before_call' },
+    { id: 'm-mail', kind: 'matcher', tools: ['send_email'] },
+    { id: 'h-redact-prompt', kind: 'handler', name: 'redact keys in prompts', order: 10, action: { type: 'rewrite', ops: [{ op: 'redact', pattern: 'sk-[A-Za-z0-9-]{20,}', replacement: '[KEY]' }] } },
+    { id: 'h-no-mail', kind: 'handler', name: 'no mail', order: 20, action: { type: 'terminate', reason: 'mail is not allowed' } },
+  ],
+  wires: [
+    { from: 'ev-model-before', to: 'h-redact-prompt' },
+    { from: 'ev-tool-before', to: 'm-mail' },
+    { from: 'm-mail', to: 'h-no-mail' },
+  ],
+};
+
 /** What the scenario's tools saw: a blocked tool is never in `calls`. */
 export function scenarioTools() {
   const calls: { tool: string; input: unknown }[] = [];
@@ -65,20 +84,21 @@ export function scenarioTools() {
 
 export interface Live {
   trace: RuntimeTrace;
+  pipeline: PipelineInput;
   /** One audit record per sync event: the decision each hook point got live. */
   audit: AuditRecord[];
   /** The recording's JSON Lines (trace v1). */
   lines: string[];
 }
 
-export function startLive(options: RuntimeOptions = {}, traceId = 'adapter-trace'): Live {
+export function startLive(options: RuntimeOptions = {}, traceId = 'adapter-trace', pipeline: PipelineInput = PIPELINE): Live {
   const audit: AuditRecord[] = [];
   const lines: string[] = [];
   let t = Date.parse('2026-12-01T10:00:00.000Z');
-  const r = createRuntime(PIPELINE, { clock: { now: () => (t += 1000) }, sinks: { audit: (a) => void audit.push(a) }, ...options });
+  const r = createRuntime(pipeline, { clock: { now: () => (t += 1000) }, sinks: { audit: (a) => void audit.push(a) }, ...options });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   const trace = r.runtime.startTrace({ trace_id: traceId, record: (line) => void lines.push(line) });
-  return { trace, audit, lines };
+  return { trace, pipeline, audit, lines };
 }
 
 export interface ReplayLine {
@@ -96,7 +116,7 @@ const run = promisify(execFile);
 export async function replayWithCli(live: Live): Promise<ReplayLine[]> {
   await live.trace.flush();
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-adapter-'));
-  writeFileSync(join(dir, 'pipeline.json'), JSON.stringify(PIPELINE));
+  writeFileSync(join(dir, 'pipeline.json'), JSON.stringify(live.pipeline));
   writeFileSync(join(dir, 'trace.jsonl'), live.lines.join(''));
   const bin = join(__dirname, '..', '..', '..', 'engine', 'node', 'bin.mjs');
   const { stdout } = await run(process.execPath, [bin, 'replay', '--json', join(dir, 'pipeline.json'), join(dir, 'trace.jsonl')]);
