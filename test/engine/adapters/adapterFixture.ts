@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createRuntime, type AuditRecord, type PipelineInput, type RuntimeOptions, type RuntimeTrace } from '../../../engine/index.ts';
+import { createRuntime, type AuditRecord, type EmitResult, type PipelineInput, type RuntimeOptions, type RuntimeTrace } from '../../../engine/index.ts';
 
 /**
  * The scenario every adapter test plays, with each framework's own offline test model:
@@ -85,8 +85,10 @@ export function scenarioTools() {
 export interface Live {
   trace: RuntimeTrace;
   pipeline: PipelineInput;
-  /** One audit record per sync event: the decision each hook point got live. */
+  /** One audit record per dispatched sync event. */
   audit: AuditRecord[];
+  /** What every emit returned to the adapter (the decision each hook point acted on), with the event type. */
+  results: (EmitResult & { type: string })[];
   /** The recording's JSON Lines (trace v1). */
   lines: string[];
 }
@@ -98,7 +100,15 @@ export function startLive(options: RuntimeOptions = {}, traceId = 'adapter-trace
   const r = createRuntime(pipeline, { clock: { now: () => (t += 1000) }, sinks: { audit: (a) => void audit.push(a) }, ...options });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   const trace = r.runtime.startTrace({ trace_id: traceId, record: (line) => void lines.push(line) });
-  return { trace, pipeline, audit, lines };
+  // Watch what the adapter gets: guard() and guardTool() emit through the trace's own `emit`.
+  const results: Live['results'] = [];
+  const emit = trace.emit;
+  trace.emit = (type, payload, options) => {
+    const res = emit(type, payload, options);
+    results.push({ ...res, type });
+    return res;
+  };
+  return { trace, pipeline, audit, lines, results };
 }
 
 export interface ReplayLine {
@@ -125,7 +135,7 @@ export async function replayWithCli(live: Live): Promise<ReplayLine[]> {
 
 /** The live decisions of the sync events, as the CLI prints them. */
 export function liveDecisions(live: Live) {
-  return live.audit.map((a) => ({ event_id: a.event_id, type: a.event_type, decision: a.decision, reason: a.reason, decided_by: a.decided_by }));
+  return live.results.map((r) => ({ event_id: r.event_id, type: r.type, decision: r.decision, reason: r.reason, decided_by: r.decided_by }));
 }
 
 export function replayedDecisions(lines: ReplayLine[]) {
