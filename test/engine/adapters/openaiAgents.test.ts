@@ -46,7 +46,7 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     // The budget TERMINATE replaced the third answer (send_email never ran); the final answer then trips the
     // output guardrail, the SDK's way to end a run that must not return.
     expect(err).toBeInstanceOf(OutputGuardrailTripwireTriggered);
-    expect((err as OutputGuardrailTripwireTriggered).result.output.outputInfo).toMatchObject({ decision: 'terminate', decided_by: 'h-budget' });
+    expect((err as OutputGuardrailTripwireTriggered<any>).result.output.outputInfo).toMatchObject({ decision: 'terminate', decided_by: 'h-budget' });
 
     const live_ = liveDecisions(live);
     expect(live_.map((d) => `${d.type}:${d.decision}`)).toEqual([
