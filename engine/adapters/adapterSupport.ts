@@ -1,4 +1,4 @@
-import { blockedResult, isJsonObject, jsonEqual, toJson, type EmitResult, type JsonObject, type JsonValue } from '../index.ts';
+import { blockedResult, isJsonObject, jsonEqual, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue } from '../index.ts';
 
 /**
  * What the framework adapters share: JSON views of framework values and the one-line messages a model or a
@@ -8,6 +8,21 @@ import { blockedResult, isJsonObject, jsonEqual, toJson, type EmitResult, type J
 /** A JSON copy of any framework value (non-JSON parts dropped, as the runtime does [P3]); `null` when nothing is left. */
 export function jsonOf(value: unknown): JsonValue {
   return toJson(value) ?? null;
+}
+
+/**
+ * A framework value put into a payload as it is: `emit` copies the payload as JSON [P3] (non-JSON parts dropped), so
+ * copying it here first would only double the work on big prompts.
+ */
+export function asJson(value: unknown): JsonValue {
+  return value as JsonValue;
+}
+
+/** The value of `key` when a handler rewrote it (compared as JSON with what was emitted), else `undefined`. */
+export function rewrittenField(r: EmitResult, key: string, emitted: unknown): JsonValue | undefined {
+  if (!r.rewritten) return undefined;
+  const v = ownGet(r.payload, key);
+  return v !== undefined && changed(v, emitted) ? v : undefined;
 }
 
 /** A tool's input as Hookwire's `tool_input` (always an object): objects as they are, a JSON string parsed, anything else as `{input}`. */

@@ -2,7 +2,7 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../dispatch/session.ts';
 import type { HookEvent } from '../model/event.ts';
-import { isJsonObject, toJson, type JsonObject } from '../model/json.ts';
+import { isJsonObject, jsonEqual, toJson, type JsonObject } from '../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
@@ -85,10 +85,12 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     while (queued.length > 0) run(queued.shift()!);
   };
 
-  const toResult = (r: SessionResult, queuedFlag: boolean): EmitResult => {
+  const toResult = (r: SessionResult, event: HookEvent): EmitResult => {
     const result: EmitResult = {
       decision: r.decision, blocked: r.blocked, reason: r.reason, payload: r.payload, trace_id: r.trace_id, event_id: r.event_id,
-      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: queuedFlag,
+      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: false,
+      // dispatch returns the dispatched payload object itself when no rewrite ran: compare only when one did
+      rewritten: r.payload !== event.payload && !jsonEqual(r.payload, event.payload),
     };
     if (r.decision === 'terminate' && !terminated) terminated = result;
     return result;
@@ -105,10 +107,10 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
           drain();
         });
       }
-      return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true };
+      return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true, rewritten: false };
     }
     drain();
-    return toResult(run(event), false);
+    return toResult(run(event), event);
   };
 
   const stamp = (type: string, payload: JsonObject, options: EmitOptions): HookEvent => {

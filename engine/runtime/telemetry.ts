@@ -1,6 +1,6 @@
 import type { HookEvent } from '../model/event.ts';
 import type { JsonValue } from '../model/json.ts';
-import { ownGet } from '../model/json.ts';
+import { jsonEqual, ownGet } from '../model/json.ts';
 import type { Explanation } from '../dispatch/types.ts';
 import type { SessionResult } from '../dispatch/session.ts';
 
@@ -90,7 +90,7 @@ export function writeEventSpan(
     [HOOKWIRE_ATTR.agentId]: event.agent_id,
     [HOOKWIRE_ATTR.pipelineName]: pipeline.name,
     [HOOKWIRE_ATTR.pipelineVersion]: pipeline.version,
-    [HOOKWIRE_ATTR.rewritten]: r.payload !== event.payload,
+    [HOOKWIRE_ATTR.rewritten]: r.payload !== event.payload && !jsonEqual(r.payload, event.payload),
     'gen_ai.conversation.id': event.trace_id,
   };
   if (r.decided_by !== null) a[HOOKWIRE_ATTR.decidedBy] = r.decided_by;

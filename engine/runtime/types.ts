@@ -71,6 +71,8 @@ export interface EmitResult {
   duplicate: boolean;
   /** An async event: queued, dispatched later, observe only [P4]. */
   queued: boolean;
+  /** The final payload differs (as JSON) from the payload as emitted: an enforced rewrite changed it [P3]. */
+  rewritten: boolean;
 }
 
 export interface EmitOptions {

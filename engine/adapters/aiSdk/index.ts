@@ -14,8 +14,8 @@
  * - `stopWhen` ends the SDK's loop after the step in which the trace was terminated (add it to `stopWhen`).
  */
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
-import { ownGet, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
-import { blockMessage, changed, jsonOf, toolInputOf } from '../adapterSupport.ts';
+import type { EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
+import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 // The v3 model types, read off the middleware type that `ai` exports (so `ai` is the one peer dependency).
 type LanguageModelV3Middleware = LanguageModelMiddleware;
@@ -33,19 +33,18 @@ export interface HookwireAiSdk {
 
 export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   const before = (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): { result: EmitResult; params: LanguageModelV3CallOptions } => {
-    const messages = jsonOf(params.prompt);
-    const result = trace.emit('model.before_call', { model: model.modelId, provider: model.provider, messages, tools: (params.tools ?? []).map((t) => t.name) });
-    const rewritten = ownGet(result.payload, 'messages');
-    const next = !result.blocked && Array.isArray(rewritten) && changed(rewritten, params.prompt) ? { ...params, prompt: rewritten as unknown as LanguageModelV3CallOptions['prompt'] } : params;
+    const result = trace.emit('model.before_call', { model: model.modelId, provider: model.provider, messages: asJson(params.prompt), tools: (params.tools ?? []).map((t) => t.name) });
+    const rewritten = result.blocked ? undefined : rewrittenField(result, 'messages', params.prompt);
+    const next = Array.isArray(rewritten) ? { ...params, prompt: rewritten as unknown as LanguageModelV3CallOptions['prompt'] } : params;
     return { result, params: next };
   };
   const after = (model: { modelId: string; provider: string }, content: LanguageModelV3Content[], usage: LanguageModelV3Usage | undefined, finish: string): { result: EmitResult; content: LanguageModelV3Content[] } => {
-    const payload: JsonObject = { model: model.modelId, provider: model.provider, response: jsonOf(content), finish_reason: finish };
+    const payload: JsonObject = { model: model.modelId, provider: model.provider, response: asJson(content), finish_reason: finish };
     if (usage) payload.usage = usageOf(usage);
     const result = trace.emit('model.after_call', payload);
     if (result.blocked) return { result, content: [{ type: 'text', text: blockMessage(result, 'after') }] };
-    const response = ownGet(result.payload, 'response');
-    return { result, content: Array.isArray(response) && changed(response, content) ? (response as unknown as LanguageModelV3Content[]) : content };
+    const response = rewrittenField(result, 'response', content);
+    return { result, content: Array.isArray(response) ? (response as unknown as LanguageModelV3Content[]) : content };
   };
 
   const middleware: LanguageModelV3Middleware = {

@@ -14,7 +14,7 @@
  */
 import { AIMessage, createMiddleware, ToolMessage, type BaseMessage } from 'langchain';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue, type RuntimeTrace } from '../../index.ts';
-import { blockMessage, changed, jsonOf, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, changed, jsonOf, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string } = {}) {
   const endIfTerminated = () => (trace.terminated ? { jumpTo: 'end' as const } : undefined);
@@ -27,17 +27,17 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const messages = request.messages.map(messageJson);
       const before = trace.emit('model.before_call', { model, system_prompt: request.systemPrompt ?? '', messages });
       if (before.blocked) return new AIMessage({ content: blockMessage(before) });
-      const next = { ...request, messages: rewriteMessages(request.messages, messages, ownGet(before.payload, 'messages')) };
+      const next = { ...request, messages: rewriteMessages(request.messages, messages, rewrittenField(before, 'messages', messages)) };
       const system = ownGet(before.payload, 'system_prompt');
       if (typeof system === 'string' && system !== (request.systemPrompt ?? '')) next.systemPrompt = system;
       const ai = await handler(next);
-      const response = { content: jsonOf(ai.content), tool_calls: jsonOf((ai.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null }))) };
+      const response = { content: asJson(ai.content), tool_calls: asJson((ai.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null }))) };
       const payload: JsonObject = { model, response };
       if (ai.usage_metadata) payload.usage = { input_tokens: ai.usage_metadata.input_tokens, output_tokens: ai.usage_metadata.output_tokens };
       const after = trace.emit('model.after_call', payload);
       if (after.blocked) return new AIMessage({ content: blockMessage(after, 'after'), id: ai.id });
-      const rewritten = ownGet(after.payload, 'response');
-      if (!isJsonObject(rewritten) || !changed(rewritten, response)) return ai;
+      const rewritten = rewrittenField(after, 'response', response);
+      if (!isJsonObject(rewritten)) return ai;
       const calls = ownGet(rewritten, 'tool_calls');
       return new AIMessage({
         content: contentOf(ownGet(rewritten, 'content'), ai.content),
@@ -85,9 +85,9 @@ function modelName(model: unknown): string {
 
 /** A message as JSON: {role, content, tool_calls?, tool_call_id?}. */
 function messageJson(m: BaseMessage): JsonObject {
-  const o: JsonObject = { role: m.type, content: jsonOf(m.content) };
+  const o: JsonObject = { role: m.type, content: asJson(m.content) };
   const calls = (m as { tool_calls?: unknown[] }).tool_calls;
-  if (Array.isArray(calls) && calls.length) o.tool_calls = jsonOf(calls);
+  if (Array.isArray(calls) && calls.length) o.tool_calls = asJson(calls);
   const callId = (m as { tool_call_id?: unknown }).tool_call_id;
   if (typeof callId === 'string') o.tool_call_id = callId;
   return o;
@@ -95,7 +95,7 @@ function messageJson(m: BaseMessage): JsonObject {
 
 /** The messages with each rewritten `content` put back (same message class, same ids and tool calls). */
 function rewriteMessages(messages: BaseMessage[], sent: JsonObject[], got: JsonValue | undefined): BaseMessage[] {
-  if (!Array.isArray(got) || !changed(got, sent)) return messages;
+  if (!Array.isArray(got)) return messages;
   return messages.map((m, i) => {
     const g = got[i];
     const content = isJsonObject(g) ? ownGet(g, 'content') : undefined;

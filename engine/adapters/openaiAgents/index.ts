@@ -21,7 +21,7 @@
  */
 import { Agent, getHandoff, Usage, type FunctionTool, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
 import { ownGet, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
-import { blockMessage, changed, jsonOf, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
 type AnyAgent = Agent<any, any>;
@@ -52,7 +52,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     runInParallel: false,
     execute: async ({ input }) => {
       const prompt = typeof input === 'string' ? input : lastUserText(input);
-      const r = trace.emit('input.received', { prompt, input: jsonOf(input) });
+      const r = trace.emit('input.received', { prompt, input: asJson(input) });
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
     },
   };
@@ -94,24 +94,23 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
 
   const model = (m: Model, name = 'model'): Model => {
     const before = (request: ModelRequest): { result: EmitResult; request: ModelRequest } => {
-      const messages = jsonOf(request.input);
       const system = request.systemInstructions ?? '';
-      const result = trace.emit('model.before_call', { model: name, system_prompt: system, messages, tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
+      const result = trace.emit('model.before_call', { model: name, system_prompt: system, messages: asJson(request.input), tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
       if (result.blocked) return { result, request };
       let next = request;
-      const msgs = ownGet(result.payload, 'messages');
-      if ((typeof msgs === 'string' || Array.isArray(msgs)) && changed(msgs, request.input)) next = { ...next, input: msgs as ModelRequest['input'] };
+      const msgs = rewrittenField(result, 'messages', request.input);
+      if (typeof msgs === 'string' || Array.isArray(msgs)) next = { ...next, input: msgs as ModelRequest['input'] };
       const sys = ownGet(result.payload, 'system_prompt');
       if (typeof sys === 'string' && sys !== system) next = { ...next, systemInstructions: sys };
       return { result, request: next };
     };
     const after = (output: ModelResponse['output'], usage: { inputTokens: number; outputTokens: number } | undefined): { result: EmitResult; output: ModelResponse['output'] } => {
-      const payload: JsonObject = { model: name, response: jsonOf(output) };
+      const payload: JsonObject = { model: name, response: asJson(output) };
       if (usage) payload.usage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
       const result = trace.emit('model.after_call', payload);
       if (result.blocked) return { result, output: [assistantText(blockMessage(result, 'after'))] };
-      const response = ownGet(result.payload, 'response');
-      return { result, output: Array.isArray(response) && changed(response, output) ? (response as unknown as ModelResponse['output']) : output };
+      const response = rewrittenField(result, 'response', output);
+      return { result, output: Array.isArray(response) ? (response as unknown as ModelResponse['output']) : output };
     };
     const wrapped: Model = {
       async getResponse(request) {
