@@ -26,7 +26,7 @@ interface OpenOptions {
   schedule: Scheduler;
   queueOptions: Parameters<typeof createSinkQueue>[2];
   onEnd: (ctx: TraceContext) => void;
-  /** Spans per dispatched event [P14]; they need the explanation (which handlers fired), so dispatch explains. */
+  /** Spans per dispatched event [O1]; they need the explanation (which handlers fired), so dispatch explains. */
   telemetry: (RuntimeTelemetry & { pipeline: { name: string; version: string } }) | null;
 }
 

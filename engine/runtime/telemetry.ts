@@ -5,7 +5,7 @@ import type { Explanation } from '../dispatch/types.ts';
 import type { SessionResult } from '../dispatch/session.ts';
 
 /**
- * OpenTelemetry for the runtime [P14]: one span per dispatched event. The engine never imports
+ * OpenTelemetry for the runtime [O1]: one span per dispatched event. The engine never imports
  * `@opentelemetry/api`: the caller hands in a tracer (`trace.getTracer('hookwire')`), and these structural types
  * are the part of the OTel API that Hookwire calls, so an OTel `Tracer` fits them as it is. No tracer, no spans
  * and no OTel code loaded.

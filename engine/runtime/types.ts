@@ -51,7 +51,7 @@ export interface RuntimeOptions {
   maxPending?: number;
   /** Told when a sink throws, rejects or drops a record. Decisions are never affected [P5]. */
   onSinkError?: (failure: SinkFailure) => void;
-  /** OpenTelemetry: one span per dispatched event, on the tracer given here [P14]. Absent: no spans, no OTel code. */
+  /** OpenTelemetry: one span per dispatched event, on the tracer given here [O1]. Absent: no spans, no OTel code. */
   telemetry?: RuntimeTelemetry;
 }
 

@@ -27,7 +27,7 @@ function toolResults(prompt: unknown): string {
 }
 
 describe('AI SDK adapter (ai 6, MockLanguageModelV3)', () => {
-  it('[P15] generateText: blocks the destructive tool, rewrites and redacts, stops on the token budget; the CLI replay agrees', async () => {
+  it('[O2] generateText: blocks the destructive tool, rewrites and redacts, stops on the token budget; the CLI replay agrees', async () => {
     const live = startLive();
     const hw = hookwireAiSdk(live.trace);
     const t = scenarioTools();
@@ -71,7 +71,7 @@ describe('AI SDK adapter (ai 6, MockLanguageModelV3)', () => {
     expect(replayed.find((l) => l.type === 'tool.after_call')!.payload.tool_response).toBe(`contents of ${REWRITTEN_PATH}: OPENAI_API_KEY=[REDACTED]`);
   });
 
-  it('[P15] streamText: a step is decided on its final text (a key split across deltas is redacted), then released', async () => {
+  it('[O2] streamText: a step is decided on its final text (a key split across deltas is redacted), then released', async () => {
     const live = startLive({}, 'stream-trace');
     const hw = hookwireAiSdk(live.trace);
     const t = scenarioTools();
@@ -111,7 +111,7 @@ describe('AI SDK adapter (ai 6, MockLanguageModelV3)', () => {
     expect(replayedDecisions(replayed)).toEqual(liveDecisions(live));
   });
 
-  it('[P15] a block before the model call answers with the message and never calls the model', async () => {
+  it('[O2] a block before the model call answers with the message and never calls the model', async () => {
     const live = startLive();
     live.trace.emit('tool.before_call', { tool_name: 'run_shell', tool_input: {} }); // a block; the trace goes on
     const hw = hookwireAiSdk(live.trace);

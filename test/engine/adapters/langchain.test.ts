@@ -22,7 +22,7 @@ function toolsOf(t: ReturnType<typeof scenarioTools>) {
 const toolMessages = (messages: BaseMessage[]) => messages.filter((m) => m.type === 'tool').map((m) => String(m.content));
 
 describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', () => {
-  it('[P15] blocks the destructive tool, rewrites and redacts, jumps to the end on the token budget; the CLI replay agrees', async () => {
+  it('[O2] blocks the destructive tool, rewrites and redacts, jumps to the end on the token budget; the CLI replay agrees', async () => {
     const live = startLive();
     const t = scenarioTools();
     const model = fakeModel()
@@ -53,7 +53,7 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
     expect(replayedDecisions(await replayWithCli(live))).toEqual(live_);
   });
 
-  it('[P15] a TERMINATE at a tool call jumps to the end (beforeModel): the model is not called again', async () => {
+  it('[O2] a TERMINATE at a tool call jumps to the end (beforeModel): the model is not called again', async () => {
     const live = startLive({}, 'gate-trace', GATE_PIPELINE);
     const t = scenarioTools();
     const model = fakeModel().respond(calls('m1', 'send_email', { to: 'ops@example.com' }, 5)).respond(new AIMessage('never asked for'));
@@ -69,7 +69,7 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
     expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
   });
 
-  it('[P15] a rewritten prompt is what the model gets (a pasted key is redacted before the call)', async () => {
+  it('[O2] a rewritten prompt is what the model gets (a pasted key is redacted before the call)', async () => {
     const live = startLive({}, 'prompt-trace', GATE_PIPELINE);
     const model = fakeModel().respond(new AIMessage({ content: 'ok', usage_metadata: usage(1) }));
     const agent = createAgent({ model, tools: [], middleware: [hookwireMiddleware(live.trace)] });

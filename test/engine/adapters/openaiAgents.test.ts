@@ -24,7 +24,7 @@ function toolsOf(t: ReturnType<typeof scenarioTools>) {
 const outputsOf = (input: unknown) => JSON.stringify((input as { type?: string }[]).filter((i) => i.type === 'function_call_result'));
 
 describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a custom provider)', () => {
-  it('[P15] blocks the destructive tool, rewrites and redacts, stops on the token budget (output tripwire); the CLI replay agrees', async () => {
+  it('[O2] blocks the destructive tool, rewrites and redacts, stops on the token budget (output tripwire); the CLI replay agrees', async () => {
     const live = startLive();
     const hw = hookwireAgents(live.trace);
     const t = scenarioTools();
@@ -58,7 +58,7 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     expect(replayedDecisions(await replayWithCli(live))).toEqual(live_);
   });
 
-  it('[P15] a blocked input trips the input guardrail before the model is called', async () => {
+  it('[O2] a blocked input trips the input guardrail before the model is called', async () => {
     const pipeline: PipelineInput = {
       ...GATE_PIPELINE,
       nodes: [...GATE_PIPELINE.nodes, { id: 'ev-input', kind: 'event', pattern: 'input.received' }, { id: 'm-wipe', kind: 'matcher', when: { 'payload.prompt': { contains: 'wipe' } } }, { id: 'h-no-wipe', kind: 'handler', name: 'no wiping', order: 5, action: { type: 'block', reason: 'asked to wipe' } }],
@@ -74,7 +74,7 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
   });
 
-  it('[P15] handoffs are their own event type; a rewritten prompt reaches the model; a TERMINATE at a tool ends the run', async () => {
+  it('[O2] handoffs are their own event type; a rewritten prompt reaches the model; a TERMINATE at a tool ends the run', async () => {
     const pipeline: PipelineInput = {
       ...GATE_PIPELINE,
       nodes: [...GATE_PIPELINE.nodes, { id: 'ev-handoff', kind: 'event', pattern: 'agent.handoff' }, { id: 'h-audit', kind: 'handler', name: 'log handoffs', order: 1, action: { type: 'audit', fields: ['payload.to_agent'] } }],

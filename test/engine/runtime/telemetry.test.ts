@@ -11,7 +11,7 @@ import { createRuntime, HOOKWIRE_ATTR, pipelineVersionOf, loadPipeline } from '.
 import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
 import { PIPELINE, scenarioTools } from '../adapters/adapterFixture.ts';
 
-// [P14] One span per dispatched event, on the real OpenTelemetry SDK with an in-memory exporter.
+// [O1] One span per dispatched event, on the real OpenTelemetry SDK with an in-memory exporter.
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -32,8 +32,8 @@ function runtime(options: { payloads?: boolean } = {}) {
   return r.runtime;
 }
 
-describe('OpenTelemetry spans [P14]', () => {
-  it('[P14] a span per dispatched event, child of the active span, with the decision, handler, reason, trace id and pipeline', () => {
+describe('OpenTelemetry spans [O1]', () => {
+  it('[O1] a span per dispatched event, child of the active span, with the decision, handler, reason, trace id and pipeline', () => {
     const t = runtime().startTrace({ trace_id: 'otel-1' });
     tracer.startActiveSpan('framework tool span', (parent) => {
       t.emit('tool.before_call', { tool_name: 'delete_file', tool_input: { path: '/' }, tool_use_id: 'call-9' });
@@ -68,7 +68,7 @@ describe('OpenTelemetry spans [P14]', () => {
     ]);
   });
 
-  it('[P14] spans say the same as the emit results (rewrites, budgets, terminate, after-terminate) and carry the event when payloads are on', () => {
+  it('[O1] spans say the same as the emit results (rewrites, budgets, terminate, after-terminate) and carry the event when payloads are on', () => {
     const t = runtime({ payloads: true }).startTrace({ trace_id: 'otel-2' });
     const results = [
       t.emit('tool.after_call', { tool_name: 'read_file', tool_input: {}, tool_response: 'key sk-live-0123456789abcdefghijklmnop', is_error: false }),
@@ -89,7 +89,7 @@ describe('OpenTelemetry spans [P14]', () => {
     expect(spans[0]!.events.map((e) => e.attributes?.['hookwire.handler.id'])).toContain('h-redact');
   });
 
-  it('[P14] nests under the AI SDK\'s own tool spans (experimental_telemetry on the same tracer)', async () => {
+  it('[O1] nests under the AI SDK\'s own tool spans (experimental_telemetry on the same tracer)', async () => {
     const r = createRuntime(PIPELINE, { telemetry: { tracer } });
     if (!r.ok) throw new Error('refused');
     const hw = hookwireAiSdk(r.runtime.startTrace({ trace_id: 'otel-ai' }));
@@ -115,7 +115,7 @@ describe('OpenTelemetry spans [P14]', () => {
     expect(otel.getActiveSpan()).toBeUndefined();
   });
 
-  it('[P14] the engine and the adapters never import OpenTelemetry: without a tracer no OTel code is loaded', () => {
+  it('[O1] the engine and the adapters never import OpenTelemetry: without a tracer no OTel code is loaded', () => {
     const root = join(__dirname, '..', '..', '..', 'engine');
     const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : /\.(ts|mjs)$/.test(n) ? [join(d, n)] : []));
     const offenders = walk(root).filter((f) => /from\s+['"]@opentelemetry\//.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
