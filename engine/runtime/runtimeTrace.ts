@@ -54,6 +54,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   recordQueue?.push(traceHeaderLine(header));
 
   const queued: HookEvent[] = [];
+  let dispatched = 0;
   let seq = 0;
   let drainScheduled = false;
   let terminated: EmitResult | null = null;
@@ -65,7 +66,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     if (t) {
       const { result, explanation } = session.explain(event);
       r = result;
-      writeEventSpan(t, t.pipeline, event, r, explanation);
+      writeEventSpan(t, t.pipeline, event, r, explanation, ++dispatched);
     } else r = session.dispatch(event);
     if (!r.duplicate) {
       // A repeated id ran nothing [E5]: its records were delivered the first time.

@@ -44,6 +44,7 @@ export const HOOKWIRE_ATTR = {
   eventType: 'hookwire.event.type',
   eventId: 'hookwire.event.id',
   eventTs: 'hookwire.event.ts',
+  eventSeq: 'hookwire.event.seq',
   eventMode: 'hookwire.event.mode',
   payload: 'hookwire.event.payload',
   meta: 'hookwire.event.meta',
@@ -78,11 +79,13 @@ export function writeEventSpan(
   event: HookEvent,
   r: SessionResult,
   explanation: Explanation | null,
+  seq: number,
 ): void {
   const a: TelemetryAttributes = {
     [HOOKWIRE_ATTR.eventType]: event.type,
     [HOOKWIRE_ATTR.eventId]: event.event_id,
     [HOOKWIRE_ATTR.eventMode]: r.mode,
+    [HOOKWIRE_ATTR.eventSeq]: seq,
     [HOOKWIRE_ATTR.decision]: r.decision,
     [HOOKWIRE_ATTR.blocked]: r.blocked,
     [HOOKWIRE_ATTR.reason]: r.reason,

@@ -1,9 +1,10 @@
 import { looksBinary } from './looksBinary.ts';
+import { looksLikeHookwireOtlp } from './importers/importHookwireOtlp.ts';
 
 /** The formats Hookwire reads: its own trace v1 and the four importers' sources. */
-export type TraceFormat = 'hookwire-trace' | 'claude-code' | 'otel-genai' | 'swe-agent' | 'openhands';
+export type TraceFormat = 'hookwire-trace' | 'claude-code' | 'otel-genai' | 'swe-agent' | 'openhands' | 'hookwire-otlp';
 
-export const TRACE_FORMATS: readonly TraceFormat[] = ['hookwire-trace', 'claude-code', 'otel-genai', 'swe-agent', 'openhands'];
+export const TRACE_FORMATS: readonly TraceFormat[] = ['hookwire-trace', 'claude-code', 'otel-genai', 'swe-agent', 'openhands', 'hookwire-otlp'];
 
 /** Names for people, used in messages and the UI. */
 export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
@@ -12,6 +13,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'otel-genai': 'OpenTelemetry GenAI spans (JSON)',
   'swe-agent': 'SWE-agent trajectory (.traj)',
   openhands: 'OpenHands event stream (JSON)',
+  'hookwire-otlp': "Hookwire's OpenTelemetry spans (OTLP/JSON, as a collector's file exporter writes)",
 };
 
 export interface FormatDetection {
@@ -53,6 +55,7 @@ function detectObject(s: string): TraceFormat | null {
   const firstLine = nl === -1 ? s : s.slice(0, nl);
   const firstKey = FIRST_KEY.exec(s)?.[1];
   if (/"format"\s*:\s*"hookwire\.trace"/.test(firstLine)) return 'hookwire-trace';
+  if (looksLikeHookwireOtlp(s)) return 'hookwire-otlp';
   // JSON Lines: the first line is a whole record; a pretty-printed document's first line is just "{".
   if (CLAUDE_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine)) return 'claude-code';
   if (firstKey === 'spans' || (/"spans"\s*:\s*\[/.test(s) && /"(gen_ai\.|start_time)/.test(s))) return 'otel-genai';

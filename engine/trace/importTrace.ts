@@ -2,6 +2,7 @@ import { detectTraceFormat, type TraceFormat } from './detectTraceFormat.ts';
 import { importClaudeCode } from './importers/importClaudeCode.ts';
 import { importOpenHands } from './importers/importOpenHands.ts';
 import { importOtelGenai } from './importers/importOtelGenai.ts';
+import { importHookwireOtlp } from './importers/importHookwireOtlp.ts';
 import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { parseJsonDocument, parseJsonl, quoteOtelIds } from './importers/parseSource.ts';
@@ -50,6 +51,14 @@ export function importTrace(text: string, options: ImportTraceOptions = {}): Imp
     problems.push(...parsed.problems);
     if (parsed.records.length === 0) return failed(format, [...problems, traceProblem('empty', 0, 'no readable record in the transcript', 'error', true)]);
     return outcome(format, importClaudeCode(parsed.records, importer), problems);
+  }
+  if (format === 'hookwire-otlp') {
+    // One ExportTraceServiceRequest, or JSON Lines of them (the collector's file exporter).
+    const whole = parseJsonDocument(text);
+    if (whole.ok) return outcome(format, importHookwireOtlp([whole.value], importer), problems);
+    const parsed = parseJsonl(text);
+    problems.push(...parsed.problems);
+    return outcome(format, importHookwireOtlp(parsed.records.map((r) => r.value), importer), problems);
   }
   const doc = parseJsonDocument(format === 'otel-genai' ? quoteOtelIds(text) : text);
   if (!doc.ok) return failed(format, [...problems, doc.problem]);

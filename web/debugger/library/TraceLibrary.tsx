@@ -15,6 +15,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'otel-genai': 'OpenTelemetry',
   'swe-agent': 'SWE-agent',
   openhands: 'OpenHands',
+  'hookwire-otlp': 'Hookwire OTLP',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
