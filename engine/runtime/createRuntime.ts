@@ -3,6 +3,7 @@ import { jsonErrorMessage } from '../compile/loadPipeline.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
 import { pipelineVersionOf } from './telemetry.ts';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
 import type { Runtime, RuntimeLoad, RuntimeOptions, RuntimeQueues, StartTraceOptions } from './types.ts';
 
 /**
@@ -65,6 +66,9 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         queueOptions,
         onEnd: (c) => traces.delete(c),
         telemetry,
+        approver: options.approver,
+        approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+        timers: options.timers,
       });
       traces.add(ctx);
       return ctx.trace;

@@ -3,6 +3,7 @@ import type { JsonValue } from '../model/json.ts';
 import { jsonEqual, ownGet } from '../model/json.ts';
 import type { Explanation } from '../dispatch/types.ts';
 import type { SessionResult } from '../dispatch/session.ts';
+import { HOOKWIRE_SPAN_ATTRIBUTES } from '../trace/importers/hookwireSpans.ts';
 
 /**
  * OpenTelemetry for the runtime [O1]: one span per dispatched event. The engine never imports
@@ -39,23 +40,24 @@ export interface RuntimeTelemetry {
 /** OTel `SpanStatusCode.ERROR` (the API's enum value, kept here so the engine does not import it). */
 const STATUS_ERROR = 2;
 
-/** The attribute names Hookwire writes (and the OTLP importer reads back). */
+const R = HOOKWIRE_SPAN_ATTRIBUTES;
+/** The attribute names Hookwire writes; those the OTLP importer reads back come from its table (one contract). */
 export const HOOKWIRE_ATTR = {
-  eventType: 'hookwire.event.type',
-  eventId: 'hookwire.event.id',
-  eventTs: 'hookwire.event.ts',
-  eventSeq: 'hookwire.event.seq',
+  eventType: R.eventType,
+  eventId: R.eventId,
+  eventTs: R.eventTs,
+  eventSeq: R.eventSeq,
+  payload: R.payload,
+  meta: R.eventMeta,
+  decision: R.decision,
+  decidedBy: R.handler,
+  reason: R.reason,
+  traceId: R.traceId,
+  agentId: R.agentId,
+  pipelineName: R.pipelineName,
+  pipelineVersion: R.pipelineVersion,
   eventMode: 'hookwire.event.mode',
-  payload: 'hookwire.event.payload',
-  meta: 'hookwire.event.meta',
-  decision: 'hookwire.decision',
   blocked: 'hookwire.blocked',
-  decidedBy: 'hookwire.decided_by',
-  reason: 'hookwire.reason',
-  traceId: 'hookwire.trace_id',
-  agentId: 'hookwire.agent_id',
-  pipelineName: 'hookwire.pipeline.name',
-  pipelineVersion: 'hookwire.pipeline.version',
   duplicate: 'hookwire.duplicate',
   afterTerminate: 'hookwire.after_terminate',
   rewritten: 'hookwire.payload.rewritten',

@@ -100,11 +100,17 @@ export function startLive(options: RuntimeOptions = {}, traceId = 'adapter-trace
   const r = createRuntime(pipeline, { clock: { now: () => (t += 1000) }, sinks: { audit: (a) => void audit.push(a) }, ...options });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   const trace = r.runtime.startTrace({ trace_id: traceId, record: (line) => void lines.push(line) });
-  // Watch what the adapter gets: guard() and guardTool() emit through the trace's own `emit`.
+  // Watch what the adapter gets: guard() and guardTool() emit through the trace's own `emit` / `emitAsync`.
   const results: Live['results'] = [];
   const emit = trace.emit;
   trace.emit = (type, payload, options) => {
     const res = emit(type, payload, options);
+    results.push({ ...res, type });
+    return res;
+  };
+  const emitAsync = trace.emitAsync;
+  trace.emitAsync = async (type, payload, options) => {
+    const res = await emitAsync(type, payload, options);
     results.push({ ...res, type });
     return res;
   };

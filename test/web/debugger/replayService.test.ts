@@ -36,7 +36,7 @@ const handlers: ReplayHandlers = {
   async pipeline(r) {
     const outcome = compiles
       ? { ok: true as const, handlers: HANDLERS, warnings: [] }
-      : { ok: false as const, problems: [{ code: 'bad', message: 'does not load', path: [], severity: 'error' as const }] };
+      : { ok: false as const, problems: [{ code: 'schema' as const, message: 'does not load', path: [], severity: 'error' as const }] };
     queueMicrotask(() => workers.latest().emit(r.epoch, { kind: 'compiled', outcome }));
     return { value: null, epoch: r.epoch };
   },
