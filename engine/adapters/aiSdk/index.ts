@@ -32,16 +32,16 @@ export interface HookwireAiSdk {
 }
 
 export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
-  const before = (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): { result: EmitResult; params: LanguageModelV3CallOptions } => {
-    const result = trace.emit('model.before_call', { model: model.modelId, provider: model.provider, messages: asJson(params.prompt), tools: (params.tools ?? []).map((t) => t.name) });
+  const before = async (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): Promise<{ result: EmitResult; params: LanguageModelV3CallOptions }> => {
+    const result = await trace.emitAsync('model.before_call', { model: model.modelId, provider: model.provider, messages: asJson(params.prompt), tools: (params.tools ?? []).map((t) => t.name) });
     const rewritten = result.blocked ? undefined : rewrittenField(result, 'messages', params.prompt);
     const next = Array.isArray(rewritten) ? { ...params, prompt: rewritten as unknown as LanguageModelV3CallOptions['prompt'] } : params;
     return { result, params: next };
   };
-  const after = (model: { modelId: string; provider: string }, content: LanguageModelV3Content[], usage: LanguageModelV3Usage | undefined, finish: string): { result: EmitResult; content: LanguageModelV3Content[] } => {
+  const after = async (model: { modelId: string; provider: string }, content: LanguageModelV3Content[], usage: LanguageModelV3Usage | undefined, finish: string): Promise<{ result: EmitResult; content: LanguageModelV3Content[] }> => {
     const payload: JsonObject = { model: model.modelId, provider: model.provider, response: asJson(content), finish_reason: finish };
     if (usage) payload.usage = usageOf(usage);
-    const result = trace.emit('model.after_call', payload);
+    const result = await trace.emitAsync('model.after_call', payload);
     if (result.blocked) return { result, content: [{ type: 'text', text: blockMessage(result, 'after') }] };
     const response = rewrittenField(result, 'response', content);
     return { result, content: Array.isArray(response) ? (response as unknown as LanguageModelV3Content[]) : content };
@@ -50,21 +50,21 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model }) {
-      const b = before(params, model);
+      const b = await before(params, model);
       if (b.result.blocked) return replaced(blockMessage(b.result));
       const res = await model.doGenerate(b.params);
-      const a = after(model, res.content, res.usage, res.finishReason.unified);
+      const a = await after(model, res.content, res.usage, res.finishReason.unified);
       if (a.result.blocked) return { ...res, content: a.content, finishReason: { unified: 'stop', raw: 'hookwire' } };
       return a.content === res.content ? res : { ...res, content: a.content };
     },
     async wrapStream({ params, model }) {
-      const b = before(params, model);
+      const b = await before(params, model);
       if (b.result.blocked) return { stream: streamOf(textParts(blockMessage(b.result)).concat(finishPart(zeroUsage()))) };
       const res = await model.doStream(b.params);
       const held: LanguageModelV3StreamPart[] = [];
-      const release = (ctl: TransformStreamDefaultController<LanguageModelV3StreamPart>, finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | null) => {
+      const release = async (ctl: TransformStreamDefaultController<LanguageModelV3StreamPart>, finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | null) => {
         const content = contentOf(held);
-        const a = after(model, content, finish?.usage, finish?.finishReason.unified ?? 'other');
+        const a = await after(model, content, finish?.usage, finish?.finishReason.unified ?? 'other');
         const parts = a.content === content ? held : partsOf(a.content);
         for (const p of parts) ctl.enqueue(p);
         if (finish) ctl.enqueue(a.result.blocked ? { ...finish, finishReason: { unified: 'stop', raw: 'hookwire' } } : finish);
@@ -73,16 +73,16 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
       let decided = false;
       const stream = res.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          transform(part, ctl) {
+          async transform(part, ctl) {
             if (part.type === 'finish') {
               decided = true;
-              release(ctl, part);
+              await release(ctl, part);
             } else if (part.type === 'stream-start' || part.type === 'response-metadata' || part.type === 'raw' || part.type === 'error') ctl.enqueue(part);
             else held.push(part);
           },
-          flush(ctl) {
+          async flush(ctl) {
             // A stream that ended without a finish part still gets its after event: nothing unchecked leaves.
-            if (!decided) release(ctl, null);
+            if (!decided) await release(ctl, null);
           },
         }),
       );

@@ -25,7 +25,7 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
     wrapModelCall: async (request, handler) => {
       const model = modelName(request.model);
       const messages = request.messages.map(messageJson);
-      const before = trace.emit('model.before_call', { model, system_prompt: request.systemPrompt ?? '', messages });
+      const before = await trace.emitAsync('model.before_call', { model, system_prompt: request.systemPrompt ?? '', messages });
       if (before.blocked) return new AIMessage({ content: blockMessage(before) });
       const next = { ...request, messages: rewriteMessages(request.messages, messages, rewrittenField(before, 'messages', messages)) };
       const system = ownGet(before.payload, 'system_prompt');
@@ -34,7 +34,7 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const response = { content: asJson(ai.content), tool_calls: asJson((ai.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null }))) };
       const payload: JsonObject = { model, response };
       if (ai.usage_metadata) payload.usage = { input_tokens: ai.usage_metadata.input_tokens, output_tokens: ai.usage_metadata.output_tokens };
-      const after = trace.emit('model.after_call', payload);
+      const after = await trace.emitAsync('model.after_call', payload);
       if (after.blocked) return new AIMessage({ content: blockMessage(after, 'after'), id: ai.id });
       const rewritten = rewrittenField(after, 'response', response);
       if (!isJsonObject(rewritten)) return ai;

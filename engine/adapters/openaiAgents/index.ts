@@ -52,7 +52,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     runInParallel: false,
     execute: async ({ input }) => {
       const prompt = typeof input === 'string' ? input : lastUserText(input);
-      const r = trace.emit('input.received', { prompt, input: asJson(input) });
+      const r = await trace.emitAsync('input.received', { prompt, input: asJson(input) });
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
     },
   };
@@ -60,7 +60,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     name: 'hookwire',
     execute: async ({ agentOutput, agent }) => {
       const text = typeof agentOutput === 'string' ? agentOutput : JSON.stringify(agentOutput);
-      const r = trace.emit('final_answer.before', { text, agent: agent.name });
+      const r = await trace.emitAsync('final_answer.before', { text, agent: agent.name });
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
     },
   };
@@ -83,7 +83,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     const wrapped: Handoff<any, any> = Object.assign(Object.create(Object.getPrototypeOf(h) as object) as Handoff<any, any>, h, {
       agent: target,
       onInvokeHandoff: async (ctx: Parameters<Handoff<any, any>['onInvokeHandoff']>[0], args: string) => {
-        const r = trace.emit('agent.handoff', { from_agent: from.name, to_agent: h.agentName, tool_name: h.toolName, input: toolInputOf(args || '{}') });
+        const r = await trace.emitAsync('agent.handoff', { from_agent: from.name, to_agent: h.agentName, tool_name: h.toolName, input: toolInputOf(args || '{}') });
         if (r.blocked) return from;
         const next = await h.onInvokeHandoff(ctx, args);
         return next === h.agent ? target : agent(next);
@@ -93,9 +93,9 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   };
 
   const model = (m: Model, name = 'model'): Model => {
-    const before = (request: ModelRequest): { result: EmitResult; request: ModelRequest } => {
+    const before = async (request: ModelRequest): Promise<{ result: EmitResult; request: ModelRequest }> => {
       const system = request.systemInstructions ?? '';
-      const result = trace.emit('model.before_call', { model: name, system_prompt: system, messages: asJson(request.input), tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
+      const result = await trace.emitAsync('model.before_call', { model: name, system_prompt: system, messages: asJson(request.input), tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
       if (result.blocked) return { result, request };
       let next = request;
       const msgs = rewrittenField(result, 'messages', request.input);
@@ -104,24 +104,24 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       if (typeof sys === 'string' && sys !== system) next = { ...next, systemInstructions: sys };
       return { result, request: next };
     };
-    const after = (output: ModelResponse['output'], usage: { inputTokens: number; outputTokens: number } | undefined): { result: EmitResult; output: ModelResponse['output'] } => {
+    const after = async (output: ModelResponse['output'], usage: { inputTokens: number; outputTokens: number } | undefined): Promise<{ result: EmitResult; output: ModelResponse['output'] }> => {
       const payload: JsonObject = { model: name, response: asJson(output) };
       if (usage) payload.usage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
-      const result = trace.emit('model.after_call', payload);
+      const result = await trace.emitAsync('model.after_call', payload);
       if (result.blocked) return { result, output: [assistantText(blockMessage(result, 'after'))] };
       const response = rewrittenField(result, 'response', output);
       return { result, output: Array.isArray(response) ? (response as unknown as ModelResponse['output']) : output };
     };
     const wrapped: Model = {
       async getResponse(request) {
-        const b = before(request);
+        const b = await before(request);
         if (b.result.blocked) return { usage: new Usage(), output: [assistantText(blockMessage(b.result))] };
         const res = await m.getResponse(b.request);
-        const a = after(res.output, res.usage);
+        const a = await after(res.output, res.usage);
         return a.output === res.output ? res : { ...res, output: a.output };
       },
       async *getStreamedResponse(request) {
-        const b = before(request);
+        const b = await before(request);
         if (b.result.blocked) {
           yield* replacedStream(blockMessage(b.result));
           return;
@@ -133,7 +133,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
             else held.push(e);
             continue;
           }
-          const a = after(e.response.output as ModelResponse['output'], e.response.usage);
+          const a = await after(e.response.output as ModelResponse['output'], e.response.usage);
           if (a.output === e.response.output) yield* held;
           else {
             const text = textOf(a.output);
