@@ -16,8 +16,14 @@ export interface UiOptions {
 
 export const DEFAULT_UI_PORT = 4310;
 
+/** Where the app and the schemas are: the package's own unless a test says otherwise. */
+export interface UiDirs {
+  web: string;
+  schema: string;
+}
+
 /** Starts the server and resolves with it (the CLI then waits for a signal; tests close it). */
-export async function startUi(files: string[], options: UiOptions, io: Io): Promise<UiServer> {
+export async function startUi(files: string[], options: UiOptions, io: Io, dirs: UiDirs = { web: webDir(), schema: schemaDir() }): Promise<UiServer> {
   const port = options.port === undefined ? DEFAULT_UI_PORT : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not "${options.port}"`);
   const paths = files.map((f) => resolve(f));
@@ -30,7 +36,7 @@ export async function startUi(files: string[], options: UiOptions, io: Io): Prom
     }
     if (!info.isFile()) throw new CliError(`cannot read ${p}: is a directory, not a file`);
   }
-  const web = webDir();
+  const web = dirs.web;
   if (!existsSync(join(web, 'index.html'))) {
     throw new CliError(`the app is not built (no ${join(web, 'index.html')}); in a checkout run \`npm run build:dist\``);
   }
@@ -40,7 +46,7 @@ export async function startUi(files: string[], options: UiOptions, io: Io): Prom
   const traces = pipeline ? rest : paths;
   let server: UiServer;
   try {
-    server = await startUiServer({ webDir: web, schemaDir: schemaDir(), pipeline, traces, token: randomBytes(24).toString('hex'), port });
+    server = await startUiServer({ webDir: web, schemaDir: dirs.schema, pipeline, traces, token: randomBytes(24).toString('hex'), port });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use: pick another with --port (0 picks a free one)`);
