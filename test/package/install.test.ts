@@ -219,6 +219,13 @@ describe('the packed package, installed into a fresh project', () => {
       // Without the token the files are not handed out.
       const base = withFiles.replace(/#.*$/, '');
       expect((await p2.request.get(`${base}api/open`)).status()).toBe(401);
+
+      // A pipeline the engine refuses is not added; the app says so and how to see why.
+      writeFileSync(join(project, 'refused.pipeline.json'), '{"format": "hookwire.pipeline", "version": 1, "name": "x", "nodes": [{"id": "h", "kind": "handler", "action": {"type": "nope"}}], "wires": []}');
+      const refused = await start(['refused.pipeline.json']);
+      const p3 = await (await browser.newContext()).newPage();
+      await p3.goto(refused);
+      await p3.getByText(/refused\.pipeline\.json cannot be opened: \d+ problem/).waitFor({ timeout: 30_000 });
     } finally {
       for (const s of servers) s.kill('SIGTERM');
       await browser.close();
