@@ -192,6 +192,11 @@ describe('the packed package, installed into a fresh project', () => {
       const url = await start([]);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (m) => {
+        if (m.text().startsWith('CSP violation')) violations.push(m.text());
+      });
+      await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.log(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)));
       const uncovered: string[] = [];
       page.on('response', (r) => {
         if (!r.headers()['content-security-policy']?.includes("script-src 'self' 'wasm-unsafe-eval'")) uncovered.push(r.url());
@@ -201,6 +206,7 @@ describe('the packed package, installed into a fresh project', () => {
       await page.getByRole('button', { name: 'Debug', exact: true }).click();
       await page.getByText('Demo: coding agent session').first().waitFor({ timeout: 30_000 });
       expect(uncovered.filter((u) => u.startsWith(url))).toEqual([]);
+      expect(violations).toEqual([]);
       // The schema the pipeline's $schema names is served too.
       const schema = await page.request.get(`${url}schema/pipeline.v1.schema.json`);
       expect(schema.status()).toBe(200);

@@ -63,6 +63,13 @@ describe('hookwire ui server', () => {
     expect(head.body).toBe('');
   });
 
+  it('sends the policy index.html declares (one policy), plus what only a header can say', () => {
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(join(ROOT, 'index.html'), 'utf8'))?.[1];
+    expect(meta).toBeDefined();
+    expect(APP_CSP.startsWith(`${meta}; `)).toBe(true);
+    expect(APP_CSP.slice(meta!.length)).toBe("; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'");
+  });
+
   it('puts the CSP on every answer, errors included', async () => {
     for (const r of [await get('/nope'), await get('/api/open'), await get('/', {}, 'POST'), await get('/', { Host: 'evil.example' })]) {
       expect(r.headers['content-security-policy']).toBe(APP_CSP);
