@@ -77,11 +77,42 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
   program
     .command('claude-hook')
     .description('Claude Code hook adapter: read one hook input on stdin, dispatch it, answer as Claude Code expects')
-    .argument('<pipeline>', 'pipeline JSON file')
+    .argument('[pipeline]', 'pipeline JSON file (not with --server)')
     .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
     .option('--audit <file>', 'append audit records to this JSON Lines file')
-    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load or any internal error → exit 2 with the reason\non stderr, which Claude Code treats as blocking. See README "Production".')
-    .action((p: string, opts) => run(async () => (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin))());
+    .option('--server <url>', 'forward to a running `hookwire serve` (e.g. http://127.0.0.1:7347) instead of deciding here')
+    .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
+    .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
+    .option('--timeout <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, a server that does not answer in time or any\ninternal error → exit 2 with the reason on stderr, which Claude Code treats as blocking. See README "Production".')
+    .action((p: string | undefined, opts) => run(async () => {
+      if (opts.server !== undefined) {
+        if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
+        const { forwardHook } = await import('./serve/forwardHook.ts');
+        const timeoutMs = opts.timeout === undefined ? undefined : Number(opts.timeout);
+        if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--timeout ${opts.timeout} must be a positive number of milliseconds`);
+        const a = await forwardHook(await readStdin(), { server: opts.server, tokenFile: opts.tokenFile, stateDir: opts.stateDir, ...(timeoutMs ? { timeoutMs } : {}) });
+        if (a.stdout) io.out(a.stdout);
+        if (a.stderr) io.err(a.stderr);
+        return a.exitCode;
+      }
+      if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
+      return (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin);
+    })());
+
+  program
+    .command('serve')
+    .description('run a decision server on 127.0.0.1: Claude Code http hooks, a JSON API for any agent, a live stream for the debugger')
+    .argument('<pipeline>', 'pipeline JSON file (reloaded when it changes; a bad file keeps the old one)')
+    .option('--port <port>', 'port on 127.0.0.1 (0: any free port)', '7347')
+    .option('--host <host>', 'loopback address to bind: 127.0.0.1, ::1 or localhost', '127.0.0.1')
+    .option('--state-dir <dir>', 'where the token, the pipelines and the recordings live', '.hookwire')
+    .addOption(new Option('--flush <policy>', 'write: each line is written before its answer (survives kill -9); fsync: also fdatasync (survives power loss)').choices(['write', 'fsync']).default('write'))
+    .option('--max-body <bytes>', 'largest request body', String(1024 * 1024))
+    .option('--allow-origin <origin...>', 'browser origins allowed to call the server (the debugger, e.g. http://127.0.0.1:4173)')
+    .option('--no-watch', 'do not reload the pipeline file when it changes')
+    .addHelpText('after', '\nEvery request needs Authorization: Bearer <token>; the token is printed once at start and written to <state-dir>/token (0600).\nEndpoints: GET /openapi.json. See README "hookwire serve".')
+    .action((p: string, opts) => run(async () => (await import('./serve/serveCommand.ts')).serveCommand(p, opts, io))());
 
   return program;
 }

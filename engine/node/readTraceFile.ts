@@ -26,7 +26,14 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
   const reader = createTraceReader(options);
   try {
     const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    for await (const chunk of stream) reader.push(chunk as string);
+    for await (const chunk of stream) {
+      reader.push(chunk as string);
+      // Stop at the first fatal verdict (binary data, not a trace): `--record /dev/zero` must not read forever.
+      if (reader.failed) {
+        stream.destroy();
+        break;
+      }
+    }
   } catch (err) {
     return unreadable(path, err);
   }

@@ -40,6 +40,8 @@ export interface TraceReader {
   end(): TraceReadResult;
   readonly header: TraceHeader | null;
   readonly eventCount: number;
+  /** A fatal problem was found (binary data, a bad header): later chunks are ignored, so a caller can stop reading. */
+  readonly failed: boolean;
 }
 
 /**
@@ -153,6 +155,9 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     },
     get eventCount() {
       return eventCount;
+    },
+    get failed() {
+      return fatal;
     },
   };
 }

@@ -50,6 +50,7 @@ export const TraceHeaderSchema = z
 export const RecordedDecisionSchema = z.strictObject({
   decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
   reason: z.string().optional(),
+  pipeline: z.string().min(1).max(200).optional().describe('The version of the pipeline that decided (hookwire serve: "<name>@<sha256 prefix>").'),
 });
 
 /**
