@@ -45,7 +45,8 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     const first = bad[0] ?? r.problems[0];
     const where = first && first.line > 0 ? `line ${first.line}: ` : '';
     const more = bad.length > 1 ? ` (and ${bad.length - 1} more bad line${bad.length > 2 ? 's' : ''})` : '';
-    throw new RecordingError(`the recording ${path} cannot be used, so its session fails closed: ${where}${first?.code ?? 'unreadable'}: ${first?.message ?? 'no header'}${more}`);
+    if (!r.header) throw new RecordingError(`the recording ${path} is not a Hookwire trace, so its session fails closed: ${first?.message ?? 'no header'}`);
+    throw new RecordingError(`the recording ${path} has a line that cannot be read, so its session fails closed (skipping it could forget a decision): ${where}${first?.code}: ${first?.message}${more}`);
   }
   return { header: r.header, events: r.events, cut };
 }

@@ -285,10 +285,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const status = err instanceof HttpError ? err.status : 500;
       if (!(err instanceof HttpError)) log(`hookwire serve: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       metrics.refused++;
+      if (status === 413) {
+        // Discard the rest of the body (not kept) so the client can read the answer, then close the connection.
+        req.resume();
+        res.setHeader('connection', 'close');
+      }
       if (!res.headersSent) send(status, 'application/json', JSON.stringify({ error: err instanceof Error ? err.message : String(err) }));
       else res.end();
-      // Unread body bytes are dropped with the connection rather than read to the end.
-      if (status === 413) req.destroy();
     }
   };
 
