@@ -4,6 +4,17 @@ import '@fontsource-variable/jetbrains-mono';
 import '@xyflow/react/dist/style.css';
 import './styles/app.css';
 import { App } from './App.tsx';
-import './devtools.ts';
+import { installDevtools } from './devtools.ts';
+import { makeReplayWorker } from './debugger/replayClient.ts';
+import { appDb } from './persistence/db.ts';
+import { ServicesProvider } from './services/AppServices.tsx';
+import { startApp } from './startApp.ts';
 
-createRoot(document.getElementById('root')!).render(<App />);
+const services = startApp(appDb(), makeReplayWorker);
+installDevtools(services);
+
+createRoot(document.getElementById('root')!).render(
+  <ServicesProvider services={services}>
+    <App />
+  </ServicesProvider>,
+);

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumExecutable } from '../chromium.ts';
-import { compilePipeline } from '../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline } from '../../engine/compile/compilePipeline.ts';
 import { createReplayer } from '../../engine/replay/createReplayer.ts';
 import { readTrace } from '../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';

@@ -2,8 +2,8 @@ import { decisionRank, type Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { ActionResult } from './actions.ts';
-import type { CompiledHandler, CompiledPipeline } from './compilePipeline.ts';
+import type { ActionResult } from '../compile/types.ts';
+import type { CompiledHandler } from '../compile/compilePipeline.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
 
 /**
@@ -174,38 +174,4 @@ function updateBreaker(
   const next = { ...breakers };
   Object.defineProperty(next, id, { value: { failures, open_until }, enumerable: true, writable: true, configurable: true });
   return next;
-}
-
-/** Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6]. */
-export function handlerMatches(compiled: CompiledPipeline, live: Int32Array, h: CompiledHandler, scope: Scope): boolean {
-  const s = compiled.scratch;
-  for (let p = 0; p < live.length; p++) {
-    const ms = h.paths[live[p]!]!.matchers;
-    let pass = true;
-    for (let k = 0; k < ms.length; k++) {
-      const m = ms[k]!;
-      let v: boolean;
-      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m] === 1;
-      else {
-        v = compiled.matchers[m]!.test(scope);
-        s.memoEpoch[m] = s.epoch;
-        s.memoPass[m] = v ? 1 : 0;
-      }
-      if (!v) {
-        pass = false;
-        break;
-      }
-    }
-    if (pass) return true;
-  }
-  return false;
-}
-
-/** A fresh memo epoch; the counters wrap long before Int32 overflow. */
-export function nextEpoch(compiled: CompiledPipeline): void {
-  const s = compiled.scratch;
-  if (++s.epoch >= 0x3fffffff) {
-    s.epoch = 1;
-    s.memoEpoch.fill(0);
-  }
 }

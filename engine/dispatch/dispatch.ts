@@ -1,9 +1,10 @@
 import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { CompiledPipeline } from './compilePipeline.ts';
-import { breakerOpenUntil, finishChain, handlerMatches, nextEpoch, runSafely, settle, startChain } from './chain.ts';
-import { gatherCandidates } from './candidateIndex.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
+import { breakerOpenUntil, finishChain, runSafely, settle, startChain } from './chain.ts';
+import { handlerMatches, nextEpoch, scratchOf } from './scratch.ts';
+import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 
 /** What dispatch needs from the outside world: time (and, for explanations, a timer for durations) [E4]. */
@@ -28,7 +29,7 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
   const plan = compiled.plan(event.type);
   if (plan.liveCount === 0) return untouched(event, state, plan.mode);
   const sync = plan.mode === 'sync';
-  const scratch = compiled.scratch;
+  const scratch = scratchOf(compiled);
   const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
   const now = env.clock.now();
   const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
@@ -37,20 +38,20 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
   scope.state = state.vars;
   scope.now = now;
   const candidates = scratch.candidates;
-  nextEpoch(compiled);
+  nextEpoch(scratch);
   let n = gatherCandidates(plan.index, scope, candidates, -1);
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
     if (breakerOpenUntil(c.breakers, h, now) !== 0) continue;
-    if (plan.exact[rank] === 0 && !handlerMatches(compiled, plan.paths[rank]!, h, scope)) continue;
+    if (plan.exact[rank] === 0 && !handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope)) continue;
     settle(c, h, runSafely(h, scope), event, now);
     if (sync && c.decision !== 'continue') break;
     if (c.changed) {
       // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.
       scope.payload = c.payload;
       scope.state = c.vars;
-      nextEpoch(compiled);
+      nextEpoch(scratch);
       n = gatherCandidates(plan.index, scope, candidates, rank);
       i = -1;
     }

@@ -6,10 +6,11 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { CompiledHandler, CompiledPipeline } from './compilePipeline.ts';
+import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import { breakerOpenUntil, finishChain, runSafely, settle, startChain, type Chain } from './chain.ts';
 import type { DispatchEnv } from './dispatch.ts';
-import type { ConditionExplain, DispatchResult, DispatchState, Explanation, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
+import type { DispatchResult, DispatchState, Explanation, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
+import type { ConditionExplain } from '../match/types.ts';
 
 /**
  * Explain mode [X1]-[X5]: the same chain as `dispatch`, evaluated without indexes so that every handler
@@ -31,11 +32,11 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
     if (!h.node.enabled) {
-      handlers.push(h.disabledExplain);
+      handlers.push(fixedExplain(h, 'disabled'));
       continue;
     }
     if (!live) {
-      handlers.push(h.wrongTypeExplain);
+      handlers.push(fixedExplain(h, 'wrong_event_type'));
       continue;
     }
     if (endedBy !== null) {
@@ -96,6 +97,23 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       audit: result.audit,
     },
   };
+}
+
+const fixedExplains = new WeakMap<CompiledHandler, { disabled: HandlerExplain; wrong_event_type: HandlerExplain }>();
+
+/** Shared, frozen explanations for the statuses that need no evaluation, built once per compiled handler. */
+function fixedExplain(h: CompiledHandler, status: 'disabled' | 'wrong_event_type'): HandlerExplain {
+  let fixed = fixedExplains.get(h);
+  if (!fixed) {
+    const staticPaths: PathExplain[] = h.paths.map((p) =>
+      Object.freeze({ nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: false, matchers: [], pass: false }),
+    );
+    const make = (s: typeof status, ps: PathExplain[]): HandlerExplain =>
+      Object.freeze({ handler_id: h.node.id, name: h.node.name, action: h.node.action.type, order: h.node.order, status: s, shadow: h.node.shadow, paths: ps });
+    fixed = { disabled: make('disabled', []), wrong_event_type: make('wrong_event_type', staticPaths) };
+    fixedExplains.set(h, fixed);
+  }
+  return fixed[status];
 }
 
 interface ExplainMemo {

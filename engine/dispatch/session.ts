@@ -1,5 +1,5 @@
 import type { HookEvent } from '../model/event.ts';
-import type { CompiledPipeline } from './compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from './dispatch.ts';
 import { explainEvent } from './explain.ts';
 import { auditRecord, rawLogRecord, type AuditRecord, type RawLogRecord } from './records.ts';

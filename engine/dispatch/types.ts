@@ -1,29 +1,9 @@
 import type { Decision } from '../model/decision.ts';
-import type { HookEvent, EventMode } from '../model/event.ts';
+import type { EventMode } from '../model/event.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
+import type { ConditionExplain } from '../match/types.ts';
 import type { CodeErrorKind } from '../sandbox/types.ts';
 import type { Operation } from 'fast-json-patch';
-
-/** What a handler sees: the event, the payload as rewritten by earlier handlers, the trace state, the time. */
-export interface HandlerContext {
-  readonly event: HookEvent;
-  readonly payload: JsonObject;
-  readonly state: JsonObject;
-  /** Milliseconds since the epoch, from the injected clock. */
-  readonly now: number;
-}
-
-/** A handler's result: the seed's `{decision, reason, new_payload}` plus a state patch and log lines. */
-export interface HandlerOutcome {
-  decision: Decision;
-  reason?: string;
-  new_payload?: JsonObject;
-  /** Top-level state keys to set; a `null` value removes the key. */
-  state_patch?: JsonObject;
-  logs?: string[];
-  /** Records for the audit sink (audit handlers). */
-  audit?: JsonObject;
-}
 
 /** A handler failure, as the error policy and the explanation see it [E1]. */
 export interface HandlerError {
@@ -76,26 +56,6 @@ export interface StateChange {
 }
 
 // ---- Explanation: the whole story of one event. The debugger renders it and nothing else. ----
-
-export type ClauseOp =
-  | 'eq' | 'ne' | 'in' | 'nin' | 'regex' | 'prefix' | 'suffix' | 'contains' | 'exists' | 'gt' | 'gte' | 'lt' | 'lte';
-
-export type ConditionExplain =
-  | {
-      kind: 'clause';
-      path: string;
-      op: ClauseOp;
-      expected: JsonValue;
-      /** Absent when the path is missing. */
-      actual?: JsonValue;
-      missing: boolean;
-      pass: boolean;
-      /** The near-miss hint for a missing path: "`payload.input` is missing; the payload has `user_input`". */
-      hint?: string;
-    }
-  | { kind: 'all' | 'any'; pass: boolean; children: ConditionExplain[] }
-  | { kind: 'not'; pass: boolean; child: ConditionExplain }
-  | { kind: 'code'; pass: boolean; logs: string[]; duration_ms: number; error?: { kind: string; message: string; line?: number; column?: number } };
 
 export interface MatcherExplain {
   matcher_id: string;

@@ -1,5 +1,5 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
-import type { ClauseOp } from '../dispatch/types.ts';
+import type { ClauseOp } from './types.ts';
 import type { Getter } from './path.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
 

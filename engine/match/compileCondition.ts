@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonValue } from '../model/json.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
-import type { ClauseOp, ConditionExplain } from '../dispatch/types.ts';
+import type { ClauseOp, ConditionExplain } from './types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';

@@ -1,5 +1,5 @@
 import { isJsonObject, jsonEqual, type JsonPrimitive, type JsonValue } from '../model/json.ts';
-import type { ClauseOp } from '../dispatch/types.ts';
+import type { ClauseOp } from './types.ts';
 import { compileRegex } from './regex.ts';
 
 /** A compiled operator: tests the actual value (undefined = missing). */

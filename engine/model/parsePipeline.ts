@@ -5,7 +5,7 @@ import { EVENT_TYPE_RE } from './event.ts';
 import { buildGraph, findCycle, wireAllowed } from './graph.ts';
 import { NodeSchema, PipelineSchema, WireSchema, PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline, type PipelineNode } from './pipelineSchema.ts';
 import type { JsonPath, Problem } from './problem.ts';
-import { parseEventPattern } from '../match/eventPattern.ts';
+import { parseEventPattern } from './eventPattern.ts';
 
 /** Migrations of pipeline documents: version n → n + 1. Version 1 is the first; the table grows with the format. */
 export const PIPELINE_MIGRATIONS: ReadonlyMap<number, Migration> = new Map();

@@ -1,7 +1,7 @@
 // Reading a pipeline file for the CLI and the Node runtime helpers: text → JSON → compiled pipeline, with a
 // QuickJS sandbox only when the pipeline has code (loading QuickJS costs time every CLI run otherwise).
-import { compilePipeline, type CompiledPipeline } from '../dispatch/compilePipeline.ts';
-import { jsonErrorMessage } from '../model/loadPipeline.ts';
+import { compilePipeline, type CompiledPipeline } from '../compile/compilePipeline.ts';
+import { jsonErrorMessage } from '../compile/loadPipeline.ts';
 import { isJsonObject } from '../model/json.ts';
 import type { Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';

@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { HandlerStatus } from '../dispatch/types.ts';
 import { HANDLER_STATUSES, type ReplayActivity } from './replayActivity.ts';
 import { STEP_FLAG, type ReplayTimeline } from './types.ts';

@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
 import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer, DEFAULT_CHECKPOINT_EVERY, type FindOptions, type ReplayerOptions } from './createReplayer.ts';

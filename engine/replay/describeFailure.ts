@@ -1,6 +1,6 @@
 import type { JsonValue } from '../model/json.ts';
 import { isJsonObject, ownGet } from '../model/json.ts';
-import type { ClauseOp, ConditionExplain } from '../dispatch/types.ts';
+import type { ClauseOp, ConditionExplain } from '../match/types.ts';
 import { valueText } from './replayText.ts';
 
 /** Why a condition failed, read from its explanation [X2][X3]: the first failing part, not a re-evaluation. */

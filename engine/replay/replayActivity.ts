@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Explanation, HandlerStatus } from '../dispatch/types.ts';
 
 /** Handler statuses in the order of `ReplayActivity.status_counts` columns. */

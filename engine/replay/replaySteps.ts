@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';

@@ -1,5 +1,5 @@
 import { DECISIONS, type Decision } from '../model/decision.ts';
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { OUTCOMES, NO_RECORD, STEP_FLAG, type ReplayCarry, type ReplayStep, type ReplayTimeline, type StepOutcome } from './types.ts';
 
 const OUTCOME_CODE = new Map<StepOutcome, number>(OUTCOMES.map((o, i) => [o, i]));

@@ -1,7 +1,7 @@
 import { blocksAction, type Decision } from '../model/decision.ts';
 import type { EventMode, HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
 import { explainEvent } from '../dispatch/explain.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';

@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
 import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer } from './createReplayer.ts';

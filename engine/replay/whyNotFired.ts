@@ -1,5 +1,5 @@
 import type { Decision } from '../model/decision.ts';
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Explanation, HandlerError, HandlerExplain } from '../dispatch/types.ts';
 import { failureSentence, firstFailure, type ConditionFailure } from './describeFailure.ts';
 import { clip, decisionWithReason, quoteName, stepNo } from './replayText.ts';

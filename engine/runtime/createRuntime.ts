@@ -1,20 +1,8 @@
-import { compilePipeline } from '../dispatch/compilePipeline.ts';
-import { jsonErrorMessage } from '../model/loadPipeline.ts';
-import type { JsonObject } from '../model/json.ts';
-import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
-import type { HandlerError } from '../dispatch/types.ts';
+import { compilePipeline } from '../compile/compilePipeline.ts';
+import { jsonErrorMessage } from '../compile/loadPipeline.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
-import type { AsyncEventRecord, Runtime, RuntimeLoad, RuntimeOptions, StartTraceOptions } from './types.ts';
-
-/** The runtime-wide queues, one per configured sink. */
-export interface RuntimeQueues {
-  raw: SinkQueue<RawLogRecord> | null;
-  audit: SinkQueue<AuditRecord> | null;
-  handlerAudit: SinkQueue<JsonObject> | null;
-  errors: SinkQueue<HandlerError> | null;
-  async: SinkQueue<AsyncEventRecord> | null;
-}
+import type { Runtime, RuntimeLoad, RuntimeOptions, RuntimeQueues, StartTraceOptions } from './types.ts';
 
 /**
  * The production runtime [P1]-[P8]: loads an exported pipeline (text or parsed JSON) and refuses it with every

@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Decision } from '../model/decision.ts';
 import type { JsonObject } from '../model/json.ts';
 import { replaySteps, type StraightReplayOptions } from '../replay/replaySteps.ts';

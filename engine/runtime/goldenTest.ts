@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { DECISIONS, type Decision } from '../model/decision.ts';
 import { isJsonObject, jsonEqual, ownGet, type JsonObject } from '../model/json.ts';
 import { formatIssues } from '../trace/formatIssues.ts';

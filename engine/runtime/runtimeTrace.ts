@@ -1,14 +1,13 @@
-import type { CompiledPipeline } from '../dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../dispatch/session.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, toJson, type JsonObject } from '../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
-import type { RuntimeQueues } from './createRuntime.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
-import type { EmitOptions, EmitResult, RuntimeTrace, StartTraceOptions } from './types.ts';
+import type { EmitOptions, EmitResult, RuntimeQueues, RuntimeTrace, StartTraceOptions } from './types.ts';
 
 export interface TraceContext {
   trace: RuntimeTrace;

@@ -5,7 +5,7 @@ import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
 import type { HandlerError } from '../dispatch/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { TraceHeader } from '../trace/traceSchema.ts';
-import type { Scheduler, Sink, SinkFailure } from './sinkQueue.ts';
+import type { Scheduler, Sink, SinkFailure, SinkQueue } from './sinkQueue.ts';
 
 /** The result of an async event, handed to the `async` sink once it has been dispatched [P4]. */
 export interface AsyncEventRecord {
@@ -163,3 +163,12 @@ export interface Runtime {
 }
 
 export type RuntimeLoad = { ok: true; runtime: Runtime } | { ok: false; problems: Problem[] };
+
+/** The runtime-wide queues, one per configured sink. */
+export interface RuntimeQueues {
+  raw: SinkQueue<RawLogRecord> | null;
+  audit: SinkQueue<AuditRecord> | null;
+  handlerAudit: SinkQueue<JsonObject> | null;
+  errors: SinkQueue<HandlerError> | null;
+  async: SinkQueue<AsyncEventRecord> | null;
+}

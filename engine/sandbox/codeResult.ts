@@ -2,8 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import { DECISIONS, isDecision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
-import type { HandlerOutcome } from '../dispatch/types.ts';
-import type { CodeError } from './types.ts';
+import type { CodeError, HandlerOutcome } from './types.ts';
 
 /**
  * The contract between dispatch and user code [S2][S4][S5]: what code sees, and how what it returns becomes

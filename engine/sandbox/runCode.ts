@@ -1,12 +1,11 @@
 import type { JsonObject } from '../model/json.ts';
-import type { HandlerOutcome } from '../dispatch/types.ts';
 import { readHandlerResult, readMatcherResult } from './codeResult.ts';
-import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type CodeError, type Sandbox, type SandboxCallResult, type SandboxLimits } from './types.ts';
+import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type CodeError, type HandlerOutcome, type Sandbox, type SandboxCallResult, type SandboxLimits } from './types.ts';
 
 /**
  * One piece of code run once on one input, from source to validated result: what the editor's "try it"
  * shows, and what the shared sandbox cases compare between Node and the browser. Dispatch does the same
- * steps with programs compiled at load time (engine/dispatch/codeAction.ts).
+ * steps with programs compiled at load time (engine/compile/codeAction.ts).
  */
 
 export interface CodeSpec {

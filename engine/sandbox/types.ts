@@ -1,3 +1,5 @@
+import type { Decision } from '../model/decision.ts';
+import type { HookEvent } from '../model/event.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
 
 /**
@@ -71,3 +73,24 @@ export type SandboxCallResult =
 
 export const DEFAULT_CODE_TIMEOUT_MS = 50;
 export const DEFAULT_CODE_MEMORY_MB = 32;
+
+/** What a handler sees: the event, the payload as rewritten by earlier handlers, the trace state, the time. */
+export interface HandlerContext {
+  readonly event: HookEvent;
+  readonly payload: JsonObject;
+  readonly state: JsonObject;
+  /** Milliseconds since the epoch, from the injected clock. */
+  readonly now: number;
+}
+
+/** A handler's result: the seed's `{decision, reason, new_payload}` plus a state patch and log lines. */
+export interface HandlerOutcome {
+  decision: Decision;
+  reason?: string;
+  new_payload?: JsonObject;
+  /** Top-level state keys to set; a `null` value removes the key. */
+  state_patch?: JsonObject;
+  logs?: string[];
+  /** Records for the audit sink (audit handlers). */
+  audit?: JsonObject;
+}

@@ -6,7 +6,7 @@
 import { createNodeSandbox } from '../../engine/node/loadQuickJS.ts';
 import { readHandlerResult, sandboxInput } from '../../engine/sandbox/codeResult.ts';
 import type { HookEvent } from '../../engine/model/event.ts';
-import type { HandlerOutcome } from '../../engine/dispatch/types.ts';
+import type { HandlerOutcome } from '../../engine/sandbox/types.ts';
 import type { JsonObject } from '../../engine/model/json.ts';
 
 const SOURCE = `export default function (ctx: HandlerContext): HandlerResult | void {

@@ -1,4 +1,4 @@
-import { loadPipeline, parsePipelineText, type LoadResult } from '../../engine/model/loadPipeline.ts';
+import { loadPipeline, parsePipelineText, type LoadResult } from '../../engine/compile/loadPipeline.ts';
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import { normalizeLayout } from './autoLayout.ts';
 

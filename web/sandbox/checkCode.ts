@@ -1,4 +1,4 @@
-import { loadPipeline } from '../../engine/model/loadPipeline.ts';
+import { loadPipeline } from '../../engine/compile/loadPipeline.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import type { Sandbox } from '../../engine/sandbox/types.ts';
 import { trackPrograms } from '../../engine/sandbox/trackPrograms.ts';

@@ -1,5 +1,5 @@
 // `hookwire validate <pipeline.json>`: every problem with its JSON path; exit 1 on any error [P9][V2].
-import { loadPipeline } from '../../model/loadPipeline.ts';
+import { loadPipeline } from '../../compile/loadPipeline.ts';
 import type { Problem } from '../../model/problem.ts';
 import { formatProblems } from '../../runtime/formatProblems.ts';
 import { EXIT, readTextFile, type Io } from '../cliIo.ts';

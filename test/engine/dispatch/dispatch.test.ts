@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, dispatch, explainEvent, initialState, type DispatchResult } from '../../../engine/index.ts';
-import type { CompiledPipeline } from '../../../engine/dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../../../engine/compile/compilePipeline.ts';
 import type { HookEvent, JsonObject } from '../../../engine/index.ts';
 import { audit, block, compile, env, ev, event, handler, match, pipeline, stop, terminate } from '../helpers.ts';
 

@@ -1,4 +1,4 @@
-import type { CompiledPipeline } from '../../../engine/dispatch/compilePipeline.ts';
+import type { CompiledPipeline } from '../../../engine/compile/compilePipeline.ts';
 import { createAsyncReplayer, type AsyncReplayer } from '../../../engine/replay/createAsyncReplayer.ts';
 import { createTraceDiff } from '../../../engine/replay/diffPipelines.ts';
 import type { StepQuery } from '../../../engine/replay/types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePipeline } from '../../../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../../web/demo/demoTrace.ts';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compilePipeline, type CompiledPipeline } from '../../../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline, type CompiledPipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { decideTrace } from '../../../../engine/runtime/decideTrace.ts';
 import type { Pipeline } from '../../../../engine/model/pipelineSchema.ts';
 import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';

@@ -1,17 +1,14 @@
 import type { EventMode } from '../model/event.ts';
 import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
-import type { EventPattern } from '../match/eventPattern.ts';
+import type { EventPattern } from '../model/eventPattern.ts';
 import type { Necessary } from '../match/atoms.ts';
-import type { Scope } from '../match/path.ts';
-import type { Chain } from './chain.ts';
 import { buildCandidateIndex, handlerExact, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { ActionRun } from './actions.ts';
+import type { ActionRun } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 import { lintPipeline } from './lint.ts';
-import type { HandlerExplain, PathExplain } from './types.ts';
 
 export interface CompiledPath {
   nodes: readonly string[];
@@ -28,9 +25,6 @@ export interface CompiledHandler {
   node: HandlerNode;
   run: ActionRun;
   paths: readonly CompiledPath[];
-  /** Shared, frozen explanations for the statuses that need no evaluation. */
-  wrongTypeExplain: HandlerExplain;
-  disabledExplain: HandlerExplain;
 }
 
 /** Everything dispatch needs for one event type, computed on first sight of the type and cached. */
@@ -52,8 +46,6 @@ export interface CompiledPipeline {
   matchers: readonly CompiledMatcher[];
   modeOf(type: string): EventMode;
   plan(type: string): TypePlan;
-  /** Scratch memory reused by dispatch (single-threaded, never re-entered), so the fast path allocates little. */
-  scratch: { candidates: Int32Array; memoEpoch: Int32Array; memoPass: Uint8Array; epoch: number; chain: Chain | undefined; scope: Scope | undefined };
 }
 
 export interface CompileEnv {
@@ -83,11 +75,6 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       pattern: p.pattern,
       matchers: Int32Array.from(p.matchers.map((id) => matcherIndex.get(id)!)),
     }));
-    const staticPaths: PathExplain[] = paths.map((p) =>
-      Object.freeze({ nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: false, matchers: [], pass: false }),
-    );
-    const fixed = (status: 'wrong_event_type' | 'disabled', ps: PathExplain[]): HandlerExplain =>
-      Object.freeze({ handler_id: h.node.id, name: h.node.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths: ps });
     return {
       rank: h.rank,
       id: h.node.id,
@@ -95,8 +82,6 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       node: h.node,
       run: h.action!.run,
       paths,
-      wrongTypeExplain: fixed('wrong_event_type', staticPaths),
-      disabledExplain: fixed('disabled', []),
     };
   });
 
@@ -115,7 +100,6 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       }
       return plan;
     },
-    scratch: { candidates: new Int32Array(handlers.length), memoEpoch: new Int32Array(matcherList.length), memoPass: new Uint8Array(matcherList.length), epoch: 0, chain: undefined, scope: undefined },
   };
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }

@@ -1,9 +1,9 @@
-import { analyzeDocument } from '../dispatch/analyze.ts';
-import { lintPipeline } from '../dispatch/lint.ts';
+import { analyzeDocument } from './analyze.ts';
+import { lintPipeline } from './lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { jsonErrorOffset } from './jsonErrorOffset.ts';
-import type { Pipeline } from './pipelineSchema.ts';
-import type { Problem } from './problem.ts';
+import { jsonErrorOffset } from '../model/jsonErrorOffset.ts';
+import type { Pipeline } from '../model/pipelineSchema.ts';
+import type { Problem } from '../model/problem.ts';
 
 /** A loaded pipeline with its warnings, or every problem that stops it [V2]. */
 export type LoadResult = { ok: true; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };

@@ -5,7 +5,7 @@ import { compileCondition } from '../match/compileCondition.ts';
 import { describeMatcher } from '../model/describeCondition.ts';
 import { bestOf, type Necessary } from '../match/atoms.ts';
 import type { Scope } from '../match/path.ts';
-import type { ConditionExplain } from './types.ts';
+import type { ConditionExplain } from '../match/types.ts';
 import { compileCodeMatcher } from './codeAction.ts';
 
 /** A matcher node compiled once: its condition (with the tools/agents shorthands) and its code, AND-ed [M7][M8]. */

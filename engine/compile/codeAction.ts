@@ -3,8 +3,8 @@ import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Scope } from '../match/path.ts';
 import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
 import { readHandlerResult, readMatcherResult, sandboxInput } from '../sandbox/codeResult.ts';
-import type { ActionCompileOptions, CompiledAction } from './actions.ts';
-import type { ConditionExplain } from './types.ts';
+import type { ActionCompileOptions, CompiledAction } from './types.ts';
+import type { ConditionExplain } from '../match/types.ts';
 
 /** Limits for one call: the handler's `timeout_ms` wins over the code's, then the default [S rules]. */
 function limitsOf(code: CodeSpec, handlerTimeout?: number): SandboxLimits {

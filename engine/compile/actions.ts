@@ -4,30 +4,9 @@ import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
-import type { Sandbox } from '../sandbox/types.ts';
-import type { HandlerOutcome } from './types.ts';
+import type { ActionCompileOptions, CompiledAction } from './types.ts';
 import { compileRewrite } from './rewrite.ts';
 import { compileCodeAction } from './codeAction.ts';
-
-/** What running a handler's action gives: an outcome, or a failure that the error policy handles [E1]. */
-export type ActionResult =
-  | { ok: true; outcome: HandlerOutcome; duration_ms?: number }
-  | { ok: false; error: { kind: string; message: string; line?: number; column?: number }; logs?: string[]; duration_ms?: number };
-
-export type ActionRun = (scope: Scope) => ActionResult;
-
-/** Which fields of the payload a handler rewrites (for the conflicting-rewrites lint). */
-export interface CompiledAction {
-  run: ActionRun;
-  rewrites: string[];
-}
-
-export interface ActionCompileOptions {
-  /** The sandbox for code handlers; `null` means "validate without compiling code". */
-  sandbox: Sandbox | null;
-  /** When true, a code handler without a sandbox is a `no_sandbox` problem. */
-  requireSandbox: boolean;
-}
 
 /** Compiles a handler's action [H3]-[H9]; problems are pushed with their JSON path under `at`. */
 export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem[], options: ActionCompileOptions): CompiledAction | null {

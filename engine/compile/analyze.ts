@@ -4,9 +4,10 @@ import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
 import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineSchema.ts';
 import { parsePipeline } from '../model/parsePipeline.ts';
 import type { Problem } from '../model/problem.ts';
-import { parseEventPattern, type EventPattern } from '../match/eventPattern.ts';
+import { parseEventPattern, type EventPattern } from '../model/eventPattern.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { compileAction, type CompiledAction } from './actions.ts';
+import { compileAction } from './actions.ts';
+import type { CompiledAction } from './types.ts';
 import { compileMatcher, type CompiledMatcher } from './compileMatcher.ts';
 
 /** A handler with its paths resolved and everything compiled, in execution order [H1]. */

@@ -1,4 +1,4 @@
-import { EVENT_TYPE_RE } from '../model/event.ts';
+import { EVENT_TYPE_RE } from './event.ts';
 
 /** An event node's pattern compiled [M1]: exact, `prefix.*`, or `*`. */
 export interface EventPattern {

@@ -1,7 +1,7 @@
 import { leadsToHandler } from '../model/graph.ts';
 import type { Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
-import { patternCovers, patternsOverlap, type EventPattern } from '../match/eventPattern.ts';
+import { patternCovers, patternsOverlap, type EventPattern } from '../model/eventPattern.ts';
 import type { Analysis, AnalyzedHandler } from './analyze.ts';
 
 /** Warnings that do not stop a load [V6]. */

@@ -1,0 +1,60 @@
+import type { Scope } from '../match/path.ts';
+import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
+import type { Chain } from './chain.ts';
+
+/**
+ * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
+ * stays immutable): the candidate buffer, the per-event matcher memo [M6], a reused chain and scope, so the
+ * fast path allocates little. Single-threaded and never re-entered.
+ */
+export interface Scratch {
+  candidates: Int32Array;
+  memoEpoch: Int32Array;
+  memoPass: Uint8Array;
+  epoch: number;
+  chain: Chain | undefined;
+  scope: Scope | undefined;
+}
+
+const scratches = new WeakMap<CompiledPipeline, Scratch>();
+
+export function scratchOf(compiled: CompiledPipeline): Scratch {
+  let s = scratches.get(compiled);
+  if (!s) {
+    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), epoch: 0, chain: undefined, scope: undefined };
+    scratches.set(compiled, s);
+  }
+  return s;
+}
+
+/** Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6]. */
+export function handlerMatches(compiled: CompiledPipeline, s: Scratch, live: Int32Array, h: CompiledHandler, scope: Scope): boolean {
+  for (let p = 0; p < live.length; p++) {
+    const ms = h.paths[live[p]!]!.matchers;
+    let pass = true;
+    for (let k = 0; k < ms.length; k++) {
+      const m = ms[k]!;
+      let v: boolean;
+      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m] === 1;
+      else {
+        v = compiled.matchers[m]!.test(scope);
+        s.memoEpoch[m] = s.epoch;
+        s.memoPass[m] = v ? 1 : 0;
+      }
+      if (!v) {
+        pass = false;
+        break;
+      }
+    }
+    if (pass) return true;
+  }
+  return false;
+}
+
+/** A fresh memo epoch; the counters wrap long before Int32 overflow. */
+export function nextEpoch(s: Scratch): void {
+  if (++s.epoch >= 0x3fffffff) {
+    s.epoch = 1;
+    s.memoEpoch.fill(0);
+  }
+}
