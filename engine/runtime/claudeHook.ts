@@ -157,16 +157,3 @@ export function claudeHookAnswer(hook: string, event: HookEvent, result: { decis
 export function claudeHookFailClosed(reason: string): ClaudeHookAnswer {
   return { exitCode: 2, stdout: '', stderr: `hookwire claude-hook: ${reason} (failing closed: exit 2 blocks the action)\n` };
 }
-
-/**
- * The same answer for Claude Code's `http` hook type [P12]: the response body is read like a command's stdout
- * on exit 0, and an http hook has no exit code, so an answer the command gives as exit 2 becomes
- * `{"continue": false, "stopReason"}` (a 2xx with a JSON body is the only way an http hook blocks; non-2xx and
- * connection errors are non-blocking errors — README "Production" compares the modes).
- */
-export function claudeHttpAnswer(hook: string, answer: ClaudeHookAnswer): string {
-  if (answer.exitCode === 0) return answer.stdout;
-  const reason = answer.stderr.trim() || 'blocked by Hookwire';
-  const deny = hook === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } } : {};
-  return `${JSON.stringify({ continue: false, stopReason: reason, ...deny })}\n`;
-}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
-import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeHttpAnswer, claudeSessionId, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeSessionId, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
 import { Metrics } from './metrics.ts';
 import { OPENAPI } from './openapi.ts';
 import { PipelineStore } from './pipelineStore.ts';
@@ -342,6 +342,19 @@ function liveJson(s: LiveStep): JsonObject {
     duplicate: st.duplicate,
     not_reached: st.not_reached,
   };
+}
+
+/**
+ * The command answer rendered for Claude Code's `http` hook type [P12]: the body is read like a command's
+ * stdout on exit 0; an http hook has no exit code, so an exit-2 answer becomes `{"continue": false,
+ * "stopReason"}` (plus a PreToolUse deny). A 2xx with a JSON body is the only way an http hook blocks.
+ * (Branch i12's one mapping has this as `toHttpAnswer`; once it is on main this function goes.)
+ */
+function claudeHttpAnswer(hook: string, answer: ClaudeHookAnswer): string {
+  if (answer.exitCode === 0) return answer.stdout;
+  const reason = answer.stderr.trim() || 'blocked by Hookwire';
+  const deny = hook === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } } : {};
+  return `${JSON.stringify({ continue: false, stopReason: reason, ...deny })}\n`;
 }
 
 /** Writes a file only its owner can read (the token). */
