@@ -80,6 +80,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('[pipeline]', 'pipeline JSON file (not with --server)')
     .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
     .option('--audit <file>', 'append audit records to this JSON Lines file')
+    .option('--lock-timeout <ms>', 'with --record: fail closed when the recording stays locked by other hook calls this long (default 10000)')
     .option('--server <url>', 'forward to a running `hookwire serve` (e.g. http://127.0.0.1:7347) instead of deciding here')
     .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
     .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
@@ -97,7 +98,9 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
         return a.exitCode;
       }
       if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
-      return (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin);
+      const lockTimeoutMs = opts.lockTimeout === undefined ? undefined : Number(opts.lockTimeout);
+      if (lockTimeoutMs !== undefined && !(lockTimeoutMs > 0)) throw new CliError(`--lock-timeout ${opts.lockTimeout} must be a positive number of milliseconds`);
+      return (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, { record: opts.record, audit: opts.audit, ...(lockTimeoutMs ? { lockTimeoutMs } : {}) }, io, readStdin);
     })());
 
   program

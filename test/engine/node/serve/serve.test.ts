@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compilePipeline } from '../../../../engine/dispatch/compilePipeline.ts';
+import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
 import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
