@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 export const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
 export const CLI_BUNDLE = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli.mjs');
+/** The forwarding command's bundle (`claude-hook --server`): a few kilobytes, no packages. */
+export const FORWARD_BUNDLE = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward.mjs');
 
 /** The bundle, when it exists and no engine source (or package.json) is newer than it; otherwise null. */
-export function freshBundle() {
+export function freshBundle(bundle = CLI_BUNDLE) {
   let built;
   try {
-    built = statSync(CLI_BUNDLE).mtimeMs;
+    built = statSync(bundle).mtimeMs;
   } catch {
     return null;
   }
@@ -21,5 +23,5 @@ export function freshBundle() {
       return d.isDirectory() ? newer(full) : d.name.endsWith('.ts') && statSync(full).mtimeMs > built;
     });
   if (newer(ENGINE_DIR) || statSync(join(ENGINE_DIR, '..', 'package.json')).mtimeMs > built) return null;
-  return CLI_BUNDLE;
+  return bundle;
 }

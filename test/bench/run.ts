@@ -4,12 +4,14 @@ import { runDispatchBench } from './dispatch.bench.ts';
 import { runImportBench } from './import.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
+import { runServeBench } from './serve.bench.ts';
 
 const all: Record<string, () => unknown> = {
   dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
   sandbox: () => runSandboxBench(),
   replay: () => runReplayBench(100_000, 100),
   import: () => runImportBench(100_000, false),
+  serve: () => runServeBench(),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);
