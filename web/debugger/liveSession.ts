@@ -95,10 +95,10 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
       opening = follow(d.trace_id, event);
       void opening.then((r) => {
         record = r;
-        s().liveFollowing(d.trace_id as string, r.id);
+        s().liveStored(r.id);
         schedule();
       });
-      s().liveFollowing(d.trace_id, '');
+      s().liveFollowing(d.trace_id);
     }
     events.push(event);
     const paused = s().live.paused;

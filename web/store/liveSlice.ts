@@ -25,7 +25,9 @@ export interface LiveView {
 export interface LiveActions {
   liveConnecting(server: string): void;
   liveConnected(pipeline: { name: string; version: string }): void;
-  liveFollowing(following: string, storedId: string): void;
+  liveFollowing(following: string): void;
+  /** The followed session's trace is in the library. */
+  liveStored(storedId: string): void;
   liveArrived(received: number, waiting: number, lastDecision: string): void;
   livePaused(paused: boolean): void;
   /** The followed session was kept as a trace: the next session to send an event is followed. */
@@ -45,7 +47,8 @@ export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, 
     live: LIVE_OFF,
     liveConnecting: (server) => set({ live: { ...LIVE_OFF, status: 'connecting', server } }),
     liveConnected: (serverPipeline) => patch({ status: 'live', serverPipeline, error: null }),
-    liveFollowing: (following, storedId) => patch({ following, storedId, received: 0, waiting: 0, lastDecision: null }),
+    liveFollowing: (following) => patch({ following, storedId: null, received: 0, waiting: 0, lastDecision: null }),
+    liveStored: (storedId) => patch({ storedId }),
     liveArrived: (received, waiting, lastDecision) => patch({ received, waiting, lastDecision }),
     livePaused: (paused) => patch({ paused, ...(paused ? {} : { waiting: 0 }) }),
     liveDetached: () => patch({ following: null, storedId: null, received: 0, waiting: 0, lastDecision: null }),
