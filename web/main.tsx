@@ -9,9 +9,12 @@ import { makeReplayWorker } from './debugger/replayClient.ts';
 import { appDb } from './persistence/db.ts';
 import { ServicesProvider } from './services/AppServices.tsx';
 import { startApp } from './startApp.ts';
+import { openFromCli } from './io/openFromCli.ts';
 
 const services = startApp(appDb(), makeReplayWorker);
 installDevtools(services);
+// The files `hookwire ui` was given, once the workspace and the trace library have started.
+void services.ready.then(() => openFromCli(services));
 
 createRoot(document.getElementById('root')!).render(
   <ServicesProvider services={services}>

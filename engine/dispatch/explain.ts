@@ -66,7 +66,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
     const ran = describeRun(entry(h, r.ok ? 'fired' : 'error', paths), r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
     handlers.push(ran);
     if ((ran.decision && ran.decision !== 'continue') || (ran.error && ran.error.policy !== 'continue' && ran.error.policy !== 'logged')) deciders.push(ran);
-    if (sync && c.decision !== 'continue') endedBy = c.decidedBy;
+    if (c.ended) endedBy = h.id;
     if (c.changed) {
       scope.payload = c.payload;
       scope.state = c.vars;
@@ -95,6 +95,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       state_after: result.state.vars,
       errors: result.errors,
       audit: result.audit,
+      context: result.context,
     },
   };
 }
@@ -184,6 +185,7 @@ function describeRun(
   const o = r.outcome;
   out.decision = o.decision;
   if (o.reason) out.reason = o.reason;
+  if (o.context !== undefined) out.context = o.context;
   if (c.lastIgnored) out.ignored = c.lastIgnored;
   if (o.logs?.length) out.logs = o.logs;
   // A shadow handler's would-be rewrite is shown too, against the payload it saw.
@@ -207,5 +209,5 @@ function precedenceNote(deciders: HandlerExplain[], result: DispatchResult, sync
   if (deciders.length < 2) return undefined;
   const winner = deciders.find((h) => h.handler_id === result.decided_by);
   const others = deciders.filter((h) => h !== winner).map((h) => `"${h.name}" ${h.ignored === 'shadow' ? 'would have decided' : 'decided'} ${(h.decision ?? h.error?.policy ?? '').toUpperCase()}${h.ignored === 'shadow' ? ' (shadow, not enforced)' : ''}`);
-  return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
+  return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

@@ -45,6 +45,8 @@ export interface DispatchResult {
   errors: HandlerError[];
   /** Audit records produced by audit handlers. */
   audit: JsonObject[];
+  /** Texts for the model from the enforcing handlers that ran, in order [H11]. */
+  context: string[];
   mode: EventMode;
 }
 
@@ -94,6 +96,8 @@ export interface HandlerExplain {
   status: HandlerStatus;
   shadow: boolean;
   paths: PathExplain[];
+  /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
+  context?: string;
   /** For `not_reached`: the handler that ended the chain. */
   ended_by?: string;
   decision?: Decision;
@@ -128,4 +132,6 @@ export interface Explanation {
   state_after: JsonObject;
   errors: HandlerError[];
   audit: JsonObject[];
+  /** Texts for the model, in order [H11]. */
+  context: string[];
 }

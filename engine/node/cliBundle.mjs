@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
-export const CLI_BUNDLE = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli.mjs');
-/** The forwarding command's bundle (`claude-hook --server`): a few kilobytes, no packages. */
-export const FORWARD_BUNDLE = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward.mjs');
+export const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli');
+export const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
+/** The forwarding command's own bundle (`claude-hook --server`): no packages, so it starts in little more than Node. */
+export const FORWARD_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward');
+export const FORWARD_BUNDLE = join(FORWARD_BUNDLE_DIR, 'forwardMain.js');
 
 /** The bundle, when it exists and no engine source (or package.json) is newer than it; otherwise null. */
 export function freshBundle(bundle = CLI_BUNDLE) {

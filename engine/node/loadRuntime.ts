@@ -5,6 +5,11 @@ import type { RuntimeLoad, RuntimeOptions } from '../runtime/types.ts';
 import { readTextFile } from './cliIo.ts';
 import { parsePipelineJson, sandboxFor } from './loadPipelineFile.ts';
 
+const NODE_TIMERS = {
+  set: (ms: number, run: () => void) => setTimeout(run, ms).unref(),
+  clear: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /**
  * Reads a pipeline file and creates a runtime. A pipeline with errors is refused with every problem
  * (`{ok: false, problems}`; print them with `formatProblems`). A file that cannot be read throws.
@@ -17,7 +22,9 @@ export async function loadRuntime(path: string, options: RuntimeOptions = {}): P
   const parsed = parsePipelineJson(text);
   if (!parsed.ok) return parsed;
   const sandbox = options.sandbox !== undefined ? options.sandbox : await sandboxFor(parsed.doc);
-  const r = createRuntime(parsed.doc, { ...options, sandbox });
+  // Node's timers bound an asynchronous approver [P14]; unref'd, so a pending approval never keeps the process alive alone.
+  const timers = options.timers ?? NODE_TIMERS;
+  const r = createRuntime(parsed.doc, { ...options, sandbox, timers });
   if (!r.ok && options.sandbox === undefined) sandbox?.dispose();
   return r;
 }

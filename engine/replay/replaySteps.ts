@@ -47,7 +47,7 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
       commit() {
         if (count !== at) throw new Error('ReplayRun: a preview was committed after another event was taken');
         if (!s.duplicate && !s.not_reached) {
-          seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode });
+          seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
         }
         carry = out.carry;
         count++;

@@ -9,13 +9,13 @@ const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
 /** Runs `claude-hook --server …` (argv after the command name); null: not a plain forwarding call. */
 export async function forwardMain(argv: string[]): Promise<number | null> {
-  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; timeout?: string };
+  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { server: { type: 'string' }, 'token-file': { type: 'string' }, 'state-dir': { type: 'string' }, timeout: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { server: { type: 'string' }, 'token-file': { type: 'string' }, 'state-dir': { type: 'string' }, deadline: { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch {
     return null;
   }
-  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
   if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
   let answer;
   try {

@@ -11,6 +11,7 @@ export interface ServeCommandOptions {
   maxBody?: string;
   allowOrigin?: string[];
   watch?: boolean;
+  allowRewrites?: boolean;
 }
 
 export const DEFAULT_PORT = 7347;
@@ -31,6 +32,7 @@ export async function serveCommand(pipelinePath: string, o: ServeCommandOptions,
       ...(maxBody ? { maxBodyBytes: maxBody } : {}),
       allowOrigins: o.allowOrigin ?? [],
       watch: o.watch !== false,
+      allowRewrites: o.allowRewrites === true,
       log: (line) => io.err(`${line}\n`),
     });
   } catch (err) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
-import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeSessionId, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
 import { Metrics } from './metrics.ts';
 import { OPENAPI } from './openapi.ts';
 import { PipelineStore } from './pipelineStore.ts';
@@ -30,6 +30,8 @@ export interface ServeOptions {
   allowOrigins?: string[];
   /** Watch the pipeline file and reload it (default true). */
   watch?: boolean;
+  /** Claude Code: send a rewritten tool input with "allow" instead of "ask" (as `claude-hook --allow-rewrites`). */
+  allowRewrites?: boolean;
   log?: (line: string) => void;
 }
 
@@ -60,6 +62,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const log = o.log ?? ((l: string) => void process.stderr.write(`${l}\n`));
   const maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const allowOrigins = new Set(o.allowOrigins ?? []);
+  const allowRewrites = o.allowRewrites === true;
   await mkdir(o.stateDir, { recursive: true, mode: 0o700 });
 
   const store = new PipelineStore(o.pipelinePath, join(o.stateDir, 'pipelines'), log);
@@ -131,21 +134,26 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (!probe.ok) throw new HttpError(400, probe.reason);
     sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
     let hook = probe.hook;
+    let reply: ClaudeReply | null = null;
     const r = await sessions.dispatch(session, (seq) => {
       const m = claudeHookEvent(input, { ts, seq });
       if (!m.ok) return m.reason;
       hook = m.hook;
       return m.event;
+    }, {
+      // The one Claude mapping answers before the line is written, so the recording holds its answer to an ASK.
+      annotate: (step, event) => {
+        reply = claudeReply(hook, event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, { allowRewrites });
+        return reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {};
+      },
     });
     metrics.kind('claude');
-    let answer: ClaudeHookAnswer;
-    if (r.ok) answer = claudeHookAnswer(hook, r.event, { decision: r.step.decision, reason: r.step.reason, payload: r.step.payload_after, blocked: r.step.blocked });
-    else {
+    if (!r.ok || !reply) {
       metrics.failClosed++;
-      answer = claudeHookFailClosed(r.reason);
+      reply = claudeFailClosedReply(hook, r.ok ? 'no answer was made' : r.reason);
     }
-    if (asCommand) return [200, 'application/json', JSON.stringify(answer)];
-    return [200, 'application/json', claudeHttpAnswer(hook, answer)];
+    if (asCommand) return [200, 'application/json', JSON.stringify(toCommandAnswer(reply))];
+    return [200, 'application/json', toHttpAnswer(reply).body];
   };
 
   const emit = async (trace_id: string, body: unknown, end: boolean): Promise<[number, string, string]> => {
@@ -342,19 +350,6 @@ function liveJson(s: LiveStep): JsonObject {
     duplicate: st.duplicate,
     not_reached: st.not_reached,
   };
-}
-
-/**
- * The command answer rendered for Claude Code's `http` hook type [P12]: the body is read like a command's
- * stdout on exit 0; an http hook has no exit code, so an exit-2 answer becomes `{"continue": false,
- * "stopReason"}` (plus a PreToolUse deny). A 2xx with a JSON body is the only way an http hook blocks.
- * (Branch i12's one mapping has this as `toHttpAnswer`; once it is on main this function goes.)
- */
-function claudeHttpAnswer(hook: string, answer: ClaudeHookAnswer): string {
-  if (answer.exitCode === 0) return answer.stdout;
-  const reason = answer.stderr.trim() || 'blocked by Hookwire';
-  const deny = hook === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } } : {};
-  return `${JSON.stringify({ continue: false, stopReason: reason, ...deny })}\n`;
 }
 
 /** Writes a file only its owner can read (the token). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import type { PipelineStore } from './pipelineStore.ts';
 import { checkLineLength, openRecordingWriter, readRecording, RecordingError, type FlushPolicy, type RecordingWriter } from './recordingFile.ts';
@@ -30,6 +30,13 @@ export type DispatchOutcome =
 
 /** Makes the session's next event, given its 1-based number; a string refuses it (nothing changes). */
 export type MakeEvent = (seq: number) => HookEvent | string;
+
+export interface DispatchOptions {
+  /** The event ends the trace (POST /end): nothing is dispatched after it. */
+  end?: boolean;
+  /** What the transport adds to the recorded decision (the Claude mapping's answer to an ASK) [P7][R15]. */
+  annotate?: (step: ReplayStep, event: HookEvent) => Partial<RecordedDecision>;
+}
 
 interface Session {
   trace_id: string;
@@ -125,7 +132,7 @@ export class SessionHost {
   }
 
   /** Queues one event of a session; resolves when it is recorded and decided (or refused). */
-  dispatch(trace_id: string, make: MakeEvent, options: { end?: boolean } = {}): Promise<DispatchOutcome> {
+  dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
     const s = this.sessions.get(trace_id);
     if (!s) return Promise.resolve({ ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)` });
     const turn = s.tail.then(() => this.step(s, make, options));
@@ -180,7 +187,7 @@ export class SessionHost {
     s.version = version;
   }
 
-  private async step(s: Session, make: MakeEvent, options: { end?: boolean }): Promise<DispatchOutcome> {
+  private async step(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
     if (s.failed) return { ok: false, status: 503, reason: s.failed };
     if (s.ended) return { ok: false, status: 409, reason: `trace "${s.trace_id.slice(0, 100)}" has ended` };
     // Read `current` now, at this event's turn: a reload lands between two events of every session [hot reload].
@@ -195,7 +202,14 @@ export class SessionHost {
     if (typeof made === 'string') return { ok: false, status: 400, reason: made };
     const preview = run.preview(made);
     const { step } = preview;
-    const recorded: TraceEvent['recorded'] = { decision: step.decision, ...(step.reason ? { reason: step.reason } : {}), pipeline: current.version };
+    const recorded: RecordedDecision = {
+      decision: step.decision,
+      ...(step.reason ? { reason: step.reason } : {}),
+      ...(step.approval && step.mode === 'sync' ? { approval: step.approval } : {}),
+      ...(step.context.length > 0 ? { context: [...step.context] } : {}),
+      ...options.annotate?.(step, made),
+      pipeline: current.version,
+    };
     const event: TraceEvent = { ...made, recorded };
     try {
       const line = traceEventLine(event, s.header);

@@ -13,8 +13,13 @@ import { timeAgo } from '../../ui/timeAgo.ts';
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'hookwire-trace': 'Hookwire trace',
   'claude-code': 'Claude Code',
+  'codex-rollout': 'Codex CLI',
   'otel-genai': 'OpenTelemetry',
+  'otlp-json': 'OTLP/JSON',
+  'otel-spans-jsonl': 'OTel spans',
+  'otel-console': 'OTel console',
   'swe-agent': 'SWE-agent',
+  'mini-swe-agent': 'mini-swe-agent',
   openhands: 'OpenHands',
 };
 

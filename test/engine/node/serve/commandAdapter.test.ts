@@ -119,7 +119,7 @@ describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, 
     } finally {
       await s.stop();
     }
-    const down = await hookwire(['claude-hook', '--server', s.url, '--state-dir', state, '--timeout', '2000'], JSON.stringify(preToolUse('f', 'd')));
+    const down = await hookwire(['claude-hook', '--server', s.url, '--state-dir', state, '--deadline', '2000'], JSON.stringify(preToolUse('f', 'd')));
     expect(down.code).toBe(2);
     expect(down.stdout).toBe('');
     expect(down.stderr).toMatch(/cannot reach the server .*ECONNREFUSED.*failing closed/);
@@ -128,7 +128,7 @@ describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, 
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-      const slow = await hookwire(['claude-hook', '--server', url, '--state-dir', state, '--timeout', '300'], JSON.stringify(preToolUse('f', 'e')));
+      const slow = await hookwire(['claude-hook', '--server', url, '--state-dir', state, '--deadline', '300'], JSON.stringify(preToolUse('f', 'e')));
       expect(slow.code).toBe(2);
       expect(slow.stderr).toMatch(/no answer from .* within 300 ms/);
     } finally {
