@@ -60,7 +60,7 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
     expect(replayTrace(compiled.compiled, read.events, { explain: false }).map((s) => s.decision)).toEqual(read.events.map((e) => e.recorded!.decision));
   });
 
-  it('[P13] a torn last line is cut and the next event answered; an oversize or bad line, /dev/zero and a held lock fail closed', async () => {
+  it('[P13][P17] a torn last line is cut and the next event answered; an oversize or bad line, /dev/zero and a held lock fail closed', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(1) });
     const p = join(dir, 'p.json');
     const rec = join(dir, 'rec.hwtrace.jsonl');
@@ -100,7 +100,7 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
 });
 
 describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, () => {
-  it('[P12] answers exactly as the standalone command; a server that is down, refuses the token or does not answer in time → exit 2', async () => {
+  it('[P19] answers exactly as the standalone command; a server that is down, refuses the token or does not answer in time → exit 2', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(100) });
     const p = join(dir, 'p.json');
     const state = join(dir, 'state');

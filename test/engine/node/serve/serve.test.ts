@@ -34,7 +34,7 @@ function replayRecordings(stateDir: string, pipelineText: string) {
 const claude = (s: ServerProcess, input: unknown) => call(s, 'POST', '/v1/claude/hook', input);
 
 describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 }, () => {
-  it('[serve] 32 parallel PreToolUse calls in one session against a budget of 10: exactly 10 pass, and the recording replays to the same decisions', async () => {
+  it('[P15] 32 parallel PreToolUse calls in one session against a budget of 10: exactly 10 pass, and the recording replays to the same decisions', async () => {
     const pipeline = budgetPipeline(10);
     const dir = workDir({ 'p.json': pipeline });
     const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
@@ -50,7 +50,7 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
     expect(verdict(again)).toBe(verdicts[0]);
   });
 
-  it('[serve] 50 concurrent sessions × 8 parallel calls with a budget of 3: exactly 3 pass in every session; parallel non-tool events get distinct ids', async () => {
+  it('[P15] 50 concurrent sessions × 8 parallel calls with a budget of 3: exactly 3 pass in every session; parallel non-tool events get distinct ids', async () => {
     const pipeline = budgetPipeline(3);
     const dir = workDir({ 'p.json': pipeline });
     const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
@@ -76,7 +76,7 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
     expect(m.latency_ms.count).toBe(500);
   });
 
-  it('[serve] the JSON API: start, emit, end; TERMINATE ends the trace for every later event; end closes it', async () => {
+  it('[P15][P8] the JSON API: start, emit, end; TERMINATE ends the trace for every later event; end closes it', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(100) });
     const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
     expect((await call(s, 'POST', '/v1/traces', { trace_id: 'py-1', agent_id: 'my-agent' })).status).toBe(201);
@@ -97,7 +97,7 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
 });
 
 describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a reason and changes nothing', { timeout: 60_000 }, () => {
-  it('[serve] 401 without or with a wrong token; 421 for a foreign Host; 403 for a foreign Origin; 413 past the size limit; 415/400 for bad bodies', async () => {
+  it('[P16] 401 without or with a wrong token; 421 for a foreign Host; 403 for a foreign Origin; 413 past the size limit; 415/400 for bad bodies', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(3) });
     const state = join(dir, 'state');
     const s = await serve(join(dir, 'p.json'), state, ['--max-body', '4096', '--allow-origin', 'http://127.0.0.1:4173']);
@@ -131,7 +131,7 @@ describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a re
 });
 
 describe('hookwire serve: recordings survive kill -9; torn and bad lines', { timeout: 120_000 }, () => {
-  it('[serve] kill -9 mid-stream, restart: every answered event is recorded with its answer, the state is what replay gives, and budgets continue exactly', async () => {
+  it('[P17] kill -9 mid-stream, restart: every answered event is recorded with its answer, the state is what replay gives, and budgets continue exactly', async () => {
     const pipeline = budgetPipeline(12);
     const dir = workDir({ 'p.json': pipeline });
     const state = join(dir, 'state');
@@ -181,7 +181,7 @@ describe('hookwire serve: recordings survive kill -9; torn and bad lines', { tim
     }
   });
 
-  it('[serve] a torn last line is cut (never glued to the next line); a bad or oversize line fails that session closed with a clear error', async () => {
+  it('[P17] a torn last line is cut (never glued to the next line); a bad or oversize line fails that session closed with a clear error', async () => {
     const pipeline = budgetPipeline(2);
     const dir = workDir({ 'p.json': pipeline });
     const state = join(dir, 'state');
@@ -214,7 +214,7 @@ describe('hookwire serve: recordings survive kill -9; torn and bad lines', { tim
 });
 
 describe('hookwire serve: hot reload', { timeout: 90_000 }, () => {
-  it('[serve] a broken pipeline file keeps the old pipeline (reported in /health and the log); the fixed file switches between events; each event names its pipeline version and a restart rebuilds with it', async () => {
+  it('[P18] a broken pipeline file keeps the old pipeline (reported in /health and the log); the fixed file switches between events; each event names its pipeline version and a restart rebuilds with it', async () => {
     const v1 = budgetPipeline(100, 'v1');
     const dir = workDir({ 'p.json': v1 });
     const state = join(dir, 'state');
