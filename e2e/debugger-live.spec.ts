@@ -118,3 +118,12 @@ test('a live session arrives in the timeline with the server\'s decisions; pause
   expect(after.version).not.toBe(before.version);
   await expect(page.getByTestId('live-pipeline')).toContainText(`server pipeline: ${after.name} ${after.version}`);
 });
+
+test('`hookwire ui --live` opens the app with #live=…&token=…: it connects at once and drops the token from the address', async ({ page }) => {
+  await page.goto(`/#live=${encodeURIComponent(`http://127.0.0.1:${port}`)}&token=${token}`);
+  await expect(page.getByTestId('live-status-text')).toHaveText(/^Live on http:\/\/127\.0\.0\.1:\d+ · waiting for a session$|^Live · /);
+  expect(new URL(page.url()).hash).toBe('');
+  await hook('from-ui-live', 'pwd');
+  await expect(page.getByTestId('live-status-text')).toContainText('e2e-live');
+  await expect(page.getByTestId('timeline-row').last()).toHaveAttribute('data-recorded', /continue|block_action/);
+});

@@ -128,6 +128,8 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('[files...]', 'a pipeline JSON file, then trace files in any importable format')
     .option('--port <n>', 'port on 127.0.0.1 (default 4310; 0 picks a free one)')
     .option('--open', 'open the address in the default browser')
+    .option('--live <server>', 'attach the debugger to a running `hookwire serve` (e.g. http://127.0.0.1:7347)')
+    .option('--state-dir <dir>', 'with --live: the server\'s state dir, for its token (default .hookwire; HOOKWIRE_TOKEN wins)')
     .addHelpText('after', '\nRuns until Ctrl+C. The files are handed to the app only with the token in the printed address.')
     .action((files: string[], opts) => run(async () => (await import('./commands/uiCommand.ts')).uiCommand(files, opts, io))());
 

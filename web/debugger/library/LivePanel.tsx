@@ -9,23 +9,13 @@ import { Dialog } from '../../ui/Dialog.tsx';
  * "Connect" in the trace library: attaches the debugger to a running `hookwire serve`. The followed session
  * grows in the timeline as its events arrive (debugger/liveSession.ts); Pause holds the timeline still,
  * Keep leaves the session in the library, and "Push pipeline…" shows the diff before anything is sent.
- * `#live=<url>&token=<token>` in the address (what `hookwire ui --live` opens) connects at once; the
- * fragment is never sent to a server and is removed from the address bar straight away.
+ * (`hookwire ui --live <server>` connects at start: web/io/liveFromCli.ts.)
  */
 export function LivePanel() {
   const live = useApp(selectLive);
   const { live: session } = useServices();
   const [form, setForm] = useState(false);
   const [push, setPush] = useState(false);
-
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.hash.replace(/^#/, ''));
-    const url = params.get('live');
-    const token = params.get('token');
-    if (!url || !token) return;
-    history.replaceState(null, '', window.location.pathname + window.location.search);
-    void session.connect(url, token);
-  }, [session]);
 
   if (live.status === 'off' && !form) {
     return (
