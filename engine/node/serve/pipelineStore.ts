@@ -90,6 +90,9 @@ export class PipelineStore {
       // Editors write in several steps; wait until the file has been quiet for a moment.
       this.timer = setTimeout(() => void this.reload(), 40);
     });
+    // A watch that breaks (the directory removed, too many watchers) must not take the server down: it keeps
+    // serving the current pipeline, and /health says reloads stopped.
+    this.watcher.on('error', (err) => this.fail(new Error(`the pipeline file is no longer watched: ${err.message}`)));
   }
 
   close(): void {
