@@ -27,7 +27,7 @@ export interface LiveSession {
 }
 
 /** Loopback only: the server never listens elsewhere, and the app's CSP allows nothing else. */
-const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
 /** Redraws of the timeline while events stream in, at most this often. */
 const REFRESH_MS = 200;
 
