@@ -55,11 +55,14 @@ export interface SpanImportOptions extends ImporterOptions {
  */
 export function importSpans(spans: readonly JsonObject[], options: SpanImportOptions = {}): ImportResult {
   const info = spans.map((span, index) => spanInfo(span, index));
-  const root = info.find((s) => s.parent === null || !info.some((p) => p.hex === s.parent)) ?? info[0];
+  const ids = new Set(info.map((s) => s.hex));
+  const root = info.find((s) => s.parent === null || !ids.has(s.parent)) ?? info[0];
   const traceHex = root ? otelIdHex(ctx(root.span).trace_id, 32) : null;
   const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
   const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
   if (options.onEvent) b.streamTo(options.onEvent);
+  const hookwireTrace = info.map((s) => (s.hookwire ? ownGet(spanAttributes(s.span), 'hookwire.trace.id') : undefined)).find((v) => typeof v === 'string' && v !== '');
+  if (typeof hookwireTrace === 'string') b.traceId = hookwireTrace;
   if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
   const rootAgent = root?.kind === 'agent' ? root : undefined;
   const points = orderSpanPoints(info, rootAgent);

@@ -20,6 +20,18 @@ const compileWith = (doc: unknown) => {
 };
 
 describe('code handlers in the engine', () => {
+  it('[S3][S4][D9][H11] ask(reason) and addContext(text), or a result with context, from code', () => {
+    const c = compileWith(pipeline([ev('e', 'tool.before_call'),
+      handler('a', code(`export default function (ctx: HandlerContext) { if (ctx.payload.tool_name === 'Deploy') return ask('deploy ' + ctx.payload.env + '?'); }`), { order: 1 }),
+      handler('n', code(`export default function () { return addContext('the target is staging'); }`), { order: 2 }),
+      handler('m', code(`export default function () { return { decision: 'continue', context: 'second note' }; }`), { order: 3 }),
+    ], ['e->a', 'e->n', 'e->m']));
+    const r = dispatch(c, event('tool.before_call', { tool_name: 'Deploy', env: 'prod' }), initialState(), { clock: fixedClock() });
+    expect([r.decision, r.reason, r.context]).toEqual(['ask', 'deploy prod?', ['the target is staging', 'second note']]);
+    const bad = compileWith(pipeline([ev('e', 'tool.before_call'), handler('b', code(`export default function () { return { context: 42 }; }`))], ['e->b']));
+    expect(dispatch(bad, event('tool.before_call'), initialState(), { clock: fixedClock() }).errors[0]).toMatchObject({ kind: 'invalid_result', message: 'context must be a string; it is 42' });
+  });
+
   it('[H9] a code handler decides, rewrites and updates state; its logs reach the explanation', () => {
     const c = compileWith(pipeline([ev('e', 'tool.before_call'), handler('h', code(`
       export default function (ctx: HandlerContext) {

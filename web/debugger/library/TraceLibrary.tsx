@@ -40,7 +40,7 @@ export function TraceLibrary() {
             e.target.value = '';
           }} />
       </div>
-      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code transcripts, OpenTelemetry GenAI spans, SWE-agent and OpenHands runs are recognised by their content.</p>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code and Codex CLI sessions, OpenTelemetry spans (OTLP/JSON, JSON Lines, console output), SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content.</p>
       <ImportProgressList />
       <div className="side-scroll" data-testid="trace-library">
         {traces === undefined ? null : traces.length === 0 ? (
