@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { AIMessage, createAgent, fakeModel, tool as lcTool } from 'langchain';
-import { Agent, Runner, tool as oaTool, Usage } from '@openai/agents';
-import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import type { ApprovalRequest, PipelineInput } from '../../../engine/index.ts';
-import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
 import { hookwireMiddleware } from '../../../engine/adapters/langchain/index.ts';
-import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
 import { liveDecisions, replayedDecisions, replayWithCli, startLive } from './adapterFixture.ts';
 
 // [O2][P14] An ASK at a tool call asks the runtime's approver (sync or async; the adapters wait for it); an
 // allowed call runs, a denied one is blocked with the question and the answer as the tool's result. The recorded
-// answers replay without asking [R15].
+// answers replay without asking [R15]. (The OpenAI Agents and AI SDK adapters hand an ASK to the framework's own approval: nativeApproval.test.ts.)
 
 const ASK_PIPELINE: PipelineInput = {
   format: 'hookwire.pipeline',
@@ -53,17 +47,6 @@ const expectAskOutcome = async (s: ReturnType<typeof setup>, modelSaw: string) =
 };
 
 describe('ASK through the adapters [O2]', () => {
-  it('[O2] AI SDK: the approver decides each asked tool call', async () => {
-    const s = setup('ask-ai');
-    const hw = hookwireAiSdk(s.live.trace);
-    const u = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-    const calls = (id: string, to: string) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 'send_email', input: JSON.stringify({ to }) });
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        { content: [calls('a', 'ops@example.com'), calls('b', 'eve@evil.test')], finishReason: { unified: 'tool-calls', raw: undefined }, usage: u, warnings: [] },
-        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: u, warnings: [] },
-      ],
-    });
     await generateText({ model: wrapLanguageModel({ model, middleware: hw.middleware }), tools: hw.tools({ send_email: aiTool({ inputSchema: z.object({ to: z.string() }), execute: s.send }) }), stopWhen: stepCountIs(4), prompt: 'mail' });
     await expectAskOutcome(s, JSON.stringify(model.doGenerateCalls[1]!.prompt));
   });
@@ -76,19 +59,5 @@ describe('ASK through the adapters [O2]', () => {
     const agent = createAgent({ model, tools: [lcTool(s.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string() }) })], middleware: [hookwireMiddleware(s.live.trace)] });
     await agent.invoke({ messages: [{ role: 'user', content: 'mail' }] });
     await expectAskOutcome(s, JSON.stringify(model.calls[1]!.messages.map((m) => m.content)));
-  });
-
-  it('[O2] OpenAI Agents: the approver decides each asked tool call', async () => {
-    const s = setup('ask-oa');
-    const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
-    const scripted = new ScriptedModel([
-      { usage: usage(), output: [functionCall('send_email', { to: 'ops@example.com' }, { callId: 'a' }), functionCall('send_email', { to: 'eve@evil.test' }, { callId: 'b' })] },
-      { usage: usage(), output: [assistantMessage('done')] },
-    ]);
-    const hw = hookwireAgents(s.live.trace);
-    const runner = new Runner({ modelProvider: hw.modelProvider({ getModel: () => scripted }), tracingDisabled: true });
-    const agent = new Agent({ name: 'mailer', model: 'scripted', tools: [oaTool({ name: 'send_email', description: 'mail', parameters: z.object({ to: z.string() }), execute: s.send })] });
-    await runner.run(hw.agent(agent), 'mail');
-    await expectAskOutcome(s, JSON.stringify(scripted.calls[1]!.request.input));
   });
 });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel, type ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, Runner, tool as oaTool, Usage } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import type { PipelineInput } from '../../../engine/index.ts';
 import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
+import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
 import { replayWithCli, startLive, type Live } from './adapterFixture.ts';
 
 // [O4] An ASK goes through each framework's own approval: the run pauses, the test plays the person and answers
@@ -83,6 +86,56 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
     const before = s.live.results.find((r) => r.event_id === 'call-1:before')!;
     expect(before.blocked).toBe(true);
+    await expectReplayMatches(s.live);
+  });
+
+  const aiRun = (traceId: string) => {
+    const live = startLive({}, traceId, PIPELINE);
+    const m = mailer();
+    const hw = hookwireAiSdk(live.trace);
+    const u = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'send_email', input: JSON.stringify({ to: 'ops@example.com' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: u, warnings: [] },
+        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: u, warnings: [] },
+      ],
+    });
+    const settings = {
+      model: wrapLanguageModel({ model, middleware: hw.middleware }),
+      tools: hw.tools({ send_email: aiTool({ inputSchema: z.object({ to: z.string(), cc: z.string().optional() }), execute: m.send }) }),
+      stopWhen: [stepCountIs(4), hw.stopWhen],
+    };
+    /** Plays the app: the first call stops at the approval request; the person's answer goes back as a tool message. */
+    const answer = async (approved: boolean, reason?: string) => {
+      const messages: ModelMessage[] = [{ role: 'user', content: 'mail ops' }];
+      const first = await generateText({ ...settings, messages });
+      const requests = first.content.filter((p) => p.type === 'tool-approval-request');
+      expect(requests).toHaveLength(1);
+      expect(m.sent).toEqual([]);
+      const response = { type: 'tool-approval-response' as const, approvalId: requests[0]!.approvalId, approved, ...(reason ? { reason } : {}) };
+      return generateText({ ...settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] });
+    };
+    return { live, m, model, answer };
+  };
+
+  it('[O4] AI SDK: an ASK is a tool-approval-request; approved, execute runs with the rewritten input', async () => {
+    const s = aiRun('native-ai-allow');
+    const second = await s.answer(true);
+    expect(second.text).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] AI SDK: denied in a tool-approval-response, execute never runs and the model reads the denial', async () => {
+    const s = aiRun('native-ai-deny');
+    const second = await s.answer(false, 'not today');
+    expect(second.text).toBe('done');
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.model.doGenerateCalls[1]!.prompt)).toContain('not today');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
     await expectReplayMatches(s.live);
   });
 });
