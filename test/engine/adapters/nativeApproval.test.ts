@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { AIMessage, createAgent, fakeModel, tool as lcTool } from 'langchain';
 import { Agent, Runner, tool as oaTool, Usage } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import type { PipelineInput } from '../../../engine/index.ts';
 import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
 import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
+import { hookwireMiddleware } from '../../../engine/adapters/langchain/index.ts';
 import { replayWithCli, startLive, type Live } from './adapterFixture.ts';
 
 // [O4] An ASK goes through each framework's own approval: the run pauses, the test plays the person and answers
@@ -134,6 +137,47 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(second.text).toBe('done');
     expect(s.m.sent).toEqual([]);
     expect(JSON.stringify(s.model.doGenerateCalls[1]!.prompt)).toContain('not today');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
+    await expectReplayMatches(s.live);
+  });
+
+  const lcRun = (traceId: string) => {
+    const live = startLive({}, traceId, PIPELINE);
+    const m = mailer();
+    const model = fakeModel()
+      .respond(new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' }] }))
+      .respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: [lcTool(m.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string(), cc: z.string().optional() }) })], middleware: [hookwireMiddleware(live.trace)], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: traceId } };
+    /** Plays the app: the run stops at the interrupt; the person's decision resumes it. */
+    const answer = async (decision: { type: 'approve' } | { type: 'reject'; message: string }) => {
+      const first = await agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, config);
+      const interrupts = (first as { __interrupt__?: { value: { actionRequests: { name: string; args: unknown; description: string }[] } }[] }).__interrupt__;
+      expect(interrupts).toHaveLength(1);
+      // The person sees the call as it will run (the rewrite applied) and Hookwire's question.
+      expect(interrupts![0]!.value.actionRequests).toEqual([{ name: 'send_email', args: { to: 'ops@example.com', cc: 'audit@example.com' }, description: 'send mail to ops@example.com?' }]);
+      expect(m.sent).toEqual([]);
+      return agent.invoke(new Command({ resume: { decisions: [decision] } }), config);
+    };
+    return { live, m, model, answer };
+  };
+
+  it('[O4] LangChain: an ASK is a LangGraph interrupt; approved on resume, the tool runs with the rewritten input', async () => {
+    const s = lcRun('native-lc-allow');
+    const second = await s.answer({ type: 'approve' });
+    expect(second.messages.at(-1)!.content).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] LangChain: rejected on resume, the tool never runs and the model reads the refusal', async () => {
+    const s = lcRun('native-lc-deny');
+    await s.answer({ type: 'reject', message: 'not today' });
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.model.calls[1]!.messages.map((x) => x.content))).toContain('not today');
     expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
     expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
     await expectReplayMatches(s.live);
