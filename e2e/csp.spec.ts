@@ -4,7 +4,8 @@ import { node, openApp, shot } from './editorHelpers.ts';
 // The app ships its Content Security Policy as a meta tag (index.html); `hookwire ui` serves the same as
 // headers. Every screen is visited under it and any `securitypolicyviolation` (an eval probe, a data: image
 // or font, an inline script) fails the test, as does a CSP message from a worker on the console.
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'";
+// connect-src: the debugger's live view may reach a `hookwire serve` on this machine (loopback only).
+const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' http://127.0.0.1:* http://localhost:*";
 
 async function watchViolations(page: Page): Promise<string[]> {
   const seen: string[] = [];

@@ -43,7 +43,11 @@ export function parsePipelineJson(text: string): { ok: true; doc: unknown } | { 
  * JSON, not a pipeline, any error) is a CliError (exit 2) listing every problem.
  */
 export async function compilePipelineFile(path: string): Promise<LoadedPipeline> {
-  const text = await readTextFile(path, 'pipeline');
+  return compilePipelineText(await readTextFile(path, 'pipeline'), path);
+}
+
+/** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
+export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
   const parsed = parsePipelineJson(text);
   if (!parsed.ok) throw refused(path, parsed.problems);
   const sandbox = await sandboxFor(parsed.doc);

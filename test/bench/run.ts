@@ -8,6 +8,7 @@ import { runPackageBench } from './package.bench.ts';
 import { runLimitsBench } from './limits.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
+import { runServeBench } from './serve.bench.ts';
 
 const all: Record<string, () => unknown> = {
   dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
@@ -18,6 +19,7 @@ const all: Record<string, () => unknown> = {
   package: () => runPackageBench(),
   limits: () => runLimitsBench(1_000_000, 10_000, 2),
   formats: () => runFormatsBench(),
+  serve: () => runServeBench(),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);

@@ -193,7 +193,8 @@ describe('hookwire CLI --help of each command (in-process)', () => {
       test: ['<pipeline>', '<tests...>', 'meta.expect'],
       import: ['<file>', '--from <format>', '-o, --output <file>'],
       schema: ['--trace'],
-      'claude-hook': ['<pipeline>', '--record <trace>', '--audit <file>', 'Fails closed'],
+      'claude-hook': ['[pipeline]', '--record <trace>', '--audit <file>', '--lock-timeout <ms>', '--server <url>', '--deadline <ms>', 'Fails closed'],
+      serve: ['<pipeline>', '--port <port>', '--state-dir <dir>', '--flush <policy>', '--max-body <bytes>', '--allow-origin <origin...>', 'Bearer'],
     };
     for (const [command, parts] of Object.entries(expected)) {
       const r = await hookwireInProcess([command, '--help']);

@@ -69,7 +69,7 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
   const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
-      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => replay.goTo(index)}>
+      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={recorded !== NO_RECORD ? DECISIONS[recorded] : ''} onClick={() => replay.goTo(index)}>
       <span className="num">{stepNumber(index)}</span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
       <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
