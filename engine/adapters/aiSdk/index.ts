@@ -10,7 +10,8 @@
  *   the block message. Enforcement over token latency: nothing of a step reaches the caller before the decision.
  * - `tools(toolSet)` wraps every tool's `execute` in `guardTool`: `tool.before_call` (a block returns Hookwire's
  *   message to the model as the tool's result; the tool never runs; a rewritten `tool_input` is what the tool gets),
- *   then `tool.after_call` (a rewritten `tool_response` is what the model sees; a block withholds it).
+ *   then `tool.after_call` (a rewritten `tool_response` is what the model sees; a block withholds it). The before event
+ *   is dispatched in the tool's `needsApproval` (once per call): an ASK there is the SDK's tool approval [O4].
  * - `stopWhen` ends the SDK's loop after the step in which the trace was terminated (add it to `stopWhen`).
  */
 import type { LanguageModelMiddleware, ToolSet } from 'ai';

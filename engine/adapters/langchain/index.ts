@@ -8,7 +8,8 @@
  * - `wrapToolCall` emits `tool.before_call` {tool_name, tool_input = the call's args, tool_use_id} and
  *   `tool.after_call` {…, tool_response = the ToolMessage's content, is_error}. A block returns a ToolMessage with
  *   the message (status "error") and the tool never runs; a rewritten `tool_input` is the args the tool gets; a
- *   rewritten `tool_response` is the content the model sees.
+ *   rewritten `tool_response` is the content the model sees. An ASK is a LangGraph `interrupt()` with a HITL request,
+ *   resumed with `Command({resume: {decisions: [...]}})` [O4].
  * - `beforeModel` and `afterModel` jump to the end (`jumpTo: "end"`) once the trace is terminated, so a TERMINATE
  *   at a tool call or a model answer ends the run at the next step.
  */

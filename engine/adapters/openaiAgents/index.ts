@@ -6,7 +6,8 @@
  *   - tools: `tool.before_call` {tool_name, tool_input = the parsed arguments, tool_use_id = call id}; a block
  *     returns Hookwire's message as the tool's output (the model reads it; the tool never runs); a rewritten
  *     `tool_input` is the arguments the tool gets. `tool.after_call` {…, tool_response}: a rewrite is the output
- *     the model sees, a block withholds it.
+ *     the model sees, a block withholds it. `tool.before_call` is dispatched in the tool's `needsApproval` (once per
+ *     call): an ASK there is the SDK's tool approval, an interruption answered with `state.approve/reject` [O4].
  *   - input guardrail (`runInParallel: false`, so it decides before the first model call): `input.received`
  *     {prompt, input}; BLOCK or TERMINATE trips the wire (`InputGuardrailTripwireTriggered`).
  *   - output guardrail: `final_answer.before` {text, agent}; BLOCK or TERMINATE trips the wire
