@@ -1,3 +1,4 @@
+import './zodConfig.ts';
 import { createRoot } from 'react-dom/client';
 import '@fontsource-variable/inter';
 import '@fontsource-variable/jetbrains-mono';

@@ -7,7 +7,8 @@ import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
-import { breakerOpenUntil, finishChain, runSafely, settle, startChain, type Chain } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
+import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import type { DispatchEnv } from './dispatch.ts';
 import type { DispatchResult, DispatchState, Explanation, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
@@ -46,21 +47,36 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       continue;
     }
     const openUntil = breakerOpenUntil(c.breakers, h, now);
-    if (openUntil !== 0) {
+    if (openUntil !== 0 && whileOpen(h) === 'skip') {
       const out = entry(h, 'breaker_open', []);
       out.breaker_open_until = openUntil;
       handlers.push(out);
       continue;
     }
     const paths = explainPaths(compiled, h, live, scope, memo);
-    if (!paths.some((p) => p.pass)) {
+    const failure = paths.some((p) => p.pass) ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
+    if (!paths.some((p) => p.pass) && !failure) {
       handlers.push(entry(h, 'not_matched', paths));
+      continue;
+    }
+    if (openUntil !== 0) {
+      // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
+      const out = entry(h, 'breaker_open', paths);
+      out.breaker_open_until = openUntil;
+      if (breakerBlocks(c, h, openUntil)) {
+        out.decision = 'block_action';
+        out.reason = c.reason;
+        deciders.push(out);
+        endedBy = h.id;
+      }
+      handlers.push(out);
       continue;
     }
     const payloadBefore = c.payload;
     const varsBefore = c.vars;
     const t0 = timer();
-    const r = runSafely(h, scope);
+    // [M8][E1] a code matcher that could not answer: the handler's error policy decides, as on the fast path.
+    const r = failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
     const elapsed = timer() - t0;
     settle(c, h, r, event, now);
     const ran = describeRun(entry(h, r.ok ? 'fired' : 'error', paths), r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
@@ -154,9 +170,17 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
       }
       const me: MatcherExplain = { matcher_id: m.id, label: m.label, pass: condition.pass, cached, condition };
       out.matchers.push(me);
-      if (!condition.pass) {
+      const verdict = verdictOfExplain(m.id, condition);
+      if (verdict === false) {
         out.pass = false;
+        delete out.matcher_failure;
         break;
+      }
+      // A code matcher that could not answer: the rest of the path is still tried (a failing condition
+      // after it means the path does not match at all) [M8].
+      if (verdict !== true) {
+        out.pass = false;
+        out.matcher_failure ??= verdict;
       }
     }
     return out;

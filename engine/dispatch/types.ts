@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { EventMode } from '../model/event.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
 import type { ConditionExplain } from '../match/types.ts';
@@ -77,6 +78,8 @@ export interface PathExplain {
   /** Matchers evaluated along the path, up to and including the first that failed. */
   matchers: MatcherExplain[];
   pass: boolean;
+  /** Set when the path failed only because a code matcher could not answer [M8]: the handler's error policy decides. */
+  matcher_failure?: MatcherFailure;
 }
 
 export type HandlerStatus =

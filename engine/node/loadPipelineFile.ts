@@ -8,7 +8,6 @@ import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
-import { createNodeSandbox } from './loadQuickJS.ts';
 
 export interface LoadedPipeline {
   compiled: CompiledPipeline;
@@ -26,7 +25,8 @@ export function hasCode(doc: unknown): boolean {
 
 /** A Node QuickJS sandbox when the document needs one, else null. */
 export async function sandboxFor(doc: unknown): Promise<Sandbox | null> {
-  return hasCode(doc) ? createNodeSandbox() : null;
+  // Imported on demand: QuickJS and the TypeScript transpiler are most of what `claude-hook` would load.
+  return hasCode(doc) ? (await import('./loadQuickJS.ts')).createNodeSandbox() : null;
 }
 
 /** Parses pipeline text; a syntax error is a `not_json` problem with line and column [V2]. */

@@ -83,8 +83,11 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
         {flags & STEP_FLAG.error ? <span className="flag error">error</span> : null}
         {flags & STEP_FLAG.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
         {flags & STEP_FLAG.duplicate ? <span className="flag">repeat</span> : null}
+        {flags & STEP_FLAG.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>
-      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
+      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision" data-denied={outcome === 'ask' && flags & STEP_FLAG.denied ? 'true' : undefined}>
+        {outcome ? OUTCOME_LABEL[outcome] : '…'}{outcome === 'ask' && flags & STEP_FLAG.denied ? ' · denied' : ''}
+      </span>
     </div>
   );
 });
