@@ -100,7 +100,7 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
     const forced = options.format;
     if (!forced && d.format === null) {
       const code = d.code === 'binary' ? 'binary' : d.code === 'empty' ? 'empty' : 'unknown_format';
-      failedEarly = failure(null, [traceProblem(code, 0, `cannot import: ${d.reason}`, 'error', true)]);
+      failedEarly = failure(null, [traceProblem(code, 0, `cannot import${options.fileName ? ` ${options.fileName}` : ''}: ${d.reason}`, 'error', true)]);
       return;
     }
     if (d.code === 'binary') {
