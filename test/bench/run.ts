@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, one after another, each printing its contenders side by
 // side and their ratios. Not a test: nothing here asserts a time. `npm run bench -- dispatch replay` runs some.
+import { runAdaptersBench } from './adapters.bench.ts';
 import { runDispatchBench } from './dispatch.bench.ts';
 import { runFormatsBench } from './formats.bench.ts';
 import { runImportBench } from './import.bench.ts';
@@ -13,6 +14,7 @@ const all: Record<string, () => unknown> = {
   sandbox: () => runSandboxBench(),
   replay: () => runReplayBench(100_000, 100),
   import: () => runImportBench(100_000, false),
+  adapters: () => runAdaptersBench(7),
   package: () => runPackageBench(),
   limits: () => runLimitsBench(1_000_000, 10_000, 2),
   formats: () => runFormatsBench(),
