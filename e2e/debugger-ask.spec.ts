@@ -34,7 +34,7 @@ async function recordedTrace(): Promise<Buffer> {
 test('the debugger shows an ASK step with its recorded answer, the context for the model, a timeline badge and filter', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('open-import').click();
-  await page.getByTestId('import-file').setInputFiles({ name: 'deploy.hookwire.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(PIPELINE)) });
+  await page.getByTestId('import-file').setInputFiles({ name: 'deploy.pipeline.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(PIPELINE)) });
   await expect(page.getByTestId('import-ok')).toContainText('4 nodes, 3 wires');
   await page.getByTestId('import-confirm').click();
   await expect(page.getByTestId('node-ask-deploy')).toContainText('Ask a person');

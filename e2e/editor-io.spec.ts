@@ -23,7 +23,7 @@ test('export then import round-trips exactly, with and without layout', async ({
   await page.keyboard.press('Escape');
 
   const withLayout = await download(page, true);
-  expect(withLayout.name).toBe('demo-agent-safety-policy.hookwire.json');
+  expect(withLayout.name).toBe('demo-agent-safety-policy.pipeline.json');
   const doc = JSON.parse(withLayout.text);
   expect(doc.format).toBe('hookwire.pipeline');
   expect(doc.version).toBe(1);

@@ -22,10 +22,10 @@ export function exportPipelineText(doc: Pipeline, options: ExportOptions): strin
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-/** A file name for the export: "Demo: agent safety" → "demo-agent-safety.hookwire.json". */
+/** A file name for the export: "Demo: agent safety" → "demo-agent-safety.pipeline.json". */
 export function exportFileName(doc: Pipeline): string {
   const base = doc.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
-  return `${base}.hookwire.json`;
+  return `${base}.pipeline.json`;
 }
 
 export type ImportCheck = LoadResult & { doc?: Pipeline };

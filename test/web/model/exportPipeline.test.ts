@@ -46,7 +46,7 @@ describe('export and import', () => {
   });
 
   it('names the file after the pipeline', () => {
-    expect(exportFileName(demo)).toBe('demo-agent-safety-policy.hookwire.json');
+    expect(exportFileName(demo)).toBe('demo-agent-safety-policy.pipeline.json');
   });
 });
 
