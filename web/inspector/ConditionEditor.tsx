@@ -21,7 +21,7 @@ function ClauseRow({ entry, onChange, onRemove, testId }: { entry: Extract<Entry
         <select className="select op" value={entry.op} aria-label="Operator" data-testid={`${testId}-op`}
           onChange={(e) => {
             const { bare: _b, ...rest } = entry;
-            onChange({ ...rest, op: e.target.value, value: valueForOperator(e.target.value, entry.value) });
+            onChange({ ...rest, op: e.target.value, value: valueForOperator(e.target.value, entry.value, entry.op) });
           }}>
           {!known && <option value={entry.op}>{entry.op}</option>}
           {OPERATORS.map((op) => <option key={op} value={op}>{OPERATOR_LABELS[op]}</option>)}
@@ -32,19 +32,26 @@ function ClauseRow({ entry, onChange, onRemove, testId }: { entry: Extract<Entry
   );
 }
 
-function AddButtons({ onAdd, testId }: { onAdd: (e: Entry) => void; testId: string }) {
+/**
+ * The add row of a list. At the top level it offers every kind; inside a group only "+ Condition" (a
+ * nested group is one JSON edit away) so one group shows one row of buttons, not one per level.
+ */
+function AddButtons({ onAdd, testId, nested, extra }: { onAdd: (e: Entry) => void; testId: string; nested?: boolean; extra?: ReactNode }) {
   return (
     <div className="cond-actions">
-      <button className="btn" onClick={() => onAdd(NEW_CLAUSE)} data-testid={`${testId}-add-clause`}><Icon name="plus" size={12} /> Condition</button>
-      <button className="btn ghost" onClick={() => onAdd({ kind: 'any', items: [[NEW_CLAUSE]] })} data-testid={`${testId}-add-any`}>Any of…</button>
-      <button className="btn ghost" onClick={() => onAdd({ kind: 'all', items: [[NEW_CLAUSE]] })}>All of…</button>
-      <button className="btn ghost" onClick={() => onAdd({ kind: 'not', entries: [NEW_CLAUSE] })}>Not…</button>
+      <button className={nested ? 'btn ghost' : 'btn'} onClick={() => onAdd(NEW_CLAUSE)} data-testid={`${testId}-add-clause`}><Icon name="plus" size={12} /> Condition</button>
+      {!nested && <>
+        <button className="btn ghost" onClick={() => onAdd({ kind: 'any', items: [[NEW_CLAUSE]] })} data-testid={`${testId}-add-any`}>Any of…</button>
+        <button className="btn ghost" onClick={() => onAdd({ kind: 'all', items: [[NEW_CLAUSE]] })}>All of…</button>
+        <button className="btn ghost" onClick={() => onAdd({ kind: 'not', entries: [NEW_CLAUSE] })}>Not…</button>
+      </>}
+      {extra}
     </div>
   );
 }
 
 /** A list of entries, ANDed [C1]. Recursive through groups. */
-function EntryList({ entries, onChange, testId }: { entries: Entry[]; onChange: (e: Entry[]) => void; testId: string }) {
+function EntryList({ entries, onChange, testId, nested, extra }: { entries: Entry[]; onChange: (e: Entry[]) => void; testId: string; nested?: boolean; extra?: ReactNode }) {
   const replace = (i: number, e: Entry) => onChange(entries.map((x, j) => (j === i ? e : x)));
   const remove = (i: number) => onChange(entries.filter((_, j) => j !== i));
   return (
@@ -52,7 +59,7 @@ function EntryList({ entries, onChange, testId }: { entries: Entry[]; onChange: 
       {entries.map((e, i) => (
         <EntryView key={i} entry={e} onChange={(n) => replace(i, n)} onRemove={() => remove(i)} testId={`${testId}-${i}`} />
       ))}
-      <AddButtons onAdd={(e) => onChange([...entries, e])} testId={testId} />
+      <AddButtons onAdd={(e) => onChange([...entries, e])} testId={testId} nested={nested} extra={extra} />
     </div>
   );
 }
@@ -70,11 +77,16 @@ function EntryView({ entry, onChange, onRemove, testId }: { entry: Entry; onChan
     return (
       <div className="cond-group not" data-testid={testId}>
         {head('NOT — passes when this fails')}
-        <EntryList entries={entry.entries} onChange={(entries) => onChange({ kind: 'not', entries })} testId={testId} />
+        <EntryList entries={entry.entries} onChange={(entries) => onChange({ kind: 'not', entries })} testId={testId} nested />
       </div>
     );
   }
   const items = entry.items;
+  const alternative = (
+    <button className="btn ghost" onClick={() => onChange({ kind: entry.kind, items: [...items, [NEW_CLAUSE]] })} data-testid={`${testId}-add-alternative`}>
+      <Icon name="plus" size={12} /> Alternative
+    </button>
+  );
   return (
     <div className={`cond-group ${entry.kind}`} data-testid={testId}>
       {head(
@@ -85,13 +97,12 @@ function EntryView({ entry, onChange, onRemove, testId }: { entry: Entry; onChan
       )}
       {items.map((item, i) => (
         <div className="cond-item" key={i}>
-          <EntryList entries={item} testId={`${testId}-${i}`}
+          <EntryList entries={item} testId={`${testId}-${i}`} nested
+            // The last alternative's add row also holds "+ Alternative": one row of buttons per group.
+            extra={i === items.length - 1 ? alternative : undefined}
             onChange={(next) => onChange({ kind: entry.kind, items: next.length ? items.map((x, j) => (j === i ? next : x)) : items.filter((_, j) => j !== i) })} />
         </div>
       ))}
-      <button className="btn ghost" style={{ marginTop: 6 }} onClick={() => onChange({ kind: entry.kind, items: [...items, [NEW_CLAUSE]] })}>
-        <Icon name="plus" size={12} /> Alternative
-      </button>
     </div>
   );
 }

@@ -72,11 +72,11 @@ export function ValueEditor({ op, value, onChange, testId }: { op: string; value
   if (op === 'regex') {
     const { pattern, flags } = readRegex(value);
     return (
-      <div className="row grow">
+      <div className="row grow regex-value">
         <Buffered value={pattern} ariaLabel="Pattern" testId={testId} placeholder="\\bsudo\\b" format={(v) => String(v)} parse={(t) => t}
           onChange={(p) => onChange(writeRegex(String(p), flags))} />
         <label className="check" title="Ignore case (flag i)">
-          <input type="checkbox" checked={flags.includes('i')} onChange={(e) => onChange(writeRegex(pattern, e.target.checked ? `${flags}i` : flags.replace('i', '')))} />
+          <input type="checkbox" aria-label="Ignore case" data-testid={testId ? `${testId}-ignore-case` : undefined} checked={flags.includes('i')} onChange={(e) => onChange(writeRegex(pattern, e.target.checked ? `${flags}i` : flags.replace('i', '')))} />
           Aa
         </label>
       </div>

@@ -86,8 +86,10 @@ function ownObject(key: string, value: JsonValue): JsonObject {
 }
 
 /** A sensible value when a clause switches to `op`, keeping what can be kept of the old value. */
-export function valueForOperator(op: string, old: JsonValue): JsonValue {
-  const text = typeof old === 'string' ? old : Array.isArray(old) ? old.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') : '';
+export function valueForOperator(op: string, old: JsonValue, from?: string): JsonValue {
+  // `exists`' true/false says whether the field is there; it is no value to compare with, so it is not carried over.
+  if (from === 'exists' && op !== 'exists') old = '';
+  const text = typeof old === 'string' ? old : Array.isArray(old) ? old.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') : typeof old === 'number' ? String(old) : '';
   switch (op) {
     case 'in':
     case 'nin':
@@ -98,6 +100,8 @@ export function valueForOperator(op: string, old: JsonValue): JsonValue {
       return typeof old === 'number' ? old : 0;
     case 'regex':
       return isJsonObject(old) && typeof old.pattern === 'string' ? old : text;
+    case 'prefix': case 'suffix':
+      return text;
     default:
       return Array.isArray(old) || isJsonObject(old) ? text : old;
   }

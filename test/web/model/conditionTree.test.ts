@@ -45,6 +45,11 @@ describe('condition builder model', () => {
     expect(valueForOperator('eq', ['a', 'b'])).toBe('a, b');
     expect(valueForOperator('exists', 'x')).toBe(true);
     expect(valueForOperator('gt', 'x')).toBe(0);
+    // exists' flag is not a value to compare with: the new operator starts from an empty value of its type.
+    expect(valueForOperator('eq', true, 'exists')).toBe('');
+    expect(valueForOperator('in', true, 'exists')).toEqual([]);
+    expect(valueForOperator('gt', false, 'exists')).toBe(0);
+    expect(valueForOperator('prefix', 3)).toBe('3');
   });
 
   it('reads and writes lists and regexes', () => {
