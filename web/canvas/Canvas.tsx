@@ -170,6 +170,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onNodeDragStop={onNodeDragStop}
+        onNodeDoubleClick={readOnly ? undefined : (_e, n) => useApp.getState().startRename(n.id)}
         onDelete={onDelete}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}

@@ -1,4 +1,6 @@
-import { memo } from 'react';
+import { memo, useRef } from 'react';
+import type { PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import { useApp } from '../store/appStore.ts';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
@@ -20,6 +22,48 @@ function ProblemBadge({ problems }: { problems: readonly Problem[] }) {
   );
 }
 
+/** A node's own name: an event's and a matcher's `label`, a handler's `name`. */
+function nameOf(node: PipelineNode): string {
+  return node.kind === 'handler' ? node.name : (node.label ?? '');
+}
+
+function renamed(node: PipelineNode, name: string): PipelineNode {
+  if (node.kind === 'handler') return { ...node, name };
+  const { label: _old, ...rest } = node;
+  return name ? { ...rest, label: name } : rest;
+}
+
+/**
+ * The in-place rename box (double-click or F2): Enter or leaving the box commits through the typed
+ * `updateNode` change (so undo takes it back), Escape cancels.
+ */
+function RenameBox({ node }: { node: PipelineNode }) {
+  const done = useRef(false);
+  const finish = (commit: boolean, text: string) => {
+    if (done.current) return;
+    done.current = true;
+    const s = useApp.getState();
+    s.endRename();
+    const name = text.trim();
+    // A handler needs a name; an empty label on an event or matcher removes it.
+    if (commit && name !== nameOf(node) && (name || node.kind !== 'handler')) {
+      s.apply([{ type: 'updateNode', node: renamed(node, name) }], 'Rename node');
+    }
+  };
+  return (
+    <input className="input rename-input nodrag nopan nokey" defaultValue={nameOf(node)} aria-label="Node name" data-testid="node-rename" autoFocus
+      onFocus={(e) => e.currentTarget.select()}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === 'Enter') finish(true, e.currentTarget.value);
+        else if (e.key === 'Escape') finish(false, e.currentTarget.value);
+      }}
+      onBlur={(e) => finish(true, e.currentTarget.value)} />
+  );
+}
+
+const useRenaming = (id: string) => useApp((s) => s.renaming === id);
+
 function classes(kind: string, selected: boolean, problems: readonly Problem[], extra = ''): string {
   const hasError = problems.some((p) => p.severity === 'error');
   const hasWarning = problems.some((p) => p.severity === 'warning');
@@ -28,12 +72,13 @@ function classes(kind: string, selected: boolean, problems: readonly Problem[], 
 
 export const EventNodeView = memo(function EventNodeView({ data, selected }: NodeProps<HookFlowNode>) {
   const node = data.node;
+  const renaming = useRenaming(node.id);
   if (node.kind !== 'event') return null;
   return (
     <div className={classes('event', selected, data.problems)} data-testid={`node-${node.id}`} data-kind="event">
       <div className="head">
         <span className="kind-icon"><Icon name="event" size={12} /></span>
-        <span className="kind-label">{node.label ?? 'Event'}</span>
+        {renaming ? <RenameBox node={node} /> : <span className="kind-label">{node.label ?? 'Event'}</span>}
         <span className="spacer" />
         <span className={`badge ${data.mode ?? 'sync'}`}>{data.mode ?? 'sync'}</span>
       </div>
@@ -46,6 +91,7 @@ export const EventNodeView = memo(function EventNodeView({ data, selected }: Nod
 
 export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }: NodeProps<HookFlowNode>) {
   const node = data.node;
+  const renaming = useRenaming(node.id);
   if (node.kind !== 'matcher') return null;
   return (
     <div className={classes('matcher', selected, data.problems)} data-testid={`node-${node.id}`} data-kind="matcher">
@@ -54,7 +100,7 @@ export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }:
         <span className="kind-icon"><Icon name={node.code ? 'code' : 'matcher'} size={12} /></span>
         <span className="kind-label">Matcher</span>
       </div>
-      <div className="title" title={node.label ?? node.id}>{node.label ?? node.id}</div>
+      {renaming ? <RenameBox node={node} /> : <div className="title" title={node.label ?? node.id}>{node.label ?? node.id}</div>}
       <div className="summary" data-testid="matcher-summary" title={data.summary}>{data.summary}</div>
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
@@ -64,6 +110,7 @@ export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }:
 
 export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }: NodeProps<HookFlowNode>) {
   const node = data.node;
+  const renaming = useRenaming(node.id);
   if (node.kind !== 'handler') return null;
   const kind = node.action.type;
   const flags = handlerFlags(node);
@@ -82,7 +129,7 @@ export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }:
         <span className="spacer" />
         <span className="order" title="Order: lower runs first">#{node.order}</span>
       </div>
-      <div className="title" title={node.name}>{node.name}</div>
+      {renaming ? <RenameBox node={node} /> : <div className="title" title={node.name}>{node.name}</div>}
       <div className="summary" title={data.summary}>{data.summary}</div>
       {flags.length > 0 && (
         <div className="flags">

@@ -70,6 +70,15 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
         useApp.getState().select([]);
         return;
       }
+      // F2 renames the one selected node in place (as in file managers and n8n).
+      if (e.key === 'F2' && !readOnly && !typingTarget(e.target)) {
+        const s = useApp.getState();
+        if (s.selectedNodes.length === 1) {
+          e.preventDefault();
+          s.startRename(s.selectedNodes[0]!);
+        }
+        return;
+      }
       const mod = e.ctrlKey || e.metaKey;
       if (!mod || e.altKey || readOnly) return;
       const key = e.key.toLowerCase();

@@ -15,6 +15,8 @@ export interface Toast {
 export interface ShellData {
   mode: Mode;
   toasts: Toast[];
+  /** The node whose title is being renamed in place on the canvas (double-click or F2), if any. */
+  renaming: string | null;
 }
 
 export interface ShellActions {
@@ -22,6 +24,8 @@ export interface ShellActions {
   /** Shows a toast; one with the same text and tone as a toast already showing replaces it (no pile of copies). */
   toast(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
+  startRename(nodeId: string): void;
+  endRename(): void;
 }
 
 export type ShellSlice = ShellData & ShellActions;
@@ -34,6 +38,9 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
   return {
     mode: 'edit',
     toasts: [],
+    renaming: null,
+    startRename: (renaming) => set({ renaming }),
+    endRename: () => set({ renaming: null }),
     setMode: (mode) => set({ mode }),
     toast: (toast) => {
       const others = get().toasts.filter((t) => t.message !== toast.message || t.tone !== toast.tone);
