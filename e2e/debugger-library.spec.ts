@@ -132,3 +132,25 @@ test.describe('real recordings', () => {
     await shot(page, 'debugger-otel');
   });
 });
+
+test('closing a partial-import dialog with × keeps the import for later; it is never silently discarded', async ({ page }) => {
+  await openDebugger(page);
+  await page.getByTestId('trace-file').setInputFiles({ name: 'half.jsonl', mimeType: 'application/x-ndjson', buffer: brokenDemoTrace({ 3: 'not json' }) });
+  const dialog = page.getByTestId('import-result');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  const item = page.locator('[data-testid="trace-item"][data-name]').filter({ hasText: 'review import' });
+  await expect(item).toHaveCount(1);
+  await shot(page, 'debugger-import-closed-for-later');
+  // Opening it asks again; Escape also keeps it; Keep then opens it.
+  await item.click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('trace-item')).toHaveCount(2);
+  await item.click();
+  await page.getByTestId('import-keep').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('position')).toContainText('of 21');
+});

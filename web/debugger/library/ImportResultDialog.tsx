@@ -16,8 +16,11 @@ export function ImportResultDialog() {
   const errors = r.problems.filter((p) => p.severity === 'error');
   const failed = r.status === 'failed' || !r.traceId;
   const close = () => void traces.discardImport();
+  // ×, Escape or the backdrop decide nothing: a partial import stays in the library as "review import"
+  // (opening it shows this dialog again). Only "Discard import" removes it.
+  const later = () => useApp.getState().closeImportResult();
   return (
-    <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={close} testId="import-result"
+    <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={failed ? close : later} testId="import-result"
       footer={failed ? (
         <button className="btn primary" onClick={close} data-testid="import-result-close">Close</button>
       ) : (
@@ -31,7 +34,7 @@ export function ImportResultDialog() {
       <p className="dbg-import-summary" data-testid="import-summary">
         {failed
           ? `Nothing was imported${r.format ? ` (read as ${TRACE_FORMAT_LABELS[r.format]})` : ''}.`
-          : `${r.events.toLocaleString('en')} events were read; ${errors.length} line${errors.length === 1 ? ' was' : 's were'} dropped. Keep the good events, or discard the import and fix the file.`}
+          : `${r.events.toLocaleString('en')} events were read; ${errors.length} line${errors.length === 1 ? ' was' : 's were'} dropped. Keep the good events, or discard the import and fix the file. Closing this decides later: the import waits in the library.`}
       </p>
       <ul className="problem-list" data-testid="import-line-problems">
         {r.problems.slice(0, SHOWN).map((p, i) => (
