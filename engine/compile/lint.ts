@@ -1,3 +1,5 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { LIFECYCLE_EVENT_TYPES } from '../model/event.ts';
 import { leadingToHandlers } from '../model/graph.ts';
 import { BLOCKING_ACTIONS, type Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
@@ -19,6 +21,14 @@ export function lintPipeline(doc: Pipeline, analysis: Analysis): Problem[] {
   }
   for (const h of analysis.handlers) {
     if (h.paths.length === 0) warn('unreachable_handler', h.node.id, `"${h.node.name}" is not wired to any event node, so it never runs`);
+  }
+  for (const node of doc.nodes) {
+    // [V11] A near miss of a catalogue type is most likely a typo: say which type was meant.
+    if (node.kind !== 'event' || node.pattern.includes('*') || LIFECYCLE_EVENT_TYPES.includes(node.pattern)) continue;
+    const near = closest(node.pattern, LIFECYCLE_EVENT_TYPES as string[]);
+    if (distance(node.pattern, near) <= 2) {
+      warn('misspelled_event', node.id, `event "${node.pattern}" is no lifecycle event type: did you mean "${near}"? (a custom type is fine; this is only a warning)`);
+    }
   }
   const leading = leadingToHandlers(analysis.graph);
   for (const node of doc.nodes) {

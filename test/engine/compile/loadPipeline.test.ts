@@ -138,6 +138,17 @@ describe('loading pipelines', () => {
     expect(r.problems.filter((p) => p.code === 'shadowed_handler')).toEqual([]);
   });
 
+  it('[V11] a near miss of a lifecycle event type is a warning naming the type; custom types and wildcards are not', () => {
+    const r = loadPipeline(pipeline([
+      ev('typo', 'tool.before_cal'), ev('ok', 'tool.before_call'), ev('custom', 'billing.charge_card'), ev('wild', 'tool.*'),
+      handler('a', audit()),
+    ], ['typo->a', 'ok->a', 'custom->a', 'wild->a']));
+    expect(r.ok).toBe(true);
+    const typos = r.problems.filter((p) => p.code === 'misspelled_event');
+    expect(typos.map((p) => [p.node_id, p.severity])).toEqual([['typo', 'warning']]);
+    expect(typos[0]!.message).toContain('did you mean "tool.before_call"');
+  });
+
   it('[V8] node ids named __proto__ are plain names', () => {
     const r = loadPipeline(pipeline([ev('__proto__', '*'), handler('constructor', audit())], ['__proto__->constructor']));
     expect(r.ok).toBe(true);
