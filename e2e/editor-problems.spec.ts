@@ -43,3 +43,13 @@ test('a syntax error in a code handler is in the problems list with its line, fr
   await expect(page.getByTestId('problem-item').filter({ hasText: 'code_error' })).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByTestId('error-count')).toHaveText('0 errors');
 });
+
+test('[V11] a mistyped event pattern shows a did-you-mean warning in the Problems panel', async ({ page }) => {
+  await openApp(page);
+  await node(page, 'ev-tool-before').click();
+  await page.getByTestId('event-pattern').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('problem-item').filter({ hasText: 'did you mean "tool.before_call"' })).toHaveCount(1);
+  await shot(page, 'editor-misspelled-event');
+});
