@@ -86,12 +86,13 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   });
 
   const plans = new Map<string, TypePlan>();
-  const compiled: CompiledPipeline = {
+  // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
+  const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
-    handlers,
-    matchers: matcherList,
+    handlers: Object.freeze(handlers),
+    matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
-    plan(type) {
+    plan(type: string) {
       let plan = plans.get(type);
       if (!plan) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
@@ -100,7 +101,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       }
       return plan;
     },
-  };
+  });
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }
 

@@ -5,7 +5,7 @@ import type { Chain } from './chain.ts';
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
  * stays immutable): the candidate buffer, the per-event matcher memo [M6], a reused chain and scope, so the
- * fast path allocates little. Single-threaded and never re-entered.
+ * fast path allocates little. Single-threaded; `busy` refuses a re-entered dispatch.
  */
 export interface Scratch {
   candidates: Int32Array;
@@ -14,6 +14,7 @@ export interface Scratch {
   epoch: number;
   chain: Chain | undefined;
   scope: Scope | undefined;
+  busy: boolean;
 }
 
 const scratches = new WeakMap<CompiledPipeline, Scratch>();
@@ -21,7 +22,7 @@ const scratches = new WeakMap<CompiledPipeline, Scratch>();
 export function scratchOf(compiled: CompiledPipeline): Scratch {
   let s = scratches.get(compiled);
   if (!s) {
-    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), epoch: 0, chain: undefined, scope: undefined };
+    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), epoch: 0, chain: undefined, scope: undefined, busy: false };
     scratches.set(compiled, s);
   }
   return s;

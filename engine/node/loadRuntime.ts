@@ -3,7 +3,8 @@
 import { createRuntime } from '../runtime/createRuntime.ts';
 import type { RuntimeLoad, RuntimeOptions } from '../runtime/types.ts';
 import { readTextFile } from './cliIo.ts';
-import { parsePipelineJson, sandboxFor } from './loadPipelineFile.ts';
+import { sandboxFor } from './loadPipelineFile.ts';
+import { parseJsonText } from '../model/jsonErrorOffset.ts';
 
 /**
  * Reads a pipeline file and creates a runtime. A pipeline with errors is refused with every problem
@@ -14,7 +15,7 @@ import { parsePipelineJson, sandboxFor } from './loadPipelineFile.ts';
  */
 export async function loadRuntime(path: string, options: RuntimeOptions = {}): Promise<RuntimeLoad> {
   const text = await readTextFile(path, 'pipeline');
-  const parsed = parsePipelineJson(text);
+  const parsed = parseJsonText(text);
   if (!parsed.ok) return parsed;
   const sandbox = options.sandbox !== undefined ? options.sandbox : await sandboxFor(parsed.doc);
   const r = createRuntime(parsed.doc, { ...options, sandbox });
