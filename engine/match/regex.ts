@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { foldCase } from './atoms.ts';
+import { literalSetTest } from './literalRegex.ts';
 import { requiredLiterals } from './requiredLiteral.ts';
 
 /** A compiled regular expression that runs in time linear in its input (RE2 semantics) [C5]. */
@@ -21,7 +22,8 @@ const META = /[\\.+*?()[\]{}|^$]/;
  *
  * re2js is an NFA simulation, 10–50x slower than a backtracking engine on ordinary input, so `test` avoids
  * it where the answer is known without it: a pattern that is plain text is a substring test, and a string
- * that lacks the pattern's required literal cannot match. Both shortcuts give exactly RE2's answer.
+ * that lacks the pattern's required literal cannot match, and a finite-language pattern (`^(ls|cat) `) is
+ * prefix/suffix/substring tests (literalRegex.ts). Each shortcut gives exactly RE2's answer.
  */
 export function compileRegex(source: string, flags = ''): RegexCompile {
   let bits = 0;
@@ -54,7 +56,7 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     }
     return true;
   };
-  const test = plain ? hasAll : literals.length === 0 ? (s: string) => re.test(s) : (s: string) => hasAll(s) && re.test(s);
+  const test = literalSetTest(source, flags) ?? (plain ? hasAll : literals.length === 0 ? (s: string) => re.test(s) : (s: string) => hasAll(s) && re.test(s));
   return {
     ok: true,
     regex: { source, flags, test, replaceAll: (input, replacement) => re.matcher(input).replaceAll(replacement) },
