@@ -29,6 +29,23 @@ export function literalSetTest(source: string, flags: string): ((s: string) => b
   return (s) => tests.some((t) => t(s));
 }
 
+/**
+ * Every string of a finite-language pattern's language, anchors ignored (each must occur in a text it
+ * matches), or null when the pattern is not one: the candidate index files the handler under each.
+ */
+export function finiteWords(source: string, flags: string): string[] | null {
+  if (flags !== '') return null;
+  const branches = splitTop(source);
+  if (!branches) return null;
+  const words = new Set<string>();
+  for (const b of branches) {
+    const parsed = parseFinite(b);
+    if (!parsed) return null;
+    for (const w of parsed.words) words.add(w);
+  }
+  return words.size > MAX_WORDS ? null : [...words];
+}
+
 /** One alternative of the top level: its words, and whether it is anchored at the start, the end. */
 function branchTest({ words, start, end }: { words: string[]; start: boolean; end: boolean }): (s: string) => boolean {
   const list = [...new Set(words)];
