@@ -19,12 +19,19 @@ export interface Scratch {
 
 const scratches = new WeakMap<CompiledPipeline, Scratch>();
 
+// The pipeline dispatched last and its scratch: most callers dispatch one pipeline, so the WeakMap is rarely read.
+let lastCompiled: CompiledPipeline | null = null;
+let lastScratch: Scratch | null = null;
+
 export function scratchOf(compiled: CompiledPipeline): Scratch {
+  if (compiled === lastCompiled) return lastScratch!;
   let s = scratches.get(compiled);
   if (!s) {
     s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), epoch: 0, chain: undefined, scope: undefined, busy: false };
     scratches.set(compiled, s);
   }
+  lastCompiled = compiled;
+  lastScratch = s;
   return s;
 }
 

@@ -26,7 +26,10 @@ export function literalSetTest(source: string, flags: string): ((s: string) => b
     tests.push(branchTest(parsed));
   }
   if (tests.length === 1) return tests[0]!;
-  return (s) => tests.some((t) => t(s));
+  return (s) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i]!(s)) return true;
+    return false;
+  };
 }
 
 /**
@@ -58,9 +61,19 @@ function branchTest({ words, start, end }: { words: string[]; start: boolean; en
     const w = list[0]!;
     return start ? (s) => s.startsWith(w) : end ? (s) => s.endsWith(w) : (s) => s.includes(w);
   }
-  if (start) return (s) => list.some((w) => s.startsWith(w));
-  if (end) return (s) => list.some((w) => s.endsWith(w));
-  return (s) => list.some((w) => s.includes(w));
+  // Plain loops: a callback per call would allocate a closure per test.
+  if (start) return (s) => {
+    for (let i = 0; i < list.length; i++) if (s.startsWith(list[i]!)) return true;
+    return false;
+  };
+  if (end) return (s) => {
+    for (let i = 0; i < list.length; i++) if (s.endsWith(list[i]!)) return true;
+    return false;
+  };
+  return (s) => {
+    for (let i = 0; i < list.length; i++) if (s.includes(list[i]!)) return true;
+    return false;
+  };
 }
 
 /** The pattern cut at its top-level `|` (outside groups, not escaped), or null on unbalanced parentheses. */
