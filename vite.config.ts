@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: '.',
   plugins: [react()],
-  build: { outDir: 'dist', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000 },
+  build: { outDir: 'dist/web', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000 },
   worker: { format: 'es' },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

@@ -4,32 +4,29 @@ import { Canvas } from './canvas/Canvas.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { ExportDialog } from './io/ExportDialog.tsx';
 import { ImportDialog } from './io/ImportDialog.tsx';
-import { appDb } from './persistence/db.ts';
-import { startWorkspace } from './persistence/workspace.ts';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { Debugger } from './debugger/Debugger.tsx';
-import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
 import { LeftPanel } from './shell/LeftPanel.tsx';
 import { NoPipelineNote, OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
-import { newPipeline } from './persistence/workspace.ts';
+import { useServices } from './services/AppServices.tsx';
 import { demoPipeline } from './demo/demoPipeline.ts';
 import { emptyPipeline } from './model/emptyPipeline.ts';
 import { TopBar } from './shell/TopBar.tsx';
 import { Workbench } from './shell/Workbench.tsx';
-import { useEditor, selectMode, selectOpenError, selectPipelineId } from './store/editorStore.ts';
+import { useApp, selectMode, selectOpenError, selectPipelineId } from './store/appStore.ts';
 
 /** The app: top bar with Edit/Debug, and the workbench of the current mode. */
 export function App() {
-  const mode = useEditor(selectMode);
-  const pipelineId = useEditor(selectPipelineId);
-  const openError = useEditor(selectOpenError);
+  const mode = useApp(selectMode);
+  const pipelineId = useApp(selectPipelineId);
+  const openError = useApp(selectOpenError);
+  const { ready, workspace } = useServices();
   const [started, setStarted] = useState(false);
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
 
   useEffect(() => {
-    // The trace library starts beside the workspace (demo trace on first run, path completion samples).
-    void Promise.all([startWorkspace(appDb()), startTraceLibrary(appDb()).catch(() => null)]).finally(() => setStarted(true));
-  }, []);
+    void ready.finally(() => setStarted(true));
+  }, [ready]);
 
   return (
     <ReactFlowProvider>
@@ -45,7 +42,7 @@ export function App() {
                 <SaveBanner />
                 <OpenErrorNote />
                 {started && !pipelineId && !openError && (
-                  <NoPipelineNote onNew={() => void newPipeline(emptyPipeline())} onDemo={() => void newPipeline(demoPipeline())} />
+                  <NoPipelineNote onNew={() => void workspace.newPipeline(emptyPipeline())} onDemo={() => void workspace.newPipeline(demoPipeline())} />
                 )}
               </>
             }

@@ -4,6 +4,20 @@ import '@fontsource-variable/jetbrains-mono';
 import '@xyflow/react/dist/style.css';
 import './styles/app.css';
 import { App } from './App.tsx';
-import './devtools.ts';
+import { installDevtools } from './devtools.ts';
+import { makeReplayWorker } from './debugger/replayClient.ts';
+import { appDb } from './persistence/db.ts';
+import { ServicesProvider } from './services/AppServices.tsx';
+import { startApp } from './startApp.ts';
+import { openFromCli } from './io/openFromCli.ts';
 
-createRoot(document.getElementById('root')!).render(<App />);
+const services = startApp(appDb(), makeReplayWorker);
+installDevtools(services);
+// The files `hookwire ui` was given, once the workspace and the trace library have started.
+void services.ready.then(() => openFromCli(services));
+
+createRoot(document.getElementById('root')!).render(
+  <ServicesProvider services={services}>
+    <App />
+  </ServicesProvider>,
+);

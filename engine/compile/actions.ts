@@ -9,7 +9,10 @@ import type { ActionCompileOptions, CompiledAction } from './types.ts';
 import { compileRewrite } from './rewrite.ts';
 import { compileCodeAction } from './codeAction.ts';
 
-/** Compiles a handler's action [H3]-[H9]; problems are pushed with their JSON path under `at`. */
+/** The decision of each reason-only action [H3][H10]. */
+const DECISION_OF = { block: 'block_action', terminate: 'terminate', stop: 'stop_propagation', ask: 'ask' } as const;
+
+/** Compiles a handler's action [H3]-[H11]; problems are pushed with their JSON path under `at`. */
 export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem[], options: ActionCompileOptions): CompiledAction | null {
   const action = node.action;
   const here = [...at, 'action'];
@@ -31,11 +34,18 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
   switch (action.type) {
     case 'block':
     case 'terminate':
-    case 'stop': {
+    case 'stop':
+    case 'ask': {
       const reason = template(action.reason, 'reason', '');
       if (!reason) return null;
-      const decision = action.type === 'block' ? 'block_action' : action.type === 'terminate' ? 'terminate' : 'stop_propagation';
+      const decision = DECISION_OF[action.type];
       return { rewrites: [], run: (scope) => ({ ok: true, outcome: { decision, reason: reason(scope) } }) };
+    }
+    case 'add_context': {
+      // [H11] the text for the model; the decision stays CONTINUE, so later handlers run and see the same payload.
+      const text = template(action.text, 'text', '');
+      if (!text) return null;
+      return { rewrites: [], run: (scope) => ({ ok: true, outcome: { decision: 'continue', context: text(scope) } }) };
     }
     case 'rewrite': {
       const compiled = compileRewrite(action.ops);

@@ -50,43 +50,85 @@ export function compileRewrite(ops: readonly RewriteOp[]): RewriteCompile {
   return { ok: true, fields, rewrite: (payload) => steps.reduce((p, s) => s(p), payload) };
 }
 
-/** Copies along the path and sets the value, creating objects on the way. */
-function setIn(obj: JsonObject, segments: string[], value: JsonValue): JsonObject {
-  const [head, ...rest] = segments as [string, ...string[]];
-  const copy = { ...obj };
-  if (rest.length === 0) {
-    ownSet(copy, head, value);
+const INDEX = /^(0|[1-9][0-9]*)$/;
+type Container = JsonObject | JsonValue[];
+
+/** The child a segment names in a container: own keys of objects, integer indexes of arrays [C2][V8]. */
+function childOf(c: Container, seg: string): JsonValue | undefined {
+  if (!Array.isArray(c)) return ownGet(c, seg);
+  return INDEX.test(seg) ? c[Number(seg)] : undefined;
+}
+
+/**
+ * A copy of the container with the child at `seg` replaced, or null when the segment names no slot there:
+ * a key into an array, or an index past the end (which would leave holes). An index equal to the length
+ * appends.
+ */
+function withChild(c: Container, seg: string, value: JsonValue): Container | null {
+  if (!Array.isArray(c)) {
+    const copy = { ...c };
+    ownSet(copy, seg, value);
     return copy;
   }
-  const child = ownGet(obj, head);
-  ownSet(copy, head, setIn(isJsonObject(child) ? child : {}, rest, value));
+  if (!INDEX.test(seg) || Number(seg) > c.length) return null;
+  const copy = c.slice();
+  copy[Number(seg)] = value;
   return copy;
 }
 
+const isContainer = (v: JsonValue | undefined): v is Container => typeof v === 'object' && v !== null;
+
+/**
+ * Copies along the path and sets the value [H4]. Objects are created only for missing steps; a step that
+ * exists but is not a container (or names no slot in an array) leaves the payload as it was, so a set never
+ * turns an array into an object or overwrites a value on the way.
+ */
+function setIn(obj: JsonObject, segments: string[], value: JsonValue): JsonObject {
+  return (setInto(obj, segments, 0, value) as JsonObject | null) ?? obj;
+}
+
+function setInto(c: Container, segments: string[], i: number, value: JsonValue): Container | null {
+  const seg = segments[i]!;
+  if (i === segments.length - 1) return withChild(c, seg, value);
+  const child = childOf(c, seg);
+  if (child !== undefined && !isContainer(child)) return null;
+  const next = setInto(child ?? {}, segments, i + 1, value);
+  return next === null ? null : withChild(c, seg, next);
+}
+
+/** Removes the field (or array element) at the path; a missing path leaves the payload as it was. */
 function removeIn(obj: JsonObject, segments: string[]): JsonObject {
-  const [head, ...rest] = segments as [string, ...string[]];
-  if (!Object.prototype.hasOwnProperty.call(obj, head)) return obj;
-  const copy = { ...obj };
-  if (rest.length === 0) {
-    delete copy[head];
+  return (removeFrom(obj, segments, 0) as JsonObject | null) ?? obj;
+}
+
+function removeFrom(c: Container, segments: string[], i: number): Container | null {
+  const seg = segments[i]!;
+  const child = childOf(c, seg);
+  if (child === undefined) return null;
+  if (i === segments.length - 1) {
+    if (Array.isArray(c)) return c.filter((_, k) => k !== Number(seg));
+    const copy = { ...c };
+    delete copy[seg];
     return copy;
   }
-  const child = ownGet(obj, head);
-  if (!isJsonObject(child)) return obj;
-  ownSet(copy, head, removeIn(child, rest));
-  return copy;
+  if (!isContainer(child)) return null;
+  const next = removeFrom(child, segments, i + 1);
+  return next === null ? null : withChild(c, seg, next);
 }
 
 /** Applies `fn` to the value at the path when it exists (a missing field is left alone). */
 function updateIn(obj: JsonObject, segments: string[], fn: (v: JsonValue) => JsonValue): JsonObject {
-  const [head, ...rest] = segments as [string, ...string[]];
-  const child = ownGet(obj, head);
-  if (child === undefined) return obj;
-  const copy = { ...obj };
-  if (rest.length === 0) ownSet(copy, head, fn(child));
-  else if (isJsonObject(child)) ownSet(copy, head, updateIn(child, rest, fn));
-  else return obj;
-  return copy;
+  return (updateAt(obj, segments, 0, fn) as JsonObject | null) ?? obj;
+}
+
+function updateAt(c: Container, segments: string[], i: number, fn: (v: JsonValue) => JsonValue): Container | null {
+  const seg = segments[i]!;
+  const child = childOf(c, seg);
+  if (child === undefined) return null;
+  if (i === segments.length - 1) return withChild(c, seg, fn(child));
+  if (!isContainer(child)) return null;
+  const next = updateAt(child, segments, i + 1, fn);
+  return next === null ? null : withChild(c, seg, next);
 }
 
 /** Redacts strings: the whole string, or the parts matching the pattern; recurses into objects and arrays. */

@@ -1,4 +1,4 @@
-import { decisionRank, type Decision } from '../model/decision.ts';
+import { decisionRank, endsChain, type Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
@@ -21,6 +21,10 @@ export interface Chain {
   breakers: Readonly<Record<string, BreakerState>>;
   errors: HandlerError[] | null;
   audit: JsonObject[] | null;
+  /** Texts for the model, in handler order [H11]. */
+  context: string[] | null;
+  /** Set by `settle` when the handler that just ran ended the chain (its own decision, or its error policy) [D2]-[D4][D9]. */
+  ended: boolean;
   /** Set by `settle` when the payload or state changed (matchers must be evaluated afresh [M6]). */
   changed: boolean;
   lastError: HandlerError | null;
@@ -32,7 +36,7 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   if (!into) {
     return {
       sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
-      errors: null, audit: null, changed: false, lastError: null, lastIgnored: undefined,
+      errors: null, audit: null, context: null, ended: false, changed: false, lastError: null, lastIgnored: undefined,
     };
   }
   into.sync = sync;
@@ -44,6 +48,8 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   into.breakers = state.breakers;
   into.errors = null;
   into.audit = null;
+  into.context = null;
+  into.ended = false;
   into.changed = false;
   into.lastError = null;
   into.lastIgnored = undefined;
@@ -62,6 +68,7 @@ export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult
     state: sameState ? state : { vars: c.vars, breakers: c.breakers },
     errors: c.errors ?? EMPTY,
     audit: c.audit ?? EMPTY,
+    context: c.context ?? EMPTY,
     mode,
   };
 }
@@ -82,8 +89,9 @@ export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
   }
 }
 
-/** Applies one handler's result to the chain [D5][D7][E1][E2][E3][H8]. */
+/** Applies one handler's result to the chain [D5][D7][D9][E1][E2][E3][H8][H11]. */
 export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: HookEvent, now: number): void {
+  c.ended = false;
   c.lastError = null;
   c.lastIgnored = undefined;
   c.changed = false;
@@ -106,6 +114,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     if (policy === 'block' || policy === 'terminate') {
       const where = error.line !== undefined ? ` at line ${error.line}` : '';
       decide(c, policy === 'block' ? 'block_action' : 'terminate', `Handler "${h.name}" failed (${error.kind}${where}): ${error.message}`, h.id);
+      c.ended = true;
     }
     return;
   }
@@ -126,11 +135,14 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     }
   }
   if (o.audit !== undefined) (c.audit ??= []).push(o.audit);
+  if (o.context !== undefined) (c.context ??= []).push(o.context);
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';
     return;
   }
   decide(c, o.decision, o.reason ?? '', h.id);
+  // [D9] the handler's own decision ends the chain, not the effective one: a STOP after an ASK still stops.
+  if (endsChain(o.decision)) c.ended = true;
 }
 
 function decide(c: Chain, d: Decision, reason: string, by: string): void {

@@ -58,7 +58,7 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
     if (breakerOpenUntil(c.breakers, h, now) !== 0) continue;
     if (plan.exact[rank] === 0 && !handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope)) continue;
     settle(c, h, runSafely(h, scope), event, now);
-    if (sync && c.decision !== 'continue') break;
+    if (c.ended) break;
     if (c.changed) {
       // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.
       scope.payload = c.payload;
@@ -75,5 +75,5 @@ const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 /** The result of an event no handler listens to. */
 function untouched(event: HookEvent, state: DispatchState, mode: DispatchResult['mode']): DispatchResult {
-  return { decision: 'continue', reason: '', decided_by: null, payload: event.payload, state, errors: NONE, audit: NONE, mode };
+  return { decision: 'continue', reason: '', decided_by: null, payload: event.payload, state, errors: NONE, audit: NONE, context: NONE, mode };
 }

@@ -62,7 +62,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
     const ran = describeRun(h, paths, r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
     handlers.push(ran);
     if (ran.status === 'fired' ? ran.decision !== 'continue' : ran.error.policy !== 'continue' && ran.error.policy !== 'logged') deciders.push(ran);
-    if (sync && c.decision !== 'continue') endedBy = c.decidedBy;
+    if (c.ended) endedBy = h.id;
     if (c.changed) {
       scope.payload = c.payload;
       scope.state = c.vars;
@@ -91,6 +91,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       state_after: result.state.vars,
       errors: result.errors,
       audit: result.audit,
+      context: result.context,
     },
   };
 }
@@ -180,6 +181,7 @@ function describeRun(
   const o = r.outcome;
   const out: Extract<HandlerExplain, { status: 'fired' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'fired', shadow: h.node.shadow, paths, decision: o.decision, duration_ms: duration };
   if (o.reason) out.reason = o.reason;
+  if (o.context !== undefined) out.context = o.context;
   if (c.lastIgnored) out.ignored = c.lastIgnored;
   if (o.logs?.length) out.logs = o.logs;
   // A shadow handler's would-be rewrite is shown too, against the payload it saw.
@@ -206,5 +208,5 @@ function precedenceNote(deciders: Ran[], result: DispatchResult, sync: boolean):
     const shadow = h.status === 'fired' && h.ignored === 'shadow';
     return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${(h.status === 'fired' ? h.decision : h.error.policy).toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
   });
-  return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
+  return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

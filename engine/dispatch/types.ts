@@ -45,6 +45,8 @@ export interface DispatchResult {
   errors: HandlerError[];
   /** Audit records produced by audit handlers. */
   audit: JsonObject[];
+  /** Texts for the model from the enforcing handlers that ran, in order [H11]. */
+  context: string[];
   mode: EventMode;
 }
 
@@ -101,6 +103,8 @@ export type HandlerExplain =
       status: 'fired';
       decision: Decision;
       reason?: string;
+      /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
+      context?: string;
       /** The decision had no effect: shadow mode, or an async event [D7][H8]. */
       ignored?: 'shadow' | 'async';
       patch?: Operation[];
@@ -134,4 +138,6 @@ export interface Explanation {
   state_after: JsonObject;
   errors: HandlerError[];
   audit: JsonObject[];
+  /** Texts for the model, in order [H11]. */
+  context: string[];
 }

@@ -38,32 +38,94 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   return true;
 }
 
+/** Thrown by `toJson` for a value nested past MAX_JSON_DEPTH; `path` leads to it. */
+export class JsonTooDeepError extends TypeError {
+  constructor(readonly path: (string | number)[]) {
+    super('nested too deep');
+  }
+}
+
 /**
  * A deep copy that keeps only JSON (drops undefined, functions; rejects cycles and non-finite numbers by
- * returning undefined). Used where untrusted values enter the engine.
+ * returning undefined). Used where untrusted values enter the engine. A value nested past MAX_JSON_DEPTH
+ * throws JsonTooDeepError with its path (the recursion is bounded by the limit, never by the stack).
  */
-export function toJson(value: unknown, seen: Set<object> = new Set()): JsonValue | undefined {
+export function toJson(value: unknown, seen: Set<object> = new Set(), depth = 0): JsonValue | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'object') return undefined;
   if (seen.has(value)) return undefined;
+  if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError([]);
   seen.add(value);
+  let key: string | number = '';
   try {
     if (Array.isArray(value)) {
       const out: JsonValue[] = [];
-      for (const item of value) {
-        const j = toJson(item, seen);
+      for (let i = 0; i < value.length; i++) {
+        key = i;
+        const j = toJson(value[i], seen, depth + 1);
         out.push(j === undefined ? null : j);
       }
       return out;
     }
     const out: JsonObject = {};
-    for (const key of Object.keys(value)) {
-      const j = toJson((value as Record<string, unknown>)[key], seen);
-      if (j !== undefined) ownSet(out, key, j);
+    for (const k of Object.keys(value)) {
+      key = k;
+      const j = toJson((value as Record<string, unknown>)[k], seen, depth + 1);
+      if (j !== undefined) ownSet(out, k, j);
     }
     return out;
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) {
+      e.path.unshift(key);
+      if (depth === 0) e.message = tooDeepMessage('value', e.path);
+    }
+    throw e;
   } finally {
     seen.delete(value);
   }
+}
+
+/**
+ * How deep JSON may nest wherever it enters the engine (pipeline documents, trace lines, imports, `emit`,
+ * the sandbox): objects and arrays count one level each, so `{"a":[1]}` is 2 deep. Real payloads are a few
+ * levels deep; the limit is what keeps every recursive walk of accepted input (schema checks, conditions,
+ * rewrites, structural equality) far from the call stack's end.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/**
+ * The path of the first object or array nested past `limit` levels, or null when the value is within it.
+ * Iterative, so it cannot overflow on any input; for parsed JSON (a tree: no cycles, no sharing).
+ *
+ * @example tooDeepAt({ a: { b: {} } }, 2) → ['a', 'b']; tooDeepAt({ a: 1 }, 2) → null
+ */
+export function tooDeepAt(value: unknown, limit: number = MAX_JSON_DEPTH): (string | number)[] | null {
+  type Frame = { v: unknown; depth: number; key: string | number; up: Frame | null };
+  const stack: Frame[] = [{ v: value, depth: 0, key: '', up: null }];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (typeof f.v !== 'object' || f.v === null) continue;
+    const depth = f.depth + 1;
+    if (depth > limit) {
+      const path: (string | number)[] = [];
+      for (let g: Frame | null = f; g && g.up; g = g.up) path.push(g.key);
+      return path.reverse();
+    }
+    if (Array.isArray(f.v)) f.v.forEach((v, i) => stack.push({ v, depth, key: i, up: f }));
+    else for (const k of Object.keys(f.v)) stack.push({ v: (f.v as Record<string, unknown>)[k], depth, key: k, up: f });
+  }
+  return null;
+}
+
+/** `payload.a[3].b`: a path for messages, after a root name. */
+export function pathText(root: string, path: readonly (string | number)[]): string {
+  let out = root;
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+  return out;
+}
+
+/** The sentence every entry point uses for too-deep input, so the limit reads the same everywhere. */
+export function tooDeepMessage(root: string, path: readonly (string | number)[], limit: number = MAX_JSON_DEPTH): string {
+  return `${pathText(root, path)} is nested more than ${limit} levels deep (the limit for JSON Hookwire reads)`;
 }

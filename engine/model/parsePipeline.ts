@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isJsonObject, type JsonObject } from './json.ts';
+import { isJsonObject, tooDeepAt, tooDeepMessage, type JsonObject } from './json.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { EVENT_TYPE_RE } from './event.ts';
 import { buildGraph, findCycle, wireAllowed } from './graph.ts';
@@ -29,8 +29,14 @@ export function parsePipeline(input: unknown, migrations: ReadonlyMap<number, Mi
     problems.push({ code, severity: 'error', path, message, ...(node_id !== undefined ? { node_id } : {}) });
 
   if (!isJsonObject(input) || input.format !== PIPELINE_FORMAT) {
-    const got = isJsonObject(input) ? (input.format === undefined ? 'no "format" field' : `format ${JSON.stringify(input.format)}`) : `a ${Array.isArray(input) ? 'list' : typeof input}`;
+    const got = isJsonObject(input) ? (input.format === undefined ? 'no "format" field' : `format ${JSON.stringify(input.format)}`) : input === null ? 'null' : `a ${Array.isArray(input) ? 'list' : typeof input}`;
     err('not_a_pipeline', isJsonObject(input) ? ['format'] : [], `not a Hookwire pipeline: expected "format": "${PIPELINE_FORMAT}", found ${got}`);
+    return { doc: null, problems };
+  }
+  // Before migration and zod, which recurse: `all` nested 700 deep must be a problem, not a RangeError [V9].
+  const deep = tooDeepAt(input);
+  if (deep) {
+    err('too_deep', deep, `${tooDeepMessage('the pipeline', deep)}; conditions this deep are refused`);
     return { doc: null, problems };
   }
   const migrated = migrate(input, PIPELINE_VERSION, migrations, 'This pipeline');

@@ -9,6 +9,11 @@ import { z } from 'zod';
  */
 export const PIPELINE_FORMAT = 'hookwire.pipeline';
 export const PIPELINE_VERSION = 1;
+/**
+ * The `$id` of the pipeline JSON Schema [V10]: the file as the npm package ships it, on a CDN that serves
+ * package files (`hookwire/schema/pipeline.v1.schema.json` locally; `hookwire ui` serves it at /schema/).
+ */
+export const PIPELINE_SCHEMA_ID = `https://unpkg.com/hookwire/dist/schema/pipeline.v${PIPELINE_VERSION}.schema.json`;
 
 const Id = z.string().min(1).max(200).describe('Node id, unique in the pipeline.');
 const Template = z.string().max(10_000).describe('Text with {{path}} placeholders, e.g. "blocked {{payload.tool_name}}".');
@@ -59,6 +64,8 @@ export const ActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('block'), reason: Template }),
   z.strictObject({ type: z.literal('terminate'), reason: Template }),
   z.strictObject({ type: z.literal('stop'), reason: Template.optional() }),
+  z.strictObject({ type: z.literal('ask'), reason: Template.describe('Shown to the person asked to approve the action, e.g. "deploy to {{payload.tool_input.env}}?".') }),
+  z.strictObject({ type: z.literal('add_context'), text: Template.describe('Text for the model, e.g. "The deployment target is {{meta.env}}."') }),
   z.strictObject({ type: z.literal('rewrite'), ops: z.array(RewriteOpSchema).min(1) }),
   z.strictObject({
     type: z.literal('audit'),
@@ -112,6 +119,7 @@ export const LayoutSchema = z.strictObject({
 });
 
 export const PipelineSchema = z.strictObject({
+  $schema: z.string().max(2000).optional().describe('The JSON Schema of this file, for editors; no effect on semantics.'),
   format: z.literal(PIPELINE_FORMAT),
   version: z.literal(PIPELINE_VERSION),
   name: z.string().min(1).max(200),
@@ -139,4 +147,4 @@ export type Pipeline = z.infer<typeof PipelineSchema>;
 /** A pipeline document as written in a file: defaults optional. */
 export type PipelineInput = z.input<typeof PipelineSchema>;
 
-export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'rewrite', 'audit', 'budget', 'code'];
+export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'ask', 'add_context', 'rewrite', 'audit', 'budget', 'code'];

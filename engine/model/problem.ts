@@ -19,6 +19,7 @@ export interface Problem {
 /** Every problem code, with what it means. One table, so messages stay consistent. */
 export const PROBLEM_CODES = {
   not_json: 'The file is not valid JSON.',
+  too_deep: 'The document nests JSON deeper than the limit (128 levels) [V9].',
   not_a_pipeline: 'The document is not a Hookwire pipeline (format is missing or different).',
   future_version: 'The pipeline was written by a newer Hookwire.',
   migration_failed: 'An older pipeline could not be migrated.',

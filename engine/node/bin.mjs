@@ -20,3 +20,6 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 process.exitCode = await main(process.argv);
+// A Claude Code hook answers and leaves: a read that never ends (its deadline answered for it) must not keep
+// the process alive past Claude Code's timeout. stdout and stderr are synchronous for files and pipes here.
+if (process.argv[2] === 'claude-hook') process.exit(process.exitCode);

@@ -19,7 +19,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     result.code = await f();
   };
   const program = new Command('hookwire')
-    .description('Run Hookwire pipelines outside the editor: validate, replay, diff, golden tests, import, Claude Code hooks.')
+    .description('Run Hookwire pipelines outside the editor: validate, replay, diff, golden tests, import, Claude Code hooks, and the app (ui).')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -80,8 +80,20 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('<pipeline>', 'pipeline JSON file')
     .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
     .option('--audit <file>', 'append audit records to this JSON Lines file')
-    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load or any internal error → exit 2 with the reason\non stderr, which Claude Code treats as blocking. See README "Production".')
+    .option('--allow-rewrites', 'send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
+    .option('--timeout <seconds>', "the hook's timeout as set in Claude Code's settings (default: read from the settings, else Claude Code's default)")
+    .option('--settings <file>', 'read the hook timeout from this settings file instead of .claude/settings*.json and ~/.claude/settings.json')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout or any internal\nerror → exit 2 with the reason on stderr (PermissionRequest: a deny decision), which Claude Code treats as blocking.\nSee README "Production".')
     .action((p: string, opts) => run(async () => (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin))());
+
+  program
+    .command('ui')
+    .description('serve the app from the package on 127.0.0.1 and open the given pipeline and traces in it (the debugger, when there are traces)')
+    .argument('[files...]', 'a pipeline JSON file, then trace files in any importable format')
+    .option('--port <n>', 'port on 127.0.0.1 (default 4310; 0 picks a free one)')
+    .option('--open', 'open the address in the default browser')
+    .addHelpText('after', '\nRuns until Ctrl+C. The files are handed to the app only with the token in the printed address.')
+    .action((files: string[], opts) => run(async () => (await import('./commands/uiCommand.ts')).uiCommand(files, opts, io))());
 
   return program;
 }

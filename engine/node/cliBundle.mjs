@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
-export const CLI_BUNDLE = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli.mjs');
+export const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli');
+export const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
 
 /** The bundle, when it exists and no engine source (or package.json) is newer than it; otherwise null. */
 export function freshBundle() {

@@ -17,11 +17,14 @@ export class CliError extends Error {
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** Resolves when written output has gone out (a slow pipe holds it in memory until then). */
+  drain?(): Promise<void>;
 }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  drain: () => (process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', resolve)) : Promise.resolve()),
 };
 
 /** "no such file", "is a directory", "permission denied" instead of Node's error codes. */
@@ -58,7 +61,9 @@ export function cell(text: string, max: number): string {
 
 /** A plain-text table: columns padded to their widest cell, the last column left ragged. */
 export function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // A loop, not Math.max(...rows): spreading 150k rows into arguments overflows the call stack.
+  const widths = head.map((h) => h.length);
+  for (const r of rows) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (r[i] ?? '').length);
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(head), ...rows.map(line)].join('\n') + '\n';
 }

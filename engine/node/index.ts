@@ -1,6 +1,6 @@
 /**
  * Hookwire for Node: the production runtime API (pure, engine/runtime/) plus file loading and file sinks, the
- * Node QuickJS sandbox and trace file reading. `import { loadRuntime, recordToDirectory } from '<hookwire>/engine/node/index.ts'`.
+ * Node QuickJS sandbox and trace file reading: the package's `hookwire/node` (`import { loadRuntime } from 'hookwire/node'`).
  */
 export * from '../runtime/index.ts';
 export { loadRuntime } from './loadRuntime.ts';

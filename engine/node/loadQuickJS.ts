@@ -1,5 +1,5 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
-import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import releaseSyncModule from '@jitl/quickjs-wasmfile-release-sync';
 import { guardMemory, type GrowableMemory, type HeapGuard } from '../sandbox/heapGuard.ts';
 import { createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from '../sandbox/quickjsSandbox.ts';
 
@@ -18,6 +18,10 @@ const PAGE = 65536;
 type WasmMemoryOption = NonNullable<Parameters<typeof newVariant>[1]['wasmMemory']>;
 // TypeScript declares WebAssembly in the DOM lib, which the engine's configs leave out; Node has it.
 const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => GrowableMemory } }).WebAssembly;
+
+// The variant's .d.ts files are CommonJS-style, so under NodeNext resolution (the package build) TypeScript
+// types its default import as the module object; at run time Node's ESM import gives the variant itself.
+const releaseSync = releaseSyncModule as unknown as QuickJSSyncVariant;
 
 export interface LoadOptions {
   /** The heap's hard maximum for every sandbox of this module together (default 1024 MB). */

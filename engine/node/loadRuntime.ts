@@ -6,6 +6,11 @@ import { readTextFile } from './cliIo.ts';
 import { sandboxFor } from './loadPipelineFile.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
 
+const NODE_TIMERS = {
+  set: (ms: number, run: () => void) => setTimeout(run, ms).unref(),
+  clear: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /**
  * Reads a pipeline file and creates a runtime. A pipeline with errors is refused with every problem
  * (`{ok: false, problems}`; print them with `formatProblems`). A file that cannot be read throws.
@@ -18,7 +23,9 @@ export async function loadRuntime(path: string, options: RuntimeOptions = {}): P
   const parsed = parseJsonText(text);
   if (!parsed.ok) return parsed;
   const sandbox = options.sandbox !== undefined ? options.sandbox : await sandboxFor(parsed.doc);
-  const r = createRuntime(parsed.doc, { ...options, sandbox });
+  // Node's timers bound an asynchronous approver [P14]; unref'd, so a pending approval never keeps the process alive alone.
+  const timers = options.timers ?? NODE_TIMERS;
+  const r = createRuntime(parsed.doc, { ...options, sandbox, timers });
   if (!r.ok && options.sandbox === undefined) sandbox?.dispose();
   return r;
 }

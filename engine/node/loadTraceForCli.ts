@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import type { TraceProblem } from '../trace/traceProblem.ts';
-import type { Trace } from '../trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../trace/traceSchema.ts';
 import { CliError, fileErrorText, type Io } from './cliIo.ts';
 import { importTraceFile } from './readTraceFile.ts';
 
@@ -18,6 +18,23 @@ export interface LoadedTrace {
  * a partial read → the problems go to stderr, prefixed with the file name, and the good events are used.
  */
 export async function loadTraceForCli(path: string, io: Io, format?: TraceFormat): Promise<LoadedTrace> {
+  return readForCli(path, io, format, undefined);
+}
+
+/**
+ * Like loadTraceForCli, but hands each event to `onEvent` as it is read (a trace v1 file is streamed, so
+ * memory does not grow with the trace); the returned trace has no events.
+ */
+export async function streamTraceForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: (event: TraceEvent) => void): Promise<LoadedTrace> {
+  return readForCli(path, io, format, onEvent);
+}
+
+/** True when some lines or records were dropped: the command ends with exit 1 [P9]. */
+export function isPartial(loaded: LoadedTrace): boolean {
+  return loaded.problems.some((p) => p.severity === 'error');
+}
+
+async function readForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: ((event: TraceEvent) => void) | undefined): Promise<LoadedTrace> {
   try {
     const s = await stat(path);
     if (s.isDirectory()) throw new CliError(`cannot read trace ${path}: is a directory, not a file`);
@@ -25,7 +42,8 @@ export async function loadTraceForCli(path: string, io: Io, format?: TraceFormat
     if (err instanceof CliError) throw err;
     throw new CliError(`cannot read trace ${path}: ${fileErrorText(err)}`);
   }
-  const outcome = await importTraceFile(path, format ? { format } : {});
+  const drain = io.drain;
+  const outcome = await importTraceFile(path, { ...(format ? { format } : {}), ...(onEvent ? { onEvent } : {}), ...(onEvent && drain ? { afterChunk: () => drain() } : {}) });
   if (!outcome.trace || !outcome.format) {
     const why = outcome.problems.map((p) => `  ${p.message}`).join('\n') || '  nothing could be read';
     throw new CliError(`cannot read trace ${path}:\n${why}`);

@@ -1,20 +1,19 @@
-// Node-only file reading on top of the pure trace reader and importers (engine/trace/). The pure code takes
-// decoded text; this file decodes bytes (an fs stream with an encoding keeps multi-byte characters whole
-// across chunks) and turns file-system failures into problems.
+// Node-only file reading on top of the pure trace reader and the import pipeline (engine/trace/). The pure
+// code takes decoded text; this file is only the byte source: it decodes bytes (an fs stream with an
+// encoding keeps multi-byte characters whole across chunks) and turns file-system failures into problems.
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { detectTraceFormat, DETECT_SAMPLE_CHARS, type TraceFormat } from '../trace/detectTraceFormat.ts';
-import { importTrace, traceV1Outcome, type ImportTraceOutcome } from '../trace/importTrace.ts';
+import type { TraceFormat } from '../trace/detectTraceFormat.ts';
+import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
+import type { TraceEvent } from '../trace/traceSchema.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
 
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
   chunkBytes?: number;
+  /** Awaited after each chunk: backpressure, e.g. until stdout has drained what `onEvent` wrote. */
+  afterChunk?: () => Promise<void>;
 }
-
-/** Foreign formats are single JSON documents that must be parsed whole: refuse past this size. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
 /**
  * Streams a trace v1 file through the pure reader [T3]: the file is never held whole, and with
@@ -26,55 +25,59 @@ export async function readTraceFile(path: string, options: ReadTraceFileOptions 
   const reader = createTraceReader(options);
   try {
     const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    for await (const chunk of stream) reader.push(chunk as string);
+    for await (const chunk of stream) {
+      reader.push(chunk as string);
+      if (options.afterChunk) await options.afterChunk();
+      // Past a fatal verdict (binary, not a trace) nothing more is read: `/dev/zero` never ends [T3].
+      if (reader.done) break;
+    }
   } catch (err) {
     return unreadable(path, err);
   }
   return reader.end();
 }
 
-/**
- * Reads any supported file [I1]: detects the format from its first bytes, streams trace v1 files, and
- * reads other formats whole (up to MAX_IMPORT_BYTES) into importTrace.
- */
-export async function importTraceFile(path: string, options: { format?: TraceFormat; maxBytes?: number } = {}): Promise<ImportTraceOutcome> {
-  const fileName = path.split(/[\\/]/).pop() ?? path;
-  let head: string;
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-    head = await readHead(path);
-  } catch (err) {
-    return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };
-  }
-  const format = options.format ?? detectTraceFormat(head, fileName).format;
-  if (format === 'hookwire-trace') return traceV1Outcome(await readTraceFile(path));
-  const max = options.maxBytes ?? MAX_IMPORT_BYTES;
-  if (size > max) {
-    const p = traceProblem('too_large', 0, `${fileName} is ${size} bytes; files in this format are read whole and the limit is ${max} bytes`, 'error', true);
-    return { format, trace: null, report: null, problems: [p] };
-  }
-  const chunks: string[] = [];
-  try {
-    for await (const c of createReadStream(path, { encoding: 'utf8' })) chunks.push(c as string);
-  } catch (err) {
-    return { format, trace: null, report: null, problems: unreadable(path, err).problems };
-  }
-  const importOptions: { fileName: string; format?: TraceFormat } = { fileName };
-  if (format) importOptions.format = format;
-  return importTrace(chunks.join(''), importOptions);
+export interface ImportTraceFileOptions {
+  format?: TraceFormat;
+  /** Cap for formats that are parsed whole (see createImportStream); default its own. */
+  maxDocumentChars?: number;
+  /** Characters per chunk read from disk (default 1 Mi). */
+  chunkBytes?: number;
+  /**
+   * When given, each event is handed here in trace order and the outcome's `trace.events` is empty: a trace
+   * v1 file is then streamed and never held (other formats are parsed whole first).
+   */
+  onEvent?: (event: TraceEvent) => void;
+  /** See ReadTraceFileOptions.afterChunk: awaited after each chunk the pipeline took. */
+  afterChunk?: () => Promise<void>;
 }
 
-async function readHead(path: string): Promise<string> {
-  const fh = await open(path, 'r');
+/**
+ * Imports any supported file [I1]: the file's bytes, decoded, go through the engine's one import
+ * pipeline (createImportStream), which detects the format, streams what streams and buffers the rest up
+ * to its cap. Reading stops as soon as the pipeline says nothing more will be read (binary data, past the
+ * cap). With `onEvent`, events are handed over and not kept.
+ */
+export async function importTraceFile(path: string, options: ImportTraceFileOptions = {}): Promise<ImportTraceOutcome> {
+  const fileName = path.split(/[\\/]/).pop() ?? path;
+  const streamOptions: ImportStreamOptions = { fileName };
+  if (options.format) streamOptions.format = options.format;
+  if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
+  if (options.onEvent) streamOptions.onEvent = options.onEvent;
+  const s = createImportStream(streamOptions);
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
   try {
-    const buf = Buffer.alloc(DETECT_SAMPLE_CHARS);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    // A multi-byte character cut at the end decodes as U+FFFD; drop the tail so it does not look binary.
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/\ufffd{1,3}$/, '');
+    for await (const chunk of stream) {
+      s.push(chunk as string);
+      if (s.stopped) break;
+      if (options.afterChunk) await options.afterChunk();
+    }
+  } catch (err) {
+    return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };
   } finally {
-    await fh.close();
+    stream.destroy();
   }
+  return s.end();
 }
 
 function unreadable(path: string, err: unknown): TraceReadResult {

@@ -5,7 +5,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PipelineSchema, PIPELINE_FORMAT, PIPELINE_VERSION } from '../model/pipelineSchema.ts';
+import { PipelineSchema, PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION } from '../model/pipelineSchema.ts';
 import { TraceEventLineSchema, TraceHeaderSchema, TRACE_FORMAT, TRACE_VERSION } from '../trace/traceSchema.ts';
 
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schema');
@@ -14,7 +14,7 @@ export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 's
 export function schemaFiles(): Record<string, string> {
   const pipeline = {
     ...z.toJSONSchema(PipelineSchema, { io: 'input' }),
-    $id: `https://hookwire.dev/schema/pipeline.v${PIPELINE_VERSION}.schema.json`,
+    $id: PIPELINE_SCHEMA_ID,
     title: `${PIPELINE_FORMAT} version ${PIPELINE_VERSION}`,
   };
   // A trace is JSON Lines, which JSON Schema cannot describe as a whole: the file validates each line
@@ -24,7 +24,7 @@ export function schemaFiles(): Record<string, string> {
   const event = strip(z.toJSONSchema(TraceEventLineSchema, opts));
   const trace = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: `https://hookwire.dev/schema/trace.v${TRACE_VERSION}.schema.json`,
+    $id: `https://unpkg.com/hookwire/dist/schema/trace.v${TRACE_VERSION}.schema.json`,
     title: `${TRACE_FORMAT} version ${TRACE_VERSION} (one line)`,
     description: 'A Hookwire trace is JSON Lines: line 1 is a header ($defs.header), every other non-blank line an event ($defs.event).',
     anyOf: [{ $ref: '#/$defs/header' }, { $ref: '#/$defs/event' }],

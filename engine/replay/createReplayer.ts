@@ -68,6 +68,10 @@ export interface Replayer {
 
 const SEARCH_CHUNK = 4096;
 
+/** What a repeated ASK's answer is, for the carry of a duplicate read from the timeline [R15]. */
+const DENIED_LITE = Object.freeze({ answer: 'deny' as const, by: 'unrecorded' as const });
+const ALLOWED_LITE = Object.freeze({ answer: 'allow' as const, by: 'approver' as const });
+
 /**
  * A replayer over an array or an `EventSource`. The fast pass runs lazily as far as a request needs, keeping
  * a checkpoint every K events and filling the timeline; a step is explained only when asked for.
@@ -105,7 +109,9 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     const decision = OUTCOMES[t.outcome[d]!]!;
     if (decision === 'not_reached') throw new Error(`replay: step ${i} repeats step ${d}, which was not dispatched`);
     const mode = (t.flags[d]! & STEP_FLAG.async) !== 0 ? 'async' : 'sync';
-    return { index: d, decision, reason: '', decided_by: by < 0 ? null : t.handler_ids[by]!, payload: null, mode };
+    // The carry needs only whether the repeated answer blocks: the timeline's `denied` flag keeps that [R15].
+    const approval = decision === 'ask' && mode === 'sync' ? ((t.flags[d]! & STEP_FLAG.denied) !== 0 ? DENIED_LITE : ALLOWED_LITE) : null;
+    return { index: d, decision, reason: '', decided_by: by < 0 ? null : t.handler_ids[by]!, payload: null, mode, approval, context: [] };
   };
 
   /** Computes step `frontier` for the fast pass: checkpoint, duplicate detection, timeline [R9][R10]. */
@@ -145,7 +151,7 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     const d = t.duplicate_of[i]!;
     if (d < 0) return null;
     const s = stepEvent(ctx, carryBefore(d), source.get(d), d, null, false).step;
-    return { index: d, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode };
+    return { index: d, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context };
   };
 
   const step = (i: number): ReplayStep => {

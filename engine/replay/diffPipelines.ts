@@ -142,6 +142,7 @@ const events = (n: number): string => `${n} event${n === 1 ? '' : 's'}`;
 const PAST: Record<StepOutcome, [string, string]> = {
   continue: ['continued', 'continued'],
   stop_propagation: ['stopped propagation', 'stopped propagation'],
+  ask: ['asked for approval', 'asked for approval'],
   block_action: ['blocked', 'blocked'],
   terminate: ['terminated the run', 'terminated the run'],
   not_reached: ['was not reached', 'were not reached'],
@@ -150,6 +151,7 @@ const PAST: Record<StepOutcome, [string, string]> = {
 const NOW: Record<StepOutcome, [string, string]> = {
   continue: ['continues', 'continue'],
   stop_propagation: ['stops propagation', 'stop propagation'],
+  ask: ['asks for approval', 'ask for approval'],
   block_action: ['blocks', 'block'],
   terminate: ['terminates the run', 'terminate the run'],
   not_reached: ['is not reached', 'are not reached'],

@@ -36,7 +36,7 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
       const out = stepEvent(ctx, carry, event, count, earlier, explain);
       const s = out.step;
       if (!s.duplicate && !s.not_reached) {
-        seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode });
+        seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
       }
       carry = out.carry;
       count++;

@@ -19,7 +19,7 @@ export function createTimelineBuilder(compiled: CompiledPipeline, count: number)
   const t: ReplayTimeline = {
     count,
     outcome: new Uint8Array(count),
-    flags: new Uint8Array(count),
+    flags: new Uint16Array(count),
     decided_by: new Int32Array(count).fill(-1),
     recorded: new Uint8Array(count).fill(NO_RECORD),
     duplicate_of: new Int32Array(count).fill(-1),
@@ -61,6 +61,8 @@ function flagsOf(s: ReplayStep): number {
   if (s.payload_after !== s.payload_before) f |= STEP_FLAG.payload_changed;
   if (s.state_after !== s.state_before) f |= STEP_FLAG.state_changed;
   if (s.mode === 'async') f |= STEP_FLAG.async;
+  if (s.approval && s.blocked) f |= STEP_FLAG.denied;
+  if (s.context.length > 0) f |= STEP_FLAG.context;
   return f;
 }
 

@@ -1,3 +1,4 @@
+import { blocksAction } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { DispatchEnv } from '../dispatch/dispatch.ts';
@@ -67,12 +68,14 @@ export function createSession(compiled: CompiledPipeline, env: DispatchEnv, opti
       mode: step.mode,
       trace_id: event.trace_id,
       event_id: event.event_id,
-      blocked: step.blocked,
+      // Live: an ASK is answered by the runtime's approver after the session, so only BLOCK and TERMINATE block here.
+      blocked: step.not_reached || (step.mode === 'sync' && blocksAction(step.decision)),
+      context: step.context as string[],
       duplicate: step.duplicate,
       after_terminate: step.not_reached,
     };
     if (!step.duplicate && !step.not_reached) {
-      seen.set(event.event_id, { index, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, mode: step.mode });
+      seen.set(event.event_id, { index, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, mode: step.mode, approval: null, context: step.context });
       if (step.decision === 'terminate') terminated = result;
       if (step.mode === 'sync') sinks.audit?.(auditRecord(event, result, step.now));
     }

@@ -1,4 +1,5 @@
 import { blocksAction, type Decision } from '../model/decision.ts';
+import { actionBlocked, deniedBy, type Approval } from '../model/approval.ts';
 import type { EventMode, HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
@@ -31,6 +32,9 @@ export interface EarlierResult {
   /** The earlier final payload; null when only the decision is needed (an intermediate step). */
   payload: JsonObject | null;
   mode: EventMode;
+  /** The earlier step's answer to its ASK [R15]. */
+  approval: Approval | null;
+  context: readonly string[];
 }
 
 /** Builds the context and the starting carry of a replay. */
@@ -62,13 +66,21 @@ function timeOf(ctx: ReplayContext, event: HookEvent, index: number, previous: n
 
 /** An action really ran when its recorded decision did not block it, or when nothing was recorded [R7]. */
 export function actionRan(recorded: RecordedDecision | null | undefined): boolean {
-  return !recorded || !blocksAction(recorded.decision);
+  return !recorded || !actionBlocked(recorded.decision, 'sync', recorded.approval);
+}
+
+const UNRECORDED = Object.freeze(deniedBy('unrecorded', 'the trace recorded no answer to this ASK, so replay denies it (fail closed)'));
+
+/** The answer a replayed ASK gets [R15]: the recorded one when the recording asked too, else a denial. */
+export function replayedApproval(recorded: RecordedDecision | null): Approval {
+  return recorded?.decision === 'ask' && recorded.approval ? recorded.approval : UNRECORDED;
 }
 
 /** The part of a dispatch result a step shows (read-only: a duplicate shares its earlier step's lists). */
 type StepResult = Pick<DispatchResult, 'decision' | 'reason' | 'decided_by' | 'payload' | 'state' | 'mode'> & {
   errors: readonly HandlerError[];
   audit: readonly JsonObject[];
+  context: readonly string[];
 };
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
@@ -96,8 +108,8 @@ export function stepEvent(
   if (earlier) {
     // [R5][E5] checked before the run's end, as the session does: a repeated id gets its recorded answer.
     // Nothing ran, so nothing new was audited and nothing failed: only the answer is repeated.
-    const { decision, reason, decided_by, mode } = earlier;
-    result = { decision, reason, decided_by, mode, errors: NONE, audit: NONE, payload: earlier.payload ?? event.payload, state: carry.state };
+    const { decision, reason, decided_by, mode, context } = earlier;
+    result = { decision, reason, decided_by, mode, errors: NONE, audit: NONE, context, payload: earlier.payload ?? event.payload, state: carry.state };
     notes = [{ kind: 'duplicate', text: `Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.` }];
   } else if (carry.ended) {
     result = notReached(ctx, carry.ended, event, carry);
@@ -110,7 +122,9 @@ export function stepEvent(
     result = dispatch(ctx.compiled, event, carry.state, ctx.env);
   }
   const notReachedStep = !earlier && carry.ended !== null;
-  const blocked = notReachedStep || (result.mode === 'sync' && blocksAction(result.decision));
+  // [R15] an ASK gets the answer the recording holds (a duplicate: its earlier step's), never a new one.
+  const approval = notReachedStep || result.decision !== 'ask' || result.mode !== 'sync' ? null : earlier ? earlier.approval ?? UNRECORDED : replayedApproval(recorded);
+  const blocked = notReachedStep || actionBlocked(result.decision, result.mode, approval);
   const divergent = !notReachedStep && recorded !== null && recorded.decision !== result.decision;
   const counterfactual = carry.counterfactual_since >= 0;
   const startsCounterfactual = !counterfactual && !notReachedStep && blocked && actionRan(recorded);
@@ -132,6 +146,8 @@ export function stepEvent(
     reason: result.reason,
     decided_by: result.decided_by,
     blocked,
+    approval,
+    context: result.context,
     state_before: carry.state,
     state_after: result.state,
     errors: result.errors,
@@ -170,6 +186,7 @@ function notReached(ctx: ReplayContext, end: RunEnd, event: TraceEvent, carry: R
     state: carry.state,
     errors: NONE,
     audit: NONE,
+    context: NONE,
     mode: ctx.compiled.modeOf(event.type),
   };
 }

@@ -1,6 +1,10 @@
 import { OUTCOMES, STEP_FLAG, type ReplayTimeline, type StepQuery } from './types.ts';
 import { ranAt, type ReplayActivity } from './replayActivity.ts';
 
+const BLOCK = OUTCOMES.indexOf('block_action');
+const TERMINATE = OUTCOMES.indexOf('terminate');
+const ASK = OUTCOMES.indexOf('ask');
+
 /** True when the query needs the explain pass (which handlers ran), not only the fast timeline. */
 export function needsActivity(q: StepQuery): boolean {
   return q.kind === 'fired';
@@ -13,8 +17,8 @@ export function needsActivity(q: StepQuery): boolean {
 export function stepPredicate(t: ReplayTimeline, a: ReplayActivity | null, q: StepQuery): (i: number) => boolean {
   switch (q.kind) {
     case 'blocked':
-      // The pipeline blocked the action here: BLOCK_ACTION or TERMINATE (not the steps after the run ended).
-      return (i) => t.outcome[i] === 2 || t.outcome[i] === 3;
+      // The pipeline blocked the action here: BLOCK_ACTION, TERMINATE or a denied ASK (not the steps after the run ended).
+      return (i) => t.outcome[i] === BLOCK || t.outcome[i] === TERMINATE || (t.outcome[i] === ASK && (t.flags[i]! & STEP_FLAG.denied) !== 0);
     case 'outcome': {
       const code = OUTCOMES.indexOf(q.outcome);
       return (i) => t.outcome[i] === code;

@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import type { Approval } from '../model/approval.ts';
 import type { EventMode, HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { DispatchState, Explanation, HandlerError } from '../dispatch/types.ts';
@@ -11,7 +12,7 @@ import type { RecordedDecision, TraceEvent } from '../trace/traceSchema.ts';
 export type StepOutcome = Decision | 'not_reached';
 
 /** Outcome codes of the compact timeline, in this order (`OUTCOMES[code]`). */
-export const OUTCOMES: readonly StepOutcome[] = ['continue', 'stop_propagation', 'block_action', 'terminate', 'not_reached'];
+export const OUTCOMES: readonly StepOutcome[] = ['continue', 'stop_propagation', 'ask', 'block_action', 'terminate', 'not_reached'];
 
 /** A trace's events by position: an array, or a store such as IndexedDB behind a cache [R9]. */
 export interface EventSource {
@@ -75,8 +76,12 @@ export interface ReplayStep {
   outcome: StepOutcome;
   reason: string;
   decided_by: string | null;
-  /** The action must not run (BLOCK_ACTION or TERMINATE on a sync event, or the run has ended). */
+  /** The action must not run (BLOCK_ACTION or TERMINATE on a sync event, a denied ASK, or the run has ended). */
   blocked: boolean;
+  /** For an ASK on a sync event: the recorded answer, or the fail-closed denial when none was recorded [R15]. */
+  approval: Approval | null;
+  /** Texts for the model the handlers added, in order [H11]. */
+  context: readonly string[];
   state_before: DispatchState;
   state_after: DispatchState;
   errors: readonly HandlerError[];
@@ -116,6 +121,10 @@ export const STEP_FLAG = {
   payload_changed: 32,
   state_changed: 64,
   async: 128,
+  /** An ASK whose answer blocks the action (denied, or no recorded answer) [R15]. */
+  denied: 256,
+  /** Handlers added text for the model [H11]. */
+  context: 512,
 } as const;
 
 /** No recorded decision (in `ReplayTimeline.recorded`). */
@@ -130,7 +139,7 @@ export interface ReplayTimeline {
   /** Per step: index into `OUTCOMES`. */
   outcome: Uint8Array;
   /** Per step: `STEP_FLAG` bits. */
-  flags: Uint8Array;
+  flags: Uint16Array;
   /** Per step: rank of the deciding handler in `handler_ids`, or -1. */
   decided_by: Int32Array;
   /** Per step: index into `DECISIONS` of the recorded decision, or `NO_RECORD`. */

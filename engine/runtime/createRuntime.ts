@@ -2,6 +2,7 @@ import { compilePipeline } from '../compile/compilePipeline.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
 import type { Runtime, RuntimeLoad, RuntimeOptions, RuntimeQueues, StartTraceOptions } from './types.ts';
 
 /**
@@ -58,6 +59,9 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         schedule: options.schedule ?? defaultScheduler,
         queueOptions,
         onEnd: (c) => traces.delete(c),
+        approver: options.approver,
+        approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+        timers: options.timers,
       });
       traces.add(ctx);
       return ctx.trace;

@@ -4,7 +4,10 @@ import { DECISIONS, type Decision } from '../model/decision.ts';
 import { isJsonObject, jsonEqual, ownGet, type JsonObject } from '../model/json.ts';
 import { formatIssues } from '../trace/formatIssues.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
-import { decideTrace, type DecisionRow } from './decideTrace.ts';
+import { decisionRow, type DecisionRow } from './decideTrace.ts';
+import { APPROVAL_ANSWERS, type ApprovalAnswer } from '../model/approval.ts';
+import { replaySteps } from '../replay/replaySteps.ts';
+import type { ReplayStep } from '../replay/types.ts';
 
 /**
  * The expectation of a golden decision test [P11], written in an event line's `meta.expect`:
@@ -17,6 +20,8 @@ export const ExpectationSchema = z.strictObject({
   reason_includes: z.string().optional().describe('A part the reason must contain.'),
   decided_by: z.string().nullable().optional().describe('Id of the handler whose decision won (null: none).'),
   payload: z.custom<JsonObject>(isJsonObject, { message: 'expected a JSON object' }).optional().describe('The whole payload after rewrites.'),
+  approval: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]).optional().describe('For an ASK: the answer replay gives (the recorded one, else deny).'),
+  context: z.array(z.string()).optional().describe('The texts for the model, in order.'),
 });
 
 export type Expectation = z.infer<typeof ExpectationSchema>;
@@ -67,19 +72,20 @@ export function runGoldenTrace(compiled: CompiledPipeline, events: readonly Trac
   const checks: GoldenCheck[] = [];
   let unchecked = 0;
   let i = 0;
-  for (const row of decideTrace(compiled, stripped)) {
+  for (const step of replaySteps(compiled, stripped, { explain: false })) {
     const expected = expectations[i++];
     if (!expected) {
       unchecked++;
       continue;
     }
-    const failures = compare(expected, row);
+    const row = decisionRow(step);
+    const failures = compare(expected, row, step);
     checks.push({ event_id: row.event_id, type: row.type, pass: failures.length === 0, failures, actual: row });
   }
   return { checks, unchecked, problems };
 }
 
-function compare(x: Expectation, row: DecisionRow): string[] {
+function compare(x: Expectation, row: DecisionRow, step: ReplayStep): string[] {
   const out: string[] = [];
   if (x.decision !== row.decision) out.push(`decision: expected ${x.decision}, got ${row.decision}`);
   if (x.reason !== undefined && x.reason !== row.reason) out.push(`reason: expected ${JSON.stringify(x.reason)}, got ${JSON.stringify(row.reason)}`);
@@ -88,5 +94,7 @@ function compare(x: Expectation, row: DecisionRow): string[] {
   }
   if (x.decided_by !== undefined && x.decided_by !== row.decided_by) out.push(`decided_by: expected ${JSON.stringify(x.decided_by)}, got ${JSON.stringify(row.decided_by)}`);
   if (x.payload !== undefined && !jsonEqual(x.payload, row.payload)) out.push(`payload: expected ${JSON.stringify(x.payload)}, got ${JSON.stringify(row.payload)}`);
+  if (x.approval !== undefined && x.approval !== step.approval?.answer) out.push(`approval: expected ${x.approval}, got ${step.approval ? `${step.approval.answer} (${step.approval.by})` : 'no ASK'}`);
+  if (x.context !== undefined && !jsonEqual(x.context, [...step.context])) out.push(`context: expected ${JSON.stringify(x.context)}, got ${JSON.stringify(step.context)}`);
   return out;
 }

@@ -1,5 +1,5 @@
 import { isJsonObject, jsonEqual, ownGet, toJson, type JsonObject } from '../model/json.ts';
-import type { BlockedResult, EmitResult, GuardResult, GuardSpec, RuntimeTrace } from './types.ts';
+import type { Approver, BlockedResult, EmitResult, GuardResult, GuardSpec, RuntimeTrace } from './types.ts';
 
 /**
  * Runs an action between its before and after events [P6]. A blocked before event means the action is not
@@ -11,18 +11,19 @@ import type { BlockedResult, EmitResult, GuardResult, GuardSpec, RuntimeTrace } 
  */
 export async function guardAction<R>(trace: RuntimeTrace, spec: GuardSpec<R>): Promise<GuardResult<R>> {
   const ids = (stage: string) => (spec.event_id !== undefined ? { event_id: `${spec.event_id}:${stage}` } : {});
-  const meta = spec.meta !== undefined ? { meta: spec.meta } : {};
-  const before = trace.emit(spec.before.type, spec.before.payload, { ...ids('before'), ...meta });
+  const meta = { ...(spec.meta !== undefined ? { meta: spec.meta } : {}), ...(spec.approver ? { approver: spec.approver } : {}) };
+  // [P14] emitAsync: an ASK waits for the approver (sync or async) before the action may run.
+  const before = await trace.emitAsync(spec.before.type, spec.before.payload, { ...ids('before'), ...meta });
   if (before.blocked) return blockedResult(before, 'before');
   let result: R;
   try {
     result = await spec.run(before.payload);
   } catch (error) {
-    trace.emit(spec.after.type, spec.after.error(error, before.payload), { ...ids('after'), ...meta });
+    await trace.emitAsync(spec.after.type, spec.after.error(error, before.payload), { ...ids('after'), ...meta });
     throw error;
   }
   const afterPayload = spec.after.payload(result, before.payload);
-  const after = trace.emit(spec.after.type, afterPayload, { ...ids('after'), ...meta });
+  const after = await trace.emitAsync(spec.after.type, afterPayload, { ...ids('after'), ...meta });
   if (after.blocked) return blockedResult(after, 'after');
   // emit dispatches a JSON copy of the payload; "rewritten" means a handler changed that copy.
   const rewritten = !jsonEqual(after.payload, toJson(afterPayload));
@@ -31,17 +32,20 @@ export async function guardAction<R>(trace: RuntimeTrace, spec: GuardSpec<R>): P
 
 /** The readable block result of a blocked event [P6]. */
 export function blockedResult(r: EmitResult, stage: 'before' | 'after'): BlockedResult {
-  const decision = r.decision === 'terminate' ? 'terminate' : 'block_action';
-  const what = decision === 'terminate' ? 'Run terminated by Hookwire' : 'Blocked by Hookwire';
+  const decision = r.decision === 'terminate' ? 'terminate' : r.decision === 'ask' ? 'ask' : 'block_action';
+  const what = decision === 'terminate' ? 'Run terminated by Hookwire' : decision === 'ask' ? 'Not approved' : 'Blocked by Hookwire';
+  // A denied ASK reads as the question and the answer: "Not approved: deploy? (no approver is configured …)".
+  const why = decision === 'ask' && r.approval?.reason ? `${r.reason || 'approval required'} (${r.approval.reason})` : r.reason || 'no reason given';
   return {
     status: 'blocked',
     stage,
     decision,
+    ...(decision === 'ask' && r.approval ? { approval: r.approval } : {}),
     reason: r.reason,
     trace_id: r.trace_id,
     event_id: r.event_id,
     decided_by: r.decided_by,
-    message: `${what}: ${r.reason || 'no reason given'} (trace ${r.trace_id}, event ${r.event_id})`,
+    message: `${what}: ${why} (trace ${r.trace_id}, event ${r.event_id})`,
   };
 }
 
@@ -50,7 +54,7 @@ export function guardToolSpec<R>(
   tool_name: string,
   tool_input: JsonObject,
   run: (input: JsonObject) => R | PromiseLike<R>,
-  options: { tool_use_id?: string; meta?: JsonObject },
+  options: { tool_use_id?: string; meta?: JsonObject; approver?: Approver },
 ): GuardSpec<R> {
   const id: JsonObject = options.tool_use_id !== undefined ? { tool_use_id: options.tool_use_id } : {};
   const inputOf = (p: JsonObject): JsonObject => {
@@ -68,5 +72,6 @@ export function guardToolSpec<R>(
     },
     ...(options.tool_use_id !== undefined ? { event_id: options.tool_use_id } : {}),
     ...(options.meta !== undefined ? { meta: options.meta } : {}),
+    ...(options.approver ? { approver: options.approver } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Hookwire production runtime: the public API (pure; Node file helpers are in engine/node/runtimeNode.ts).
- * Rules [P1]-[P13] in engine/SPEC.md.
+ * Rules [P1]-[P14] in engine/SPEC.md.
  */
 export { createRuntime } from './createRuntime.ts';
 export type * from './types.ts';
@@ -11,4 +11,10 @@ export { formatProblems } from './formatProblems.ts';
 export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type Scheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
 export { runGoldenTrace, ExpectationSchema, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
-export { claudeHookEvent, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_HOOK_EVENTS, type ClaudeHookAnswer, type ClaudeHookParse } from './claudeHook.ts';
+export {
+  claudeHookEvent, claudeReply, claudeFailClosedReply, toCommandAnswer, toHttpAnswer, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_COMMON_FIELDS,
+  type ClaudeHookAnswer, type ClaudeHttpAnswer, type ClaudeReply, type ClaudeOutcome, type ClaudeAnswerOptions, type ClaudeHookParse,
+} from './claudeHook.ts';
+export { CLAUDE_EVENTS, claudeEventSpec, defaultHookTimeoutSeconds, type ClaudeEventSpec, type BlockChannel, type AskChannel, type ContextChannel } from './claudeEvents.ts';
+export { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
+export { actionBlocked, type Approval, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';

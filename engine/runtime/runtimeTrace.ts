@@ -3,12 +3,15 @@ import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../replay/session.ts';
 import type { HookEvent } from '../model/event.ts';
 import { requireIsoTime } from '../model/time.ts';
-import { isJsonObject, toJson, type JsonObject } from '../model/json.ts';
+import { isJsonObject, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
-import type { EmitOptions, EmitResult, RuntimeQueues, RuntimeTrace, StartTraceOptions } from './types.ts';
+import { ask, deniedAsyncInSyncEmit } from './approve.ts';
+import { actionBlocked, type Approval } from '../model/approval.ts';
+import type { Approver, EmitOptions, EmitResult, RuntimeQueues, RuntimeTimers, RuntimeTrace, StartTraceOptions } from './types.ts';
 
 export interface TraceContext {
   trace: RuntimeTrace;
@@ -26,6 +29,16 @@ interface OpenOptions {
   schedule: Scheduler;
   queueOptions: Parameters<typeof createSinkQueue>[2];
   onEnd: (ctx: TraceContext) => void;
+  approver: Approver | undefined;
+  approvalTimeoutMs: number;
+  timers: RuntimeTimers | undefined;
+}
+
+/** A dispatched event on its way to an answer: its session result and its place in the recording. */
+interface Dispatched {
+  event: HookEvent;
+  r: SessionResult;
+  slot: { line: string | null };
 }
 
 /**
@@ -56,7 +69,16 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   let drainScheduled = false;
   let terminated: EmitResult | null = null;
 
-  const run = (event: HookEvent): SessionResult => {
+  // [P7][P14] recording lines keep dispatch order even while an ASK waits for its answer: each dispatched event
+  // takes a slot, and lines leave for the sink only up to the first slot still waiting.
+  const slots: { line: string | null }[] = [];
+  const flushSlots = () => {
+    while (slots.length > 0 && slots[0]!.line !== null) recordQueue?.push(slots.shift()!.line!);
+  };
+  const approvals = new Map<string, Approval | Promise<Approval>>();
+  const pending = new Set<Promise<unknown>>();
+
+  const run = (event: HookEvent): Dispatched => {
     now = Date.parse(event.ts);
     const r = session.dispatch(event);
     if (!r.duplicate) {
@@ -67,45 +89,113 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     if (r.mode === 'async' && !r.duplicate) {
       o.queues.async?.push({ trace_id: event.trace_id, event_id: event.event_id, event_type: event.type, payload: r.payload, errors: r.errors, audit: r.audit });
     }
-    const recorded = r.reason ? { decision: r.decision, reason: r.reason } : { decision: r.decision };
-    recordQueue?.push(traceEventLine({ ...event, recorded }, header));
-    return r;
+    const slot = { line: null as string | null };
+    if (recordQueue) slots.push(slot);
+    return { event, r, slot };
+  };
+
+  /** Writes the event's recording line, with the ASK's answer when there is one [P7][P14]. */
+  const record = (d: Dispatched, approval: Approval | null) => {
+    const { r } = d;
+    const recorded = {
+      decision: r.decision,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(approval ? { approval } : {}),
+      ...(r.context.length > 0 ? { context: [...r.context] } : {}),
+    };
+    d.slot.line = traceEventLine({ ...d.event, recorded }, header);
+    flushSlots();
+  };
+
+  /** Whether this result needs an answer: an ASK on a sync event (a repeated id reuses the first answer) [P14]. */
+  const needsAnswer = (r: SessionResult) => r.decision === 'ask' && r.mode === 'sync' && !r.after_terminate;
+
+  const request = (d: Dispatched) => ({
+    trace_id: d.r.trace_id, event_id: d.r.event_id, event_type: d.event.type, payload: d.r.payload, reason: d.r.reason, decided_by: d.r.decided_by, context: [...d.r.context],
+  });
+
+  /** Starts the answer of an ASK, or reuses the answer of the first event with this id [E5]. */
+  const answerOf = (d: Dispatched, approver: Approver | undefined): Approval | Promise<Approval> => {
+    const earlier = approvals.get(d.event.event_id);
+    if (earlier) return earlier;
+    const a = ask(approver, request(d), o.approvalTimeoutMs, o.timers);
+    approvals.set(d.event.event_id, a);
+    if (a instanceof Promise) {
+      pending.add(a);
+      void a.then((settled) => {
+        pending.delete(a);
+        approvals.set(d.event.event_id, settled);
+      });
+    }
+    return a;
+  };
+
+  const settleSync = (d: Dispatched, approver: Approver | undefined): EmitResult => {
+    if (!needsAnswer(d.r)) {
+      record(d, null);
+      return toResult(d.r, false, null);
+    }
+    let a = answerOf(d, approver);
+    if (a instanceof Promise) a = deniedAsyncInSyncEmit(a);
+    record(d, a);
+    return toResult(d.r, false, a);
   };
 
   // [P4] queued async events run in emit order, before any later event of the trace.
   const drain = () => {
-    while (queued.length > 0) run(queued.shift()!);
+    while (queued.length > 0) record(run(queued.shift()!), null);
   };
 
-  const toResult = (r: SessionResult, queuedFlag: boolean): EmitResult => {
+  const toResult = (r: SessionResult, queuedFlag: boolean, approval: Approval | null): EmitResult => {
     const result: EmitResult = {
-      decision: r.decision, blocked: r.blocked, reason: r.reason, payload: r.payload, trace_id: r.trace_id, event_id: r.event_id,
-      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: queuedFlag,
+      decision: r.decision, blocked: approval ? actionBlocked(r.decision, r.mode, approval) : r.blocked, reason: r.reason, payload: r.payload, trace_id: r.trace_id, event_id: r.event_id,
+      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: queuedFlag, approval, context: [...r.context],
     };
     if (r.decision === 'terminate' && !terminated) terminated = result;
     return result;
   };
 
+  /** Queues an async event [P4]; returns its immediate answer, or null for a sync event. */
+  const enqueue = (event: HookEvent): EmitResult | null => {
+    if (compiled.modeOf(event.type) !== 'async' || terminated) return null;
+    queued.push(event);
+    if (!drainScheduled) {
+      drainScheduled = true;
+      o.schedule(() => {
+        drainScheduled = false;
+        drain();
+      });
+    }
+    return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true, approval: null, context: [] };
+  };
+
   const emit = (type: string, payload: JsonObject, options: EmitOptions = {}): EmitResult => {
     const event = stamp(type, payload, options);
-    if (compiled.modeOf(type) === 'async' && !terminated) {
-      queued.push(event);
-      if (!drainScheduled) {
-        drainScheduled = true;
-        o.schedule(() => {
-          drainScheduled = false;
-          drain();
-        });
-      }
-      return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true };
-    }
+    const queuedResult = enqueue(event);
+    if (queuedResult) return queuedResult;
     drain();
-    return toResult(run(event), false);
+    return settleSync(run(event), options.approver ?? start.approver ?? o.approver);
+  };
+
+  const emitAsync = async (type: string, payload: JsonObject, options: EmitOptions = {}): Promise<EmitResult> => {
+    const event = stamp(type, payload, options);
+    const queuedResult = enqueue(event);
+    if (queuedResult) return queuedResult;
+    drain();
+    const d = run(event);
+    if (!needsAnswer(d.r)) return settleSync(d, undefined);
+    const a = await answerOf(d, options.approver ?? start.approver ?? o.approver);
+    record(d, a);
+    return toResult(d.r, false, a);
   };
 
   const stamp = (type: string, payload: JsonObject, options: EmitOptions): HookEvent => {
     const time = options.ts !== undefined ? Date.parse(options.ts) : Math.floor(o.clock.now());
     if (!Number.isFinite(time)) throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} is not an ISO 8601 time`);
+    // A time without a zone would be read in the host's zone, and the recording could not be replayed [P3].
+    if (options.ts !== undefined && !isTraceTimestamp(options.ts)) {
+      throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} needs a time zone (e.g. "2026-03-01T10:00:00Z" or "2026-03-01T11:00:00+01:00")`);
+    }
     seq++;
     const event: HookEvent = {
       event_id: options.event_id ?? `${o.trace_id}:${seq}`,
@@ -121,6 +211,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
   const flush = async () => {
     drain();
+    await Promise.all([...pending]);
     await recordQueue?.drained();
     await Promise.all(Object.values(o.queues).map((q) => q?.drained()));
   };
@@ -136,6 +227,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       return session.state.vars;
     },
     emit,
+    emitAsync,
     guard: (spec) => guardAction(trace, spec),
     guardTool: (name, input, action, options = {}) => guardAction(trace, guardToolSpec(name, input, action, options)),
     async end(payload = {}) {
@@ -151,7 +243,13 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
 /** A JSON copy of a caller's object: what is dispatched and recorded is plain JSON [P3]. */
 function copyObject(value: JsonObject, what: string): JsonObject {
-  const copy = toJson(value);
+  let copy: ReturnType<typeof toJson>;
+  try {
+    copy = toJson(value);
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) throw new TypeError(`${what}: ${tooDeepMessage(what.split(': ').pop()!, e.path)}`);
+    throw e;
+  }
   if (!isJsonObject(copy)) throw new TypeError(`${what} must be a JSON object (no cycles)`);
   return copy;
 }

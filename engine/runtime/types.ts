@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import type { Approval } from '../model/approval.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Problem } from '../model/problem.ts';
 import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
@@ -32,7 +33,40 @@ export interface RuntimeSinks {
   async?: Sink<AsyncEventRecord>;
 }
 
+/** What the approver is asked [P14]: the event, the payload as the handlers left it, and the ASK's reason. */
+export interface ApprovalRequest {
+  trace_id: string;
+  event_id: string;
+  event_type: string;
+  /** The payload after every enforced rewrite: what will run if the person allows it. */
+  payload: JsonObject;
+  /** The reason of the handler that asked (its `reason` template filled in). */
+  reason: string;
+  /** The handler that asked. */
+  decided_by: string | null;
+  /** Texts for the model the handlers added [H11]. */
+  context: string[];
+}
+
+/** An approver's answer: `"allow"`, `"deny"`, or either with a reason. Anything else denies [P14]. */
+export type ApproverAnswer = 'allow' | 'deny' | { answer: 'allow' | 'deny'; reason?: string };
+
+/** Asks a person [P14]. Sync or async; a throw, a rejection, a timeout or an answer that is not one denies. */
+export type Approver = (request: ApprovalRequest) => ApproverAnswer | PromiseLike<ApproverAnswer>;
+
+/** Timers for the approval timeout, injected so the runtime stays pure (loadRuntime passes Node's). */
+export interface RuntimeTimers {
+  set(ms: number, run: () => void): unknown;
+  clear(handle: unknown): void;
+}
+
 export interface RuntimeOptions {
+  /** Answers ASK decisions [P14]; without one every ASK is denied (fail closed). A trace or an emit may bring its own. */
+  approver?: Approver;
+  /** How long an asynchronous approver may take before the ASK is denied (default 300 000 ms; needs `timers`). */
+  approvalTimeoutMs?: number;
+  /** Timers for `approvalTimeoutMs`; without them an asynchronous approver is awaited without a time limit. */
+  timers?: RuntimeTimers;
   /** Runs code handlers and code matchers; a pipeline with code is refused without one (`no_sandbox`). */
   sandbox?: Sandbox | null;
   /** Milliseconds since the epoch. Default `Date.now`. Each event is stamped and dispatched at this time [P3]. */
@@ -68,6 +102,10 @@ export interface EmitResult {
   duplicate: boolean;
   /** An async event: queued, dispatched later, observe only [P4]. */
   queued: boolean;
+  /** For an ASK: the answer and where it came from [P14]; `blocked` follows it. Null for every other decision. */
+  approval: Approval | null;
+  /** Texts for the model the handlers added, in order [H11]. */
+  context: string[];
 }
 
 export interface EmitOptions {
@@ -76,9 +114,13 @@ export interface EmitOptions {
   /** ISO 8601 time of the event; default: the clock's now. The event is dispatched at this time. */
   ts?: string;
   meta?: JsonObject;
+  /** The approver for this event, instead of the trace's or the runtime's [P14]. */
+  approver?: Approver;
 }
 
 export interface StartTraceOptions {
+  /** The approver of this trace's ASKs, instead of the runtime's [P14]. */
+  approver?: Approver;
   trace_id?: string;
   agent_id?: string;
   /** Initial trace state (`state.*` paths). */
@@ -95,8 +137,10 @@ export interface BlockedResult {
   status: 'blocked';
   /** Blocked before the action ran, or after (it ran; its result is withheld). */
   stage: 'before' | 'after';
-  decision: 'block_action' | 'terminate';
+  decision: 'block_action' | 'terminate' | 'ask';
   reason: string;
+  /** For a denied ASK: the answer, with the approver's reason [P14]. */
+  approval?: Approval;
   trace_id: string;
   event_id: string;
   decided_by: string | null;
@@ -132,6 +176,8 @@ export interface GuardSpec<R> {
   /** Base event id; the events get `<id>:before` and `<id>:after`. */
   event_id?: string;
   meta?: JsonObject;
+  /** The approver for the guard's events, instead of the trace's or the runtime's [P14]. */
+  approver?: Approver;
 }
 
 export interface RuntimeTrace {
@@ -141,10 +187,17 @@ export interface RuntimeTrace {
   readonly terminated: EmitResult | null;
   /** The trace's state variables (`state.*`), after any queued async events (reading it dispatches them). */
   readonly state: JsonObject;
+  /**
+   * Dispatches one event and returns at once [P3]. An ASK is answered by a synchronous approver; an approver
+   * that returns a promise cannot be waited for here, so the ASK is denied (`async_in_sync_emit`): use
+   * `emitAsync` or `guard` with asynchronous approvers.
+   */
   emit(type: string, payload: JsonObject, options?: EmitOptions): EmitResult;
+  /** `emit` that waits for an asynchronous approver (with the approval timeout) [P14]. */
+  emitAsync(type: string, payload: JsonObject, options?: EmitOptions): Promise<EmitResult>;
   guard<R>(spec: GuardSpec<R>): Promise<GuardResult<R>>;
   /** `guard` with the canonical tool payloads: tool.before_call → run(tool_input) → tool.after_call. */
-  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject }): Promise<GuardResult<R>>;
+  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject; approver?: Approver }): Promise<GuardResult<R>>;
   /** Emits `agent.end` with the payload, waits for every queued event and record of the trace, and releases it from the runtime. */
   end(payload?: JsonObject): Promise<void>;
   /** Dispatches queued async events now and waits for the trace's records to be delivered. */

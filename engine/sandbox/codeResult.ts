@@ -13,7 +13,10 @@ import type { CodeError, HandlerOutcome } from './types.ts';
 export const MAX_PAYLOAD_CHARS = 1_000_000;
 
 /** Every key a handler result may have [S4]. `state` is another name for `state_patch`. */
-export const HANDLER_RESULT_KEYS = ['decision', 'reason', 'new_payload', 'state_patch', 'state'] as const;
+export const HANDLER_RESULT_KEYS = ['decision', 'reason', 'context', 'new_payload', 'state_patch', 'state'] as const;
+
+/** Longest `context` text, in characters [S4][H11]. */
+export const MAX_CONTEXT_CHARS = 100_000;
 
 /** What dispatch knows when it calls code: the same fields `Scope` and `HandlerContext` carry. */
 export interface CodeContextSource {
@@ -103,6 +106,12 @@ export function readHandlerResult(value: JsonValue | undefined): Read<{ outcome:
   const reason = field(value, 'reason');
   if (reason !== undefined && typeof reason !== 'string') return invalid(`reason must be a string; it is ${describeValue(reason)}`);
   if (reason !== undefined) outcome.reason = reason;
+  const context = field(value, 'context');
+  if (context !== undefined && typeof context !== 'string') return invalid(`context must be a string; it is ${describeValue(context)}`);
+  if (context !== undefined && context.length > MAX_CONTEXT_CHARS) {
+    return { ok: false, error: { kind: 'too_large', message: `context is ${context.length} characters; the limit is ${MAX_CONTEXT_CHARS}` } };
+  }
+  if (context !== undefined && context !== '') outcome.context = context;
   const payload = readObject('new_payload', field(value, 'new_payload'));
   if (!payload.ok) return payload;
   if (payload.value) {

@@ -44,12 +44,14 @@ export const HANDLER_API_DTS = `/**
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** The four decisions, weakest first. A decision is never downgraded by a later handler. */
+/** The five decisions, weakest first. A decision is never downgraded by a later handler. */
 type Decision =
   /** Later handlers run; the action runs. */
   | 'continue'
   /** Later handlers are skipped; the action runs. */
   | 'stop_propagation'
+  /** Later handlers run (a later block still wins); then a person must approve the action, or it is blocked. */
+  | 'ask'
   /** Later handlers are skipped; the action is blocked with the reason. */
   | 'block_action'
   /** Later handlers are skipped; the action is blocked; the run ends. */
@@ -112,8 +114,10 @@ interface HandlerContext {
 interface HandlerResult {
   /** Default 'continue'. */
   decision?: Decision;
-  /** Shown to the agent and in the explanation when the action is blocked. */
+  /** Shown to the agent and in the explanation when the action is blocked (or to the person asked to approve it). */
   reason?: string;
+  /** Text for the model, kept with the other handlers' texts in order (EmitResult.context). */
+  context?: string;
   /** A new payload for later handlers and for the action (a JSON object, at most 1,000,000 characters of JSON). */
   new_payload?: Payload;
   /** Top-level state keys to set; a null value removes the key. */
@@ -133,6 +137,10 @@ declare function block(reason: string): HandlerResult;
 declare function terminate(reason: string): HandlerResult;
 /** Lets the action run but skips later handlers: { decision: 'stop_propagation', reason }. */
 declare function stop(reason?: string): HandlerResult;
+/** Asks a person to approve the action (later handlers still run): { decision: 'ask', reason }. */
+declare function ask(reason: string): HandlerResult;
+/** Adds text for the model and continues: { decision: 'continue', context: text }. */
+declare function addContext(text: string): HandlerResult;
 /** Replaces the payload and continues: { decision: 'continue', new_payload: payload }. */
 declare function rewrite(payload: Payload): HandlerResult;
 /**

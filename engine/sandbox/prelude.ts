@@ -24,7 +24,7 @@ export const MAX_RESULT_CHARS = 2_000_000;
 /** Deepest result structure the runner checks; deeper (or cyclic) results are invalid [S4]. */
 export const MAX_RESULT_DEPTH = 200;
 /** The helpers the prelude installs as globals: exactly the functions the handler API declares [S3]. */
-export const HELPER_NAMES = ['block', 'terminate', 'stop', 'rewrite', 'log'] as const;
+export const HELPER_NAMES = ['block', 'terminate', 'stop', 'ask', 'addContext', 'rewrite', 'log'] as const;
 /** Globals removed because they would make results depend on garbage collection timing [S6]. */
 export const REMOVED_GLOBALS = ['WeakRef', 'FinalizationRegistry'] as const;
 
@@ -107,8 +107,10 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   function block(reason) { return decide('block_action', reason); }
   function terminate(reason) { return decide('terminate', reason); }
   function stop(reason) { return decide('stop_propagation', reason); }
+  function ask(reason) { return decide('ask', reason); }
+  function addContext(text) { return { decision: 'continue', context: S(text) }; }
   function rewrite(payload) { return { decision: 'continue', new_payload: payload }; }
-  [['block', block], ['terminate', terminate], ['stop', stop], ['rewrite', rewrite], ['log', log]].forEach(function (h) {
+  [['block', block], ['terminate', terminate], ['stop', stop], ['ask', ask], ['addContext', addContext], ['rewrite', rewrite], ['log', log]].forEach(function (h) {
     defProp(G, h[0], { value: h[1], writable: false, enumerable: false, configurable: false });
   });
   ${JSON.stringify(REMOVED_GLOBALS)}.forEach(function (name) { delete G[name]; });

@@ -1,5 +1,5 @@
 import type { QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
-import type { JsonObject } from '../model/json.ts';
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage, type JsonObject } from '../model/json.ts';
 import { programFile, toCodeError } from './codeErrors.ts';
 import type { HeapGuard } from './heapGuard.ts';
 import { callWire, closeVm, decodeReply, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
@@ -216,6 +216,10 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     const down = unavailable();
     if (down) return { ok: false, error: down, logs: [], duration_ms: 0 };
     if (!p) return { ok: false, error: { kind: 'host', message: 'this program was released or was compiled by another sandbox' }, logs: [], duration_ms: 0 };
+    // Checked before the input reaches QuickJS, whose JSON.parse would overflow the VM's stack on deep input
+    // and take the host down with it [V9]. The context wraps the payload in a few levels.
+    const deep = tooDeepAt(input, MAX_JSON_DEPTH + 4);
+    if (deep) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${tooDeepMessage('ctx', deep, MAX_JSON_DEPTH + 4)}` }, logs: [], duration_ms: 0 };
     calls++;
     try {
       const wire = callWire(p.id, input, limits.timeoutMs);

@@ -87,6 +87,8 @@ export interface HandlerContext {
 export interface HandlerOutcome {
   decision: Decision;
   reason?: string;
+  /** Text for the model (add_context, or a code handler's `context`) [H11]. */
+  context?: string;
   new_payload?: JsonObject;
   /** Top-level state keys to set; a `null` value removes the key. */
   state_patch?: JsonObject;

@@ -1,23 +1,47 @@
 import { looksBinary } from './looksBinary.ts';
 
-/** The formats Hookwire reads: its own trace v1 and the four importers' sources. */
-export type TraceFormat = 'hookwire-trace' | 'claude-code' | 'otel-genai' | 'swe-agent' | 'openhands';
+/** The formats Hookwire reads: its own trace v1 and the importers' sources. */
+export type TraceFormat =
+  | 'hookwire-trace'
+  | 'claude-code'
+  | 'codex-rollout'
+  | 'otel-genai'
+  | 'otlp-json'
+  | 'otel-spans-jsonl'
+  | 'otel-console'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'openhands';
 
-export const TRACE_FORMATS: readonly TraceFormat[] = ['hookwire-trace', 'claude-code', 'otel-genai', 'swe-agent', 'openhands'];
+export const TRACE_FORMATS: readonly TraceFormat[] = [
+  'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
+];
 
 /** Names for people, used in messages and the UI. */
 export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'hookwire-trace': 'Hookwire trace v1 (JSON Lines)',
   'claude-code': 'Claude Code session transcript (JSONL)',
-  'otel-genai': 'OpenTelemetry GenAI spans (JSON)',
+  'codex-rollout': 'Codex CLI session rollout (JSONL)',
+  'otel-genai': 'OpenTelemetry GenAI spans (any-agent JSON: {"spans": [...]} or a span array)',
+  'otlp-json': 'OpenTelemetry OTLP/JSON (resourceSpans, as the collector file exporter writes)',
+  'otel-spans-jsonl': 'OpenTelemetry spans, one per line (JSON Lines)',
+  'otel-console': 'OpenTelemetry SDK console exporter output (one JSON span after another)',
   'swe-agent': 'SWE-agent trajectory (.traj)',
+  'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
   openhands: 'OpenHands event stream (JSON)',
 };
+
+/**
+ * Why detection decided as it did, as a code callers branch on (never the English text):
+ * `content` and `file_name` found a format; the others did not.
+ */
+export type DetectionCode = 'content' | 'file_name' | 'empty' | 'binary' | 'unknown_format';
 
 export interface FormatDetection {
   format: TraceFormat | null;
   /** What decided: the content, only the file name (content unclear), or nothing. */
   by: 'content' | 'file_name' | null;
+  code: DetectionCode;
   /** Why, in words: shown when the format is not recognised. */
   reason: string;
 }
@@ -30,6 +54,7 @@ const CLAUDE_IDS = /"(sessionId|uuid|messageId|leafUuid|parentUuid)"\s*:/;
 const OPENHANDS_SOURCE = /"source"\s*:\s*"(user|agent|environment)"/;
 const OPENHANDS_KIND = /"(action|observation)"\s*:\s*"/;
 const FIRST_KEY = /^\{\s*"([^"\\]{1,100})"\s*:/;
+const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
  * Recognises a trace format by content [I1]: the first bytes (about 64 KB is plenty) and, only when the
@@ -41,11 +66,11 @@ export function detectTraceFormat(firstBytes: string, fileName?: string): Format
   let s = firstBytes.length > DETECT_SAMPLE_CHARS ? firstBytes.slice(0, DETECT_SAMPLE_CHARS) : firstBytes;
   if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
   s = s.trimStart();
-  if (s === '') return byName(fileName, 'the input is empty');
-  if (looksBinary(s)) return { format: null, by: null, reason: 'this is binary data, not a trace (a NUL byte or many control characters in the first bytes)' };
+  if (s === '') return byName(fileName, 'empty', 'the input is empty');
+  if (looksBinary(s)) return { format: null, by: null, code: 'binary', reason: 'this is binary data, not a trace (a NUL byte or many control characters in the first bytes)' };
   const found = s[0] === '{' ? detectObject(s) : s[0] === '[' ? detectArray(s) : null;
-  if (found) return { format: found, by: 'content', reason: `recognised as ${TRACE_FORMAT_LABELS[found]} by its content` };
-  return byName(fileName, `the content is not one of: ${TRACE_FORMATS.map((f) => TRACE_FORMAT_LABELS[f]).join(', ')}`);
+  if (found) return { format: found, by: 'content', code: 'content', reason: `recognised as ${TRACE_FORMAT_LABELS[found]} by its content` };
+  return byName(fileName, 'unknown_format', `the content is not one of: ${TRACE_FORMATS.map((f) => TRACE_FORMAT_LABELS[f]).join('; ')} (it is ${describeContent(s)})`);
 }
 
 function detectObject(s: string): TraceFormat | null {
@@ -53,9 +78,14 @@ function detectObject(s: string): TraceFormat | null {
   const firstLine = nl === -1 ? s : s.slice(0, nl);
   const firstKey = FIRST_KEY.exec(s)?.[1];
   if (/"format"\s*:\s*"hookwire\.trace"/.test(firstLine)) return 'hookwire-trace';
+  if (firstKey === 'resourceSpans' || (firstKey !== undefined && /^\{\s*"resourceSpans"\s*:/.test(s))) return 'otlp-json';
   // JSON Lines: the first line is a whole record; a pretty-printed document's first line is just "{".
+  if (CODEX_TYPE.test(firstLine) && /"payload"\s*:/.test(firstLine)) return 'codex-rollout';
   if (CLAUDE_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine)) return 'claude-code';
+  if (isSpanLine(firstLine)) return 'otel-spans-jsonl';
+  if (firstLine.trim() === '{' && firstKey === 'name' && /^\{\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/.test(s)) return 'otel-console';
   if (firstKey === 'spans' || (/"spans"\s*:\s*\[/.test(s) && /"(gen_ai\.|start_time)/.test(s))) return 'otel-genai';
+  if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(s) || (firstKey === 'info' && /"messages"\s*:\s*\[/.test(s) && /"(mini_version|model_stats)"\s*:/.test(s))) return 'mini-swe-agent';
   if (/"trajectory"\s*:\s*\[/.test(s)) {
     // OpenHands exports may wrap the event list as {"trajectory": [...]}; its events carry a `source`.
     if (OPENHANDS_SOURCE.test(s) && OPENHANDS_KIND.test(s) && !/"(history|environment)"\s*:/.test(s)) return 'openhands';
@@ -65,18 +95,73 @@ function detectObject(s: string): TraceFormat | null {
   return null;
 }
 
+/** One span per line: OTLP's own span shape or the Python SDK's `to_json` shape on one line. */
+function isSpanLine(line: string): boolean {
+  const otlp = /"traceId"\s*:/.test(line) && /"spanId"\s*:/.test(line) && /"startTimeUnixNano"\s*:/.test(line);
+  const sdk = /"context"\s*:\s*\{/.test(line) && /"span_id"\s*:/.test(line) && /"start_time"\s*:/.test(line);
+  return otlp || sdk;
+}
+
+function parsesAlone(line: string): boolean {
+  if (line.length > DETECT_SAMPLE_CHARS - 1) return false;
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function detectArray(s: string): TraceFormat | null {
   if (OPENHANDS_SOURCE.test(s) && OPENHANDS_KIND.test(s)) return 'openhands';
   if (/"context"\s*:\s*\{/.test(s) && /"(start_time|gen_ai\.)/.test(s)) return 'otel-genai';
+  if (/^\[\s*\{\s*"resourceSpans"\s*:/.test(s)) return 'otlp-json';
   return null;
 }
 
-function byName(fileName: string | undefined, why: string): FormatDetection {
+/**
+ * What a sample looks like, in words, for messages that refuse it: "a JSON object with keys a, b, c",
+ * "JSON Lines whose first record has keys …", "a JSON array of objects with keys …", "text that is not JSON".
+ */
+export function describeContent(sample: string): string {
+  const s = sample.trimStart();
+  if (s === '') return 'empty';
+  const keys = (text: string): string => {
+    const found: string[] = [];
+    const re = /"([^"\\]{1,60})"\s*:/g;
+    let depth = 0;
+    let last = 0;
+    // Only keys at the first level of the first object: count braces between matches (strings aside, roughly).
+    for (let m = re.exec(text); m && found.length < 6; m = re.exec(text)) {
+      for (let i = last; i < m.index; i++) {
+        const c = text[i];
+        if (c === '{' || c === '[') depth++;
+        else if (c === '}' || c === ']') depth--;
+      }
+      last = m.index;
+      if (depth === 1 && !found.includes(m[1] as string)) found.push(m[1] as string);
+    }
+    return found.length ? `keys ${found.join(', ')}` : 'no keys';
+  };
+  const nl = s.indexOf('\n');
+  const firstLine = nl === -1 ? s : s.slice(0, nl);
+  if (s[0] === '{' && parsesAlone(firstLine) && nl !== -1 && s.slice(nl + 1).trimStart().startsWith('{')) return `JSON Lines whose first record has ${keys(firstLine)}`;
+  if (s[0] === '{') return `a JSON object with ${keys(s)}`;
+  if (s[0] === '[') {
+    const inner = s.slice(1).trimStart();
+    return inner[0] === '{' ? `a JSON array of objects with ${keys(inner)}` : inner[0] === ']' ? 'an empty JSON array' : 'a JSON array';
+  }
+  return 'text that is not JSON';
+}
+
+function byName(fileName: string | undefined, code: 'empty' | 'unknown_format', why: string): FormatDetection {
   const name = (fileName ?? '').toLowerCase();
   let format: TraceFormat | null = null;
   if (/\.hwtrace(\.jsonl)?$|\.trace\.jsonl$/.test(name)) format = 'hookwire-trace';
+  else if (name.endsWith('.traj.json')) format = 'mini-swe-agent';
   else if (name.endsWith('.traj')) format = 'swe-agent';
+  else if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(name)) format = 'codex-rollout';
   else if (/_trace\.json$|\.otel\.json$/.test(name)) format = 'otel-genai';
-  if (format) return { format, by: 'file_name', reason: `${why}; guessed ${TRACE_FORMAT_LABELS[format]} from the file name` };
-  return { format: null, by: null, reason: why };
+  if (format) return { format, by: 'file_name', code: 'file_name', reason: `${why}; guessed ${TRACE_FORMAT_LABELS[format]} from the file name` };
+  return { format: null, by: null, code, reason: why };
 }

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../model/json.ts';
+import { isJsonObject, MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
@@ -40,6 +40,8 @@ export interface TraceReader {
   end(): TraceReadResult;
   readonly header: TraceHeader | null;
   readonly eventCount: number;
+  /** True after a fatal problem (binary data, a bad header): later chunks are ignored, so stop reading. */
+  readonly done: boolean;
 }
 
 /**
@@ -91,7 +93,13 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
       return;
     }
     if (!isJsonObject(value)) {
-      report(traceProblem('schema', lineNo, `an event line must be a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`));
+      report(traceProblem('schema', lineNo, `an event line must be a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`));
+      return;
+    }
+    // Before the schema check: zod recurses, and a line's payload may nest 10k levels [V9].
+    const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
+    if (deep) {
+      report(traceProblem('too_deep', lineNo, `${tooDeepMessage('event', deep)}; the line was skipped`));
       return;
     }
     const check = TraceEventLineSchema.safeParse(value);
@@ -154,6 +162,9 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     get eventCount() {
       return eventCount;
     },
+    get done() {
+      return fatal;
+    },
   };
 }
 
@@ -167,7 +178,10 @@ export function readTrace(text: string, options: TraceReaderOptions = {}): Trace
 /** Reads a trace from any (async) iterable of decoded text chunks, e.g. a Node stream with an encoding. */
 export async function readTraceChunks(chunks: AsyncIterable<string> | Iterable<string>, options: TraceReaderOptions = {}): Promise<TraceReadResult> {
   const reader = createTraceReader(options);
-  for await (const chunk of chunks) reader.push(chunk);
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    if (reader.done) break;
+  }
   return reader.end();
 }
 

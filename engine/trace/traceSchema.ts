@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECISIONS, type Decision } from '../model/decision.ts';
+import { APPROVAL_ANSWERS, APPROVAL_SOURCES, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';
 import { EVENT_TYPE_RE, type HookEvent } from '../model/event.ts';
 import { isJsonObject, type JsonObject } from '../model/json.ts';
 
@@ -22,6 +23,11 @@ export const TraceSourceSchema = z
   .describe('Where the trace came from; fields beside kind are source-specific (session id, file name, ...).');
 
 const IsoTs = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone, e.g. "2026-02-10T21:11:52.438Z".');
+
+/** True for a timestamp a trace line accepts: ISO 8601 with a zone (`Z` or an offset) [T4]. */
+export function isTraceTimestamp(ts: string): boolean {
+  return IsoTs.safeParse(ts).success;
+}
 const Id = z.string().min(1).max(1000);
 
 /**
@@ -47,9 +53,19 @@ export const TraceHeaderSchema = z
   .describe('Header line of a Hookwire trace (JSON Lines), format hookwire.trace version 1.');
 
 /** The decision production made when the event was recorded. Replay compares against it. */
+export const RecordedApprovalSchema = z
+  .strictObject({
+    answer: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]),
+    by: z.enum(APPROVAL_SOURCES as [ApprovalSource, ...ApprovalSource[]]),
+    reason: z.string().max(10_000).optional(),
+  })
+  .describe('The answer to an ASK when it was recorded: replay reproduces it without asking again.');
+
 export const RecordedDecisionSchema = z.strictObject({
   decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
   reason: z.string().optional(),
+  approval: RecordedApprovalSchema.optional(),
+  context: z.array(z.string()).optional().describe('Texts for the model the handlers added, in order.'),
 });
 
 /**

@@ -7,9 +7,7 @@ import { checkWire } from '../../engine/model/checkWire.ts';
 import { createFlowMapper, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
 import type { Change } from '../model/changes.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
-import {
-  useEditor, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes,
-} from '../store/editorStore.ts';
+import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';
 import { ConnectionLine } from './ConnectionLine.tsx';
 import { NODE_TYPES } from './NodeViews.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
@@ -27,11 +25,11 @@ const DEFAULT_EDGE = { type: 'default', markerEnd: { type: 'arrowclosed' as cons
  * `readOnly` and the class maps are for other modes (the debugger highlights the path an event took).
  */
 export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string> }) {
-  const doc = useEditor(selectDoc);
-  const problems = useEditor(selectProblems);
-  const selectedNodes = useEditor(selectSelectedNodes);
-  const selectedEdges = useEditor(selectSelectedEdges);
-  const focusRequest = useEditor(selectFocusRequest);
+  const doc = useApp(selectDoc);
+  const problems = useApp(selectProblems);
+  const selectedNodes = useApp(selectSelectedNodes);
+  const selectedEdges = useApp(selectSelectedEdges);
+  const focusRequest = useApp(selectFocusRequest);
   const flow = useReactFlow<HookFlowNode, HookFlowEdge>();
   const mapper = useMemo(createFlowMapper, []);
   const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(new Map());
@@ -64,7 +62,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
   }, [focusRequest, flow]);
 
   const onNodesChange = useCallback((changes: NodeChange<HookFlowNode>[]) => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     let selection: Set<string> | null = null;
     let sizes: Map<string, Size> | null = null;
     let drag: Map<string, { x: number; y: number }> | null = null;
@@ -81,13 +79,13 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         drag.set(c.id, c.position);
       }
     }
-    if (selection) s.select([...selection], useEditor.getState().selectedEdges);
+    if (selection) s.select([...selection], useApp.getState().selectedEdges);
     if (sizes) setMeasured((old) => new Map([...old, ...sizes]));
     if (drag) setDragging((old) => new Map([...(old ?? []), ...drag]));
   }, []);
 
   const onEdgesChange = useCallback((changes: EdgeChange<HookFlowEdge>[]) => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     let selection: Set<string> | null = null;
     for (const c of changes) {
       if (c.type !== 'select') continue;
@@ -95,11 +93,11 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
       if (c.selected) selection.add(c.id);
       else selection.delete(c.id);
     }
-    if (selection) s.select(useEditor.getState().selectedNodes, [...selection]);
+    if (selection) s.select(useApp.getState().selectedNodes, [...selection]);
   }, []);
 
   const onNodeDragStop = useCallback((_e: unknown, _n: HookFlowNode, nodes: HookFlowNode[]) => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     const before = new Map((s.doc?.layout?.nodes ?? []).map((p) => [p.id, p]));
     const moved = nodes
       .map((n) => ({ id: n.id, x: Math.round(n.position.x), y: Math.round(n.position.y) }))
@@ -116,16 +114,16 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     if (wires.length) changes.push({ type: 'disconnect', wires });
     if (gone.size) changes.push({ type: 'removeNodes', ids: [...gone] });
     const label = gone.size ? `Delete ${gone.size} node${gone.size === 1 ? '' : 's'}` : `Delete ${wires.length} wire${wires.length === 1 ? '' : 's'}`;
-    useEditor.getState().apply(changes, label);
+    useApp.getState().apply(changes, label);
   }, []);
 
   const isValidConnection = useCallback((c: Connection | HookFlowEdge) => {
-    const current = useEditor.getState().doc;
+    const current = useApp.getState().doc;
     return !!current && checkWire(current, { from: c.source, to: c.target }) === null;
   }, []);
 
   const onConnect = useCallback((c: Connection) => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     if (!s.doc) return;
     const wire = { from: c.source, to: c.target };
     const problem = checkWire(s.doc, wire);
@@ -135,7 +133,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
 
   // A wire dropped on a handle that refuses it says why, not just nothing.
   const onConnectEnd: OnConnectEnd = useCallback((_e, state) => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     if (!s.doc || state.isValid !== false || !state.toNode || !state.fromNode || !state.fromHandle) return;
     const wire = state.fromHandle.type === 'source' ? { from: state.fromNode.id, to: state.toNode.id } : { from: state.toNode.id, to: state.fromNode.id };
     const problem = checkWire(s.doc, wire);

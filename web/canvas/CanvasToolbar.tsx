@@ -1,6 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import { autoLayout, type Size } from '../model/autoLayout.ts';
-import { useEditor, selectCanRedo, selectCanUndo } from '../store/editorStore.ts';
+import { useApp, selectCanRedo, selectCanUndo } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -8,14 +8,14 @@ export const MOD = isMac ? '⌘' : 'Ctrl+';
 
 /** Undo, redo, auto-layout and fit, floating over the canvas. */
 export function CanvasToolbar({ measured }: { measured: ReadonlyMap<string, Size> }) {
-  const canUndo = useEditor(selectCanUndo);
-  const canRedo = useEditor(selectCanRedo);
-  const undo = useEditor((s) => s.undo);
-  const redo = useEditor((s) => s.redo);
+  const canUndo = useApp(selectCanUndo);
+  const canRedo = useApp(selectCanRedo);
+  const undo = useApp((s) => s.undo);
+  const redo = useApp((s) => s.redo);
   const flow = useReactFlow();
 
   const layout = () => {
-    const s = useEditor.getState();
+    const s = useApp.getState();
     if (!s.doc || s.doc.nodes.length === 0) return;
     s.apply([{ type: 'moveNodes', positions: autoLayout(s.doc, measured) }], 'Auto-layout');
     window.setTimeout(() => void flow.fitView({ padding: 0.15, duration: 250, maxZoom: 1.1 }), 30);

@@ -1,6 +1,6 @@
 import { getBezierPath, type ConnectionLineComponentProps } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
-import { useEditor, selectDoc } from '../store/editorStore.ts';
+import { useApp, selectDoc } from '../store/appStore.ts';
 import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { HookFlowNode } from '../model/pipelineToFlow.ts';
  */
 export function ConnectionLine(props: ConnectionLineComponentProps<HookFlowNode>) {
   const { fromX, fromY, toX, toY, fromPosition, toPosition, connectionStatus, fromNode, toNode, fromHandle } = props;
-  const doc = useEditor(selectDoc);
+  const doc = useApp(selectDoc);
   const [path] = getBezierPath({ sourceX: fromX, sourceY: fromY, sourcePosition: fromPosition, targetX: toX, targetY: toY, targetPosition: toPosition });
   let reason: string | null = null;
   if (doc && toNode && connectionStatus === 'invalid') {

@@ -1,12 +1,12 @@
 import { createNode, type PaletteItem } from '../model/nodeFactory.ts';
-import { useEditor } from '../store/editorStore.ts';
+import { useApp } from '../store/appStore.ts';
 
 /** The drag-and-drop type of palette items. */
 export const PALETTE_MIME = 'application/x-hookwire-node';
 
 /** Adds a palette item centred at a flow position and selects it. */
 export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }): void {
-  const s = useEditor.getState();
+  const s = useApp.getState();
   if (!s.doc) return;
   const node = createNode(item, s.doc);
   const position = { id: node.id, x: Math.round(at.x - 110), y: Math.round(at.y - 30) };

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { copyNodes, parseClipboard, pasteChange, type ClipboardData } from '../model/clipboard.ts';
-import { useEditor } from '../store/editorStore.ts';
+import { useApp } from '../store/appStore.ts';
 import type { HookFlowEdge, HookFlowNode } from '../model/pipelineToFlow.ts';
 
 /** True when keys belong to a text field or the code editor rather than to the canvas. */
@@ -15,7 +15,7 @@ let clipboard: ClipboardData | null = null;
 let pasteCount = 0;
 
 function paste(data: ClipboardData): void {
-  const s = useEditor.getState();
+  const s = useApp.getState();
   if (!s.doc || data.nodes.length === 0) return;
   pasteCount += 1;
   const { change, ids } = pasteChange(s.doc, data, { x: 40 * pasteCount, y: 40 * pasteCount });
@@ -25,7 +25,7 @@ function paste(data: ClipboardData): void {
 
 /** Copies the selected nodes (and the wires among them); returns how many. */
 export function copySelection(): number {
-  const s = useEditor.getState();
+  const s = useApp.getState();
   if (!s.doc || s.selectedNodes.length === 0) return 0;
   clipboard = copyNodes(s.doc, s.selectedNodes);
   pasteCount = 0;
@@ -50,7 +50,7 @@ export function pasteClipboard(): void {
 
 /** Duplicates the selection next to itself. */
 export function duplicateSelection(): void {
-  const s = useEditor.getState();
+  const s = useApp.getState();
   if (!s.doc || s.selectedNodes.length === 0) return;
   const data = copyNodes(s.doc, s.selectedNodes);
   const { change, ids } = pasteChange(s.doc, data, { x: 40, y: 40 });
@@ -67,14 +67,14 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('[role="dialog"]')) {
-        useEditor.getState().select([]);
+        useApp.getState().select([]);
         return;
       }
       const mod = e.ctrlKey || e.metaKey;
       if (!mod || e.altKey || readOnly) return;
       const key = e.key.toLowerCase();
       const inMonaco = !!(e.target as HTMLElement | null)?.closest?.('.monaco-editor');
-      const s = useEditor.getState();
+      const s = useApp.getState();
       if ((key === 'z' || key === 'y') && !inMonaco) {
         e.preventDefault();
         if (key === 'y' || e.shiftKey) s.redo();

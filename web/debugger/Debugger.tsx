@@ -1,16 +1,12 @@
-import { useEffect, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { Workbench } from '../shell/Workbench.tsx';
-import { appDb } from '../persistence/db.ts';
-import { attachDebugger } from './debuggerController.ts';
-import { startDebugSessionSync } from './debugSessionSync.ts';
+import { useServices } from '../services/AppServices.tsx';
 import { DebugMain } from './canvas/DebugMain.tsx';
 import { ImportResultDialog } from './library/ImportResultDialog.tsx';
 import { TraceLibrary } from './library/TraceLibrary.tsx';
 import { StepPanel } from './step/StepPanel.tsx';
 import { BottomPanel } from './timeline/BottomPanel.tsx';
-import { importFiles } from './traceCommands.ts';
 import { useDebuggerShortcuts } from './useDebuggerShortcuts.ts';
-import { useDebuggerDevtools } from './debuggerDevtools.ts';
 import './debugger.css';
 
 /**
@@ -18,13 +14,8 @@ import './debugger.css';
  * explanation on the right, and the timeline under the canvas. A trace file dropped anywhere is imported.
  */
 export function Debugger() {
-  useEffect(() => {
-    // Before the first trace opens, so its breakpoints and pinned version are restored.
-    startDebugSessionSync(appDb());
-    return attachDebugger();
-  }, []);
+  const { traces } = useServices();
   useDebuggerShortcuts();
-  useDebuggerDevtools();
   const [dragging, setDragging] = useState(false);
   const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
   return (
@@ -44,7 +35,7 @@ export function Debugger() {
         if (!hasFiles(e)) return;
         e.preventDefault();
         setDragging(false);
-        importFiles([...e.dataTransfer.files]);
+        traces.importFiles([...e.dataTransfer.files]);
       }}
     >
       <Workbench left={<TraceLibrary />} main={<DebugMain />} right={<StepPanel />} bottom={<BottomPanel />} />

@@ -1,82 +1,94 @@
-import { findAndGo, goTo, replayClient } from './debuggerController.ts';
-import { useDebugger } from './debuggerStore.ts';
+import type { AppStore } from '../store/appStore.ts';
 import { breakpointLabel, breakpointQuery, nearestHit } from './model/breakpoints.ts';
 import { moveTo } from './model/stepNavigation.ts';
+import type { ReplayService } from './replayService.ts';
 
 /**
  * Play, pause and breakpoints. Before playing, the worker finds the nearest step any breakpoint matches
  * (the engine's step search [R11]); playback walks there at the chosen speed and pauses on it.
  */
-const store = () => useDebugger.getState();
-let token = 0;
-let timer: ReturnType<typeof setTimeout> | undefined;
-
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 
-/** The next step a breakpoint stops at after `from`, and the labels of the breakpoints that stop there. */
-export async function nextBreakpoint(from: number): Promise<{ index: number; labels: string[] }> {
-  const s = store();
-  if (s.breakpoints.length === 0 || s.activeEpoch < 0) return { index: -1, labels: [] };
-  const c = replayClient();
-  const hits = await Promise.all(s.breakpoints.map((b) => c.request({ kind: 'find', queries: [breakpointQuery(b)], from, direction: 'forward' }).then((a) => a.value)));
-  const index = nearestHit(hits, 'forward');
-  const name = (id: string) => s.handlers.find((h) => h.id === id)?.name;
-  return { index, labels: s.breakpoints.filter((_, k) => hits[k] === index).map((b) => breakpointLabel(b, name)) };
+export interface Playback {
+  /** The next step a breakpoint stops at after `from`, and the labels of the breakpoints that stop there. */
+  nextBreakpoint(from: number): Promise<{ index: number; labels: string[] }>;
+  play(): Promise<void>;
+  pause(): void;
+  togglePlay(): void;
+  /** Jumps straight to the next step a breakpoint stops at; resolves to it (-1: none). */
+  runToBreakpoint(): Promise<number>;
+  nextBlock(direction?: 'forward' | 'backward'): Promise<number>;
+  nextDivergence(direction?: 'forward' | 'backward'): Promise<number>;
 }
 
-export async function play(): Promise<void> {
-  const s = store();
-  if (s.playing || !s.trace) return;
-  const mine = ++token;
-  s.set({ playing: true, pausedAt: null });
-  let stop: { index: number; labels: string[] };
-  try {
-    stop = await nextBreakpoint(s.position);
-  } catch {
-    stop = { index: -1, labels: [] };
+export function createPlayback(store: AppStore, replay: ReplayService): Playback {
+  const s = () => store.getState();
+  let token = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  async function nextBreakpoint(from: number) {
+    const st = s();
+    if (st.breakpoints.length === 0 || st.activeEpoch < 0) return { index: -1, labels: [] };
+    const c = replay.client;
+    const hits = await Promise.all(st.breakpoints.map((b) => c.request({ kind: 'find', queries: [breakpointQuery(b)], from, direction: 'forward' }).then((a) => a.value)));
+    const index = nearestHit(hits, 'forward');
+    const name = (id: string) => st.handlers.find((h) => h.id === id)?.name;
+    return { index, labels: st.breakpoints.filter((_, k) => hits[k] === index).map((b) => breakpointLabel(b, name)) };
   }
-  if (mine !== token) return;
-  const tick = () => {
+
+  function pause(): void {
+    token++;
+    clearTimeout(timer);
+    s().playStopped();
+  }
+
+  async function play(): Promise<void> {
+    const st = s();
+    if (st.playing || !st.trace) return;
+    const mine = ++token;
+    st.playStarted();
+    let stop: { index: number; labels: string[] };
+    try {
+      stop = await nextBreakpoint(st.position);
+    } catch {
+      stop = { index: -1, labels: [] };
+    }
     if (mine !== token) return;
-    const now = store();
-    const count = now.trace?.event_count ?? 0;
-    let next = moveTo(now.position, count, now.visible, 'next');
-    // A breakpoint stops playback even on a step the filter hides.
-    if (stop.index > now.position && (next <= now.position || stop.index < next)) next = stop.index;
-    if (next <= now.position) {
+    const tick = () => {
+      if (mine !== token) return;
+      const now = s();
+      let next = moveTo(now.position, now.trace?.event_count ?? 0, now.visible, 'next');
+      // A breakpoint stops playback even on a step the filter hides.
+      if (stop.index > now.position && (next <= now.position || stop.index < next)) next = stop.index;
+      if (next <= now.position) {
+        pause();
+        return;
+      }
+      replay.goTo(next);
+      if (next === stop.index) {
+        pause();
+        s().pausedOn(next, stop.labels.join(', '));
+        return;
+      }
+      timer = setTimeout(tick, 1000 / s().speed);
+    };
+    tick();
+  }
+
+  return {
+    nextBreakpoint,
+    play,
+    pause,
+    togglePlay: () => (s().playing ? pause() : void play()),
+    async runToBreakpoint() {
       pause();
-      return;
-    }
-    goTo(next);
-    if (next === stop.index) {
-      pause();
-      store().set({ pausedAt: { index: next, label: stop.labels.join(', ') } });
-      return;
-    }
-    timer = setTimeout(tick, 1000 / store().speed);
+      const stop = await nextBreakpoint(s().position);
+      if (stop.index < 0) return -1;
+      replay.goTo(stop.index);
+      s().pausedOn(stop.index, stop.labels.join(', '));
+      return stop.index;
+    },
+    nextBlock: (direction = 'forward') => replay.findAndGo([{ kind: 'blocked' }], direction),
+    nextDivergence: (direction = 'forward') => replay.findAndGo([{ kind: 'divergent' }], direction),
   };
-  tick();
 }
-
-export function pause(): void {
-  token++;
-  clearTimeout(timer);
-  if (store().playing) store().set({ playing: false });
-}
-
-export function togglePlay(): void {
-  if (store().playing) pause();
-  else void play();
-}
-
-/** Jumps straight to the next step a breakpoint stops at. */
-export async function runToBreakpoint(): Promise<void> {
-  pause();
-  const stop = await nextBreakpoint(store().position);
-  if (stop.index < 0) return;
-  goTo(stop.index);
-  store().set({ pausedAt: { index: stop.index, label: stop.labels.join(', ') } });
-}
-
-export const nextBlock = (direction: 'forward' | 'backward' = 'forward') => findAndGo([{ kind: 'blocked' }], direction);
-export const nextDivergence = (direction: 'forward' | 'backward' = 'forward') => findAndGo([{ kind: 'divergent' }], direction);

@@ -1,4 +1,4 @@
-import type { ReplayAnswers, ReplayRequest, RequestEnvelope, SessionEvent, WorkerMessage } from './worker/protocol.ts';
+import type { ReplayAnswers, ReplayKind, RequestEnvelope, RequestOf, SessionEvent, WorkerLike, WorkerMessage } from './worker/protocol.ts';
 
 /**
  * The page's handle on the replay worker: requests with promised answers (tagged with the epoch of the
@@ -11,7 +11,7 @@ export interface Answer<T> {
 }
 
 export interface ReplayClient {
-  request<K extends ReplayRequest['kind']>(request: Extract<ReplayRequest, { kind: K }>): Promise<Answer<ReplayAnswers[K]>>;
+  request<K extends ReplayKind>(request: RequestOf<K>): Promise<Answer<ReplayAnswers[K]>>;
   /** When the oldest unanswered request was sent (performance.now), or null when none is waiting. */
   busySince(): number | null;
   /** Terminates the worker (pending requests are rejected with a `Restarted` error) and starts a new one. */
@@ -34,8 +34,14 @@ interface Pending {
   sent: number;
 }
 
-export function createReplayClient(onEvent: (epoch: number, event: SessionEvent) => void): ReplayClient {
-  let worker: Worker | null = null;
+export type MakeWorker = () => WorkerLike;
+
+/** The app's replay worker (web/main.tsx passes this to startApp; unit tests pass a fake). */
+export const makeReplayWorker: MakeWorker = () =>
+  new Worker(new URL('./worker/replayWorker.ts', import.meta.url), { type: 'module', name: 'hookwire-replay' }) as unknown as WorkerLike;
+
+export function createReplayClient(makeWorker: MakeWorker, onEvent: (epoch: number, event: SessionEvent) => void): ReplayClient {
+  let worker: WorkerLike | null = null;
   let started = 0;
   let nextId = 1;
   const pending = new Map<number, Pending>();
@@ -53,9 +59,9 @@ export function createReplayClient(onEvent: (epoch: number, event: SessionEvent)
     else p.reject(new Error(m.error));
   };
 
-  const ensure = (): Worker => {
+  const ensure = (): WorkerLike => {
     if (!worker) {
-      worker = new Worker(new URL('./worker/replayWorker.ts', import.meta.url), { type: 'module', name: 'hookwire-replay' });
+      worker = makeWorker();
       worker.onmessage = onMessage;
       worker.onerror = (e) => onEvent(-1, { kind: 'failed', message: e.message || 'the replay worker failed' });
       started++;

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { replayClient } from './debuggerController.ts';
+import type { ReplayClient } from './replayClient.ts';
 import type { RowInfo } from './worker/protocol.ts';
 
 /**
@@ -10,55 +10,65 @@ import type { RowInfo } from './worker/protocol.ts';
 const BLOCK = 256;
 const MAX_BLOCKS = 64;
 
-let traceId: string | null = null;
-let blocks = new Map<number, RowInfo[] | 'loading'>();
-let version = 0;
-const listeners = new Set<() => void>();
-
-const notify = () => {
-  version++;
-  for (const l of listeners) l();
-};
-
-export function resetRows(id: string | null): void {
-  traceId = id;
-  blocks = new Map();
-  notify();
+export interface RowCache {
+  reset(traceId: string | null): void;
+  /** The row of step `index`, or undefined while its block loads (the load starts here). */
+  rowAt(index: number): RowInfo | undefined;
+  subscribe(listener: () => void): () => void;
+  /** Bumped whenever rows arrive. */
+  version(): number;
 }
 
-/** The row of step `index`, or undefined while its block loads (the load starts here). */
-export function rowAt(index: number): RowInfo | undefined {
-  const b = Math.floor(index / BLOCK);
-  const block = blocks.get(b);
-  if (block === undefined) {
-    load(b);
-    return undefined;
-  }
-  return block === 'loading' ? undefined : block[index - b * BLOCK];
-}
+export function createRowCache(client: ReplayClient): RowCache {
+  let traceId: string | null = null;
+  let blocks = new Map<number, RowInfo[] | 'loading'>();
+  let version = 0;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    version++;
+    for (const l of listeners) l();
+  };
 
-function load(b: number): void {
-  const forTrace = traceId;
-  blocks.set(b, 'loading');
-  void replayClient()
-    .request({ kind: 'rows', start: b * BLOCK, end: (b + 1) * BLOCK })
-    .then(({ value }) => {
-      if (traceId !== forTrace) return;
-      blocks.set(b, value);
-      while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value!);
+  const load = (b: number) => {
+    const forTrace = traceId;
+    blocks.set(b, 'loading');
+    client
+      .request({ kind: 'rows', start: b * BLOCK, end: (b + 1) * BLOCK })
+      .then(({ value }) => {
+        if (traceId !== forTrace) return;
+        blocks.set(b, value);
+        while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value!);
+        notify();
+      })
+      .catch(() => {
+        if (traceId === forTrace) blocks.delete(b);
+      });
+  };
+
+  return {
+    reset(id) {
+      traceId = id;
+      blocks = new Map();
       notify();
-    })
-    .catch(() => {
-      if (traceId === forTrace) blocks.delete(b);
-    });
+    },
+    rowAt(index) {
+      const b = Math.floor(index / BLOCK);
+      const block = blocks.get(b);
+      if (block === undefined) {
+        load(b);
+        return undefined;
+      }
+      return block === 'loading' ? undefined : block[index - b * BLOCK];
+    },
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    version: () => version,
+  };
 }
-
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
 
 /** Re-renders the caller when rows arrive. */
-export function useRowsVersion(): number {
-  return useSyncExternalStore(subscribe, () => version);
+export function useRowsVersion(rows: RowCache): number {
+  return useSyncExternalStore(rows.subscribe, rows.version);
 }

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { useEditor } from '../store/editorStore.ts';
-import { move } from './debuggerController.ts';
-import { nextBlock, nextDivergence, pause, runToBreakpoint, togglePlay } from './playback.ts';
+import { useApp } from '../store/appStore.ts';
+import { useServices } from '../services/AppServices.tsx';
 
 /** The debugger's keys (shown in the buttons' titles). Keys typed into a field or with Ctrl/⌘/Alt are left alone. */
 export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
@@ -23,14 +22,17 @@ function typing(target: EventTarget | null): boolean {
 }
 
 export function useDebuggerShortcuts(): void {
+  const { replay, playback } = useServices();
   useEffect(() => {
+    const { move } = replay;
+    const { nextBlock, nextDivergence, pause, runToBreakpoint, togglePlay } = playback;
     const onKey = (e: KeyboardEvent) => {
       // Edits made in the Edit node tab undo as in the editor (the canvas is read-only here, so it does not).
       const z = e.key.toLowerCase();
       if ((e.ctrlKey || e.metaKey) && !e.altKey && (z === 'z' || z === 'y') && !(e.target as HTMLElement | null)?.closest?.('.monaco-editor')) {
         e.preventDefault();
-        if (z === 'y' || e.shiftKey) useEditor.getState().redo();
-        else useEditor.getState().undo();
+        if (z === 'y' || e.shiftKey) useApp.getState().redo();
+        else useApp.getState().undo();
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('[role="dialog"]')) return;
@@ -56,5 +58,5 @@ export function useDebuggerShortcuts(): void {
       window.removeEventListener('keydown', onKey);
       pause();
     };
-  }, []);
+  }, [replay, playback]);
 }

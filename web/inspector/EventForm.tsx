@@ -1,7 +1,7 @@
 import { LIFECYCLE_EVENTS, type EventMode } from '../../engine/model/event.ts';
 import type { EventNode } from '../../engine/model/pipelineSchema.ts';
 import { knownEventTypes, patternMode } from '../model/eventModes.ts';
-import { useEditor, selectDoc } from '../store/editorStore.ts';
+import { useApp, selectDoc } from '../store/appStore.ts';
 import { Field, TextField } from './fields.tsx';
 import { compact, useUpdateNode } from './useUpdateNode.ts';
 
@@ -9,8 +9,8 @@ const EVENT_LIST_ID = 'hw-event-types';
 
 /** Event node: its pattern, and the sync/async mode of the type it names, kept in the pipeline's event_types [D8]. */
 export function EventForm({ node }: { node: EventNode }) {
-  const doc = useEditor(selectDoc);
-  const apply = useEditor((s) => s.apply);
+  const doc = useApp(selectDoc);
+  const apply = useApp((s) => s.apply);
   const update = useUpdateNode(node);
   if (!doc) return null;
   const known = knownEventTypes(doc);

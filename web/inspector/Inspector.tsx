@@ -1,7 +1,7 @@
 import type { PipelineNode } from '../../engine/model/pipelineSchema.ts';
 import { formatPath } from '../../engine/model/problem.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
-import { useEditor, selectInspected, selectProblems, selectSelectedNodes } from '../store/editorStore.ts';
+import { useApp, selectInspected, selectProblems, selectSelectedNodes } from '../store/appStore.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import { duplicateSelection } from '../canvas/useCanvasShortcuts.ts';
 import { EventForm } from './EventForm.tsx';
@@ -18,7 +18,7 @@ function header(node: PipelineNode) {
 
 /** The node's own problems from the engine, shown above its form [V2]. */
 function NodeProblems({ id }: { id: string }) {
-  const problems = useEditor(selectProblems).filter((p) => p.node_id === id);
+  const problems = useApp(selectProblems).filter((p) => p.node_id === id);
   if (problems.length === 0) return null;
   return (
     <div className="inspector-problems" data-testid="inspector-problems">
@@ -34,9 +34,9 @@ function NodeProblems({ id }: { id: string }) {
 
 /** Right-hand panel: the selected node's form, the pipeline's settings when nothing is selected. */
 export function Inspector() {
-  const node = useEditor(selectInspected);
-  const selected = useEditor(selectSelectedNodes);
-  const apply = useEditor((s) => s.apply);
+  const node = useApp(selectInspected);
+  const selected = useApp(selectSelectedNodes);
+  const apply = useApp((s) => s.apply);
 
   if (selected.length > 1) {
     return (

@@ -1,13 +1,13 @@
 import { EVENT_TYPE_RE } from '../../engine/model/event.ts';
 import type { EventTypeDecl } from '../../engine/model/pipelineSchema.ts';
-import { useEditor, selectDoc } from '../store/editorStore.ts';
+import { useApp, selectDoc } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { TextField } from './fields.tsx';
 
 /** Pipeline settings: name, description and the declared event types with their modes [D8]. */
 export function PipelineForm() {
-  const doc = useEditor(selectDoc);
-  const apply = useEditor((s) => s.apply);
+  const doc = useApp(selectDoc);
+  const apply = useApp((s) => s.apply);
   if (!doc) return null;
   const setTypes = (event_types: EventTypeDecl[], label: string) => apply([{ type: 'setProps', props: { event_types } }], label, 'event_types');
   const handlers = doc.nodes.filter((n) => n.kind === 'handler').length;

@@ -1,13 +1,13 @@
 import { useCallback } from 'react';
 import type { PipelineNode } from '../../engine/model/pipelineSchema.ts';
-import { useEditor } from '../store/editorStore.ts';
+import { useApp } from '../store/appStore.ts';
 
 /**
  * Returns `update(next, field)`: replaces the node through one `updateNode` change. Typing in one field of
  * one node merges into one undo step (coalesce key node + field).
  */
 export function useUpdateNode<T extends PipelineNode>(node: T): (next: T, field: string, label?: string) => void {
-  const apply = useEditor((s) => s.apply);
+  const apply = useApp((s) => s.apply);
   return useCallback(
     (next: T, field: string, label?: string) => apply([{ type: 'updateNode', node: next }], label ?? `Edit ${field}`, `${node.id}:${field}`),
     [apply, node.id],

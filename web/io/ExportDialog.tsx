@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { exportFileName, exportPipelineText } from '../model/exportPipeline.ts';
-import { useEditor, selectDoc, selectProblems } from '../store/editorStore.ts';
+import { useApp, selectDoc, selectProblems } from '../store/appStore.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Icon } from '../ui/Icon.tsx';
 
 /** Export the open pipeline as v1 JSON: download or copy, with or without canvas layout. */
 export function ExportDialog({ onClose }: { onClose: () => void }) {
-  const doc = useEditor(selectDoc);
-  const problems = useEditor(selectProblems);
-  const toast = useEditor((s) => s.toast);
+  const doc = useApp(selectDoc);
+  const problems = useApp(selectProblems);
+  const toast = useApp((s) => s.toast);
   const [layout, setLayout] = useState(true);
   const text = useMemo(() => (doc ? exportPipelineText(doc, { layout }) : ''), [doc, layout]);
   if (!doc) return null;

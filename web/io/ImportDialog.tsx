@@ -1,7 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import { formatPath } from '../../engine/model/problem.ts';
 import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
-import { newPipeline } from '../persistence/workspace.ts';
+import { useServices } from '../services/AppServices.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Icon } from '../ui/Icon.tsx';
 
@@ -10,6 +10,7 @@ import { Icon } from '../ui/Icon.tsx';
  * it is; a pipeline that loads is added to the library as a new entry, so nothing saved is ever changed.
  */
 export function ImportDialog({ onClose }: { onClose: () => void }) {
+  const { workspace } = useServices();
   const [text, setText] = useState('');
   const [source, setSource] = useState<string | null>(null);
   const [check, setCheck] = useState<ImportCheck | null>(null);
@@ -33,7 +34,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
   const doImport = async () => {
     if (!check?.ok || !check.doc) return;
-    const id = await newPipeline(check.doc);
+    const id = await workspace.newPipeline(check.doc);
     if (id) onClose();
   };
 

@@ -3,8 +3,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { demoPipeline } from '../demo/demoPipeline.ts';
 import { emptyPipeline } from '../model/emptyPipeline.ts';
 import { listPipelines } from '../persistence/library.ts';
-import { duplicatePipeline, newPipeline, openPipeline, removePipeline, renamePipeline, workspaceDb } from '../persistence/workspace.ts';
-import { useEditor, selectPipelineId } from '../store/editorStore.ts';
+import { useServices } from '../services/AppServices.tsx';
+import { useApp, selectPipelineId } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { timeAgo } from '../ui/timeAgo.ts';
 
@@ -23,8 +23,10 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (name: stri
 
 /** The library of stored pipelines: open, create, rename, duplicate, delete (with undo). */
 export function LibraryPanel() {
-  const entries = useLiveQuery(() => listPipelines(workspaceDb()), []);
-  const current = useEditor(selectPipelineId);
+  const { workspace } = useServices();
+  const { db, duplicatePipeline, newPipeline, openPipeline, removePipeline, renamePipeline } = workspace;
+  const entries = useLiveQuery(() => listPipelines(db), [db]);
+  const current = useApp(selectPipelineId);
   const [renaming, setRenaming] = useState<string | null>(null);
   return (
     <>

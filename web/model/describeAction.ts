@@ -6,6 +6,8 @@ export const ACTION_LABELS: Readonly<Record<Action['type'], string>> = {
   block: 'Block',
   terminate: 'Terminate',
   stop: 'Stop propagation',
+  ask: 'Ask a person',
+  add_context: 'Add context',
   rewrite: 'Rewrite',
   audit: 'Audit log',
   budget: 'Budget',
@@ -27,6 +29,10 @@ export function describeAction(action: Action): string {
       return action.reason ? `“${action.reason}”` : 'no reason';
     case 'stop':
       return action.reason ? `“${action.reason}”` : 'later handlers skipped';
+    case 'ask':
+      return `“${action.reason}”`;
+    case 'add_context':
+      return `“${action.text}”`;
     case 'rewrite':
       return action.ops.map(describeOp).join('; ');
     case 'audit': {

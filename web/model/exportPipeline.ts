@@ -1,5 +1,5 @@
 import { loadPipeline, parsePipelineText, type LoadResult } from '../../engine/compile/loadPipeline.ts';
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import { PIPELINE_SCHEMA_ID, type Pipeline } from '../../engine/model/pipelineSchema.ts';
 import { normalizeLayout } from './autoLayout.ts';
 
 export interface ExportOptions {
@@ -10,12 +10,14 @@ export interface ExportOptions {
 /**
  * The v1 JSON text of a pipeline. A document the engine loads is written in the engine's canonical form
  * (field order of the schema, defaults filled in), so export → import → export gives the same text; one
- * with errors is written as it stands, so nothing the user made is lost.
+ * with errors is written as it stands, so nothing the user made is lost. It names the package's JSON Schema
+ * in `$schema` (keeping one the document already had).
  */
 export function exportPipelineText(doc: Pipeline, options: ExportOptions): string {
   const loaded = loadPipeline(doc);
   const canonical: Pipeline = loaded.ok ? loaded.pipeline : doc;
-  const out: Partial<Pipeline> = { ...canonical };
+  // `$schema` first [V9]: editors (VS Code) validate and complete the file against the package's schema.
+  const out: Partial<Pipeline> = { $schema: PIPELINE_SCHEMA_ID, ...canonical };
   if (!options.layout) delete out.layout;
   return `${JSON.stringify(out, null, 2)}\n`;
 }

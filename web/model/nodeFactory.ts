@@ -23,6 +23,8 @@ export function defaultAction(type: Action['type']): Action {
     case 'block': return { type, reason: 'Blocked {{event.type}} by policy' };
     case 'terminate': return { type, reason: 'Run terminated by policy' };
     case 'stop': return { type };
+    case 'ask': return { type, reason: 'Allow {{payload.tool_name}}?' };
+    case 'add_context': return { type, text: 'Note for the model: {{event.type}}' };
     case 'rewrite': return { type, ops: [{ op: 'redact', pattern: 'sk-[A-Za-z0-9]{16,}', replacement: '[REDACTED]' }] };
     case 'audit': return { type, level: 'info', fields: ['payload.tool_name'] };
     case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: 'Budget of {{state.calls}} calls exceeded' };

@@ -1,19 +1,18 @@
-import { detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
-import { importTrace } from '../../engine/trace/importTrace.ts';
+import { TRACE_FORMAT_LABELS, type TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
+import { createImportStream, type ImportStream } from '../../engine/trace/importStream.ts';
 import type { ImportReport } from '../../engine/trace/importers/importReport.ts';
-import { traceProblem, type TraceProblem } from '../../engine/trace/traceProblem.ts';
-import { createTraceReader } from '../../engine/trace/traceReader.ts';
+import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
 import type { TraceHeader } from '../../engine/trace/traceSchema.ts';
 import type { HookwireDb } from './db.ts';
 import { TRACE_CHUNK } from './storedTrace.ts';
 import { beginTrace, createChunkWriter, finishTrace, removeTraceNow } from './traceLibrary.ts';
 
 /**
- * Imports a trace file into the library. The format is recognised by content (the engine's
- * detectTraceFormat on the first 64 KB). Trace v1 files stream: bytes are decoded and read line by line by
- * the engine's tolerant reader, and events go to IndexedDB in chunks as they come, so a file of any size is
- * never in memory whole. The other formats are JSON documents that the engine's importers map as a whole.
- * Runs in the import worker; pure enough to test in Node with fake-indexeddb.
+ * Imports a trace file into the library: the byte source (the file, decoded) and the sink (IndexedDB in
+ * chunks) around the engine's one import pipeline (createImportStream), which detects the format, streams
+ * trace v1, Codex rollouts and span streams, and buffers the whole-document formats up to its cap.
+ * Events go to IndexedDB in groups as they come. Runs in the import worker; testable in Node with
+ * fake-indexeddb.
  */
 export interface ImportProgress {
   phase: 'reading' | 'converting' | 'storing';
@@ -53,80 +52,42 @@ export interface NamedBlob {
 const FLUSH_EVENTS = TRACE_CHUNK * 16;
 
 export async function importTraceFile(db: HookwireDb, file: NamedBlob, options: ImportFileOptions): Promise<ImportFileResult> {
-  const sample = await file.slice(0, DETECT_SAMPLE_CHARS * 4).text();
-  const detected = detectTraceFormat(sample, file.name);
-  const base = { traceId: null, name: stem(file.name), events: 0, notes: [] as string[] };
-  if (!detected.format) {
-    const code = /binary/.test(detected.reason) ? 'binary' : sample.trim() === '' ? 'empty' : 'unknown_format';
-    return { ...base, status: 'failed', format: null, problems: [traceProblem(code, 0, `cannot import ${file.name}: ${detected.reason}`, 'error', true)] };
-  }
-  const early: TraceProblem[] = detected.by === 'file_name' ? [traceProblem('unknown_format', 0, detected.reason, 'warning')] : [];
-  if (detected.format === 'hookwire-trace') return streamTraceV1(db, file, options, early);
-  return importDocument(db, file, detected.format, options, early);
-}
-
-async function streamTraceV1(db: HookwireDb, file: NamedBlob, o: ImportFileOptions, early: TraceProblem[]): Promise<ImportFileResult> {
-  const writer = createChunkWriter(db, o.id);
-  const reader = createTraceReader({ onEvent: (e) => writer.add(e) });
-  let begun = false;
-  const begin = async (header: TraceHeader) => {
-    begun = true;
-    await beginTrace(db, { id: o.id, name: header.title ?? stem(file.name), header, source_format: 'hookwire-trace', file_name: file.name, file_size: file.size });
-  };
+  const writer = createChunkWriter(db, options.id);
+  const stream = createImportStream({ fileName: file.name, onEvent: (e) => writer.add(e) });
   try {
-    await readBytes(file, o, (text) => reader.push(text), async () => {
-      if (!begun && reader.header) await begin(reader.header);
-      if (begun && writer.buffered >= FLUSH_EVENTS) await writer.flush();
-      return reader.eventCount;
+    await readBytes(file, options, stream, async () => {
+      if (writer.buffered >= FLUSH_EVENTS) await writer.flush();
+      return stream.eventCount;
     });
-    const r = reader.end();
-    const problems = [...early, ...r.problems];
-    if (r.status === 'failed' || !r.header) {
-      if (begun) await removeTraceNow(db, o.id);
-      return { status: 'failed', traceId: null, format: 'hookwire-trace', name: stem(file.name), events: 0, problems, notes: [] };
+    if (stream.format !== 'hookwire-trace' && stream.format !== 'codex-rollout') options.onProgress?.({ phase: 'converting', done: 0, total: 1, events: stream.eventCount });
+    const outcome = stream.end();
+    const format = outcome.format;
+    if (!outcome.trace) {
+      await removeTraceNow(db, options.id);
+      return { status: 'failed', traceId: null, format, name: stem(file.name), events: 0, problems: outcome.problems, notes: [] };
     }
-    if (!begun) await begin(r.header);
-    const record = await finishTrace(db, o.id, writer, r.status === 'ok' ? 'ready' : 'pending', problems);
-    return { status: r.status, traceId: o.id, format: 'hookwire-trace', name: record.name, events: record.event_count, problems, notes: [] };
-  } catch (e) {
-    if (begun) await removeTraceNow(db, o.id).catch(() => undefined);
-    throw e;
-  }
-}
-
-async function importDocument(db: HookwireDb, file: NamedBlob, format: TraceFormat, o: ImportFileOptions, early: TraceProblem[]): Promise<ImportFileResult> {
-  const parts: string[] = [];
-  await readBytes(file, o, (text) => parts.push(text), async () => 0);
-  o.onProgress?.({ phase: 'converting', done: 0, total: 1, events: 0 });
-  const outcome = importTrace(parts.join(''), { fileName: file.name, format });
-  parts.length = 0;
-  const problems = [...early, ...outcome.problems];
-  if (!outcome.trace) return { status: 'failed', traceId: null, format, name: stem(file.name), events: 0, problems, notes: [] };
-  const trace = outcome.trace;
-  const notes = outcome.report ? reportNotes(outcome.report) : [];
-  const name = trace.header.title ?? stem(file.name);
-  await beginTrace(db, { id: o.id, name, header: trace.header, source_format: format, file_name: file.name, file_size: file.size });
-  const writer = createChunkWriter(db, o.id);
-  try {
-    for (let i = 0; i < trace.events.length; i++) {
-      writer.add(trace.events[i]!);
-      if (writer.buffered >= FLUSH_EVENTS) {
-        abortIfAsked(o);
-        await writer.flush();
-        o.onProgress?.({ phase: 'storing', done: i + 1, total: trace.events.length, events: i + 1 });
-      }
+    const header: TraceHeader = outcome.trace.header;
+    const name = header.title ?? stem(file.name);
+    await beginTrace(db, { id: options.id, name, header, source_format: format as TraceFormat, file_name: file.name, file_size: file.size });
+    // Buffered formats hand their events over at the end: store them in groups, with progress.
+    const total = writer.buffered;
+    while (writer.buffered >= FLUSH_EVENTS) {
+      abortIfAsked(options);
+      await writer.flush();
+      options.onProgress?.({ phase: 'storing', done: total - writer.buffered, total, events: writer.count });
     }
-    const partial = problems.some((p) => p.severity === 'error');
-    const record = await finishTrace(db, o.id, writer, partial ? 'pending' : 'ready', problems, notes);
-    return { status: partial ? 'partial' : 'ok', traceId: o.id, format, name: record.name, events: record.event_count, problems, notes };
+    const partial = outcome.problems.some((p) => p.severity === 'error');
+    const notes = outcome.report && format !== 'hookwire-trace' ? reportNotes(outcome.report) : [];
+    const record = await finishTrace(db, options.id, writer, partial ? 'pending' : 'ready', outcome.problems, notes);
+    return { status: partial ? 'partial' : 'ok', traceId: options.id, format, name: record.name, events: record.event_count, problems: outcome.problems, notes };
   } catch (e) {
-    await removeTraceNow(db, o.id).catch(() => undefined);
+    await removeTraceNow(db, options.id).catch(() => undefined);
     throw e;
   }
 }
 
 /** Reads the file's bytes as decoded text pieces, reporting progress and honouring a cancel between pieces. */
-async function readBytes(file: NamedBlob, o: ImportFileOptions, onText: (text: string) => void, afterPiece: () => Promise<number>): Promise<void> {
+async function readBytes(file: NamedBlob, o: ImportFileOptions, sink: ImportStream, afterPiece: () => Promise<number>): Promise<void> {
   const decoder = new TextDecoder('utf-8');
   const stream = file.stream().getReader();
   let done = 0;
@@ -135,12 +96,17 @@ async function readBytes(file: NamedBlob, o: ImportFileOptions, onText: (text: s
     const { value, done: end } = await stream.read();
     if (end) break;
     done += value.byteLength;
-    onText(decoder.decode(value, { stream: true }));
+    sink.push(decoder.decode(value, { stream: true }));
     const events = await afterPiece();
     o.onProgress?.({ phase: 'reading', done, total: file.size, events });
+    // Binary data, a fatal problem, past the size cap: the pipeline reads no more, so neither do we.
+    if (sink.stopped) {
+      await stream.cancel().catch(() => undefined);
+      return;
+    }
   }
   const tail = decoder.decode();
-  if (tail) onText(tail);
+  if (tail) sink.push(tail);
   await afterPiece();
 }
 
@@ -165,5 +131,5 @@ function reportNotes(r: ImportReport): string[] {
 
 function stem(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  return base.replace(/\.(jsonl|json|traj|hwtrace)$/i, '') || 'trace';
+  return base.replace(/\.(traj\.json|jsonl|json|traj|hwtrace)$/i, '') || 'trace';
 }

@@ -10,26 +10,18 @@ export const TRACE_SETTINGS = {
   lastTrace: 'debugger.lastTrace',
 } as const;
 
-let unregister: (() => void) | null = null;
-let started: Promise<string | null> | null = null;
-
-/** Settles when the library has started (the demo stored on first run); at once if it was never started. */
-export function traceLibraryStarted(): Promise<unknown> {
-  return started ?? Promise.resolve(null);
-}
-
 /**
  * Starts the trace library with the app: removes traces deleted in an earlier session (and imports a crash
  * left half written), stores the demo trace on first run (beside the editor's demo pipeline), and lets
- * path completion sample stored events. Returns the id of the demo trace when it was stored now.
+ * path completion sample stored events. `started` settles with the id of the demo trace when it was
+ * stored now; `stop` unregisters the sampler.
  */
-export function startTraceLibrary(db: HookwireDb): Promise<string | null> {
-  started = start(db);
-  return started;
+export function startTraceLibrary(db: HookwireDb): { started: Promise<string | null>; stop: () => void } {
+  const stop = registerTraceSampler((limit) => sampleTraceEvents(db, limit));
+  return { started: start(db), stop };
 }
 
 async function start(db: HookwireDb): Promise<string | null> {
-  unregister ??= registerTraceSampler((limit) => sampleTraceEvents(db, limit));
   await purgeTraces(db, Date.now());
   if (await getSetting<boolean>(db, TRACE_SETTINGS.demoSeeded)) return null;
   // A library that already has traces (from an older build) is left as it is.

@@ -1,16 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatPath } from '../../engine/model/problem.ts';
-import { useEditor, selectProblems } from '../store/editorStore.ts';
-import { startCodeCheck } from './codeCheck.ts';
+import { useApp, selectProblems } from '../store/appStore.ts';
 
 /**
  * Every problem the engine reports for the open pipeline, code errors from the sandbox worker included;
  * clicking one selects its node [V2].
  */
 export function ProblemsPanel() {
-  useEffect(() => startCodeCheck(), []);
-  const problems = useEditor(selectProblems);
-  const focusNode = useEditor((s) => s.focusNode);
+  const problems = useApp(selectProblems);
+  const focusNode = useApp((s) => s.focusNode);
   const [open, setOpen] = useState(true);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;

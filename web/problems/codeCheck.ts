@@ -1,7 +1,8 @@
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { hasCode } from '../model/codeProblems.ts';
-import { useEditor } from '../store/editorStore.ts';
+import { latestWins } from '../services/latestWins.ts';
+import type { AppStore } from '../store/appStore.ts';
 
 /**
  * Keeps the editor's `code_error` problems current: a little after each edit, the open document goes to
@@ -16,30 +17,29 @@ export type CheckFn = (doc: Pipeline) => Promise<Problem[] | null>;
 const workerCheck: CheckFn = (doc) => import('../sandbox/workerSandbox.ts').then((m) => m.pageWorkerSandbox().check(doc));
 
 /** Starts following the open document; returns the function that stops. */
-export function startCodeCheck(check: CheckFn = workerCheck, debounceMs = CODE_CHECK_DEBOUNCE_MS): () => void {
+export function startCodeCheck(store: AppStore, check: CheckFn = workerCheck, debounceMs = CODE_CHECK_DEBOUNCE_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let sent = 0;
   let stopped = false;
+  const latest = latestWins(check);
 
   const run = async () => {
-    const { doc, pipelineId, codeProblems, setCodeProblems } = useEditor.getState();
+    const { doc, pipelineId, codeProblems, setCodeProblems } = store.getState();
     if (!doc) return;
     if (!hasCode(doc)) {
+      latest.invalidate();
       if (codeProblems.length > 0) setCodeProblems([]);
       return;
     }
-    const gen = ++sent;
-    const problems = await check(doc);
-    // Answers come back in order; a later check is on its way when this one is not the last sent.
-    if (stopped || problems === null || gen !== sent || useEditor.getState().pipelineId !== pipelineId) return;
-    useEditor.getState().setCodeProblems(problems);
+    const answer = await latest(doc);
+    if (stopped || !answer.current || answer.value === null || store.getState().pipelineId !== pipelineId) return;
+    store.getState().setCodeProblems(answer.value);
   };
   const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => void run(), debounceMs);
   };
 
-  const unsubscribe = useEditor.subscribe((s, prev) => {
+  const unsubscribe = store.subscribe((s, prev) => {
     if (s.doc !== prev.doc || s.pipelineId !== prev.pipelineId) schedule();
   });
   schedule();

@@ -1,15 +1,16 @@
 import { formatPath } from '../../engine/model/problem.ts';
-import { flushSave, keepMine, loadTheirs, saveMineAsCopy } from '../persistence/workspace.ts';
-import { useEditor, selectOpenError, selectSave, selectToasts } from '../store/editorStore.ts';
+import { useServices } from '../services/AppServices.tsx';
+import { useApp, selectOpenError, selectSave, selectToasts } from '../store/appStore.ts';
 
 /** Save failures and two-tab conflicts, shown over the canvas until resolved (never swallowed). */
 export function SaveBanner() {
-  const save = useEditor(selectSave);
+  const save = useApp(selectSave);
+  const { retrySave, keepMine, loadTheirs, saveMineAsCopy } = useServices().workspace;
   if (save.status === 'error') {
     return (
       <div className="banner error" role="alert" data-testid="storage-error">
         <div className="text"><strong>Changes are not being saved</strong>{save.message}</div>
-        <button className="btn" onClick={() => { useEditor.getState().setSave({ status: 'idle' }); void flushSave(); }} data-testid="retry-save">Retry</button>
+        <button className="btn" onClick={() => void retrySave()} data-testid="retry-save">Retry</button>
       </div>
     );
   }
@@ -30,8 +31,8 @@ export function SaveBanner() {
 }
 
 export function Toasts() {
-  const toasts = useEditor(selectToasts);
-  const dismiss = useEditor((s) => s.dismissToast);
+  const toasts = useApp(selectToasts);
+  const dismiss = useApp((s) => s.dismissToast);
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
@@ -55,7 +56,7 @@ function ToastView({ id, tone, message, actionLabel, action, dismiss }: { id: nu
 
 /** A stored pipeline the editor cannot open: why, with the engine's problems. Nothing stored is changed. */
 export function OpenErrorNote() {
-  const error = useEditor(selectOpenError);
+  const error = useApp(selectOpenError);
   if (!error) return null;
   return (
     <div className="center-note" data-testid="open-error">

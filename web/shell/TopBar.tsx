@@ -1,8 +1,8 @@
-import { useEditor, selectDoc, selectMode, selectSave } from '../store/editorStore.ts';
+import { useApp, selectDoc, selectMode, selectSave } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 function SaveIndicator() {
-  const save = useEditor(selectSave);
+  const save = useApp(selectSave);
   const text =
     save.status === 'saving' ? 'Saving…'
       : save.status === 'saved' ? 'All changes saved'
@@ -18,9 +18,9 @@ function SaveIndicator() {
 
 /** Brand, Edit/Debug modes, the open pipeline's name and save state, import and export. */
 export function TopBar({ onImport, onExport }: { onImport: () => void; onExport: () => void }) {
-  const mode = useEditor(selectMode);
-  const setMode = useEditor((s) => s.setMode);
-  const doc = useEditor(selectDoc);
+  const mode = useApp(selectMode);
+  const setMode = useApp((s) => s.setMode);
+  const doc = useApp(selectDoc);
   return (
     <header className="topbar">
       <div className="brand">

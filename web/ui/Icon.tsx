@@ -7,6 +7,8 @@ const PATHS = {
   block: 'M8 2a6 6 0 1 0 0 12A6 6 0 0 0 8 2zM3.8 3.8l8.4 8.4',
   terminate: 'M5.5 2h5L14 5.5v5L10.5 14h-5L2 10.5v-5zM6 6l4 4M10 6l-4 4',
   stop: 'M4 4h8v8H4z',
+  ask: 'M8 14.5A6.5 6.5 0 1 0 8 1.5a6.5 6.5 0 0 0 0 13zM6 6a2 2 0 1 1 2.8 1.8c-.5.3-.8.7-.8 1.2v.5M8 11.5v.01',
+  add_context: 'M2.5 3h11v7.5H7L4 13.5v-3H2.5zM8 5v3.5M6.25 6.75h3.5',
   rewrite: 'M10.5 2.5l3 3L6 13H3v-3zM9 4l3 3',
   audit: 'M4 2h8v12H4zM6 5h4M6 8h4M6 11h2',
   budget: 'M2.5 11a5.5 5.5 0 0 1 11 0M8 11l3-4M2.5 13.5h11',

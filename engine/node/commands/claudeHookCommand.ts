@@ -2,11 +2,15 @@
 // dispatches it and answers the way Claude Code reads answers (engine/runtime/claudeHook.ts has the mapping and
 // the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
 import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
 import type { JsonObject } from '../../model/json.ts';
-import { claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeSessionId, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { defaultHookTimeoutSeconds } from '../../runtime/claudeEvents.ts';
+import { isJsonObject, ownGet } from '../../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
@@ -18,38 +22,128 @@ export interface ClaudeHookOptions {
   record?: string;
   /** JSON Lines file to append audit records to. */
   audit?: string;
+  /** Send a rewritten tool input with `allow` instead of `ask` (auto-approves rewritten calls). */
+  allowRewrites?: boolean;
+  /** The hook's `timeout` in seconds, as configured in Claude Code's settings; default: read from the settings. */
+  timeout?: string;
+  /** A settings file to read the hook's timeout from (default: the project's and the user's settings). */
+  settings?: string;
+}
+
+/** Where the adapter looks for the hook's configured timeout, most specific first (Claude Code's settings files). */
+function settingsFiles(options: ClaudeHookOptions, env: NodeJS.ProcessEnv): string[] {
+  if (options.settings) return [options.settings];
+  const project = env.CLAUDE_PROJECT_DIR ?? process.cwd();
+  return [join(project, '.claude', 'settings.local.json'), join(project, '.claude', 'settings.json'), join(homedir(), '.claude', 'settings.json')];
+}
+
+/** The `timeout` (seconds) of this event's claude-hook command in a settings document, if it sets one. */
+export function configuredTimeout(settings: unknown, hook: string): number | null {
+  const hooks = isJsonObject(settings) ? ownGet(settings, 'hooks') : undefined;
+  const groups = isJsonObject(hooks) ? ownGet(hooks, hook) : undefined;
+  if (!Array.isArray(groups)) return null;
+  for (const g of groups) {
+    const list = isJsonObject(g) ? ownGet(g, 'hooks') : undefined;
+    if (!Array.isArray(list)) continue;
+    for (const h of list) {
+      if (!isJsonObject(h)) continue;
+      const command = [ownGet(h, 'command'), ...(Array.isArray(ownGet(h, 'args')) ? (ownGet(h, 'args') as unknown[]) : [])].join(' ');
+      const t = ownGet(h, 'timeout');
+      if (command.includes('claude-hook') && typeof t === 'number' && t > 0) return t;
+    }
+  }
+  return null;
+}
+
+/** The hook's timeout in seconds: the flag, else the settings, else Claude Code's default for the event. */
+async function hookTimeoutSeconds(hook: string, options: ClaudeHookOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  if (options.timeout !== undefined) return Number(options.timeout);
+  for (const file of settingsFiles(options, env)) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null) continue;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const t = configuredTimeout(doc, hook);
+    if (t !== null) return t;
+  }
+  return defaultHookTimeoutSeconds(hook);
+}
+
+/** When to answer, in ms after start: before Claude Code's own timeout, with a margin (10%, at least 100 ms, at most 2 s). */
+export function answerDeadlineMs(timeoutSeconds: number): number {
+  const ms = timeoutSeconds * 1000;
+  return Math.max(50, ms - Math.min(2000, Math.max(100, ms * 0.1)));
 }
 
 /** Largest stdin read; a hook input is a few KB (tool_response can be larger). */
 export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
-export async function claudeHookCommand(pipelinePath: string, options: ClaudeHookOptions, io: Io, readStdin: () => Promise<string>, now: () => number = Date.now): Promise<number> {
+export async function claudeHookCommand(
+  pipelinePath: string,
+  options: ClaudeHookOptions,
+  io: Io,
+  readStdin: () => Promise<string>,
+  now: () => number = Date.now,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  if (options.timeout !== undefined && !(Number(options.timeout) > 0)) {
+    io.err(`hookwire claude-hook: --timeout ${options.timeout} is not a number of seconds above 0\n`);
+    return 2;
+  }
+  // [P12] answer before Claude Code's timeout: a slow load must end in the fail-closed answer, not in Claude
+  // Code's timeout (a non-blocking error). The deadline starts at the flag's (or the longest default) and
+  // tightens once the input names its event.
+  const known: { hook: string | null } = { hook: null };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let fire: (a: ClaudeHookAnswer) => void = () => {};
+  const late = new Promise<ClaudeHookAnswer>((resolve) => (fire = resolve));
+  const started = now();
+  const arm = (seconds: number) => {
+    clearTimeout(timer);
+    const wait = Math.max(0, answerDeadlineMs(seconds) - (now() - started));
+    timer = setTimeout(() => fire(toCommandAnswer(claudeFailClosedReply(known.hook, `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`))), wait);
+    timer.unref?.();
+  };
+  arm(options.timeout !== undefined ? Number(options.timeout) : defaultHookTimeoutSeconds(''));
+  const onHook = async (hook: string) => {
+    known.hook = hook;
+    arm(await hookTimeoutSeconds(hook, options, env));
+  };
   let answer: ClaudeHookAnswer;
   try {
-    answer = await decide(pipelinePath, options, readStdin, now);
+    answer = await Promise.race([decide(pipelinePath, options, readStdin, now, onHook), late]);
   } catch (err) {
     // Every failure, expected or not, must block: a crashed adapter must not read as "allow".
-    answer = claudeHookFailClosed(err instanceof Error ? err.message : String(err));
+    answer = toCommandAnswer(claudeFailClosedReply(known.hook, err instanceof Error ? err.message : String(err)));
+  } finally {
+    clearTimeout(timer);
   }
   if (answer.stdout) io.out(answer.stdout);
   if (answer.stderr) io.err(answer.stderr);
   return answer.exitCode;
 }
 
-async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number): Promise<ClaudeHookAnswer> {
+async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>): Promise<ClaudeHookAnswer> {
+  const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
   const text = await readStdin();
-  if (text.trim() === '') return claudeHookFailClosed('no hook input on stdin');
+  if (text.trim() === '') return failClosed(null, 'no hook input on stdin');
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch (err) {
-    return claudeHookFailClosed(`stdin is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
+    return failClosed(null, `stdin is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
   }
+  const named = isJsonObject(input) ? ownGet(input, 'hook_event_name') : undefined;
+  if (typeof named === 'string') await onHook(named);
   let loaded: LoadedPipeline;
   try {
     loaded = await compilePipelineFile(pipelinePath);
   } catch (err) {
-    return claudeHookFailClosed(err instanceof CliError ? err.message : `cannot load ${pipelinePath}: ${String(err)}`);
+    return failClosed(typeof named === 'string' ? named : null, err instanceof CliError ? err.message : `cannot load ${pipelinePath}: ${String(err)}`);
   }
   try {
     const prior = options.record ? await readRecording(options.record) : null;
@@ -57,20 +151,27 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
     const sessionId = claudeSessionId(input);
     const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
     const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
-    if (!mapped.ok) return claudeHookFailClosed(mapped.reason);
+    if (!mapped.ok) return failClosed(mapped.hook, mapped.reason);
 
     // [P13] The new event is the next step of replaying the session's recording: budgets, breakers, repeated
     // ids and TERMINATE carry over, and replaying the file later gives exactly these decisions.
     const run = createReplayRun(loaded.compiled, { explain: false });
     for (const e of earlier) run.push(e);
     const step = run.push(mapped.event);
-    const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, blocked: step.blocked };
+    const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, context: [...step.context] };
+    const reply = claudeReply(mapped.hook, mapped.event, result, { allowRewrites: options.allowRewrites === true });
     const audit: (AuditRecord | JsonObject)[] = step.duplicate ? [] : [...step.audit];
     if (step.mode === 'sync') audit.push(auditRecord(mapped.event, { ...result, state: step.state_after, errors: [...step.errors], audit: [...step.audit], mode: step.mode }, step.now));
 
     if (options.record) {
       const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
-      const recorded = result.reason ? { decision: result.decision, reason: result.reason } : { decision: result.decision };
+      // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
+      const recorded = {
+        decision: result.decision,
+        ...(result.reason ? { reason: result.reason } : {}),
+        ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
+        ...(result.context.length > 0 ? { context: result.context } : {}),
+      };
       await appendRecording(options.record, prior ? null : header, traceEventLine({ ...mapped.event, recorded }, header));
     }
     if (options.audit && audit.length > 0) {
@@ -78,7 +179,7 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
         throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
       });
     }
-    return claudeHookAnswer(mapped.hook, mapped.event, result);
+    return toCommandAnswer(reply);
   } finally {
     loaded.dispose();
   }
@@ -90,6 +191,9 @@ function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader 
 
 /** The recording so far; null when the file does not exist yet or is empty. A file that is not a trace fails closed. */
 async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
+  // A FIFO or a device would block a read (and the process's exit) past the deadline: only files are recordings.
+  const st = await stat(path).catch(() => null);
+  if (st && !st.isFile()) throw new CliError(`the recording ${path} is not a regular file`);
   const r = await readTraceFile(path);
   if (r.header) return { header: r.header, events: r.events };
   const fatal = r.problems.find((p) => p.fatal) ?? r.problems[0];

@@ -4,7 +4,7 @@ import { diffPipelines, type DiffSide } from '../../replay/diffPipelines.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { cell, EXIT, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
-import { loadTraceForCli } from '../loadTraceForCli.ts';
+import { isPartial, loadTraceForCli } from '../loadTraceForCli.ts';
 
 export interface DiffOptions {
   json?: boolean;
@@ -18,7 +18,8 @@ export async function diffCommand(aPath: string, bPath: string, tracePath: strin
   try {
     const b = await compilePipelineFile(bPath);
     try {
-      const { trace } = await loadTraceForCli(tracePath, io, options.from);
+      const read = await loadTraceForCli(tracePath, io, options.from);
+      const trace = read.trace;
       const d = diffPipelines(a.compiled, b.compiled, trace.events);
       if (options.json) {
         for (const e of d.changed) io.out(`${JSON.stringify({ event_id: e.event_id, type: e.type, changes: e.changes, a: e.before, b: e.after })}\n`);
@@ -27,7 +28,7 @@ export async function diffCommand(aPath: string, bPath: string, tracePath: strin
         if (rows.length > 0) io.out(`${table(['#', 'event', 'type', 'changes', `a: ${cell(aPath, 30)}`, `b: ${cell(bPath, 30)}`], rows)}\n`);
         io.out(`${d.changed_count} of ${d.events} events differ${d.summary.length ? `:\n${d.summary.map((s) => `  ${s}`).join('\n')}` : ''}\n`);
       }
-      return d.changed_count === 0 ? EXIT.ok : EXIT.failed;
+      return d.changed_count === 0 && !isPartial(read) ? EXIT.ok : EXIT.failed;
     } finally {
       b.dispose();
     }

@@ -1,14 +1,14 @@
 // `hookwire replay <pipeline.json> <trace>`: the decision of every event, as a table or as JSON Lines [P10].
 // The replay itself is engine/replay's (state carried, clock = event ts, duplicates, TERMINATE, divergence).
 import type { StepOutcome } from '../../replay/types.ts';
-import { replaySteps } from '../../replay/replaySteps.ts';
+import { createReplayRun } from '../../replay/replaySteps.ts';
 import { jsonEqual } from '../../model/json.ts';
 import { decisionRow, type DecisionRow } from '../../runtime/decideTrace.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { cell, EXIT, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
-import { loadTraceForCli } from '../loadTraceForCli.ts';
+import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
 import { plural } from './validateCommand.ts';
 
 export interface ReplayOptions {
@@ -37,31 +37,39 @@ function notes(s: ReplayStep): string {
 export async function replayCommand(pipelinePath: string, tracePath: string, options: ReplayOptions, io: Io): Promise<number> {
   const loaded = await compilePipelineFile(pipelinePath);
   try {
-    const { trace } = await loadTraceForCli(tracePath, io, options.from);
     const rows: string[][] = [];
     const counts = new Map<StepOutcome, number>();
     let divergent = 0;
     let counterfactualSince = -1;
-    for (const step of replaySteps(loaded.compiled, trace.events, { explain: false })) {
+    let events = 0;
+    let anyRecorded = false;
+    const run = createReplayRun(loaded.compiled, { explain: false });
+    // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace
+    // nor its steps, so memory stays flat in the trace length.
+    const read = await streamTraceForCli(tracePath, io, options.from, (event) => {
+      const step = run.push(event);
+      events++;
       if (options.json) {
         io.out(decisionLine(decisionRow(step)));
-        continue;
+        return;
       }
+      if (event.recorded !== undefined) anyRecorded = true;
       counts.set(step.outcome, (counts.get(step.outcome) ?? 0) + 1);
       if (step.divergent) divergent++;
       if (step.counterfactual && counterfactualSince < 0) counterfactualSince = step.counterfactual_since ?? -1;
       rows.push([String(step.index + 1), cell(step.event.event_id, 36), cell(step.event.type, 24), step.decision, cell(step.decided_by ?? '-', 24), cell(notes(step), 48), cell(step.reason, 80)]);
-    }
+    });
     if (!options.json) {
       io.out(table(['#', 'event', 'type', 'decision', 'decided by', 'notes', 'reason'], rows));
       const tally = [...counts].map(([d, n]) => `${n} ${d}`).join(', ');
-      const recorded = trace.events.some((e) => e.recorded !== undefined) ? `; ${plural(divergent, 'decision')} differ from the recording` : '';
-      io.out(`\n${plural(trace.events.length, 'event')}${tally ? `: ${tally}` : ''}${recorded}\n`);
+      const recorded = anyRecorded ? `; ${plural(divergent, 'decision')} differ from the recording` : '';
+      io.out(`\n${plural(events, 'event')}${tally ? `: ${tally}` : ''}${recorded}\n`);
       if (counterfactualSince >= 0) {
         io.out(`Steps after #${counterfactualSince + 1} are counterfactual: it blocks an action that really ran, so the trace shows what happened without the block.\n`);
       }
     }
-    return EXIT.ok;
+    // Lines or records were dropped: the decisions above are of a partial trace [P9].
+    return isPartial(read) ? EXIT.failed : EXIT.ok;
   } finally {
     loaded.dispose();
   }

@@ -20,6 +20,8 @@ export interface JsonlRecord {
  * | first record with a sessionId                       | agent.start                                | session_id, cwd, version, git_branch, permission_mode        |
  * | `user`, string content, not meta / local command    | input.received                             | prompt (= UserPromptSubmit's prompt)                         |
  * | `user`, list of text blocks (not an interrupt mark) | input.received                             | prompt = the texts joined                                    |
+ * | `user` with isMeta (skill/command text) or          | context.added (not input.received: a rule  | source: meta / compact_summary, text                         |
+ * |   isCompactSummary (the compaction summary)         |   on user input must not fire on it)       |                                                              |
  * | first `assistant` record of a message.id            | model.before_call + model.after_call       | model, message_id; response = all content blocks of the id,  |
  * |                                                     |                                            | usage (last record's), stop_reason                           |
  * | `assistant` tool_use block                          | tool.before_call (= PreToolUse)            | tool_name, tool_input, tool_use_id                           |
@@ -29,7 +31,7 @@ export interface JsonlRecord {
  * | `system` subtype api_error                          | agent.error                                | error                                                        |
  * | end of file                                         | agent.end                                  | status: completed / interrupted / incomplete                 |
  * | `progress` hook_progress, agent_progress; `system`  | annotation (meta.annotations) of the event | hook_event, hook_name, command / subtype, content            |
- * |   local_command, stop_hook_summary, ...; meta and   |   it concerns (PreToolUse → that tool's    |                                                              |
+ * |   local_command, stop_hook_summary, ...;            |   it concerns (PreToolUse → that tool's    |                                                              |
  * |   local-command `user` strings; interrupt marks     |   tool.before_call, SessionStart → start)  |                                                              |
  * | file-history-snapshot, queue-operation, summary     | skipped (counted)                          |                                                              |
  * | anything else                                       | unknown (counted)                          |                                                              |
@@ -103,7 +105,10 @@ function onUser(b: TraceBuilder, rec: JsonObject, ts: string | null, agentId: st
     const p: JsonObject = { prompt };
     if (typeof rec.permissionMode === 'string') p.permission_mode = rec.permissionMode;
     b.emit('input.received', `${uuid}:input`, ts, p, { agentId });
-  } else if (kind === 'meta' || kind === 'local_command') {
+  } else if (kind === 'meta' || kind === 'compact_summary') {
+    const text = typeof content === 'string' ? content : textsOf(content).join('\n');
+    b.emit('context.added', `${uuid}:context`, ts, { source: kind === 'meta' ? 'meta' : 'compact_summary', text }, { agentId });
+  } else if (kind === 'local_command') {
     b.annotate(`user:${kind}`, { content: String(content), uuid });
   } else if (kind === 'interrupt') {
     b.annotate('user:interrupt', { text: textsOf(content).join('\n'), uuid });

@@ -3,7 +3,7 @@ import { traceProblem } from '../traceProblem.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
-import { openHandsModelCall, openHandsToolInput } from './openHandsModel.ts';
+import { openHandsModelCall, openHandsTextCall, openHandsToolInput } from './openHandsModel.ts';
 
 /** Action kinds that run something in the environment: tool calls even without tool_call_metadata. */
 const TOOL_ACTIONS = new Set(['run', 'run_ipython', 'edit', 'read', 'write', 'browse', 'browse_interactive', 'delegate', 'think', 'mcp']);
@@ -19,6 +19,8 @@ const ANNOTATED = new Set(['change_agent_state', 'system', 'recall', 'condensati
  * | source user, action message                         | input.received                            | prompt = args.content, image_urls               |
  * | first action of a tool_call_metadata.model_response | model.before_call + model.after_call      | model, response_id; response blocks (text,      |
  * |                                                     |                                           | tool_use), usage, stop_reason                   |
+ * | agent message without tool_call_metadata (a text    | model.before_call + model.after_call      | response_id (the event's, else llm_metrics'),   |
+ * |   reply), unless its response id was seen           |                                           | response [text], usage from llm_metrics         |
  * | action run/edit/read/… or any with tool metadata    | tool.before_call                          | tool_name = function_name (else the action),    |
  * |                                                     |                                           | tool_input = the call's arguments (else args)   |
  * | observation whose `cause` is that action            | tool.after_call                           | tool_response = content, extras, is_error       |
@@ -80,6 +82,9 @@ function onAction(b: TraceBuilder, ev: JsonObject, kind: string, id: string, ts:
     return;
   }
   if (tcm) openHandsModelCall(b, tcm, ts, c.seenResponses);
+  // A text-only agent reply has no tool metadata but still comes from a model call (OpenHands builds it
+  // from the response and stamps it with the response id): it is one, unless its response was seen.
+  else if (kind === 'message') openHandsTextCall(b, ev, id, ts, c.seenResponses);
   if (kind === 'message' || kind === 'finish') {
     const text = String(args.content ?? args.final_thought ?? args.thought ?? ev.message ?? '');
     const p: JsonObject = { text };

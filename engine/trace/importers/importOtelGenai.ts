@@ -2,9 +2,14 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import { traceProblem } from '../traceProblem.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
+import { ownGet } from '../../model/json.ts';
+import type { TraceEvent } from '../traceSchema.ts';
+import { hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
+import { spansOfValue } from './otlpSpans.ts';
+import { orderSpanPoints, spanMicros, type OrderedSpan } from './spanOrder.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
-import { contentText } from './contentText.ts';
+import { messageText } from './contentText.ts';
 
 /**
  * OpenTelemetry GenAI spans as JSON (any-agent flavour `{spans, final_output}`, or a bare span array) →
@@ -25,50 +30,70 @@ import { contentText } from './contentText.ts';
  * | anything else                          | unknown `span:<operation or name>` (counted) |                                                 |
  */
 export function importOtelGenai(doc: unknown, options: ImporterOptions = {}): ImportResult {
-  const spans = isJsonObject(doc) && Array.isArray(doc.spans) ? doc.spans : Array.isArray(doc) ? doc : null;
-  if (!spans) return { ok: false, problem: traceProblem('bad_source', 0, 'expected {"spans": [...]} or an array of spans', 'error', true) };
+  const spans: JsonObject[] = [];
+  spansOfValue(doc, spans);
+  if (spans.length === 0) {
+    return { ok: false, problem: traceProblem('bad_source', 0, 'no span found: expected {"spans": [...]}, an array of spans or OTLP resourceSpans with spans', 'error', true) };
+  }
   const finalOutput = isJsonObject(doc) ? doc.final_output : undefined;
-  const objs = spans.filter(isJsonObject) as JsonObject[];
-  const info = objs.map((span, index) => spanInfo(span, index));
-  const root = info.find((s) => s.parent === null) ?? info[0];
+  return importSpans(spans, { ...options, finalOutput, sourceRecords: spans.length });
+}
+
+/** Options of importSpans: the importer's, plus what the document around the spans said. */
+export interface SpanImportOptions extends ImporterOptions {
+  /** any-agent's `final_output`: the final answer when no final_answer tool gave one. */
+  finalOutput?: unknown;
+  sourceRecords?: number;
+  format?: 'otel-genai' | 'otlp-json' | 'otel-spans-jsonl' | 'otel-console';
+  /** Hand events over as they are built (see TraceBuilder.streamTo). */
+  onEvent?: (event: TraceEvent) => void;
+}
+
+/**
+ * Maps spans in the SDK's to_json shape (otlpSpans.ts brings OTLP to it) to trace v1 [I5]. When some
+ * spans are Hookwire's own (hookwireSpans.ts), those are the events, with their recorded decisions [I8].
+ */
+export function importSpans(spans: readonly JsonObject[], options: SpanImportOptions = {}): ImportResult {
+  const info = spans.map((span, index) => spanInfo(span, index));
+  const root = info.find((s) => s.parent === null || !info.some((p) => p.hex === s.parent)) ?? info[0];
   const traceHex = root ? otelIdHex(ctx(root.span).trace_id, 32) : null;
   const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
-  const b = new TraceBuilder('otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
-  if (objs.length < spans.length) b.unknown('(span not an object)');
+  const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
+  if (options.onEvent) b.streamTo(options.onEvent);
   if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
-  const depth = depthOf(info);
-  const points = info.flatMap((s) => [
-    { s, end: false, t: s.start },
-    { s, end: true, t: s.end },
-  ]);
-  points.sort((a, b2) => a.t - b2.t || Number(b2.end) - Number(a.end) || (a.end ? depth(b2.s) - depth(a.s) : depth(a.s) - depth(b2.s)) || a.s.index - b2.s.index);
-  const state = { sawInput: false, sawFinal: false, finalOutput, usedAliases: new Set<string>() };
+  const rootAgent = root?.kind === 'agent' ? root : undefined;
+  const points = orderSpanPoints(info, rootAgent);
+  const hookwire = info.some((s) => s.hookwire);
+  const state = { sawInput: false, sawFinal: false, finalOutput: options.finalOutput, usedAliases: new Set<string>() };
   // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
-  const hasAgent = info.some((s) => s.kind === 'agent');
+  const hasAgent = !hookwire && info.some((s) => s.kind === 'agent');
   const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
-  if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
-  for (const p of points) onPoint(b, p.s, p.end, state, root);
-  if (!hasAgent) {
+  const synthStart = hookwire ? !info.some((s) => s.hookwireType === 'agent.start') : !hasAgent;
+  const synthEnd = hookwire ? !info.some((s) => s.hookwireType === 'agent.end') : !hasAgent;
+  if (synthStart) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
+  for (const p of points) {
+    if (hookwire) hookwirePoint(b, p.s, p.end, p.t);
+    else onPoint(b, p.s, p.end, p.t, state, root);
+  }
+  if (hookwire) b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
+  if (synthEnd) {
     const ts = edgeTs(points[points.length - 1]);
-    if (!state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
+    if (!hookwire && !state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
     b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
   }
   for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
-  const source: JsonObject = { kind: 'otel-genai', spans: objs.length };
+  const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: spans.length };
   if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, spans.length);
+  return b.finish(source as JsonObject & { kind: string }, options.sourceRecords ?? spans.length);
 }
 
-interface SpanInfo {
+interface SpanInfo extends OrderedSpan {
   span: JsonObject;
-  index: number;
-  hex: string;
-  parent: string | null;
-  start: number;
-  end: number;
   lossy: boolean;
   kind: 'agent' | 'model' | 'tool' | null;
   op: string;
+  hookwire: boolean;
+  hookwireType: string | null;
 }
 
 interface OtelState {
@@ -84,52 +109,52 @@ function ctx(span: JsonObject): JsonObject {
 
 function spanInfo(span: JsonObject, index: number): SpanInfo {
   const id = otelIdHex(ctx(span).span_id, 16);
-  const parentCtx = isJsonObject(span.parent) ? span.parent : null;
-  const parent = parentCtx ? (otelIdHex(parentCtx.span_id, 16)?.hex ?? null) : null;
+  const parentCtx = isJsonObject(span.parent) ? span.parent.span_id : span.parent_id;
+  const parent = parentCtx === undefined || parentCtx === null ? null : (otelIdHex(parentCtx, 16)?.hex ?? null);
   const attrs = spanAttributes(span);
   const op = String(otelAttr(attrs, 'operation')?.value ?? span.name ?? '(no name)');
-  const start = nanos(span.start_time);
+  const start = spanMicros(span.start_time);
+  const hookwire = isHookwireSpan(attrs);
   return {
     span,
     index,
     hex: id?.hex ?? `span${index}`,
     parent,
     start,
-    end: Math.max(start, nanos(span.end_time)),
+    end: Math.max(start, spanMicros(span.end_time)),
     lossy: id?.lossy === true,
-    kind: OTEL_OPERATIONS[op] ?? null,
+    kind: ownGet(OTEL_OPERATIONS, op) === undefined ? null : (OTEL_OPERATIONS[op] as 'agent' | 'model' | 'tool'),
     op,
+    hookwire,
+    hookwireType: hookwire ? (ownGet(attrs, 'hookwire.event.type') as string) : null,
   };
 }
 
-function nanos(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : Date.parse(v) * 1e6;
-  return 0;
+/** A Hookwire span is one event at its start; every other span of such a file is counted as skipped. */
+function hookwirePoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number): void {
+  if (end) return;
+  if (!s.hookwire) {
+    b.skip(`span:${s.op}`);
+    return;
+  }
+  const e = hookwireSpanEvent(spanAttributes(s.span), (m) => b.warn(m));
+  const ts = toIsoTs(t)?.iso ?? null;
+  const opts: { exactId?: boolean; agentId?: string } = e.id !== undefined ? { exactId: true } : {};
+  if (e.agentId !== undefined) opts.agentId = e.agentId;
+  const ev = b.emit(e.type, e.id ?? `${s.hex}:${e.type}`, ts, e.payload, opts);
+  if (e.traceId !== undefined) ev.trace_id = e.traceId;
+  if (e.meta) ev.meta = e.meta;
+  if (e.recorded) ev.recorded = e.recorded;
 }
 
-function depthOf(info: readonly SpanInfo[]): (s: SpanInfo) => number {
-  const byId = new Map(info.map((s) => [s.hex, s]));
-  const memo = new Map<SpanInfo, number>();
-  const depth = (s: SpanInfo, guard = 0): number => {
-    const m = memo.get(s);
-    if (m !== undefined) return m;
-    const parent = s.parent ? byId.get(s.parent) : undefined;
-    const d = parent && guard < 100 ? depth(parent, guard + 1) + 1 : 0;
-    memo.set(s, d);
-    return d;
-  };
-  return depth;
-}
-
-function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, root: SpanInfo | undefined): void {
+function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number, st: OtelState, root: SpanInfo | undefined): void {
   const attrs = spanAttributes(s.span);
   const get = (f: OtelField): JsonValue | undefined => {
     const a = otelAttr(attrs, f);
     if (a && a.name !== (OTEL_ALIASES_FIRST[f] ?? a.name)) st.usedAliases.add(`${a.name} as ${OTEL_ALIASES_FIRST[f]}`);
     return a?.value;
   };
-  const ts = toIsoTs(end ? s.end : s.start)?.iso ?? null;
+  const ts = toIsoTs(t)?.iso ?? null;
   const id = (type: string): string => `${s.hex}:${type}`;
   const status = isJsonObject(s.span.status) ? s.span.status : {};
   const isError = status.status_code === 'error' || status.status_code === 'ERROR' || status.status_code === 2;
@@ -189,7 +214,7 @@ function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): 
     if (!st.sawInput && Array.isArray(messages)) {
       st.sawInput = true;
       const user = [...messages].reverse().find((m) => isJsonObject(m) && m.role === 'user') as JsonObject | undefined;
-      if (user) b.emit('input.received', c.id('input.received'), c.ts, { prompt: contentText(user.content) });
+      if (user) b.emit('input.received', c.id('input.received'), c.ts, { prompt: messageText(user) });
       b.emit('prompt.built', c.id('prompt.built'), c.ts, { messages });
     }
     const p: JsonObject = {};
@@ -203,6 +228,9 @@ function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): 
   const p: JsonObject = { response: out === undefined ? '' : modelResponse(out, outType) };
   if (model !== undefined) p.model = model;
   if (outType !== undefined) p.output_type = outType;
+  const reasons = c.get('finish_reasons');
+  const stop = finishReason(out) ?? (Array.isArray(reasons) ? reasons[0] : reasons);
+  if (stop !== undefined) p.stop_reason = stop;
   const usage: JsonObject = {};
   const inTok = c.get('input_tokens');
   const outTok = c.get('output_tokens');
@@ -215,10 +243,17 @@ function modelPoint(b: TraceBuilder, end: boolean, st: OtelState, c: PointCtx): 
   b.emit('model.after_call', c.id('model.after_call'), c.ts, p);
 }
 
-/** A model output: tool calls (any-agent's [{"tool.name", "tool.args"}]) become tool_use blocks; text stays text. */
+/**
+ * A model output as response blocks where the source says what they are: the GenAI conventions' output
+ * messages (`[{role, parts: [{type: "text", content} | {type: "tool_call", id, name, arguments}]}]`) and
+ * any-agent's tool calls (`[{"tool.name", "tool.args"}]`) become `text` / `tool_use` blocks; other JSON
+ * text is parsed (a rule reads `response.field`); plain text stays text.
+ */
 function modelResponse(out: JsonValue, outType: JsonValue | undefined): JsonValue {
-  if (typeof out !== 'string' || outType === 'text') return out;
-  const parsed = parseMaybeJson(out).value;
+  const parsed = typeof out === 'string' ? parseMaybeJson(out).value : out;
+  if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((m) => isJsonObject(m) && Array.isArray(m.parts))) {
+    return parsed.flatMap((m) => ((m as JsonObject).parts as JsonValue[]).map(partBlock));
+  }
   if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((x) => isJsonObject(x) && typeof x['tool.name'] === 'string')) {
     return parsed.map((x) => {
       const call = x as JsonObject;
@@ -226,7 +261,32 @@ function modelResponse(out: JsonValue, outType: JsonValue | undefined): JsonValu
       return { type: 'tool_use', name: call['tool.name'] as string, input: isJsonObject(args) ? args : { arguments: args } };
     });
   }
+  // A JSON object or array sent as text is read as JSON whatever gen_ai.output.type says; a bare number
+  // or word stays the text it was.
+  void outType;
+  if (typeof out === 'string' && (isJsonObject(parsed) || Array.isArray(parsed))) return parsed;
   return out;
+}
+
+/** One message part of the GenAI conventions as a response block. */
+function partBlock(part: JsonValue): JsonValue {
+  if (!isJsonObject(part)) return part;
+  if (part.type === 'text') return { type: 'text', text: typeof part.content === 'string' ? part.content : JSON.stringify(part.content ?? '') };
+  if (part.type === 'tool_call') {
+    const args = part.arguments === undefined ? {} : parseMaybeJson(part.arguments).value;
+    const block: JsonObject = { type: 'tool_use', name: String(part.name ?? ''), input: isJsonObject(args) ? args : { arguments: args } };
+    if (part.id !== undefined) block.id = part.id;
+    return block;
+  }
+  if (part.type === 'reasoning') return { type: 'thinking', thinking: typeof part.content === 'string' ? part.content : '' };
+  return part;
+}
+
+/** The finish reason of the first output message, when the conventions' messages give one. */
+function finishReason(out: JsonValue | undefined): JsonValue | undefined {
+  const parsed = typeof out === 'string' ? parseMaybeJson(out).value : out;
+  const first = Array.isArray(parsed) ? parsed[0] : undefined;
+  return isJsonObject(first) && first.finish_reason !== undefined ? first.finish_reason : undefined;
 }
 
 function toolPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {

@@ -66,3 +66,34 @@ export function openHandsToolInput(tcm: JsonObject | null, args: JsonObject): Js
   }
   return args;
 }
+
+/**
+ * The model call behind a text-only agent message [I7]. Its response id is the event's `response_id`,
+ * else the one of the last `llm_metrics.token_usages` entry, else `event-<id>`; a response id already
+ * seen (from a tool call's metadata) is the same call and emits nothing. Usage comes from the
+ * token_usages entry of that response.
+ */
+export function openHandsTextCall(b: TraceBuilder, ev: JsonObject, id: string, ts: string | null, seen: Set<string>): void {
+  const metrics = isJsonObject(ev.llm_metrics) ? ev.llm_metrics : {};
+  const usages = (Array.isArray(metrics.token_usages) ? metrics.token_usages : []).filter(isJsonObject) as JsonObject[];
+  const lastUsage = usages[usages.length - 1];
+  const rid = typeof ev.response_id === 'string' && ev.response_id !== '' ? ev.response_id : typeof lastUsage?.response_id === 'string' ? lastUsage.response_id : `event-${id}`;
+  if (seen.has(rid)) return;
+  seen.add(rid);
+  const usage = usages.find((u) => u.response_id === rid) ?? (rid.startsWith('event-') ? undefined : lastUsage);
+  const model = typeof usage?.model === 'string' && usage.model !== '' ? usage.model : undefined;
+  const args = isJsonObject(ev.args) ? ev.args : {};
+  const text = String(args.content ?? ev.message ?? '');
+  const before: JsonObject = { response_id: rid };
+  if (model) before.model = model;
+  b.emit('model.before_call', `${rid}:model.before`, ts, before);
+  const after: JsonObject = { response_id: rid, response: text === '' ? [] : [{ type: 'text', text }] };
+  if (model) after.model = model;
+  if (usage) {
+    const u: JsonObject = {};
+    if (typeof usage.prompt_tokens === 'number') u.input_tokens = usage.prompt_tokens;
+    if (typeof usage.completion_tokens === 'number') u.output_tokens = usage.completion_tokens;
+    after.usage = u;
+  }
+  b.emit('model.after_call', `${rid}:model.after`, ts, after);
+}

@@ -12,6 +12,7 @@ export const OTEL_ALIASES = {
   input_messages: ['gen_ai.input.messages', 'gen_ai.prompt'],
   output_messages: ['gen_ai.output.messages', 'gen_ai.output', 'gen_ai.completion'],
   output_type: ['gen_ai.output.type'],
+  finish_reasons: ['gen_ai.response.finish_reasons'],
   input_tokens: ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens'],
   output_tokens: ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens'],
   input_cost: ['gen_ai.usage.input_cost'],
@@ -64,6 +65,8 @@ export function parseMaybeJson(value: JsonValue): { value: JsonValue; parsed: bo
 
 /** An id written as a decimal integer (quoted by quoteOtelIds, or a lossy number) or hex → lowercase hex. */
 export function otelIdHex(value: unknown, digits: number): { hex: string; lossy: boolean } | null {
+  // The Python SDK writes ids as "0x…" hex; OTLP is converted to that form (otlpSpans.ts), so an all-digit hex id is not misread as decimal.
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value)) return { hex: value.slice(2).toLowerCase().padStart(digits, '0'), lossy: false };
   if (typeof value === 'string' && /^\d+$/.test(value)) return { hex: BigInt(value).toString(16).padStart(digits, '0'), lossy: false };
   if (typeof value === 'string' && /^[0-9a-fA-F]+$/.test(value)) return { hex: value.toLowerCase().padStart(digits, '0'), lossy: false };
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {

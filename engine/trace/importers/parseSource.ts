@@ -1,4 +1,8 @@
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../../model/json.ts';
 import { jsonErrorDetail } from '../formatIssues.ts';
+
+/** Levels a foreign document may add around its records (arrays of events, span envelopes). */
+const DOCUMENT_WRAPPING = 8;
 import { LineSplitter } from '../lineSplitter.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../traceReader.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
@@ -15,7 +19,10 @@ export function parseJsonl(text: string, maxLineChars = DEFAULT_MAX_LINE_CHARS):
     line(line, lineNo, terminated) {
       if (line.trim() === '') return;
       try {
-        records.push({ line: lineNo, value: JSON.parse(line) });
+        const value: unknown = JSON.parse(line);
+        const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
+        if (deep) problems.push(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
+        else records.push({ line: lineNo, value });
       } catch (err) {
         const code = terminated ? 'not_json' : 'truncated';
         const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
@@ -33,8 +40,9 @@ export function parseJsonl(text: string, maxLineChars = DEFAULT_MAX_LINE_CHARS):
 
 /** Parses one JSON document; a syntax error becomes a problem with its line and column when V8 gives a position. */
 export function parseJsonDocument(text: string): { ok: true; value: unknown } | { ok: false; problem: TraceProblem } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     const detail = jsonErrorDetail(err);
     const at = errorPosition(err instanceof Error ? err.message : '', text);
@@ -54,6 +62,10 @@ export function parseJsonDocument(text: string): { ok: true; value: unknown } | 
     const why = truncated ? 'the document ends too early (a truncated file?)' : 'not valid JSON';
     return { ok: false, problem: traceProblem(code, line, `${why}${where} (${detail})`, 'error', true) };
   }
+  // A document wraps its records a few levels deep; past that, its importer's walks could overflow [V9].
+  const deep = tooDeepAt(value, MAX_JSON_DEPTH + DOCUMENT_WRAPPING);
+  if (deep) return { ok: false, problem: traceProblem('too_deep', 0, tooDeepMessage('document', deep, MAX_JSON_DEPTH + DOCUMENT_WRAPPING), 'error', true) };
+  return { ok: true, value };
 }
 
 /**

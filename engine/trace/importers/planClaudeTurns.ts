@@ -15,7 +15,7 @@ export interface ClaudeGroup {
 }
 
 /** What a `user` record is, decided in one place for the planner and the importer. */
-export type UserRecordKind = 'prompt' | 'text_prompt' | 'tool_results' | 'interrupt' | 'meta' | 'local_command' | 'other';
+export type UserRecordKind = 'prompt' | 'text_prompt' | 'tool_results' | 'interrupt' | 'meta' | 'compact_summary' | 'local_command' | 'other';
 
 /** First pass over a transcript: model-call groups, tool uses, and which model calls are final answers. */
 export interface ClaudePlan {
@@ -30,15 +30,19 @@ export interface ClaudePlan {
 
 const LOCAL_COMMAND = /^\s*<(command-name|local-command-|bash-input|bash-stdout|bash-stderr)/;
 
-/** Classifies a `user` record: a typed prompt, tool results, an interrupt mark, meta text or a local command. */
+/**
+ * Classifies a `user` record: a typed prompt, tool results, an interrupt mark, a local command, or text
+ * Claude Code injected (`isMeta`: skill and command text; `isCompactSummary`: the compaction summary),
+ * which is context, not input [I4].
+ */
 export function userRecordKind(rec: JsonObject): UserRecordKind {
   const content = isJsonObject(rec.message) ? rec.message.content : undefined;
-  if (typeof content === 'string') {
-    if (rec.isMeta === true) return 'meta';
-    return LOCAL_COMMAND.test(content) ? 'local_command' : 'prompt';
-  }
+  const toolResults = Array.isArray(content) && content.some((c) => isJsonObject(c) && c.type === 'tool_result');
+  if (!toolResults && rec.isCompactSummary === true) return 'compact_summary';
+  if (!toolResults && rec.isMeta === true) return 'meta';
+  if (typeof content === 'string') return LOCAL_COMMAND.test(content) ? 'local_command' : 'prompt';
   if (!Array.isArray(content)) return 'other';
-  if (content.some((c) => isJsonObject(c) && c.type === 'tool_result')) return 'tool_results';
+  if (toolResults) return 'tool_results';
   const texts = content.filter((c) => isJsonObject(c) && c.type === 'text').map((c) => String((c as JsonObject).text ?? ''));
   if (texts.length === 0) return 'other';
   return texts.every((t) => t.startsWith('[Request interrupted by user')) ? 'interrupt' : 'text_prompt';

@@ -18,7 +18,11 @@ interface PendingAnnotation {
  * synthesised and counted), counts for the report, and annotations attached to the event they concern.
  */
 export class TraceBuilder {
+  /** The events built so far; with a sink, only the one held back for annotations. */
   readonly events: TraceEvent[] = [];
+  /** Events handed to the sink so far (0 without one). */
+  private handedOver = 0;
+  private sink: ((event: TraceEvent) => void) | null = null;
   readonly report: ImportReport;
   private readonly ids = new Map<string, number>();
   private readonly keyed = new Map<string, TraceEvent>();
@@ -36,22 +40,43 @@ export class TraceBuilder {
   }
 
   /**
+   * Streams: from now on each event goes to `sink` as soon as the next one is emitted (the newest is held
+   * back so that annotations seen after it still attach to it), and nothing is kept. Keyed annotations
+   * reach their event only while it is held; otherwise they go to the current event.
+   */
+  streamTo(sink: (event: TraceEvent) => void): void {
+    this.sink = sink;
+  }
+
+  /** Events emitted so far, handed over or held. */
+  get count(): number {
+    return this.handedOver + this.events.length;
+  }
+
+  /** The time of the newest event, or null. */
+  get latestTs(): string | null {
+    return this.events[this.events.length - 1]?.ts ?? this.lastTs;
+  }
+
+  /**
    * Appends an event. `idBase` comes from source ids (e.g. a tool_use id); a repeat gets `#2`, `#3`.
    * `ts` is an ISO string from the source, or null to synthesise (the previous event's time, or the epoch
    * plus one second per event when the source has no time at all).
    */
-  emit(type: string, idBase: string, ts: string | null, payload: JsonObject, options: { key?: string; agentId?: string } = {}): TraceEvent {
+  emit(type: string, idBase: string, ts: string | null, payload: JsonObject, options: { key?: string; agentId?: string; exactId?: boolean } = {}): TraceEvent {
     const event: TraceEvent = {
-      event_id: this.uniqueId(`${this.prefix}:${idBase}`),
+      event_id: this.uniqueId(options.exactId ? idBase : `${this.prefix}:${idBase}`),
       trace_id: this.traceId,
       agent_id: options.agentId ?? this.agentId,
       type,
       ts: ts ?? this.syntheticTs(),
       payload,
     };
+    if (this.firstTs === null) this.firstTs = event.ts;
     if (ts !== null) this.lastTs = ts;
+    if (this.sink) this.handOver();
     this.events.push(event);
-    if (options.key !== undefined) this.keyed.set(options.key, event);
+    if (options.key !== undefined && !this.sink) this.keyed.set(options.key, event);
     bump(this.report.event_counts, type);
     if (type === 'tool.before_call') this.report.tool_calls++;
     if (type === 'model.before_call') this.report.model_calls++;
@@ -67,6 +92,7 @@ export class TraceBuilder {
   annotate(kind: string, data: JsonObject, key: string | null = null): void {
     bump(this.report.annotations, kind);
     this.pending.push({ key, fallback: this.events.length - 1, data: { ...data, kind } });
+    if (this.sink) this.attachAnnotations();
   }
 
   skip(kind: string): void {
@@ -88,22 +114,33 @@ export class TraceBuilder {
   /** Builds the trace: attaches annotations, fills the header and the report. */
   finish(source: TraceSource, sourceRecords: number, created?: string): ImportResult {
     this.attachAnnotations();
+    if (this.sink) this.handOver();
     if (this.duplicateIds > 0) this.warn(`${this.duplicateIds} source ids appeared more than once; their events got ids ending in #2, #3, ...`);
     if (this.report.synthetic_timestamps > 0) {
       this.note(`${this.report.synthetic_timestamps} event timestamps were synthesised (the source has no time for them): they keep the order, not the real time`);
     }
     const report = this.report;
     report.source_records = sourceRecords;
-    report.events = this.events.length;
+    report.events = this.count;
     const header = {
       format: TRACE_FORMAT,
       version: TRACE_VERSION,
       trace_id: this.traceId,
       agent_id: this.agentId,
       source,
-      created: created ?? this.events[0]?.ts ?? new Date(SYNTHETIC_EPOCH_MS).toISOString(),
+      created: created ?? this.firstTs ?? new Date(SYNTHETIC_EPOCH_MS).toISOString(),
     } as const;
     return { ok: true, trace: { header, events: this.events }, report };
+  }
+
+  private firstTs: string | null = null;
+
+  private handOver(): void {
+    const sink = this.sink as (event: TraceEvent) => void;
+    for (const e of this.events.splice(0)) {
+      this.handedOver++;
+      sink(e);
+    }
   }
 
   private uniqueId(base: string): string {
@@ -123,12 +160,14 @@ export class TraceBuilder {
   private syntheticTs(): string {
     this.report.synthetic_timestamps++;
     if (this.lastTs !== null) return this.lastTs;
-    return new Date(SYNTHETIC_EPOCH_MS + this.events.length * 1000).toISOString();
+    return new Date(SYNTHETIC_EPOCH_MS + this.count * 1000).toISOString();
   }
 
   private attachAnnotations(): void {
-    for (const a of this.pending) {
-      const target = (a.key !== null ? this.keyed.get(a.key) : undefined) ?? this.events[Math.max(0, a.fallback)];
+    const pending = this.pending.splice(0);
+    for (const a of pending) {
+      const keyed = a.key !== null ? this.keyed.get(a.key) : undefined;
+      const target = (keyed && (!this.sink || this.events.includes(keyed)) ? keyed : undefined) ?? this.events[Math.max(0, Math.min(a.fallback, this.events.length - 1))];
       if (!target) continue; // no events at all: the counts in the report still say what was there
       const meta: JsonObject = target.meta ?? {};
       const list = meta.annotations;

@@ -17,7 +17,7 @@ export function comparable(s: ReplayStep): unknown {
   return JSON.parse(JSON.stringify(s, (k, v) => (k === 'duration_ms' ? 0 : v)));
 }
 
-/** Outcome letters for compact assertions: c(ontinue) s(top) b(lock) t(erminate) n(ot reached). */
+/** Outcome letters for compact assertions: c(ontinue) s(top) a(sk) b(lock) t(erminate) n(ot reached). */
 export function outcomes(steps: readonly ReplayStep[]): string {
-  return steps.map((s) => ({ continue: 'c', stop_propagation: 's', block_action: 'b', terminate: 't', not_reached: 'n' })[s.outcome]).join('');
+  return steps.map((s) => ({ continue: 'c', stop_propagation: 's', ask: 'a', block_action: 'b', terminate: 't', not_reached: 'n' })[s.outcome]).join('');
 }

@@ -145,7 +145,7 @@ describe('replay properties', () => {
         fastFirst.timeline();
         expect(fastFirst.coverage()).toEqual(coverage);
         steps.forEach((s, i) => {
-          expect(t.outcome[i]).toBe(['continue', 'stop_propagation', 'block_action', 'terminate', 'not_reached'].indexOf(s.outcome));
+          expect(t.outcome[i]).toBe(['continue', 'stop_propagation', 'ask', 'block_action', 'terminate', 'not_reached'].indexOf(s.outcome));
           expect(t.duplicate_of[i]).toBe(s.duplicate_of ?? -1);
           expect(t.decided_by[i]).toBe(s.decided_by === null ? -1 : t.handler_ids.indexOf(s.decided_by));
         });

@@ -97,7 +97,7 @@ describe('replayer (random access)', () => {
     expect(t.handler_ids).toEqual(['block-rm', 'kill', 'count', 'log']);
     expect(t.types).toEqual(['tool.before_call', 'tool.after_call']);
     straight.forEach((s, i) => {
-      expect(['continue', 'stop_propagation', 'block_action', 'terminate', 'not_reached'][t.outcome[i]!]).toBe(s.outcome);
+      expect(['continue', 'stop_propagation', 'ask', 'block_action', 'terminate', 'not_reached'][t.outcome[i]!]).toBe(s.outcome);
       expect(t.decided_by[i]).toBe(s.decided_by === null ? -1 : t.handler_ids.indexOf(s.decided_by));
       expect(t.duplicate_of[i]).toBe(s.duplicate_of ?? -1);
       expect(t.recorded[i]).toBe(s.recorded ? 0 : NO_RECORD);

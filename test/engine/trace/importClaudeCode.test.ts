@@ -73,7 +73,9 @@ describe.skipIf(!HAVE_FIXTURES)('Claude Code importer on real transcripts', () =
     expect(report).toMatchObject({ source_records: 39, tool_calls: 6, model_calls: 4 });
     expect(report.event_counts).toMatchObject({ 'input.received': 2, 'tool.after_call': 6, 'model.after_call': 4 });
     expect(report.event_counts).not.toHaveProperty('final_answer.before'); // every turn was interrupted
-    expect(report.annotations).toEqual({ hook_progress: 10, 'user:interrupt': 2, 'user:meta': 1, 'user:local_command': 2, 'system:local_command': 2 });
+    // The one isMeta record (injected text, not typed) is context.added, not input [I4].
+    expect(report.event_counts).toMatchObject({ 'context.added': 1 });
+    expect(report.annotations).toEqual({ hook_progress: 10, 'user:interrupt': 2, 'user:local_command': 2, 'system:local_command': 2 });
     expect(report.skipped).toEqual({ 'file-history-snapshot': 3, 'queue-operation': 2 });
     const tools = trace.events.filter((e) => e.type === 'tool.before_call').map((e) => e.payload.tool_name);
     expect(tools).toEqual(['Bash', 'Bash', 'WebSearch', 'Glob', 'Read', 'WebFetch']);

@@ -58,7 +58,7 @@ describe('readTraceFile (Node)', () => {
     expect(r.report).toMatchObject({ events: 50, event_counts: { 'input.received': 50 } });
     const big = join(dir, 'big.json');
     writeFileSync(big, `[${'{"id": 1, "source": "user", "action": "message"},'.repeat(100)}{}]`);
-    const refused = await importTraceFile(big, { maxBytes: 1000 });
+    const refused = await importTraceFile(big, { maxDocumentChars: 1000 });
     expect(refused.problems[0]).toMatchObject({ code: 'too_large', fatal: true });
   });
 

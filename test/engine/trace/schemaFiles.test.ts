@@ -17,7 +17,7 @@ describe('generated JSON Schemas', () => {
     expect(s.$defs.header.required).toEqual(expect.arrayContaining(['format', 'version', 'trace_id', 'agent_id', 'source', 'created']));
     expect(s.$defs.event.required).toEqual(['event_id', 'type', 'ts', 'payload']);
     expect(s.$defs.event.properties.payload.type).toBe('object');
-    expect(s.$defs.event.properties.recorded.properties.decision.enum).toEqual(['continue', 'stop_propagation', 'block_action', 'terminate']);
+    expect(s.$defs.event.properties.recorded.properties.decision.enum).toEqual(['continue', 'stop_propagation', 'ask', 'block_action', 'terminate']);
     expect(s.$defs.event.additionalProperties).toBe(false);
   });
 

@@ -49,3 +49,16 @@ describe('export and import', () => {
     expect(exportFileName(demo)).toBe('demo-agent-safety-policy.hookwire.json');
   });
 });
+
+describe('export names the JSON Schema', () => {
+  it('[V10] writes "$schema" first, the package schema id, and keeps a document\'s own', async () => {
+    const { PIPELINE_SCHEMA_ID } = await import('../../../engine/model/pipelineSchema.ts');
+    const text = exportPipelineText(demo, { layout: false });
+    expect(Object.keys(JSON.parse(text))[0]).toBe('$schema');
+    expect(JSON.parse(text).$schema).toBe(PIPELINE_SCHEMA_ID);
+    const back = checkImport(text);
+    expect(back.ok && back.doc?.$schema).toBe(PIPELINE_SCHEMA_ID);
+    const own = exportPipelineText({ ...demo, $schema: './schema.json' }, { layout: false });
+    expect(JSON.parse(own).$schema).toBe('./schema.json');
+  });
+});

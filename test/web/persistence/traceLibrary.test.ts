@@ -72,10 +72,10 @@ describe('trace library (IndexedDB through Dexie, chunked events)', () => {
   });
 
   it('stores the demo trace on first start only, and path completion samples stored events', async () => {
-    const id = await startTraceLibrary(db);
+    const id = await startTraceLibrary(db).started;
     expect(id).not.toBeNull();
     expect(await getSetting(db, TRACE_SETTINGS.lastTrace)).toBe(id);
-    expect(await startTraceLibrary(db)).toBeNull();
+    expect(await startTraceLibrary(db).started).toBeNull();
     const list = await listTraces(db);
     expect(list.map((t) => t.name)).toEqual([DEMO_TRACE_NAME]);
     expect(list[0]!.demo).toBe(true);
@@ -86,10 +86,10 @@ describe('trace library (IndexedDB through Dexie, chunked events)', () => {
   });
 
   it('keeps the demo trace deleted after the user deletes it (seeded once)', async () => {
-    const id = (await startTraceLibrary(db))!;
+    const id = (await startTraceLibrary(db).started)!;
     await deleteTrace(db, id);
     await purgeTraces(db, Date.now() + 1);
-    await startTraceLibrary(db);
+    await startTraceLibrary(db).started;
     expect(await listTraces(db)).toEqual([]);
   });
 });

@@ -8,12 +8,14 @@ import { describe, expect, it, vi } from 'vitest';
  */
 async function tab() {
   vi.resetModules();
-  const store = await import('../../../web/store/editorStore.ts');
+  const store = await import('../../../web/store/appStore.ts');
   const workspace = await import('../../../web/persistence/workspace.ts');
   const { HookwireDb } = await import('../../../web/persistence/db.ts');
   const db = new HookwireDb('two-tabs');
-  await workspace.startWorkspace(db);
-  return { s: () => store.useEditor.getState(), workspace, db };
+  const app = store.createAppStore();
+  const ws = workspace.createWorkspace(app, db);
+  await ws.start();
+  return { s: () => app.getState(), workspace: ws, db };
 }
 
 const until = async (check: () => boolean) => {

@@ -6,7 +6,7 @@ import type { QuickJSSandbox } from '../../../engine/sandbox/quickjsSandbox.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { startCodeCheck, type CheckFn } from '../../../web/problems/codeCheck.ts';
 import { checkCode } from '../../../web/sandbox/checkCode.ts';
-import { useEditor } from '../../../web/store/editorStore.ts';
+import { useApp } from '../../../web/store/appStore.ts';
 
 // The editor's code check against the store, with the worker's own check (checkCode) on a real QuickJS
 // sandbox in Node standing in for the worker round trip.
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.dispose());
 
-const s = () => useEditor.getState();
+const s = () => useApp.getState();
 const DEBOUNCE = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +45,7 @@ afterEach(() => stop());
 
 describe('code check', () => {
   it('[S1] a syntax error in a code handler reaches the problems list, with its line, and goes when fixed', async () => {
-    stop = startCodeCheck(check, DEBOUNCE);
+    stop = startCodeCheck(useApp, check, DEBOUNCE);
     await expect.poll(() => sent.length).toBe(1);
     setSource('export default () => {\n  return {\n};;}}');
     await expect.poll(() => codeErrors().length).toBe(1);
@@ -55,7 +55,7 @@ describe('code check', () => {
   });
 
   it('waits until the edits pause, and sends nothing for a document without code', async () => {
-    stop = startCodeCheck(check, 40);
+    stop = startCodeCheck(useApp, check, 40);
     await expect.poll(() => sent.length).toBe(1);
     for (const src of ['export default (', 'export default ((', 'export default (((']) setSource(src);
     await expect.poll(() => codeErrors().length).toBe(1);
@@ -69,7 +69,7 @@ describe('code check', () => {
   });
 
   it('ignores an answer about another pipeline', async () => {
-    stop = startCodeCheck(check, 50);
+    stop = startCodeCheck(useApp, check, 50);
     await expect.poll(() => sent.length).toBe(1);
     let release!: () => void;
     gate = new Promise((r) => (release = r));
@@ -89,7 +89,7 @@ describe('code check', () => {
   });
 
   it('stops following the store when stopped', async () => {
-    stop = startCodeCheck(check, DEBOUNCE);
+    stop = startCodeCheck(useApp, check, DEBOUNCE);
     await expect.poll(() => sent.length).toBe(1);
     stop();
     setSource('export default (');

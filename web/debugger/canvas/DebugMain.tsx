@@ -1,25 +1,24 @@
 import { useEffect, useMemo } from 'react';
 import { Canvas } from '../../canvas/Canvas.tsx';
-import { useEditor, selectDoc, selectPipelineId, selectSelectedNodes } from '../../store/editorStore.ts';
-import { restartReplay } from '../debuggerController.ts';
-import { useDebugger, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../debuggerStore.ts';
+import { useApp, selectDoc, selectPipelineId, selectSelectedNodes, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../../store/appStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
 import { pathHighlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 /** The canvas, read-only, lit along the path the current event took; with the legend and the states around it. */
 export function DebugMain() {
-  const doc = useEditor(selectDoc);
-  const pipelineId = useEditor(selectPipelineId);
-  const selected = useEditor(selectSelectedNodes);
-  const detail = useDebugger(selectDetail);
-  const why = useDebugger(selectWhyHandler);
-  const trace = useDebugger(selectTrace);
+  const doc = useApp(selectDoc);
+  const pipelineId = useApp(selectPipelineId);
+  const selected = useApp(selectSelectedNodes);
+  const detail = useApp(selectDetail);
+  const why = useApp(selectWhyHandler);
+  const trace = useApp(selectTrace);
 
   // Clicking a handler on the canvas asks "why didn't it fire?" about it and focuses its paths.
   useEffect(() => {
     const node = selected.length === 1 ? doc?.nodes.find((n) => n.id === selected[0]) : undefined;
-    useDebugger.getState().set({ whyHandler: node?.kind === 'handler' ? node.id : null });
+    useApp.getState().askWhy(node?.kind === 'handler' ? node.id : null);
   }, [selected, doc]);
 
   const highlight = useMemo(
@@ -33,7 +32,7 @@ export function DebugMain() {
         <div className="box">
           <h2>No pipeline open</h2>
           <p>The debugger replays a trace through the pipeline open in the editor. Open or create one in Edit mode.</p>
-          <button className="btn primary" onClick={() => useEditor.getState().setMode('edit')}>Go to Edit</button>
+          <button className="btn primary" onClick={() => useApp.getState().setMode('edit')}>Go to Edit</button>
         </div>
       </div>
     );
@@ -57,9 +56,9 @@ export function DebugMain() {
 }
 
 function StepBadge() {
-  const detail = useDebugger(selectDetail)!;
-  const count = useDebugger((s) => s.trace?.event_count ?? 0);
-  const pausedAt = useDebugger((s) => s.pausedAt);
+  const detail = useApp(selectDetail)!;
+  const count = useApp((s) => s.trace?.event_count ?? 0);
+  const pausedAt = useApp((s) => s.pausedAt);
   const { step } = detail;
   return (
     <div className="dbg-canvas-step" data-testid="canvas-step">
@@ -88,7 +87,7 @@ function Legend() {
 
 /** The pipeline being edited has errors: the replay keeps showing the last version that loaded. */
 function CompileBanner() {
-  const compile = useDebugger(selectCompile);
+  const compile = useApp(selectCompile);
   if (!compile || compile.ok) return null;
   const errors = compile.problems.filter((p) => p.severity === 'error');
   return (
@@ -97,20 +96,21 @@ function CompileBanner() {
         <strong>The pipeline has {errors.length} error{errors.length === 1 ? '' : 's'}: the replay shows the last version that loaded</strong>
         {errors[0]?.message}
       </div>
-      <button className="btn" onClick={() => useEditor.getState().setMode('edit')}>Fix in Edit</button>
+      <button className="btn" onClick={() => useApp.getState().setMode('edit')}>Fix in Edit</button>
     </div>
   );
 }
 
 /** Something broke that is not the user's doing (storage, the worker): said, with a way on. */
 function FailureBanner() {
-  const failure = useDebugger((s) => s.failure);
+  const failure = useApp((s) => s.failure);
+  const { replay } = useServices();
   if (!failure) return null;
   return (
     <div className="banner error" role="alert" data-testid="replay-failure">
       <div className="text"><strong>The replay stopped</strong>{failure}</div>
-      <button className="btn" onClick={restartReplay}>Replay again</button>
-      <button className="btn ghost" onClick={() => useDebugger.getState().set({ failure: null })}>Dismiss</button>
+      <button className="btn" onClick={replay.restartReplay}>Replay again</button>
+      <button className="btn ghost" onClick={() => useApp.getState().dismissFailure()}>Dismiss</button>
     </div>
   );
 }

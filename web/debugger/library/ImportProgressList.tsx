@@ -1,5 +1,5 @@
-import { useDebugger } from '../debuggerStore.ts';
-import { cancelImport } from '../traceCommands.ts';
+import { useApp } from '../../store/appStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
 
 const PHASE: Record<string, string> = { reading: 'Reading', converting: 'Converting', storing: 'Storing' };
 
@@ -9,7 +9,8 @@ function mb(bytes: number): string {
 
 /** Imports in progress: a bar per file, with what is happening and a Cancel that leaves nothing behind. */
 export function ImportProgressList() {
-  const imports = useDebugger((s) => s.imports);
+  const imports = useApp((s) => s.imports);
+  const { traces } = useServices();
   if (imports.length === 0) return null;
   return (
     <div className="dbg-imports">
@@ -20,7 +21,7 @@ export function ImportProgressList() {
           <div key={v.id} className="dbg-import" data-testid="import-progress">
             <div className="row">
               <span className="name grow" title={v.fileName}>{v.fileName}</span>
-              <button className="btn ghost" onClick={() => cancelImport(v.id)} data-testid="import-cancel">Cancel</button>
+              <button className="btn ghost" onClick={() => traces.cancelImport(v.id)} data-testid="import-cancel">Cancel</button>
             </div>
             <div className={`bar${fraction === null ? ' indeterminate' : ''}`} role="progressbar" aria-valuemin={0} aria-valuemax={100}
               aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)} aria-label={`Importing ${v.fileName}`}>

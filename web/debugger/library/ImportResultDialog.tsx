@@ -1,7 +1,7 @@
 import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { useDebugger } from '../debuggerStore.ts';
-import { discardImport, keepImport } from '../traceCommands.ts';
+import { useApp } from '../../store/appStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
 
 const SHOWN = 200;
 
@@ -10,11 +10,12 @@ const SHOWN = 200;
  * events or discard the import (a failed import has nothing to keep).
  */
 export function ImportResultDialog() {
-  const r = useDebugger((s) => s.importResult);
+  const r = useApp((s) => s.importResult);
+  const { traces } = useServices();
   if (!r) return null;
   const errors = r.problems.filter((p) => p.severity === 'error');
   const failed = r.status === 'failed' || !r.traceId;
-  const close = () => void discardImport();
+  const close = () => void traces.discardImport();
   return (
     <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={close} testId="import-result"
       footer={failed ? (
@@ -22,7 +23,7 @@ export function ImportResultDialog() {
       ) : (
         <>
           <button className="btn" onClick={close} data-testid="import-discard">Discard import</button>
-          <button className="btn primary" onClick={() => void keepImport()} data-testid="import-keep">
+          <button className="btn primary" onClick={() => void traces.keepImport()} data-testid="import-keep">
             Keep {r.events.toLocaleString('en')} good event{r.events === 1 ? '' : 's'}
           </button>
         </>

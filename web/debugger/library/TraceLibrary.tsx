@@ -3,9 +3,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
 import { listTraces } from '../../persistence/traceLibrary.ts';
 import type { StoredTrace } from '../../persistence/storedTrace.ts';
-import { debuggerDb, openTrace } from '../debuggerController.ts';
-import { useDebugger } from '../debuggerStore.ts';
-import { deleteTraceCmd, importFiles, renameTraceCmd } from '../traceCommands.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp } from '../../store/appStore.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ImportProgressList } from './ImportProgressList.tsx';
 import { timeAgo } from '../../ui/timeAgo.ts';
@@ -13,15 +12,21 @@ import { timeAgo } from '../../ui/timeAgo.ts';
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'hookwire-trace': 'Hookwire trace',
   'claude-code': 'Claude Code',
+  'codex-rollout': 'Codex CLI',
   'otel-genai': 'OpenTelemetry',
+  'otlp-json': 'OTLP/JSON',
+  'otel-spans-jsonl': 'OTel spans',
+  'otel-console': 'OTel console',
   'swe-agent': 'SWE-agent',
+  'mini-swe-agent': 'mini-swe-agent',
   openhands: 'OpenHands',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
 export function TraceLibrary() {
-  const traces = useLiveQuery(() => listTraces(debuggerDb()), []);
-  const current = useDebugger((s) => s.traceId);
+  const { db, traces: commands } = useServices();
+  const traces = useLiveQuery(() => listTraces(db), [db]);
+  const current = useApp((s) => s.traceId);
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -31,7 +36,7 @@ export function TraceLibrary() {
         <input ref={input} type="file" hidden multiple data-testid="trace-file"
           accept=".jsonl,.json,.traj,.hwtrace,application/json,application/x-ndjson"
           onChange={(e) => {
-            importFiles([...(e.target.files ?? [])]);
+            commands.importFiles([...(e.target.files ?? [])]);
             e.target.value = '';
           }} />
       </div>
@@ -52,9 +57,10 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
   const [renaming, setRenaming] = useState(false);
   const warnings = t.problems.length;
   const pending = t.status === 'pending';
+  const { replay, traces } = useServices();
   const open = () => {
-    if (pending) useDebugger.getState().set({ importResult: { status: 'partial', traceId: t.id, format: t.source_format, name: t.name, events: t.event_count, problems: t.problems, notes: t.notes, fileName: t.file_name ?? t.name } });
-    else if (!current) void openTrace(t.id);
+    if (pending) useApp.getState().showImportResult({ status: 'partial', traceId: t.id, format: t.source_format, name: t.name, events: t.event_count, problems: t.problems, notes: t.notes, fileName: t.file_name ?? t.name });
+    else if (!current) void replay.openTrace(t.id);
   };
   return (
     <div className="lib-item" aria-current={current} data-testid="trace-item" data-name={t.name} role="button" tabIndex={0}
@@ -64,7 +70,7 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
         {renaming ? (
           <RenameInput initial={t.name} onDone={(name) => {
             setRenaming(false);
-            if (name && name !== t.name) void renameTraceCmd(t.id, name);
+            if (name && name !== t.name) void traces.renameTrace(t.id, name);
           }} />
         ) : (
           <div className="title">{t.name}</div>
@@ -84,7 +90,7 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
         <button className="btn ghost icon" title="Rename" aria-label={`Rename ${t.name}`} data-testid="trace-rename"
           onClick={(e) => { e.stopPropagation(); setRenaming(true); }}><DebugIcon name="pencil" size={13} /></button>
         <button className="btn ghost icon" title="Delete" aria-label={`Delete ${t.name}`} data-testid="trace-delete"
-          onClick={(e) => { e.stopPropagation(); void deleteTraceCmd(t.id, t.name); }}><DebugIcon name="trash" size={13} /></button>
+          onClick={(e) => { e.stopPropagation(); void traces.deleteTrace(t.id, t.name); }}><DebugIcon name="trash" size={13} /></button>
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import type { StepOutcome } from '../../../engine/replay/types.ts';
 export const OUTCOME_LABEL: Record<StepOutcome, string> = {
   continue: 'Continue',
   stop_propagation: 'Stop',
+  ask: 'Ask',
   block_action: 'Block',
   terminate: 'Terminate',
   not_reached: 'Not reached',
@@ -15,6 +16,7 @@ export const OUTCOME_LABEL: Record<StepOutcome, string> = {
 export const OUTCOME_LONG: Record<StepOutcome, string> = {
   continue: 'CONTINUE',
   stop_propagation: 'STOP_PROPAGATION',
+  ask: 'ASK',
   block_action: 'BLOCK_ACTION',
   terminate: 'TERMINATE',
   not_reached: 'NOT REACHED',

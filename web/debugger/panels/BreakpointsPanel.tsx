@@ -1,30 +1,17 @@
 import { useState } from 'react';
-import { useDebugger, selectBreakpoints, selectHandlers } from '../debuggerStore.ts';
-import { breakpointId, breakpointLabel, type Breakpoint, type BreakpointSpec } from '../model/breakpoints.ts';
+import { useApp, selectBreakpoints, selectHandlers } from '../../store/appStore.ts';
+import { breakpointLabel, type Breakpoint } from '../model/breakpoints.ts';
 import { DECISION_FILTERS, type DecisionFilter } from '../model/timelineFilter.ts';
-import { play, runToBreakpoint } from '../playback.ts';
+import { useServices } from '../../services/AppServices.tsx';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
-
-/** Adds a breakpoint unless the same one is there. */
-export function addBreakpoint(spec: BreakpointSpec): void {
-  const s = useDebugger.getState();
-  const id = breakpointId(spec);
-  if (s.breakpoints.some((b) => b.id === id)) return;
-  s.set({ breakpoints: [...s.breakpoints, { ...spec, id } as Breakpoint] });
-}
-
-export function removeBreakpoint(id: string): void {
-  const s = useDebugger.getState();
-  s.set({ breakpoints: s.breakpoints.filter((b) => b.id !== id) });
-}
 
 type Kind = Breakpoint['kind'];
 
 /** Breakpoints on an event type, a handler firing or a decision; playback pauses at the first step one matches. */
 export function BreakpointsPanel() {
-  const breakpoints = useDebugger(selectBreakpoints);
-  const handlers = useDebugger(selectHandlers);
-  const types = useDebugger((s) => s.trace?.event_types ?? []);
+  const breakpoints = useApp(selectBreakpoints);
+  const handlers = useApp(selectHandlers);
+  const types = useApp((s) => s.trace?.event_types ?? []);
   const [kind, setKind] = useState<Kind>('decision');
   const [value, setValue] = useState('');
   const name = (id: string) => handlers.find((h) => h.id === id)?.name;
@@ -33,11 +20,12 @@ export function BreakpointsPanel() {
       : kind === 'handler' ? handlers.map((h) => ({ value: h.id, label: h.name }))
         : types.map((t) => ({ value: t.type, label: t.type }));
   const chosen = options.some((o) => o.value === value) ? value : options[0]?.value ?? '';
+  const { playback } = useServices();
   const add = () => {
     if (!chosen) return;
-    if (kind === 'decision') addBreakpoint({ kind, decision: chosen as DecisionFilter });
-    else if (kind === 'handler') addBreakpoint({ kind, handler_id: chosen });
-    else addBreakpoint({ kind, type: chosen });
+    if (kind === 'decision') useApp.getState().addBreakpoint({ kind, decision: chosen as DecisionFilter });
+    else if (kind === 'handler') useApp.getState().addBreakpoint({ kind, handler_id: chosen });
+    else useApp.getState().addBreakpoint({ kind, type: chosen });
   };
   return (
     <div className="dbg-panel" data-testid="breakpoints-panel">
@@ -62,13 +50,13 @@ export function BreakpointsPanel() {
               <li key={b.id} data-testid="breakpoint">
                 <span className="dot" />
                 <span className="grow">{breakpointLabel(b, name)}</span>
-                <button className="btn ghost icon" title="Remove" aria-label={`Remove breakpoint ${breakpointLabel(b, name)}`} onClick={() => removeBreakpoint(b.id)} data-testid="bp-remove"><DebugIcon name="close" size={12} /></button>
+                <button className="btn ghost icon" title="Remove" aria-label={`Remove breakpoint ${breakpointLabel(b, name)}`} onClick={() => useApp.getState().removeBreakpoint(b.id)} data-testid="bp-remove"><DebugIcon name="close" size={12} /></button>
               </li>
             ))}
           </ul>
           <div className="row" style={{ padding: '4px 14px' }}>
-            <button className="btn" onClick={() => { useDebugger.getState().set({ bottomTab: 'timeline' }); void play(); }} data-testid="bp-play"><DebugIcon name="play" size={12} /> Play to the next one</button>
-            <button className="btn" onClick={() => { useDebugger.getState().set({ bottomTab: 'timeline' }); void runToBreakpoint(); }}><DebugIcon name="run" size={12} /> Jump to the next one</button>
+            <button className="btn" onClick={() => { useApp.getState().showBottomTab('timeline'); void playback.play(); }} data-testid="bp-play"><DebugIcon name="play" size={12} /> Play to the next one</button>
+            <button className="btn" onClick={() => { useApp.getState().showBottomTab('timeline'); void playback.runToBreakpoint(); }}><DebugIcon name="run" size={12} /> Jump to the next one</button>
           </div>
         </>
       )}

@@ -1,5 +1,5 @@
-import { goTo, pinVersion, unpin } from '../debuggerController.ts';
-import { useDebugger } from '../debuggerStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 
@@ -10,15 +10,16 @@ const MAX_ROWS = 500;
  * (the engine's pipeline diff [R12]: outcome, reason or final payload).
  */
 export function ComparePanel() {
-  const pinned = useDebugger((s) => s.pinned);
-  const diff = useDebugger((s) => s.diff);
-  const running = useDebugger((s) => s.diffRunning);
-  const problems = useDebugger((s) => s.diffProblems);
+  const pinned = useApp((s) => s.pinned);
+  const diff = useApp((s) => s.diff);
+  const running = useApp((s) => s.diffRunning);
+  const problems = useApp((s) => s.diffProblems);
+  const { replay } = useServices();
   if (!pinned) {
     return (
       <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel">
         <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason or final payload changes is listed here.</p>
-        <button className="btn primary" onClick={pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
+        <button className="btn primary" onClick={replay.pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
       </div>
     );
   }
@@ -27,8 +28,8 @@ export function ComparePanel() {
       <div className="row dbg-compare-head">
         <DebugIcon name="pin" size={13} />
         <span className="grow">Comparing with “{pinned.name}” pinned at {new Date(pinned.at).toLocaleTimeString()}</span>
-        <button className="btn" onClick={pinVersion} title="Pin the pipeline as it is now">Re-pin</button>
-        <button className="btn" onClick={unpin} data-testid="unpin">Unpin</button>
+        <button className="btn" onClick={replay.pinVersion} title="Pin the pipeline as it is now">Re-pin</button>
+        <button className="btn" onClick={replay.unpin} data-testid="unpin">Unpin</button>
       </div>
       {problems.length > 0 && <div className="inline-problem">The pinned version no longer loads: {problems[0]!.message}</div>}
       {running && !diff && <div className="empty">Comparing…</div>}
@@ -43,7 +44,7 @@ export function ComparePanel() {
                 <thead><tr><th>#</th><th>Event</th><th>Pinned</th><th>Now</th><th>Reason now</th><th>Changed</th></tr></thead>
                 <tbody>
                   {diff.changed.slice(0, MAX_ROWS).map((c) => (
-                    <tr key={c.index} onClick={() => { goTo(c.index); useDebugger.getState().set({ bottomTab: 'timeline' }); }} data-testid="compare-row" data-index={c.index}>
+                    <tr key={c.index} onClick={() => { replay.goTo(c.index); useApp.getState().showBottomTab('timeline'); }} data-testid="compare-row" data-index={c.index}>
                       <td className="num">{stepNumber(c.index)}</td>
                       <td className="mono">{c.type}</td>
                       <td><span className={`dec dec-${c.before.outcome}`}>{OUTCOME_LABEL[c.before.outcome]}</span></td>

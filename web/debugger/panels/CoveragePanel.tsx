@@ -1,15 +1,14 @@
-import { useEditor } from '../../store/editorStore.ts';
-import { useDebugger } from '../debuggerStore.ts';
+import { useApp } from '../../store/appStore.ts';
 
 /** Coverage of the pipeline on this trace [R13]: which handlers fired, which never did, which event types no handler listens to. */
 export function CoveragePanel() {
-  const coverage = useDebugger((s) => s.coverage);
-  const progress = useDebugger((s) => s.progress);
+  const coverage = useApp((s) => s.coverage);
+  const progress = useApp((s) => s.progress);
   if (!coverage) return <div className="empty">{progress ? 'Explaining every step…' : 'Coverage appears when the replay has explained every step.'}</div>;
   const never = new Set(coverage.never_fired);
   const select = (id: string) => {
-    useEditor.getState().select([id]);
-    useDebugger.getState().set({ rightTab: 'step' });
+    useApp.getState().select([id]);
+    useApp.getState().showRightTab('step');
   };
   return (
     <div className="dbg-panel dbg-coverage" data-testid="coverage-panel">

@@ -1,10 +1,9 @@
 import { useState, type ReactElement } from 'react';
 import type { HandlerExplain } from '../../../engine/dispatch/types.ts';
 import type { WhyNotFired } from '../../../engine/replay/whyNotFired.ts';
-import { useEditor } from '../../store/editorStore.ts';
+import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LONG, STATUS_LABEL, valueLine } from '../model/labels.ts';
 import { changeRows } from '../model/payloadChanges.ts';
-import { addBreakpoint } from '../panels/BreakpointsPanel.tsx';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ConditionView } from './ConditionView.tsx';
 
@@ -44,7 +43,7 @@ export function HandlerCard({ h, decided, why }: { h: HandlerExplain; decided: b
                     <span className="label">Matcher “{m.label}”</span>
                     {m.cached && <span className="dbg-muted"> (evaluated once, reused)</span>}
                     <span className="grow" />
-                    <button className="btn ghost dbg-mini" onClick={() => { useEditor.getState().select([m.matcher_id]); }} title="Select this matcher on the canvas">select</button>
+                    <button className="btn ghost dbg-mini" onClick={() => { useApp.getState().select([m.matcher_id]); }} title="Select this matcher on the canvas">select</button>
                   </div>
                   <ConditionView c={m.condition} />
                 </div>
@@ -52,10 +51,10 @@ export function HandlerCard({ h, decided, why }: { h: HandlerExplain; decided: b
             </div>
           ))}
           <div className="row dbg-handler-actions">
-            <button className="btn ghost dbg-mini" onClick={() => addBreakpoint({ kind: 'handler', handler_id: h.handler_id })} data-testid="break-on-handler">
+            <button className="btn ghost dbg-mini" onClick={() => useApp.getState().addBreakpoint({ kind: 'handler', handler_id: h.handler_id })} data-testid="break-on-handler">
               <DebugIcon name="breakpoint" size={11} /> Break when it fires
             </button>
-            <button className="btn ghost dbg-mini" onClick={() => useEditor.getState().select([h.handler_id])}>Show on canvas</button>
+            <button className="btn ghost dbg-mini" onClick={() => useApp.getState().select([h.handler_id])}>Show on canvas</button>
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { Inspector } from '../../inspector/Inspector.tsx';
-import { useDebugger } from '../debuggerStore.ts';
+import { useApp } from '../../store/appStore.ts';
 import { StepView } from './StepView.tsx';
 
 /**
@@ -7,8 +7,8 @@ import { StepView } from './StepView.tsx';
  * matcher can be fixed while the trace is loaded (every edit re-runs the replay).
  */
 export function StepPanel() {
-  const tab = useDebugger((s) => s.rightTab);
-  const setTab = (rightTab: 'step' | 'edit') => useDebugger.getState().set({ rightTab });
+  const tab = useApp((s) => s.rightTab);
+  const setTab = (rightTab: 'step' | 'edit') => useApp.getState().showRightTab(rightTab);
   return (
     <div className="dbg-step-panel">
       <div className="tabs" role="tablist">

@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { ReplayStep } from '../../../engine/replay/types.ts';
-import { useDebugger, selectDetail, selectHandlers } from '../debuggerStore.ts';
+import { useApp, selectDetail, selectHandlers } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
 import { OUTCOME_LONG, stepNumber, valueBlock, valueLine } from '../model/labels.ts';
 import { stateRows } from '../model/payloadChanges.ts';
-import { addBreakpoint } from '../panels/BreakpointsPanel.tsx';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { HandlerCard } from './HandlerCard.tsx';
 import { PayloadChanges } from './PayloadChanges.tsx';
@@ -16,10 +15,10 @@ import { WhyPanel } from './WhyPanel.tsx';
  * and state before and after. Every value is rendered as text.
  */
 export function StepView() {
-  const detail = useDebugger(selectDetail);
-  const loading = useDebugger((s) => s.stepLoading);
-  const count = useDebugger((s) => s.trace?.event_count ?? 0);
-  const hasTrace = useDebugger((s) => s.trace !== null);
+  const detail = useApp(selectDetail);
+  const loading = useApp((s) => s.stepLoading);
+  const count = useApp((s) => s.trace?.event_count ?? 0);
+  const hasTrace = useApp((s) => s.trace !== null);
   // The content depends on the answer only: asking for the next step (loading) changes a class, not the tree.
   const content = useMemo(() => (detail ? <StepContent detail={detail} count={count} /> : null), [detail, count]);
   if (!detail) {
@@ -48,7 +47,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
           <span className="mono dbg-step-type" data-testid="step-type">{step.event.type}</span>
           <span className={`badge ${step.mode}`}>{step.mode}</span>
           <span className="grow" />
-          <button className="btn ghost dbg-mini" title="Pause playback on every event of this type" onClick={() => addBreakpoint({ kind: 'event_type', type: step.event.type })} data-testid="break-on-type">
+          <button className="btn ghost dbg-mini" title="Pause playback on every event of this type" onClick={() => useApp.getState().addBreakpoint({ kind: 'event_type', type: step.event.type })} data-testid="break-on-type">
             <DebugIcon name="breakpoint" size={11} /> Break on type
           </button>
         </div>
@@ -77,7 +76,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
 }
 
 function Decision({ step }: { step: ReplayStep }) {
-  const handlers = useDebugger(selectHandlers);
+  const handlers = useApp(selectHandlers);
   const by = step.decided_by ? handlers.find((h) => h.id === step.decided_by) : undefined;
   return (
     <section className={`dbg-decision dec-${step.outcome}`} data-testid="step-decision">

@@ -1,5 +1,4 @@
-import { useEditor } from '../../store/editorStore.ts';
-import { useDebugger, selectDetail, selectWhyHandler } from '../debuggerStore.ts';
+import { useApp, selectDetail, selectWhyHandler } from '../../store/appStore.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 /**
@@ -7,8 +6,8 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
  * engine's first reason, in one sentence [R14].
  */
 export function WhyPanel() {
-  const detail = useDebugger(selectDetail);
-  const handler = useDebugger(selectWhyHandler);
+  const detail = useApp(selectDetail);
+  const handler = useApp(selectWhyHandler);
   if (!detail) return null;
   const answer = handler ? detail.why.find((w) => w.handler_id === handler) : undefined;
   return (
@@ -17,7 +16,7 @@ export function WhyPanel() {
         <DebugIcon name="question" size={14} />
         <span className="title">Why didn’t it fire?</span>
         <select className="select grow" value={handler ?? ''} aria-label="Handler to ask about" data-testid="why-handler"
-          onChange={(e) => useEditor.getState().select(e.target.value ? [e.target.value] : [])}>
+          onChange={(e) => useApp.getState().select(e.target.value ? [e.target.value] : [])}>
           <option value="">Pick a handler…</option>
           {detail.why.map((w) => <option key={w.handler_id} value={w.handler_id}>{w.handler_name ?? w.handler_id}{w.fired ? ' (fired)' : ''}</option>)}
         </select>

@@ -1,5 +1,5 @@
-import { restartReplay } from '../debuggerController.ts';
-import { useDebugger, selectProgress, type BottomTab } from '../debuggerStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp, selectProgress, type BottomTab } from '../../store/appStore.ts';
 import { BreakpointsPanel } from '../panels/BreakpointsPanel.tsx';
 import { ComparePanel } from '../panels/ComparePanel.tsx';
 import { CoveragePanel } from '../panels/CoveragePanel.tsx';
@@ -10,12 +10,12 @@ const PHASE: Record<string, string> = { timeline: 'Replaying', analysis: 'Explai
 
 /** Under the canvas: the timeline with its controls, and the breakpoints, compare and coverage tabs. */
 export function BottomPanel() {
-  const tab = useDebugger((s) => s.bottomTab);
-  const trace = useDebugger((s) => s.trace);
-  const breakpoints = useDebugger((s) => s.breakpoints.length);
-  const changed = useDebugger((s) => s.diff?.changed_count ?? null);
-  const neverFired = useDebugger((s) => s.coverage?.never_fired.length ?? null);
-  const setTab = (t: BottomTab) => useDebugger.getState().set({ bottomTab: t });
+  const tab = useApp((s) => s.bottomTab);
+  const trace = useApp((s) => s.trace);
+  const breakpoints = useApp((s) => s.breakpoints.length);
+  const changed = useApp((s) => s.diff?.changed_count ?? null);
+  const neverFired = useApp((s) => s.coverage?.never_fired.length ?? null);
+  const setTab = (t: BottomTab) => useApp.getState().showBottomTab(t);
   const tabButton = (t: BottomTab, label: string, count?: number | null, tone = '') => (
     <button role="tab" aria-selected={tab === t} onClick={() => setTab(t)} data-testid={`tab-${t}`}>
       {label}{count !== undefined && count !== null && count > 0 && <span className={`dbg-count ${tone}`}>{count}</span>}
@@ -50,15 +50,16 @@ export function BottomPanel() {
 }
 
 function ProgressNote() {
-  const p = useDebugger(selectProgress);
-  const busy = useDebugger((s) => s.busy);
+  const p = useApp(selectProgress);
+  const busy = useApp((s) => s.busy);
+  const { replay } = useServices();
   if (!p && !busy) return null;
   const pct = p && p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
   return (
     <span className="dbg-progress" data-testid="replay-progress" role="status">
       {p && <span className="bar"><span style={{ width: `${pct}%` }} /></span>}
       {p ? `${PHASE[p.phase]} ${pct}% · ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')}` : 'Working…'}
-      {busy && <button className="btn ghost dbg-mini" onClick={restartReplay} title="Stop the replay worker and start it again" data-testid="replay-stop">Stop</button>}
+      {busy && <button className="btn ghost dbg-mini" onClick={replay.restartReplay} title="Stop the replay worker and start it again" data-testid="replay-stop">Stop</button>}
     </span>
   );
 }

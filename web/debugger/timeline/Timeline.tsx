@@ -2,11 +2,11 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { DECISIONS } from '../../../engine/model/decision.ts';
 import { NO_RECORD, OUTCOMES, STEP_FLAG, type ReplayTimeline } from '../../../engine/replay/types.ts';
-import { goTo } from '../debuggerController.ts';
-import { useDebugger, selectPosition, selectTimeline, selectVisible } from '../debuggerStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp, selectPosition, selectTimeline, selectVisible } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { rowOf } from '../model/stepNavigation.ts';
-import { rowAt, useRowsVersion } from '../rowCache.ts';
+import { useRowsVersion } from '../rowCache.ts';
 import type { RowInfo } from '../worker/protocol.ts';
 
 const ROW = 28;
@@ -16,13 +16,14 @@ const ROW = 28;
  * flags and the replayed decision as a badge — all read from the engine's timeline [R10].
  */
 export function Timeline() {
-  const count = useDebugger((s) => s.trace?.event_count ?? 0);
-  const visible = useDebugger(selectVisible);
-  const position = useDebugger(selectPosition);
-  const timeline = useDebugger(selectTimeline);
-  const filtering = useDebugger((s) => s.filtering);
-  const changed = useDebugger((s) => s.diff);
-  useRowsVersion();
+  const count = useApp((s) => s.trace?.event_count ?? 0);
+  const visible = useApp(selectVisible);
+  const position = useApp(selectPosition);
+  const timeline = useApp(selectTimeline);
+  const filtering = useApp((s) => s.filtering);
+  const changed = useApp((s) => s.diff);
+  const { replay } = useServices();
+  useRowsVersion(replay.rows);
   const scroller = useRef<HTMLDivElement>(null);
   const rows = visible ? visible.length : count;
   const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
@@ -50,7 +51,7 @@ export function Timeline() {
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
           return (
-            <Row key={index} index={index} row={rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
+            <Row key={index} index={index} row={replay.rows.rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
           );
         })}
       </div>
@@ -60,6 +61,7 @@ export function Timeline() {
 
 /** One row; memoised, so moving the current step redraws two rows, not all of them. */
 const Row = memo(function Row({ index, row, top, current, timeline, changed }: { index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
+  const { replay } = useServices();
   const ready = timeline !== null && index < timeline.count;
   const outcome = ready ? OUTCOMES[timeline.outcome[index]!]! : null;
   const flags = ready ? timeline.flags[index]! : 0;
@@ -67,7 +69,7 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
   const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
-      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => goTo(index)}>
+      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => replay.goTo(index)}>
       <span className="num">{stepNumber(index)}</span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
       <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>

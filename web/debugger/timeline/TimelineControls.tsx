@@ -1,20 +1,22 @@
 import { useEffect, useState } from 'react';
-import { goTo, move } from '../debuggerController.ts';
-import { useDebugger, selectPlaying, selectPosition } from '../debuggerStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp, selectPlaying, selectPosition } from '../../store/appStore.ts';
 import { stepNumber } from '../model/labels.ts';
-import { nextBlock, nextDivergence, runToBreakpoint, SPEEDS, togglePlay } from '../playback.ts';
+import { SPEEDS } from '../playback.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { TimelineFilters } from './TimelineFilters.tsx';
 import { DEBUGGER_KEYS } from '../useDebuggerShortcuts.ts';
 
 /** Transport (start, back, play/pause, forward, end, speed), jumps (block, divergence, breakpoint) and filters. */
 export function TimelineControls() {
-  const position = useDebugger(selectPosition);
-  const count = useDebugger((s) => s.trace?.event_count ?? 0);
-  const playing = useDebugger(selectPlaying);
-  const speed = useDebugger((s) => s.speed);
-  const hasBreakpoints = useDebugger((s) => s.breakpoints.length > 0);
-  const ready = useDebugger((s) => s.activeEpoch >= 0);
+  const position = useApp(selectPosition);
+  const count = useApp((s) => s.trace?.event_count ?? 0);
+  const playing = useApp(selectPlaying);
+  const speed = useApp((s) => s.speed);
+  const hasBreakpoints = useApp((s) => s.breakpoints.length > 0);
+  const ready = useApp((s) => s.activeEpoch >= 0);
+  const { replay, playback } = useServices();
+  const move = replay.move;
   const b = (label: string, key: string, icon: Parameters<typeof DebugIcon>[0]['name'], onClick: () => void, testId: string, disabled = false) => (
     <button className="btn ghost icon" title={`${label} (${key})`} aria-label={label} onClick={onClick} data-testid={testId} disabled={disabled || !ready}>
       <DebugIcon name={icon} size={13} />
@@ -26,26 +28,26 @@ export function TimelineControls() {
         {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
         {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
         <button className={`btn icon play${playing ? ' on' : ''}`} title={playing ? 'Pause (Space)' : 'Play (Space)'} aria-label={playing ? 'Pause' : 'Play'}
-          onClick={togglePlay} data-testid="play" disabled={!ready}>
+          onClick={playback.togglePlay} data-testid="play" disabled={!ready}>
           <DebugIcon name={playing ? 'pause' : 'play'} size={13} strokeWidth={2} />
         </button>
         {b('Next step', '→', 'next', () => move('next'), 'step-next')}
         {b('Last step', 'End', 'last', () => move('last'), 'step-last')}
         <select className="select dbg-speed" value={speed} aria-label="Playback speed" data-testid="speed"
-          onChange={(e) => useDebugger.getState().set({ speed: Number(e.target.value) })}>
+          onChange={(e) => useApp.getState().setSpeed(Number(e.target.value))}>
           {SPEEDS.map((s) => <option key={s} value={s}>{s} / s</option>)}
         </select>
       </div>
       <GoToStep position={position} count={count} />
       <div className="dbg-jumps">
-        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void nextBlock()} data-testid="next-block" disabled={!ready}>
+        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void playback.nextBlock()} data-testid="next-block" disabled={!ready}>
           <DebugIcon name="block" size={13} /> Next block
         </button>
-        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void nextDivergence()} data-testid="next-divergence" disabled={!ready}>
+        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void playback.nextDivergence()} data-testid="next-divergence" disabled={!ready}>
           <DebugIcon name="diverge" size={13} /> Next divergence
         </button>
         {hasBreakpoints && (
-          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
+          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void playback.runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
             <DebugIcon name="run" size={13} /> Next breakpoint
           </button>
         )}
@@ -79,11 +81,12 @@ function ShortcutsHelp() {
 
 /** "Step [12] of 22": type a number and press Enter to jump there. */
 function GoToStep({ position, count }: { position: number; count: number }) {
+  const { replay } = useServices();
   const [text, setText] = useState(stepNumber(position));
   useEffect(() => setText(count ? stepNumber(position) : '0'), [position, count]);
   const commit = () => {
     const n = Number.parseInt(text, 10);
-    if (Number.isFinite(n) && n - 1 !== position) goTo(n - 1);
+    if (Number.isFinite(n) && n - 1 !== position) replay.goTo(n - 1);
     else if (!Number.isFinite(n)) setText(stepNumber(position));
   };
   return (

@@ -1,25 +1,26 @@
 import { useEffect, useState } from 'react';
-import { applyFilter } from '../debuggerController.ts';
-import { useDebugger, selectFilter, selectHandlers, selectVisible } from '../debuggerStore.ts';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp, selectFilter, selectHandlers, selectVisible } from '../../store/appStore.ts';
 import { DECISION_FILTERS, isFiltering, NO_FILTER, type DecisionFilter } from '../model/timelineFilter.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 /** Filters by event type, decision and handler, and a search in payloads; the engine decides what matches. */
 export function TimelineFilters() {
-  const filter = useDebugger(selectFilter);
-  const handlers = useDebugger(selectHandlers);
-  const types = useDebugger((s) => s.trace?.event_types ?? []);
-  const visible = useDebugger(selectVisible);
-  const filtering = useDebugger((s) => s.filtering);
-  const count = useDebugger((s) => s.trace?.event_count ?? 0);
+  const filter = useApp(selectFilter);
+  const handlers = useApp(selectHandlers);
+  const types = useApp((s) => s.trace?.event_types ?? []);
+  const visible = useApp(selectVisible);
+  const filtering = useApp((s) => s.filtering);
+  const count = useApp((s) => s.trace?.event_count ?? 0);
   const [text, setText] = useState(filter.text);
+  const { applyFilter } = useServices().replay;
 
   useEffect(() => setText(filter.text), [filter.text]);
   useEffect(() => {
     if (text === filter.text) return;
-    const t = setTimeout(() => void applyFilter({ ...useDebugger.getState().filter, text }), 250);
+    const t = setTimeout(() => void applyFilter({ ...useApp.getState().filter, text }), 250);
     return () => clearTimeout(t);
-  }, [text, filter.text]);
+  }, [text, filter.text, applyFilter]);
 
   const on = isFiltering(filter);
   return (

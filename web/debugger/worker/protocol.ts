@@ -61,9 +61,37 @@ export interface ReplayAnswers {
   decisions: DecisionRow[];
 }
 
+export type ReplayKind = ReplayRequest['kind'];
+export type RequestOf<K extends ReplayKind> = Extract<ReplayRequest, { kind: K }>;
+
 export interface RequestEnvelope {
   id: number;
   request: ReplayRequest;
+}
+
+/** The worker's answer to one request: the value of the request's kind, and the epoch of the session that answered (-1: none). */
+export interface WorkerAnswer<K extends ReplayKind> {
+  value: ReplayAnswers[K];
+  epoch: number;
+  transfer?: Transferable[];
+}
+
+/** The worker side of the protocol: one handler per request kind, typed against the same answer map as the page's client. */
+export type ReplayHandlers = { [K in ReplayKind]: (request: RequestOf<K>) => Promise<WorkerAnswer<K>> };
+
+/** Runs the handler of `request`'s kind. */
+export function answerRequest(handlers: ReplayHandlers, request: ReplayRequest): Promise<WorkerAnswer<ReplayKind>> {
+  // TypeScript cannot correlate the handler's and the request's kind through the union; the map's type does it for each entry.
+  const handler = handlers[request.kind] as (r: ReplayRequest) => Promise<WorkerAnswer<ReplayKind>>;
+  return handler(request);
+}
+
+/** What the page needs of a worker (a real `Worker`, or a fake one in unit tests). */
+export interface WorkerLike {
+  postMessage(message: RequestEnvelope): void;
+  onmessage: ((e: MessageEvent<WorkerMessage>) => void) | null;
+  onerror: ((e: ErrorEvent) => void) | null;
+  terminate(): void;
 }
 
 export type SessionEvent =
@@ -75,6 +103,6 @@ export type SessionEvent =
   | { kind: 'failed'; message: string };
 
 export type WorkerMessage =
-  | { type: 'reply'; id: number; epoch: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; epoch: number; ok: true; value: ReplayAnswers[ReplayKind] }
   | { type: 'reply'; id: number; epoch: number; ok: false; error: string }
   | { type: 'event'; epoch: number; event: SessionEvent };

@@ -6,7 +6,7 @@ import { trackPrograms } from '../../../engine/sandbox/trackPrograms.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
 import { payloadSummary } from '../model/payloadSummary.ts';
-import type { CompileOutcome, HandlerInfo, ReplayRequest, RequestEnvelope, RowInfo, SessionEvent, WorkerMessage } from './protocol.ts';
+import { answerRequest, type CompileOutcome, type HandlerInfo, type ReplayHandlers, type RequestEnvelope, type RowInfo, type SessionEvent, type WorkerMessage } from './protocol.ts';
 import { createReplaySession, errorText, type ReplaySession } from './replaySession.ts';
 
 /**
@@ -69,87 +69,77 @@ function install(work: () => Promise<void>): Promise<void> {
   return installing;
 }
 
-interface Answer {
-  value: unknown;
-  transfer?: Transferable[];
-  /** The session that answered (-1: none). */
-  epoch: number;
+/** The open session, or the error every session request gets without one. */
+function current(): ReplaySession {
+  if (!session) throw new Error('no trace is open in the replay worker');
+  return session;
 }
 
-async function answer(request: ReplayRequest): Promise<Answer> {
-  switch (request.kind) {
-    case 'open':
-      await install(async () => {
-        session?.stop();
-        session = null;
-        trace = request.trace;
-        events = createEventStore(db, request.trace);
-        await usePipeline(request.epoch, request.doc);
-      });
-      return { value: null, epoch: request.epoch };
-    case 'pipeline':
-      await install(() => usePipeline(request.epoch, request.doc));
-      return { value: null, epoch: request.epoch };
-    case 'close':
-      await install(async () => {
-        session?.stop();
-        session = null;
-        trace = null;
-        events = null;
-      });
-      return { value: null, epoch: -1 };
-    case 'rows': {
-      if (!events) throw new Error('no trace is open in the replay worker');
-      const list = await events.getRange(request.start, request.end);
-      const rows: RowInfo[] = list.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
-      return { value: rows, epoch: session?.epoch ?? -1 };
+/** Each request kind's answer, typed against the page's answer map (protocol.ts). */
+const handlers: ReplayHandlers = {
+  async open(request) {
+    await install(async () => {
+      session?.stop();
+      session = null;
+      trace = request.trace;
+      events = createEventStore(db, request.trace);
+      await usePipeline(request.epoch, request.doc);
+    });
+    return { value: null, epoch: request.epoch };
+  },
+  async pipeline(request) {
+    await install(() => usePipeline(request.epoch, request.doc));
+    return { value: null, epoch: request.epoch };
+  },
+  async close() {
+    await install(async () => {
+      session?.stop();
+      session = null;
+      trace = null;
+      events = null;
+    });
+    return { value: null, epoch: -1 };
+  },
+  async rows(request) {
+    if (!events) throw new Error('no trace is open in the replay worker');
+    const list = await events.getRange(request.start, request.end);
+    const rows: RowInfo[] = list.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
+    return { value: rows, epoch: session?.epoch ?? -1 };
+  },
+  async step(request) {
+    const s = current();
+    return { value: await s.step(request.index), epoch: s.epoch };
+  },
+  async find(request) {
+    const s = current();
+    return { value: await s.find(request.queries, request.from, request.direction), epoch: s.epoch };
+  },
+  async filter(request) {
+    const s = current();
+    const visible = await s.filter(request.filter);
+    return { value: visible, epoch: s.epoch, ...(visible ? { transfer: [visible.buffer] } : {}) };
+  },
+  async compare(request) {
+    const s = current();
+    if (request.pinned === null) {
+      await s.compare(null);
+      return { value: null, epoch: s.epoch };
     }
-    default:
-      return { ...(await sessionAnswer(request)) };
-  }
-}
-
-type SessionRequest = Exclude<ReplayRequest, { kind: 'open' | 'pipeline' | 'close' | 'rows' }>;
-
-async function sessionAnswer(request: SessionRequest): Promise<Answer> {
-  const s = session;
-  if (!s) throw new Error('no trace is open in the replay worker');
-  const { value, transfer } = await sessionValue(s, request);
-  return { value, epoch: s.epoch, ...(transfer ? { transfer } : {}) };
-}
-
-async function sessionValue(s: ReplaySession, request: SessionRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
-  switch (request.kind) {
-    case 'step':
-      return { value: await s.step(request.index) };
-    case 'find':
-      return { value: await s.find(request.queries, request.from, request.direction) };
-    case 'filter': {
-      const visible = await s.filter(request.filter);
-      return { value: visible, ...(visible ? { transfer: [visible.buffer] } : {}) };
-    }
-    case 'compare': {
-      if (request.pinned === null) {
-        await s.compare(null);
-        return { value: null };
-      }
-      const { result, release } = await compile(request.pinned);
-      if (!result.ok) {
-        emit(s.epoch)({ kind: 'compare', diff: null, problems: result.problems });
-        return { value: null };
-      }
-      void s.compare(result.compiled).finally(release);
-      return { value: null };
-    }
-    case 'decisions':
-      return { value: await s.decisions() };
-  }
-}
+    const { result, release } = await compile(request.pinned);
+    if (!result.ok) emit(s.epoch)({ kind: 'compare', diff: null, problems: result.problems });
+    else void s.compare(result.compiled).finally(release);
+    return { value: null, epoch: s.epoch };
+  },
+  async decisions() {
+    const s = current();
+    return { value: await s.decisions(), epoch: s.epoch };
+  },
+};
 
 scope.onmessage = async (e: MessageEvent<RequestEnvelope>) => {
   const { id, request } = e.data;
   try {
-    const { value, transfer, epoch } = await answer(request);
+    const { value, transfer, epoch } = await answerRequest(handlers, request);
     send({ type: 'reply', id, epoch, ok: true, value }, transfer ?? []);
   } catch (err) {
     send({ type: 'reply', id, epoch: session?.epoch ?? -1, ok: false, error: errorText(err) });

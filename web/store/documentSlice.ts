@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import type { StateCreator } from 'zustand';
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { applyChanges, type Change } from '../model/changes.ts';
@@ -6,12 +6,13 @@ import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../mode
 import { mergeCodeProblems } from '../model/codeProblems.ts';
 import { validateDoc } from '../model/editorDocument.ts';
 
+import type { AppState } from './appStore.ts';
+
 /**
- * The editor's one store, typed as data & actions (STYLE habit 6). Every edit goes through `apply`, which
- * runs the changes through `applyChanges`, records their inverse for undo and bumps `version`, which the
- * autosaver watches. Nothing else writes `doc`.
+ * The open document's slice of the app store, typed as data & actions (STYLE habit 6). Every edit goes
+ * through `apply`, which runs the changes through `applyChanges`, records their inverse for undo and bumps
+ * `version`, which the autosaver (persistence/workspace.ts) watches. Nothing else writes `doc`.
  */
-export type Mode = 'edit' | 'debug';
 
 export type SaveState =
   | { status: 'idle' }
@@ -20,14 +21,6 @@ export type SaveState =
   | { status: 'error'; message: string }
   | { status: 'conflict'; theirRevision: number; by: 'other-tab' | 'missing' };
 
-export interface Toast {
-  id: number;
-  message: string;
-  tone: 'info' | 'error';
-  actionLabel?: string;
-  action?: () => void;
-}
-
 export interface OpenError {
   id: string;
   name: string;
@@ -35,7 +28,7 @@ export interface OpenError {
   problems: Problem[];
 }
 
-export interface EditorData {
+export interface DocumentData {
   pipelineId: string | null;
   doc: Pipeline | null;
   /** Bumped by every edit, undo and redo; the autosaver saves when it is ahead of `savedVersion`. */
@@ -54,13 +47,11 @@ export interface EditorData {
   selectedNodes: string[];
   selectedEdges: string[];
   save: SaveState;
-  mode: Mode;
-  toasts: Toast[];
   /** Which node the canvas should bring into view (problems list, inspector links). */
   focusRequest: { id: string; n: number } | null;
 }
 
-export interface EditorActions {
+export interface DocumentActions {
   open(id: string, doc: Pipeline, revision: number): void;
   showOpenError(error: OpenError): void;
   closeDocument(): void;
@@ -69,17 +60,14 @@ export interface EditorActions {
   redo(): void;
   select(nodes: string[], edges?: string[]): void;
   focusNode(id: string): void;
-  setMode(mode: Mode): void;
-  setSave(save: SaveState, patch?: Partial<Pick<EditorData, 'revision' | 'savedVersion'>>): void;
+  setSave(save: SaveState, patch?: Partial<Pick<DocumentData, 'revision' | 'savedVersion'>>): void;
   /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
   setCodeProblems(problems: Problem[]): void;
-  toast(toast: Omit<Toast, 'id'>): void;
-  dismissToast(id: number): void;
 }
 
-export type EditorStore = EditorData & EditorActions;
+export type DocumentSlice = DocumentData & DocumentActions;
 
-const INITIAL: EditorData = {
+const INITIAL: DocumentData = {
   pipelineId: null,
   doc: null,
   version: 0,
@@ -93,27 +81,23 @@ const INITIAL: EditorData = {
   selectedNodes: [],
   selectedEdges: [],
   save: { status: 'idle' },
-  mode: 'edit',
-  toasts: [],
   focusRequest: null,
 };
 
-let toastId = 0;
-
 /** Validates `doc` on the page and joins the code problems last reported for it. */
-function problemsOf(doc: Pipeline, codeProblems: Problem[]): Pick<EditorData, 'problems' | 'docProblems'> {
+function problemsOf(doc: Pipeline, codeProblems: Problem[]): Pick<DocumentData, 'problems' | 'docProblems'> {
   const docProblems = validateDoc(doc);
   return { docProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) };
 }
 
 /** Drops selected ids that no longer exist after an edit. */
-function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<EditorData, 'selectedNodes' | 'selectedEdges'> {
+function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<DocumentData, 'selectedNodes' | 'selectedEdges'> {
   const ids = new Set(doc.nodes.map((n) => n.id));
   const wires = new Set(doc.wires.map((w) => JSON.stringify([w.from, w.to])));
   return { selectedNodes: nodes.filter((id) => ids.has(id)), selectedEdges: edges.filter((id) => wires.has(id)) };
 }
 
-export const useEditor = create<EditorStore>()((set, get) => ({
+export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> = (set, get) => ({
   ...INITIAL,
 
   open: (id, doc, revision) =>
@@ -132,9 +116,9 @@ export const useEditor = create<EditorStore>()((set, get) => ({
       save: { status: 'idle' },
     }),
 
-  showOpenError: (error) => set({ ...INITIAL, mode: get().mode, toasts: get().toasts, openError: error }),
+  showOpenError: (error) => set({ ...INITIAL, openError: error }),
 
-  closeDocument: () => set({ ...INITIAL, mode: get().mode, toasts: get().toasts }),
+  closeDocument: () => set({ ...INITIAL }),
 
   apply: (changes, label, coalesceKey) => {
     const { doc, history, version, selectedNodes, selectedEdges } = get();
@@ -170,8 +154,6 @@ export const useEditor = create<EditorStore>()((set, get) => ({
 
   focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
 
-  setMode: (mode) => set({ mode }),
-
   setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
 
   setCodeProblems: (codeProblems) => {
@@ -179,27 +161,21 @@ export const useEditor = create<EditorStore>()((set, get) => ({
     if (!doc) return;
     set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
   },
-
-  toast: (toast) => set({ toasts: [...get().toasts.slice(-3), { ...toast, id: ++toastId }] }),
-
-  dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
-}));
+});
 
 /** Selectors at module scope, so components subscribe to exactly what they render. */
-export const selectDoc = (s: EditorStore) => s.doc;
-export const selectProblems = (s: EditorStore) => s.problems;
-export const selectSelectedNodes = (s: EditorStore) => s.selectedNodes;
-export const selectSelectedEdges = (s: EditorStore) => s.selectedEdges;
-export const selectCanUndo = (s: EditorStore) => s.history.past.length > 0;
-export const selectCanRedo = (s: EditorStore) => s.history.future.length > 0;
-export const selectSave = (s: EditorStore) => s.save;
-export const selectMode = (s: EditorStore) => s.mode;
-export const selectToasts = (s: EditorStore) => s.toasts;
-export const selectPipelineId = (s: EditorStore) => s.pipelineId;
-export const selectOpenError = (s: EditorStore) => s.openError;
-export const selectFocusRequest = (s: EditorStore) => s.focusRequest;
+export const selectDoc = (s: AppState) => s.doc;
+export const selectProblems = (s: AppState) => s.problems;
+export const selectSelectedNodes = (s: AppState) => s.selectedNodes;
+export const selectSelectedEdges = (s: AppState) => s.selectedEdges;
+export const selectCanUndo = (s: AppState) => s.history.past.length > 0;
+export const selectCanRedo = (s: AppState) => s.history.future.length > 0;
+export const selectSave = (s: AppState) => s.save;
+export const selectPipelineId = (s: AppState) => s.pipelineId;
+export const selectOpenError = (s: AppState) => s.openError;
+export const selectFocusRequest = (s: AppState) => s.focusRequest;
 /** The one selected node, when exactly one is selected. */
-export const selectInspected = (s: EditorStore) => {
+export const selectInspected = (s: AppState) => {
   if (s.selectedNodes.length !== 1 || !s.doc) return null;
   const id = s.selectedNodes[0];
   return s.doc.nodes.find((n) => n.id === id) ?? null;

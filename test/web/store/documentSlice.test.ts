@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useEditor } from '../../../web/store/editorStore.ts';
+import { useApp } from '../../../web/store/appStore.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 
-const s = () => useEditor.getState();
+const s = () => useApp.getState();
 
 beforeEach(() => {
   s().open('p1', demoPipeline(), 1);

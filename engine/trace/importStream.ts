@@ -1,0 +1,367 @@
+import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type FormatDetection, type TraceFormat } from './detectTraceFormat.ts';
+import { jsonErrorDetail } from './formatIssues.ts';
+import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
+import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode.ts';
+import { importMiniSweAgent } from './importers/importMiniSweAgent.ts';
+import { importOpenHands } from './importers/importOpenHands.ts';
+import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
+import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
+import { importSweAgent } from './importers/importSweAgent.ts';
+import { spansOfValue } from './importers/otlpSpans.ts';
+import { parseJsonDocument, quoteOtelIds } from './importers/parseSource.ts';
+import { JsonValueSplitter } from './jsonValueSplitter.ts';
+import { LineSplitter } from './lineSplitter.ts';
+import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
+import { traceProblem, type TraceProblem } from './traceProblem.ts';
+import type { JsonObject } from '../model/json.ts';
+import type { Trace, TraceEvent } from './traceSchema.ts';
+
+/**
+ * The one import pipeline [I1], for the browser and Node alike: they only feed decoded text and take the
+ * events. Detects the format on the first 64 KB, then
+ * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
+ *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
+ * - buffers the other formats (JSON documents, Claude Code transcripts, which are read in two passes) up
+ *   to `maxDocumentChars`, past which reading stops with `too_large`.
+ * A binary verdict stops the stream at once (`stopped`), so the caller stops reading too.
+ */
+
+/** Whole-document formats are held as text up to this many UTF-16 characters (256 Mi). */
+export const DEFAULT_MAX_DOCUMENT_CHARS = 256 * 1024 * 1024;
+
+export interface ImportStreamOptions {
+  /** Used for a hint when the content is unclear, in the header's source, and for a trace id. */
+  fileName?: string;
+  /** Read the input as this format; refused (`format_mismatch`) when the content is clearly another. */
+  format?: TraceFormat;
+  /** When given, each event is handed here and not kept (`trace.events` stays empty). */
+  onEvent?: (event: TraceEvent) => void;
+  maxDocumentChars?: number;
+  maxLineChars?: number;
+}
+
+export interface ImportTraceOutcome {
+  /** The format read (detected or given); null when it could not be recognised. */
+  format: TraceFormat | null;
+  /** The trace; null when nothing usable was read (see problems). */
+  trace: Trace | null;
+  report: ImportReport | null;
+  /** Line-level and whole-input problems. With a trace and error problems, the import is partial. */
+  problems: TraceProblem[];
+}
+
+export interface ImportStream {
+  push(chunk: string): void;
+  end(): ImportTraceOutcome;
+  /** The format, once detected (after the first 64 KB or the end). */
+  readonly format: TraceFormat | null;
+  /** True once nothing more will be read (binary data, a fatal problem, past the size cap): stop feeding. */
+  readonly stopped: boolean;
+  /** Events handed over or kept so far. */
+  readonly eventCount: number;
+}
+
+/** What reads the input once its format is known. */
+interface Body {
+  push(text: string): void;
+  end(): ImportTraceOutcome;
+  readonly stopped: boolean;
+}
+
+const SPAN_FORMATS: ReadonlySet<TraceFormat> = new Set(['otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console']);
+const LIFECYCLE_EDGES = new Set(['agent.start', 'agent.end', 'agent.error']);
+
+/**
+ * Starts an import: push decoded text chunks in any split, then `end()`. Never throws for bad input.
+ *
+ * @example const s = createImportStream({ fileName: 'run.jsonl', onEvent: store }); s.push(text); const { report } = s.end();
+ */
+export function createImportStream(options: ImportStreamOptions = {}): ImportStream {
+  const head: string[] = [];
+  let headChars = 0;
+  let body: Body | null = null;
+  let failedEarly: ImportTraceOutcome | null = null;
+  let format: TraceFormat | null = null;
+  let count = 0;
+  let recognised = 0;
+  let detection: FormatDetection | null = null;
+  const kept: TraceEvent[] = [];
+  const onEvent = (e: TraceEvent) => {
+    count++;
+    if (!LIFECYCLE_EDGES.has(e.type)) recognised++;
+    if (options.onEvent) options.onEvent(e);
+    else kept.push(e);
+  };
+
+  const start = (): void => {
+    const sample = head.join('');
+    head.length = 0;
+    const d = detectTraceFormat(sample, options.fileName);
+    detection = d;
+    const forced = options.format;
+    if (!forced && d.format === null) {
+      const code = d.code === 'binary' ? 'binary' : d.code === 'empty' ? 'empty' : 'unknown_format';
+      failedEarly = failure(null, [traceProblem(code, 0, `cannot import: ${d.reason}`, 'error', true)]);
+      return;
+    }
+    if (d.code === 'binary') {
+      failedEarly = failure(forced ?? null, [traceProblem('binary', 0, `cannot import: ${d.reason}`, 'error', true)]);
+      return;
+    }
+    if (forced && d.by === 'content' && d.format !== forced && !(SPAN_FORMATS.has(forced) && SPAN_FORMATS.has(d.format as TraceFormat))) {
+      const msg = `this is not ${TRACE_FORMAT_LABELS[forced]}: it looks like ${TRACE_FORMAT_LABELS[d.format as TraceFormat]} (import it without forcing a format)`;
+      failedEarly = failure(forced, [traceProblem('format_mismatch', 0, msg, 'error', true)]);
+      return;
+    }
+    format = forced && !(SPAN_FORMATS.has(forced) && d.by === 'content') ? forced : (d.format as TraceFormat);
+    const early = d.by === 'file_name' && !forced ? [traceProblem('unknown_format', 0, d.reason, 'warning')] : [];
+    body = createBody(format, options, onEvent, early, sample);
+    if (sample !== '') body.push(sample);
+  };
+
+  return {
+    push(chunk: string): void {
+      if (failedEarly || chunk.length === 0 || body?.stopped) return;
+      if (body) return body.push(chunk);
+      head.push(chunk);
+      headChars += chunk.length;
+      if (headChars >= DETECT_SAMPLE_CHARS) start();
+    },
+    end(): ImportTraceOutcome {
+      if (!body && !failedEarly) start();
+      if (failedEarly) return failedEarly;
+      const out = (body as Body).end();
+      if (!out.trace) return out;
+      if (options.format && detection?.by !== 'content' && recognised === 0) {
+        const sample = (body as Body & { sample: string }).sample;
+        const msg = `nothing in this input is ${TRACE_FORMAT_LABELS[options.format]}: no model call, tool call, input or answer was found; the content is ${describeContent(sample)}`;
+        return failure(options.format, [...out.problems, traceProblem('format_mismatch', 0, msg, 'error', true)]);
+      }
+      out.trace.events = options.onEvent ? [] : kept;
+      return out;
+    },
+    get format() {
+      return format;
+    },
+    get stopped() {
+      return failedEarly !== null || (body?.stopped ?? false);
+    },
+    get eventCount() {
+      return count;
+    },
+  };
+}
+
+function failure(format: TraceFormat | null, problems: TraceProblem[]): ImportTraceOutcome {
+  return { format, trace: null, report: null, problems };
+}
+
+function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: (e: TraceEvent) => void, early: TraceProblem[], sample: string): Body & { sample: string } {
+  const importer: ImporterOptions = { fallbackTraceId: `${format}-${fileStem(options.fileName) ?? contentHash(sample)}` };
+  if (options.fileName !== undefined) importer.fileName = options.fileName;
+  const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
+  const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
+  const body =
+    format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early)
+    : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
+    : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
+    : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, early)
+    : documentBody(format, importer, onEvent, maxDoc, early);
+  return Object.assign(body, { sample: sample.slice(0, 4096) });
+}
+
+/** Delivers a whole import's events to the sink and turns its result into an outcome. */
+function deliver(format: TraceFormat, result: ImportResult, onEvent: (e: TraceEvent) => void, problems: TraceProblem[]): ImportTraceOutcome {
+  if (!result.ok) return failure(format, [...problems, result.problem]);
+  for (const e of result.trace.events) onEvent(e);
+  return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+}
+
+function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[]): Body {
+  const report = emptyReport('hookwire-trace');
+  const reader = createTraceReader({
+    maxLineChars,
+    onEvent: (e) => {
+      bump(report.event_counts, e.type);
+      if (e.type === 'tool.before_call') report.tool_calls++;
+      if (e.type === 'model.before_call') report.model_calls++;
+      onEvent(e);
+    },
+  });
+  return {
+    push: (t) => reader.push(t),
+    end() {
+      const r = reader.end();
+      const problems = [...early, ...r.problems];
+      if (!r.header || r.status === 'failed') return failure('hookwire-trace', problems);
+      report.source_records = r.lines;
+      report.events = r.eventCount;
+      return { format: 'hookwire-trace', trace: { header: r.header, events: [] }, report, problems };
+    },
+    stopped: false,
+  };
+}
+
+/** JSON Lines cut into parsed records, each bad line a problem (the rest go on) [I1]. */
+function jsonlLines(maxLineChars: number, problems: TraceProblem[], onRecord: (r: JsonlRecord) => void): LineSplitter {
+  return new LineSplitter(maxLineChars, {
+    line(line, lineNo, terminated) {
+      if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        const code = terminated ? 'not_json' : 'truncated';
+        const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
+        if (problems.length < 1000) problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
+        return;
+      }
+      onRecord({ line: lineNo, value });
+    },
+    tooLong(lineNo, length) {
+      problems.push(traceProblem('line_too_long', lineNo, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
+    },
+  });
+}
+
+function codexBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const codex = new CodexRolloutImporter(importer, onEvent);
+  const lines = jsonlLines(maxLineChars, problems, (r) => codex.record(r.value));
+  return {
+    push: (t) => lines.push(t),
+    end() {
+      lines.end();
+      const result = codex.finish(lines.lines);
+      if (!result.ok) return failure('codex-rollout', [...problems, result.problem]);
+      return { format: 'codex-rollout', trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+    },
+    stopped: false,
+  };
+}
+
+/** Buffered parsed records, capped by the text they came from. */
+function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, maxChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const records: JsonlRecord[] = [];
+  const lines = jsonlLines(maxLineChars, problems, (r) => records.push(r));
+  const cap = capped('claude-code', maxChars, problems);
+  return {
+    push(t) {
+      if (cap.add(t.length)) lines.push(t);
+      else lines.stop();
+    },
+    end() {
+      if (cap.over) return failure('claude-code', problems);
+      lines.end();
+      if (records.length === 0) return failure('claude-code', [...problems, traceProblem('empty', 0, 'no readable record in the transcript', 'error', true)]);
+      return deliver('claude-code', importClaudeCode(records, importer), onEvent, problems);
+    },
+    get stopped() {
+      return cap.over;
+    },
+  };
+}
+
+/** Spans from a stream of JSON values: OTLP export requests, single spans, console output. */
+function spanStreamBody(format: 'otlp-json' | 'otel-spans-jsonl' | 'otel-console', importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxValueChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const spans: JsonObject[] = [];
+  let values = 0;
+  let ignored = 0;
+  const splitter = new JsonValueSplitter(maxValueChars, {
+    value(text, line) {
+      values++;
+      let v: unknown;
+      try {
+        v = JSON.parse(quoteOtelIds(text));
+      } catch (err) {
+        problems.push(traceProblem('not_json', line, `not valid JSON (${jsonErrorDetail(err)}); skipped`));
+        return;
+      }
+      if (spansOfValue(v, spans) === null) ignored++;
+    },
+    tooLong: (line, length) => problems.push(traceProblem('line_too_long', line, `a JSON value of ${length} characters, past the limit of ${maxValueChars}; skipped`)),
+    stray: (line, text) => {
+      if (problems.length < 1000) problems.push(traceProblem('not_json', line, `not JSON: ${JSON.stringify(text.slice(0, 40))}; skipped`));
+    },
+    truncated: (line) => problems.push(traceProblem('truncated', line, 'the input ends inside this JSON value; it was skipped')),
+  });
+  return {
+    push: (t) => splitter.push(t),
+    end() {
+      splitter.end();
+      if (spans.length === 0) return failure(format, [...problems, traceProblem('bad_source', 0, `no span found in ${values} JSON values`, 'error', true)]);
+      const result = importSpans(spans, { ...importer, format, sourceRecords: spans.length, onEvent });
+      if (!result.ok) return failure(format, [...problems, result.problem]);
+      if (ignored > 0) result.report.unknown['(JSON value without spans)'] = ignored;
+      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+    },
+    stopped: false,
+  };
+}
+
+function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const parts: string[] = [];
+  const cap = capped(format, maxChars, problems);
+  return {
+    push(t) {
+      if (cap.add(t.length)) parts.push(t);
+      else parts.length = 0;
+    },
+    end() {
+      if (cap.over) return failure(format, problems);
+      const text = parts.join('');
+      parts.length = 0;
+      const doc = parseJsonDocument(format === 'otel-genai' ? quoteOtelIds(text) : text);
+      if (!doc.ok) return failure(format, [...problems, doc.problem]);
+      const result =
+        format === 'otel-genai' ? importOtelGenai(doc.value, importer)
+        : format === 'swe-agent' ? importSweAgent(doc.value, importer)
+        : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
+        : importOpenHands(doc.value, importer);
+      return deliver(format, result, onEvent, problems);
+    },
+    get stopped() {
+      return cap.over;
+    },
+  };
+}
+
+/** Counts buffered characters; past the cap, one fatal `too_large` problem and `over` from then on. */
+function capped(format: TraceFormat, maxChars: number, problems: TraceProblem[]): { add(n: number): boolean; readonly over: boolean } {
+  let seen = 0;
+  let over = false;
+  return {
+    add(n) {
+      if (over) return false;
+      seen += n;
+      if (seen <= maxChars) return true;
+      over = true;
+      problems.push(traceProblem('too_large', 0, `${TRACE_FORMAT_LABELS[format]} files are read whole, and this one is past the limit of ${maxChars} characters`, 'error', true));
+      return false;
+    },
+    get over() {
+      return over;
+    },
+  };
+}
+
+export function fileStem(name: string | undefined): string | null {
+  if (!name) return null;
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const stem = base.replace(/\.(traj\.json|jsonl|json|traj|hwtrace)$/i, '');
+  return stem === '' ? null : stem.slice(0, 200);
+}
+
+/** FNV-1a (32 bit) of the text, as 8 hex digits: a stable id for a source that carries none. */
+export function contentHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,147 @@
+/** Receives the top-level JSON values a JsonValueSplitter cuts out of a stream of text. */
+export interface JsonValueSink {
+  /** The text of one whole top-level object or array, and the 1-based line it starts on. */
+  value(text: string, line: number): void;
+  /** A value longer than the limit: dropped as it streamed, `length` is what was seen. */
+  tooLong(line: number, length: number): void;
+  /** Text between values that is not whitespace (a stray character, a scalar): reported, skipped. */
+  stray(line: number, text: string): void;
+  /** The input ended inside a value. */
+  truncated(line: number): void;
+}
+
+const QUOTE_OR_BACKSLASH = /["\\]/g;
+
+/**
+ * Cuts concatenated JSON values out of a stream of string chunks: JSON Lines, one pretty-printed object
+ * after another (what the OpenTelemetry Python SDK's console exporter prints), or a single document all
+ * split the same way, on brace depth, strings and escapes respected, in any chunking. Only the current
+ * value is buffered, and only up to `maxChars`; past that it is dropped as it streams, never held whole.
+ *
+ * @example const s = new JsonValueSplitter(1e6, sink); s.push('{"a":1}{"b"'); s.push(':2}'); s.end();
+ */
+export class JsonValueSplitter {
+  private parts: string[] = [];
+  private partChars = 0;
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  private skipping = false;
+  private skippedChars = 0;
+  private line = 1;
+  private startLine = 1;
+  private stopped = false;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly sink: JsonValueSink,
+  ) {}
+
+  stop(): void {
+    this.stopped = true;
+    this.parts = [];
+  }
+
+  push(chunk: string): void {
+    let i = 0;
+    let valueFrom = this.depth > 0 ? 0 : -1;
+    const n = chunk.length;
+    while (i < n && !this.stopped) {
+      if (this.inString) {
+        if (this.escape) {
+          this.escape = false;
+          i++;
+          continue;
+        }
+        QUOTE_OR_BACKSLASH.lastIndex = i;
+        const m = QUOTE_OR_BACKSLASH.exec(chunk);
+        if (!m) {
+          i = n;
+          break;
+        }
+        i = m.index + 1;
+        if (m[0] === '\\') this.escape = true;
+        else this.inString = false;
+        continue;
+      }
+      const c = chunk.charCodeAt(i);
+      if (c === 10) this.line++;
+      if (this.depth === 0) {
+        if (c === 123 || c === 91) {
+          this.depth = 1;
+          this.startLine = this.line;
+          valueFrom = i;
+        } else if (c !== 32 && c !== 10 && c !== 13 && c !== 9 && c !== 0xfeff) {
+          const end = this.strayEnd(chunk, i);
+          this.sink.stray(this.line, chunk.slice(i, Math.min(end, i + 80)));
+          i = end;
+          continue;
+        }
+        i++;
+        continue;
+      }
+      if (c === 34) this.inString = true;
+      else if (c === 123 || c === 91) this.depth++;
+      else if (c === 125 || c === 93) {
+        this.depth--;
+        if (this.depth === 0) {
+          this.append(chunk, valueFrom, i + 1);
+          this.emit();
+          valueFrom = -1;
+        }
+      }
+      i++;
+    }
+    // An unfinished value (a string included: strings only occur inside values) keeps its tail.
+    if (this.depth > 0 && valueFrom !== -1 && !this.stopped) this.append(chunk, valueFrom, n);
+  }
+
+  end(): void {
+    if (this.stopped) return;
+    if (this.depth > 0) this.sink.truncated(this.startLine);
+    this.parts = [];
+  }
+
+  /** Stray text runs to the next newline or the next value. */
+  private strayEnd(chunk: string, from: number): number {
+    let j = from;
+    while (j < chunk.length) {
+      const c = chunk.charCodeAt(j);
+      if (c === 10 || c === 123 || c === 91) break;
+      j++;
+    }
+    return j;
+  }
+
+  private append(chunk: string, from: number, to: number): void {
+    const len = to - from;
+    if (len <= 0) return;
+    if (this.skipping) {
+      this.skippedChars += len;
+      return;
+    }
+    if (this.partChars + len > this.maxChars) {
+      this.skipping = true;
+      this.skippedChars = this.partChars + len;
+      this.parts = [];
+      this.partChars = 0;
+      return;
+    }
+    this.parts.push(from === 0 && to === chunk.length ? chunk : chunk.slice(from, to));
+    this.partChars += len;
+  }
+
+  private emit(): void {
+    if (this.skipping) {
+      this.skipping = false;
+      const length = this.skippedChars;
+      this.skippedChars = 0;
+      this.sink.tooLong(this.startLine, length);
+      return;
+    }
+    const text = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
+    this.parts = [];
+    this.partChars = 0;
+    this.sink.value(text, this.startLine);
+  }
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compilePipeline } from '../../../engine/compile/compilePipeline.ts';
+import { replaySteps } from '../../../engine/replay/replaySteps.ts';
+import { readTrace } from '../../../engine/trace/index.ts';
+import { answerDeadlineMs, configuredTimeout } from '../../../engine/node/commands/claudeHookCommand.ts';
+import { HOOK_INPUTS } from '../runtime/claudeHookInputs.ts';
+import { BIN, GUARD, ROOT, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
+
+// A pipeline that asks before `git push`, adds context to prompts and to every tool call.
+const ASKING = JSON.stringify({
+  format: 'hookwire.pipeline', version: 1, name: 'asking',
+  nodes: [
+    { id: 'tools', kind: 'event', pattern: 'tool.before_call' },
+    { id: 'prompts', kind: 'event', pattern: 'input.received' },
+    { id: 'push', kind: 'matcher', tools: ['Bash'], when: { 'payload.tool_input.command': { prefix: 'git push' } } },
+    { id: 'ask-push', kind: 'handler', name: 'Ask before push', action: { type: 'ask', reason: 'push to the remote? ({{payload.tool_input.command}})' } },
+    { id: 'branch', kind: 'handler', name: 'Branch note', order: 200, action: { type: 'add_context', text: 'The current branch is main.' } },
+  ],
+  wires: [{ from: 'tools', to: 'push' }, { from: 'push', to: 'ask-push' }, { from: 'prompts', to: 'branch' }, { from: 'tools', to: 'branch' }],
+});
+
+/** The real binary with stdin left open (a hook input that never finishes arriving). */
+function hangingHook(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.write('{"hook_event_name": "PreToolUse", ');
+  });
+}
+
+describe('claude-hook: ASK, context and the deadline (real binary)', { timeout: 120_000 }, () => {
+  it('[P12][D9][P14] a PreToolUse ASK is permissionDecision "ask"; the recording holds the answer as deferred to Claude Code; replaying it asks nobody', async () => {
+    const dir = tempDir({ 'asking.json': ASKING });
+    const record = join(dir, 's.hwtrace.jsonl');
+    const push = { ...HOOK_INPUTS.PreToolUse, tool_input: { command: 'git push origin main' }, tool_use_id: 'tp' };
+    const r = await hookwire(['claude-hook', join(dir, 'asking.json'), '--record', record], { stdin: JSON.stringify(push) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'push to the remote? (git push origin main)', additionalContext: 'The current branch is main.' },
+    });
+    const p = await hookwire(['claude-hook', join(dir, 'asking.json'), '--record', record], { stdin: JSON.stringify(HOOK_INPUTS.UserPromptSubmit) });
+    expect(JSON.parse(p.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'The current branch is main.' } });
+    const read = readTrace(readFileSync(record, 'utf8'));
+    expect(read.events.map((e) => e.recorded)).toEqual([
+      { decision: 'ask', reason: 'push to the remote? (git push origin main)', approval: { answer: 'deferred', by: 'host', reason: 'Claude Code asks the person (PreToolUse)' }, context: ['The current branch is main.'] },
+      { decision: 'continue', context: ['The current branch is main.'] },
+    ]);
+    const compiled = compilePipeline(JSON.parse(ASKING));
+    if (!compiled.ok) throw new Error('pipeline');
+    const steps = [...replaySteps(compiled.compiled, read.events)];
+    expect(steps.map((s) => [s.decision, s.approval?.answer ?? null, s.blocked, s.divergent, s.context])).toEqual([
+      ['ask', 'deferred', false, false, ['The current branch is main.']],
+      ['continue', null, false, false, ['The current branch is main.']],
+    ]);
+  });
+
+  it('[P12] answers before the hook timeout: --timeout 1 with a hook input that never ends → the fail-closed answer', async () => {
+    const r = await hangingHook(['claude-hook', GUARD, '--timeout', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hookwire claude-hook: no decision within 900 ms, before the hook's 1 s timeout \(failing closed\)\n$/);
+  });
+
+  it('[P12] reads the timeout from the settings: a pipeline that arrives late (a FIFO written after 3 s) → fail closed before the timeout', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'late.pipeline.json');
+    execFileSync('mkfifo', [fifo]);
+    const settings = join(dir, 'settings.json');
+    const call = async (hook: string, timeout: number, input: object) => {
+      writeFileSync(settings, JSON.stringify({ hooks: { [hook]: [{ matcher: '*', hooks: [{ type: 'command', command: `hookwire claude-hook ${fifo}`, timeout }] }] } }));
+      // The writer opens the FIFO at once and writes the pipeline only after the deadline has passed.
+      const writer = open(fifo, 'w').then(async (fh) => {
+        await new Promise((r) => setTimeout(r, 3000));
+        await fh.writeFile(readFileSync(GUARD, 'utf8'));
+        await fh.close();
+      });
+      const r = await hookwireInProcess(['claude-hook', fifo, '--settings', settings], JSON.stringify(input));
+      await writer;
+      return r;
+    };
+    const r = await call('PreToolUse', 1, HOOK_INPUTS.PreToolUse);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("hookwire claude-hook: no decision within 900 ms, before the hook's 1 s timeout (failing closed)\n");
+    // PermissionRequest fails closed through its decision object, at the deadline too.
+    const pr = await call('PermissionRequest', 1.5, HOOK_INPUTS.PermissionRequest);
+    expect(pr.code).toBe(0);
+    expect(JSON.parse(pr.stdout).hookSpecificOutput).toMatchObject({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: expect.stringContaining("before the hook's 1.5 s timeout") } });
+  });
+
+  it('[P12] a recording that is not a regular file (a FIFO, a device) fails closed without waiting on it', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'never.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const record of [fifo, '/dev/zero']) {
+      const r = await hookwire(['claude-hook', GUARD, '--record', record], { stdin: JSON.stringify(HOOK_INPUTS.PreToolUse) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('is not a regular file');
+    }
+  });
+
+  it('[P12] malformed PermissionRequest input is answered through the decision object', async () => {
+    const { tool_input: _drop, ...broken } = HOOK_INPUTS.PermissionRequest;
+    const r = await hookwire(['claude-hook', GUARD], { stdin: JSON.stringify(broken) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.decision).toMatchObject({ behavior: 'deny', message: expect.stringContaining('tool_input is missing or not an object') });
+  });
+
+  it('[P12] the deadline and the settings lookup', () => {
+    expect([answerDeadlineMs(600), answerDeadlineMs(30), answerDeadlineMs(1.5), answerDeadlineMs(1)]).toEqual([598_000, 28_000, 1350, 900]);
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo hi', timeout: 5 }, { type: 'command', command: 'node bin.mjs', args: ['claude-hook', 'p.json'], timeout: 12 }] }] } };
+    expect(configuredTimeout(settings, 'Stop')).toBe(12);
+    expect(configuredTimeout(settings, 'PreToolUse')).toBeNull();
+    expect(configuredTimeout(JSON.parse('{"hooks":{"__proto__":[]}}'), 'constructor')).toBeNull();
+  });
+});

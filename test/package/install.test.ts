@@ -1,0 +1,273 @@
+// The package as a user gets it: `npm pack` (prepack builds dist/), a fresh project, `npm install` of the
+// tarball with no network (a lock made from the checkout's own, so npm takes every package from its cache),
+// then the README example in plain Node, a strict NodeNext TypeScript project, the installed `hookwire`
+// binary, `hookwire ui` in Chromium, publint and Are the Types Wrong, and the install's size.
+// Built and installed once (beforeAll); the checks share it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { compilePipeline, PIPELINE_SCHEMA_ID } from '../../engine/index.ts';
+import { decideTrace } from '../../engine/runtime/index.ts';
+import { readTrace } from '../../engine/trace/index.ts';
+import { chromiumExecutable } from '../../e2e/chromium.ts';
+import { HOOK_INPUTS } from '../engine/runtime/claudeHookInputs.ts';
+import { consumerProject } from './consumerLock.ts';
+import { readmeBlock } from './readme.ts';
+
+const ROOT = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+
+/**
+ * Budget for what `npm install hookwire` puts on disk for the runtime: the production dependencies plus the
+ * package without its app (dist/web), in bytes of file content. Measured 12.1 MB on 2026-12-01 (1.7 MB of
+ * it Hookwire's own); zod alone is most of the rest (it ships zod 3, 4 and mini, each as ESM, CommonJS and
+ * .d.ts). The goal of 10 MB needs zod's weight gone.
+ */
+const RUNTIME_BUDGET_BYTES = 13 * 1024 * 1024;
+/** Packages a runtime consumer must never get: the app's, the build's and the tests'. */
+const NOT_AT_RUNTIME = ['react', 'react-dom', 'monaco-editor', '@xyflow/react', 'dexie', 'vite', 'esbuild', 'tsx', 'typescript', 'vitest', '@playwright/test', 'zustand'];
+
+let work = '';
+let project = '';
+let tarball = '';
+let production: string[] = [];
+
+function sh(cmd: string, args: string[], cwd: string, input?: string): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd, encoding: 'utf8', input, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+}
+
+function ok(r: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string> {
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** Bytes of the files under `dir` (apparent size), leaving out `skip` (absolute paths). */
+function sizeOf(dir: string, skip: string[] = []): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (skip.includes(full)) continue;
+    if (entry.isDirectory()) total += sizeOf(full, skip);
+    else if (entry.isFile()) total += lstatSync(full).size;
+  }
+  return total;
+}
+
+const hookwire = (args: string[], input?: string) => sh('npx', ['--no', '--', 'hookwire', ...args], project, input);
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'hookwire-install-'));
+  // prepack builds dist/ (engine JS and types, the bundled CLI, schemas, the app) before packing.
+  const packed = ok(sh('npm', ['pack', '--pack-destination', work, '--silent'], ROOT), 'npm pack');
+  tarball = `${pkg.name}-${pkg.version}.tgz`;
+  expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball);
+  project = join(work, 'project');
+  mkdirSync(project);
+  copyFileSync(join(work, tarball), join(project, tarball));
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(join(project, tarball))).digest('base64')}`;
+  // TypeScript and Node's types for the type-check, as a TypeScript user has them (devDependencies).
+  const consumer = consumerProject(ROOT, tarball, integrity, ['typescript', '@types/node']);
+  production = consumer.production;
+  writeFileSync(join(project, 'package.json'), JSON.stringify(consumer.packageJson, null, 2));
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(consumer.lock, null, 2));
+  ok(sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project), 'npm install --offline of the tarball');
+  writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+  copyFileSync(join(ROOT, 'test', 'engine', 'node', 'fixtures', 'golden', 'session.jsonl'), join(project, 'run.jsonl'));
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed into a fresh project', () => {
+  it('installs no web, build or test package for the runtime, and stays within the size budget', () => {
+    const names = production.map((p) => p.replace(/^.*node_modules\//, ''));
+    expect(names.filter((n) => NOT_AT_RUNTIME.includes(n))).toEqual([]);
+    expect(Object.keys(pkg.dependencies).filter((n) => NOT_AT_RUNTIME.includes(n))).toEqual([]);
+    const nm = join(project, 'node_modules');
+    const top = production.filter((p) => !p.slice('node_modules/'.length).includes('/node_modules/'));
+    const deps = top.reduce((sum, p) => sum + sizeOf(join(project, p)), 0);
+    const own = sizeOf(join(nm, 'hookwire'), [join(nm, 'hookwire', 'dist', 'web')]);
+    console.log(`runtime install: ${(own / 2 ** 20).toFixed(2)} MB hookwire without dist/web + ${(deps / 2 ** 20).toFixed(2)} MB production dependencies`);
+    expect(own + deps).toBeLessThanOrEqual(RUNTIME_BUDGET_BYTES);
+    expect(existsSync(join(nm, 'tsx'))).toBe(false);
+  });
+
+  it('[V10] ships the pipeline schema at the path its $id names', () => {
+    const shipped = join(project, 'node_modules', 'hookwire', PIPELINE_SCHEMA_ID.slice(PIPELINE_SCHEMA_ID.indexOf('/hookwire/') + '/hookwire/'.length));
+    expect(JSON.parse(readFileSync(shipped, 'utf8')).$id).toBe(PIPELINE_SCHEMA_ID);
+  });
+
+  it('[P6][P7] (a) plain node runs the README example against `hookwire/node`, prints what the README says, and its recording replays', () => {
+    writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+    writeFileSync(join(project, 'agent.mjs'), readmeBlock('agent.mjs'));
+    const run = sh(process.execPath, ['agent.mjs'], project);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(readmeBlock('output'));
+
+    const recording = readTrace(readFileSync(join(project, 'traces', 'demo-run.hwtrace.jsonl'), 'utf8'));
+    expect(recording.status).toBe('ok');
+    const compiled = compilePipeline(JSON.parse(readmeBlock('guard.pipeline.json')));
+    if (!compiled.ok) throw new Error('the README pipeline does not compile');
+    const replayed = [...decideTrace(compiled.compiled, recording.events)].map((r) => r.decision);
+    expect(replayed).toEqual(recording.events.map((e) => e.recorded?.decision));
+    expect(replayed).toContain('block_action');
+    expect(replayed).toContain('terminate');
+    const audit = readFileSync(join(project, 'audit.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(audit.map((a) => a.decision)).toEqual(recording.events.filter((e) => e.type !== 'agent.end').map((e) => e.recorded?.decision));
+  });
+
+  it('(a) the pure engine `hookwire` imports without Node built-ins or QuickJS, and dispatches', () => {
+    const script = [
+      "import { createRuntime } from 'hookwire';",
+      "import { readFileSync } from 'node:fs';",
+      "import schema from 'hookwire/schema/pipeline.v1.schema.json' with { type: 'json' };",
+      "if (!schema.$id.endsWith('/pipeline.v1.schema.json')) throw new Error('not the schema');",
+      "const loaded = createRuntime(readFileSync('guard.pipeline.json', 'utf8'));",
+      'if (!loaded.ok) throw new Error("does not load");',
+      "const answer = loaded.runtime.startTrace({ trace_id: 't' }).emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });",
+      'console.log(answer.decision);',
+    ].join('\n');
+    writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+    writeFileSync(join(project, 'pure.mjs'), script);
+    // Loading `hookwire` must not load QuickJS or any Node module: watch what the loader resolves.
+    const run = sh(process.execPath, ['--experimental-loader', 'data:text/javascript,export async function resolve(s,c,n){const r=await n(s,c);if(c.parentURL&&c.parentURL.includes("/node_modules/hookwire/"))process.stderr.write("RESOLVED "+r.url+"\\n");return r}', 'pure.mjs'], project);
+    expect(run.stdout.trim()).toBe('block_action');
+    const resolved = run.stderr.split('\n').filter((l) => l.startsWith('RESOLVED ')).map((l) => l.slice(9));
+    expect(resolved.length).toBeGreaterThan(10);
+    expect(resolved.filter((u) => u.startsWith('node:') || /\/node_modules\/(quickjs-emscripten-core|@jitl)\//.test(u))).toEqual([]);
+  });
+
+  it('(b) a strict `module: nodenext` TypeScript project type-checks against the installed types with zero errors', { timeout: 120_000 }, () => {
+    const dir = join(project, 'ts');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    writeFileSync(join(dir, 'agent.ts'), readmeBlock('agent.mjs'));
+    writeFileSync(join(dir, 'types.ts'), [
+      "import { compilePipeline, createRuntime, dispatch, initialState, PIPELINE_FORMAT, type PipelineInput, type Decision } from 'hookwire';",
+      "import { loadRuntime, createNodeSandbox } from 'hookwire/node';",
+      "const doc: PipelineInput = { format: PIPELINE_FORMAT, version: 1, name: 'p', nodes: [], wires: [] };",
+      'const c = compilePipeline(doc);',
+      "const d: Decision | undefined = c.ok ? dispatch(c.compiled, { event_id: 'e', trace_id: 't', agent_id: 'a', type: 'agent.start', ts: '2026-03-01T10:00:00Z', payload: {} }, initialState(), { clock: { now: () => 0 } }).decision : undefined;",
+      'const rt = createRuntime(doc);',
+      "const e: Decision | undefined = rt.ok ? rt.runtime.startTrace().emit('agent.start', {}).decision : undefined;",
+      '// The types are real, not `any`: these must be errors.',
+      '// @ts-expect-error a pipeline format is a literal',
+      "const bad: PipelineInput = { ...doc, format: 'other' };",
+      '// @ts-expect-error loadRuntime takes a path or a document, not a number',
+      'void loadRuntime(42);',
+      'void createNodeSandbox; void d; void e; void bad;',
+    ].join('\n'));
+    const strict = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noEmit: true, types: ['node'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, skipLibCheck: true }, include: ['*.ts'] }));
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = sh(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // With the declaration files checked too, none of Hookwire's own has an error.
+    const libCheck = sh(process.execPath, [tsc, '-p', 'tsconfig.json', '--skipLibCheck', 'false'], dir);
+    expect(libCheck.stdout.split('\n').filter((l) => l.includes('node_modules/hookwire/'))).toEqual([]);
+  });
+
+  it('(c) the installed `hookwire` binary runs --help, validate, replay and claude-hook without tsx', { timeout: 60_000 }, () => {
+    writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+    const help = hookwire(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/claude-hook/);
+    expect(help.stdout).toMatch(/\bui\b/);
+    expect(hookwire(['--version']).stdout.trim()).toBe(pkg.version);
+
+    const valid = hookwire(['validate', 'guard.pipeline.json']);
+    expect(valid.stdout).toMatch(/guard\.pipeline\.json: valid/);
+    expect(valid.status).toBe(0);
+    writeFileSync(join(project, 'broken.pipeline.json'), '{"format": "hookwire.pipeline", "version": 1, "name": "x", "nodes": [{"id": "h", "kind": "handler", "action": {"type": "nope"}}], "wires": []}');
+    expect(hookwire(['validate', 'broken.pipeline.json']).status).toBe(1);
+
+    const replay = hookwire(['replay', '--json', 'guard.pipeline.json', 'run.jsonl']);
+    expect(replay.status).toBe(0);
+    const decisions = replay.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).decision);
+    expect(decisions).toContain('block_action');
+
+    const deny = hookwire(['claude-hook', 'guard.pipeline.json'], JSON.stringify({ ...HOOK_INPUTS.PreToolUse, tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
+    expect(deny.status).toBe(0);
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const failClosed = hookwire(['claude-hook', 'guard.pipeline.json'], 'not json');
+    expect(failClosed.status).toBe(2);
+    // The binary is the built JavaScript: nothing in the install can compile TypeScript on the fly.
+    const bin = readFileSync(join(project, 'node_modules', 'hookwire', 'package.json'), 'utf8');
+    expect(JSON.parse(bin).bin.hookwire).toMatch(/^dist\/.*\.js$/);
+  });
+
+  it('(d) `npx hookwire ui` serves the app with the strict CSP; Chromium reaches the demo, and with files lands in the debugger on them', { timeout: 120_000 }, async () => {
+    const browser = await chromium.launch({
+      ...(chromiumExecutable() ? { executablePath: chromiumExecutable() } : {}),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const servers: ReturnType<typeof spawn>[] = [];
+    const start = (args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('npx', ['--no', '--', 'hookwire', 'ui', '--port', '0', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+        servers.push(child);
+        let out = '';
+        child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const m = /Hookwire app: (\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+        child.on('exit', (code) => reject(new Error(`hookwire ui exited (${code}): ${out}`)));
+      });
+    try {
+      // No files: the app on its first run, with the demo pipeline and the demo trace.
+      const url = await start([]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const page = await browser.newPage();
+      const uncovered: string[] = [];
+      page.on('response', (r) => {
+        if (!r.headers()['content-security-policy']?.includes("script-src 'self' 'wasm-unsafe-eval'")) uncovered.push(r.url());
+      });
+      await page.goto(url);
+      await page.getByText('Demo: agent safety policy').first().waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Debug', exact: true }).click();
+      await page.getByText('Demo: coding agent session').first().waitFor({ timeout: 30_000 });
+      expect(uncovered.filter((u) => u.startsWith(url))).toEqual([]);
+      // The schema the pipeline's $schema names is served too.
+      const schema = await page.request.get(`${url}schema/pipeline.v1.schema.json`);
+      expect(schema.status()).toBe(200);
+      await page.close();
+
+      // A pipeline and a trace from the command line: the app opens both and shows the debugger on them.
+      const withFiles = await start(['guard.pipeline.json', 'run.jsonl']);
+      expect(withFiles).toMatch(/#open=[0-9a-f]+$/);
+      const context = await browser.newContext();
+      const p2 = await context.newPage();
+      await p2.goto(withFiles);
+      await p2.getByText('Imported “').waitFor({ timeout: 30_000 });
+      await expect.poll(() => p2.locator('.topbar, [data-testid="app-root"]').first().textContent()).toMatch(/guard/);
+      await p2.getByText('9 events').first().waitFor();
+      expect(new URL(p2.url()).hash).toBe('');
+      // Without the token the files are not handed out.
+      const base = withFiles.replace(/#.*$/, '');
+      expect((await p2.request.get(`${base}api/open`)).status()).toBe(401);
+    } finally {
+      for (const s of servers) s.kill('SIGTERM');
+      await browser.close();
+    }
+  });
+
+  it('passes publint and Are the Types Wrong (ESM-only profile)', { timeout: 60_000 }, () => {
+    const tgz = join(work, tarball);
+    const publint = sh(join(ROOT, 'node_modules', '.bin', 'publint'), ['run', tgz, '--strict'], ROOT);
+    expect(publint.stdout).toMatch(/All good!/);
+    expect(publint.status).toBe(0);
+    const attw = sh(join(ROOT, 'node_modules', '.bin', 'attw'), [tgz, '--profile', 'esm-only', '--format', 'ascii'], ROOT);
+    // Exit 0: no problem in the resolutions an ES-module package promises (node16 from ESM, bundler).
+    expect(attw.status, attw.stdout + attw.stderr).toBe(0);
+    expect(attw.stdout).toMatch(/"hookwire\/node"\s+node16 \(from ESM\): 🟢 \(ESM\)\s+bundler: 🟢/);
+  });
+});

@@ -1,0 +1,176 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ReplayTimeline } from '../../../engine/replay/types.ts';
+import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
+import { demoTrace } from '../../../web/demo/demoTrace.ts';
+import { createPlayback } from '../../../web/debugger/playback.ts';
+import { createReplayService, type ReplayService } from '../../../web/debugger/replayService.ts';
+import type { ReplayHandlers, StepDetail } from '../../../web/debugger/worker/protocol.ts';
+import { HookwireDb } from '../../../web/persistence/db.ts';
+import { setSetting } from '../../../web/persistence/library.ts';
+import { TRACE_SETTINGS } from '../../../web/persistence/startTraceLibrary.ts';
+import { storeTrace } from '../../../web/persistence/traceLibrary.ts';
+import { createAppStore, type AppStore } from '../../../web/store/appStore.ts';
+import { fakeReplayWorkers, gate, type FakeWorkers } from './fakeReplayWorker.ts';
+
+// The replay service (web/debugger/replayService.ts) against a fake worker that speaks the real protocol:
+// which requests go out, which answers reach the store, and which are dropped as stale.
+let db: HookwireDb;
+let store: AppStore;
+let workers: FakeWorkers;
+let service: ReplayService;
+let traceId: string;
+/** Step answers the test holds back, by step index. */
+let held: Map<number, Promise<void>>;
+/** When false, a sent pipeline does not compile. */
+let compiles: boolean;
+
+const stepOf = (index: number) => ({ step: { index }, why: [] }) as unknown as StepDetail;
+const HANDLERS = [{ id: 'h1', name: 'Block secrets', order: 10, action: 'block', enabled: true }];
+
+const handlers: ReplayHandlers = {
+  async open(r) {
+    queueMicrotask(() => workers.latest().emit(r.epoch, { kind: 'compiled', outcome: { ok: true, handlers: HANDLERS, warnings: [] } }));
+    return { value: null, epoch: r.epoch };
+  },
+  async pipeline(r) {
+    const outcome = compiles
+      ? { ok: true as const, handlers: HANDLERS, warnings: [] }
+      : { ok: false as const, problems: [{ code: 'schema' as const, message: 'does not load', path: [], severity: 'error' as const }] };
+    queueMicrotask(() => workers.latest().emit(r.epoch, { kind: 'compiled', outcome }));
+    return { value: null, epoch: r.epoch };
+  },
+  close: async () => ({ value: null, epoch: -1 }),
+  rows: async () => ({ value: [], epoch: -1 }),
+  async step(r) {
+    await held.get(r.index);
+    return { value: stepOf(r.index), epoch: store.getState().activeEpoch };
+  },
+  find: async (r) => ({ value: r.from + 2, epoch: store.getState().activeEpoch }),
+  filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
+  compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
+  decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
+};
+
+const s = () => store.getState();
+const sent = (kind: string) => workers.all.flatMap((w) => w.received).filter((r) => r.kind === kind);
+
+beforeEach(async () => {
+  db = new HookwireDb(`replay-service-${Math.random()}`);
+  store = createAppStore();
+  workers = fakeReplayWorkers(handlers);
+  held = new Map();
+  compiles = true;
+  traceId = (await storeTrace(db, demoTrace(), { name: 'Demo', source_format: 'hookwire-trace' })).id;
+  await setSetting(db, TRACE_SETTINGS.lastTrace, traceId);
+  s().open('p1', demoPipeline(), 1);
+  service = createReplayService({ store, db, makeWorker: workers.make, libraryStarted: async () => null, sendDelayMs: 1 });
+});
+
+afterEach(async () => {
+  service.dispose();
+  await db.delete();
+});
+
+async function enterDebug(): Promise<void> {
+  s().setMode('debug');
+  await expect.poll(() => s().detail?.step.index).toBe(0);
+}
+
+describe('replay service', () => {
+  it('entering Debug mode opens the last trace with the open pipeline and shows its first step', async () => {
+    expect(workers.all).toHaveLength(0);
+    await enterDebug();
+    expect(s().traceId).toBe(traceId);
+    const [open] = sent('open');
+    expect(open).toMatchObject({ kind: 'open', epoch: 1, trace: { id: traceId }, doc: { name: demoPipeline().name } });
+    expect(s().handlers).toEqual(HANDLERS);
+    expect(s().stepLoading).toBe(false);
+  });
+
+  it('latest answer wins: steps asked while one is in flight collapse to the newest, and only its answer shows', async () => {
+    await enterDebug();
+    const first = gate();
+    held.set(1, first.promise);
+    service.goTo(1);
+    service.goTo(2);
+    service.goTo(3);
+    expect(s().position).toBe(3);
+    first.open();
+    await expect.poll(() => s().detail?.step.index).toBe(3);
+    expect(sent('step').map((r) => (r as { index: number }).index)).toEqual([0, 1, 3]);
+    expect(s().stepLoading).toBe(false);
+  });
+
+  it('an edit in Debug mode is sent as a new pipeline; a pipeline that does not compile keeps the last good session', async () => {
+    await enterDebug();
+    const epoch = s().activeEpoch;
+    compiles = false;
+    s().apply([{ type: 'setProps', props: { name: 'Edited' } }], 'rename');
+    await expect.poll(() => s().compile?.ok).toBe(false);
+    expect(sent('pipeline')).toHaveLength(1);
+    expect(s().activeEpoch).toBe(epoch);
+    // Anything the old session still says is shown; a later session's words about an older epoch are not.
+    workers.latest().emit(epoch, { kind: 'timeline', timeline: { count: 1 } as ReplayTimeline });
+    expect(s().timeline?.count).toBe(1);
+    compiles = true;
+    s().apply([{ type: 'setProps', props: { name: 'Edited again' } }], 'rename');
+    await expect.poll(() => s().activeEpoch).toBeGreaterThan(epoch);
+    expect(s().timeline).toBeNull();
+    workers.latest().emit(epoch, { kind: 'timeline', timeline: { count: 2 } as ReplayTimeline });
+    expect(s().timeline).toBeNull();
+  });
+
+  it('edits made in Edit mode are not sent until Debug mode shows again', async () => {
+    await enterDebug();
+    s().setMode('edit');
+    s().apply([{ type: 'setProps', props: { name: 'Away' } }], 'rename');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent('pipeline')).toHaveLength(0);
+    s().setMode('debug');
+    await expect.poll(() => sent('pipeline')).toHaveLength(1);
+  });
+
+  it('a filter shows the steps of its latest answer; clearing it shows every step', async () => {
+    await enterDebug();
+    await service.applyFilter({ text: 'x', type: null, decision: null, handler: null });
+    expect(Array.from(s().visible ?? [])).toEqual([0, 2]);
+    await service.applyFilter({ text: '', type: null, decision: null, handler: null });
+    expect(s().visible).toBeNull();
+    expect(s().filtering).toBe(false);
+  });
+
+  it('a worker that fails says so; restarting starts a new worker and replays the trace again', async () => {
+    await enterDebug();
+    workers.latest().fail('boom');
+    expect(s().failure).toBe('boom');
+    service.restartReplay();
+    expect(workers.all).toHaveLength(2);
+    expect(workers.all[0]!.terminated).toBe(true);
+    await expect.poll(() => s().failure).toBeNull();
+    await expect.poll(() => workers.latest().received.map((r) => r.kind)).toContain('open');
+  });
+
+  it('closing the trace drops answers still on their way', async () => {
+    await enterDebug();
+    const g = gate();
+    held.set(4, g.promise);
+    service.goTo(4);
+    service.closeTrace();
+    g.open();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(s().traceId).toBeNull();
+    expect(s().detail).toBeNull();
+  });
+
+  it('playback: "next block" and "run to breakpoint" go where the worker\'s search says', async () => {
+    await enterDebug();
+    const playback = createPlayback(store, service);
+    expect(await playback.nextBlock()).toBe(2);
+    await expect.poll(() => s().position).toBe(2);
+    expect(await playback.runToBreakpoint()).toBe(-1);
+    s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
+    expect(await playback.runToBreakpoint()).toBe(4);
+    expect(s().pausedAt).toEqual({ index: 4, label: expect.any(String) });
+  });
+});

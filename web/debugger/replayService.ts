@@ -1,0 +1,287 @@
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { StepQuery } from '../../engine/replay/types.ts';
+import type { HookwireDb } from '../persistence/db.ts';
+import { getSetting, setSetting } from '../persistence/library.ts';
+import { TRACE_SETTINGS } from '../persistence/startTraceLibrary.ts';
+import { listTraces, readTraceRecord } from '../persistence/traceLibrary.ts';
+import { latestWins } from '../services/latestWins.ts';
+import type { AppStore } from '../store/appStore.ts';
+import { moveTo, type Move } from './model/stepNavigation.ts';
+import { isFiltering, type TimelineFilter } from './model/timelineFilter.ts';
+import { createReplayClient, RestartedError, type MakeWorker, type ReplayClient } from './replayClient.ts';
+import { createRowCache, type RowCache } from './rowCache.ts';
+import type { SessionEvent } from './worker/protocol.ts';
+
+/**
+ * The debugger's effects: which trace is open, the pipeline sent to the replay worker (every edit re-runs
+ * the replay), the step asked for, filters, searches and the compare. The store holds what to show; the
+ * worker holds the engine; this service joins them. Created once by web/startApp.ts; the worker starts
+ * the first time Debug mode shows, and edits are followed while it shows.
+ */
+export interface ReplayService {
+  client: ReplayClient;
+  rows: RowCache;
+  openTrace(id: string): Promise<void>;
+  closeTrace(): void;
+  goTo(index: number): void;
+  move(m: Move): void;
+  /** Jumps to the next (or previous) step any of the queries match; resolves to it (-1: none). */
+  findAndGo(queries: StepQuery[], direction?: 'forward' | 'backward'): Promise<number>;
+  applyFilter(filter: TimelineFilter): Promise<void>;
+  /** Pins the open pipeline as it is now: later edits are compared with it over the trace. */
+  pinVersion(): void;
+  unpin(): void;
+  runCompare(): Promise<void>;
+  /** Stops whatever the replay worker is doing (a new worker starts) and replays the open trace afresh. */
+  restartReplay(): void;
+  dispose(): void;
+}
+
+export interface ReplayDeps {
+  store: AppStore;
+  db: HookwireDb;
+  makeWorker: MakeWorker;
+  /** Settles when the trace library has started (the demo trace is stored on first run). */
+  libraryStarted: () => Promise<unknown>;
+  /** How long the document must rest before an edit goes to the worker. */
+  sendDelayMs?: number;
+}
+
+/** A worker busy this long on one request is shown as busy; an edit then restarts it. */
+const BUSY_MS = 1500;
+const RESTART_MS = 2000;
+
+export function createReplayService({ store, db, makeWorker, libraryStarted, sendDelayMs = 120 }: ReplayDeps): ReplayService {
+  const s = () => store.getState();
+  let epoch = 0;
+  /** The epoch the open trace was opened at: anything said about an earlier one is about another trace. */
+  let openedAt = 0;
+  /** The document last sent to the worker, so an unchanged pipeline is not sent again. */
+  let sentDoc: Pipeline | null | undefined;
+  let docTimer: ReturnType<typeof setTimeout> | undefined;
+  let busyTimer: ReturnType<typeof setInterval> | undefined;
+  let opening = false;
+
+  const fail = (e: unknown) => {
+    if (e instanceof RestartedError) return;
+    s().replayFailed(e instanceof Error ? e.message : String(e));
+  };
+
+  const onEvent = (eventEpoch: number, event: SessionEvent) => {
+    const st = s();
+    if (eventEpoch !== -1 && eventEpoch < openedAt) return;
+    if (event.kind === 'failed') {
+      if (eventEpoch === -1 || eventEpoch === st.activeEpoch) st.replayFailed(event.message);
+      return;
+    }
+    if (event.kind === 'compiled') {
+      if (eventEpoch < st.activeEpoch) return;
+      if (!event.outcome.ok) {
+        st.compileFailed(event.outcome);
+        return;
+      }
+      st.sessionStarted(eventEpoch, event.outcome);
+      if ((st.trace?.event_count ?? 0) > 0) requestStep(s().position);
+      else st.noStep();
+      if (isFiltering(s().filter)) void applyFilter(s().filter);
+      if (s().pinned) void runCompare();
+      return;
+    }
+    if (eventEpoch !== st.activeEpoch) return;
+    switch (event.kind) {
+      case 'progress':
+        if (event.phase === 'compare') st.compareStarted();
+        else st.replayProgressed(event);
+        break;
+      case 'timeline':
+        st.timelineArrived(event.timeline);
+        break;
+      case 'coverage':
+        st.coverageArrived(event.coverage);
+        break;
+      case 'compare':
+        st.compareArrived(event.diff, event.problems);
+        break;
+    }
+  };
+
+  const client = createReplayClient(makeWorker, onEvent);
+  const rows = createRowCache(client);
+
+  // Holding an arrow key asks for many steps: while one is in flight only the latest is asked next.
+  const stepAnswer = latestWins((index: number) => {
+    // Marks for e2e/measure/debuggerPerf.ts: how much of a step is the worker's, how much the page's.
+    performance.mark('hookwire:step-request');
+    return client.request({ kind: 'step', index }).finally(() => performance.measure('hookwire:step-worker', 'hookwire:step-request'));
+  });
+  const filterAnswer = latestWins((filter: TimelineFilter) => client.request({ kind: 'filter', filter }));
+
+  function requestStep(index: number): void {
+    s().stepRequested();
+    if (s().activeEpoch < 0) return;
+    stepAnswer(index).then((a) => {
+      const st = s();
+      if (a.current && a.value.epoch === st.activeEpoch && st.position === index) st.stepAnswered(a.value.value);
+    }, fail);
+  }
+
+  async function openTrace(id: string): Promise<void> {
+    const record = await readTraceRecord(db, id);
+    if (!record) return;
+    void setSetting(db, TRACE_SETTINGS.lastTrace, id).catch(() => undefined);
+    epoch++;
+    openedAt = epoch;
+    rows.reset(id);
+    stepAnswer.invalidate();
+    filterAnswer.invalidate();
+    s().traceOpened(record);
+    const doc = s().doc;
+    sentDoc = doc;
+    const trace = { id: record.id, event_count: record.event_count, chunk_size: record.chunk_size };
+    await client.request({ kind: 'open', epoch, trace, doc }).catch(fail);
+  }
+
+  /** Sends the open pipeline to the worker when it changed (an edit, another pipeline opened). */
+  function sendPipeline(): void {
+    const doc = s().doc;
+    const traceId = s().traceId;
+    if (!traceId || doc === sentDoc) return;
+    sentDoc = doc;
+    // A worker busy for seconds (code that runs to its time limit on every event) is replaced, not waited for.
+    const since = client.busySince();
+    if (since !== null && performance.now() - since > RESTART_MS) {
+      client.restart();
+      void openTrace(traceId);
+      return;
+    }
+    epoch++;
+    void client.request({ kind: 'pipeline', epoch, doc }).catch(fail);
+  }
+
+  function goTo(index: number): void {
+    const count = s().trace?.event_count ?? 0;
+    if (count === 0) return;
+    const i = Math.max(0, Math.min(count - 1, index));
+    s().stepChosen(i);
+    requestStep(i);
+  }
+
+  async function findAndGo(queries: StepQuery[], direction: 'forward' | 'backward' = 'forward'): Promise<number> {
+    const st = s();
+    if (!st.trace || st.activeEpoch < 0) return -1;
+    try {
+      const { value, epoch: e } = await client.request({ kind: 'find', queries, from: st.position, direction });
+      if (e === s().activeEpoch && value >= 0) goTo(value);
+      return value;
+    } catch (err) {
+      fail(err);
+      return -1;
+    }
+  }
+
+  async function applyFilter(filter: TimelineFilter): Promise<void> {
+    s().filterChanged(filter);
+    if (!isFiltering(filter)) {
+      filterAnswer.invalidate();
+      return;
+    }
+    try {
+      const a = await filterAnswer(filter);
+      if (a.current) s().filterAnswered(a.value.value);
+    } catch (e) {
+      s().filterFailed();
+      fail(e);
+    }
+  }
+
+  async function runCompare(): Promise<void> {
+    const pinned = s().pinned;
+    if (!pinned || s().activeEpoch < 0) return;
+    s().compareStarted();
+    await client.request({ kind: 'compare', pinned: pinned.doc }).catch(fail);
+  }
+
+  /** Debug mode shows: open the last trace (or the newest) the first time, send the pipeline if it changed. */
+  async function attach(): Promise<void> {
+    busyTimer = setInterval(() => {
+      const since = client.busySince();
+      s().setBusy(since !== null && performance.now() - since > BUSY_MS);
+    }, 500);
+    if (s().traceId) {
+      sendPipeline();
+      return;
+    }
+    if (opening) return;
+    opening = true;
+    try {
+      await libraryStarted().catch(() => undefined);
+      const last = await getSetting<string>(db, TRACE_SETTINGS.lastTrace);
+      const list = await listTraces(db);
+      const target = list.find((t) => t.id === last && t.status === 'ready') ?? list.find((t) => t.status === 'ready');
+      if (target && !s().traceId) await openTrace(target.id);
+    } finally {
+      opening = false;
+    }
+  }
+
+  const detach = () => {
+    clearInterval(busyTimer);
+    busyTimer = undefined;
+  };
+
+  const unsubscribe = store.subscribe((st, prev) => {
+    if (st.mode !== prev.mode) {
+      if (st.mode === 'debug') void attach().catch(fail);
+      else detach();
+    }
+    if (st.mode === 'debug' && st.doc !== prev.doc) {
+      clearTimeout(docTimer);
+      docTimer = setTimeout(sendPipeline, sendDelayMs);
+    }
+  });
+  if (s().mode === 'debug') void attach().catch(fail);
+
+  return {
+    client,
+    rows,
+    openTrace,
+    closeTrace() {
+      epoch++;
+      openedAt = epoch;
+      stepAnswer.invalidate();
+      filterAnswer.invalidate();
+      s().traceClosed();
+      void client.request({ kind: 'close' }).catch(fail);
+    },
+    goTo,
+    move(m) {
+      const st = s();
+      goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
+    },
+    findAndGo,
+    applyFilter,
+    pinVersion() {
+      const doc = s().doc;
+      if (!doc) return;
+      s().versionPinned({ doc, name: doc.name, at: Date.now() });
+      void runCompare();
+    },
+    unpin() {
+      s().pinCleared();
+      void client.request({ kind: 'compare', pinned: null }).catch(fail);
+    },
+    runCompare,
+    restartReplay() {
+      const id = s().traceId;
+      client.restart();
+      s().setBusy(false);
+      if (id) void openTrace(id);
+    },
+    dispose() {
+      unsubscribe();
+      detach();
+      clearTimeout(docTimer);
+      client.dispose();
+    },
+  };
+}

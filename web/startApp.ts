@@ -1,0 +1,59 @@
+import { createPlayback, type Playback } from './debugger/playback.ts';
+import { startDebugSessionSync } from './debugger/debugSessionSync.ts';
+import type { MakeWorker } from './debugger/replayClient.ts';
+import { createReplayService, type ReplayService } from './debugger/replayService.ts';
+import { createTraceCommands, type TraceCommands } from './debugger/traceCommands.ts';
+import type { HookwireDb } from './persistence/db.ts';
+import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
+import { createWorkspace, type Workspace } from './persistence/workspace.ts';
+import { startCodeCheck, type CheckFn } from './problems/codeCheck.ts';
+import { useApp, type AppStore } from './store/appStore.ts';
+
+/**
+ * The composition root: every effect service of the app, created once, each handed the store and the
+ * database instead of importing singletons. Components reach them through `useServices()`
+ * (web/services/AppServices.tsx); unit tests call `startApp` with a store of their own and a fake worker.
+ */
+export interface AppServices {
+  store: AppStore;
+  db: HookwireDb;
+  workspace: Workspace;
+  replay: ReplayService;
+  playback: Playback;
+  traces: TraceCommands;
+  /** Settles when the workspace and the trace library have started (the first pipeline is open). */
+  ready: Promise<void>;
+  stop(): void;
+}
+
+export interface StartOptions {
+  store?: AppStore;
+  /** The sandbox worker's code check (tests pass one on a Node sandbox). */
+  codeCheck?: CheckFn;
+  sendDelayMs?: number;
+}
+
+export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartOptions = {}): AppServices {
+  const store = options.store ?? useApp;
+  const library = startTraceLibrary(db);
+  const librarySettled = library.started.catch(() => null);
+  const workspace = createWorkspace(store, db);
+  const replay = createReplayService({ store, db, makeWorker, libraryStarted: () => librarySettled, sendDelayMs: options.sendDelayMs });
+  // Before the first trace opens, so its breakpoints and pinned version are restored.
+  const stopSessionSync = startDebugSessionSync({ store, db, runCompare: () => void replay.runCompare(), unpin: replay.unpin });
+  const stopCodeCheck = startCodeCheck(store, options.codeCheck);
+  const playback = createPlayback(store, replay);
+  const traces = createTraceCommands(store, db, replay);
+  const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
+  return {
+    store, db, workspace, replay, playback, traces, ready,
+    stop() {
+      playback.pause();
+      stopCodeCheck();
+      stopSessionSync();
+      replay.dispose();
+      workspace.dispose();
+      library.stop();
+    },
+  };
+}

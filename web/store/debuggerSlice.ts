@@ -1,0 +1,236 @@
+import type { StateCreator } from 'zustand';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Problem } from '../../engine/model/problem.ts';
+import type { TraceCoverage } from '../../engine/replay/coverageOf.ts';
+import type { PipelineDiff } from '../../engine/replay/diffPipelines.ts';
+import type { ReplayTimeline } from '../../engine/replay/types.ts';
+import type { ImportFileResult, ImportProgress } from '../persistence/importTraceFile.ts';
+import type { StoredTrace } from '../persistence/storedTrace.ts';
+import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';
+import { isFiltering, NO_FILTER, type TimelineFilter } from '../debugger/model/timelineFilter.ts';
+import type { CompileOutcome, HandlerInfo, StepDetail } from '../debugger/worker/protocol.ts';
+
+import type { AppState } from './appStore.ts';
+
+/**
+ * The debugger's slice of the app store: what the replay worker said (timeline, coverage, the current
+ * step), what the person chose (trace, position, filters, breakpoints, pinned version) and what is in
+ * flight. Every write is a named action; the effects (the worker, IndexedDB) live in the services
+ * (debugger/replayService.ts and friends) that call them.
+ */
+export type BottomTab = 'timeline' | 'breakpoints' | 'compare' | 'coverage';
+export type RightTab = 'step' | 'edit';
+
+export interface ImportView {
+  id: string;
+  fileName: string;
+  size: number;
+  progress: ImportProgress | null;
+}
+
+export interface Pinned {
+  doc: Pipeline;
+  name: string;
+  at: number;
+}
+
+export interface DebuggerData {
+  traceId: string | null;
+  trace: StoredTrace | null;
+  /** The epoch of the session whose answers are shown (the last pipeline that compiled). */
+  activeEpoch: number;
+  /** The latest compile of the open pipeline: a failure keeps the last good session running. */
+  compile: CompileOutcome | null;
+  handlers: HandlerInfo[];
+  timeline: ReplayTimeline | null;
+  coverage: TraceCoverage | null;
+  progress: { phase: 'timeline' | 'analysis' | 'compare'; done: number; total: number } | null;
+  position: number;
+  detail: StepDetail | null;
+  /** The step asked for is not answered yet. */
+  stepLoading: boolean;
+  filter: TimelineFilter;
+  /** Steps the filter keeps (sorted); null = every step. */
+  visible: Int32Array | null;
+  filtering: boolean;
+  breakpoints: Breakpoint[];
+  pausedAt: { index: number; label: string } | null;
+  playing: boolean;
+  /** Steps per second while playing. */
+  speed: number;
+  pinned: Pinned | null;
+  diff: PipelineDiff | null;
+  diffProblems: Problem[];
+  diffRunning: boolean;
+  /** The handler "why didn't it fire?" is about (also focuses the canvas on its paths). */
+  whyHandler: string | null;
+  bottomTab: BottomTab;
+  rightTab: RightTab;
+  imports: ImportView[];
+  /** The outcome of a finished import the person has to see (problems, a choice to keep the good events). */
+  importResult: (ImportFileResult & { fileName: string }) | null;
+  /** Something went wrong that is not a user's mistake (worker failure, storage error). */
+  failure: string | null;
+  /** The worker has not answered for a while. */
+  busy: boolean;
+}
+
+const INITIAL: DebuggerData = {
+  traceId: null,
+  trace: null,
+  activeEpoch: -1,
+  compile: null,
+  handlers: [],
+  timeline: null,
+  coverage: null,
+  progress: null,
+  position: 0,
+  detail: null,
+  stepLoading: false,
+  filter: NO_FILTER,
+  visible: null,
+  filtering: false,
+  breakpoints: [],
+  pausedAt: null,
+  playing: false,
+  speed: 5,
+  pinned: null,
+  diff: null,
+  diffProblems: [],
+  diffRunning: false,
+  whyHandler: null,
+  bottomTab: 'timeline',
+  rightTab: 'step',
+  imports: [],
+  importResult: null,
+  failure: null,
+  busy: false,
+};
+
+export interface DebuggerActions {
+  /** A trace opens: everything about the one before goes; its first step is on its way. */
+  traceOpened(trace: StoredTrace): void;
+  traceClosed(): void;
+  traceRenamed(id: string, name: string): void;
+  /** The latest pipeline sent does not compile: the last good session keeps running. */
+  compileFailed(outcome: Extract<CompileOutcome, { ok: false }>): void;
+  /** A pipeline compiled and its session (`epoch`) replaces the shown one; the shown step stays until its new answer. */
+  sessionStarted(epoch: number, outcome: Extract<CompileOutcome, { ok: true }>): void;
+  replayProgressed(progress: NonNullable<DebuggerData['progress']>): void;
+  timelineArrived(timeline: ReplayTimeline): void;
+  coverageArrived(coverage: TraceCoverage): void;
+  replayFailed(message: string): void;
+  dismissFailure(): void;
+  setBusy(busy: boolean): void;
+  /** The person moves to step `index` (its answer is on its way). */
+  stepChosen(index: number): void;
+  stepRequested(): void;
+  stepAnswered(detail: StepDetail): void;
+  /** A trace without events has no step to wait for. */
+  noStep(): void;
+  filterChanged(filter: TimelineFilter): void;
+  filterAnswered(visible: Int32Array | null): void;
+  filterFailed(): void;
+  versionPinned(pinned: Pinned): void;
+  pinCleared(): void;
+  compareStarted(): void;
+  compareArrived(diff: PipelineDiff | null, problems: Problem[]): void;
+  /** Adds a breakpoint unless the same one is there. */
+  addBreakpoint(spec: BreakpointSpec): void;
+  removeBreakpoint(id: string): void;
+  /** The stored breakpoints and pinned version of the open (trace, pipeline) pair. */
+  sessionRestored(session: { breakpoints: Breakpoint[]; pinned: Pinned | null }): void;
+  playStarted(): void;
+  playStopped(): void;
+  pausedOn(index: number, label: string): void;
+  setSpeed(speed: number): void;
+  showBottomTab(tab: BottomTab): void;
+  showRightTab(tab: RightTab): void;
+  /** The handler "why didn't it fire?" is about, or null. */
+  askWhy(handler: string | null): void;
+  importStarted(view: ImportView): void;
+  updateImport(id: string, patch: Partial<ImportView>): void;
+  importEnded(id: string): void;
+  showImportResult(result: NonNullable<DebuggerData['importResult']>): void;
+  closeImportResult(): void;
+}
+
+export type DebuggerSlice = DebuggerData & DebuggerActions;
+
+/** What was computed for one session of the open trace. */
+const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false } satisfies Partial<DebuggerData>;
+
+export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> = (set, get) => ({
+  ...INITIAL,
+  traceOpened: (trace) =>
+    set({
+      ...NO_REPLAY, traceId: trace.id, trace, position: 0, activeEpoch: -1, compile: null, handlers: [], filter: NO_FILTER, filtering: false,
+      failure: null, stepLoading: true,
+    }),
+  traceClosed: () => set({ ...NO_REPLAY, traceId: null, trace: null, activeEpoch: -1, compile: null, handlers: [], position: 0, stepLoading: false }),
+  traceRenamed: (id, name) => {
+    const trace = get().trace;
+    if (trace?.id === id) set({ trace: { ...trace, name } });
+  },
+  compileFailed: (outcome) => set({ compile: outcome }),
+  sessionStarted: (epoch, outcome) =>
+    set({ ...NO_REPLAY, detail: get().detail, activeEpoch: epoch, compile: outcome, handlers: outcome.handlers, failure: null }),
+  replayProgressed: (progress) => set({ progress }),
+  timelineArrived: (timeline) => set({ timeline }),
+  coverageArrived: (coverage) => set({ coverage, progress: null }),
+  replayFailed: (failure) => set({ failure }),
+  dismissFailure: () => set({ failure: null }),
+  setBusy: (busy) => {
+    if (busy !== get().busy) set({ busy });
+  },
+  stepChosen: (index) => {
+    const pausedAt = get().pausedAt;
+    set({ position: index, pausedAt: pausedAt?.index === index ? pausedAt : null, stepLoading: true });
+  },
+  stepRequested: () => {
+    if (!get().stepLoading) set({ stepLoading: true });
+  },
+  stepAnswered: (detail) => set({ detail, stepLoading: false }),
+  noStep: () => set({ stepLoading: false }),
+  filterChanged: (filter) => set(isFiltering(filter) ? { filter, filtering: true } : { filter, filtering: false, visible: null }),
+  filterAnswered: (visible) => set({ visible, filtering: false }),
+  filterFailed: () => set({ filtering: false }),
+  versionPinned: (pinned) => set({ pinned, diff: null }),
+  pinCleared: () => set({ pinned: null, diff: null, diffProblems: [], diffRunning: false }),
+  compareStarted: () => set({ diffRunning: true }),
+  compareArrived: (diff, diffProblems) => set({ diff, diffProblems, diffRunning: false }),
+  addBreakpoint: (spec) => {
+    const list = get().breakpoints;
+    const id = breakpointId(spec);
+    if (!list.some((b) => b.id === id)) set({ breakpoints: [...list, { ...spec, id } as Breakpoint] });
+  },
+  removeBreakpoint: (id) => set({ breakpoints: get().breakpoints.filter((b) => b.id !== id) }),
+  sessionRestored: ({ breakpoints, pinned }) => set({ breakpoints, pinned, diff: null, diffProblems: [] }),
+  playStarted: () => set({ playing: true, pausedAt: null }),
+  playStopped: () => {
+    if (get().playing) set({ playing: false });
+  },
+  pausedOn: (index, label) => set({ pausedAt: { index, label } }),
+  setSpeed: (speed) => set({ speed }),
+  showBottomTab: (bottomTab) => set({ bottomTab }),
+  showRightTab: (rightTab) => set({ rightTab }),
+  askWhy: (whyHandler) => set({ whyHandler }),
+  importStarted: (view) => set({ imports: [...get().imports, view] }),
+  updateImport: (id, patch) => set({ imports: get().imports.map((v) => (v.id === id ? { ...v, ...patch } : v)) }),
+  importEnded: (id) => set({ imports: get().imports.filter((v) => v.id !== id) }),
+  showImportResult: (importResult) => set({ importResult }),
+  closeImportResult: () => set({ importResult: null }),
+});
+
+export const selectTimeline = (s: AppState) => s.timeline;
+export const selectDetail = (s: AppState) => s.detail;
+export const selectPosition = (s: AppState) => s.position;
+export const selectTrace = (s: AppState) => s.trace;
+export const selectHandlers = (s: AppState) => s.handlers;
+export const selectVisible = (s: AppState) => s.visible;
+export const selectFilter = (s: AppState) => s.filter;
+export const selectBreakpoints = (s: AppState) => s.breakpoints;
+export const selectPlaying = (s: AppState) => s.playing;
+export const selectProgress = (s: AppState) => s.progress;
+export const selectWhyHandler = (s: AppState) => s.whyHandler;
+export const selectCompile = (s: AppState) => s.compile;

@@ -1,0 +1,47 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './appStore.ts';
+
+/** The shell's slice of the app store: which mode is showing and the toasts over it. */
+export type Mode = 'edit' | 'debug';
+
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'error';
+  actionLabel?: string;
+  action?: () => void;
+}
+
+export interface ShellData {
+  mode: Mode;
+  toasts: Toast[];
+}
+
+export interface ShellActions {
+  setMode(mode: Mode): void;
+  /** Shows a toast; one with the same text and tone as a toast already showing replaces it (no pile of copies). */
+  toast(toast: Omit<Toast, 'id'>): void;
+  dismissToast(id: number): void;
+}
+
+export type ShellSlice = ShellData & ShellActions;
+
+/** At most this many toasts show at once; the oldest goes first. */
+const MAX_TOASTS = 4;
+
+export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set, get) => {
+  let toastId = 0;
+  return {
+    mode: 'edit',
+    toasts: [],
+    setMode: (mode) => set({ mode }),
+    toast: (toast) => {
+      const others = get().toasts.filter((t) => t.message !== toast.message || t.tone !== toast.tone);
+      set({ toasts: [...others.slice(-(MAX_TOASTS - 1)), { ...toast, id: ++toastId }] });
+    },
+    dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+  };
+};
+
+export const selectMode = (s: AppState) => s.mode;
+export const selectToasts = (s: AppState) => s.toasts;
