@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compilePipeline, type CompiledPipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { decideTrace } from '../../../../engine/runtime/decideTrace.ts';
+import { outcomeAt } from '../../../../engine/replay/replayTimeline.ts';
 import type { Pipeline } from '../../../../engine/model/pipelineSchema.ts';
 import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../../web/demo/demoTrace.ts';
@@ -54,7 +55,7 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
     const { next } = await open();
     const { timeline } = await next('timeline');
     expect(timeline.count).toBe(22);
-    expect(timeline.outcome[11]).toBe(2); // block_action
+    expect(outcomeAt(timeline, 11)).toBe('block_action');
     expect(timeline.counterfactual_since).toBe(11);
     const { coverage } = await next('coverage');
     expect(coverage.never_fired).toEqual(['h-block-injection']);
