@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { PIPELINE_SCHEMA_ID } from '../engine/model/pipelineSchema.ts';
 import { exportedDoc, node, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 async function download(page: import('@playwright/test').Page, layout: boolean): Promise<{ text: string; path: string; name: string }> {
@@ -27,6 +28,9 @@ test('export then import round-trips exactly, with and without layout', async ({
   expect(doc.format).toBe('hookwire.pipeline');
   expect(doc.version).toBe(1);
   expect(doc.layout.nodes).toHaveLength(13);
+  // [V10] The file names the package's JSON Schema first, for completion in editors such as VS Code.
+  expect(Object.keys(doc)[0]).toBe('$schema');
+  expect(doc.$schema).toBe(PIPELINE_SCHEMA_ID);
 
   await page.getByTestId('open-import').click();
   await page.getByTestId('import-file').setInputFiles(withLayout.path);

@@ -1,5 +1,6 @@
 import { createPlayback, type Playback } from './debugger/playback.ts';
 import { startDebugSessionSync } from './debugger/debugSessionSync.ts';
+import { createLiveSession, type LiveSession } from './debugger/liveSession.ts';
 import type { MakeWorker } from './debugger/replayClient.ts';
 import { createReplayService, type ReplayService } from './debugger/replayService.ts';
 import { createTraceCommands, type TraceCommands } from './debugger/traceCommands.ts';
@@ -21,6 +22,8 @@ export interface AppServices {
   replay: ReplayService;
   playback: Playback;
   traces: TraceCommands;
+  /** The live view of a running `hookwire serve`. */
+  live: LiveSession;
   /** Settles when the workspace and the trace library have started (the first pipeline is open). */
   ready: Promise<void>;
   stop(): void;
@@ -44,10 +47,12 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopCodeCheck = startCodeCheck(store, options.codeCheck);
   const playback = createPlayback(store, replay);
   const traces = createTraceCommands(store, db, replay);
+  const live = createLiveSession(store, db, replay);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   return {
-    store, db, workspace, replay, playback, traces, ready,
+    store, db, workspace, replay, playback, traces, live, ready,
     stop() {
+      void live.disconnect();
       playback.pause();
       stopCodeCheck();
       stopSessionSync();

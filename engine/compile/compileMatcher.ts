@@ -12,13 +12,44 @@ import { compileCodeMatcher } from './codeAction.ts';
 export interface CompiledMatcher {
   id: string;
   label: string;
-  test(scope: Scope): boolean;
+  /**
+   * True or false, or the failure of the matcher's code (a throw, a timeout, an invalid result) when the
+   * conditions pass and the code could not answer [M8]: the handler behind it follows its error policy.
+   */
+  test(scope: Scope): MatcherVerdict;
   explain(scope: Scope): ConditionExplain;
   /** One of these atoms holds whenever the matcher passes (null: unknown) [fast path]. */
   necessary: Necessary;
   /** True when the matcher passes exactly when one of `necessary` holds (one exact condition, no code). */
   exact: boolean;
   paths: readonly string[];
+}
+
+/** A code failure on the way to a handler: which matcher, and what went wrong. */
+export interface MatcherFailure {
+  matcher_id: string;
+  kind: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export type MatcherVerdict = boolean | MatcherFailure;
+
+/**
+ * The verdict an explanation stands for, as `test` gives it: pass, fail, or — when every condition passes
+ * and only the code failed — that failure. A failing condition beside a failing code is a plain fail.
+ */
+export function verdictOfExplain(matcherId: string, c: ConditionExplain): MatcherVerdict {
+  if (c.pass) return true;
+  const code = c.kind === 'code' ? c : c.kind === 'all' ? c.children.find((x) => x.kind === 'code') : undefined;
+  if (!code || code.kind !== 'code' || !code.error) return false;
+  if (c.kind === 'all' && !c.children.every((x) => x === code || x.pass)) return false;
+  return failureOf(matcherId, code.error);
+}
+
+function failureOf(matcherId: string, e: { kind: string; message: string; line?: number; column?: number }): MatcherFailure {
+  return { matcher_id: matcherId, kind: e.kind, message: e.message, ...(e.line !== undefined ? { line: e.line } : {}), ...(e.column !== undefined ? { column: e.column } : {}) };
 }
 
 /** Compiles a matcher node; problems carry the node id and JSON path under `at`. */
@@ -44,12 +75,14 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
   const label = node.label ?? describeMatcher(node, 80);
   const tests = conditions.map((c) => c.test);
   // The common matcher is one condition and no code: its test is the condition's own closure.
-  const test: (scope: Scope) => boolean =
+  const test: (scope: Scope) => MatcherVerdict =
     !code && tests.length === 1
       ? tests[0]!
       : (scope) => {
           for (let i = 0; i < tests.length; i++) if (!tests[i]!(scope)) return false;
-          return code ? code(scope).pass : true;
+          if (!code) return true;
+          const r = code(scope);
+          return r.kind === 'code' && r.error ? failureOf(node.id, r.error) : r.pass;
         };
   const explain = (scope: Scope): ConditionExplain => {
     if (!code && conditions.length === 1) return conditions[0]!.explain(scope);

@@ -3,7 +3,9 @@ import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { ActionResult } from '../compile/types.ts';
-import type { CompiledHandler } from '../compile/compilePipeline.ts';
+import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
+import { breakerWhileOpen } from '../model/pipelineSchema.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
 
 /**
@@ -80,6 +82,22 @@ export function breakerOpenUntil(breakers: Readonly<Record<string, BreakerState>
   return b.open_until > now ? b.open_until : 0;
 }
 
+/** What an open breaker does to an event the handler matches [E3]: `skip` it, or `block` the action. */
+export function whileOpen(h: CompiledHandler): 'skip' | 'block' {
+  return breakerWhileOpen(h.node);
+}
+
+/**
+ * An open breaker with `while_open: block` on an enforcing handler of a sync event: the action is blocked,
+ * since the guard cannot look at it [E3]. Returns false when the handler is just skipped.
+ */
+export function breakerBlocks(c: Chain, h: CompiledHandler, until: number): boolean {
+  if (!c.sync || h.node.shadow || whileOpen(h) !== 'block') return false;
+  decide(c, 'block_action', `Handler "${h.node.name}" is unavailable (its breaker is open until ${new Date(until).toISOString()}), so the action is blocked`, h.id);
+  c.ended = true;
+  return true;
+}
+
 /** Runs a handler's action; a built-in that throws is a bug, but it still goes through the error policy. */
 export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
   try {
@@ -87,6 +105,17 @@ export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
   } catch (e) {
     return { ok: false, error: { kind: 'builtin', message: e instanceof Error ? e.message : String(e) } };
   }
+}
+
+/**
+ * A code matcher on the handler's path failed to answer [M8]: the handler's result is that failure, so its
+ * `on_error` policy decides (block by default) instead of the handler silently not running [E1].
+ */
+export function matcherFailed(compiled: CompiledPipeline, f: MatcherFailure): ActionResult {
+  const m = compiled.matchers.find((x) => x.id === f.matcher_id);
+  const where = f.line !== undefined ? ` at line ${f.line}` : '';
+  const error: Extract<ActionResult, { ok: false }>['error'] = { kind: f.kind, message: `matcher "${m?.label ?? f.matcher_id}" could not answer (${f.kind}${where}): ${f.message}` };
+  return { ok: false, error };
 }
 
 /** Applies one handler's result to the chain [D5][D7][D9][E1][E2][E3][H8][H11]. */

@@ -2,7 +2,7 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
-import { breakerOpenUntil, finishChain, runSafely, settle, startChain } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
 import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
@@ -55,9 +55,15 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
-    if (breakerOpenUntil(c.breakers, h, now) !== 0) continue;
-    if (plan.exact[rank] === 0 && !handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope)) continue;
-    settle(c, h, runSafely(h, scope), event, now);
+    const openUntil = breakerOpenUntil(c.breakers, h, now);
+    if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
+    const matched = plan.exact[rank] === 0 ? handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope) : true;
+    if (matched === false) continue;
+    if (openUntil !== 0) {
+      if (breakerBlocks(c, h, openUntil)) break;
+      continue;
+    }
+    settle(c, h, matched === true ? runSafely(h, scope) : matcherFailed(compiled, matched), event, now);
     if (c.ended) break;
     if (c.changed) {
       // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.

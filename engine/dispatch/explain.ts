@@ -7,7 +7,8 @@ import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
-import { breakerOpenUntil, finishChain, runSafely, settle, startChain, type Chain } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
+import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import type { DispatchEnv } from './dispatch.ts';
 import type { DispatchResult, DispatchState, Explanation, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
@@ -27,7 +28,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const memo = explainMemo(compiled);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
-  const deciders: Ran[] = [];
+  const deciders: Decider[] = [];
 
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
@@ -44,19 +45,33 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       continue;
     }
     const openUntil = breakerOpenUntil(c.breakers, h, now);
-    if (openUntil !== 0) {
+    if (openUntil !== 0 && whileOpen(h) === 'skip') {
       handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil });
       continue;
     }
     const paths = explainPaths(compiled, h, live, scope, memo);
-    if (!paths.some((p) => p.pass)) {
+    const failure = paths.some((p) => p.pass) ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
+    if (!paths.some((p) => p.pass) && !failure) {
       handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_matched', shadow: h.node.shadow, paths });
+      continue;
+    }
+    if (openUntil !== 0) {
+      // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
+      const out: Extract<HandlerExplain, { status: 'breaker_open' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths, breaker_open_until: openUntil };
+      if (breakerBlocks(c, h, openUntil)) {
+        out.decision = 'block_action';
+        out.reason = c.reason;
+        deciders.push(out);
+        endedBy = h.id;
+      }
+      handlers.push(out);
       continue;
     }
     const payloadBefore = c.payload;
     const varsBefore = c.vars;
     const t0 = timer();
-    const r = runSafely(h, scope);
+    // [M8][E1] a code matcher that could not answer: the handler's error policy decides, as on the fast path.
+    const r = failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
     const elapsed = timer() - t0;
     settle(c, h, r, event, now);
     const ran = describeRun(h, paths, r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
@@ -150,9 +165,17 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
       }
       const me: MatcherExplain = { matcher_id: m.id, label: m.label, pass: condition.pass, cached, condition };
       out.matchers.push(me);
-      if (!condition.pass) {
+      const verdict = verdictOfExplain(m.id, condition);
+      if (verdict === false) {
         out.pass = false;
+        delete out.matcher_failure;
         break;
+      }
+      // A code matcher that could not answer: the rest of the path is still tried (a failing condition
+      // after it means the path does not match at all) [M8].
+      if (verdict !== true) {
+        out.pass = false;
+        out.matcher_failure ??= verdict;
       }
     }
     return out;
@@ -160,6 +183,8 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
 }
 
 type Ran = Extract<HandlerExplain, { status: 'fired' | 'error' }>;
+/** A handler whose decision counts for the precedence note: it ran, or its open breaker blocked [E3]. */
+type Decider = Ran | Extract<HandlerExplain, { status: 'breaker_open' }>;
 
 function describeRun(
   h: CompiledHandler,
@@ -200,13 +225,13 @@ function describeRun(
 }
 
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
-function precedenceNote(deciders: Ran[], result: DispatchResult, sync: boolean): string | undefined {
+function precedenceNote(deciders: Decider[], result: DispatchResult, sync: boolean): string | undefined {
   if (!sync && deciders.length > 0) return 'This event is async: decisions are reported but never enforced.';
   if (deciders.length < 2) return undefined;
   const winner = deciders.find((h) => h.handler_id === result.decided_by);
   const others = deciders.filter((h) => h !== winner).map((h) => {
     const shadow = h.status === 'fired' && h.ignored === 'shadow';
-    return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${(h.status === 'fired' ? h.decision : h.error.policy).toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
+    return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${(h.status === 'error' ? h.error.policy : h.decision ?? '').toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
   });
   return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

@@ -1,6 +1,7 @@
 import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Chain } from './chain.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
 
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
@@ -11,6 +12,8 @@ export interface Scratch {
   candidates: Int32Array;
   memoEpoch: Int32Array;
   memoPass: Uint8Array;
+  /** The failure of a matcher whose memoised verdict is "failed to answer" (memoPass 2) [M8]. */
+  memoFailure: (MatcherFailure | undefined)[];
   epoch: number;
   chain: Chain | undefined;
   scope: Scope | undefined;
@@ -27,7 +30,7 @@ export function scratchOf(compiled: CompiledPipeline): Scratch {
   if (compiled === lastCompiled) return lastScratch!;
   let s = scratches.get(compiled);
   if (!s) {
-    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), epoch: 0, chain: undefined, scope: undefined, busy: false };
+    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined, busy: false };
     scratches.set(compiled, s);
   }
   lastCompiled = compiled;
@@ -35,28 +38,38 @@ export function scratchOf(compiled: CompiledPipeline): Scratch {
   return s;
 }
 
-/** Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6]. */
-export function handlerMatches(compiled: CompiledPipeline, s: Scratch, live: Int32Array, h: CompiledHandler, scope: Scope): boolean {
+/**
+ * Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6].
+ * When none passes but one failed only because a code matcher could not answer (its other matchers all
+ * passed), that failure: the handler then follows its error policy, as if it had failed itself [M8][E1].
+ */
+export function handlerMatches(compiled: CompiledPipeline, s: Scratch, live: Int32Array, h: CompiledHandler, scope: Scope): true | false | MatcherFailure {
+  let failure: MatcherFailure | false = false;
   for (let p = 0; p < live.length; p++) {
     const ms = h.paths[live[p]!]!.matchers;
     let pass = true;
+    let pathFailure: MatcherFailure | null = null;
     for (let k = 0; k < ms.length; k++) {
       const m = ms[k]!;
-      let v: boolean;
-      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m] === 1;
+      let v: number;
+      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m]!;
       else {
-        v = compiled.matchers[m]!.test(scope);
+        const r = compiled.matchers[m]!.test(scope);
+        v = r === true ? 1 : r === false ? 0 : 2;
         s.memoEpoch[m] = s.epoch;
-        s.memoPass[m] = v ? 1 : 0;
+        s.memoPass[m] = v;
+        s.memoFailure[m] = v === 2 ? (r as MatcherFailure) : undefined;
       }
-      if (!v) {
+      if (v === 0) {
         pass = false;
         break;
       }
+      if (v === 2) pathFailure ??= s.memoFailure[m]!;
     }
-    if (pass) return true;
+    if (pass && pathFailure === null) return true;
+    if (pass && failure === false) failure = pathFailure!;
   }
-  return false;
+  return failure;
 }
 
 /** A fresh memo epoch; the counters wrap long before Int32 overflow. */

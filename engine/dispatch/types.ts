@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { EventMode } from '../model/event.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
 import type { ConditionExplain } from '../match/types.ts';
@@ -77,6 +78,8 @@ export interface PathExplain {
   /** Matchers evaluated along the path, up to and including the first that failed. */
   matchers: MatcherExplain[];
   pass: boolean;
+  /** Set when the path failed only because a code matcher could not answer [M8]: the handler's error policy decides. */
+  matcher_failure?: MatcherFailure;
 }
 
 export type HandlerStatus =
@@ -116,7 +119,7 @@ export type HandlerExplain =
   /** An earlier handler ended the chain: `ended_by` is that handler. */
   | (HandlerExplainBase & { status: 'not_reached'; ended_by: string })
   /** `breaker_open_until`: when the breaker closes again (clock ms). */
-  | (HandlerExplainBase & { status: 'breaker_open'; breaker_open_until: number })
+  | (HandlerExplainBase & { status: 'breaker_open'; breaker_open_until: number; /** while_open: block — the open breaker blocked the action [E3]. */ decision?: 'block_action'; reason?: string })
   | (HandlerExplainBase & { status: 'not_matched' | 'wrong_event_type' | 'disabled' });
 
 export interface Explanation {

@@ -66,9 +66,14 @@ export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected
  * non-ASCII letters whose simple fold is ASCII (ſ → s; K, the Kelvin sign, lowers to k by itself).
  */
 export function foldCase(s: string): string {
-  const lower = s.toLowerCase();
-  return lower.includes('ſ') ? lower.replace(/ſ/g, 's') : lower;
+  // Only what RE2's case folding maps onto ASCII letters: A-Z, the Kelvin sign and the long s. The literals
+  // compared are ASCII, and `toLowerCase` would fold more than RE2 does ("İ" → "i̇" contains an "i").
+  if (!NON_ASCII.test(s)) return s.toLowerCase();
+  return s.replace(FOLDS_TO_ASCII, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase()));
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const FOLDS_TO_ASCII = /[A-Z\u212a\u017f]/g;
 
 /** For AND: any one child's atoms are necessary; take the most selective. */
 export function bestOf(children: readonly Necessary[]): Necessary {

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonValue } from '../model/json.ts';
+import { didYouMeanText } from '../model/didYouMean.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { ClauseOp, ConditionExplain } from './types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
@@ -76,7 +77,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
     const nodes: Node[] = [];
     for (const [op, expected] of ops) {
       if (!isOperator(op)) {
-        push('unknown_operator', [...here, op], `unknown operator "${op}" on "${pathText}"; use one of ${OPERATORS.join(', ')}`);
+        push('unknown_operator', [...here, op], `unknown operator "${op}" on "${pathText}"${didYouMeanText(op, OPERATORS)}; use one of ${OPERATORS.join(', ')}`);
         continue;
       }
       const compiled = compileOperator(op, expected);

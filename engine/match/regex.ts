@@ -16,6 +16,23 @@ export type RegexCompile = { ok: true; regex: SafeRegex } | { ok: false; message
 const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 const META = /[\\.+*?()[\]{}|^$]/;
 
+const RE2_NOTE = 'Hookwire regexes are RE2, which runs in time linear in the input and so has no lookaround or backreferences (syntax: https://github.com/google/re2/wiki/Syntax)';
+
+/** What RE2 lacks, said in words, for the constructs people bring from JavaScript or PCRE; null otherwise. */
+function unsupportedSyntax(source: string): string | null {
+  const found =
+    source.includes('(?=') ? 'lookahead `(?=`'
+    : source.includes('(?!') ? 'negative lookahead `(?!`'
+    : source.includes('(?<=') ? 'lookbehind `(?<=`'
+    : source.includes('(?<!') ? 'negative lookbehind `(?<!`'
+    : /\\[1-9]/.test(source.replace(/\\\\/g, '')) ? 'a backreference such as `\\1`'
+    : /\\k</.test(source) ? 'a named backreference `\\k<…>`'
+    : /(?:[*+?}])\+/.test(source) ? 'a possessive quantifier such as `a++`'
+    : source.includes('(?>') ? 'an atomic group `(?>`'
+    : null;
+  return found === null ? null : `${found} is not supported: ${RE2_NOTE}`;
+}
+
 /**
  * Compiles a pattern with RE2 (re2js): no backreferences or lookaround, and no input can make it
  * backtrack. `compileRegex('rm\\s+-rf', 'i')`.
@@ -36,7 +53,7 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
   try {
     re = RE2JS.compile(source, bits);
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, message: unsupportedSyntax(source) ?? (e instanceof Error ? e.message : String(e)) };
   }
   const folded = flags.includes('i');
   const literals = requiredLiterals(source).map((l) => (folded ? foldCase(l) : l));

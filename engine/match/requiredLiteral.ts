@@ -48,7 +48,7 @@ export function requiredLiterals(pattern: string): string[] {
       continue;
     }
     if (depth > 0) {
-      if (ch === '\\') i++;
+      if (ch === '\\') i = escapeEnd(pattern, i);
       continue;
     }
     const repeat = ch === '{' ? /^\{\d*(,\d*)?\}/.exec(pattern.slice(i)) : null;
@@ -61,8 +61,10 @@ export function requiredLiterals(pattern: string): string[] {
     if (ch === '\\') {
       const next = pattern[i + 1];
       if (next === undefined) return [];
-      i++;
-      literal = /[!-/:-@[-`{-~]/.test(next) ? next : null; // escaped ASCII punctuation is itself
+      // Escaped ASCII punctuation is itself; every other escape (`\pL`, `\p{Greek}`, `\x1b`, `\x{200B}`,
+      // octal `\101`, `\d`, `\b`, …) stands for something else, and is skipped whole.
+      literal = /[!-/:-@[-`{-~]/.test(next) ? next : null;
+      i = literal === null ? escapeEnd(pattern, i) : i + 1;
     } else if (!'.^$*+?{'.includes(ch) && ch.charCodeAt(0) < 128) {
       literal = ch;
     }
@@ -82,13 +84,35 @@ export function requiredLiterals(pattern: string): string[] {
   return runs;
 }
 
+/**
+ * Index of the last character of the RE2 escape that starts at `start` (a backslash): `\p{Greek}`,
+ * `\x{200B}` up to the brace, `\pL` and `\PN` two letters, `\x1b` two hex digits, octal up to three digits,
+ * anything else one character.
+ */
+function escapeEnd(p: string, start: number): number {
+  const next = p[start + 1];
+  if (next === 'p' || next === 'P' || next === 'x') {
+    if (p[start + 2] === '{') {
+      const close = p.indexOf('}', start + 3);
+      return close < 0 ? p.length - 1 : close;
+    }
+    return Math.min(start + (next === 'x' ? 3 : 2), p.length - 1);
+  }
+  if (next !== undefined && next >= '0' && next <= '7') {
+    let end = start + 1;
+    while (end < start + 3 && p[end + 1] !== undefined && p[end + 1]! >= '0' && p[end + 1]! <= '7') end++;
+    return end;
+  }
+  return start + 1;
+}
+
 /** Index of the `]` that closes the class opened at `start`, or -1. */
 function skipClass(p: string, start: number): number {
   let i = start + 1;
   if (p[i] === '^') i++;
   if (p[i] === ']') i++;
   for (; i < p.length; i++) {
-    if (p[i] === '\\') i++;
+    if (p[i] === '\\') i = escapeEnd(p, i);
     else if (p[i] === '[' && p[i + 1] === ':') {
       const end = p.indexOf(':]', i + 2);
       if (end < 0) return -1;

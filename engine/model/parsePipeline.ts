@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isJsonObject, tooDeepAt, tooDeepMessage, type JsonObject } from './json.ts';
+import { isJsonObject, tooDeepAt, tooDeepMessage } from './json.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { EVENT_TYPE_RE } from './event.ts';
 import { buildGraph, findCycle, wireAllowed } from './graph.ts';
 import { NodeSchema, PipelineSchema, WireSchema, PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline, type PipelineNode } from './pipelineSchema.ts';
 import type { JsonPath, Problem } from './problem.ts';
+import { didYouMeanText } from './didYouMean.ts';
 import { parseEventPattern } from './eventPattern.ts';
 
 /** Migrations of pipeline documents: version n → n + 1. Version 1 is the first; the table grows with the format. */
@@ -118,16 +119,49 @@ function idOf(n: unknown): string | undefined {
 
 /** Turns zod issues into problems with readable messages and full JSON paths. */
 function addZodIssues(error: z.ZodError, base: JsonPath, value: unknown, problems: Problem[], nodeId?: string): void {
+  // The path is the problem's own field (shown beside the message), so messages do not repeat it.
+  const push = (code: Problem['code'], path: JsonPath, message: string) => problems.push({ code, severity: 'error', path, message, ...(nodeId ? { node_id: nodeId } : {}) });
   for (const issue of error.issues) {
-    const path = [...base, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
-    const where = path.length ? path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') : 'the document';
+    const rel = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const path = [...base, ...rel];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        problems.push({ code: 'unknown_field', severity: 'error', path: [...path, key], message: `${where}: unknown field "${key}"`, ...(nodeId ? { node_id: nodeId } : {}) });
-      }
+      for (const key of issue.keys) push('unknown_field', [...path, key], `unknown field "${key}"${didYouMeanText(key, fieldNames())}`);
       continue;
     }
-    problems.push({ code: 'schema', severity: 'error', path, message: `${where}: ${issue.message}`, ...(nodeId ? { node_id: nodeId } : {}) });
+    if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+      const options = (issue.options as unknown[]).map(String);
+      const got = valueAt(value, rel);
+      const what = rel.at(-1) === 'kind' ? 'node kind' : rel.at(-2) === 'action' ? 'handler action type' : `"${String(rel.at(-1))}"`;
+      const found = got === undefined ? `no ${what} is given` : typeof got === 'string' ? `"${got}" is not a ${what}${didYouMeanText(got, options)}` : `the ${what} must be a string`;
+      push('schema', path, `${found} (one of ${options.join(', ')})`);
+      continue;
+    }
+    push('schema', path, issue.message);
   }
-  void (value as JsonObject);
+}
+
+/** The value at a relative path inside `value`, own properties only. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const seg of path) {
+    if (typeof v !== 'object' || v === null || !Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
+    v = (v as Record<string | number, unknown>)[seg];
+  }
+  return v;
+}
+
+let names: string[] | null = null;
+/** Every field name the pipeline format has, from its JSON Schema: what a misspelled key is compared with. */
+function fieldNames(): string[] {
+  if (names) return names;
+  const out = new Set<string>();
+  const stack: unknown[] = [z.toJSONSchema(PipelineSchema, { unrepresentable: 'any', io: 'input' })];
+  while (stack.length > 0) {
+    const s = stack.pop();
+    if (typeof s !== 'object' || s === null) continue;
+    const props = (s as { properties?: Record<string, unknown> }).properties;
+    if (props) for (const k of Object.keys(props)) out.add(k);
+    for (const v of Object.values(s)) if (typeof v === 'object' && v !== null) stack.push(v);
+  }
+  return (names = [...out]);
 }

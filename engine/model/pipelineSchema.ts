@@ -87,7 +87,11 @@ export const ActionSchema = z.discriminatedUnion('type', [
 
 export const BreakerSchema = z.strictObject({
   threshold: z.number().int().min(1).describe('Consecutive failures that open the breaker.'),
-  cooldown_ms: z.number().int().min(0).describe('How long an open breaker skips the handler.'),
+  cooldown_ms: z.number().int().min(0).describe('How long the breaker stays open.'),
+  while_open: z
+    .enum(['skip', 'block'])
+    .optional()
+    .describe('What an event the handler matches gets while the breaker is open: skip the handler, or block the action (the default for handlers that can block) [E3].'),
 });
 
 export const HandlerNodeSchema = z.strictObject({
@@ -102,6 +106,15 @@ export const HandlerNodeSchema = z.strictObject({
   breaker: BreakerSchema.optional(),
   action: ActionSchema,
 });
+
+/** Actions that can block: a breaker in front of one blocks while open unless told to skip [E3]. */
+export const BLOCKING_ACTIONS: ReadonlySet<string> = new Set(['block', 'terminate', 'budget', 'code', 'ask']);
+
+/** What an open breaker does to an event the handler matches [E3]: `skip` the handler, or `block` the action. */
+export function breakerWhileOpen(node: { breaker?: { while_open?: 'skip' | 'block' | undefined } | undefined; action: { type: string } }): 'skip' | 'block' {
+  if (!node.breaker) return 'skip';
+  return node.breaker.while_open ?? (BLOCKING_ACTIONS.has(node.action.type) ? 'block' : 'skip');
+}
 
 export const NodeSchema = z.discriminatedUnion('kind', [EventNodeSchema, MatcherNodeSchema, HandlerNodeSchema]);
 

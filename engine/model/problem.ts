@@ -44,6 +44,7 @@ export const PROBLEM_CODES = {
   shadowed_handler: 'An earlier unconditional block or terminate on the same events means this handler never runs.',
   conflicting_rewrites: 'Two handlers rewrite the same field on the same event.',
   dangling_node: 'An event or matcher node leads to no handler.',
+  breaker_policy: 'A handler that can block has a breaker but does not say what happens while it is open (while_open).',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -2,12 +2,19 @@
 // The `hookwire` binary. It runs the prebuilt bundle (engine/node/buildCli.mjs, made by `npm install`) while
 // that is current, and otherwise the TypeScript sources through tsx's loader, registered for this process only.
 import { pathToFileURL } from 'node:url';
-import { freshBundle } from './cliBundle.mjs';
+import { FORWARD_BUNDLE, freshBundle } from './cliBundle.mjs';
 
 // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
-const bundle = process.env.HOOKWIRE_FROM_SOURCE === '1' ? null : freshBundle();
+const fromSource = process.env.HOOKWIRE_FROM_SOURCE === '1';
+const args = process.argv.slice(2);
+// `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
+const forward = !fromSource && args[0] === 'claude-hook' && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
+const forwarded = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1)) : null;
+const bundle = forwarded !== null || fromSource ? null : freshBundle();
 let main;
-if (bundle) {
+if (forwarded !== null) {
+  main = async () => forwarded;
+} else if (bundle) {
   ({ main } = await import(pathToFileURL(bundle).href));
 } else {
   const { register } = await import('tsx/esm/api');

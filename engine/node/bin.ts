@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The installed package's `hookwire` binary (package.json "bin" → dist/node/bin.js): the CLI as built
 // JavaScript, no TypeScript loader. A checkout runs engine/node/bin.mjs instead.
-import { main } from './cli.ts';
+export {};
 
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   // `hookwire replay … | head` closes the pipe early: stop quietly.
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
+// `claude-hook --server URL` runs once per tool call: only the forwarder is loaded, not the CLI and the engine.
+const args = process.argv.slice(2);
+const forwarded = args[0] === 'claude-hook' && args.some((a) => a === '--server' || a.startsWith('--server=')) ? await (await import('./serve/forwardMain.ts')).forwardMain(args.slice(1)) : null;
+if (forwarded !== null) process.exit(forwarded);
+const { main } = await import('./cli.ts');
 process.exitCode = await main(process.argv);

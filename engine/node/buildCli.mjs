@@ -10,7 +10,7 @@
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE_DIR, ENGINE_DIR } from './cliBundle.mjs';
+import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR } from './cliBundle.mjs';
 
 /** Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks. */
 export async function buildCli(entry, outdir) {
@@ -41,4 +41,8 @@ export async function buildCli(entry, outdir) {
   return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildCli('node/cli.ts', CLI_BUNDLE_DIR);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildCli('node/cli.ts', CLI_BUNDLE_DIR);
+  // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
+  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR);
+}

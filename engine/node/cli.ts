@@ -77,14 +77,50 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
   program
     .command('claude-hook')
     .description('Claude Code hook adapter: read one hook input on stdin, dispatch it, answer as Claude Code expects')
-    .argument('<pipeline>', 'pipeline JSON file')
+    .argument('[pipeline]', 'pipeline JSON file (not with --server)')
     .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
     .option('--audit <file>', 'append audit records to this JSON Lines file')
     .option('--allow-rewrites', 'send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
     .option('--timeout <seconds>', "the hook's timeout as set in Claude Code's settings (default: read from the settings, else Claude Code's default)")
     .option('--settings <file>', 'read the hook timeout from this settings file instead of .claude/settings*.json and ~/.claude/settings.json')
-    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout or any internal\nerror → exit 2 with the reason on stderr (PermissionRequest: a deny decision), which Claude Code treats as blocking.\nSee README "Production".')
-    .action((p: string, opts) => run(async () => (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, opts, io, readStdin))());
+    .option('--lock-timeout <ms>', 'with --record: fail closed when the recording stays locked by other hook calls this long (default 10000)')
+    .option('--server <url>', 'forward to a running `hookwire serve` (e.g. http://127.0.0.1:7347) instead of deciding here')
+    .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
+    .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
+    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout, a server that\ndoes not answer within --deadline or any internal error → exit 2 with the reason on stderr (PermissionRequest: a deny\ndecision), which Claude Code treats as blocking. See README "Production".')
+    .action((p: string | undefined, opts) => run(async () => {
+      if (opts.server !== undefined) {
+        if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
+        const { forwardHook } = await import('./serve/forwardHook.ts');
+        const timeoutMs = opts.deadline === undefined ? undefined : Number(opts.deadline);
+        if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--deadline ${opts.deadline} must be a positive number of milliseconds`);
+        const a = await forwardHook(await readStdin(), { server: opts.server, tokenFile: opts.tokenFile, stateDir: opts.stateDir, ...(timeoutMs ? { timeoutMs } : {}) });
+        if (a.stdout) io.out(a.stdout);
+        if (a.stderr) io.err(a.stderr);
+        return a.exitCode;
+      }
+      if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
+      const lockTimeoutMs = opts.lockTimeout === undefined ? undefined : Number(opts.lockTimeout);
+      if (lockTimeoutMs !== undefined && !(lockTimeoutMs > 0)) throw new CliError(`--lock-timeout ${opts.lockTimeout} must be a positive number of milliseconds`);
+      const { lockTimeout: _l, server: _s, tokenFile: _t, stateDir: _d, deadline: _dl, ...rest } = opts;
+      return (await import('./commands/claudeHookCommand.ts')).claudeHookCommand(p, { ...rest, ...(lockTimeoutMs ? { lockTimeoutMs } : {}) }, io, readStdin);
+    })());
+
+  program
+    .command('serve')
+    .description('run a decision server on 127.0.0.1: Claude Code http hooks, a JSON API for any agent, a live stream for the debugger')
+    .argument('<pipeline>', 'pipeline JSON file (reloaded when it changes; a bad file keeps the old one)')
+    .option('--port <port>', 'port on 127.0.0.1 (0: any free port)', '7347')
+    .option('--host <host>', 'loopback address to bind: 127.0.0.1, ::1 or localhost', '127.0.0.1')
+    .option('--state-dir <dir>', 'where the token, the pipelines and the recordings live', '.hookwire')
+    .addOption(new Option('--flush <policy>', 'write: each line is written before its answer (survives kill -9); fsync: also fdatasync (survives power loss)').choices(['write', 'fsync']).default('write'))
+    .option('--max-body <bytes>', 'largest request body', String(1024 * 1024))
+    .option('--allow-origin <origin...>', 'browser origins allowed to call the server (the debugger, e.g. http://127.0.0.1:4173)')
+    .option('--no-watch', 'do not reload the pipeline file when it changes')
+    .option('--allow-rewrites', 'Claude Code: send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
+    .addHelpText('after', '\nEvery request needs Authorization: Bearer <token>; the token is printed once at start and written to <state-dir>/token (0600).\nEndpoints: GET /openapi.json. See README "hookwire serve".')
+    .action((p: string, opts) => run(async () => (await import('./serve/serveCommand.ts')).serveCommand(p, opts, io))());
 
   program
     .command('ui')
@@ -92,6 +128,8 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('[files...]', 'a pipeline JSON file, then trace files in any importable format')
     .option('--port <n>', 'port on 127.0.0.1 (default 4310; 0 picks a free one)')
     .option('--open', 'open the address in the default browser')
+    .option('--live <server>', 'attach the debugger to a running `hookwire serve` (e.g. http://127.0.0.1:7347)')
+    .option('--state-dir <dir>', 'with --live: the server\'s state dir, for its token (default .hookwire; HOOKWIRE_TOKEN wins)')
     .addHelpText('after', '\nRuns until Ctrl+C. The files are handed to the app only with the token in the printed address.')
     .action((files: string[], opts) => run(async () => (await import('./commands/uiCommand.ts')).uiCommand(files, opts, io))());
 

@@ -8,7 +8,6 @@ import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
-import { createNodeSandbox } from './loadQuickJS.ts';
 
 export interface LoadedPipeline {
   compiled: CompiledPipeline;
@@ -20,7 +19,8 @@ export interface LoadedPipeline {
 
 /** A Node QuickJS sandbox when the document needs one, else null. */
 export async function sandboxFor(doc: unknown): Promise<Sandbox | null> {
-  return hasCode(doc) ? createNodeSandbox() : null;
+  // Imported on demand: QuickJS and the TypeScript transpiler are most of what `claude-hook` would load.
+  return hasCode(doc) ? (await import('./loadQuickJS.ts')).createNodeSandbox() : null;
 }
 
 /**
@@ -28,7 +28,11 @@ export async function sandboxFor(doc: unknown): Promise<Sandbox | null> {
  * JSON, not a pipeline, any error) is a CliError (exit 2) listing every problem.
  */
 export async function compilePipelineFile(path: string): Promise<LoadedPipeline> {
-  const text = await readTextFile(path, 'pipeline');
+  return compilePipelineText(await readTextFile(path, 'pipeline'), path);
+}
+
+/** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
+export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw refused(path, parsed.problems);
   const sandbox = await sandboxFor(parsed.doc);

@@ -14,6 +14,8 @@ export const APP_CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
+  // The debugger's live view reaches a `hookwire serve` on this machine, and nothing else.
+  "connect-src 'self' http://127.0.0.1:* http://localhost:*",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -12,6 +12,13 @@ export interface StraightReplayOptions extends ReplayOptions {
 export interface ReplayRun {
   /** Replays the next event of the trace and returns its step. */
   push(event: TraceEvent): ReplayStep;
+  /**
+   * Steps the next event without taking it: the run is unchanged until `commit()` (a server commits only once
+   * the event's line is in its recording, so a failed write leaves the state as the file says).
+   */
+  preview(event: TraceEvent): { step: ReplayStep; commit(): void };
+  /** Dispatches later events with another pipeline, carrying state, repeated ids and the run's end (hot reload). */
+  setPipeline(compiled: CompiledPipeline): void;
   /** How many events were pushed. */
   readonly count: number;
   /** What the next event starts from. */
@@ -24,23 +31,39 @@ export interface ReplayRun {
  * `const run = createReplayRun(compiled); for (const e of trace.events) show(run.push(e));`
  */
 export function createReplayRun(compiled: CompiledPipeline, options: StraightReplayOptions = {}): ReplayRun {
-  const ctx = createReplayContext(compiled, options);
+  let ctx = createReplayContext(compiled, options);
   const explain = options.explain ?? true;
   // Only the fields a duplicate repeats are kept, not whole steps (explanations would not fit a long trace).
   const seen = new Map<string, EarlierResult>();
   let carry = ctx.initialCarry;
   let count = 0;
+  const preview = (event: TraceEvent) => {
+    const earlier = seen.get(event.event_id) ?? null;
+    const at = count;
+    const out = stepEvent(ctx, carry, event, at, earlier, explain);
+    const s = out.step;
+    return {
+      step: s,
+      commit() {
+        if (count !== at) throw new Error('ReplayRun: a preview was committed after another event was taken');
+        if (!s.duplicate && !s.not_reached) {
+          seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
+        }
+        carry = out.carry;
+        count++;
+      },
+    };
+  };
   return {
     push(event) {
-      const earlier = seen.get(event.event_id) ?? null;
-      const out = stepEvent(ctx, carry, event, count, earlier, explain);
-      const s = out.step;
-      if (!s.duplicate && !s.not_reached) {
-        seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
-      }
-      carry = out.carry;
-      count++;
-      return s;
+      const p = preview(event);
+      p.commit();
+      return p.step;
+    },
+    preview,
+    setPipeline(next) {
+      // The carry is plain data (state, time, the run's end), valid for any pipeline.
+      ctx = createReplayContext(next, options);
     },
     get count() {
       return count;

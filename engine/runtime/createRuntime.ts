@@ -2,6 +2,7 @@ import { compilePipeline } from '../compile/compilePipeline.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
+import { pipelineVersionOf } from './telemetry.ts';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
 import type { Runtime, RuntimeLoad, RuntimeOptions, RuntimeQueues, StartTraceOptions } from './types.ts';
 
@@ -44,6 +45,9 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
   const traces = new Set<TraceContext>();
   const clock = options.clock ?? { now: () => Date.now() };
   let traceSeq = 0;
+  const telemetry = options.telemetry
+    ? { ...options.telemetry, pipeline: { name: compiled.pipeline.name, version: options.telemetry.pipelineVersion ?? pipelineVersionOf(compiled.pipeline) } }
+    : null;
   const newTraceId = options.newTraceId ?? (() => `trace-${Math.floor(clock.now()).toString(36)}-${++traceSeq}`);
 
   const runtime: Runtime = {
@@ -59,6 +63,7 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         schedule: options.schedule ?? defaultScheduler,
         queueOptions,
         onEnd: (c) => traces.delete(c),
+        telemetry,
         approver: options.approver,
         approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
         timers: options.timers,

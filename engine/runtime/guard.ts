@@ -1,4 +1,4 @@
-import { isJsonObject, jsonEqual, ownGet, toJson, type JsonObject } from '../model/json.ts';
+import { isJsonObject, ownGet, toJson, type JsonObject } from '../model/json.ts';
 import type { Approver, BlockedResult, EmitResult, GuardResult, GuardSpec, RuntimeTrace } from './types.ts';
 
 /**
@@ -26,7 +26,7 @@ export async function guardAction<R>(trace: RuntimeTrace, spec: GuardSpec<R>): P
   const after = await trace.emitAsync(spec.after.type, afterPayload, { ...ids('after'), ...meta });
   if (after.blocked) return blockedResult(after, 'after');
   // emit dispatches a JSON copy of the payload; "rewritten" means a handler changed that copy.
-  const rewritten = !jsonEqual(after.payload, toJson(afterPayload));
+  const rewritten = after.rewritten;
   return { status: 'ok', value: rewritten ? spec.after.value(after.payload, result) : result, rewritten, before, after };
 }
 

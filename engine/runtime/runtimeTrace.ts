@@ -3,7 +3,7 @@ import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../replay/session.ts';
 import type { HookEvent } from '../model/event.ts';
 import { requireIsoTime } from '../model/time.ts';
-import { isJsonObject, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
 import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
@@ -12,6 +12,7 @@ import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './si
 import { ask, deniedAsyncInSyncEmit } from './approve.ts';
 import { actionBlocked, type Approval } from '../model/approval.ts';
 import type { Approver, EmitOptions, EmitResult, RuntimeQueues, RuntimeTimers, RuntimeTrace, StartTraceOptions } from './types.ts';
+import { writeEventSpan, type RuntimeTelemetry } from './telemetry.ts';
 
 export interface TraceContext {
   trace: RuntimeTrace;
@@ -32,6 +33,8 @@ interface OpenOptions {
   approver: Approver | undefined;
   approvalTimeoutMs: number;
   timers: RuntimeTimers | undefined;
+  /** Spans per dispatched event [O1]; they need the explanation (which handlers fired), so dispatch explains. */
+  telemetry: (RuntimeTelemetry & { pipeline: { name: string; version: string } }) | null;
 }
 
 /** A dispatched event on its way to an answer: its session result and its place in the recording. */
@@ -66,6 +69,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
   const queued: HookEvent[] = [];
   let seq = 0;
+  let dispatched = 0;
   let drainScheduled = false;
   let terminated: EmitResult | null = null;
 
@@ -80,7 +84,13 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
 
   const run = (event: HookEvent): Dispatched => {
     now = Date.parse(event.ts);
-    const r = session.dispatch(event);
+    const t = o.telemetry;
+    let r: SessionResult;
+    if (t) {
+      const { result, explanation } = session.explain(event);
+      r = result;
+      writeEventSpan(t, t.pipeline, event, r, explanation, ++dispatched);
+    } else r = session.dispatch(event);
     if (!r.duplicate) {
       // A repeated id ran nothing [E5]: its records were delivered the first time.
       for (const a of r.audit) o.queues.handlerAudit?.push(a);
@@ -133,12 +143,12 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const settleSync = (d: Dispatched, approver: Approver | undefined): EmitResult => {
     if (!needsAnswer(d.r)) {
       record(d, null);
-      return toResult(d.r, false, null);
+      return toResult(d.r, d.event, null);
     }
     let a = answerOf(d, approver);
     if (a instanceof Promise) a = deniedAsyncInSyncEmit(a);
     record(d, a);
-    return toResult(d.r, false, a);
+    return toResult(d.r, d.event, a);
   };
 
   // [P4] queued async events run in emit order, before any later event of the trace.
@@ -146,10 +156,12 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     while (queued.length > 0) record(run(queued.shift()!), null);
   };
 
-  const toResult = (r: SessionResult, queuedFlag: boolean, approval: Approval | null): EmitResult => {
+  const toResult = (r: SessionResult, event: HookEvent, approval: Approval | null): EmitResult => {
     const result: EmitResult = {
       decision: r.decision, blocked: approval ? actionBlocked(r.decision, r.mode, approval) : r.blocked, reason: r.reason, payload: r.payload, trace_id: r.trace_id, event_id: r.event_id,
-      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: queuedFlag, approval, context: [...r.context],
+      decided_by: r.decided_by, errors: r.errors, duplicate: r.duplicate, queued: false, approval, context: [...r.context],
+      // dispatch returns the dispatched payload object itself when no rewrite ran: compare only when one did
+      rewritten: r.payload !== event.payload && !jsonEqual(r.payload, event.payload),
     };
     if (r.decision === 'terminate' && !terminated) terminated = result;
     return result;
@@ -166,7 +178,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
         drain();
       });
     }
-    return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true, approval: null, context: [] };
+    return { decision: 'continue', blocked: false, reason: '', payload: event.payload, trace_id: event.trace_id, event_id: event.event_id, decided_by: null, errors: [], duplicate: false, queued: true, approval: null, context: [], rewritten: false };
   };
 
   const emit = (type: string, payload: JsonObject, options: EmitOptions = {}): EmitResult => {
@@ -186,7 +198,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     if (!needsAnswer(d.r)) return settleSync(d, undefined);
     const a = await answerOf(d, options.approver ?? start.approver ?? o.approver);
     record(d, a);
-    return toResult(d.r, false, a);
+    return toResult(d.r, d.event, a);
   };
 
   const stamp = (type: string, payload: JsonObject, options: EmitOptions): HookEvent => {

@@ -7,6 +7,7 @@ import type { HandlerError } from '../dispatch/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { TraceHeader } from '../trace/traceSchema.ts';
 import type { Scheduler, Sink, SinkFailure, SinkQueue } from './sinkQueue.ts';
+import type { RuntimeTelemetry } from './telemetry.ts';
 
 /** The result of an async event, handed to the `async` sink once it has been dispatched [P4]. */
 export interface AsyncEventRecord {
@@ -84,6 +85,8 @@ export interface RuntimeOptions {
   maxPending?: number;
   /** Told when a sink throws, rejects or drops a record. Decisions are never affected [P5]. */
   onSinkError?: (failure: SinkFailure) => void;
+  /** OpenTelemetry: one span per dispatched event, on the tracer given here [O1]. Absent: no spans, no OTel code. */
+  telemetry?: RuntimeTelemetry;
 }
 
 /** What `emit` returns [P3]: the seed's readable answer plus what a caller may want to log. */
@@ -106,6 +109,8 @@ export interface EmitResult {
   approval: Approval | null;
   /** Texts for the model the handlers added, in order [H11]. */
   context: string[];
+  /** The final payload differs (as JSON) from the payload as emitted: an enforced rewrite changed it [P3]. */
+  rewritten: boolean;
 }
 
 export interface EmitOptions {

@@ -1,4 +1,5 @@
 import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type FormatDetection, type TraceFormat } from './detectTraceFormat.ts';
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode.ts';
@@ -165,7 +166,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
-    : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, early)
+    : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
 }
@@ -198,23 +199,32 @@ function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, ear
       report.events = r.eventCount;
       return { format: 'hookwire-trace', trace: { header: r.header, events: [] }, report, problems };
     },
-    stopped: false,
+    // A fatal verdict of the reader (binary, not a trace): nothing more is read.
+    get stopped() {
+      return reader.done;
+    },
   };
 }
 
 /** JSON Lines cut into parsed records, each bad line a problem (the rest go on) [I1]. */
-function jsonlLines(maxLineChars: number, problems: TraceProblem[], onRecord: (r: JsonlRecord) => void): LineSplitter {
+function jsonlLines(maxLineChars: number, problems: TraceProblem[], onRecord: (r: JsonlRecord) => void, prepare: (line: string) => string = (l) => l): LineSplitter {
   return new LineSplitter(maxLineChars, {
     line(line, lineNo, terminated) {
       if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
       if (line.trim() === '') return;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(prepare(line));
       } catch (err) {
         const code = terminated ? 'not_json' : 'truncated';
         const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
         if (problems.length < 1000) problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
+        return;
+      }
+      // Importers walk records recursively: a record past the depth limit is skipped here [V9].
+      const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
+      if (deep) {
+        problems.push(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
         return;
       }
       onRecord({ line: lineNo, value });
@@ -264,15 +274,36 @@ function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void,
   };
 }
 
-/** Spans from a stream of JSON values: OTLP export requests, single spans, console output. */
-function spanStreamBody(format: 'otlp-json' | 'otel-spans-jsonl' | 'otel-console', importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxValueChars: number, early: TraceProblem[]): Body {
+/** True when the first non-blank line of the sample is a whole JSON value (JSON Lines, not a pretty document). */
+function firstLineIsJson(sample: string): boolean {
+  const s = sample.trimStart();
+  const nl = s.indexOf('\n');
+  try {
+    JSON.parse(nl === -1 ? s : s.slice(0, nl));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spans from a stream of JSON values: OTLP export requests, single spans, console output. JSON Lines are
+ * cut on lines (a broken line costs only itself); pretty-printed values one after another on brace depth.
+ */
+function spanStreamBody(
+  format: 'otlp-json' | 'otel-spans-jsonl' | 'otel-console', importer: ImporterOptions, onEvent: (e: TraceEvent) => void,
+  maxValueChars: number, maxLineChars: number, early: TraceProblem[], jsonLines: boolean,
+): Body {
   const problems = [...early];
   const spans: JsonObject[] = [];
   let values = 0;
   let ignored = 0;
-  const splitter = new JsonValueSplitter(maxValueChars, {
+  const onValue = (v: unknown): void => {
+    values++;
+    if (spansOfValue(v, spans) === null) ignored++;
+  };
+  const splitter = jsonLines ? jsonlLines(maxLineChars, problems, (r) => onValue(r.value), quoteOtelIds) : new JsonValueSplitter(maxValueChars, {
     value(text, line) {
-      values++;
       let v: unknown;
       try {
         v = JSON.parse(quoteOtelIds(text));
@@ -280,7 +311,12 @@ function spanStreamBody(format: 'otlp-json' | 'otel-spans-jsonl' | 'otel-console
         problems.push(traceProblem('not_json', line, `not valid JSON (${jsonErrorDetail(err)}); skipped`));
         return;
       }
-      if (spansOfValue(v, spans) === null) ignored++;
+      const deep = tooDeepAt(v, MAX_JSON_DEPTH + 8);
+      if (deep) {
+        problems.push(traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + 8)}; skipped`));
+        return;
+      }
+      onValue(v);
     },
     tooLong: (line, length) => problems.push(traceProblem('line_too_long', line, `a JSON value of ${length} characters, past the limit of ${maxValueChars}; skipped`)),
     stray: (line, text) => {

@@ -66,6 +66,7 @@ export const RecordedDecisionSchema = z.strictObject({
   reason: z.string().optional(),
   approval: RecordedApprovalSchema.optional(),
   context: z.array(z.string()).optional().describe('Texts for the model the handlers added, in order.'),
+  pipeline: z.string().min(1).max(200).optional().describe('The version of the pipeline that decided (hookwire serve: "sha256:<16 hex>" of the pipeline file).'),
 });
 
 /**

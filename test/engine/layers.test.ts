@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['replay'],
   ['runtime'],
   ['node', 'index.ts'],
+  ['adapters'],
 ];
 const rankOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
 

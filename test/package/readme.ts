@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** The fenced block that follows `<!-- production-example: name -->` in README.md. */
 export function readmeBlock(name: string): string {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const at = readme.indexOf(`<!-- production-example: ${name} -->`);
   if (at < 0) throw new Error(`README.md has no production example "${name}"`);
   const m = /```[a-z]*\n([\s\S]*?)```/.exec(readme.slice(at));

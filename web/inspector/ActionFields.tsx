@@ -61,6 +61,12 @@ export function ActionFields({ nodeId, action, onChange }: { nodeId: string; act
     case 'stop':
       return <TextField label="Reason (optional)" multiline mono value={action.reason ?? ''} hint={TEMPLATE_HINT} testId="action-reason"
         onChange={(reason) => onChange(compact({ ...action, reason: reason || undefined }), 'reason')} />;
+    case 'ask':
+      return <TextField label="Question for the person who approves" multiline mono value={action.reason} hint={TEMPLATE_HINT} testId="action-reason"
+        onChange={(reason) => onChange({ ...action, reason }, 'reason')} />;
+    case 'add_context':
+      return <TextField label="Text for the model" multiline mono value={action.text} hint={TEMPLATE_HINT} testId="action-text"
+        onChange={(text) => onChange({ ...action, text }, 'text')} />;
     case 'rewrite':
       return <Field label="Operations, in order"><RewriteOps ops={action.ops} onChange={(ops) => onChange({ ...action, ops }, 'ops')} /></Field>;
     case 'audit':

@@ -16,7 +16,7 @@ export interface ExportOptions {
 export function exportPipelineText(doc: Pipeline, options: ExportOptions): string {
   const loaded = loadPipeline(doc);
   const canonical: Pipeline = loaded.ok ? loaded.pipeline : doc;
-  // `$schema` first [V9]: editors (VS Code) validate and complete the file against the package's schema.
+  // `$schema` first [V10]: editors (VS Code) validate and complete the file against the package's schema.
   const out: Partial<Pipeline> = { $schema: PIPELINE_SCHEMA_ID, ...canonical };
   if (!options.layout) delete out.layout;
   return `${JSON.stringify(out, null, 2)}\n`;

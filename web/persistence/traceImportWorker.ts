@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import '../zodConfig.ts';
 import { HookwireDb } from './db.ts';
 import { importTraceFile, type ImportProgress } from './importTraceFile.ts';
 import type { ImportWorkerReply, ImportWorkerRequest } from './traceImportProtocol.ts';

@@ -206,3 +206,21 @@ export async function sampleTraceEvents(db: HookwireDb, limit: number): Promise<
   }
   return out;
 }
+
+/**
+ * Writes a growing trace (the live view of a server session): the chunk rows from `fromEvent`'s chunk to the
+ * end, and the record's counts, in one transaction, so a reader never sees a count without its events.
+ */
+export async function writeTraceTail(db: HookwireDb, record: StoredTrace, events: readonly TraceEvent[], fromEvent: number): Promise<StoredTrace> {
+  const size = record.chunk_size;
+  const rows: TraceChunk[] = [];
+  for (let c = Math.floor(fromEvent / size); c * size < events.length; c++) rows.push({ trace_id: record.id, chunk: c, events: events.slice(c * size, (c + 1) * size) });
+  const types = new Map<string, number>();
+  for (const e of events) types.set(e.type, (types.get(e.type) ?? 0) + 1);
+  const next: StoredTrace = { ...record, status: 'ready', event_count: events.length, event_types: [...types].map(([type, count]) => ({ type, count })), updated_at: Date.now() };
+  await db.transaction('rw', db.traces, db.traceChunks, async () => {
+    if (rows.length) await db.traceChunks.bulkPut(rows);
+    await db.traces.put(next);
+  });
+  return next;
+}

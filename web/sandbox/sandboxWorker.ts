@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import '../zodConfig.ts';
 import { runCodeOn } from '../../engine/sandbox/runCode.ts';
 import { checkCode } from './checkCode.ts';
 import { createBrowserSandbox } from './loadQuickJS.ts';

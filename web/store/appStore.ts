@@ -2,20 +2,22 @@ import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createDebuggerSlice, type DebuggerSlice } from './debuggerSlice.ts';
 import { createDocumentSlice, type DocumentSlice } from './documentSlice.ts';
+import { createLiveSlice, type LiveSlice } from './liveSlice.ts';
 import { createShellSlice, type ShellSlice } from './shellSlice.ts';
 
 /**
  * The app's one store, built from slices (zustand's slices pattern): the open document, the shell (mode
- * and toasts) and the debugger. Components read it through `useApp(selector)`; effects live in the
+ * and toasts), the debugger and the live view of a server. Components read it through `useApp(selector)`; effects live in the
  * services that web/startApp.ts creates once, which are handed the store rather than importing it.
  */
-export type AppState = DocumentSlice & ShellSlice & DebuggerSlice;
+export type AppState = DocumentSlice & ShellSlice & DebuggerSlice & LiveSlice;
 export type AppStore = StoreApi<AppState>;
 
 const slices = (...a: Parameters<typeof createDocumentSlice>): AppState => ({
   ...createDocumentSlice(...a),
   ...createShellSlice(...a),
   ...createDebuggerSlice(...a),
+  ...createLiveSlice(...a),
 });
 
 /** A fresh store (tests make their own). */
@@ -29,3 +31,4 @@ export const useApp = create<AppState>()(slices);
 export * from './documentSlice.ts';
 export * from './shellSlice.ts';
 export * from './debuggerSlice.ts';
+export * from './liveSlice.ts';

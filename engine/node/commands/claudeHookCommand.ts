@@ -1,8 +1,7 @@
 // `hookwire claude-hook <pipeline.json>`: the Claude Code adapter [P12][P13]. Reads one hook input on stdin,
 // dispatches it and answers the way Claude Code reads answers (engine/runtime/claudeHook.ts has the mapping and
 // the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { appendFile, readFile, stat } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
@@ -15,7 +14,8 @@ import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
 import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';
-import { readTraceFile } from '../readTraceFile.ts';
+import { checkLineLength, readRecording as readRecordingFile } from '../serve/recordingFile.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } from '../serve/recordingLock.ts';
 
 export interface ClaudeHookOptions {
   /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
@@ -28,6 +28,8 @@ export interface ClaudeHookOptions {
   timeout?: string;
   /** A settings file to read the hook's timeout from (default: the project's and the user's settings). */
   settings?: string;
+  /** How long to wait for the recording's lock before failing closed (default 10 s). */
+  lockTimeoutMs?: number;
 }
 
 /** Where the adapter looks for the hook's configured timeout, most specific first (Claude Code's settings files). */
@@ -146,81 +148,76 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
     return failClosed(typeof named === 'string' ? named : null, err instanceof CliError ? err.message : `cannot load ${pipelinePath}: ${String(err)}`);
   }
   try {
-    const prior = options.record ? await readRecording(options.record) : null;
-    const ts = new Date(now()).toISOString();
-    const sessionId = claudeSessionId(input);
-    const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
-    const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
-    if (!mapped.ok) return failClosed(mapped.hook, mapped.reason);
-
-    // [P13] The new event is the next step of replaying the session's recording: budgets, breakers, repeated
-    // ids and TERMINATE carry over, and replaying the file later gives exactly these decisions.
-    const run = createReplayRun(loaded.compiled, { explain: false });
-    for (const e of earlier) run.push(e);
-    const step = run.push(mapped.event);
-    const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, context: [...step.context] };
-    const reply = claudeReply(mapped.hook, mapped.event, result, { allowRewrites: options.allowRewrites === true });
-    const audit: (AuditRecord | JsonObject)[] = step.duplicate ? [] : [...step.audit];
-    if (step.mode === 'sync') audit.push(auditRecord(mapped.event, { ...result, state: step.state_after, errors: [...step.errors], audit: [...step.audit], mode: step.mode }, step.now));
-
-    if (options.record) {
-      const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
-      // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
-      const recorded = {
-        decision: result.decision,
-        ...(result.reason ? { reason: result.reason } : {}),
-        ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
-        ...(result.context.length > 0 ? { context: result.context } : {}),
-      };
-      await appendRecording(options.record, prior ? null : header, traceEventLine({ ...mapped.event, recorded }, header));
-    }
-    if (options.audit && audit.length > 0) {
-      await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {
-        throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
-      });
-    }
-    return toCommandAnswer(reply);
+    // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
+    const work = () => decideAndRecord(loaded, input, options, now);
+    return options.record ? await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work) : await work();
   } finally {
     loaded.dispose();
   }
+}
+
+async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number): Promise<ClaudeHookAnswer> {
+  const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
+  const prior = options.record ? await readRecording(options.record) : null;
+  const ts = new Date(now()).toISOString();
+  const sessionId = claudeSessionId(input);
+  const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
+  const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
+  if (!mapped.ok) return failClosed(mapped.hook, mapped.reason);
+
+  // [P13] The new event is the next step of replaying the session's recording: budgets, breakers, repeated
+  // ids and TERMINATE carry over, and replaying the file later gives exactly these decisions.
+  const run = createReplayRun(loaded.compiled, { explain: false });
+  for (const e of earlier) run.push(e);
+  const step = run.push(mapped.event);
+  const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, context: [...step.context] };
+  const reply = claudeReply(mapped.hook, mapped.event, result, { allowRewrites: options.allowRewrites === true });
+  const audit: (AuditRecord | JsonObject)[] = step.duplicate ? [] : [...step.audit];
+  if (step.mode === 'sync') audit.push(auditRecord(mapped.event, { ...result, state: step.state_after, errors: [...step.errors], audit: [...step.audit], mode: step.mode }, step.now));
+
+  if (options.record) {
+    const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
+    // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
+    const recorded = {
+      decision: result.decision,
+      ...(result.reason ? { reason: result.reason } : {}),
+      ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
+      ...(result.context.length > 0 ? { context: result.context } : {}),
+    };
+    const line = traceEventLine({ ...mapped.event, recorded }, header);
+    // A line the reader would not read back is refused before it is written [recordings].
+    checkLineLength(line);
+    await appendRecording(options.record, prior ? line : traceHeaderLine(header) + line);
+  }
+  if (options.audit && audit.length > 0) {
+    await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {
+      throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
+    });
+  }
+  return toCommandAnswer(reply);
 }
 
 function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader {
   return { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id, agent_id: 'claude-code', source: { kind: 'claude-code-hook', pipeline }, created: ts };
 }
 
-/** The recording so far; null when the file does not exist yet or is empty. A file that is not a trace fails closed. */
+/**
+ * The recording so far; null when the file does not exist yet or is empty. A torn last line is cut off; a file
+ * that is not a clean trace (a bad or oversize line, binary data, not a regular file: a FIFO or a device would
+ * block the read past the deadline) fails closed.
+ */
 async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
-  // A FIFO or a device would block a read (and the process's exit) past the deadline: only files are recordings.
-  const st = await stat(path).catch(() => null);
-  if (st && !st.isFile()) throw new CliError(`the recording ${path} is not a regular file`);
-  const r = await readTraceFile(path);
-  if (r.header) return { header: r.header, events: r.events };
-  const fatal = r.problems.find((p) => p.fatal) ?? r.problems[0];
-  if (fatal && (fatal.code === 'empty' || (fatal.code === 'unreadable' && /ENOENT|no such file/i.test(fatal.message)))) return null;
-  throw new CliError(`the recording ${path} is not a Hookwire trace: ${fatal?.message ?? 'unreadable'}`);
+  try {
+    return await readRecordingFile(path);
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
 }
 
-/**
- * Appends one event line. With a header (the file was missing or empty), the file gets it first: a missing file
- * is created exclusively, so two hooks starting at once cannot both write one.
- */
-async function appendRecording(path: string, header: TraceHeader | null, line: string): Promise<void> {
-  if (header) {
-    try {
-      const fd = openSync(path, 'wx');
-      try {
-        writeSync(fd, traceHeaderLine(header));
-      } finally {
-        closeSync(fd);
-      }
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw new CliError(`cannot create the recording ${path}: ${fileErrorText(err)}`);
-      if (statSync(path).size === 0) line = traceHeaderLine(header) + line;
-    }
-  }
+/** Appends whole lines with one write (the caller holds the lock, so no other call writes in between). */
+async function appendRecording(path: string, text: string): Promise<void> {
   try {
-    await appendFile(path, line);
+    await appendFile(path, text, { mode: 0o600 });
   } catch (err) {
     throw new CliError(`cannot append to the recording ${path}: ${fileErrorText(err)}`);
   }

@@ -33,8 +33,8 @@ export class CodexRolloutImporter {
   private model: string | null = null;
   /** The model call being collected: its response items, until something ends it. */
   private call: { items: JsonObject[]; first: string | null; last: string | null; line: number } | null = null;
+  /** Tool calls waiting for their output (answered ones are dropped, so memory follows the open calls only). */
   private readonly calls = new Map<string, { name: string; input: JsonValue }>();
-  private readonly answered = new Set<string>();
   private lastPrompt: string | null = null;
   private status: 'completed' | 'interrupted' | 'incomplete' = 'incomplete';
   private line = 0;
@@ -77,7 +77,7 @@ export class CodexRolloutImporter {
     this.closeCall(null);
     const b = this.b;
     if (this.started) b.emit('agent.end', 'end', b.latestTs, { status: this.status, session_id: this.sessionId ?? b.traceId });
-    for (const [id, c] of this.calls) if (!this.answered.has(id)) b.warn(`tool call ${id} (${c.name}) has no output in the rollout`);
+    for (const [id, c] of this.calls) b.warn(`tool call ${id} (${c.name}) has no output in the rollout`);
     if (!this.sessionId) b.warn('no session_meta record: the trace id was derived from the input');
     const source: JsonObject = { kind: 'codex-rollout', ...this.meta };
     if (this.options.fileName) source.file_name = this.options.fileName;
@@ -194,7 +194,7 @@ export class CodexRolloutImporter {
   private toolOutput(p: JsonObject, ts: string | null): void {
     const id = typeof p.call_id === 'string' ? p.call_id : `line-${this.line}`;
     const call = this.calls.get(id);
-    this.answered.add(id);
+    this.calls.delete(id);
     if (!call) this.b.warn(`output for ${id} has no matching tool call`);
     const raw = p.output as JsonValue | undefined;
     const response = typeof raw === 'string' ? parseMaybeJson(raw).value : (raw ?? null);

@@ -4,7 +4,7 @@ import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
 import { ownGet } from '../../model/json.ts';
 import type { TraceEvent } from '../traceSchema.ts';
-import { hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
+import { hookwireSeq, hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
 import { spansOfValue } from './otlpSpans.ts';
 import { orderSpanPoints, spanMicros, type OrderedSpan } from './spanOrder.ts';
 import { TraceBuilder } from './traceBuilder.ts';
@@ -55,31 +55,37 @@ export interface SpanImportOptions extends ImporterOptions {
  */
 export function importSpans(spans: readonly JsonObject[], options: SpanImportOptions = {}): ImportResult {
   const info = spans.map((span, index) => spanInfo(span, index));
-  const root = info.find((s) => s.parent === null || !info.some((p) => p.hex === s.parent)) ?? info[0];
+  const ids = new Set(info.map((s) => s.hex));
+  const root = info.find((s) => s.parent === null || !ids.has(s.parent)) ?? info[0];
   const traceHex = root ? otelIdHex(ctx(root.span).trace_id, 32) : null;
   const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
   const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
   if (options.onEvent) b.streamTo(options.onEvent);
+  const hookwireTrace = info.map((s) => (s.hookwire ? ownGet(spanAttributes(s.span), 'hookwire.trace.id') : undefined)).find((v) => typeof v === 'string' && v !== '');
+  if (typeof hookwireTrace === 'string') b.traceId = hookwireTrace;
   if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
   const rootAgent = root?.kind === 'agent' ? root : undefined;
   const points = orderSpanPoints(info, rootAgent);
   const hookwire = info.some((s) => s.hookwire);
   const state = { sawInput: false, sawFinal: false, finalOutput: options.finalOutput, usedAliases: new Set<string>() };
-  // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
-  const hasAgent = !hookwire && info.some((s) => s.kind === 'agent');
   const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
-  const synthStart = hookwire ? !info.some((s) => s.hookwireType === 'agent.start') : !hasAgent;
-  const synthEnd = hookwire ? !info.some((s) => s.hookwireType === 'agent.end') : !hasAgent;
-  if (synthStart) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
-  for (const p of points) {
-    if (hookwire) hookwirePoint(b, p.s, p.end, p.t);
-    else onPoint(b, p.s, p.end, p.t, state, root);
-  }
-  if (hookwire) b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
-  if (synthEnd) {
-    const ts = edgeTs(points[points.length - 1]);
-    if (!hookwire && !state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
-    b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
+  if (hookwire) {
+    // Hookwire's spans are the events exactly as dispatched: nothing is synthesised around them, and they keep
+    // the runtime's dispatch order (`hookwire.event.seq`; span clocks of different parents may disagree a little).
+    for (const s of info) if (!s.hookwire) b.skip(`span:${s.op}`);
+    const ordered = info.filter((s) => s.hookwire).sort((x, y) => (x.seq !== y.seq ? (x.seq < y.seq ? -1 : 1) : x.start - y.start || x.index - y.index));
+    for (const s of ordered) hookwirePoint(b, s, false, s.start);
+    b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
+  } else {
+    // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
+    const hasAgent = info.some((s) => s.kind === 'agent');
+    if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
+    for (const p of points) onPoint(b, p.s, p.end, p.t, state, root);
+    if (!hasAgent) {
+      const ts = edgeTs(points[points.length - 1]);
+      if (!state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
+      b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
+    }
   }
   for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
   const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: spans.length };
@@ -94,6 +100,8 @@ interface SpanInfo extends OrderedSpan {
   op: string;
   hookwire: boolean;
   hookwireType: string | null;
+  /** `hookwire.event.seq`: the runtime's dispatch count (Infinity when absent). */
+  seq: number;
 }
 
 interface OtelState {
@@ -127,6 +135,7 @@ function spanInfo(span: JsonObject, index: number): SpanInfo {
     op,
     hookwire,
     hookwireType: hookwire ? (ownGet(attrs, 'hookwire.event.type') as string) : null,
+    seq: hookwire ? hookwireSeq(attrs) : Infinity,
   };
 }
 
@@ -138,7 +147,7 @@ function hookwirePoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number): v
     return;
   }
   const e = hookwireSpanEvent(spanAttributes(s.span), (m) => b.warn(m));
-  const ts = toIsoTs(t)?.iso ?? null;
+  const ts = e.ts ?? toIsoTs(t)?.iso ?? null;
   const opts: { exactId?: boolean; agentId?: string } = e.id !== undefined ? { exactId: true } : {};
   if (e.agentId !== undefined) opts.agentId = e.agentId;
   const ev = b.emit(e.type, e.id ?? `${s.hex}:${e.type}`, ts, e.payload, opts);

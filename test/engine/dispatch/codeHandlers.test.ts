@@ -20,6 +20,18 @@ const compileWith = (doc: unknown) => {
 };
 
 describe('code handlers in the engine', () => {
+  it('[S3][S4][D9][H11] ask(reason) and addContext(text), or a result with context, from code', () => {
+    const c = compileWith(pipeline([ev('e', 'tool.before_call'),
+      handler('a', code(`export default function (ctx: HandlerContext) { if (ctx.payload.tool_name === 'Deploy') return ask('deploy ' + ctx.payload.env + '?'); }`), { order: 1 }),
+      handler('n', code(`export default function () { return addContext('the target is staging'); }`), { order: 2 }),
+      handler('m', code(`export default function () { return { decision: 'continue', context: 'second note' }; }`), { order: 3 }),
+    ], ['e->a', 'e->n', 'e->m']));
+    const r = dispatch(c, event('tool.before_call', { tool_name: 'Deploy', env: 'prod' }), initialState(), { clock: fixedClock() });
+    expect([r.decision, r.reason, r.context]).toEqual(['ask', 'deploy prod?', ['the target is staging', 'second note']]);
+    const bad = compileWith(pipeline([ev('e', 'tool.before_call'), handler('b', code(`export default function () { return { context: 42 }; }`))], ['e->b']));
+    expect(dispatch(bad, event('tool.before_call'), initialState(), { clock: fixedClock() }).errors[0]).toMatchObject({ kind: 'invalid_result', message: 'context must be a string; it is 42' });
+  });
+
   it('[H9] a code handler decides, rewrites and updates state; its logs reach the explanation', () => {
     const c = compileWith(pipeline([ev('e', 'tool.before_call'), handler('h', code(`
       export default function (ctx: HandlerContext) {
@@ -34,7 +46,7 @@ describe('code handlers in the engine', () => {
     expect(no).toMatchObject({ decision: 'block_action', reason: 'no rm for agent-1', decided_by: 'h' });
   });
 
-  it('[M8] a code matcher passes only on true; an error fails it and is explained', () => {
+  it('[M8] a code matcher passes only on true; an error makes the handler behind it follow its error policy', () => {
     const c = compileWith(pipeline([
       ev('e', '*'),
       { id: 'm', kind: 'matcher', code: { language: 'js', source: 'export default (ctx) => { if (ctx.payload.boom) throw new Error("bad input"); return ctx.payload.n > 2; }', timeout_ms: 5000 } },
@@ -42,10 +54,44 @@ describe('code handlers in the engine', () => {
     ], ['e->m', 'm->h']));
     const run = (payload: object) => explainEvent(c, event('x', payload as never), initialState(), { clock: fixedClock() });
     expect(run({ n: 3 }).result.audit).toHaveLength(1);
-    expect(run({ n: 1 }).result.audit).toHaveLength(0);
+    expect(run({ n: 1 }).result).toMatchObject({ decision: 'continue', audit: [] });
     const broken = run({ boom: true });
     expect(broken.result.audit).toHaveLength(0);
     expect(broken.explanation.handlers[0]!.paths[0]!.matchers[0]!.condition).toMatchObject({ kind: 'code', pass: false, error: { kind: 'thrown', message: expect.stringContaining('bad input') } });
+  });
+
+  it('[M8][E1] a guard whose code matcher throws or times out blocks (default on_error), shown in the explanation; fast path agrees', () => {
+    const guard = (source: string, extra: object = {}) => compileWith(pipeline([
+      ev('e', 'tool.before_call'),
+      { id: 'm', kind: 'matcher', label: 'dangerous?', code: { language: 'js', source, timeout_ms: 50 } },
+      handler('h', { type: 'block', reason: 'dangerous' }, { name: 'Guard', ...extra }),
+    ], ['e->m', 'm->h']));
+    for (const source of ['export default () => { throw new Error("oops"); }', 'export default () => { while (true) {} }', 'export default () => "yes"']) {
+      const c = guard(source);
+      const e = event('tool.before_call', { tool_name: 'Bash' });
+      const fast = dispatch(c, e, initialState(), { clock: fixedClock() });
+      const { result, explanation } = explainEvent(c, e, initialState(), { clock: fixedClock() });
+      expect(fast.decision).toBe('block_action');
+      expect(fast.reason).toMatch(/^Handler "Guard" failed \((thrown|timeout|invalid_result)\): matcher "dangerous\?" could not answer/);
+      expect(fast.errors).toEqual([expect.objectContaining({ handler_id: 'h', policy: 'block' })]);
+      expect({ ...result, errors: [...result.errors] }).toEqual({ ...fast, errors: [...fast.errors] });
+      expect(explanation.handlers[0]).toMatchObject({ status: 'error', error: { policy: 'block' } });
+      expect(explanation.handlers[0]!.paths[0]!.matcher_failure).toMatchObject({ matcher_id: 'm' });
+    }
+    // on_error: continue is an explicit choice to let it through.
+    const lenient = guard('export default () => { throw new Error("oops"); }', { on_error: 'continue' });
+    expect(dispatch(lenient, event('tool.before_call', {}), initialState(), { clock: fixedClock() })).toMatchObject({ decision: 'continue', errors: [expect.objectContaining({ policy: 'continue' })] });
+  });
+
+  it('[M8] a failing condition on the same path wins over a code matcher that could not answer: the handler simply does not match', () => {
+    const c = compileWith(pipeline([
+      ev('e', '*'),
+      { id: 'm', kind: 'matcher', code: { language: 'js', source: 'export default () => { throw new Error("oops"); }', timeout_ms: 5000 } },
+      { id: 'bash', kind: 'matcher', when: { 'payload.tool_name': 'Bash' } },
+      handler('h', { type: 'block', reason: 'dangerous' }),
+    ], ['e->m', 'm->bash', 'bash->h']));
+    expect(dispatch(c, event('x', { tool_name: 'Read' }), initialState(), { clock: fixedClock() })).toMatchObject({ decision: 'continue', errors: [] });
+    expect(dispatch(c, event('x', { tool_name: 'Bash' }), initialState(), { clock: fixedClock() }).decision).toBe('block_action');
   });
 
   it('[E1] a throwing sync handler fails closed by default, with event type, trace id and handler name', () => {
@@ -80,10 +126,10 @@ describe('code handlers in the engine', () => {
     expect(dispatch(c, event('agent.end'), initialState(), { clock: fixedClock() })).toMatchObject({ decision: 'continue', errors: [expect.objectContaining({ policy: 'logged' })] });
   });
 
-  it('[E3] a breaker opens after K consecutive failures, skips the handler for the cool-down, then closes', () => {
+  it('[E3] a breaker opens after K consecutive failures, skips the handler for the cool-down (while_open: skip), then closes', () => {
     const c = compileWith(pipeline([
       ev('e', '*'),
-      handler('flaky', code('export default function (ctx) { if (ctx.payload.fail) throw new Error("down"); return block("checked"); }'), { on_error: 'continue', breaker: { threshold: 2, cooldown_ms: 1000 } }),
+      handler('flaky', code('export default function (ctx) { if (ctx.payload.fail) throw new Error("down"); return block("checked"); }'), { on_error: 'continue', breaker: { threshold: 2, cooldown_ms: 1000, while_open: 'skip' } }),
     ], ['e->flaky']));
     const clock = fixedClock(0);
     const s = createSession(c, { clock });
@@ -96,6 +142,30 @@ describe('code handlers in the engine', () => {
     clock.t = 1000;
     expect(step(false).result.decision).toBe('block_action'); // closed again, and the success resets the count
     expect(s.state.breakers.flaky).toEqual({ failures: 0, open_until: 0 });
+  });
+
+  it('[E3] an open breaker on a guard blocks what the guard matches by default (while_open: block); fast path and explain agree', () => {
+    const doc = pipeline([
+      ev('e', 'tool.before_call'),
+      { id: 'bash', kind: 'matcher', when: { 'payload.tool_name': 'Bash' } },
+      handler('flaky', code('export default function (ctx) { if (ctx.payload.fail) throw new Error("down"); return undefined; }'), { name: 'Flaky guard', on_error: 'continue', breaker: { threshold: 1, cooldown_ms: 1000 } }),
+      handler('later', audit(), { order: 200 }),
+    ], ['e->bash', 'bash->flaky', 'e->later']);
+    const c = compileWith(doc);
+    const clock = fixedClock(0);
+    const s = createSession(c, { clock });
+    expect(s.dispatch(event('tool.before_call', { tool_name: 'Bash', fail: true })).decision).toBe('continue'); // on_error continue; the breaker opens
+    const e = event('tool.before_call', { tool_name: 'Bash' });
+    const fast = dispatch(c, e, s.state, { clock });
+    const { result, explanation } = explainEvent(c, e, s.state, { clock });
+    expect(fast).toMatchObject({ decision: 'block_action', decided_by: 'flaky', reason: expect.stringContaining('breaker is open until 1970-01-01T00:00:01.000Z') });
+    expect(result.decision).toBe(fast.decision);
+    expect(result.reason).toBe(fast.reason);
+    expect(explanation.handlers.find((h) => h.handler_id === 'flaky')).toMatchObject({ status: 'breaker_open', breaker_open_until: 1000, decision: 'block_action' });
+    expect(explanation.handlers.find((h) => h.handler_id === 'later')).toMatchObject({ status: 'not_reached', ended_by: 'flaky' });
+    // What the guard does not match is not blocked; and the lint asks for an explicit choice.
+    expect(dispatch(c, event('tool.before_call', { tool_name: 'Read' }), s.state, { clock }).decision).toBe('continue');
+    expect(loadPipeline(doc).problems).toEqual([expect.objectContaining({ code: 'breaker_policy', node_id: 'flaky' })]);
   });
 
   it('[E4] code sees the injected clock and a seeded random: the same inputs give the same result', () => {

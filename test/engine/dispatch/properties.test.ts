@@ -34,6 +34,8 @@ const action = fc.oneof(
   fc.constant({ type: 'block', reason: 'blocked {{payload.f0}}' }),
   fc.constant({ type: 'terminate', reason: 'end' }),
   fc.constant({ type: 'stop' }),
+  fc.constant({ type: 'ask', reason: 'ok {{payload.f0}}?' }),
+  fc.constant({ type: 'add_context', text: 'note {{payload.f1}}' }),
   fc.constant({ type: 'audit', fields: ['payload.f1'] }),
   fc.record({ f: field, v: value }).map(({ f, v }) => ({ type: 'rewrite', ops: [{ op: 'set', path: `payload.${f}`, value: v }] })),
   fc.constant({ type: 'rewrite', ops: [{ op: 'redact', pattern: 'a' }] }),
@@ -99,7 +101,7 @@ describe('dispatch properties', () => {
       if (ix.literals.length) seen.set('literal index', (seen.get('literal index') ?? 0) + 1);
     }
     expect(valid).toBeGreaterThan(800);
-    for (const k of ['continue', 'block_action', 'terminate', 'stop_propagation', 'rewrite', 'value index', 'range index', 'literal index']) expect(seen.get(k) ?? 0, `${k} in ${JSON.stringify([...seen])}`).toBeGreaterThan(8);
+    for (const k of ['continue', 'block_action', 'terminate', 'stop_propagation', 'ask', 'rewrite', 'value index', 'range index', 'literal index']) expect(seen.get(k) ?? 0, `${k} in ${JSON.stringify([...seen])}`).toBeGreaterThan(8);
   });
 
   it('[X5] the fast path and explain mode reach the same decision, reason, payload and state', () => {

@@ -113,6 +113,22 @@ describe('claude-hook: ASK, context and the deadline (real binary)', { timeout: 
     expect(JSON.parse(r.stdout).hookSpecificOutput.decision).toMatchObject({ behavior: 'deny', message: expect.stringContaining('tool_input is missing or not an object') });
   });
 
+  it('[P11][D9] golden tests check ASK decisions, the recorded answer and the context', async () => {
+    const line = (o: object) => `${JSON.stringify(o)}\n`;
+    const header = { format: 'hookwire.trace', version: 1, trace_id: 'g', agent_id: 'a', source: { kind: 'test' }, created: '2026-03-01T10:00:00Z' };
+    const push = { type: 'tool.before_call', payload: { tool_name: 'Bash', tool_input: { command: 'git push origin main' } } };
+    const trace = header && line(header)
+      + line({ event_id: 'p1', ts: '2026-03-01T10:00:01Z', ...push, recorded: { decision: 'ask', approval: { answer: 'allow', by: 'approver' } }, meta: { expect: { decision: 'ask', reason_includes: 'push to the remote', approval: 'allow', context: ['The current branch is main.'] } } })
+      + line({ event_id: 'p2', ts: '2026-03-01T10:00:02Z', ...push, meta: { expect: { decision: 'ask', approval: 'deny' } } })
+      + line({ event_id: 'l1', ts: '2026-03-01T10:00:03Z', type: 'tool.before_call', payload: { tool_name: 'Bash', tool_input: { command: 'ls' } }, meta: { expect: { decision: 'ask' } } });
+    const dir = tempDir({ 'asking.json': ASKING, 'ask.jsonl': trace });
+    const r = await hookwireInProcess(['test', join(dir, 'asking.json'), join(dir, 'ask.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('p1 tool.before_call → ask');
+    expect(r.stdout).toContain('decision: expected ask, got continue');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 file: 2 passed, 1 failed');
+  });
+
   it('[P12] the deadline and the settings lookup', () => {
     expect([answerDeadlineMs(600), answerDeadlineMs(30), answerDeadlineMs(1.5), answerDeadlineMs(1)]).toEqual([598_000, 28_000, 1350, 900]);
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo hi', timeout: 5 }, { type: 'command', command: 'node bin.mjs', args: ['claude-hook', 'p.json'], timeout: 12 }] }] } };

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { FIXTURE, FIXTURES_DIR } from '../../shared/fixtures.ts';
+import { FORMAT_DIR, FORMAT_FIXTURES } from '../../shared/formatFixtures.ts';
 import { FIXTURES, GUARD, ROOT, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
 
 const GOLDEN = join(FIXTURES, 'golden');
@@ -165,6 +166,16 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(read.events).toHaveLength(9);
   });
 
+  it('[P9][I1] import --from a format the file is not: exit 2, saying what the file looks like; the same file auto-detected imports', async () => {
+    const codex = join(FORMAT_DIR, FORMAT_FIXTURES.codex);
+    const [forced, auto] = await Promise.all([hookwire(['import', '--from', 'openhands', codex]), hookwire(['import', codex])]);
+    expect(forced).toMatchObject({ code: 2, stdout: '' });
+    expect(forced.stderr).toMatch(/cannot read trace .*codex-rollout\.jsonl:\n {2}this is not OpenHands event stream \(JSON\): it looks like Codex CLI session rollout \(JSONL\)/);
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toBe('imported Codex CLI session rollout (JSONL): 16 events\n');
+    expect(readTrace(auto.stdout).events.filter((e) => e.type === 'tool.before_call')).toHaveLength(2);
+  });
+
   it('schema prints the pipeline JSON Schema (and a trace line\'s with --trace)', async () => {
     const [pipeline, trace] = await Promise.all([hookwire(['schema']), hookwire(['schema', '--trace'])]);
     expect(pipeline.code).toBe(0);
@@ -182,7 +193,8 @@ describe('hookwire CLI --help of each command (in-process)', () => {
       test: ['<pipeline>', '<tests...>', 'meta.expect'],
       import: ['<file>', '--from <format>', '-o, --output <file>'],
       schema: ['--trace'],
-      'claude-hook': ['<pipeline>', '--record <trace>', '--audit <file>', 'Fails closed'],
+      'claude-hook': ['[pipeline]', '--record <trace>', '--audit <file>', '--lock-timeout <ms>', '--server <url>', '--deadline <ms>', 'Fails closed'],
+      serve: ['<pipeline>', '--port <port>', '--state-dir <dir>', '--flush <policy>', '--max-body <bytes>', '--allow-origin <origin...>', 'Bearer'],
     };
     for (const [command, parts] of Object.entries(expected)) {
       const r = await hookwireInProcess([command, '--help']);

@@ -8,7 +8,7 @@ describe('README production example', () => {
     const settings = JSON.parse(readmeBlock('settings.json'));
     expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     for (const entries of Object.values(settings.hooks) as { hooks: { type: string; command: string }[] }[][]) {
-      expect(entries[0]!.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/^hookwire claude-hook \S+\.pipeline\.json --record /) });
+      expect(entries[0]!.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/^"\$CLAUDE_PROJECT_DIR"\/node_modules\/\.bin\/hookwire claude-hook \S+\.pipeline\.json --record /) });
     }
   });
 });

@@ -2,7 +2,7 @@
 // refuses (other hosts and origins, the user's files without the token, paths out of the app, writes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PIPELINE_SCHEMA_ID } from '../../../engine/index.ts';
 import { APP_CSP, startUiServer, type UiServer } from '../../../engine/node/uiServer.ts';
@@ -63,6 +63,13 @@ describe('hookwire ui server', () => {
     expect(head.body).toBe('');
   });
 
+  it('sends the policy index.html declares (one policy), plus what only a header can say', () => {
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(join(ROOT, 'index.html'), 'utf8'))?.[1];
+    expect(meta).toBeDefined();
+    expect(APP_CSP.startsWith(`${meta}; `)).toBe(true);
+    expect(APP_CSP.slice(meta!.length)).toBe("; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'");
+  });
+
   it('puts the CSP on every answer, errors included', async () => {
     for (const r of [await get('/nope'), await get('/api/open'), await get('/', {}, 'POST'), await get('/', { Host: 'evil.example' })]) {
       expect(r.headers['content-security-policy']).toBe(APP_CSP);
@@ -110,10 +117,33 @@ describe('hookwire ui server', () => {
 
   it('the command refuses a missing file, a bad port and a taken port with a clear message', async () => {
     const io = { out: () => undefined, err: () => undefined };
-    await expect(startUi([join(dir, 'nope.json')], { port: '0' }, io)).rejects.toThrow(/cannot read .*nope\.json: no such file/);
-    await expect(startUi([], { port: 'abc' }, io)).rejects.toThrow(/--port must be a port number/);
-    // A checkout without `npm run build:dist` has no app to serve: that is said before any port is taken.
-    const built = existsSync(join(ROOT, 'dist', 'web', 'index.html'));
-    await expect(startUi([], { port: String(server.port) }, io)).rejects.toThrow(built ? /port \d+ is in use/ : /the app is not built/);
+    const dirs = { web: join(dir, 'web'), schema: join(ROOT, 'engine', 'schema') };
+    await expect(startUi([join(dir, 'nope.json')], { port: '0' }, io, dirs)).rejects.toThrow(/cannot read .*nope\.json: no such file/);
+    await expect(startUi([dir], { port: '0' }, io, dirs)).rejects.toThrow(/is a directory/);
+    await expect(startUi([], { port: 'abc' }, io, dirs)).rejects.toThrow(/--port must be a port number/);
+    await expect(startUi([], { port: String(server.port) }, io, dirs)).rejects.toThrow(/port \d+ is in use/);
+    // A checkout without `npm run build:dist` has no app to serve.
+    await expect(startUi([], { port: '0' }, io, { ...dirs, web: join(dir, 'no-app') })).rejects.toThrow(/the app is not built/);
+  });
+
+  it('takes the first file as the pipeline only when it says it is one; the rest are traces', async () => {
+    const out: string[] = [];
+    const io = { out: (t: string) => void out.push(t), err: () => undefined };
+    const dirs = { web: join(dir, 'web'), schema: join(ROOT, 'engine', 'schema') };
+    const a = await startUi([GUARD, join(dir, 'trace.jsonl')], { port: '0' }, io, dirs);
+    const b = await startUi([join(dir, 'trace.jsonl')], { port: '0' }, io, dirs);
+    try {
+      const manifest = async (s: UiServer) => {
+        const token = s.url.split('#open=')[1]!;
+        const res = await fetch(`http://127.0.0.1:${s.port}/api/open`, { headers: { Authorization: `Bearer ${token}` } });
+        return (await res.json()) as { pipeline: unknown; traces: unknown[] };
+      };
+      expect(await manifest(a)).toMatchObject({ pipeline: { name: 'guard.pipeline.json' }, traces: [{ name: 'trace.jsonl' }] });
+      expect(await manifest(b)).toMatchObject({ pipeline: null, traces: [{ name: 'trace.jsonl' }] });
+      expect(out.join('')).toMatch(/Hookwire app: http:\/\/127\.0\.0\.1:\d+\/#open=[0-9a-f]{48}\n/);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -30,6 +30,8 @@ const action = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ type: 'block', reason: 'blocked {{payload.f0}}' }) },
   { weight: 1, arbitrary: fc.constant({ type: 'terminate', reason: 'end' }) },
   { weight: 1, arbitrary: fc.constant({ type: 'stop' }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'ask', reason: 'ok {{payload.f0}}?' }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'add_context', text: 'note {{payload.f1}}' }) },
   { weight: 2, arbitrary: fc.constant({ type: 'audit', fields: ['payload.f1'] }) },
   { weight: 2, arbitrary: fc.record({ f: field, v: value }).map(({ f, v }) => ({ type: 'rewrite', ops: [{ op: 'set', path: `payload.${f}`, value: v }] })) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }).map((limit) => ({ type: 'budget', key: 'n', limit })) },
@@ -74,7 +76,8 @@ export const traceArb: fc.Arbitrary<TraceEvent[]> = fc
       id: fc.integer({ min: 0, max: 12 }),
       dt: fc.integer({ min: 0, max: 3 }),
       badTs: rarely(12),
-      recorded: fc.option(fc.constantFrom('continue', 'block_action', 'terminate', 'stop_propagation') as fc.Arbitrary<'continue' | 'block_action' | 'terminate' | 'stop_propagation'>, { freq: 2 }),
+      recorded: fc.option(fc.constantFrom('continue', 'block_action', 'terminate', 'stop_propagation', 'ask') as fc.Arbitrary<'continue' | 'block_action' | 'terminate' | 'stop_propagation' | 'ask'>, { freq: 2 }),
+      answer: fc.option(fc.constantFrom('allow', 'deny', 'deferred') as fc.Arbitrary<'allow' | 'deny' | 'deferred'>, { freq: 2 }),
     }),
     { minLength: 1, maxLength: 14 },
   )
@@ -83,7 +86,7 @@ export const traceArb: fc.Arbitrary<TraceEvent[]> = fc
     return rows.map((r) => {
       t += r.dt * 1000;
       const e: TraceEvent = { event_id: `ev${r.id}`, trace_id: 't', agent_id: 'agent', type: r.type, ts: r.badTs ? 'yesterday' : new Date(t).toISOString(), payload: r.payload };
-      if (r.recorded) e.recorded = { decision: r.recorded };
+      if (r.recorded) e.recorded = r.recorded === 'ask' && r.answer ? { decision: 'ask', approval: { answer: r.answer, by: r.answer === 'deferred' ? 'host' : 'approver' } } : { decision: r.recorded };
       return e;
     });
   });

@@ -100,11 +100,17 @@ describe('replay properties', () => {
         const steps = replayTrace(c, events, { explain: false });
         const holder = { t: 0 };
         const session = createSession(c, { clock: { now: () => holder.t } });
+        // [R15] an ASK is answered by its recording (the first event of a repeated id), else denied.
+        const answers = new Map<string, string | undefined>();
         events.forEach((e, i) => {
           holder.t = steps[i]!.now;
           const r = session.dispatch(e);
           const s = steps[i]!;
-          expect([s.decision, s.reason, s.decided_by, s.duplicate, s.not_reached, s.blocked]).toEqual([r.decision, r.reason, r.decided_by, r.duplicate, r.after_terminate, r.blocked || r.after_terminate]);
+          if (!answers.has(e.event_id)) answers.set(e.event_id, e.recorded?.decision === 'ask' ? e.recorded.approval?.answer : undefined);
+          const asked = r.decision === 'ask' && r.mode === 'sync' && !r.after_terminate;
+          const blocked = asked ? !['allow', 'deferred'].includes(answers.get(e.event_id) ?? 'deny') : r.blocked || r.after_terminate;
+          expect([s.decision, s.reason, s.decided_by, s.duplicate, s.not_reached, s.blocked]).toEqual([r.decision, r.reason, r.decided_by, r.duplicate, r.after_terminate, blocked]);
+          expect(s.approval?.answer ?? null).toBe(asked ? (answers.get(e.event_id) ?? 'deny') : null);
           if (!s.not_reached) expect(s.payload_after).toEqual(r.payload);
           if (!s.duplicate && !s.not_reached) expect(s.state_after).toEqual(r.state);
         });
@@ -119,7 +125,10 @@ describe('replay properties', () => {
         const c = compiled(doc);
         if (!c) return;
         const steps = replayTrace(c, events, { explain: false });
-        const cause = steps.findIndex((s) => !s.not_reached && s.blocked && !(s.recorded && blocksAction(s.recorded.decision)));
+        // A recorded ASK blocked the action unless its recorded answer let it run [R7][R15].
+        const blockedWhenRecorded = (r: NonNullable<(typeof steps)[number]['recorded']>) =>
+          blocksAction(r.decision) || (r.decision === 'ask' && !['allow', 'deferred'].includes(r.approval?.answer ?? 'deny'));
+        const cause = steps.findIndex((s) => !s.not_reached && s.blocked && !(s.recorded && blockedWhenRecorded(s.recorded)));
         steps.forEach((s, i) => {
           expect(s.counterfactual).toBe(cause >= 0 && i > cause);
           expect(s.counterfactual_since).toBe(s.counterfactual ? cause : null);

@@ -9,6 +9,8 @@ import { keepPendingTrace, listTraces, readEventRange, readTraceRecord } from '.
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 
 import { FIXTURES_DIR as FIXTURES, HAVE_FIXTURES } from '../../shared/fixtures.ts';
+import { formatFiles, readFormat } from '../../shared/formatFixtures.ts';
+import { importTrace } from '../../../engine/trace/importTrace.ts';
 
 let db: HookwireDb;
 let n = 0;
@@ -62,6 +64,35 @@ describe('importing a trace file into the library', () => {
     const badHeader = await importTraceFile(db, file('{"format":"hookwire.trace","version":99}\n', 'x.jsonl'), { id: 'h' });
     expect(badHeader.status).toBe('failed');
     expect(await db.traces.count()).toBe(0);
+    expect(await db.traceChunks.count()).toBe(0);
+  });
+
+  it('[I1] the browser path is the engine pipeline: every new format stores what importTrace reads, in order', async () => {
+    for (const name of formatFiles()) {
+      const text = readFormat(name);
+      const expected = importTrace(text, { fileName: name });
+      const r = await importTraceFile(db, file(text, name), { id: name });
+      expect(r).toMatchObject({ status: 'ok', format: expected.format, events: expected.trace!.events.length });
+      const back = await readEventRange(db, (await readTraceRecord(db, name))!, 0, r.events);
+      expect(back).toEqual(expected.trace!.events);
+    }
+  });
+
+  it('[I1] reading stops at the first binary verdict: the rest of a large binary file is never read', async () => {
+    const size = 8 * 1024 * 1024; // zeros: binary from the first byte
+    let pulled = 0;
+    const zeros = (): ReadableStream<Uint8Array> =>
+      new ReadableStream<Uint8Array>({
+        pull(ctl) {
+          if (pulled >= size) return ctl.close();
+          pulled += 65536;
+          ctl.enqueue(new Uint8Array(65536));
+        },
+      }, { highWaterMark: 0 });
+    const counting = { name: 'zeros.bin', size, slice: () => new Blob([]), stream: zeros };
+    const r = await importTraceFile(db, counting, { id: 'z' });
+    expect(r.problems[0]!.code).toBe('binary');
+    expect(pulled).toBeLessThan(size / 4);
     expect(await db.traceChunks.count()).toBe(0);
   });
 

@@ -7,6 +7,7 @@ import { useServices } from '../../services/AppServices.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ImportProgressList } from './ImportProgressList.tsx';
+import { LivePanel } from './LivePanel.tsx';
 import { timeAgo } from '../../ui/timeAgo.ts';
 
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
@@ -40,7 +41,8 @@ export function TraceLibrary() {
             e.target.value = '';
           }} />
       </div>
-      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code transcripts, OpenTelemetry GenAI spans, SWE-agent and OpenHands runs are recognised by their content.</p>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code and Codex CLI sessions, OpenTelemetry spans (OTLP/JSON, JSON Lines, console output), SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content.</p>
+      <LivePanel />
       <ImportProgressList />
       <div className="side-scroll" data-testid="trace-library">
         {traces === undefined ? null : traces.length === 0 ? (

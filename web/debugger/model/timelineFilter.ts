@@ -7,7 +7,8 @@ import type { StepOutcome, StepQuery } from '../../../engine/replay/types.ts';
 export type DecisionFilter = StepOutcome | 'blocked' | 'divergent' | 'counterfactual' | 'error' | 'duplicate';
 
 export const DECISION_FILTERS: readonly { value: DecisionFilter; label: string }[] = [
-  { value: 'blocked', label: 'Blocked (block or terminate)' },
+  { value: 'blocked', label: 'Blocked (block, terminate, denied ask)' },
+  { value: 'ask', label: 'Ask (approval)' },
   { value: 'block_action', label: 'Block action' },
   { value: 'terminate', label: 'Terminate' },
   { value: 'stop_propagation', label: 'Stop propagation' },

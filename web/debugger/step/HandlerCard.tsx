@@ -75,6 +75,13 @@ function Result({ h }: { h: HandlerExplain }) {
       </p>,
     );
   }
+  if (h.status === 'fired' && h.context !== undefined) {
+    lines.push(
+      <p key="c" className="dbg-result" data-testid="handler-context">
+        Added context for the model{h.ignored === 'shadow' ? ' (shadow: not applied)' : ''}: <span className="dbg-context-inline">{h.context}</span>
+      </p>,
+    );
+  }
   if (h.status === 'not_reached') lines.push(<p key="n" className="dbg-muted">An earlier handler ended the chain.</p>);
   if (h.status === 'breaker_open') lines.push(<p key="b" className="dbg-muted">Circuit breaker open until {new Date(h.breaker_open_until).toISOString()}.</p>);
   if (h.status === 'error') {

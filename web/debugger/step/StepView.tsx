@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ReplayStep } from '../../../engine/replay/types.ts';
+import type { Approval } from '../../../engine/model/approval.ts';
 import { useApp, selectDetail, selectHandlers } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
 import { OUTCOME_LONG, stepNumber, valueBlock, valueLine } from '../model/labels.ts';
@@ -53,6 +54,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
         </div>
       </header>
       <Decision step={step} />
+      <ContextSection step={step} />
       <Notes step={step} />
       <WhyPanel />
       <section className="dbg-section" aria-label="Handlers">
@@ -89,6 +91,43 @@ function Decision({ step }: { step: ReplayStep }) {
         {by ? <>Decided by <strong>“{by.name}”</strong> <span className="mono">#{by.order}</span></> : step.decided_by ? <>Decided by <span className="mono">{step.decided_by}</span></> : 'No handler decided: the event continues.'}
       </p>
       {step.explanation?.precedence && <p className="dbg-precedence" data-testid="step-precedence">{step.explanation.precedence}</p>}
+      {step.approval && <ApprovalLine approval={step.approval} />}
+    </section>
+  );
+}
+
+const ANSWER_TEXT = { allow: 'Approved', deny: 'Denied', deferred: 'Asked in the host' } as const;
+const SOURCE_TEXT: Record<Approval['by'], string> = {
+  approver: 'by the approver',
+  no_approver: 'no approver was configured',
+  error: 'the approver failed',
+  timeout: 'the approver timed out',
+  invalid: 'the approver gave no valid answer',
+  async_in_sync_emit: 'emit() could not wait for the approver',
+  host: "by the host's own prompt (Claude Code)",
+  unrecorded: 'the trace recorded no answer',
+};
+
+/** The answer to an ASK as the recording holds it [R15]: replay shows it and never asks again. */
+function ApprovalLine({ approval }: { approval: Approval }) {
+  return (
+    <p className={`dbg-approval ${approval.answer}`} data-testid="step-approval" data-answer={approval.answer} data-by={approval.by}>
+      <strong>{ANSWER_TEXT[approval.answer]}</strong> · {SOURCE_TEXT[approval.by]}
+      {approval.reason ? <> · <span className="dbg-reason-inline">{approval.reason}</span></> : null}
+      <span className="dbg-muted"> (recorded answer, replayed without asking)</span>
+    </p>
+  );
+}
+
+/** The texts for the model the handlers added, in order [H11]. */
+function ContextSection({ step }: { step: ReplayStep }) {
+  if (step.context.length === 0) return null;
+  return (
+    <section className="dbg-section" aria-label="Context for the model" data-testid="step-context">
+      <h3 className="section-title">Context for the model</h3>
+      <ol className="dbg-context-list">
+        {step.context.map((text, i) => <li key={i} data-testid="step-context-item">{text}</li>)}
+      </ol>
     </section>
   );
 }
@@ -143,7 +182,7 @@ function EventSection({ step }: { step: ReplayStep }) {
         <dt>Event id</dt><dd className="mono">{e.event_id}</dd>
         <dt>Trace / agent</dt><dd className="mono">{e.trace_id} · {e.agent_id}</dd>
         <dt>Time</dt><dd className="mono">{e.ts}</dd>
-        <dt>Recorded</dt><dd>{step.recorded ? <><span className={`dec dec-${step.recorded.decision}`}>{OUTCOME_LONG[step.recorded.decision]}</span>{step.recorded.reason ? ` ${step.recorded.reason}` : ''}</> : 'no recorded decision'}</dd>
+        <dt>Recorded</dt><dd>{step.recorded ? <><span className={`dec dec-${step.recorded.decision}`}>{OUTCOME_LONG[step.recorded.decision]}</span>{step.recorded.reason ? ` ${step.recorded.reason}` : ''}{step.recorded.approval ? <span data-testid="recorded-approval"> · answer: {step.recorded.approval.answer} ({step.recorded.approval.by})</span> : null}</> : 'no recorded decision'}</dd>
       </dl>
       {e.meta && <pre className="dbg-pre small">{valueBlock(e.meta)}</pre>}
     </section>

@@ -69,7 +69,7 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
   const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
-      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} onClick={() => replay.goTo(index)}>
+      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={recorded !== NO_RECORD ? DECISIONS[recorded] : ''} onClick={() => replay.goTo(index)}>
       <span className="num">{stepNumber(index)}</span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
       <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
@@ -83,8 +83,11 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
         {flags & STEP_FLAG.error ? <span className="flag error">error</span> : null}
         {flags & STEP_FLAG.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
         {flags & STEP_FLAG.duplicate ? <span className="flag">repeat</span> : null}
+        {flags & STEP_FLAG.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>
-      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision">{outcome ? OUTCOME_LABEL[outcome] : '…'}</span>
+      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision" data-denied={outcome === 'ask' && flags & STEP_FLAG.denied ? 'true' : undefined}>
+        {outcome ? OUTCOME_LABEL[outcome] : '…'}{outcome === 'ask' && flags & STEP_FLAG.denied ? ' · denied' : ''}
+      </span>
     </div>
   );
 });

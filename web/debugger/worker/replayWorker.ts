@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import '../../zodConfig.ts';
 import { compilePipeline, type CompileResult } from '../../../engine/compile/compilePipeline.ts';
 import { hasCode } from '../../../engine/model/codeNodes.ts';
 import type { Sandbox } from '../../../engine/sandbox/types.ts';

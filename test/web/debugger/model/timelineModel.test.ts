@@ -30,7 +30,7 @@ describe('breakpoints', () => {
     expect(breakpointQuery({ kind: 'decision', decision: 'blocked' })).toEqual({ kind: 'blocked' });
     expect(breakpointId({ kind: 'decision', decision: 'blocked' })).toBe('decision:blocked');
     expect(breakpointLabel({ kind: 'handler', handler_id: 'h' }, () => 'Redact secrets')).toBe('“Redact secrets” fires');
-    expect(breakpointLabel({ kind: 'decision', decision: 'blocked' }, () => undefined)).toBe('Decision: Blocked (block or terminate)');
+    expect(breakpointLabel({ kind: 'decision', decision: 'blocked' }, () => undefined)).toBe('Decision: Blocked (block, terminate, denied ask)');
   });
 
   it('the nearest hit wins in each direction; -1 means none', () => {

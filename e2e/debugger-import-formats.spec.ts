@@ -1,0 +1,65 @@
+import { test, expect } from '@playwright/test';
+import { TRACE_FORMAT_LABELS, type TraceFormat } from '../engine/trace/detectTraceFormat.ts';
+import { importTrace } from '../engine/trace/importTrace.ts';
+import { FORMAT_FIXTURES, readFormat } from '../test/shared/formatFixtures.ts';
+import { shot } from './editorHelpers.ts';
+import { key, openDebugger, stepView } from './debuggerHelpers.ts';
+
+// Each new format, imported the way a user does it: the Import button, the file picker, then the
+// keyboard to filter and step. The counts on screen must be the engine's import of the same bytes.
+const CASES: { file: string; format: TraceFormat; short: string }[] = [
+  { file: FORMAT_FIXTURES.codex, format: 'codex-rollout', short: 'Codex CLI' },
+  { file: FORMAT_FIXTURES.otlp, format: 'otlp-json', short: 'OTLP/JSON' },
+  { file: FORMAT_FIXTURES.spansJsonl, format: 'otel-spans-jsonl', short: 'OTel spans' },
+  { file: FORMAT_FIXTURES.console, format: 'otel-console', short: 'OTel console' },
+  { file: FORMAT_FIXTURES.mini, format: 'mini-swe-agent', short: 'mini-swe-agent' },
+];
+
+test('each new recording format imports through the file picker, recognised by content, and steps by keyboard', async ({ page }) => {
+  await openDebugger(page);
+  let items = 1;
+  for (const c of CASES) {
+    const text = readFormat(c.file);
+    const expected = importTrace(text, { fileName: c.file }).trace!;
+    const tools = expected.events.filter((e) => e.type === 'tool.before_call').length;
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+    // A neutral name: the content, not the extension, says what it is.
+    await chooser.setFiles({ name: `recording-${c.format}.data`, mimeType: 'application/octet-stream', buffer: Buffer.from(text) });
+    await expect(page.getByTestId('toast').filter({ hasText: TRACE_FORMAT_LABELS[c.format] })).toBeVisible();
+    items++;
+    await expect(page.getByTestId('trace-item')).toHaveCount(items);
+    const current = page.locator('[data-testid="trace-item"][aria-current="true"]');
+    await expect(current).toContainText(c.short);
+    await expect(current).toContainText(`${expected.events.length} events`);
+    await expect(page.getByTestId('position')).toContainText(`of ${expected.events.length}`);
+    await expect(page.getByTestId('step-type')).toHaveText('agent.start');
+    await key(page, 'j');
+    await expect(stepView(page, 1)).toBeVisible();
+    await expect(page.getByTestId('step-type')).toHaveText(expected.events[1]!.type);
+    await page.getByTestId('filter-type').selectOption('tool.before_call');
+    await expect(page.getByTestId('filter-count')).toHaveText(`${tools} of ${expected.events.length}`);
+    await key(page, 'Home');
+    const first = expected.events.findIndex((e) => e.type === 'tool.before_call');
+    await expect(stepView(page, first)).toBeVisible();
+    await expect(page.getByTestId('step-type')).toHaveText('tool.before_call');
+    await expect(page.getByTestId('step-view')).toContainText(String(expected.events[first]!.payload.tool_name));
+    await shot(page, `debugger-import-${c.format}`);
+    await page.getByTestId('filter-type').selectOption('');
+  }
+});
+
+test("OTLP/JSON with Hookwire's own spans: the recorded decisions come back, and a divergence from them is found by keyboard", async ({ page }) => {
+  await openDebugger(page);
+  const text = readFormat(FORMAT_FIXTURES.otlpHookwire);
+  const expected = importTrace(text, { fileName: FORMAT_FIXTURES.otlpHookwire }).trace!;
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+  await chooser.setFiles({ name: 'collector-export.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('position')).toContainText(`of ${expected.events.length}`);
+  // The demo pipeline's "Dangerous tools" matcher lists Bash, not bash: replay continues where production blocked.
+  await key(page, 'd');
+  const blocked = expected.events.findIndex((e) => e.recorded?.decision === 'block_action');
+  await expect(stepView(page, blocked)).toBeVisible();
+  await expect(page.getByTestId('note-divergence')).toBeVisible();
+  await expect(page.getByTestId('step-view')).toContainText('rm -rf is not allowed');
+  await shot(page, 'debugger-import-hookwire-spans');
+});

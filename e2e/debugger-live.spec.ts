@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { key, openDebugger, stepView } from './debuggerHelpers.ts';
+
+// The live view against a real `hookwire serve` on loopback: its events arrive in the debugger's timeline
+// with the server's decisions, as a person watching a running agent would see them.
+
+const ROOT = join(import.meta.dirname, '..');
+let server: ChildProcess;
+let port = 0;
+let token = '';
+let pipelinePath = '';
+
+function post(path: string, body: unknown, method = 'POST'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+      let t = '';
+      res.setEncoding('utf8').on('data', (d: string) => (t += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: t }));
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : JSON.stringify(body));
+  });
+}
+
+const hook = (id: string, command = 'ls') =>
+  post('/v1/claude/hook', { session_id: 'e2e-live', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: id });
+
+test.beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookwire-e2e-live-'));
+  const doc = JSON.parse(readFileSync(join(ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json'), 'utf8'));
+  doc.nodes.push({ id: 'calls', kind: 'handler', name: 'Two tool calls', order: 50, action: { type: 'budget', key: 'tool_calls', limit: 2, reason: 'only two tool calls' } });
+  doc.wires.push({ from: 'before', to: 'calls' });
+  pipelinePath = join(dir, 'p.json');
+  writeFileSync(pipelinePath, JSON.stringify(doc));
+  const origin = `http://127.0.0.1:${process.env.HOOKWIRE_E2E_PORT ?? 4173}`;
+  server = spawn(process.execPath, [join(ROOT, 'engine', 'node', 'bin.mjs'), 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, 'state'), '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    server.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
+    server.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const p = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+      const t = /token (\S+) \(also in/.exec(out)?.[1];
+      if (p && t && out.includes('rebuilt')) {
+        port = Number(p);
+        token = t;
+        server.removeAllListeners('exit');
+        resolve();
+      }
+    });
+  });
+});
+
+test.afterAll(() => {
+  server?.kill('SIGTERM');
+});
+
+test('a live session arrives in the timeline with the server\'s decisions; pause holds it, step back, keep it, push a pipeline after its diff', async ({ page }) => {
+  await openDebugger(page);
+  await page.getByTestId('live-connect').click();
+  const url = page.getByTestId('live-url');
+  await url.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(`http://127.0.0.1:${port}`);
+  await page.getByTestId('live-token').click();
+  await page.keyboard.type(token);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
+  await expect(page.getByTestId('live-pipeline')).toContainText('server pipeline: guard sha256:');
+
+  // Three tool calls against a budget of two: the third is denied by the server.
+  for (const id of ['a', 'b', 'c']) await hook(id);
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · e2e-live · 3 events');
+  const rows = page.getByTestId('timeline-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(2)).toHaveAttribute('data-recorded', 'block_action');
+  await expect(rows.nth(0)).toHaveAttribute('data-recorded', 'continue');
+  await expect(page.getByTestId('live-last')).toContainText('last server decision: block_action');
+  // The newest event is the current step.
+  await expect(stepView(page, 2)).toBeVisible();
+
+  // Paused: arrivals wait, the timeline holds still, and stepping back works as in any trace.
+  await page.getByTestId('live-pause').click();
+  await hook('d', 'rm -rf /');
+  await hook('e');
+  await expect(page.getByTestId('live-waiting')).toHaveText('2 waiting');
+  await expect(rows).toHaveCount(3);
+  await key(page, 'ArrowLeft');
+  await expect(stepView(page, 1)).toBeVisible();
+  await page.screenshot({ path: 'test-results/live-paused.png' });
+
+  await page.getByTestId('live-pause').click();
+  await expect(rows).toHaveCount(5);
+  await expect(rows.nth(3)).toHaveAttribute('data-recorded', 'block_action');
+  await expect(stepView(page, 4)).toBeVisible();
+
+  // Keep: the session stays in the library as a trace of its own.
+  await page.getByTestId('live-keep').click();
+  await expect(page.locator('[data-testid="trace-item"][data-name^="e2e-live (kept"]')).toHaveCount(1);
+  await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
+
+  // Push: the diff comes first; only the explicit button sends the editor's pipeline.
+  await page.getByTestId('live-push').click();
+  const dialog = page.getByTestId('live-push-dialog');
+  await expect(dialog.getByTestId('live-diff').locator('li').first()).toBeVisible();
+  const before = JSON.parse((await post('/v1/pipeline', null, 'GET')).body);
+  expect(before.name).toBe('guard');
+  await page.screenshot({ path: 'test-results/live-push-diff.png' });
+  await dialog.getByTestId('live-push-confirm').click();
+  await expect(dialog).toHaveCount(0);
+  const after = JSON.parse((await post('/v1/pipeline', null, 'GET')).body);
+  expect(after.name).not.toBe('guard');
+  expect(after.version).not.toBe(before.version);
+  await expect(page.getByTestId('live-pipeline')).toContainText(`server pipeline: ${after.name} ${after.version}`);
+});
+
+test('`hookwire ui --live` opens the app with #live=…&token=…: it connects at once and drops the token from the address', async ({ page }) => {
+  await page.goto(`/#live=${encodeURIComponent(`http://127.0.0.1:${port}`)}&token=${token}`);
+  await expect(page.getByTestId('live-status-text')).toHaveText(/^Live on http:\/\/127\.0\.0\.1:\d+ · waiting for a session$|^Live · /);
+  expect(new URL(page.url()).hash).toBe('');
+  await hook('from-ui-live', 'pwd');
+  await expect(page.getByTestId('live-status-text')).toContainText('e2e-live');
+  await expect(page.getByTestId('timeline-row').last()).toHaveAttribute('data-recorded', /continue|block_action/);
+});

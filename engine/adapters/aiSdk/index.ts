@@ -1,0 +1,175 @@
+/**
+ * Hookwire for the Vercel AI SDK 6 (`ai`, language model specification v3): `import { hookwireAiSdk } from 'hookwire/ai-sdk'`.
+ *
+ * - `middleware` (for `wrapLanguageModel`) emits `model.before_call` and `model.after_call` around every model call of
+ *   `generateText` and `streamText`. A rewritten `messages` is the prompt the model gets; a rewritten `response` is
+ *   the content the SDK gets. A block or TERMINATE replaces the model call (before) or its answer (after) with one
+ *   text part carrying Hookwire's message and no tool calls, so the SDK's loop ends there without an exception.
+ *   Streams: the step's parts are held back until its `finish` part, then `model.after_call` decides on the step's
+ *   final content (text, reasoning, tool calls), and the parts are released as they came, rewritten, or replaced by
+ *   the block message. Enforcement over token latency: nothing of a step reaches the caller before the decision.
+ * - `tools(toolSet)` wraps every tool's `execute` in `guardTool`: `tool.before_call` (a block returns Hookwire's
+ *   message to the model as the tool's result; the tool never runs; a rewritten `tool_input` is what the tool gets),
+ *   then `tool.after_call` (a rewritten `tool_response` is what the model sees; a block withholds it).
+ * - `stopWhen` ends the SDK's loop after the step in which the trace was terminated (add it to `stopWhen`).
+ */
+import type { LanguageModelMiddleware, ToolSet } from 'ai';
+import type { EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
+import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+
+// The v3 model types, read off the middleware type that `ai` exports (so `ai` is the one peer dependency).
+type LanguageModelV3Middleware = LanguageModelMiddleware;
+type LanguageModelV3CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
+type LanguageModelV3GenerateResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapGenerate']>>>;
+type LanguageModelV3Content = LanguageModelV3GenerateResult['content'][number];
+type LanguageModelV3Usage = LanguageModelV3GenerateResult['usage'];
+type LanguageModelV3StreamPart = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>['stream'] extends ReadableStream<infer P> ? P : never;
+
+export interface HookwireAiSdk {
+  middleware: LanguageModelV3Middleware;
+  tools<T extends ToolSet>(tools: T): T;
+  stopWhen: () => boolean;
+}
+
+export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
+  const before = async (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): Promise<{ result: EmitResult; params: LanguageModelV3CallOptions }> => {
+    const result = await trace.emitAsync('model.before_call', { model: model.modelId, provider: model.provider, messages: asJson(params.prompt), tools: (params.tools ?? []).map((t) => t.name) });
+    const rewritten = result.blocked ? undefined : rewrittenField(result, 'messages', params.prompt);
+    const next = Array.isArray(rewritten) ? { ...params, prompt: rewritten as unknown as LanguageModelV3CallOptions['prompt'] } : params;
+    return { result, params: next };
+  };
+  const after = async (model: { modelId: string; provider: string }, content: LanguageModelV3Content[], usage: LanguageModelV3Usage | undefined, finish: string): Promise<{ result: EmitResult; content: LanguageModelV3Content[] }> => {
+    const payload: JsonObject = { model: model.modelId, provider: model.provider, response: asJson(content), finish_reason: finish };
+    if (usage) payload.usage = usageOf(usage);
+    const result = await trace.emitAsync('model.after_call', payload);
+    if (result.blocked) return { result, content: [{ type: 'text', text: blockMessage(result, 'after') }] };
+    const response = rewrittenField(result, 'response', content);
+    return { result, content: Array.isArray(response) ? (response as unknown as LanguageModelV3Content[]) : content };
+  };
+
+  const middleware: LanguageModelV3Middleware = {
+    specificationVersion: 'v3',
+    async wrapGenerate({ params, model }) {
+      const b = await before(params, model);
+      if (b.result.blocked) return replaced(blockMessage(b.result));
+      const res = await model.doGenerate(b.params);
+      const a = await after(model, res.content, res.usage, res.finishReason.unified);
+      if (a.result.blocked) return { ...res, content: a.content, finishReason: { unified: 'stop', raw: 'hookwire' } };
+      return a.content === res.content ? res : { ...res, content: a.content };
+    },
+    async wrapStream({ params, model }) {
+      const b = await before(params, model);
+      if (b.result.blocked) return { stream: streamOf(textParts(blockMessage(b.result)).concat(finishPart(zeroUsage()))) };
+      const res = await model.doStream(b.params);
+      const held: LanguageModelV3StreamPart[] = [];
+      const release = async (ctl: TransformStreamDefaultController<LanguageModelV3StreamPart>, finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | null) => {
+        const content = contentOf(held);
+        const a = await after(model, content, finish?.usage, finish?.finishReason.unified ?? 'other');
+        const parts = a.content === content ? held : partsOf(a.content);
+        for (const p of parts) ctl.enqueue(p);
+        if (finish) ctl.enqueue(a.result.blocked ? { ...finish, finishReason: { unified: 'stop', raw: 'hookwire' } } : finish);
+        held.length = 0;
+      };
+      let decided = false;
+      const stream = res.stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          async transform(part, ctl) {
+            if (part.type === 'finish') {
+              decided = true;
+              await release(ctl, part);
+            } else if (part.type === 'stream-start' || part.type === 'response-metadata' || part.type === 'raw' || part.type === 'error') ctl.enqueue(part);
+            else held.push(part);
+          },
+          async flush(ctl) {
+            // A stream that ended without a finish part still gets its after event: nothing unchecked leaves.
+            if (!decided) await release(ctl, null);
+          },
+        }),
+      );
+      return { ...res, stream };
+    },
+  };
+
+  const tools = <T extends ToolSet>(set: T): T => {
+    const out: Record<string, unknown> = {};
+    for (const [name, t] of Object.entries(set)) {
+      const execute = t.execute;
+      if (!execute) {
+        out[name] = t;
+        continue;
+      }
+      out[name] = {
+        ...t,
+        execute: async (input: unknown, options: { toolCallId: string }) => {
+          const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId });
+          return r.status === 'blocked' ? r.message : r.value;
+        },
+      };
+    }
+    return out as T;
+  };
+
+  return { middleware, tools, stopWhen: () => trace.terminated !== null };
+}
+
+function usageOf(u: LanguageModelV3Usage): JsonObject {
+  const o: JsonObject = {};
+  if (typeof u.inputTokens.total === 'number') o.input_tokens = u.inputTokens.total;
+  if (typeof u.outputTokens.total === 'number') o.output_tokens = u.outputTokens.total;
+  return o;
+}
+
+function zeroUsage(): LanguageModelV3Usage {
+  return { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+}
+
+/** A model result that stands in for a call Hookwire did not let through. */
+function replaced(text: string): LanguageModelV3GenerateResult {
+  return { content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: 'hookwire' }, usage: zeroUsage(), warnings: [] };
+}
+
+/** The content a stream step carried: texts and reasonings joined per id (in order of their start), tool calls as they are. */
+function contentOf(parts: LanguageModelV3StreamPart[]): LanguageModelV3Content[] {
+  const out: LanguageModelV3Content[] = [];
+  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
+  for (const p of parts) {
+    if (p.type === 'text-start' || p.type === 'reasoning-start') {
+      const item = { type: p.type === 'text-start' ? ('text' as const) : ('reasoning' as const), text: '' };
+      open.set(`${item.type}:${p.id}`, item);
+      out.push(item);
+    } else if (p.type === 'text-delta' || p.type === 'reasoning-delta') {
+      const item = open.get(`${p.type === 'text-delta' ? 'text' : 'reasoning'}:${p.id}`);
+      if (item) item.text += p.delta;
+    } else if (p.type === 'tool-call' || p.type === 'tool-result' || p.type === 'source' || p.type === 'file' || p.type === 'tool-approval-request') out.push(p);
+  }
+  return out;
+}
+
+/** Stream parts that carry this content. */
+function partsOf(content: LanguageModelV3Content[]): LanguageModelV3StreamPart[] {
+  return content.flatMap((c, i): LanguageModelV3StreamPart[] => {
+    if (c.type === 'text') return textParts(c.text, `hookwire-${i}`);
+    if (c.type === 'reasoning') {
+      const id = `hookwire-${i}`;
+      return [{ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: c.text }, { type: 'reasoning-end', id }];
+    }
+    return [c];
+  });
+}
+
+function textParts(text: string, id = 'hookwire'): LanguageModelV3StreamPart[] {
+  return [{ type: 'text-start', id }, { type: 'text-delta', id, delta: text }, { type: 'text-end', id }];
+}
+
+function finishPart(usage: LanguageModelV3Usage): LanguageModelV3StreamPart {
+  return { type: 'finish', usage, finishReason: { unified: 'stop', raw: 'hookwire' } };
+}
+
+function streamOf(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+  return new ReadableStream({
+    start(ctl) {
+      for (const p of parts) ctl.enqueue(p);
+      ctl.close();
+    },
+  });
+}

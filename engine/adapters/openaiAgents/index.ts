@@ -1,0 +1,189 @@
+/**
+ * Hookwire for the OpenAI Agents SDK (`@openai/agents` 0.20): `import { hookwireAgents } from 'hookwire/openai-agents'`.
+ *
+ * - `agent(a)` returns a copy of the agent (and of every agent it hands off to) with its function tools guarded,
+ *   an input guardrail, an output guardrail and guarded handoffs.
+ *   - tools: `tool.before_call` {tool_name, tool_input = the parsed arguments, tool_use_id = call id}; a block
+ *     returns Hookwire's message as the tool's output (the model reads it; the tool never runs); a rewritten
+ *     `tool_input` is the arguments the tool gets. `tool.after_call` {…, tool_response}: a rewrite is the output
+ *     the model sees, a block withholds it.
+ *   - input guardrail (`runInParallel: false`, so it decides before the first model call): `input.received`
+ *     {prompt, input}; BLOCK or TERMINATE trips the wire (`InputGuardrailTripwireTriggered`).
+ *   - output guardrail: `final_answer.before` {text, agent}; BLOCK or TERMINATE trips the wire
+ *     (`OutputGuardrailTripwireTriggered`). Guardrails cannot change the output: a rewrite there is recorded, not applied.
+ *   - handoffs: `agent.handoff` {from_agent, to_agent, tool_name, input}, its own event type; a block keeps the
+ *     current agent (the SDK lets `onInvokeHandoff` pick the next agent, and has no way to refuse with a message).
+ * - `modelProvider(p)` / `model(m)` wrap the model: `model.before_call` {model, system_prompt, messages, tools} and
+ *   `model.after_call` {model, response = the output items, usage}. A rewritten `messages`/`system_prompt` is the
+ *   request the model gets, a rewritten `response` the output the runner gets; a block or TERMINATE stands in an
+ *   assistant message with Hookwire's message and no tool calls, which the runner takes as the final output.
+ *   Streamed responses are held until `response_done` and decided on its output (as for the AI SDK).
+ */
+import { Agent, getHandoff, Usage, type FunctionTool, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
+import { ownGet, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
+import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+
+type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
+type AnyAgent = Agent<any, any>;
+
+export interface HookwireAgents {
+  agent<A extends AnyAgent>(agent: A): A;
+  tools(tools: Tool<any>[]): Tool<any>[];
+  inputGuardrail: InputGuardrail;
+  outputGuardrail: OutputGuardrail<any, any>;
+  model(model: Model, name?: string): Model;
+  modelProvider(provider: ModelProvider): ModelProvider;
+}
+
+export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
+  const tool = (t: Tool<any>): Tool<any> => {
+    if (t.type !== 'function') return t;
+    const f = t as FunctionTool<any, any, unknown>;
+    const invoke: FunctionTool<any, any, unknown>['invoke'] = async (ctx, input, details) => {
+      const callId = details?.toolCall?.callId;
+      const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), callId !== undefined ? { tool_use_id: callId } : {});
+      return r.status === 'blocked' ? r.message : r.value;
+    };
+    return { ...f, invoke } as Tool<any>;
+  };
+
+  const inputGuardrail: InputGuardrail = {
+    name: 'hookwire',
+    runInParallel: false,
+    execute: async ({ input }) => {
+      const prompt = typeof input === 'string' ? input : lastUserText(input);
+      const r = await trace.emitAsync('input.received', { prompt, input: asJson(input) });
+      return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
+    },
+  };
+  const outputGuardrail: OutputGuardrail<any, any> = {
+    name: 'hookwire',
+    execute: async ({ agentOutput, agent }) => {
+      const text = typeof agentOutput === 'string' ? agentOutput : JSON.stringify(agentOutput);
+      const r = await trace.emitAsync('final_answer.before', { text, agent: agent.name });
+      return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
+    },
+  };
+
+  const done = new Map<AnyAgent, AnyAgent>();
+  const agent = <A extends AnyAgent>(a: A): A => {
+    const seen = done.get(a);
+    if (seen) return seen as A;
+    const copy = a.clone({
+      tools: a.tools.map(tool),
+      inputGuardrails: [...a.inputGuardrails, inputGuardrail],
+      outputGuardrails: [...a.outputGuardrails, outputGuardrail],
+    });
+    done.set(a, copy);
+    copy.handoffs = a.handoffs.map((h) => guardHandoff(copy, getHandoff(h)));
+    return copy as A;
+  };
+  const guardHandoff = (from: AnyAgent, h: Handoff<any, any>): Handoff<any, any> => {
+    const target = agent(h.agent);
+    const wrapped: Handoff<any, any> = Object.assign(Object.create(Object.getPrototypeOf(h) as object) as Handoff<any, any>, h, {
+      agent: target,
+      onInvokeHandoff: async (ctx: Parameters<Handoff<any, any>['onInvokeHandoff']>[0], args: string) => {
+        const r = await trace.emitAsync('agent.handoff', { from_agent: from.name, to_agent: h.agentName, tool_name: h.toolName, input: toolInputOf(args || '{}') });
+        if (r.blocked) return from;
+        const next = await h.onInvokeHandoff(ctx, args);
+        return next === h.agent ? target : agent(next);
+      },
+    });
+    return wrapped;
+  };
+
+  const model = (m: Model, name = 'model'): Model => {
+    const before = async (request: ModelRequest): Promise<{ result: EmitResult; request: ModelRequest }> => {
+      const system = request.systemInstructions ?? '';
+      const result = await trace.emitAsync('model.before_call', { model: name, system_prompt: system, messages: asJson(request.input), tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
+      if (result.blocked) return { result, request };
+      let next = request;
+      const msgs = rewrittenField(result, 'messages', request.input);
+      if (typeof msgs === 'string' || Array.isArray(msgs)) next = { ...next, input: msgs as ModelRequest['input'] };
+      const sys = ownGet(result.payload, 'system_prompt');
+      if (typeof sys === 'string' && sys !== system) next = { ...next, systemInstructions: sys };
+      return { result, request: next };
+    };
+    const after = async (output: ModelResponse['output'], usage: { inputTokens: number; outputTokens: number } | undefined): Promise<{ result: EmitResult; output: ModelResponse['output'] }> => {
+      const payload: JsonObject = { model: name, response: asJson(output) };
+      if (usage) payload.usage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
+      const result = await trace.emitAsync('model.after_call', payload);
+      if (result.blocked) return { result, output: [assistantText(blockMessage(result, 'after'))] };
+      const response = rewrittenField(result, 'response', output);
+      return { result, output: Array.isArray(response) ? (response as unknown as ModelResponse['output']) : output };
+    };
+    const wrapped: Model = {
+      async getResponse(request) {
+        const b = await before(request);
+        if (b.result.blocked) return { usage: new Usage(), output: [assistantText(blockMessage(b.result))] };
+        const res = await m.getResponse(b.request);
+        const a = await after(res.output, res.usage);
+        return a.output === res.output ? res : { ...res, output: a.output };
+      },
+      async *getStreamedResponse(request) {
+        const b = await before(request);
+        if (b.result.blocked) {
+          yield* replacedStream(blockMessage(b.result));
+          return;
+        }
+        const held: StreamEvent[] = [];
+        for await (const e of m.getStreamedResponse(b.request)) {
+          if (e.type !== 'response_done') {
+            if (e.type === 'response_started') yield e;
+            else held.push(e);
+            continue;
+          }
+          const a = await after(e.response.output as ModelResponse['output'], e.response.usage);
+          if (a.output === e.response.output) yield* held;
+          else {
+            const text = textOf(a.output);
+            if (text) yield { type: 'output_text_delta', delta: text } as StreamEvent;
+          }
+          yield { ...e, response: { ...e.response, output: a.output } } as StreamEvent;
+          return;
+        }
+        // A stream without response_done gives the runner nothing to act on; what was held is dropped.
+      },
+    };
+    if (m.getRetryAdvice) wrapped.getRetryAdvice = m.getRetryAdvice.bind(m);
+    return wrapped;
+  };
+
+  const modelProvider = (p: ModelProvider): ModelProvider => ({
+    async getModel(name?: string) {
+      return model(await p.getModel(name), name ?? 'default');
+    },
+  });
+
+  return { agent, tools: (ts) => ts.map(tool), inputGuardrail, outputGuardrail, model, modelProvider };
+}
+
+function resultInfo(r: EmitResult) {
+  return { decision: r.decision, reason: r.reason, decided_by: r.decided_by, trace_id: r.trace_id, event_id: r.event_id, ...(r.blocked ? { message: blockMessage(r) } : {}) };
+}
+
+function assistantText(text: string): ModelResponse['output'][number] {
+  return { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] };
+}
+
+function textOf(output: ModelResponse['output']): string {
+  return output
+    .flatMap((o) => (o.type === 'message' && o.role === 'assistant' ? o.content : []))
+    .map((c) => (c.type === 'output_text' ? c.text : ''))
+    .join('');
+}
+
+function lastUserText(items: readonly unknown[]): string {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i] as { role?: string; content?: unknown };
+    if (it.role !== 'user') continue;
+    if (typeof it.content === 'string') return it.content;
+    if (Array.isArray(it.content)) return it.content.map((c: { text?: unknown }) => (typeof c.text === 'string' ? c.text : '')).join('');
+  }
+  return '';
+}
+
+async function* replacedStream(text: string): AsyncIterable<StreamEvent> {
+  yield { type: 'output_text_delta', delta: text } as StreamEvent;
+  yield { type: 'response_done', response: { id: 'hookwire', usage: { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: [assistantText(text)] } } as StreamEvent;
+}

@@ -1,0 +1,42 @@
+// The forwarding command's own entry point: `hookwire claude-hook --server URL` runs for every tool call, so
+// bin.mjs starts it from a small bundle of its own (node:util's parseArgs, node:http and the fail-closed
+// answer) instead of the whole CLI. Anything it does not understand goes to the full CLI (null).
+import { parseArgs } from 'node:util';
+import { forwardHook } from './forwardHook.ts';
+import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
+
+const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+/** Runs `claude-hook --server …` (argv after the command name); null: not a plain forwarding call. */
+export async function forwardMain(argv: string[]): Promise<number | null> {
+  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { server: { type: 'string' }, 'token-file': { type: 'string' }, 'state-dir': { type: 'string' }, deadline: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch {
+    return null;
+  }
+  const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
+  let answer;
+  try {
+    const stdin = await readStdin();
+    answer = await forwardHook(stdin, { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(timeoutMs ? { timeoutMs } : {}) });
+  } catch (err) {
+    answer = claudeHookFailClosed(err instanceof Error ? err.message : String(err));
+  }
+  if (answer.stdout) process.stdout.write(answer.stdout);
+  if (answer.stderr) process.stderr.write(answer.stderr);
+  return answer.exitCode;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin) {
+    size += (c as Buffer).length;
+    if (size > MAX_STDIN_BYTES) throw new Error(`stdin is larger than ${MAX_STDIN_BYTES} bytes`);
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,120 @@
+// Crash-safe recordings: append-only trace v1 files that the server and the command adapter rebuild state
+// from. The rules (README "Recordings"): a line is written whole, with its `\n`, before its decision is
+// returned; a last line without `\n` is a torn write (the event it held was never answered) and is cut off,
+// never glued to the next line; any other line that cannot be read — too long, not JSON, not an event — fails
+// the session closed, because skipping it could forget a TERMINATE or a budget count.
+import { constants } from 'node:fs';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { readTraceFile } from '../readTraceFile.ts';
+import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
+import type { TraceEvent, TraceHeader } from '../../trace/traceSchema.ts';
+
+/** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
+export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
+
+/** A recording that cannot be used: the session it belongs to fails closed with this message. */
+export class RecordingError extends Error {}
+
+export interface RecordingContents {
+  header: TraceHeader;
+  events: TraceEvent[];
+  /** Bytes cut off the end (a torn last line), 0 when the file ended cleanly. */
+  cut: number;
+}
+
+/**
+ * Reads a recording for rebuilding state. null: the file does not exist or is empty (a new session). A torn
+ * last line is cut off the file first. Throws RecordingError for anything that is not a clean trace v1 file.
+ */
+export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE_CHARS): Promise<RecordingContents | null> {
+  let size: number;
+  try {
+    const st = await lstat(path);
+    // A FIFO, a device (/dev/zero) or a symlink is not a recording: reading one could hang or read elsewhere.
+    if (!st.isFile()) throw new RecordingError(`the recording ${path} is not a regular file`);
+    size = st.size;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOENT') return null;
+    throw err instanceof RecordingError ? err : new RecordingError(`cannot read the recording ${path}: ${errorText(err)}`);
+  }
+  const cut = await cutTornTail(path, size);
+  if (size - cut === 0) return null;
+  const r = await readTraceFile(path, { maxLineChars });
+  const bad = r.problems.filter((p) => p.severity === 'error');
+  if (!r.header || bad.length > 0) {
+    const first = bad[0] ?? r.problems[0];
+    const where = first && first.line > 0 ? `line ${first.line}: ` : '';
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more bad line${bad.length > 2 ? 's' : ''})` : '';
+    if (!r.header) throw new RecordingError(`the recording ${path} is not a Hookwire trace, so its session fails closed: ${first?.message ?? 'no header'}`);
+    throw new RecordingError(`the recording ${path} has a line that cannot be read, so its session fails closed (skipping it could forget a decision): ${where}${first?.code}: ${first?.message}${more}`);
+  }
+  return { header: r.header, events: r.events, cut };
+}
+
+/** Cuts a last line that has no `\n` (a torn write) off the file; returns the bytes cut. */
+export async function cutTornTail(path: string, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const fh = await open(path, 'r+');
+  try {
+    const last = Buffer.alloc(1);
+    await fh.read(last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return 0;
+    const keep = await lastNewlineEnd(fh, size);
+    await fh.truncate(keep);
+    await fh.sync();
+    return size - keep;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The offset just past the last `\n` of the file, 0 when it has none; read backwards in chunks. */
+async function lastNewlineEnd(fh: FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await fh.read(chunk, 0, end - start, start);
+    const i = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (i !== -1) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/** When a written line is made durable (README "Recordings"). */
+export type FlushPolicy = 'write' | 'fsync';
+
+/** An open recording: lines are appended whole (O_APPEND), in call order. */
+export interface RecordingWriter {
+  append(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a recording for appending. `write`: each line is handed to the kernel with one write(2) before the
+ * call returns, so it survives the process being killed (kill -9, a crash); `fsync`: also fdatasync(2), so it
+ * survives power loss, at the cost of a disk flush per event.
+ */
+export async function openRecordingWriter(path: string, policy: FlushPolicy): Promise<RecordingWriter> {
+  const fh = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+  return {
+    async append(text) {
+      const buf = Buffer.from(text, 'utf8');
+      let off = 0;
+      while (off < buf.length) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
+      if (policy === 'fsync') await fh.datasync();
+    },
+    close: () => fh.close(),
+  };
+}
+
+/** Refuses a line the reader would not read back (so it can never be written and then skipped). */
+export function checkLineLength(line: string, maxLineChars = MAX_RECORD_LINE_CHARS): void {
+  const chars = line.endsWith('\n') ? line.length - 1 : line.length;
+  if (chars > maxLineChars) throw new RecordingError(`the event is ${chars} characters as a recording line, past the limit of ${maxLineChars}: it is refused (failing closed) rather than written and lost`);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

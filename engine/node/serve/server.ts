@@ -1,0 +1,365 @@
+// `hookwire serve`: the HTTP front of the session host (node:http, loopback only). Every request passes the
+// same gate before anything else runs: Host must name this server on loopback (DNS rebinding), Origin, when a
+// browser sends one, must be on the allow list, the bearer token must match, and a body must be JSON within
+// the size limit. A refused request gets a 4xx with a reason and changes no state.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmod, mkdir, open, readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
+import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
+import type { ReplayStep } from '../../replay/types.ts';
+import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
+import { Metrics } from './metrics.ts';
+import { OPENAPI } from './openapi.ts';
+import { PipelineStore } from './pipelineStore.ts';
+import type { FlushPolicy } from './recordingFile.ts';
+import { SessionHost, type DispatchOutcome, type LiveStep } from './sessionHost.ts';
+
+export interface ServeOptions {
+  pipelinePath: string;
+  stateDir: string;
+  /** 0: any free port. */
+  port: number;
+  host?: string;
+  flush?: FlushPolicy;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Browser origins allowed to call the server (the debugger's), e.g. "http://127.0.0.1:4173". */
+  allowOrigins?: string[];
+  /** Watch the pipeline file and reload it (default true). */
+  watch?: boolean;
+  /** Claude Code: send a rewritten tool input with "allow" instead of "ask" (as `claude-hook --allow-rewrites`). */
+  allowRewrites?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  token: string;
+  tokenFile: string;
+  rebuilt: Awaited<ReturnType<SessionHost['rebuild']>>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const host = o.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) throw new Error(`--host ${host} is not a loopback address; hookwire serve listens on 127.0.0.1, ::1 or localhost only`);
+  const log = o.log ?? ((l: string) => void process.stderr.write(`${l}\n`));
+  const maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const allowOrigins = new Set(o.allowOrigins ?? []);
+  const allowRewrites = o.allowRewrites === true;
+  await mkdir(o.stateDir, { recursive: true, mode: 0o700 });
+
+  const store = new PipelineStore(o.pipelinePath, join(o.stateDir, 'pipelines'), log);
+  await store.start();
+  const metrics = new Metrics();
+  const streams = new Set<ServerResponse>();
+  let streamId = 0;
+  const broadcast = (s: LiveStep) => {
+    metrics.count(s.step.decision);
+    if (streams.size === 0) return;
+    const data = `id: ${++streamId}\nevent: step\ndata: ${JSON.stringify(liveJson(s))}\n\n`;
+    for (const res of streams) {
+      // A reader that does not keep up is dropped rather than buffered without bound.
+      if (res.writableLength > 4 * 1024 * 1024) res.destroy();
+      else res.write(data);
+    }
+  };
+  const sessions = new SessionHost(store, o.stateDir, o.flush ?? 'write', broadcast, log);
+  const rebuilt = await sessions.rebuild();
+
+  const token = randomBytes(32).toString('base64url');
+  const tokenFile = join(o.stateDir, 'token');
+  await writePrivate(tokenFile, `${token}\n`);
+  const tokenBuf = Buffer.from(`Bearer ${token}`);
+  const started = Date.now();
+
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  let hosts = allowedHosts();
+
+  const readJson = async (req: IncomingMessage): Promise<unknown> => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') throw new HttpError(415, 'the body must be JSON (Content-Type: application/json)');
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > maxBody) throw new HttpError(413, `the body is ${declared} bytes, past the limit of ${maxBody}`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > maxBody) throw new HttpError(413, `the body is past the limit of ${maxBody} bytes`);
+      chunks.push(c as Buffer);
+    }
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch (err) {
+      throw new HttpError(400, `the body is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
+    }
+  };
+
+  const outcomeJson = (r: DispatchOutcome & { ok: true }) => ({
+    trace_id: r.event.trace_id,
+    event_id: r.event.event_id,
+    index: r.index,
+    decision: r.step.decision,
+    blocked: r.step.blocked,
+    reason: r.step.reason,
+    decided_by: r.step.decided_by,
+    payload: r.step.payload_after,
+    duplicate: r.step.duplicate,
+    pipeline: r.version,
+  });
+
+  const claudeHook = async (req: IncomingMessage, asCommand: boolean): Promise<[number, string, string]> => {
+    const input = await readJson(req);
+    const session = claudeSessionId(input);
+    const ts = new Date().toISOString();
+    // Checked before the session is opened, so a bad input leaves no trace behind.
+    const probe = claudeHookEvent(input, { ts, seq: 1 });
+    if (!probe.ok) throw new HttpError(400, probe.reason);
+    sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    let hook = probe.hook;
+    let reply: ClaudeReply | null = null;
+    const r = await sessions.dispatch(session, (seq) => {
+      const m = claudeHookEvent(input, { ts, seq });
+      if (!m.ok) return m.reason;
+      hook = m.hook;
+      return m.event;
+    }, {
+      // The one Claude mapping answers before the line is written, so the recording holds its answer to an ASK.
+      annotate: (step, event) => {
+        reply = claudeReply(hook, event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, { allowRewrites });
+        return reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {};
+      },
+    });
+    metrics.kind('claude');
+    if (!r.ok || !reply) {
+      metrics.failClosed++;
+      reply = claudeFailClosedReply(hook, r.ok ? 'no answer was made' : r.reason);
+    }
+    if (asCommand) return [200, 'application/json', JSON.stringify(toCommandAnswer(reply))];
+    return [200, 'application/json', toHttpAnswer(reply).body];
+  };
+
+  const emit = async (trace_id: string, body: unknown, end: boolean): Promise<[number, string, string]> => {
+    if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object');
+    if (!sessions.has(trace_id)) throw new HttpError(404, `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)`);
+    const type = end ? 'agent.end' : ownGet(body, 'type');
+    const payload = ownGet(body, 'payload') ?? {};
+    const event_id = ownGet(body, 'event_id');
+    const meta = ownGet(body, 'meta');
+    const ts = ownGet(body, 'ts');
+    if (typeof type !== 'string' || type.length > 200 || !EVENT_TYPE_RE.test(type)) throw new HttpError(400, 'type must be a dotted event type such as "tool.before_call"');
+    if (!isJsonObject(payload)) throw new HttpError(400, 'payload must be a JSON object');
+    if (event_id !== undefined && (typeof event_id !== 'string' || event_id === '' || event_id.length > 1000)) throw new HttpError(400, 'event_id must be a string of 1 to 1000 characters');
+    if (meta !== undefined && !isJsonObject(meta)) throw new HttpError(400, 'meta must be a JSON object');
+    if (ts !== undefined && (typeof ts !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(ts) || !Number.isFinite(Date.parse(ts)))) {
+      throw new HttpError(400, 'ts must be an ISO 8601 time with a zone');
+    }
+    const stamp = new Date().toISOString();
+    const r = await sessions.dispatch(trace_id, (seq): HookEvent => ({
+      event_id: (event_id as string | undefined) ?? `${trace_id}:${seq}`,
+      trace_id,
+      agent_id: 'agent',
+      type,
+      ts: (ts as string | undefined) ?? stamp,
+      payload,
+      ...(meta !== undefined ? { meta: meta as JsonObject } : {}),
+    }), { end });
+    metrics.kind('api');
+    if (!r.ok) {
+      metrics.failClosed++;
+      throw new HttpError(r.status, r.reason);
+    }
+    return [200, 'application/json', JSON.stringify(outcomeJson(r))];
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<[number, string, string] | null> => {
+    const method = req.method ?? 'GET';
+    const is = (m: string, p: string) => method === m && path === p;
+    if (is('GET', '/health')) {
+      const degraded = store.reloadError !== null || sessions.failedCount() > 0 || rebuilt.failed > 0;
+      return json(200, {
+        status: degraded ? 'degraded' : 'ok',
+        pipeline: { name: store.current.name, version: store.current.version, loaded_at: store.current.loadedAt, reloads: store.reloads },
+        reload_error: store.reloadError,
+        sessions: sessions.size,
+        failed_sessions: sessions.failedCount(),
+        rebuilt,
+        divergent_on_rebuild: sessions.divergent,
+        flush: o.flush ?? 'write',
+        uptime_s: Math.round((Date.now() - started) / 1000),
+      });
+    }
+    if (is('GET', '/metrics')) return json(200, { ...metrics.snapshot(), sessions: sessions.size, stream_clients: streams.size, rss_bytes: process.memoryUsage().rss });
+    if (is('GET', '/openapi.json')) return json(200, OPENAPI);
+    if (is('POST', '/v1/claude/hook')) return claudeHook(req, query.get('answer') === 'command');
+    if (is('GET', '/v1/traces')) return json(200, { traces: sessions.summaries() });
+    if (is('POST', '/v1/traces')) {
+      const body = await readJson(req);
+      if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object');
+      const id = ownGet(body, 'trace_id') ?? `t-${randomBytes(8).toString('hex')}`;
+      const agent = ownGet(body, 'agent_id') ?? 'agent';
+      const title = ownGet(body, 'title');
+      if (typeof id !== 'string' || id === '' || id.length > 1000) throw new HttpError(400, 'trace_id must be a string of 1 to 1000 characters');
+      if (typeof agent !== 'string' || agent === '' || agent.length > 1000) throw new HttpError(400, 'agent_id must be a string of 1 to 1000 characters');
+      if (title !== undefined && (typeof title !== 'string' || title.length > 1000)) throw new HttpError(400, 'title must be a string of at most 1000 characters');
+      const created = sessions.open(id, agent, {}, title);
+      return json(created ? 201 : 200, { trace_id: id, created });
+    }
+    const m = /^\/v1\/traces\/([^/]+)(\/events|\/end|\/recording)?$/.exec(path);
+    if (m) {
+      let id: string;
+      try {
+        id = decodeURIComponent(m[1]!);
+      } catch {
+        throw new HttpError(400, 'the trace id in the path is not valid percent-encoding');
+      }
+      if (method === 'POST' && m[2] === '/events') return emit(id, await readJson(req), false);
+      if (method === 'POST' && m[2] === '/end') return emit(id, await readJson(req), true);
+      if (method === 'GET' && m[2] === '/recording') {
+        if (!sessions.has(id)) throw new HttpError(404, `no trace "${id.slice(0, 100)}"`);
+        const text = await readFile(sessions.fileOf(id), 'utf8').catch(() => '');
+        return [200, 'application/x-ndjson', text];
+      }
+    }
+    if (is('GET', '/v1/pipeline')) return json(200, { name: store.current.name, version: store.current.version, document: JSON.parse(store.current.text) });
+    if (is('PUT', '/v1/pipeline')) {
+      const body = await readJson(req);
+      try {
+        const v = await store.replaceFile(`${JSON.stringify(body, null, 2)}\n`);
+        return json(200, { name: v.name, version: v.version });
+      } catch (err) {
+        throw new HttpError(422, err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (is('GET', '/v1/stream')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...corsHeaders(req) });
+      res.write(`event: hello\ndata: ${JSON.stringify({ pipeline: { name: store.current.name, version: store.current.version }, traces: sessions.summaries() })}\n\n`);
+      streams.add(res);
+      const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      res.on('close', () => {
+        clearInterval(beat);
+        streams.delete(res);
+      });
+      return null;
+    }
+    throw new HttpError(404, `no endpoint ${method} ${path} (see GET /openapi.json)`);
+  };
+
+  const corsHeaders = (req: IncomingMessage): Record<string, string> => {
+    const origin = req.headers.origin;
+    return origin && allowOrigins.has(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const t0 = process.hrtime.bigint();
+    const send = (status: number, type: string, body: string) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...corsHeaders(req) });
+      res.end(body);
+    };
+    try {
+      // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 still sends its own Host.
+      if (!hosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpError(421, `Host "${(req.headers.host ?? '').slice(0, 100)}" is not this server (expected 127.0.0.1:${port})`);
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowOrigins.has(origin)) throw new HttpError(403, `Origin ${origin.slice(0, 100)} is not allowed (start the server with --allow-origin ${origin.slice(0, 100)})`);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': 'GET, POST, PUT', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' });
+        res.end();
+        return;
+      }
+      const auth = Buffer.from(req.headers.authorization ?? '');
+      if (auth.length !== tokenBuf.length || !timingSafeEqual(auth, tokenBuf)) throw new HttpError(401, `missing or wrong bearer token (Authorization: Bearer <the token in ${tokenFile}>)`);
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const out = await route(req, res, url.pathname, url.searchParams);
+      if (out) send(...out);
+      if (url.pathname === '/v1/claude/hook' || url.pathname.endsWith('/events') || url.pathname.endsWith('/end')) metrics.latency(Number(process.hrtime.bigint() - t0) / 1e6);
+    } catch (err) {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (!(err instanceof HttpError)) log(`hookwire serve: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      metrics.refused++;
+      if (status === 413) {
+        // Discard the rest of the body (not kept) so the client can read the answer, then close the connection.
+        req.resume();
+        res.setHeader('connection', 'close');
+      }
+      if (!res.headersSent) send(status, 'application/json', JSON.stringify({ error: err instanceof Error ? err.message : String(err) }));
+      else res.end();
+    }
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts();
+  if (o.watch !== false) store.watch();
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    port,
+    token,
+    tokenFile,
+    rebuilt,
+    async close() {
+      store.close();
+      for (const s of streams) s.destroy();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await sessions.close();
+    },
+  };
+}
+
+function json(status: number, body: unknown): [number, string, string] {
+  return [status, 'application/json', JSON.stringify(body)];
+}
+
+/** What the live stream sends per event: the recorded event plus the server's decision. */
+function liveJson(s: LiveStep): JsonObject {
+  const st: ReplayStep = s.step;
+  return {
+    trace_id: s.trace_id,
+    index: s.index,
+    event: s.event as unknown as JsonObject,
+    decision: st.decision,
+    blocked: st.blocked,
+    reason: st.reason,
+    decided_by: st.decided_by,
+    payload: st.payload_after,
+    duplicate: st.duplicate,
+    not_reached: st.not_reached,
+  };
+}
+
+/** Writes a file only its owner can read (the token). */
+async function writePrivate(path: string, text: string): Promise<void> {
+  const fh = await open(path, 'w', 0o600);
+  try {
+    await fh.chmod(0o600);
+    await fh.writeFile(text);
+  } finally {
+    await fh.close();
+  }
+  await chmod(path, 0o600);
+}

@@ -1,0 +1,115 @@
+// Generated recordings of any size for the import benchmark, one writer per format, shaped like the
+// synthetic fixtures in test/fixtures/formats/ (and so like each format's documentation). Each writes
+// line by line through `write`, so a 100 MB workload is never held by the generator.
+import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
+
+export type Write = (text: string) => void;
+
+const T0 = Date.UTC(2026, 2, 2, 10);
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+const ns = (ms: number) => `${BigInt(T0 + ms) * 1000000n}`;
+const line = (o: unknown) => `${JSON.stringify(o)}\n`;
+const sv = (s: string) => ({ stringValue: s });
+const kv = (key: string, value: unknown) => ({ key, value });
+const hex = (n: number, d: number) => n.toString(16).padStart(d, '0');
+const OUTPUT = 'src/a.ts\nsrc/b.ts\nREADME.md\n'.repeat(6);
+
+/** One step = one model call and one tool call (plus what the format writes around them). */
+export function writeWorkload(format: TraceFormat, steps: number, write: Write): void {
+  if (format === 'codex-rollout') return codex(steps, write);
+  if (format === 'otel-spans-jsonl') return spans(steps, write, 'jsonl');
+  if (format === 'otlp-json') return spans(steps, write, 'otlp');
+  if (format === 'otel-console') return spans(steps, write, 'console');
+  if (format === 'claude-code') return claude(steps, write);
+  if (format === 'mini-swe-agent') return mini(steps, write);
+  if (format === 'openhands') return openhands(steps, write);
+  throw new Error(`no workload writer for ${format}`);
+}
+
+function codex(steps: number, write: Write): void {
+  write(line({ timestamp: iso(0), type: 'session_meta', payload: { id: 'bench-session', timestamp: iso(0), cwd: '/work', originator: 'codex_cli_rs', cli_version: '0.50.0', source: 'cli' } }));
+  write(line({ timestamp: iso(1), type: 'turn_context', payload: { cwd: '/work', approval_policy: 'on-request', model: 'gpt-5-codex' } }));
+  write(line({ timestamp: iso(2), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Look around the repository and summarise it' }] } }));
+  const usage = { input_tokens: 1200, cached_input_tokens: 1000, output_tokens: 40, reasoning_output_tokens: 0, total_tokens: 1240 };
+  for (let i = 0; i < steps; i++) {
+    const t = 10 + i * 10;
+    const call = `call_${i}`;
+    write(line({ timestamp: iso(t), type: 'response_item', payload: { type: 'reasoning', summary: [{ type: 'summary_text', text: `**Step ${i}**` }], content: null, encrypted_content: 'c3ludGhldGlj' } }));
+    write(line({ timestamp: iso(t + 1), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `grep -rn "pattern${i}" src | head -20`], workdir: '/work' }), call_id: call } }));
+    write(line({ timestamp: iso(t + 2), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 272000 }, rate_limits: null } }));
+    write(line({ timestamp: iso(t + 5), type: 'response_item', payload: { type: 'function_call_output', call_id: call, output: JSON.stringify({ output: OUTPUT, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } }));
+  }
+  write(line({ timestamp: iso(steps * 10 + 20), type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'Done.' } }));
+}
+
+function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console'): void {
+  const trace = 'ab'.repeat(16);
+  const all: unknown[] = [];
+  const root = hex(1, 16);
+  const otlp = (id: string, name: string, start: number, end: number, attrs: Record<string, string>) => ({
+    traceId: trace, spanId: id, parentSpanId: root, name, kind: 1, startTimeUnixNano: ns(start), endTimeUnixNano: ns(end),
+    attributes: Object.entries(attrs).map(([k, v]) => kv(k, sv(v))), status: {},
+  });
+  const py = (id: string, name: string, start: number, end: number, attrs: Record<string, string>) => ({
+    name, context: { trace_id: `0x${trace}`, span_id: `0x${id}`, trace_state: '[]' }, kind: 'SpanKind.INTERNAL', parent_id: `0x${root}`,
+    start_time: iso(start), end_time: iso(end), status: { status_code: 'UNSET' }, attributes: attrs, events: [], links: [], resource: { attributes: { 'service.name': 'bench' }, schema_url: '' },
+  });
+  const make = shape === 'console' ? py : otlp;
+  const emit = (s: unknown) => {
+    if (shape === 'jsonl') write(line(s));
+    else if (shape === 'console') write(`${JSON.stringify(s, null, 4)}\n`);
+    else {
+      all.push(s);
+      if (all.length === 50) flush();
+    }
+  };
+  const flush = () => {
+    if (all.length) write(line({ resourceSpans: [{ resource: { attributes: [kv('service.name', sv('bench'))] }, scopeSpans: [{ scope: { name: 'bench' }, spans: all.splice(0) }] }] }));
+  };
+  for (let i = 0; i < steps; i++) {
+    const t = 10 + i * 10;
+    const input = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `step ${i}: look for pattern${i}` }] }]);
+    const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${i}`, name: 'run_shell', arguments: { command: `grep -rn pattern${i} src` } }] }]);
+    emit(make(hex(2 * i + 2, 16), 'chat m', t, t + 4, { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'm', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output, 'gen_ai.usage.input_tokens': '1200' }));
+    emit(make(hex(2 * i + 3, 16), 'execute_tool run_shell', t + 4, t + 4, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'run_shell', 'gen_ai.tool.call.id': `call_${i}`, 'gen_ai.tool.call.arguments': JSON.stringify({ command: `grep -rn pattern${i} src` }), 'gen_ai.tool.call.result': OUTPUT }));
+  }
+  const rootSpan = make(root, 'invoke_agent bench', 0, steps * 10 + 20, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bench' }) as Record<string, unknown>;
+  if (shape === 'console') rootSpan.parent_id = null;
+  else delete rootSpan.parentSpanId;
+  emit(rootSpan);
+  if (shape === 'otlp') flush();
+}
+
+function claude(steps: number, write: Write): void {
+  const env = { isSidechain: false, userType: 'external', cwd: '/work', sessionId: 'bench-session', version: '2.0.40', gitBranch: 'main' };
+  write(line({ ...env, parentUuid: null, type: 'user', uuid: 'u0', timestamp: iso(0), message: { role: 'user', content: 'Look around the repository' } }));
+  for (let i = 0; i < steps; i++) {
+    const t = 10 + i * 10;
+    write(line({ ...env, parentUuid: null, type: 'assistant', uuid: `a${i}`, timestamp: iso(t), message: { id: `msg_${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `grep -rn pattern${i} src` } }], stop_reason: 'tool_use', usage: { input_tokens: 1200, output_tokens: 40 } } }));
+    write(line({ ...env, parentUuid: `a${i}`, type: 'user', uuid: `r${i}`, timestamp: iso(t + 5), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: OUTPUT, is_error: false }] }, toolUseResult: { stdout: OUTPUT, stderr: '', interrupted: false } }));
+  }
+}
+
+/** Whole documents: written in pieces, still one JSON value. */
+function mini(steps: number, write: Write): void {
+  write(`{"info": ${JSON.stringify({ exit_status: 'Submitted', submission: 'diff', mini_version: '1.9.0', model_stats: { api_calls: steps }, config: { model: { model_name: 'm' } } })}, "messages": [`);
+  write(JSON.stringify({ role: 'system', content: 'sys' }));
+  write(`,${JSON.stringify({ role: 'user', content: 'Fix the bug' })}`);
+  for (let i = 0; i < steps; i++) {
+    write(`,${JSON.stringify({ role: 'assistant', content: `THOUGHT: step ${i}.\n\n\`\`\`bash\ngrep -rn pattern${i} src\n\`\`\`` })}`);
+    write(`,${JSON.stringify({ role: 'user', content: `<returncode>0</returncode>\n<output>\n${OUTPUT}</output>` })}`);
+  }
+  write('], "trajectory_format": "mini-swe-agent-1"}\n');
+}
+
+function openhands(steps: number, write: Write): void {
+  write('[');
+  write(JSON.stringify({ id: 0, timestamp: '2026-03-02T10:00:00.000000', source: 'user', message: 'Fix it', action: 'message', args: { content: 'Fix it' } }));
+  for (let i = 0; i < steps; i++) {
+    const args = { command: `grep -rn pattern${i} src` };
+    const tcm = { function_name: 'execute_bash', tool_call_id: `toolu_${i}`, model_response: { id: `resp_${i}`, model: 'm', choices: [{ finish_reason: 'tool_calls', message: { role: 'assistant', content: '', tool_calls: [{ id: `toolu_${i}`, type: 'function', function: { name: 'execute_bash', arguments: JSON.stringify(args) } }] } }], usage: { prompt_tokens: 1200, completion_tokens: 40 } } };
+    write(`,${JSON.stringify({ id: 2 * i + 1, timestamp: iso(10 + i * 10).replace('Z', ''), source: 'agent', message: 'Running', action: 'run', tool_call_metadata: tcm, args })}`);
+    write(`,${JSON.stringify({ id: 2 * i + 2, timestamp: iso(15 + i * 10).replace('Z', ''), source: 'agent', message: 'done', cause: 2 * i + 1, observation: 'run', content: OUTPUT, extras: { metadata: { exit_code: 0 } }, success: true })}`);
+  }
+  write(']\n');
+}

@@ -1,0 +1,139 @@
+// The command adapter without a server, made safe (issue 11 part 6), and the forwarding command (part 3):
+// real processes of the real binary, many at once.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
+import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
+import { readTrace } from '../../../../engine/trace/index.ts';
+import { BIN, ROOT } from '../runCli.ts';
+import { budgetPipeline, preToolUse, startServe, workDir } from './serveHelpers.ts';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One `hookwire` process; unlike runCli's helper, not throttled: these tests need real parallel processes. */
+function hookwire(args: string[], stdin: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const verdict = (r: Run) => (r.code === 2 ? 'exit2' : r.stdout === '' ? 'allow' : JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision ?? 'other');
+
+beforeAll(() => {
+  // The prebuilt bundle (what `npm install` makes and users run): 32 processes through tsx would take minutes here.
+  execFileSync(process.execPath, [join(ROOT, 'engine', 'node', 'buildCli.mjs')], { cwd: ROOT });
+});
+
+describe('claude-hook --record: a lock around read → decide → append', { timeout: 180_000 }, () => {
+  it('[P13] 32 parallel processes against a budget of 10: exactly 10 pass; 8 parallel prompts get 8 distinct ids; the recording replays to the same decisions', async () => {
+    const pipeline = budgetPipeline(10);
+    const dir = workDir({ 'p.json': pipeline });
+    const rec = join(dir, 'rec.hwtrace.jsonl');
+    const args = ['claude-hook', join(dir, 'p.json'), '--record', rec, '--lock-timeout', '60000'];
+    const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => hookwire(args, JSON.stringify(preToolUse('par', `t${i}`)))));
+    const v = runs.map(verdict);
+    expect(v.filter((x) => x === 'allow'), runs.map((r) => r.stderr).join('')).toHaveLength(10);
+    expect(v.filter((x) => x === 'deny')).toHaveLength(22);
+    const prompts = await Promise.all(Array.from({ length: 8 }, () => hookwire(args, JSON.stringify({ session_id: 'par', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }))));
+    expect(prompts.every((r) => r.code === 0)).toBe(true);
+    const read = readTrace(readFileSync(rec, 'utf8'));
+    expect(read.status).toBe('ok');
+    expect(read.events).toHaveLength(40);
+    expect(new Set(read.events.filter((e) => e.type === 'input.received').map((e) => e.event_id)).size).toBe(8);
+    const compiled = compilePipeline(JSON.parse(pipeline));
+    if (!compiled.ok) throw new Error('refused');
+    expect(replayTrace(compiled.compiled, read.events, { explain: false }).map((s) => s.decision)).toEqual(read.events.map((e) => e.recorded!.decision));
+  });
+
+  it('[P13][P17] a torn last line is cut and the next event answered; an oversize or bad line, /dev/zero and a held lock fail closed', async () => {
+    const dir = workDir({ 'p.json': budgetPipeline(1) });
+    const p = join(dir, 'p.json');
+    const rec = join(dir, 'rec.hwtrace.jsonl');
+    expect(verdict(await hookwire(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('s', 'a'))))).toBe('allow');
+    const clean = readFileSync(rec, 'utf8');
+    appendFileSync(rec, '{"event_id":"cc:b:before","type":"tool.before_ca');
+    // The torn call was never answered: the next one is the second call, over the budget of one.
+    expect(verdict(await hookwire(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('s', 'c'))))).toBe('deny');
+    const after = readFileSync(rec, 'utf8');
+    expect(after.startsWith(clean)).toBe(true);
+    expect(readTrace(after).status).toBe('ok');
+
+    const bad = join(dir, 'bad.hwtrace.jsonl');
+    writeFileSync(bad, `${clean}not json\n`);
+    const huge = join(dir, 'huge.hwtrace.jsonl');
+    writeFileSync(huge, `${clean}{"event_id":"x","type":"a.b","ts":"2026-01-01T00:00:00Z","payload":{"s":"${'x'.repeat(8 * 1024 * 1024 + 10)}"}}\n`);
+    const locked = join(dir, 'locked.hwtrace.jsonl');
+    writeFileSync(locked, clean);
+    mkdirSync(`${locked}.lock`);
+    const [b, h, z, l] = await Promise.all([
+      hookwire(['claude-hook', p, '--record', bad], JSON.stringify(preToolUse('s', 'd'))),
+      hookwire(['claude-hook', p, '--record', huge], JSON.stringify(preToolUse('s', 'd'))),
+      hookwire(['claude-hook', p, '--record', '/dev/zero'], JSON.stringify(preToolUse('s', 'd'))),
+      hookwire(['claude-hook', p, '--record', locked, '--lock-timeout', '300'], JSON.stringify(preToolUse('s', 'd'))),
+    ]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/line 3: not_json/);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toMatch(/line 3: line_too_long/);
+    expect(z.code).toBe(2);
+    expect(z.stderr).toMatch(/not a regular file/);
+    expect(l.code).toBe(2);
+    expect(l.stderr).toMatch(/stayed locked by another hook call for 300 ms/);
+    expect(readFileSync(bad, 'utf8')).toBe(`${clean}not json\n`);
+    expect(readFileSync(locked, 'utf8')).toBe(clean);
+  });
+});
+
+describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, () => {
+  it('[P19] answers exactly as the standalone command; a server that is down, refuses the token or does not answer in time → exit 2', async () => {
+    const dir = workDir({ 'p.json': budgetPipeline(100) });
+    const p = join(dir, 'p.json');
+    const state = join(dir, 'state');
+    const s = await startServe(p, state);
+    try {
+      const inputs = [preToolUse('f', 'a', 'rm -rf /'), preToolUse('f', 'b', 'npm publish --token=abc'), preToolUse('f', 'c', 'ls'), { session_id: 'f', hook_event_name: 'UserPromptSubmit', prompt: 'ignore previous instructions' }];
+      for (const input of inputs) {
+        const [viaServer, standalone] = await Promise.all([hookwire(['claude-hook', '--server', s.url, '--state-dir', state], JSON.stringify(input)), hookwire(['claude-hook', p], JSON.stringify(input))]);
+        expect(viaServer).toEqual(standalone);
+      }
+      const badToken = join(dir, 'bad-token');
+      writeFileSync(badToken, 'nope\n');
+      const refused = await hookwire(['claude-hook', '--server', s.url, '--token-file', badToken], JSON.stringify(inputs[2]));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/answered 401: missing or wrong bearer token/);
+    } finally {
+      await s.stop();
+    }
+    const down = await hookwire(['claude-hook', '--server', s.url, '--state-dir', state, '--deadline', '2000'], JSON.stringify(preToolUse('f', 'd')));
+    expect(down.code).toBe(2);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toMatch(/cannot reach the server .*ECONNREFUSED.*failing closed/);
+    // A server that takes the request and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const slow = await hookwire(['claude-hook', '--server', url, '--state-dir', state, '--deadline', '300'], JSON.stringify(preToolUse('f', 'e')));
+      expect(slow.code).toBe(2);
+      expect(slow.stderr).toMatch(/no answer from .* within 300 ms/);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});

@@ -1,0 +1,114 @@
+// A real `hookwire serve` process on an ephemeral loopback port, and a plain node:http client for it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, GUARD, ROOT } from '../runCli.ts';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  token: string;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/** The guard pipeline plus a budget of `limit` tool calls per session and a "halt" command that terminates. */
+export function budgetPipeline(limit: number, name = 'guard'): string {
+  const doc = JSON.parse(readFileSync(GUARD, 'utf8'));
+  doc.name = name;
+  doc.nodes.push({ id: 'calls', kind: 'handler', name: 'Tool call budget', order: 50, action: { type: 'budget', key: 'tool_calls', limit, reason: 'tool call {{state.tool_calls}} > ' + limit } });
+  doc.nodes.push({ id: 'halt', kind: 'matcher', when: { 'payload.tool_input.command': { eq: 'halt' } } });
+  doc.nodes.push({ id: 'stop-run', kind: 'handler', name: 'Halt', order: 5, action: { type: 'terminate', reason: 'halted' } });
+  doc.wires.push({ from: 'before', to: 'calls' }, { from: 'before', to: 'halt' }, { from: 'halt', to: 'stop-run' });
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function workDir(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hookwire-serve-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** Starts `hookwire serve` (the real binary) and waits for its "listening" and "token" lines. */
+export function startServe(pipeline: string, stateDir: string, extra: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', pipeline, '--port', '0', '--state-dir', stateDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}\n${err}`)), 60_000);
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const token = /token (\S+) \(also in/.exec(out)?.[1];
+      if (url && token && /rebuilt/.test(out)) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({
+          child,
+          url,
+          port: Number(new URL(url).port),
+          token,
+          stderr: () => err,
+          stop: () =>
+            new Promise<void>((r) => {
+              if (child.exitCode !== null || child.signalCode !== null) return r();
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+  });
+}
+
+export interface Reply {
+  status: number;
+  body: string;
+  json: () => any;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+/** One HTTP request on loopback; `headers` override the defaults (token, JSON content type, Host). */
+export function call(server: { port: number; token: string }, method: string, path: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<Reply> {
+  const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const h: Record<string, string> = {};
+  const all = { authorization: `Bearer ${server.token}`, 'content-type': data !== undefined ? 'application/json' : undefined, ...headers };
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) h[k] = v;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers: h, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+export const preToolUse = (session: string, id: string, command = 'ls') => ({
+  session_id: session,
+  transcript_path: '/tmp/t.jsonl',
+  cwd: '/work',
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command },
+  tool_use_id: id,
+});
+
+/** The hook answer of one call: "allow" (empty body), "deny" or "stop". */
+export function verdict(r: Reply): 'allow' | 'deny' | 'stop' {
+  if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body}`);
+  if (r.body.trim() === '') return 'allow';
+  const j = r.json();
+  if (j.continue === false) return 'stop';
+  if (j.hookSpecificOutput?.permissionDecision === 'deny') return 'deny';
+  return 'allow';
+}

@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import { compare, type Operation } from 'fast-json-patch';
+import { useServices } from '../../services/AppServices.tsx';
+import { useApp } from '../../store/appStore.ts';
+import { selectLive } from '../../store/liveSlice.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+
+/**
+ * "Connect" in the trace library: attaches the debugger to a running `hookwire serve`. The followed session
+ * grows in the timeline as its events arrive (debugger/liveSession.ts); Pause holds the timeline still,
+ * Keep leaves the session in the library, and "Push pipeline…" shows the diff before anything is sent.
+ * (`hookwire ui --live <server>` connects at start: web/io/liveFromCli.ts.)
+ */
+export function LivePanel() {
+  const live = useApp(selectLive);
+  const { live: session } = useServices();
+  const [form, setForm] = useState(false);
+  const [push, setPush] = useState(false);
+
+  if (live.status === 'off' && !form) {
+    return (
+      <div className="live-bar">
+        <button className="btn" data-testid="live-connect" onClick={() => setForm(true)}>Connect to a server…</button>
+      </div>
+    );
+  }
+  if (live.status === 'off' || (live.status === 'failed' && form)) return <ConnectForm error={live.error} onCancel={() => setForm(false)} onConnect={(url, token) => { setForm(false); void session.connect(url, token); }} />;
+  return (
+    <div className="live-bar" data-testid="live-bar" data-status={live.status}>
+      <div className="live-status">
+        <span className={`live-dot ${live.status}`} aria-hidden />
+        <span data-testid="live-status-text">
+          {live.status === 'connecting' && `Connecting to ${live.server}…`}
+          {live.status === 'failed' && `Not connected: ${live.error}`}
+          {live.status === 'live' && (live.following === null ? `Live on ${live.server} · waiting for a session` : `Live · ${live.following} · ${live.received} event${live.received === 1 ? '' : 's'}`)}
+        </span>
+      </div>
+      {live.status === 'live' && live.serverPipeline && <div className="live-meta" data-testid="live-pipeline">server pipeline: {live.serverPipeline.name} <span className="mono">{live.serverPipeline.version}</span></div>}
+      {live.status === 'live' && live.following !== null && live.lastDecision && <div className="live-meta" data-testid="live-last">last server decision: <span className={`dec dec-${live.lastDecision}`}>{live.lastDecision}</span>{live.waiting > 0 && <> · <b data-testid="live-waiting">{live.waiting} waiting</b></>}</div>}
+      <div className="live-actions">
+        {live.status === 'live' && live.following !== null && (
+          <>
+            <button className="btn" data-testid="live-pause" aria-pressed={live.paused} onClick={() => session.setPaused(!live.paused)}>{live.paused ? 'Resume' : 'Pause'}</button>
+            <button className="btn" data-testid="live-keep" onClick={() => void session.keep()}>Keep as trace</button>
+          </>
+        )}
+        {live.status === 'live' && <button className="btn" data-testid="live-push" onClick={() => setPush(true)}>Push pipeline…</button>}
+        {live.status === 'failed' && <button className="btn" onClick={() => setForm(true)}>Reconnect…</button>}
+        <button className="btn ghost" data-testid="live-disconnect" onClick={() => void session.disconnect()}>Disconnect</button>
+      </div>
+      {push && <PushDialog onClose={() => setPush(false)} />}
+    </div>
+  );
+}
+
+function ConnectForm({ error, onCancel, onConnect }: { error: string | null; onCancel: () => void; onConnect: (url: string, token: string) => void }) {
+  const [url, setUrl] = useState('http://127.0.0.1:7347');
+  const [token, setToken] = useState('');
+  return (
+    <form className="live-form" data-testid="live-form" onSubmit={(e) => { e.preventDefault(); onConnect(url, token); }}>
+      <label>Server <input className="input" data-testid="live-url" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} /></label>
+      <label>Token <input className="input" data-testid="live-token" type="password" value={token} onChange={(e) => setToken(e.target.value)} placeholder="from <state-dir>/token" autoComplete="off" /></label>
+      {error && <p className="live-error" role="alert">{error}</p>}
+      <p className="dbg-side-hint">Start the server with <code>--allow-origin {window.location.origin}</code>.</p>
+      <div className="live-actions">
+        <button className="btn primary" type="submit" data-testid="live-go" disabled={!token.trim()}>Connect</button>
+        <button className="btn ghost" type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+/** The server's pipeline against the editor's, as JSON Patch operations; nothing is sent until "Push". */
+function PushDialog({ onClose }: { onClose: () => void }) {
+  const { live } = useServices();
+  const doc = useApp((s) => s.doc);
+  const [ops, setOps] = useState<Operation[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    let gone = false;
+    live.serverPipeline().then(
+      (p) => !gone && setOps(doc ? compare(p.document as object, doc) : []),
+      (e: unknown) => !gone && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      gone = true;
+    };
+  }, [live, doc]);
+  const pushNow = async () => {
+    if (!doc) return;
+    setBusy(true);
+    try {
+      const v = await live.pushPipeline(doc);
+      useApp.getState().toast({ tone: 'info', message: `The server now runs “${v.name}” (${v.version}).` });
+      onClose();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Push the editor's pipeline to the server" onClose={onClose} testId="live-push-dialog"
+      footer={<>
+        <button className="btn ghost" onClick={onClose}>Cancel</button>
+        <button className="btn primary" data-testid="live-push-confirm" disabled={!ops || ops.length === 0 || busy} onClick={() => void pushNow()}>Push to server</button>
+      </>}>
+      {error && <p className="live-error" role="alert" data-testid="live-push-error">{error}</p>}
+      {!ops && !error && <p>Reading the server's pipeline…</p>}
+      {ops && ops.length === 0 && <p data-testid="live-push-same">The server already runs this pipeline.</p>}
+      {ops && ops.length > 0 && (
+        <>
+          <p>{ops.length} change{ops.length === 1 ? '' : 's'} from the server's pipeline to the editor's. The server validates it and switches between two events.</p>
+          <ul className="live-diff mono" data-testid="live-diff">
+            {ops.slice(0, 200).map((op, i) => (
+              <li key={i} className={`op-${op.op}`}>{op.op} {op.path}{'value' in op ? ` = ${clip(JSON.stringify(op.value))}` : ''}</li>
+            ))}
+            {ops.length > 200 && <li>… and {ops.length - 200} more</li>}
+          </ul>
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function clip(s: string | undefined): string {
+  const t = s ?? '';
+  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
+}

@@ -1,0 +1,216 @@
+import { TRACE_FORMAT, TRACE_VERSION, TraceEventLineSchema, type TraceEvent } from '../../engine/trace/traceSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { HookwireDb } from '../persistence/db.ts';
+import type { StoredTrace } from '../persistence/storedTrace.ts';
+import { beginTrace, removeTraceNow, renameTrace, writeTraceTail } from '../persistence/traceLibrary.ts';
+import type { AppStore } from '../store/appStore.ts';
+import type { ReplayService } from './replayService.ts';
+
+/**
+ * The live view of a running `hookwire serve`: reads its event stream (server-sent events over fetch, since
+ * EventSource cannot send the bearer token), keeps the followed session as a trace in the library that grows
+ * as events arrive, and opens it in the debugger, so the timeline shows each event with the server's decision
+ * (`recorded`) beside the open pipeline's replay. Pausing stops the timeline from moving (arrivals wait);
+ * "keep" leaves the trace in the library; pushing the editor's pipeline to the server is a separate, explicit
+ * call (the panel shows the diff first).
+ */
+export interface LiveSession {
+  connect(server: string, token: string): Promise<void>;
+  disconnect(): Promise<void>;
+  setPaused(paused: boolean): void;
+  /** Keeps the followed session as a trace of the library; the next session to send an event is followed. */
+  keep(): Promise<void>;
+  /** The pipeline the server runs (for the diff shown before a push). */
+  serverPipeline(): Promise<{ name: string; version: string; document: unknown }>;
+  /** Replaces the server's pipeline with `doc`; rejects with the server's reason when it refuses it. */
+  pushPipeline(doc: Pipeline): Promise<{ name: string; version: string }>;
+}
+
+/** Loopback only: the server never listens elsewhere, and the app's CSP allows nothing else. */
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
+/** Redraws of the timeline while events stream in, at most this often. */
+const REFRESH_MS = 200;
+
+export function createLiveSession(store: AppStore, db: HookwireDb, replay: ReplayService): LiveSession {
+  const s = () => store.getState();
+  let abort: AbortController | null = null;
+  let server = '';
+  let token = '';
+  let events: TraceEvent[] = [];
+  let written = 0;
+  let record: StoredTrace | null = null;
+  let opening: Promise<StoredTrace> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let chain: Promise<void> = Promise.resolve();
+
+  const api = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${server}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: the status says enough
+    }
+    if (!res.ok) throw new Error((body as { error?: string } | null)?.error ?? `the server answered ${res.status}`);
+    return body as Record<string, unknown>;
+  };
+
+  /** Writes what arrived since the last write and shows it, unless paused. Serialised: one write at a time. */
+  const flush = () => {
+    timer = null;
+    chain = chain.then(async () => {
+      if (!record || s().live.paused || written === events.length) return;
+      const at = written;
+      written = events.length;
+      record = await writeTraceTail(db, record, events.slice(0, written), at);
+      if (s().traceId !== record.id || s().trace?.event_count !== record.event_count) await replay.openTrace(record.id);
+      replay.goTo(record.event_count - 1);
+    }).catch((e: unknown) => s().liveFailed(`cannot store the live events: ${e instanceof Error ? e.message : String(e)}`));
+  };
+  const schedule = () => {
+    if (!timer) timer = setTimeout(flush, REFRESH_MS);
+  };
+
+  const follow = (traceId: string, first: TraceEvent) =>
+    beginTrace(db, {
+      name: `Live: ${traceId}`,
+      header: { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id: traceId, agent_id: first.agent_id, source: { kind: 'hookwire-serve', server }, created: first.ts },
+      source_format: 'hookwire-trace',
+      file_name: null,
+    });
+
+  const onStep = (data: unknown) => {
+    const d = data as { trace_id?: unknown; event?: unknown; decision?: unknown };
+    const check = TraceEventLineSchema.safeParse(d.event);
+    if (typeof d.trace_id !== 'string' || !check.success) return;
+    const following = s().live.following;
+    if (following !== null && following !== d.trace_id) return;
+    // Keep JSON.parse's object, not zod's copy (keys such as __proto__ are names) [V8].
+    const event = { ...(d.event as TraceEvent), trace_id: d.trace_id };
+    if (following === null) {
+      events = [];
+      written = 0;
+      record = null;
+      opening = follow(d.trace_id, event);
+      void opening.then((r) => {
+        record = r;
+        s().liveStored(r.id);
+        schedule();
+      });
+      s().liveFollowing(d.trace_id);
+    }
+    events.push(event);
+    const paused = s().live.paused;
+    s().liveArrived(events.length, paused ? events.length - written : 0, String(d.decision ?? ''));
+    if (!paused && record) schedule();
+  };
+
+  const read = async (body: ReadableStream<Uint8Array>, signal: AbortSignal) => {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buf = '';
+    while (!signal.aborted) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buf.indexOf('\n\n')) !== -1) {
+        const block = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        let name = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) name = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+        }
+        if (data.length === 0) continue;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(data.join('\n'));
+        } catch {
+          continue;
+        }
+        if (name === 'hello') s().liveConnected((parsed as { pipeline: { name: string; version: string } }).pipeline);
+        else if (name === 'step') onStep(parsed);
+      }
+    }
+  };
+
+  const dropUnkept = async () => {
+    await chain;
+    const r = record ?? (opening ? await opening.catch(() => null) : null);
+    record = null;
+    opening = null;
+    if (!r) return;
+    if (s().traceId === r.id) replay.closeTrace();
+    await removeTraceNow(db, r.id);
+  };
+
+  return {
+    async connect(url, secret) {
+      const base = url.trim().replace(/\/$/, '');
+      if (!LOOPBACK_URL.test(`${base}/`)) {
+        s().liveFailed(`${url} is not a hookwire serve address on this machine (http://127.0.0.1:<port>)`);
+        return;
+      }
+      await this.disconnect();
+      server = base;
+      token = secret.trim();
+      abort = new AbortController();
+      const signal = abort.signal;
+      s().liveConnecting(server);
+      try {
+        const res = await fetch(`${server}/v1/stream`, { headers: { authorization: `Bearer ${token}` }, signal });
+        if (!res.ok || !res.body) {
+          const why = await res.text().then((t) => (JSON.parse(t) as { error?: string }).error ?? t).catch(() => '');
+          throw new Error(`the server answered ${res.status}${why ? `: ${why}` : ''}`);
+        }
+        await read(res.body, signal);
+        if (!signal.aborted) s().liveFailed('the server closed the stream');
+      } catch (e) {
+        if (!signal.aborted) s().liveFailed(e instanceof Error ? e.message : String(e));
+      }
+    },
+    async disconnect() {
+      abort?.abort();
+      abort = null;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await dropUnkept();
+      events = [];
+      written = 0;
+      if (s().live.status !== 'off') s().liveEnded();
+    },
+    setPaused(paused) {
+      s().livePaused(paused);
+      if (!paused) schedule();
+    },
+    async keep() {
+      const following = s().live.following;
+      if (!record || following === null) return;
+      s().livePaused(false);
+      flush();
+      await chain;
+      const name = `${following} (kept ${new Date().toLocaleTimeString('en-GB')})`;
+      await renameTrace(db, record.id, name);
+      s().traceRenamed(record.id, name);
+      record = null;
+      opening = null;
+      events = [];
+      written = 0;
+      s().liveDetached();
+      s().toast({ tone: 'info', message: `Kept the live session “${following}” as a trace in the library.` });
+    },
+    async serverPipeline() {
+      const b = await api('/v1/pipeline');
+      return { name: String(b.name), version: String(b.version), document: b.document };
+    },
+    async pushPipeline(doc) {
+      const b = await api('/v1/pipeline', { method: 'PUT', body: JSON.stringify(doc) });
+      const pipeline = { name: String(b.name), version: String(b.version) };
+      s().livePipelinePushed(pipeline);
+      return pipeline;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './appStore.ts';
+
+/**
+ * The live view's slice: a connection to a running `hookwire serve` (debugger/liveSession.ts does the
+ * effects). `following` is the server trace whose events arrive in the timeline; `waiting` counts events
+ * that arrived while paused and are not shown yet.
+ */
+export type LiveStatus = 'off' | 'connecting' | 'live' | 'failed';
+
+export interface LiveView {
+  status: LiveStatus;
+  server: string | null;
+  serverPipeline: { name: string; version: string } | null;
+  following: string | null;
+  /** The stored trace that holds the followed session's events. */
+  storedId: string | null;
+  received: number;
+  waiting: number;
+  paused: boolean;
+  lastDecision: string | null;
+  error: string | null;
+}
+
+export interface LiveActions {
+  liveConnecting(server: string): void;
+  liveConnected(pipeline: { name: string; version: string }): void;
+  liveFollowing(following: string): void;
+  /** The followed session's trace is in the library. */
+  liveStored(storedId: string): void;
+  liveArrived(received: number, waiting: number, lastDecision: string): void;
+  livePaused(paused: boolean): void;
+  /** The followed session was kept as a trace: the next session to send an event is followed. */
+  liveDetached(): void;
+  livePipelinePushed(pipeline: { name: string; version: string }): void;
+  liveFailed(error: string): void;
+  liveEnded(): void;
+}
+
+export type LiveSlice = { live: LiveView } & LiveActions;
+
+export const LIVE_OFF: LiveView = { status: 'off', server: null, serverPipeline: null, following: null, storedId: null, received: 0, waiting: 0, paused: false, lastDecision: null, error: null };
+
+export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, get) => {
+  const patch = (p: Partial<LiveView>) => set({ live: { ...get().live, ...p } });
+  return {
+    live: LIVE_OFF,
+    liveConnecting: (server) => set({ live: { ...LIVE_OFF, status: 'connecting', server } }),
+    liveConnected: (serverPipeline) => patch({ status: 'live', serverPipeline, error: null }),
+    liveFollowing: (following) => patch({ following, storedId: null, received: 0, waiting: 0, lastDecision: null }),
+    liveStored: (storedId) => patch({ storedId }),
+    liveArrived: (received, waiting, lastDecision) => patch({ received, waiting, lastDecision }),
+    livePaused: (paused) => patch({ paused, ...(paused ? {} : { waiting: 0 }) }),
+    liveDetached: () => patch({ following: null, storedId: null, received: 0, waiting: 0, lastDecision: null }),
+    livePipelinePushed: (serverPipeline) => patch({ serverPipeline }),
+    liveFailed: (error) => patch({ status: 'failed', error }),
+    liveEnded: () => set({ live: LIVE_OFF }),
+  };
+};
+
+export const selectLive = (s: AppState) => s.live;
