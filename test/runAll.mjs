@@ -49,7 +49,7 @@ let passed = 0;
 let failed = 0;
 
 // Type-checking counts as one check per project: a type error anywhere is a failure.
-for (const project of ['tsconfig.json', 'engine/tsconfig.json', 'engine/node/tsconfig.json']) {
+for (const project of ['tsconfig.json', 'engine/tsconfig.json', 'engine/node/tsconfig.json', 'engine/adapters/tsconfig.json']) {
   if (only === 'e2e') break;
   const status = run('npx', ['tsc', '-p', project, '--noEmit']);
   if (status === 0) passed++; else { failed++; console.error(`type-check failed: ${project}`); }

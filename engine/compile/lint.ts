@@ -1,4 +1,4 @@
-import { leadsToHandler } from '../model/graph.ts';
+import { leadingToHandlers } from '../model/graph.ts';
 import { BLOCKING_ACTIONS, type Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import { patternCovers, patternsOverlap, type EventPattern } from '../model/eventPattern.ts';
@@ -20,8 +20,9 @@ export function lintPipeline(doc: Pipeline, analysis: Analysis): Problem[] {
   for (const h of analysis.handlers) {
     if (h.paths.length === 0) warn('unreachable_handler', h.node.id, `"${h.node.name}" is not wired to any event node, so it never runs`);
   }
+  const leading = leadingToHandlers(analysis.graph);
   for (const node of doc.nodes) {
-    if (node.kind !== 'handler' && !leadsToHandler(analysis.graph, node.id)) {
+    if (node.kind !== 'handler' && !leading.has(node.id)) {
       warn('dangling_node', node.id, `${node.kind} "${node.kind === 'event' ? node.pattern : node.label ?? node.id}" leads to no handler`);
     }
   }

@@ -33,29 +33,37 @@ export function buildGraph(pipeline: { readonly nodes: readonly PipelineNode[]; 
   return { nodes, index, incoming, outgoing };
 }
 
-/** The nodes of one cycle, if the graph has any (first found, in wire order). */
+/**
+ * The nodes of one cycle, if the graph has any (first found, in wire order). Depth-first with an explicit
+ * stack: a chain of 20k matchers is a valid pipeline and must not overflow the call stack.
+ */
 export function findCycle(graph: PipelineGraph): string[] | null {
   const color = new Map<string, 0 | 1 | 2>();
-  const stack: string[] = [];
-  const visit = (id: string): string[] | null => {
-    color.set(id, 1);
-    stack.push(id);
-    for (const next of graph.outgoing.get(id) ?? []) {
-      const c = color.get(next) ?? 0;
-      if (c === 1) return [...stack.slice(stack.indexOf(next)), next];
-      if (c === 0) {
-        const found = visit(next);
-        if (found) return found;
+  for (const root of graph.nodes.keys()) {
+    if ((color.get(root) ?? 0) !== 0) continue;
+    // Each frame: a node on the current path and how many of its outgoing wires were tried.
+    const path: string[] = [root];
+    const tried: number[] = [0];
+    color.set(root, 1);
+    while (path.length > 0) {
+      const id = path[path.length - 1]!;
+      const out = graph.outgoing.get(id) ?? [];
+      const k = tried[tried.length - 1]!;
+      if (k >= out.length) {
+        color.set(id, 2);
+        path.pop();
+        tried.pop();
+        continue;
       }
-    }
-    stack.pop();
-    color.set(id, 2);
-    return null;
-  };
-  for (const id of graph.nodes.keys()) {
-    if ((color.get(id) ?? 0) === 0) {
-      const found = visit(id);
-      if (found) return found;
+      tried[tried.length - 1] = k + 1;
+      const next = out[k]!;
+      const c = color.get(next) ?? 0;
+      if (c === 1) return [...path.slice(path.indexOf(next)), next];
+      if (c === 0) {
+        color.set(next, 1);
+        path.push(next);
+        tried.push(0);
+      }
     }
   }
   return null;
@@ -73,18 +81,21 @@ export function wireAllowed(from: PipelineNode['kind'], to: PipelineNode['kind']
  */
 export function pathsTo(graph: PipelineGraph, handlerId: string, limit = 256): string[][] {
   const out: string[][] = [];
-  const walk = (id: string, suffix: string[]) => {
-    if (out.length >= limit) return;
+  // Walked backwards from the handler with an explicit stack (long chains must not overflow); each entry
+  // is a node and the chain from it to the handler.
+  const stack: [string, string[]][] = [[handlerId, []]];
+  while (stack.length > 0 && out.length < limit) {
+    const [id, suffix] = stack.pop()!;
     const node = graph.nodes.get(id);
-    if (!node) return;
+    if (!node) continue;
     const chain = [id, ...suffix];
     if (node.kind === 'event') {
       out.push(chain);
-      return;
+      continue;
     }
-    for (const prev of graph.incoming.get(id) ?? []) walk(prev, chain);
-  };
-  walk(handlerId, []);
+    const prev = graph.incoming.get(id) ?? [];
+    for (let i = prev.length - 1; i >= 0; i--) stack.push([prev[i]!, chain]);
+  }
   // Order paths by the document order of their nodes so explanations are stable.
   return out.sort((a, b) => compareChains(a, b, graph.index));
 }
@@ -109,12 +120,34 @@ export function reachable(graph: PipelineGraph, start: string, goal: string): bo
   return false;
 }
 
-/** Whether a node leads (through wires) to at least one handler. */
+/** Whether a node leads (through wires) to at least one handler (an explicit stack: chains may be long). */
 export function leadsToHandler(graph: PipelineGraph, id: string, seen = new Set<string>()): boolean {
-  if (seen.has(id)) return false;
+  const stack = [id];
   seen.add(id);
-  for (const next of graph.outgoing.get(id) ?? []) {
-    if (graph.nodes.get(next)?.kind === 'handler' || leadsToHandler(graph, next, seen)) return true;
+  while (stack.length > 0) {
+    for (const next of graph.outgoing.get(stack.pop()!) ?? []) {
+      if (graph.nodes.get(next)?.kind === 'handler') return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
+      }
+    }
   }
   return false;
+}
+
+/** Every node from which some handler can be reached: one walk back from all handlers, linear in the graph. */
+export function leadingToHandlers(graph: PipelineGraph): Set<string> {
+  const seen = new Set<string>();
+  const stack: string[] = [];
+  for (const [id, node] of graph.nodes) if (node.kind === 'handler') stack.push(id);
+  while (stack.length > 0) {
+    for (const prev of graph.incoming.get(stack.pop()!) ?? []) {
+      if (!seen.has(prev)) {
+        seen.add(prev);
+        stack.push(prev);
+      }
+    }
+  }
+  return seen;
 }

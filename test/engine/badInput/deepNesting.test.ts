@@ -121,3 +121,23 @@ describe('[V9][S9] the sandbox boundary', () => {
     sb.dispose();
   });
 });
+
+describe('[V3] long wire chains', () => {
+  it('[V3][M2] a chain of 5000 matchers loads, lints and dispatches (graph walks use explicit stacks)', () => {
+    const nodes: unknown[] = [{ id: 'e', kind: 'event', pattern: '*' }];
+    const wires: { from: string; to: string }[] = [];
+    let prev = 'e';
+    for (let i = 0; i < 5000; i++) {
+      nodes.push({ id: `m${i}`, kind: 'matcher', when: { 'payload.x': 1 } });
+      wires.push({ from: prev, to: `m${i}` });
+      prev = `m${i}`;
+    }
+    nodes.push({ id: 'h', kind: 'handler', name: 'h', action: { type: 'block', reason: 'r' } });
+    wires.push({ from: prev, to: 'h' });
+    const doc = { format: 'hookwire.pipeline', version: 1, name: 'chain', nodes, wires };
+    expect(loadPipeline(doc)).toMatchObject({ ok: true, problems: [] });
+    const c = compilePipeline(doc);
+    if (!c.ok) throw new Error(JSON.stringify(c.problems));
+    expect(dispatch(c.compiled, event('x', { x: 1 }), initialState(), env()).decision).toBe('block_action');
+  });
+});

@@ -25,7 +25,7 @@ export function breakpointId(b: BreakpointSpec): string {
   return `decision:${b.decision}`;
 }
 
-/** "Event type tool.before_call", "“Redact secrets” fires", "Decision: Blocked (block or terminate)". */
+/** "Event type tool.before_call", "“Redact secrets” fires", "Decision: Blocked (block, terminate, denied ask)". */
 export function breakpointLabel(b: Breakpoint | BreakpointSpec, handlerName: (id: string) => string | undefined): string {
   if (b.kind === 'event_type') return `Event type ${b.type}`;
   if (b.kind === 'handler') return `“${handlerName(b.handler_id) ?? b.handler_id}” fires`;
