@@ -126,3 +126,37 @@ test('two tabs: "Save mine as a copy" keeps both versions in the library', async
   await expect(b.locator('[data-testid="library-item"][aria-current="true"]')).toHaveAttribute('data-name', 'Renamed in tab B (my copy)');
   await shot(b, 'editor-conflict-copy');
 });
+
+test('an edit that is not saved (a conflict) is never lost silently: leaving the tab asks first', async ({ page, context }) => {
+  const { a, b } = await conflict(page, context);
+  // More typing in the conflicted tab, with the real keyboard (also the user activation Chromium wants
+  // before it shows a "Leave site?" prompt).
+  await b.getByTestId('pipeline-name').click();
+  await b.keyboard.press('End');
+  await b.keyboard.type(' and more');
+  const asked: string[] = [];
+  b.on('dialog', (d) => {
+    asked.push(d.type());
+    void d.dismiss();
+  });
+  await b.close({ runBeforeUnload: true });
+  await expect.poll(() => asked).toEqual(['beforeunload']);
+  // Staying keeps the tab and its edit.
+  expect(b.isClosed()).toBe(false);
+  await expect(b.getByTestId('pipeline-name')).toHaveValue('Renamed in tab B and more');
+  await expect(b.getByTestId('conflict-banner')).toBeVisible();
+
+  // A tab whose edits are all saved closes without a question.
+  await a.getByTestId('pipeline-name').click();
+  await a.keyboard.press('End');
+  await a.keyboard.type('!');
+  await waitSaved(a);
+  let askedA = false;
+  a.on('dialog', (d) => {
+    askedA = true;
+    void d.dismiss();
+  });
+  await a.close({ runBeforeUnload: true });
+  await expect.poll(() => a.isClosed()).toBe(true);
+  expect(askedA).toBe(false);
+});

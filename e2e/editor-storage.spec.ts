@@ -42,3 +42,39 @@ test('two tabs: a save in one tab reaches the other, never silently overwritten'
   await expect(other.getByTestId('toast')).toContainText('another tab');
   await other.close();
 });
+
+test('two tabs: another tab\'s save keeps this tab\'s selection, inspector, focus and undo, with one toast', async ({ page, context }) => {
+  await openApp(page);
+  const other = await context.newPage();
+  await openApp(other);
+
+  // Tab A: select a handler, rename it with the real keyboard (an undo step), and keep typing focus there.
+  await page.getByTestId('node-h-redact-secrets').click();
+  const name = page.getByTestId('handler-name');
+  await name.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (A)');
+  await waitSaved(page);
+  const renamed = await name.inputValue();
+
+  // Tab B saves twice (the pipeline's name, typed in two goes).
+  await other.getByTestId('pipeline-name').click();
+  await other.keyboard.press('End');
+  await other.keyboard.type(' from B');
+  await waitSaved(other);
+  await other.keyboard.type('!');
+  await waitSaved(other);
+
+  await expect(page.getByTestId('pipeline-title')).toHaveText(/from B!$/);
+  // A's place is kept: the same node in the inspector, the focus in its field, one toast however many saves.
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'h-redact-secrets');
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue(renamed);
+  await expect(page.getByTestId('toast')).toHaveCount(1);
+  // A's undo still undoes A's own edit, and keeps B's.
+  await page.keyboard.press('Control+z');
+  await expect(name).not.toHaveValue(renamed);
+  await expect(page.getByTestId('pipeline-title')).toHaveText(/from B!$/);
+  await shot(page, 'editor-other-tab-keeps-place');
+  await other.close();
+});

@@ -70,7 +70,7 @@ test('[S10] the tab stays responsive while a handler loops in the sandbox worker
   // Then the loop ends with a timeout error.
   await expect.poll(settled, { timeout: 20_000 }).toBe(true);
   const result = await page.evaluate(() => (globalThis as typeof globalThis & { result: CodeRunReport[] }).result);
-  expect(result).toMatchObject([{ ok: false, stage: 'call', error: { kind: 'timeout', message: 'the code ran past its time limit of 6000 ms and was stopped' } }]);
+  expect(result).toMatchObject([{ ok: false, stage: 'call', error: { kind: 'timeout', message: 'the code ran past its time limit of 6000 ms and was stopped while running the function that starts at line 1' } }]);
 });
 
 test('[S9] a worker that stops answering is terminated, and the next run gets a fresh one', async ({ page }) => {

@@ -8,6 +8,7 @@ import type { HookwireDb } from './persistence/db.ts';
 import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
 import { createWorkspace, type Workspace } from './persistence/workspace.ts';
 import { startCodeCheck, type CheckFn } from './problems/codeCheck.ts';
+import { startUnloadGuard } from './services/unloadGuard.ts';
 import { useApp, type AppStore } from './store/appStore.ts';
 
 /**
@@ -47,6 +48,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopCodeCheck = startCodeCheck(store, options.codeCheck);
   const playback = createPlayback(store, replay);
   const traces = createTraceCommands(store, db, replay);
+  const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window);
   const live = createLiveSession(store, db, replay);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   return {
@@ -54,6 +56,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
     stop() {
       void live.disconnect();
       playback.pause();
+      stopUnloadGuard();
       stopCodeCheck();
       stopSessionSync();
       replay.dispose();

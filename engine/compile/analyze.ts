@@ -1,5 +1,5 @@
 import type { EventMode } from '../model/event.ts';
-import { LIFECYCLE_EVENTS } from '../model/event.ts';
+import { eventModes } from '../model/eventModes.ts';
 import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
 import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineSchema.ts';
 import { parsePipeline } from '../model/parsePipeline.ts';
@@ -102,12 +102,9 @@ export function analyzePipeline(doc: Pipeline, problems: Problem[], options: Ana
     .sort((a, b) => a.node.order - b.node.order || a.docIndex - b.docIndex)
     .map((h, rank) => ({ ...h, rank }));
 
-  const knownTypes = new Map<string, EventMode>(LIFECYCLE_EVENTS.map((e) => [e.type, e.mode]));
-  for (const d of doc.event_types) knownTypes.set(d.type, d.mode);
+  // [D8] declared mode, else the catalogue's, else sync (model/eventModes.ts).
+  const modes = eventModes(doc);
+  const knownTypes = new Map<string, EventMode>(modes.known);
   for (const p of patterns.values()) if (p.kind === 'exact' && !knownTypes.has(p.text)) knownTypes.set(p.text, 'sync');
-  const declared = new Map(doc.event_types.map((d) => [d.type, d.mode] as const));
-  const builtin = new Map(LIFECYCLE_EVENTS.map((e) => [e.type, e.mode] as const));
-  // [D8] declared mode, else the catalogue's, else sync.
-  const modeOf = (type: string): EventMode => declared.get(type) ?? builtin.get(type) ?? 'sync';
-  return { graph, handlers, matchers, modeOf, knownTypes };
+  return { graph, handlers, matchers, modeOf: modes.modeOf, knownTypes };
 }

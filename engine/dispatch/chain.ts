@@ -75,11 +75,15 @@ export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult
   };
 }
 
+/** When breaker state `b` is open at `now`, the time it closes; otherwise 0 [E3]. `breakerOpenAt({ failures: 3, open_until: 50 }, 10) === 50`. */
+export function breakerOpenAt(b: BreakerState, now: number): number {
+  return b.open_until > now ? b.open_until : 0;
+}
+
 /** When the breaker of `h` is open at `now`, the time it closes; otherwise 0 [E3]. */
 export function breakerOpenUntil(breakers: Readonly<Record<string, BreakerState>>, h: CompiledHandler, now: number): number {
   if (!h.node.breaker || !Object.prototype.hasOwnProperty.call(breakers, h.id)) return 0;
-  const b = breakers[h.id]!;
-  return b.open_until > now ? b.open_until : 0;
+  return breakerOpenAt(breakers[h.id]!, now);
 }
 
 /** What an open breaker does to an event the handler matches [E3]: `skip` it, or `block` the action. */

@@ -13,7 +13,8 @@ export async function guardAction<R>(trace: RuntimeTrace, spec: GuardSpec<R>): P
   const ids = (stage: string) => (spec.event_id !== undefined ? { event_id: `${spec.event_id}:${stage}` } : {});
   const meta = { ...(spec.meta !== undefined ? { meta: spec.meta } : {}), ...(spec.approver ? { approver: spec.approver } : {}) };
   // [P14] emitAsync: an ASK waits for the approver (sync or async) before the action may run.
-  const before = await trace.emitAsync(spec.before.type, spec.before.payload, { ...ids('before'), ...meta });
+  // A before event the caller already dispatched (at a framework's approval hook) is not emitted again.
+  const before = spec.dispatched !== undefined ? await spec.dispatched : await trace.emitAsync(spec.before.type, spec.before.payload, { ...ids('before'), ...meta });
   if (before.blocked) return blockedResult(before, 'before');
   let result: R;
   try {
@@ -54,7 +55,7 @@ export function guardToolSpec<R>(
   tool_name: string,
   tool_input: JsonObject,
   run: (input: JsonObject) => R | PromiseLike<R>,
-  options: { tool_use_id?: string; meta?: JsonObject; approver?: Approver },
+  options: { tool_use_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> },
 ): GuardSpec<R> {
   const id: JsonObject = options.tool_use_id !== undefined ? { tool_use_id: options.tool_use_id } : {};
   const inputOf = (p: JsonObject): JsonObject => {
@@ -73,5 +74,6 @@ export function guardToolSpec<R>(
     ...(options.tool_use_id !== undefined ? { event_id: options.tool_use_id } : {}),
     ...(options.meta !== undefined ? { meta: options.meta } : {}),
     ...(options.approver ? { approver: options.approver } : {}),
+    ...(options.dispatched !== undefined ? { dispatched: options.dispatched } : {}),
   };
 }

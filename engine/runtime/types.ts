@@ -183,6 +183,11 @@ export interface GuardSpec<R> {
   meta?: JsonObject;
   /** The approver for the guard's events, instead of the trace's or the runtime's [P14]. */
   approver?: Approver;
+  /**
+   * The before event's result when the caller dispatched it already (an adapter that decides at a framework's
+   * approval hook, before the framework runs the action) [P6]: it is not emitted again.
+   */
+  dispatched?: EmitResult | PromiseLike<EmitResult>;
 }
 
 export interface RuntimeTrace {
@@ -202,7 +207,7 @@ export interface RuntimeTrace {
   emitAsync(type: string, payload: JsonObject, options?: EmitOptions): Promise<EmitResult>;
   guard<R>(spec: GuardSpec<R>): Promise<GuardResult<R>>;
   /** `guard` with the canonical tool payloads: tool.before_call → run(tool_input) → tool.after_call. */
-  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject; approver?: Approver }): Promise<GuardResult<R>>;
+  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> }): Promise<GuardResult<R>>;
   /** Emits `agent.end` with the payload, waits for every queued event and record of the trace, and releases it from the runtime. */
   end(payload?: JsonObject): Promise<void>;
   /** Dispatches queued async events now and waits for the trace's records to be delivered. */

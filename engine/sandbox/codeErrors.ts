@@ -65,6 +65,12 @@ export function userPosition(stack: string, id: number, code: Transpiled): { lin
 export function toCodeError(raw: RawError, id: number, code: Transpiled, limits: { timeoutMs: number; memoryBytes: number }): CodeError {
   const error: CodeError = { kind: raw.kind, message: readableMessage(raw, limits) };
   const at = userPosition(raw.stack, id, code);
+  if (at && raw.kind === 'timeout') {
+    // QuickJS records a frame's position at calls, not at loop back-edges: a loop that runs out of time
+    // reports where its function starts, not the loop. Said as that, never as the error's own line [S8].
+    error.message += ` while running the function that starts at line ${at.line}`;
+    return error;
+  }
   if (at) {
     error.line = at.line;
     if (at.column !== undefined) error.column = at.column;

@@ -1,5 +1,4 @@
 import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type FormatDetection, type TraceFormat } from './detectTraceFormat.ts';
-import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode.ts';
@@ -9,9 +8,8 @@ import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
-import { parseJsonDocument, quoteOtelIds } from './importers/parseSource.ts';
+import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
-import { LineSplitter } from './lineSplitter.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { JsonObject } from '../model/json.ts';
@@ -102,7 +100,7 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
     const forced = options.format;
     if (!forced && d.format === null) {
       const code = d.code === 'binary' ? 'binary' : d.code === 'empty' ? 'empty' : 'unknown_format';
-      failedEarly = failure(null, [traceProblem(code, 0, `cannot import: ${d.reason}`, 'error', true)]);
+      failedEarly = failure(null, [traceProblem(code, 0, `cannot import${options.fileName ? ` ${options.fileName}` : ''}: ${d.reason}`, 'error', true)]);
       return;
     }
     if (d.code === 'binary') {
@@ -206,39 +204,10 @@ function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, ear
   };
 }
 
-/** JSON Lines cut into parsed records, each bad line a problem (the rest go on) [I1]. */
-function jsonlLines(maxLineChars: number, problems: TraceProblem[], onRecord: (r: JsonlRecord) => void, prepare: (line: string) => string = (l) => l): LineSplitter {
-  return new LineSplitter(maxLineChars, {
-    line(line, lineNo, terminated) {
-      if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-      if (line.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(prepare(line));
-      } catch (err) {
-        const code = terminated ? 'not_json' : 'truncated';
-        const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
-        if (problems.length < 1000) problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
-        return;
-      }
-      // Importers walk records recursively: a record past the depth limit is skipped here [V9].
-      const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
-      if (deep) {
-        problems.push(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
-        return;
-      }
-      onRecord({ line: lineNo, value });
-    },
-    tooLong(lineNo, length) {
-      problems.push(traceProblem('line_too_long', lineNo, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
-    },
-  });
-}
-
 function codexBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[]): Body {
   const problems = [...early];
   const codex = new CodexRolloutImporter(importer, onEvent);
-  const lines = jsonlLines(maxLineChars, problems, (r) => codex.record(r.value));
+  const lines = jsonlSplitter(maxLineChars, problems, (r) => codex.record(r.value));
   return {
     push: (t) => lines.push(t),
     end() {
@@ -255,7 +224,7 @@ function codexBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, 
 function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, maxChars: number, early: TraceProblem[]): Body {
   const problems = [...early];
   const records: JsonlRecord[] = [];
-  const lines = jsonlLines(maxLineChars, problems, (r) => records.push(r));
+  const lines = jsonlSplitter(maxLineChars, problems, (r) => records.push(r));
   const cap = capped('claude-code', maxChars, problems);
   return {
     push(t) {
@@ -302,7 +271,7 @@ function spanStreamBody(
     values++;
     if (spansOfValue(v, spans) === null) ignored++;
   };
-  const splitter = jsonLines ? jsonlLines(maxLineChars, problems, (r) => onValue(r.value), quoteOtelIds) : new JsonValueSplitter(maxValueChars, {
+  const splitter = jsonLines ? jsonlSplitter(maxLineChars, problems, (r) => onValue(r.value), { prepare: quoteOtelIds, wrapping: OTLP_WRAPPING }) : new JsonValueSplitter(maxValueChars, {
     value(text, line) {
       let v: unknown;
       try {
@@ -311,12 +280,9 @@ function spanStreamBody(
         problems.push(traceProblem('not_json', line, `not valid JSON (${jsonErrorDetail(err)}); skipped`));
         return;
       }
-      const deep = tooDeepAt(v, MAX_JSON_DEPTH + 8);
-      if (deep) {
-        problems.push(traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + 8)}; skipped`));
-        return;
-      }
-      onValue(v);
+      const deep = tooDeepValue(v, line);
+      if (deep) problems.push(deep);
+      else onValue(v);
     },
     tooLong: (line, length) => problems.push(traceProblem('line_too_long', line, `a JSON value of ${length} characters, past the limit of ${maxValueChars}; skipped`)),
     stray: (line, text) => {

@@ -66,6 +66,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     let selection: Set<string> | null = null;
     let sizes: Map<string, Size> | null = null;
     let drag: Map<string, { x: number; y: number }> | null = null;
+    let moved: { id: string; x: number; y: number }[] | null = null;
     for (const c of changes) {
       if (c.type === 'select') {
         selection ??= new Set(s.selectedNodes);
@@ -77,6 +78,18 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
       } else if (c.type === 'position' && c.position && c.dragging) {
         drag ??= new Map();
         drag.set(c.id, c.position);
+      } else if (c.type === 'position' && c.position && !c.dragging) {
+        // The end of a drag, or arrow keys on a selected node (React Flow moves it 5 px, Shift: 20 px).
+        moved ??= [];
+        moved.push({ id: c.id, x: Math.round(c.position.x), y: Math.round(c.position.y) });
+      }
+    }
+    if (moved) {
+      const before = new Map((s.doc?.layout?.nodes ?? []).map((p) => [p.id, p]));
+      const changed = moved.filter((p) => before.get(p.id)?.x !== p.x || before.get(p.id)?.y !== p.y);
+      // Successive moves of the same nodes are one undo step.
+      if (changed.length) {
+        s.apply([{ type: 'moveNodes', positions: changed }], changed.length === 1 ? 'Move node' : `Move ${changed.length} nodes`, `move:${changed.map((p) => p.id).sort().join(',')}`);
       }
     }
     if (selection) s.select([...selection], useApp.getState().selectedEdges);
@@ -96,15 +109,8 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     if (selection) s.select(useApp.getState().selectedNodes, [...selection]);
   }, []);
 
-  const onNodeDragStop = useCallback((_e: unknown, _n: HookFlowNode, nodes: HookFlowNode[]) => {
-    const s = useApp.getState();
-    const before = new Map((s.doc?.layout?.nodes ?? []).map((p) => [p.id, p]));
-    const moved = nodes
-      .map((n) => ({ id: n.id, x: Math.round(n.position.x), y: Math.round(n.position.y) }))
-      .filter((p) => before.get(p.id)?.x !== p.x || before.get(p.id)?.y !== p.y);
-    if (moved.length) s.apply([{ type: 'moveNodes', positions: moved }], moved.length === 1 ? 'Move node' : `Move ${moved.length} nodes`);
-    setDragging(null);
-  }, []);
+  // The move itself arrives in onNodesChange as the drag's last position change.
+  const onNodeDragStop = useCallback(() => setDragging(null), []);
 
   // Deleting goes through onDelete (nodes and their wires in one step), not through remove changes.
   const onDelete: OnDelete<HookFlowNode, HookFlowEdge> = useCallback(({ nodes, edges }) => {

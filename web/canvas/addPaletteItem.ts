@@ -1,15 +1,23 @@
+import { DEFAULT_SIZES } from '../model/autoLayout.ts';
+import { freeSpot } from '../model/freeSpot.ts';
 import { createNode, type PaletteItem } from '../model/nodeFactory.ts';
 import { useApp } from '../store/appStore.ts';
 
 /** The drag-and-drop type of palette items. */
 export const PALETTE_MIME = 'application/x-hookwire-node';
 
-/** Adds a palette item centred at a flow position and selects it. */
-export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }): void {
+/**
+ * Adds a palette item and selects it: centred where it was dropped, or (`findRoom`, a click or Enter on
+ * the palette) at the free spot nearest that point, so nodes added one after another never stack.
+ */
+export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false): void {
   const s = useApp.getState();
   if (!s.doc) return;
   const node = createNode(item, s.doc);
-  const position = { id: node.id, x: Math.round(at.x - 110), y: Math.round(at.y - 30) };
+  const size = DEFAULT_SIZES[node.kind];
+  const want = { x: at.x - size.width / 2, y: at.y - size.height / 2 };
+  const spot = findRoom ? freeSpot(s.doc, want, size) : want;
+  const position = { id: node.id, x: Math.round(spot.x), y: Math.round(spot.y) };
   s.apply([{ type: 'addNodes', nodes: [{ value: node }], wires: [], positions: [{ value: position }] }], `Add ${node.kind}`);
   s.select([node.id]);
 }

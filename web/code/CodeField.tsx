@@ -5,6 +5,7 @@ import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';
 import type { CodeMarker } from './MonacoEditor.tsx';
 import { RunSample } from './RunSample.tsx';
+import { useApp } from '../store/appStore.ts';
 
 // Monaco is ~4 MB: it loads only when a code node is inspected, so the canvas never waits for it.
 const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
@@ -21,7 +22,10 @@ export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; ro
         <div className="code-box">
           <Suspense fallback={<div className="code-loading" data-testid="code-loading">Loading the code editor…</div>}>
             <MonacoEditor key={nodeId} path={`file:///hookwire/${encodeURIComponent(nodeId)}.${spec.language}`} language={spec.language === 'ts' ? 'typescript' : 'javascript'}
-              value={spec.source} onChange={(source) => onChange({ ...spec, source })} onMarkers={setMarkers} />
+              value={spec.source} onChange={(source) => onChange({ ...spec, source })} onMarkers={(m, source) => {
+                setMarkers(m);
+                useApp.getState().setTypeMarks(nodeId, { source, markers: m });
+              }} />
           </Suspense>
         </div>
         <ul className="markers" data-testid="code-markers" aria-label="Code problems">

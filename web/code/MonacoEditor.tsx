@@ -52,7 +52,7 @@ function toMarkers(uri: monaco.Uri): CodeMarker[] {
 }
 
 export default function MonacoEditor({ path, language, value, onChange, onMarkers }: {
-  path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[]) => void;
+  path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[], source: string) => void;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -82,7 +82,7 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
     editorRef.current = editor;
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
-      if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri));
+      if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
     });
     return () => {
       sub.dispose();
@@ -106,5 +106,8 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
     if (model && model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
   }, [language]);
 
-  return <div ref={host} style={{ height: '100%', width: '100%' }} data-testid="monaco-host" />;
+  // `nokey`: React Flow's document-wide key handler (Space pans, Delete removes nodes) leaves this subtree
+  // alone. Monaco 0.57 takes text through a plain `div.native-edit-context`, which React Flow does not see as
+  // a text field, so without it Space never reaches the editor (STACK-NOTES, xyflow #5729).
+  return <div ref={host} className="nokey" style={{ height: '100%', width: '100%' }} data-testid="monaco-host" />;
 }

@@ -26,6 +26,13 @@ export function createPlayback(store: AppStore, replay: ReplayService): Playback
   let token = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** A jump that finds nothing says so, instead of doing nothing. */
+  const say = async (found: Promise<number>, none: string) => {
+    const index = await found;
+    if (index < 0 && s().activeEpoch >= 0) s().toast({ tone: 'info', message: none });
+    return index;
+  };
+
   async function nextBreakpoint(from: number) {
     const st = s();
     if (st.breakpoints.length === 0 || st.activeEpoch < 0) return { index: -1, labels: [] };
@@ -88,7 +95,7 @@ export function createPlayback(store: AppStore, replay: ReplayService): Playback
       s().pausedOn(stop.index, stop.labels.join(', '));
       return stop.index;
     },
-    nextBlock: (direction = 'forward') => replay.findAndGo([{ kind: 'blocked' }], direction),
-    nextDivergence: (direction = 'forward') => replay.findAndGo([{ kind: 'divergent' }], direction),
+    nextBlock: (direction = 'forward') => say(replay.findAndGo([{ kind: 'blocked' }], direction), `No blocked step ${direction === 'forward' ? 'after' : 'before'} this one.`),
+    nextDivergence: (direction = 'forward') => say(replay.findAndGo([{ kind: 'divergent' }], direction), `No step ${direction === 'forward' ? 'after' : 'before'} this one decides differently from the recording.`),
   };
 }

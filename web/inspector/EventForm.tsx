@@ -1,6 +1,6 @@
 import { LIFECYCLE_EVENTS, type EventMode } from '../../engine/model/event.ts';
 import type { EventNode } from '../../engine/model/pipelineSchema.ts';
-import { knownEventTypes, patternMode } from '../model/eventModes.ts';
+import { eventModes, patternMode } from '../../engine/model/eventModes.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { Field, TextField } from './fields.tsx';
 import { compact, useUpdateNode } from './useUpdateNode.ts';
@@ -13,7 +13,7 @@ export function EventForm({ node }: { node: EventNode }) {
   const apply = useApp((s) => s.apply);
   const update = useUpdateNode(node);
   if (!doc) return null;
-  const known = knownEventTypes(doc);
+  const known = eventModes(doc);
   const exact = node.pattern !== '*' && !node.pattern.endsWith('.*');
   const mode = patternMode(node.pattern, known);
   const builtin = LIFECYCLE_EVENTS.find((e) => e.type === node.pattern);
@@ -32,7 +32,7 @@ export function EventForm({ node }: { node: EventNode }) {
         hint="An exact type (tool.before_call), a prefix wildcard (tool.*) or * for every event."
         onChange={(pattern) => update({ ...node, pattern }, 'pattern')} />
       <datalist id={EVENT_LIST_ID}>
-        {[...known.keys()].map((t) => <option key={t} value={t} />)}
+        {[...known.known.keys()].map((t) => <option key={t} value={t} />)}
         <option value="tool.*" />
         <option value="model.*" />
         <option value="*" />

@@ -9,6 +9,7 @@ import { HandlerForm } from './HandlerForm.tsx';
 import { MatcherForm } from './MatcherForm.tsx';
 import { PathDatalist } from './PathInput.tsx';
 import { PipelineForm } from './PipelineForm.tsx';
+import { WiresField } from './WiresField.tsx';
 
 function header(node: PipelineNode) {
   if (node.kind === 'event') return { icon: 'event' as const, color: kindColor('event'), title: node.label ?? 'Event', kind: 'Event' };
@@ -72,6 +73,7 @@ export function Inspector() {
       {node.kind === 'event' && <EventForm node={node} />}
       {node.kind === 'matcher' && <MatcherForm node={node} />}
       {node.kind === 'handler' && <HandlerForm node={node} />}
+      <WiresField node={node} />
       <PathDatalist />
     </div>
   );

@@ -52,7 +52,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           This pipeline has {errors} error{errors === 1 ? '' : 's'}; the file will be refused by the engine until they are fixed.
         </div>
       )}
-      <pre className="preview" data-testid="export-preview">{text}</pre>
+      <pre className="preview" data-testid="export-preview" tabIndex={0} aria-label="The exported file">{text}</pre>
     </Dialog>
   );
 }

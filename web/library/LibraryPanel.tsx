@@ -40,8 +40,7 @@ export function LibraryPanel() {
         ) : (
           entries.map((e) => (
             <div key={e.id} className="lib-item" aria-current={e.id === current} data-testid="library-item" data-name={e.name}
-              onClick={() => e.id !== current && void openPipeline(e.id)} role="button" tabIndex={0}
-              onKeyDown={(k) => k.key === 'Enter' && e.id !== current && void openPipeline(e.id)}>
+              onClick={() => e.id !== current && void openPipeline(e.id)}>
               <div style={{ minWidth: 0 }}>
                 {renaming === e.id ? (
                   <RenameInput initial={e.name} onDone={(name) => {
@@ -49,7 +48,8 @@ export function LibraryPanel() {
                     if (name && name !== e.name) void renamePipeline(e.id, name);
                   }} />
                 ) : (
-                  <div className="title" title={e.name}>{e.name}</div>
+                  // The keyboard's way in: a click on it bubbles to the row, which opens the entry.
+                  <button type="button" className="title lib-open" title={e.name} aria-current={e.id === current}>{e.name}</button>
                 )}
                 <div className="meta">{timeAgo(e.updated_at)}</div>
               </div>

@@ -44,3 +44,26 @@ export function mergeCodeProblems(doc: Pipeline, base: readonly Problem[], code:
   const warnings = base.filter((p) => p.severity !== 'error');
   return [...errors, ...added, ...warnings];
 }
+
+/** What Monaco's TypeScript check said about one node's source (the editor's own check; the engine strips types). */
+export interface TypeMarks {
+  source: string;
+  markers: readonly { severity: 'error' | 'warning'; message: string; line: number; column: number }[];
+}
+
+/**
+ * The type checker's findings as problems, for nodes whose source is still the one checked. They are
+ * warnings: TypeScript's types are stripped before the code runs, so the pipeline still loads [S1].
+ */
+export function typeProblems(doc: Pipeline, marks: ReadonlyMap<string, TypeMarks>): Problem[] {
+  const out: Problem[] = [];
+  doc.nodes.forEach((n, i) => {
+    const m = marks.get(n.id);
+    const spec = n.kind === 'handler' && n.action.type === 'code' ? { spec: n.action, path: ['nodes', i, 'action', 'source'] } : n.kind === 'matcher' && n.code ? { spec: n.code, path: ['nodes', i, 'code', 'source'] } : null;
+    if (!m || !spec || spec.spec.source !== m.source) return;
+    for (const k of m.markers) {
+      out.push({ code: 'code_error', severity: 'warning', path: spec.path, node_id: n.id, message: `Type check, line ${k.line}:${k.column}: ${k.message} (the code still runs: types are stripped)` });
+    }
+  });
+  return out;
+}

@@ -3,7 +3,7 @@ import type { Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineSc
 import type { Problem } from '../../engine/model/problem.ts';
 import { describeMatcher } from '../../engine/model/describeCondition.ts';
 import { describeAction } from './describeAction.ts';
-import { knownEventTypes, patternMode, type PatternMode } from './eventModes.ts';
+import { eventModes, patternMode, type PatternMode } from '../../engine/model/eventModes.ts';
 
 /**
  * The pure mapping from a pipeline document to React Flow nodes and edges (STYLE habit 6), and back from a
@@ -68,7 +68,7 @@ const NO_PROBLEMS: readonly Problem[] = [];
 /** Maps a document to React Flow nodes and edges. Nodes without a position are placed at the origin. */
 export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW): { nodes: HookFlowNode[]; edges: HookFlowEdge[] } {
   const positions = new Map((doc.layout?.nodes ?? []).map((p) => [p.id, p]));
-  const known = knownEventTypes(doc);
+  const known = eventModes(doc);
   const byNode = problemsByNode(view.problems);
   const nodes = doc.nodes.map((node): HookFlowNode => {
     const p = view.dragging?.get(node.id) ?? positions.get(node.id);

@@ -77,7 +77,14 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
         if (s.pipelineId !== id || !record || record.deleted_at !== undefined) return;
         if (record.revision <= s.revision || record.saved_by === TAB_ID) return;
         if (s.version === s.savedVersion && s.save.status !== 'conflict') {
-          void openPipeline(id).then(() => store().toast({ tone: 'info', message: 'Updated with changes saved in another tab.' }));
+          const opened = documentForEditor(record.doc);
+          if (!opened.ok) {
+            void openPipeline(id);
+            return;
+          }
+          // This tab keeps its place: selection, inspector, focus and undo history stay.
+          s.adoptStored(opened.doc, record.revision);
+          s.toast({ tone: 'info', message: 'Updated with changes saved in another tab.' });
         } else {
           s.setSave({ status: 'conflict', theirRevision: record.revision, by: 'other-tab' });
         }

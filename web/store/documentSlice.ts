@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand';
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { Problem } from '../../engine/model/problem.ts';
-import { applyChanges, type Change } from '../model/changes.ts';
+import { applyChanges, ChangeError, type Change } from '../model/changes.ts';
 import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
-import { mergeCodeProblems } from '../model/codeProblems.ts';
+import { mergeCodeProblems, typeProblems, type TypeMarks } from '../model/codeProblems.ts';
 import { validateDoc } from '../model/editorDocument.ts';
 
 import type { AppState } from './appStore.ts';
@@ -43,6 +43,8 @@ export interface DocumentData {
   docProblems: Problem[];
   /** The engine's `code_error` problems from the sandbox worker's last check (problems/codeCheck.ts). */
   codeProblems: Problem[];
+  /** Monaco's TypeScript findings per code node, for the source they were about (CodeField reports them). */
+  typeMarks: ReadonlyMap<string, TypeMarks>;
   openError: OpenError | null;
   selectedNodes: string[];
   selectedEdges: string[];
@@ -53,6 +55,11 @@ export interface DocumentData {
 
 export interface DocumentActions {
   open(id: string, doc: Pipeline, revision: number): void;
+  /**
+   * Another tab saved the open document and this one had nothing unsaved: take theirs as the stored state
+   * without losing this tab's place (selection, undo history, focus; the canvas is not remounted).
+   */
+  adoptStored(doc: Pipeline, revision: number): void;
   showOpenError(error: OpenError): void;
   closeDocument(): void;
   apply(changes: Change[], label: string, coalesceKey?: string): void;
@@ -63,6 +70,8 @@ export interface DocumentActions {
   setSave(save: SaveState, patch?: Partial<Pick<DocumentData, 'revision' | 'savedVersion'>>): void;
   /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
   setCodeProblems(problems: Problem[]): void;
+  /** Monaco's TypeScript findings for a node's source. */
+  setTypeMarks(nodeId: string, marks: TypeMarks): void;
 }
 
 export type DocumentSlice = DocumentData & DocumentActions;
@@ -77,6 +86,7 @@ const INITIAL: DocumentData = {
   problems: [],
   docProblems: [],
   codeProblems: [],
+  typeMarks: new Map(),
   openError: null,
   selectedNodes: [],
   selectedEdges: [],
@@ -85,9 +95,17 @@ const INITIAL: DocumentData = {
 };
 
 /** Validates `doc` on the page and joins the code problems last reported for it. */
-function problemsOf(doc: Pipeline, codeProblems: Problem[]): Pick<DocumentData, 'problems' | 'docProblems'> {
+function problemsOf(doc: Pipeline, codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Pick<DocumentData, 'problems' | 'docProblems'> {
   const docProblems = validateDoc(doc);
-  return { docProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) };
+  return { docProblems, problems: joined(doc, docProblems, codeProblems, typeMarks) };
+}
+
+function joined(doc: Pipeline, docProblems: Problem[], codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Problem[] {
+  const merged = mergeCodeProblems(doc, docProblems, codeProblems);
+  // Code that does not compile has its error from the sandbox already; Monaco's would repeat it.
+  const broken = new Set(merged.filter((p) => p.code === 'code_error').map((p) => p.node_id));
+  const types = typeProblems(doc, typeMarks).filter((p) => !broken.has(p.node_id));
+  return types.length ? [...merged, ...types] : merged;
 }
 
 /** Drops selected ids that no longer exist after an edit. */
@@ -97,71 +115,105 @@ function pruneSelection(doc: Pipeline, nodes: string[], edges: string[]): Pick<D
   return { selectedNodes: nodes.filter((id) => ids.has(id)), selectedEdges: edges.filter((id) => wires.has(id)) };
 }
 
-export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> = (set, get) => ({
-  ...INITIAL,
+export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> = (set, get) => {
+  /**
+   * The document after `changes`, or null when they no longer apply: an entry recorded before another
+   * tab's save was adopted may be about a node that tab removed.
+   */
+  const replayable = (doc: Pipeline, changes: Change[]): Pipeline | null => {
+    try {
+      return applyChanges(doc, changes).doc;
+    } catch (e) {
+      if (e instanceof ChangeError) return null;
+      throw e;
+    }
+  };
+  const forgetHistory = () => {
+    set({ history: EMPTY_HISTORY });
+    get().toast({ tone: 'info', message: 'Undo history cleared: it no longer applies after the changes saved in another tab.' });
+  };
+  return {
+    ...INITIAL,
 
-  open: (id, doc, revision) =>
-    set({
-      pipelineId: id,
-      doc,
-      revision,
-      version: 0,
-      savedVersion: 0,
-      history: EMPTY_HISTORY,
-      codeProblems: [],
-      ...problemsOf(doc, []),
-      openError: null,
-      selectedNodes: [],
-      selectedEdges: [],
-      save: { status: 'idle' },
-    }),
+    open: (id, doc, revision) =>
+      set({
+        pipelineId: id,
+        doc,
+        revision,
+        version: 0,
+        savedVersion: 0,
+        history: EMPTY_HISTORY,
+        codeProblems: [],
+        typeMarks: new Map(),
+        ...problemsOf(doc, [], new Map()),
+        openError: null,
+        selectedNodes: [],
+        selectedEdges: [],
+        save: { status: 'idle' },
+      }),
 
-  showOpenError: (error) => set({ ...INITIAL, openError: error }),
+    adoptStored: (doc, revision) => {
+      const { selectedNodes, selectedEdges, version } = get();
+      set({ doc, revision, savedVersion: version, ...problemsOf(doc, get().codeProblems, get().typeMarks), ...pruneSelection(doc, selectedNodes, selectedEdges) });
+    },
 
-  closeDocument: () => set({ ...INITIAL }),
+    showOpenError: (error) => set({ ...INITIAL, openError: error }),
 
-  apply: (changes, label, coalesceKey) => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    if (!doc || changes.length === 0) return;
-    const applied = applyChanges(doc, changes);
-    const entry = { label, changes, inverse: applied.inverse, time: Date.now(), ...(coalesceKey ? { coalesceKey } : {}) };
-    set({
-      doc: applied.doc,
-      history: record(history, entry),
-      version: version + 1,
-      ...problemsOf(applied.doc, get().codeProblems),
-      ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
-    });
-  },
+    closeDocument: () => set({ ...INITIAL }),
 
-  undo: () => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    const step = doc && takeUndo(history);
-    if (!doc || !step) return;
-    const next = applyChanges(doc, step.entry.inverse).doc;
-    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
-  },
+    apply: (changes, label, coalesceKey) => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      if (!doc || changes.length === 0) return;
+      const applied = applyChanges(doc, changes);
+      const entry = { label, changes, inverse: applied.inverse, time: Date.now(), ...(coalesceKey ? { coalesceKey } : {}) };
+      set({
+        doc: applied.doc,
+        history: record(history, entry),
+        version: version + 1,
+        ...problemsOf(applied.doc, get().codeProblems, get().typeMarks),
+        ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
+      });
+    },
 
-  redo: () => {
-    const { doc, history, version, selectedNodes, selectedEdges } = get();
-    const step = doc && takeRedo(history);
-    if (!doc || !step) return;
-    const next = applyChanges(doc, step.entry.changes).doc;
-    set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems), ...pruneSelection(next, selectedNodes, selectedEdges) });
-  },
+    undo: () => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      const step = doc && takeUndo(history);
+      if (!doc || !step) return;
+      const next = replayable(doc, step.entry.inverse);
+      if (!next) return forgetHistory();
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems, get().typeMarks), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    },
 
-  select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
+    redo: () => {
+      const { doc, history, version, selectedNodes, selectedEdges } = get();
+      const step = doc && takeRedo(history);
+      if (!doc || !step) return;
+      const next = replayable(doc, step.entry.changes);
+      if (!next) return forgetHistory();
+      set({ doc: next, history: step.history, version: version + 1, ...problemsOf(next, get().codeProblems, get().typeMarks), ...pruneSelection(next, selectedNodes, selectedEdges) });
+    },
 
-  focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
+    select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
 
-  setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+    focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
 
-  setCodeProblems: (codeProblems) => {
-    const { doc, docProblems } = get();
-    if (!doc) return;
-    set({ codeProblems, problems: mergeCodeProblems(doc, docProblems, codeProblems) });
-  },
-});
+    setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
+
+    setCodeProblems: (codeProblems) => {
+      const { doc, docProblems } = get();
+      if (!doc) return;
+      set({ codeProblems, problems: joined(doc, docProblems, codeProblems, get().typeMarks) });
+    },
+
+    setTypeMarks: (nodeId, marks) => {
+      const { doc, docProblems, codeProblems, typeMarks } = get();
+      if (!doc) return;
+      const next = new Map(typeMarks);
+      next.set(nodeId, marks);
+      set({ typeMarks: next, problems: joined(doc, docProblems, codeProblems, next) });
+    },
+  };
+};
 
 /** Selectors at module scope, so components subscribe to exactly what they render. */
 export const selectDoc = (s: AppState) => s.doc;

@@ -10,11 +10,12 @@
  *   the block message. Enforcement over token latency: nothing of a step reaches the caller before the decision.
  * - `tools(toolSet)` wraps every tool's `execute` in `guardTool`: `tool.before_call` (a block returns Hookwire's
  *   message to the model as the tool's result; the tool never runs; a rewritten `tool_input` is what the tool gets),
- *   then `tool.after_call` (a rewritten `tool_response` is what the model sees; a block withholds it).
+ *   then `tool.after_call` (a rewritten `tool_response` is what the model sees; a block withholds it). The before event
+ *   is dispatched in the tool's `needsApproval` (once per call): an ASK there is the SDK's tool approval [O4].
  * - `stopWhen` ends the SDK's loop after the step in which the trace was terminated (add it to `stopWhen`).
  */
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
-import type { EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
+import type { Approver, ApproverAnswer, EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
 import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 // The v3 model types, read off the middleware type that `ai` exports (so `ai` is the one peer dependency).
@@ -33,6 +34,7 @@ export interface HookwireAiSdk {
 
 export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   const before = async (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): Promise<{ result: EmitResult; params: LanguageModelV3CallOptions }> => {
+    settle(params.prompt);
     const result = await trace.emitAsync('model.before_call', { model: model.modelId, provider: model.provider, messages: asJson(params.prompt), tools: (params.tools ?? []).map((t) => t.name) });
     const rewritten = result.blocked ? undefined : rewrittenField(result, 'messages', params.prompt);
     const next = Array.isArray(rewritten) ? { ...params, prompt: rewritten as unknown as LanguageModelV3CallOptions['prompt'] } : params;
@@ -90,6 +92,42 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
     },
   };
 
+  // [O4] An ASK is the SDK's own tool approval: `needsApproval` dispatches `tool.before_call` and answers true on
+  // ASK, so the step ends with a `tool-approval-request`; the app adds a `tool-approval-response` and calls the SDK
+  // again. The question waits as the emit's approver; the answer in the messages settles it (an approved call's
+  // `execute`, a denied one's `execution-denied` result in the next prompt), recorded as an approver's answer [P14].
+  const calls = new Map<string, { result: Promise<EmitResult>; ask: ((a: ApproverAnswer) => void) | null; answered: boolean }>();
+  const answer = (toolCallId: string, a: ApproverAnswer) => {
+    const c = calls.get(toolCallId);
+    if (!c?.ask || c.answered) return;
+    c.answered = true;
+    c.ask(a);
+  };
+  /** Reads the person's answers from messages or a prompt: approval responses, and denied results. */
+  const settle = (messages: unknown) => {
+    if (!Array.isArray(messages)) return;
+    const requests = new Map<string, string>();
+    for (const m of messages as { content?: unknown }[]) {
+      if (!Array.isArray(m?.content)) continue;
+      for (const p of m.content as { type?: string; approvalId?: string; toolCallId?: string; approved?: boolean; reason?: string; output?: { type?: string; reason?: string } }[]) {
+        if (p?.type === 'tool-approval-request' && p.approvalId && p.toolCallId) requests.set(p.approvalId, p.toolCallId);
+        else if (p?.type === 'tool-approval-response' && p.approvalId && requests.has(p.approvalId)) {
+          const id = requests.get(p.approvalId)!;
+          answer(id, p.approved === true ? (p.reason ? { answer: 'allow', reason: p.reason } : 'allow') : { answer: 'deny', reason: p.reason || 'denied in the AI SDK' });
+        } else if (p?.type === 'tool-result' && p.toolCallId && p.output?.type === 'execution-denied') answer(p.toolCallId, { answer: 'deny', reason: p.output.reason || 'denied in the AI SDK' });
+      }
+    }
+  };
+  const dispatchBefore = (name: string, input: unknown, toolCallId: string): Promise<boolean> => {
+    const call = { result: null as unknown as Promise<EmitResult>, ask: null as ((a: ApproverAnswer) => void) | null, answered: false };
+    let asked!: () => void;
+    const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
+    const approver: Approver = () => new Promise<ApproverAnswer>((resolve) => ((call.ask = resolve), asked()));
+    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: toolInputOf(input), tool_use_id: toolCallId }, { event_id: `${toolCallId}:before`, approver });
+    calls.set(toolCallId, call);
+    return Promise.race([askedNow, call.result.then(() => false)]);
+  };
+
   const tools = <T extends ToolSet>(set: T): T => {
     const out: Record<string, unknown> = {};
     for (const [name, t] of Object.entries(set)) {
@@ -98,10 +136,22 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
         out[name] = t;
         continue;
       }
+      const own = t.needsApproval;
       out[name] = {
         ...t,
-        execute: async (input: unknown, options: { toolCallId: string }) => {
-          const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId });
+        needsApproval: async (input: unknown, options: { toolCallId: string; messages: unknown[] }) => {
+          const mine = typeof own === 'function' ? await (own as (i: unknown, o: unknown) => boolean | PromiseLike<boolean>)(input, options) : own === true;
+          settle(options.messages);
+          const seen = calls.get(options.toolCallId);
+          const isAsk = seen ? seen.ask !== null : await dispatchBefore(name, input, options.toolCallId);
+          return isAsk || mine;
+        },
+        execute: async (input: unknown, options: { toolCallId: string; messages?: unknown[] }) => {
+          settle(options.messages);
+          const call = calls.get(options.toolCallId);
+          // The SDK executes an asked call only after an approval response; without one in the messages it fails closed.
+          if (call?.ask && !call.answered) answer(options.toolCallId, { answer: 'deny', reason: 'the AI SDK ran the tool without an approval response' });
+          const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId, ...(call ? { dispatched: call.result } : {}) });
           return r.status === 'blocked' ? r.message : r.value;
         },
       };

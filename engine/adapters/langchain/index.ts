@@ -8,15 +8,38 @@
  * - `wrapToolCall` emits `tool.before_call` {tool_name, tool_input = the call's args, tool_use_id} and
  *   `tool.after_call` {…, tool_response = the ToolMessage's content, is_error}. A block returns a ToolMessage with
  *   the message (status "error") and the tool never runs; a rewritten `tool_input` is the args the tool gets; a
- *   rewritten `tool_response` is the content the model sees.
+ *   rewritten `tool_response` is the content the model sees. An ASK is a LangGraph `interrupt()` with a HITL request,
+ *   resumed with `Command({resume: {decisions: [...]}})` [O4].
  * - `beforeModel` and `afterModel` jump to the end (`jumpTo: "end"`) once the trace is terminated, so a TERMINATE
  *   at a tool call or a model answer ends the run at the next step.
  */
+import { interrupt } from '@langchain/langgraph';
 import { AIMessage, createMiddleware, ToolMessage, type BaseMessage } from 'langchain';
-import { isJsonObject, ownGet, type JsonObject, type JsonValue, type RuntimeTrace } from '../../index.ts';
+import { isJsonObject, ownGet, type ApprovalRequest, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../../index.ts';
 import { asJson, blockMessage, changed, jsonOf, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
+/** The resume value of a Hookwire interrupt, as `humanInTheLoopMiddleware` takes it: one decision. */
+export interface HookwireResume {
+  decisions: ({ type: 'approve' } | { type: 'reject'; message?: string })[];
+}
+
 export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string } = {}) {
+  // [O4] An ASK is LangGraph's human-in-the-loop interrupt: `wrapToolCall` dispatches `tool.before_call` once per
+  // call; on ASK it calls `interrupt()` with a HITL request (as `humanInTheLoopMiddleware` does), the run stops
+  // (it needs a checkpointer) and resumes with `new Command({ resume: { decisions: [...] } })`, when the tool node
+  // runs again and `interrupt()` returns the person's decision. The question waits as the emit's approver; the
+  // decision settles it, recorded as an approver's answer [P14].
+  const calls = new Map<string, { result: Promise<EmitResult>; isAsk: Promise<boolean>; request: ApprovalRequest | null; answer: ((a: ApproverAnswer) => void) | null; answered: boolean }>();
+  const dispatchBefore = (name: string, input: JsonObject, id: string) => {
+    let asked!: () => void;
+    const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
+    const call = { result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null as ApprovalRequest | null, answer: null as ((a: ApproverAnswer) => void) | null, answered: false };
+    const approver: Approver = (req) => new Promise<ApproverAnswer>((resolve) => ((call.request = req), (call.answer = resolve), asked()));
+    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: id }, { ...(id ? { event_id: `${id}:before` } : {}), approver });
+    call.isAsk = Promise.race([askedNow, call.result.then(() => false)]);
+    if (id) calls.set(id, call);
+    return call;
+  };
   const endIfTerminated = () => (trace.terminated ? { jumpTo: 'end' as const } : undefined);
   return createMiddleware({
     name: options.name ?? 'HookwireMiddleware',
@@ -52,7 +75,20 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const name = call.name;
       const id = call.id ?? '';
       const input = toolInputOf(call.args);
+      const asked = (id ? calls.get(id) : undefined) ?? dispatchBefore(name, input, id);
+      if ((await asked.isAsk) && !asked.answered) {
+        const q = asked.request!;
+        // Throws the first time (the run stops); returns the person's decision when the run resumes.
+        const decision: unknown = interrupt({
+          actionRequests: [{ name, args: ownGet(q.payload, 'tool_input') ?? input, description: q.reason }],
+          reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'reject'] }],
+          hookwire: { trace_id: q.trace_id, event_id: q.event_id, decided_by: q.decided_by },
+        });
+        asked.answered = true;
+        asked.answer!(answerOf(decision));
+      }
       const r = await trace.guard<Awaited<ReturnType<typeof handler>>>({
+        dispatched: asked.result,
         before: { type: 'tool.before_call', payload: { tool_name: name, tool_input: input, tool_use_id: id } },
         run: (p) => handler({ ...request, toolCall: { ...call, args: toolInputOf(ownGet(p, 'tool_input')) } }),
         after: {
@@ -74,6 +110,15 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       return r.value;
     },
   });
+}
+
+/** The person's decision as an answer: `approve` allows; `reject` denies with its message; anything else denies (fail closed). */
+function answerOf(resume: unknown): ApproverAnswer {
+  const d = (resume as { decisions?: unknown } | null)?.decisions;
+  const first = Array.isArray(d) && d.length === 1 ? (d[0] as { type?: unknown; message?: unknown }) : null;
+  if (first?.type === 'approve') return 'allow';
+  if (first?.type === 'reject') return { answer: 'deny', reason: typeof first.message === 'string' && first.message ? first.message : 'rejected in LangGraph' };
+  return { answer: 'deny', reason: 'the resume value is not one HITL decision ({decisions: [{type: "approve" | "reject"}]})' };
 }
 
 function modelName(model: unknown): string {

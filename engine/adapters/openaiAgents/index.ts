@@ -6,7 +6,8 @@
  *   - tools: `tool.before_call` {tool_name, tool_input = the parsed arguments, tool_use_id = call id}; a block
  *     returns Hookwire's message as the tool's output (the model reads it; the tool never runs); a rewritten
  *     `tool_input` is the arguments the tool gets. `tool.after_call` {…, tool_response}: a rewrite is the output
- *     the model sees, a block withholds it.
+ *     the model sees, a block withholds it. `tool.before_call` is dispatched in the tool's `needsApproval` (once per
+ *     call): an ASK there is the SDK's tool approval, an interruption answered with `state.approve/reject` [O4].
  *   - input guardrail (`runInParallel: false`, so it decides before the first model call): `input.received`
  *     {prompt, input}; BLOCK or TERMINATE trips the wire (`InputGuardrailTripwireTriggered`).
  *   - output guardrail: `final_answer.before` {text, agent}; BLOCK or TERMINATE trips the wire
@@ -19,12 +20,20 @@
  *   assistant message with Hookwire's message and no tool calls, which the runner takes as the final output.
  *   Streamed responses are held until `response_done` and decided on its output (as for the AI SDK).
  */
-import { Agent, getHandoff, Usage, type FunctionTool, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
-import { ownGet, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
+import { Agent, getHandoff, Usage, type FunctionTool, type RunContext, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
+import { ownGet, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
 import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
 type AnyAgent = Agent<any, any>;
+
+/** An ASK handed to the SDK's approval: it waits for the person's answer in the run context. */
+interface PendingAsk {
+  ctx: RunContext<any>;
+  toolName: string;
+  answered: boolean;
+  answer(a: ApproverAnswer): void;
+}
 
 export interface HookwireAgents {
   agent<A extends AnyAgent>(agent: A): A;
@@ -36,21 +45,68 @@ export interface HookwireAgents {
 }
 
 export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
+  // [O4] An ASK is the SDK's own tool approval: `needsApproval` dispatches `tool.before_call` and answers true on
+  // ASK, so the run returns with an interruption; the person answers with `state.approve()` / `state.reject()` and
+  // the run resumes. The question waits as the emit's approver; the SDK's answer settles it, and the runtime
+  // records it as any approver's answer [P14], so `hookwire replay` reproduces it [R15].
+  const calls = new Map<string, { result: Promise<EmitResult>; ask: PendingAsk | null }>();
+  const settle = () => {
+    for (const [callId, c] of calls) {
+      const a = c.ask;
+      if (!a || a.answered) continue;
+      const approved = a.ctx.isToolApproved({ toolName: a.toolName, callId });
+      if (approved === true) a.answer('allow');
+      else if (approved === false) a.answer({ answer: 'deny', reason: a.ctx.getRejectionMessage(a.toolName, callId) ?? 'rejected in the Agents SDK' });
+    }
+  };
+  const before = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
+    let ask: PendingAsk | null = null;
+    let asked!: () => void;
+    const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
+    const approver: Approver = () =>
+      new Promise<ApproverAnswer>((resolve) => {
+        const a: PendingAsk = { ctx, toolName: f.name, answered: false, answer: (v) => { if (!a.answered) { a.answered = true; resolve(v); } } };
+        ask = a;
+        asked();
+      });
+    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver });
+    const call = { result, ask: null as PendingAsk | null };
+    calls.set(callId, call);
+    return Promise.race([askedNow, result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
+  };
+
   const tool = (t: Tool<any>): Tool<any> => {
     if (t.type !== 'function') return t;
     const f = t as FunctionTool<any, any, unknown>;
+    const needsApproval: FunctionTool<any, any, unknown>['needsApproval'] = async (ctx, input, callId) => {
+      const own = await f.needsApproval(ctx, input, callId);
+      if (callId === undefined) return own;
+      settle();
+      const seen = calls.get(callId);
+      // The SDK asks again after a resume; the event was dispatched once [E5].
+      const isAsk = seen ? seen.ask !== null : await before(f, ctx, input, callId);
+      return isAsk || own;
+    };
     const invoke: FunctionTool<any, any, unknown>['invoke'] = async (ctx, input, details) => {
       const callId = details?.toolCall?.callId;
-      const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), callId !== undefined ? { tool_use_id: callId } : {});
+      settle();
+      const call = callId !== undefined ? calls.get(callId) : undefined;
+      // The SDK runs an asked call only once the person approved it; anything else fails closed.
+      if (call?.ask && !call.ask.answered) call.ask.answer(ctx.isToolApproved({ toolName: f.name, callId: callId! }) === true ? 'allow' : { answer: 'deny', reason: 'the Agents SDK ran the tool without an approval' });
+      const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), {
+        ...(callId !== undefined ? { tool_use_id: callId } : {}),
+        ...(call ? { dispatched: call.result } : {}),
+      });
       return r.status === 'blocked' ? r.message : r.value;
     };
-    return { ...f, invoke } as Tool<any>;
+    return { ...f, needsApproval, invoke } as Tool<any>;
   };
 
   const inputGuardrail: InputGuardrail = {
     name: 'hookwire',
     runInParallel: false,
     execute: async ({ input }) => {
+      settle();
       const prompt = typeof input === 'string' ? input : lastUserText(input);
       const r = await trace.emitAsync('input.received', { prompt, input: asJson(input) });
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
@@ -59,6 +115,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   const outputGuardrail: OutputGuardrail<any, any> = {
     name: 'hookwire',
     execute: async ({ agentOutput, agent }) => {
+      settle();
       const text = typeof agentOutput === 'string' ? agentOutput : JSON.stringify(agentOutput);
       const r = await trace.emitAsync('final_answer.before', { text, agent: agent.name });
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
@@ -83,6 +140,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     const wrapped: Handoff<any, any> = Object.assign(Object.create(Object.getPrototypeOf(h) as object) as Handoff<any, any>, h, {
       agent: target,
       onInvokeHandoff: async (ctx: Parameters<Handoff<any, any>['onInvokeHandoff']>[0], args: string) => {
+        settle();
         const r = await trace.emitAsync('agent.handoff', { from_agent: from.name, to_agent: h.agentName, tool_name: h.toolName, input: toolInputOf(args || '{}') });
         if (r.blocked) return from;
         const next = await h.onInvokeHandoff(ctx, args);
@@ -93,7 +151,8 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   };
 
   const model = (m: Model, name = 'model'): Model => {
-    const before = async (request: ModelRequest): Promise<{ result: EmitResult; request: ModelRequest }> => {
+    const beforeModel = async (request: ModelRequest): Promise<{ result: EmitResult; request: ModelRequest }> => {
+      settle();
       const system = request.systemInstructions ?? '';
       const result = await trace.emitAsync('model.before_call', { model: name, system_prompt: system, messages: asJson(request.input), tools: request.tools.map((t) => String((t as { name?: unknown; type?: unknown }).name ?? (t as { type?: unknown }).type)) });
       if (result.blocked) return { result, request };
@@ -114,14 +173,14 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     };
     const wrapped: Model = {
       async getResponse(request) {
-        const b = await before(request);
+        const b = await beforeModel(request);
         if (b.result.blocked) return { usage: new Usage(), output: [assistantText(blockMessage(b.result))] };
         const res = await m.getResponse(b.request);
         const a = await after(res.output, res.usage);
         return a.output === res.output ? res : { ...res, output: a.output };
       },
       async *getStreamedResponse(request) {
-        const b = await before(request);
+        const b = await beforeModel(request);
         if (b.result.blocked) {
           yield* replacedStream(blockMessage(b.result));
           return;

@@ -4,38 +4,53 @@ import { jsonErrorDetail } from '../formatIssues.ts';
 /** Levels a foreign document may add around its records (arrays of events, span envelopes). */
 const DOCUMENT_WRAPPING = 8;
 import { LineSplitter } from '../lineSplitter.ts';
-import { DEFAULT_MAX_LINE_CHARS } from '../traceReader.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
 import type { JsonlRecord } from './importClaudeCode.ts';
 
 /**
- * Parses JSON Lines tolerantly [I1]: every line that parses is kept with its line number; each bad line is
- * a problem (`not_json`, `truncated` for an unfinished last line, `line_too_long`) and the rest go on.
+ * A line splitter that parses JSON Lines tolerantly [I1]: every line that parses is handed on with its
+ * line number; each bad line is a problem (`not_json`, `truncated` for an unfinished last line,
+ * `line_too_long`, `too_deep` past MAX_JSON_DEPTH plus `wrapping` levels [V9]) and the rest go on.
+ * `prepare` may rewrite a line before parsing (quoteOtelIds). The one JSON Lines parser of the importers.
  */
-export function parseJsonl(text: string, maxLineChars = DEFAULT_MAX_LINE_CHARS): { records: JsonlRecord[]; problems: TraceProblem[] } {
-  const records: JsonlRecord[] = [];
-  const problems: TraceProblem[] = [];
-  const splitter = new LineSplitter(maxLineChars, {
+export function jsonlSplitter(
+  maxLineChars: number, problems: TraceProblem[], onRecord: (r: JsonlRecord) => void,
+  options: { prepare?: (line: string) => string; wrapping?: number; maxProblems?: number } = {},
+): LineSplitter {
+  const max = options.maxProblems ?? 1000;
+  const report = (p: TraceProblem) => {
+    if (problems.length < max) problems.push(p);
+  };
+  return new LineSplitter(maxLineChars, {
     line(line, lineNo, terminated) {
+      if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
       if (line.trim() === '') return;
+      let value: unknown;
       try {
-        const value: unknown = JSON.parse(line);
-        const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
-        if (deep) problems.push(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
-        else records.push({ line: lineNo, value });
+        value = JSON.parse(options.prepare ? options.prepare(line) : line);
       } catch (err) {
         const code = terminated ? 'not_json' : 'truncated';
         const what = terminated ? 'not valid JSON' : 'the input ends in the middle of this line';
-        problems.push(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
+        report(traceProblem(code, lineNo, `${what} (${jsonErrorDetail(err)}); the line was skipped`));
+        return;
       }
+      const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1 + (options.wrapping ?? 0));
+      if (deep) report(traceProblem('too_deep', lineNo, `${tooDeepMessage('record', deep)}; the line was skipped`));
+      else onRecord({ line: lineNo, value });
     },
     tooLong(lineNo, length) {
-      problems.push(traceProblem('line_too_long', lineNo, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
+      report(traceProblem('line_too_long', lineNo, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
     },
   });
-  splitter.push(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  splitter.end();
-  return { records, problems };
+}
+
+/** Levels an OTLP export wraps around a span's attribute values (resourceSpans → … → kvlistValue). */
+export const OTLP_WRAPPING = 2 * DOCUMENT_WRAPPING;
+
+/** The depth check of a JSON value cut from a stream (a span, an export request) [V9]. */
+export function tooDeepValue(value: unknown, line: number): TraceProblem | null {
+  const deep = tooDeepAt(value, MAX_JSON_DEPTH + OTLP_WRAPPING);
+  return deep ? traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + OTLP_WRAPPING)}; it was skipped`) : null;
 }
 
 /** Parses one JSON document; a syntax error becomes a problem with its line and column when V8 gives a position. */

@@ -91,6 +91,34 @@ describe('the approver [P14]', () => {
     expect(own).toMatchObject({ status: 'ok', value: 'deployed' });
   });
 
+  it('[P6][P14][O4] guard with an already dispatched before event: not emitted again; an answer that comes later lets the action run with the rewritten input, and the recording waits for it', async () => {
+    const { runtime, lines } = setup();
+    const trace = runtime.startTrace({ trace_id: 'late' });
+    let answer!: (a: 'allow' | { answer: 'deny'; reason: string }) => void;
+    const approver: Approver = () => new Promise((resolve) => (answer = resolve));
+    const dispatched = trace.emitAsync('tool.before_call', deploy('prod'), { event_id: 'd1:before', approver });
+    // A later event is dispatched while the ASK waits; its line waits behind the ASK's [P7].
+    trace.emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await Promise.resolve();
+    expect(lines).toHaveLength(1); // the header only
+    const ran: unknown[] = [];
+    const guarded = trace.guardTool('Deploy', { env: 'ignored' }, (input) => (ran.push(input), 'deployed'), { tool_use_id: 'd1', dispatched });
+    answer('allow');
+    const r = await guarded;
+    expect(r).toMatchObject({ status: 'ok', value: 'deployed' });
+    expect(ran).toEqual([{ env: 'prod' }]); // the dispatched payload, not the input handed to guardTool
+    await trace.flush();
+    const events = lines.slice(1).map((l) => JSON.parse(l) as { event_id: string; recorded: JsonObject });
+    expect(events.map((e) => e.event_id)).toEqual(['d1:before', 'late:2', 'd1:after']);
+    expect(events[0]!.recorded.approval).toEqual({ answer: 'allow', by: 'approver' });
+
+    const denied = trace.emitAsync('tool.before_call', deploy('staging'), { event_id: 'd2:before', approver });
+    const blocked = trace.guardTool('Deploy', { env: 'staging' }, (input) => (ran.push(input), 'deployed'), { tool_use_id: 'd2', dispatched: denied });
+    answer({ answer: 'deny', reason: 'not today' });
+    expect(await blocked).toMatchObject({ status: 'blocked', stage: 'before', decision: 'ask', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(ran).toHaveLength(1);
+  });
+
   it('[P14][E5] a repeated event id reuses the first answer without asking again', () => {
     let asked = 0;
     const trace = setup({ approver: () => (++asked, 'allow') }).runtime.startTrace();

@@ -89,20 +89,20 @@ describe('OpenTelemetry spans [O1]', () => {
     expect(spans[0]!.events.map((e) => e.attributes?.['hookwire.handler.id'])).toContain('h-redact');
   });
 
-  it('[O1] nests under the AI SDK\'s own tool spans (experimental_telemetry on the same tracer)', async () => {
+  it('[O1][O4] nests under the AI SDK\'s own spans (experimental_telemetry on the same tracer): the before event at the step (needsApproval runs before the SDK opens its tool span), the after event under ai.toolCall', async () => {
     const r = createRuntime(PIPELINE, { telemetry: { tracer } });
     if (!r.ok) throw new Error('refused');
     const hw = hookwireAiSdk(r.runtime.startTrace({ trace_id: 'otel-ai' }));
     const t = scenarioTools();
     const model = new MockLanguageModelV3({
       doGenerate: [
-        { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'delete_file', input: '{"path":"/"}' }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] },
+        { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"/etc/passwd"}' }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] },
         { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] },
       ],
     });
     await generateText({
       model: wrapLanguageModel({ model, middleware: hw.middleware }),
-      tools: hw.tools({ delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async (i) => t.delete_file(i) }) }),
+      tools: hw.tools({ read_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async (i) => t.read_file(i) }) }),
       stopWhen: stepCountIs(3),
       prompt: 'x',
       experimental_telemetry: { isEnabled: true, tracer },
@@ -110,7 +110,8 @@ describe('OpenTelemetry spans [O1]', () => {
     const spans = exporter.getFinishedSpans();
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
     const parentName = (name: string) => spans.filter((s) => s.name === name).map((s) => byId.get(s.parentSpanContext?.spanId ?? '')?.name);
-    expect(parentName('hookwire tool.before_call')).toEqual(['ai.toolCall']);
+    expect(parentName('hookwire tool.before_call')).toEqual(['ai.generateText']);
+    expect(parentName('hookwire tool.after_call')).toEqual(['ai.toolCall']);
     expect(parentName('hookwire model.before_call').every((n) => n === 'ai.generateText.doGenerate' || n === 'ai.generateText')).toBe(true);
     expect(otel.getActiveSpan()).toBeUndefined();
   });

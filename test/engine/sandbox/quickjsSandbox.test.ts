@@ -203,3 +203,22 @@ describe('never throws for what code does', () => {
     );
   });
 });
+
+describe('timeout positions', () => {
+  it('[S8] a timeout claims no line of its own: it names the line where the running function starts', async () => {
+    const { createNodeSandbox } = await import('../../../engine/node/loadQuickJS.ts');
+    const { runCodeOn } = await import('../../../engine/sandbox/runCode.ts');
+    const sb = await createNodeSandbox();
+    try {
+      const source = 'const x = 1;\nexport default function (ctx) {\n  while (true) {}\n}\n';
+      const [r] = runCodeOn(sb, { source, language: 'ts', role: 'handler' }, [{ event: { type: 'e' }, payload: {}, state: {}, meta: {}, now: 0 }], { timeoutMs: 30, memoryBytes: 32 << 20 });
+      expect(r).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+      const error = (r as { error: { line?: number; column?: number; message: string } }).error;
+      expect(error.line).toBeUndefined();
+      expect(error.column).toBeUndefined();
+      expect(error.message).toMatch(/function that starts at line 2$/);
+    } finally {
+      sb.dispose();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../web/demo/demoTrace.ts';
 import { createPlayback } from '../../../web/debugger/playback.ts';
 import { createReplayService, type ReplayService } from '../../../web/debugger/replayService.ts';
-import type { ReplayHandlers, StepDetail } from '../../../web/debugger/worker/protocol.ts';
+import type { CompileOutcome, ReplayHandlers, StepDetail } from '../../../web/debugger/worker/protocol.ts';
 import { HookwireDb } from '../../../web/persistence/db.ts';
 import { setSetting } from '../../../web/persistence/library.ts';
 import { TRACE_SETTINGS } from '../../../web/persistence/startTraceLibrary.ts';
@@ -34,7 +34,7 @@ const handlers: ReplayHandlers = {
     return { value: null, epoch: r.epoch };
   },
   async pipeline(r) {
-    const outcome = compiles
+    const outcome: CompileOutcome = compiles
       ? { ok: true as const, handlers: HANDLERS, warnings: [] }
       : { ok: false as const, problems: [{ code: 'schema' as const, message: 'does not load', path: [], severity: 'error' as const }] };
     queueMicrotask(() => workers.latest().emit(r.epoch, { kind: 'compiled', outcome }));

@@ -65,9 +65,9 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
     else if (!current) void replay.openTrace(t.id);
   };
   return (
-    <div className="lib-item" aria-current={current} data-testid="trace-item" data-name={t.name} role="button" tabIndex={0}
+    <div className="lib-item" aria-current={current} data-testid="trace-item" data-name={t.name}
       title={`${t.name}\n${TRACE_FORMAT_LABELS[t.source_format]}${t.file_name ? `\nfrom ${t.file_name}` : ''}`}
-      onClick={open} onKeyDown={(k) => k.key === 'Enter' && open()}>
+      onClick={open}>
       <div style={{ minWidth: 0 }}>
         {renaming ? (
           <RenameInput initial={t.name} onDone={(name) => {
@@ -75,7 +75,8 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
             if (name && name !== t.name) void traces.renameTrace(t.id, name);
           }} />
         ) : (
-          <div className="title">{t.name}</div>
+          // The keyboard's way in: a click on it bubbles to the row, which opens the trace.
+          <button type="button" className="title lib-open" aria-current={current}>{t.name}</button>
         )}
         <div className="meta">
           {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {timeAgo(t.updated_at)}

@@ -28,7 +28,7 @@ export function BreakpointsPanel() {
     else useApp.getState().addBreakpoint({ kind, type: chosen });
   };
   return (
-    <div className="dbg-panel" data-testid="breakpoints-panel">
+    <div className="dbg-panel" data-testid="breakpoints-panel" role="region" aria-label="Breakpoints" tabIndex={0}>
       <div className="row dbg-bp-add">
         <span className="field-label">Stop when</span>
         <select className="select" style={{ width: 170 }} value={kind} aria-label="Breakpoint kind" data-testid="bp-kind" onChange={(e) => setKind(e.target.value as Kind)}>

@@ -17,14 +17,14 @@ export function ComparePanel() {
   const { replay } = useServices();
   if (!pinned) {
     return (
-      <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel">
+      <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
         <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason or final payload changes is listed here.</p>
         <button className="btn primary" onClick={replay.pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
       </div>
     );
   }
   return (
-    <div className="dbg-panel" data-testid="compare-panel">
+    <div className="dbg-panel" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
       <div className="row dbg-compare-head">
         <DebugIcon name="pin" size={13} />
         <span className="grow">Comparing with “{pinned.name}” pinned at {new Date(pinned.at).toLocaleTimeString()}</span>

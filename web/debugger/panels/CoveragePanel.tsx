@@ -11,7 +11,7 @@ export function CoveragePanel() {
     useApp.getState().showRightTab('step');
   };
   return (
-    <div className="dbg-panel dbg-coverage" data-testid="coverage-panel">
+    <div className="dbg-panel dbg-coverage" data-testid="coverage-panel" role="region" aria-label="Coverage" tabIndex={0}>
       <p className="dbg-coverage-summary">
         <strong>{coverage.fired.length} of {coverage.handlers.length}</strong> handlers ran on this trace ({coverage.dispatched.toLocaleString('en')} events dispatched
         {coverage.duplicates ? `, ${coverage.duplicates} repeated` : ''}{coverage.not_reached ? `, ${coverage.not_reached} after the run ended` : ''}).

@@ -51,9 +51,7 @@ export function HandlerCard({ h, decided, why }: { h: HandlerExplain; decided: b
             </div>
           ))}
           <div className="row dbg-handler-actions">
-            <button className="btn ghost dbg-mini" onClick={() => useApp.getState().addBreakpoint({ kind: 'handler', handler_id: h.handler_id })} data-testid="break-on-handler">
-              <DebugIcon name="breakpoint" size={11} /> Break when it fires
-            </button>
+            <BreakOnHandler id={h.handler_id} />
             <button className="btn ghost dbg-mini" onClick={() => useApp.getState().select([h.handler_id])}>Show on canvas</button>
           </div>
         </div>
@@ -105,4 +103,20 @@ function Result({ h }: { h: HandlerExplain }) {
   }
   if (h.logs && h.logs.length > 0) lines.push(<pre key="l" className="dbg-pre small">{h.logs.join('\n')}</pre>);
   return <>{lines}</>;
+}
+
+/** "Break when it fires", pressed while the handler has a breakpoint: pressing again removes it. */
+function BreakOnHandler({ id }: { id: string }) {
+  const on = useApp((s) => s.breakpoints.some((b) => b.kind === 'handler' && b.handler_id === id));
+  const toggle = () => {
+    const s = useApp.getState();
+    const existing = s.breakpoints.find((b) => b.kind === 'handler' && b.handler_id === id);
+    if (existing) s.removeBreakpoint(existing.id);
+    else s.addBreakpoint({ kind: 'handler', handler_id: id });
+  };
+  return (
+    <button className={`btn ghost dbg-mini${on ? ' on' : ''}`} aria-pressed={on} onClick={toggle} data-testid="break-on-handler">
+      <DebugIcon name="breakpoint" size={11} /> {on ? 'Breaks when it fires' : 'Break when it fires'}
+    </button>
+  );
 }

@@ -9,6 +9,7 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { HandlerCard } from './HandlerCard.tsx';
 import { PayloadChanges } from './PayloadChanges.tsx';
 import { WhyPanel } from './WhyPanel.tsx';
+import { breakerOpenAt } from '../../../engine/dispatch/chain.ts';
 
 /**
  * The engine's story of the current event, for people [X1]-[X4][R1]: the decision and who made it, the
@@ -167,7 +168,7 @@ function StateSection({ step }: { step: ReplayStep }) {
         </table>
       )}
       {breakers.length > 0 && (
-        <p className="dbg-muted">Breakers: {breakers.map(([id, b]) => `${id}: ${b.failures} failure${b.failures === 1 ? '' : 's'}${b.open_until > step.now ? `, open until ${new Date(b.open_until).toISOString()}` : ''}`).join('; ')}</p>
+        <p className="dbg-muted">Breakers: {breakers.map(([id, b]) => `${id}: ${b.failures} failure${b.failures === 1 ? '' : 's'}${breakerOpenAt(b, step.now) ? `, open until ${new Date(breakerOpenAt(b, step.now)).toISOString()}` : ''}`).join('; ')}</p>
       )}
     </section>
   );

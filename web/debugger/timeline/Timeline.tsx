@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { DECISIONS } from '../../../engine/model/decision.ts';
-import { NO_RECORD, OUTCOMES, STEP_FLAG, type ReplayTimeline } from '../../../engine/replay/types.ts';
+import { timelineStep } from '../../../engine/replay/timelineStep.ts';
+import type { ReplayTimeline } from '../../../engine/replay/types.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPosition, selectTimeline, selectVisible } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
@@ -46,7 +46,7 @@ export function Timeline() {
     return <div className="empty" data-testid="timeline-empty">{filtering ? 'Filtering…' : 'No event matches the filters.'}</div>;
   }
   return (
-    <div className="dbg-timeline" ref={scroller} role="listbox" aria-label="Timeline" data-testid="timeline" tabIndex={-1}>
+    <div className="dbg-timeline" ref={scroller} role="listbox" aria-label="Timeline" data-testid="timeline" tabIndex={0}>
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
@@ -62,31 +62,29 @@ export function Timeline() {
 /** One row; memoised, so moving the current step redraws two rows, not all of them. */
 const Row = memo(function Row({ index, row, top, current, timeline, changed }: { index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
   const { replay } = useServices();
-  const ready = timeline !== null && index < timeline.count;
-  const outcome = ready ? OUTCOMES[timeline.outcome[index]!]! : null;
-  const flags = ready ? timeline.flags[index]! : 0;
-  const recorded = ready ? timeline.recorded[index]! : NO_RECORD;
-  const cls = ['dbg-row', current && 'current', flags & STEP_FLAG.counterfactual && 'counterfactual', flags & STEP_FLAG.not_reached && 'not-reached'].filter(Boolean).join(' ');
+  const step = timeline ? timelineStep(timeline, index) : null;
+  const outcome = step?.outcome ?? null;
+  const cls = ['dbg-row', current && 'current', step?.counterfactual && 'counterfactual', step?.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
-      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={recorded !== NO_RECORD ? DECISIONS[recorded] : ''} onClick={() => replay.goTo(index)}>
+      data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={step?.recorded ?? ''} onClick={() => replay.goTo(index)}>
       <span className="num">{stepNumber(index)}</span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
       <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
       <span className="flags">
         {changed && <span className="flag changed" title="Decides differently from the pinned version">changed</span>}
-        {flags & STEP_FLAG.divergent ? (
+        {step?.divergent ? (
           <span className="flag diverge" title="The replayed decision differs from the recorded one">
-            ≠ recorded {recorded !== NO_RECORD ? OUTCOME_LABEL[DECISIONS[recorded]!].toLowerCase() : ''}
+            ≠ recorded {step.recorded ? OUTCOME_LABEL[step.recorded].toLowerCase() : ''}
           </span>
         ) : null}
-        {flags & STEP_FLAG.error ? <span className="flag error">error</span> : null}
-        {flags & STEP_FLAG.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
-        {flags & STEP_FLAG.duplicate ? <span className="flag">repeat</span> : null}
-        {flags & STEP_FLAG.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
+        {step?.error ? <span className="flag error">error</span> : null}
+        {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
+        {step?.duplicate ? <span className="flag">repeat</span> : null}
+        {step?.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>
-      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision" data-denied={outcome === 'ask' && flags & STEP_FLAG.denied ? 'true' : undefined}>
-        {outcome ? OUTCOME_LABEL[outcome] : '…'}{outcome === 'ask' && flags & STEP_FLAG.denied ? ' · denied' : ''}
+      <span className={`dec dec-${outcome ?? 'pending'}`} data-testid="row-decision" data-denied={outcome === 'ask' && step?.denied ? 'true' : undefined}>
+        {outcome ? OUTCOME_LABEL[outcome] : '…'}{outcome === 'ask' && step?.denied ? ' · denied' : ''}
       </span>
     </div>
   );

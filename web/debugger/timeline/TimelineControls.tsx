@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPlaying, selectPosition } from '../../store/appStore.ts';
 import { stepNumber } from '../model/labels.ts';
@@ -28,7 +28,7 @@ export function TimelineControls() {
         {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
         {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
         <button className={`btn icon play${playing ? ' on' : ''}`} title={playing ? 'Pause (Space)' : 'Play (Space)'} aria-label={playing ? 'Pause' : 'Play'}
-          onClick={playback.togglePlay} data-testid="play" disabled={!ready}>
+          aria-pressed={playing} onClick={playback.togglePlay} data-testid="play" disabled={!ready}>
           <DebugIcon name={playing ? 'pause' : 'play'} size={13} strokeWidth={2} />
         </button>
         {b('Next step', '→', 'next', () => move('next'), 'step-next')}
@@ -61,8 +61,27 @@ export function TimelineControls() {
 /** The keys, one click away. */
 function ShortcutsHelp() {
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLSpanElement>(null);
+  // Escape and a click anywhere else close it, as popovers do.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+    };
+    const onDown = (e: PointerEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    window.addEventListener('keydown', onKey, true);
+    window.addEventListener('pointerdown', onDown, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('pointerdown', onDown, true);
+    };
+  }, [open]);
   return (
-    <span className="dbg-keys">
+    <span className="dbg-keys" ref={box}>
       <button className="btn ghost icon" title="Keyboard shortcuts" aria-label="Keyboard shortcuts" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="shortcuts">
         <DebugIcon name="keyboard" size={15} />
       </button>

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test, expect, type Page } from '@playwright/test';
+import { openDebugger } from './debuggerHelpers.ts';
+import { openApp } from './editorHelpers.ts';
+
+/**
+ * axe-core on every screen: no serious or critical violation. axe is put into the page through the
+ * DevTools protocol (page.evaluate), which the app's strict CSP does not govern; @axe-core/playwright would
+ * do the same but needs Node 22.
+ */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation { id: string; impact: string; help: string; nodes: { target: string[]; any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } }[] }[] }
+
+const colors = (n: Violation['nodes'][number]) => {
+  const d = n.any[0]?.data;
+  return d?.fgColor ? ` [${d.fgColor} on ${d.bgColor}: ${d.contrastRatio}]` : '';
+};
+
+async function seriousViolations(page: Page, screen: string): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }).then((r) => r.violations)`)) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.help} — ${v.nodes.slice(0, 40).map((n) => n.target.join(' ') + colors(n)).join(' | ')}`);
+}
+
+test('no serious or critical axe-core violation in the editor: canvas, inspector, library, dialogs', async ({ page }) => {
+  await openApp(page);
+  const found: string[] = [];
+  found.push(...(await seriousViolations(page, 'editor')));
+  await page.getByTestId('node-h-redact-secrets').click();
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'h-redact-secrets');
+  found.push(...(await seriousViolations(page, 'editor + inspector')));
+  await page.getByTestId('tab-library').click();
+  found.push(...(await seriousViolations(page, 'library')));
+  await page.getByTestId('open-export').click();
+  found.push(...(await seriousViolations(page, 'export dialog')));
+  await page.keyboard.press('Escape');
+  await page.getByTestId('open-import').click();
+  found.push(...(await seriousViolations(page, 'import dialog')));
+  await page.keyboard.press('Escape');
+  expect(found).toEqual([]);
+});
+
+test('no serious or critical axe-core violation in the debugger: step, edit node, every bottom tab', async ({ page }) => {
+  await openDebugger(page);
+  const found: string[] = [];
+  found.push(...(await seriousViolations(page, 'debugger')));
+  for (const tab of ['breakpoints', 'compare', 'coverage'] as const) {
+    await page.getByTestId(`tab-${tab}`).click();
+    found.push(...(await seriousViolations(page, `debugger ${tab}`)));
+  }
+  await page.getByTestId('tab-edit-node').click();
+  found.push(...(await seriousViolations(page, 'debugger edit node')));
+  expect(found).toEqual([]);
+});

@@ -1,0 +1,129 @@
+import { test, expect, type Page } from '@playwright/test';
+import { edges, exportedDoc, newEmptyPipeline, node, openApp, shot, waitSaved } from './editorHelpers.ts';
+
+/** Presses Tab until the focused element matches `selector` (at most `max` presses): keyboard navigation only. */
+async function tabTo(page: Page, selector: string, max = 120): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const codeSource = (doc: any): string => doc.nodes.find((n: { action?: { type: string } }) => n.action?.type === 'code').action.source;
+
+test('Space types into Monaco with the real keyboard, in Edit mode and in the debugger\'s Edit node tab', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('palette-handler:code').click();
+  const lines = page.locator('.monaco-editor .view-lines');
+  await expect(lines).toContainText('export default function', { timeout: 20_000 });
+  await lines.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('const answer = 42;');
+  await page.keyboard.press('Space');
+  await page.keyboard.type('// the answer');
+  await waitSaved(page);
+  expect(codeSource(await exportedDoc(page))).toBe('const answer = 42; // the answer');
+
+  // The debugger's canvas is React Flow too: Space there must type, not pan or play.
+  await page.getByTestId('mode-debug').click();
+  await page.getByTestId('tab-edit-node').click();
+  const debugLines = page.locator('.monaco-editor .view-lines');
+  await expect(debugLines).toContainText('const answer', { timeout: 20_000 });
+  await debugLines.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' twice over');
+  await expect(page.getByTestId('play')).not.toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('mode-edit').click();
+  await waitSaved(page);
+  expect(codeSource(await exportedDoc(page))).toBe('const answer = 42; // the answer twice over');
+});
+
+test('build a pipeline without a mouse: add from the palette, wire in the inspector, move with the arrow keys, undo', async ({ page }) => {
+  await openApp(page);
+  await newEmptyPipeline(page);
+  // Nodes added from the palette by keyboard (Enter) land side by side, never on one spot.
+  await tabTo(page, '[data-testid="palette-event:tool.before_call"]');
+  await page.keyboard.press('Enter');
+  await tabTo(page, '[data-testid="palette-matcher"]');
+  await page.keyboard.press('Enter');
+  await tabTo(page, '[data-testid="palette-handler:block"]');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  const boxes = await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!, b = boxes[j]!;
+      expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top, `nodes ${i} and ${j} overlap`).toBe(true);
+    }
+  }
+
+  // The block handler (added last) is selected: wire the matcher into it from the inspector.
+  await expect(page.getByTestId('inspector')).toContainText('Block handler');
+  await tabTo(page, '[data-testid="connect-target"]');
+  const options = await page.getByTestId('connect-target').locator('option').allTextContents();
+  expect(options).toEqual(expect.arrayContaining(['← from tool.before_call']));
+  // A closed <select> changes with the arrow keys: walk to the matcher.
+  for (let i = 0; i < options.length && !(await page.getByTestId('connect-target').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]!.text.includes('atcher'))); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('connect-button')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(edges(page)).toHaveCount(1);
+  await expect(page.getByTestId('wire-item')).toHaveCount(1);
+
+  // Select the event node on the canvas by keyboard (Tab to it, Enter) and wire it to the matcher.
+  await tabTo(page, '.react-flow__node[data-id^="ev"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('inspector')).toContainText('Event');
+  await tabTo(page, '[data-testid="connect-target"]');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(edges(page)).toHaveCount(2);
+
+  // Arrow keys move the selected node: 3 × 5 px right, one undo step.
+  const doc0 = await exportedDoc(page);
+  const evId = doc0.nodes.find((n: { kind: string }) => n.kind === 'event').id;
+  const at0 = doc0.layout.nodes.find((p: { id: string }) => p.id === evId);
+  await tabTo(page, `.react-flow__node[data-id="${evId}"]`);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await waitSaved(page);
+  const doc1 = await exportedDoc(page);
+  expect(doc1.layout.nodes.find((p: { id: string }) => p.id === evId)).toEqual({ id: evId, x: at0.x + 15, y: at0.y + 5 });
+  await tabTo(page, `.react-flow__node[data-id="${evId}"]`);
+  await page.keyboard.press('Control+z');
+  await waitSaved(page);
+  expect((await exportedDoc(page)).layout.nodes.find((p: { id: string }) => p.id === evId)).toEqual(at0);
+  expect((await exportedDoc(page)).wires).toHaveLength(2);
+  await shot(page, 'editor-keyboard-pipeline');
+  await expect(node(page, evId)).toBeVisible();
+});
+
+test('a TypeScript error under Monaco is also in the Problems panel (a warning: types are stripped before the code runs)', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('palette-handler:code').click();
+  const lines = page.locator('.monaco-editor .view-lines');
+  await expect(lines).toContainText('export default function', { timeout: 20_000 });
+  await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
+  const warnings = async () => Number.parseInt((await page.getByTestId('warning-count').textContent()) ?? '', 10);
+  const before = await warnings();
+  await lines.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type("const n: number = 'x';");
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('code-marker').first()).toContainText("Type 'string' is not assignable to type 'number'", { timeout: 20_000 });
+  const panel = page.getByTestId('problems-panel');
+  await expect(panel).toContainText('Type check, line 1:7', { timeout: 20_000 });
+  await expect.poll(warnings).toBe(before + 1);
+  // Fixed in the editor, gone from the panel.
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
+  await expect.poll(warnings).toBe(before);
+  await expect(panel).not.toContainText('Type check');
+});

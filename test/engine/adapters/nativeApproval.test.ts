@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel, type ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { AIMessage, createAgent, fakeModel, tool as lcTool } from 'langchain';
+import { Agent, Runner, tool as oaTool, Usage } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
+import { z } from 'zod';
+import type { PipelineInput } from '../../../engine/index.ts';
+import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
+import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
+import { hookwireMiddleware } from '../../../engine/adapters/langchain/index.ts';
+import { replayWithCli, startLive, type Live } from './adapterFixture.ts';
+
+// [O4] An ASK goes through each framework's own approval: the run pauses, the test plays the person and answers
+// in the framework, the run resumes. An approved call runs with the rewritten input; a rejected one never runs
+// and the model reads the refusal. The answer is recorded as an approver's answer [P14], and the CLI's replay of
+// the recording gives the live decisions [R15].
+
+const PIPELINE: PipelineInput = {
+  format: 'hookwire.pipeline',
+  version: 1,
+  name: 'ask before mail',
+  nodes: [
+    { id: 'ev', kind: 'event', pattern: 'tool.before_call' },
+    { id: 'm', kind: 'matcher', tools: ['send_email'] },
+    { id: 'h-cc', kind: 'handler', name: 'copy the audit box', order: 10, action: { type: 'rewrite', ops: [{ op: 'set', path: 'payload.tool_input.cc', value: 'audit@example.com' }] } },
+    { id: 'h-ask', kind: 'handler', name: 'ask before mail', order: 20, action: { type: 'ask', reason: 'send mail to {{payload.tool_input.to}}?' } },
+  ],
+  wires: [{ from: 'ev', to: 'm' }, { from: 'm', to: 'h-cc' }, { from: 'm', to: 'h-ask' }],
+};
+
+function mailer() {
+  const sent: unknown[] = [];
+  return { sent, send: async (i: unknown) => (sent.push(i), 'sent') };
+}
+
+function recordedLine(live: Live, eventId: string) {
+  return live.lines.map((l) => JSON.parse(l) as { event_id?: string; recorded?: Record<string, unknown> }).find((l) => l.event_id === eventId);
+}
+
+/** The CLI replays the recording (no approver there: the recorded answers) to the decisions the adapter got. */
+async function expectReplayMatches(live: Live) {
+  const replayed = await replayWithCli(live);
+  const live_ = new Map(live.results.map((r) => [r.event_id, { decision: r.decision, reason: r.reason, decided_by: r.decided_by }]));
+  expect(replayed.length).toBe(live_.size);
+  for (const r of replayed) expect({ decision: r.decision, reason: r.reason, decided_by: r.decided_by }).toEqual(live_.get(r.event_id));
+}
+
+describe('ASK through the frameworks\' own approval [O4]', () => {
+  const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
+  const oaRun = (traceId: string) => {
+    const live = startLive({}, traceId, PIPELINE); // no approver: the SDK's interruption asks
+    const m = mailer();
+    const scripted = new ScriptedModel([
+      { usage: usage(), output: [functionCall('send_email', { to: 'ops@example.com' }, { callId: 'call-1' })] },
+      { usage: usage(), output: [assistantMessage('done')] },
+    ]);
+    const hw = hookwireAgents(live.trace);
+    const runner = new Runner({ modelProvider: hw.modelProvider({ getModel: () => scripted }), tracingDisabled: true });
+    const agent = hw.agent(new Agent({ name: 'mailer', model: 'scripted', tools: [oaTool({ name: 'send_email', description: 'mail', parameters: z.object({ to: z.string(), cc: z.string().optional() }), execute: m.send })] }));
+    return { live, m, scripted, runner, agent };
+  };
+
+  it('[O4] OpenAI Agents: an ASK is a needsApproval interruption; approved, the tool runs with the rewritten input', async () => {
+    const s = oaRun('native-oa-allow');
+    const first = await s.runner.run(s.agent, 'mail ops');
+    expect(first.interruptions).toHaveLength(1);
+    expect(first.interruptions[0]!.name).toBe('send_email');
+    expect(s.m.sent).toEqual([]);
+    first.state.approve(first.interruptions[0]!);
+    const second = await s.runner.run(s.agent, first.state);
+    expect(second.finalOutput).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1); // dispatched once, though the SDK asked twice
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] OpenAI Agents: rejected with state.reject, the tool never runs and the model reads the refusal', async () => {
+    const s = oaRun('native-oa-deny');
+    const first = await s.runner.run(s.agent, 'mail ops');
+    expect(first.interruptions).toHaveLength(1);
+    first.state.reject(first.interruptions[0]!, { message: 'not today' });
+    const second = await s.runner.run(s.agent, first.state);
+    expect(second.finalOutput).toBe('done');
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.scripted.calls[1]!.request.input)).toContain('not today');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    const before = s.live.results.find((r) => r.event_id === 'call-1:before')!;
+    expect(before.blocked).toBe(true);
+    await expectReplayMatches(s.live);
+  });
+
+  const aiRun = (traceId: string) => {
+    const live = startLive({}, traceId, PIPELINE);
+    const m = mailer();
+    const hw = hookwireAiSdk(live.trace);
+    const u = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'send_email', input: JSON.stringify({ to: 'ops@example.com' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: u, warnings: [] },
+        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: u, warnings: [] },
+      ],
+    });
+    const settings = {
+      model: wrapLanguageModel({ model, middleware: hw.middleware }),
+      tools: hw.tools({ send_email: aiTool({ inputSchema: z.object({ to: z.string(), cc: z.string().optional() }), execute: m.send }) }),
+      stopWhen: [stepCountIs(4), hw.stopWhen],
+    };
+    /** Plays the app: the first call stops at the approval request; the person's answer goes back as a tool message. */
+    const answer = async (approved: boolean, reason?: string) => {
+      const messages: ModelMessage[] = [{ role: 'user', content: 'mail ops' }];
+      const first = await generateText({ ...settings, messages });
+      const requests = first.content.filter((p) => p.type === 'tool-approval-request');
+      expect(requests).toHaveLength(1);
+      expect(m.sent).toEqual([]);
+      const response = { type: 'tool-approval-response' as const, approvalId: requests[0]!.approvalId, approved, ...(reason ? { reason } : {}) };
+      return generateText({ ...settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] });
+    };
+    return { live, m, model, answer };
+  };
+
+  it('[O4] AI SDK: an ASK is a tool-approval-request; approved, execute runs with the rewritten input', async () => {
+    const s = aiRun('native-ai-allow');
+    const second = await s.answer(true);
+    expect(second.text).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] AI SDK: denied in a tool-approval-response, execute never runs and the model reads the denial', async () => {
+    const s = aiRun('native-ai-deny');
+    const second = await s.answer(false, 'not today');
+    expect(second.text).toBe('done');
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.model.doGenerateCalls[1]!.prompt)).toContain('not today');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
+    await expectReplayMatches(s.live);
+  });
+
+  const lcRun = (traceId: string) => {
+    const live = startLive({}, traceId, PIPELINE);
+    const m = mailer();
+    const model = fakeModel()
+      .respond(new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' }] }))
+      .respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: [lcTool(m.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string(), cc: z.string().optional() }) })], middleware: [hookwireMiddleware(live.trace)], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: traceId } };
+    /** Plays the app: the run stops at the interrupt; the person's decision resumes it. */
+    const answer = async (decision: { type: 'approve' } | { type: 'reject'; message: string }) => {
+      const first = await agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, config);
+      const interrupts = (first as { __interrupt__?: { value: { actionRequests: { name: string; args: unknown; description: string }[] } }[] }).__interrupt__;
+      expect(interrupts).toHaveLength(1);
+      // The person sees the call as it will run (the rewrite applied) and Hookwire's question.
+      expect(interrupts![0]!.value.actionRequests).toEqual([{ name: 'send_email', args: { to: 'ops@example.com', cc: 'audit@example.com' }, description: 'send mail to ops@example.com?' }]);
+      expect(m.sent).toEqual([]);
+      return agent.invoke(new Command({ resume: { decisions: [decision] } }), config);
+    };
+    return { live, m, model, answer };
+  };
+
+  it('[O4] LangChain: an ASK is a LangGraph interrupt; approved on resume, the tool runs with the rewritten input', async () => {
+    const s = lcRun('native-lc-allow');
+    const second = await s.answer({ type: 'approve' });
+    expect(second.messages.at(-1)!.content).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] LangChain: rejected on resume, the tool never runs and the model reads the refusal', async () => {
+    const s = lcRun('native-lc-deny');
+    await s.answer({ type: 'reject', message: 'not today' });
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.model.calls[1]!.messages.map((x) => x.content))).toContain('not today');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
+    await expectReplayMatches(s.live);
+  });
+});
