@@ -56,6 +56,7 @@ test("OTLP/JSON with Hookwire's own spans: the recorded decisions come back, and
   await chooser.setFiles({ name: 'collector-export.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await expect(page.getByTestId('position')).toContainText(`of ${expected.events.length}`);
   // The demo pipeline's "Dangerous tools" matcher lists Bash, not bash: replay continues where production blocked.
+  await expect(page.getByTestId('timeline-row').filter({ hasText: 'recorded block' })).toBeVisible();
   await key(page, 'd');
   const blocked = expected.events.findIndex((e) => e.recorded?.decision === 'block_action');
   await expect(stepView(page, blocked)).toBeVisible();

@@ -2,6 +2,7 @@ import type { HandlerNode } from '../model/pipelineSchema.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { JsonObject } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';
+import { requireIsoTime } from '../model/time.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
 import type { ActionCompileOptions, CompiledAction } from './types.ts';
@@ -118,7 +119,7 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
     event_id: e.event_id,
     event_type: e.type,
     tool_name: toolName ?? null,
-    timestamp: isoTime(scope.now),
+    timestamp: requireIsoTime(scope.now),
   };
   if (message) record.message = message(scope);
   if (fields.length) {
@@ -127,16 +128,5 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
     record.fields = values;
   }
   return record;
-}
-
-/** ISO time of a clock value, remembered for the last value (all handlers of an event share one `now`). */
-let lastNow = NaN;
-let lastIso = '';
-export function isoTime(now: number): string {
-  if (now !== lastNow) {
-    lastIso = new Date(now).toISOString();
-    lastNow = now;
-  }
-  return lastIso;
 }
 

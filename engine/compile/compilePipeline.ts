@@ -25,6 +25,11 @@ export interface CompiledHandler {
   node: HandlerNode;
   run: ActionRun;
   paths: readonly CompiledPath[];
+  // The node's fields dispatch reads per event, copied flat: every CompiledHandler has one shape, so the
+  // fast path's property reads stay monomorphic (handler nodes differ in their optional fields).
+  shadow: boolean;
+  onError: HandlerNode['on_error'];
+  breaker: { threshold: number; cooldown_ms: number } | null;
 }
 
 /** Everything dispatch needs for one event type, computed on first sight of the type and cached. */
@@ -82,16 +87,20 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       node: h.node,
       run: h.action!.run,
       paths,
+      shadow: h.node.shadow,
+      onError: h.node.on_error,
+      breaker: h.node.breaker ? { threshold: h.node.breaker.threshold, cooldown_ms: h.node.breaker.cooldown_ms } : null,
     };
   });
 
   const plans = new Map<string, TypePlan>();
-  const compiled: CompiledPipeline = {
+  // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
+  const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
-    handlers,
-    matchers: matcherList,
+    handlers: Object.freeze(handlers),
+    matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
-    plan(type) {
+    plan(type: string) {
       let plan = plans.get(type);
       if (!plan) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
@@ -100,7 +109,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       }
       return plan;
     },
-  };
+  });
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }
 

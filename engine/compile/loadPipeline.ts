@@ -1,7 +1,7 @@
 import { analyzeDocument } from './analyze.ts';
 import { lintPipeline } from './lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { jsonErrorOffset } from '../model/jsonErrorOffset.ts';
+import { parseJsonText } from '../model/jsonErrorOffset.ts';
 import type { Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 
@@ -26,32 +26,6 @@ export function loadPipeline(input: unknown, options: LoadOptions = {}): LoadRes
 
 /** Like `loadPipeline`, from text: a JSON syntax error is a `not_json` problem with line and column. */
 export function parsePipelineText(text: string, options: LoadOptions = {}): LoadResult {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, problems: [{ code: 'not_json', severity: 'error', path: [], message: jsonErrorMessage(text, e) }] };
-  }
-  return loadPipeline(json, options);
-}
-
-/**
- * "not valid JSON at line 3, column 7: Unexpected token '}'". The place is V8's "at position N" when the
- * message has it, else where `jsonErrorOffset` finds the text stops being JSON (V8 gives no position for
- * `Unexpected token 'x', "…" is not valid JSON` or an early end; other engines word it their own way).
- */
-export function jsonErrorMessage(text: string, e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  const m = /position (\d+)/.exec(message);
-  const pos = m ? Number(m[1]) : jsonErrorOffset(text);
-  const reason = message
-    .replace(/ in JSON at position \d+.*$/s, '')
-    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
-    // A raw newline or tab in "Unexpected token '\n'" would break the message's line.
-    .replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
-  if (pos < 0) return `not valid JSON: ${reason}`;
-  const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  const column = pos - before.lastIndexOf('\n');
-  return `not valid JSON at line ${line}, column ${column}: ${reason}`;
+  const parsed = parseJsonText(text);
+  return parsed.ok ? loadPipeline(parsed.doc, options) : parsed;
 }

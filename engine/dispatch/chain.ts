@@ -82,7 +82,7 @@ export function breakerOpenAt(b: BreakerState, now: number): number {
 
 /** When the breaker of `h` is open at `now`, the time it closes; otherwise 0 [E3]. */
 export function breakerOpenUntil(breakers: Readonly<Record<string, BreakerState>>, h: CompiledHandler, now: number): number {
-  if (!h.node.breaker || !Object.prototype.hasOwnProperty.call(breakers, h.id)) return 0;
+  if (h.breaker === null || !Object.prototype.hasOwnProperty.call(breakers, h.id)) return 0;
   return breakerOpenAt(breakers[h.id]!, now);
 }
 
@@ -128,17 +128,16 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
   c.lastError = null;
   c.lastIgnored = undefined;
   c.changed = false;
-  const node = h.node;
-  if (node.breaker) c.breakers = updateBreaker(c.breakers, h.id, node.breaker, !r.ok, now);
+  if (h.breaker !== null) c.breakers = updateBreaker(c.breakers, h.id, h.breaker, !r.ok, now);
   if (!r.ok) {
-    const policy = !c.sync || node.shadow ? 'logged' : node.on_error;
+    const policy = !c.sync || h.shadow ? 'logged' : h.onError;
     const error: HandlerError = {
       kind: r.error.kind as HandlerError['kind'],
       message: r.error.message,
       event_type: event.type,
       trace_id: event.trace_id,
       handler_id: h.id,
-      handler_name: node.name,
+      handler_name: h.name,
       policy,
       ...(r.error.line !== undefined ? { line: r.error.line } : {}),
       ...(r.error.column !== undefined ? { column: r.error.column } : {}),
@@ -147,13 +146,13 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     c.lastError = error;
     if (policy === 'block' || policy === 'terminate') {
       const where = error.line !== undefined ? ` at line ${error.line}` : '';
-      decide(c, policy === 'block' ? 'block_action' : 'terminate', `Handler "${node.name}" failed (${error.kind}${where}): ${error.message}`, h.id);
+      decide(c, policy === 'block' ? 'block_action' : 'terminate', `Handler "${h.name}" failed (${error.kind}${where}): ${error.message}`, h.id);
       c.ended = true;
     }
     return;
   }
   const o = r.outcome;
-  if (node.shadow) {
+  if (h.shadow) {
     c.lastIgnored = 'shadow';
     return;
   }
@@ -180,6 +179,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
 }
 
 function decide(c: Chain, d: Decision, reason: string, by: string): void {
+  if (d === 'continue') return; // the most common outcome never changes the decision
   if (decisionRank(d) > decisionRank(c.decision)) {
     c.decision = d;
     c.reason = reason;

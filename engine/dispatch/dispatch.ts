@@ -1,9 +1,9 @@
 import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { CompiledPipeline } from '../compile/compilePipeline.ts';
+import type { CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
 import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
-import { handlerMatches, nextEpoch, scratchOf } from './scratch.ts';
+import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 
@@ -28,8 +28,20 @@ export function initialState(vars: JsonObject = {}): DispatchState {
 export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
   const plan = compiled.plan(event.type);
   if (plan.liveCount === 0) return untouched(event, state, plan.mode);
-  const sync = plan.mode === 'sync';
   const scratch = scratchOf(compiled);
+  // The scratch is this pipeline's one working memory: a second dispatch inside the first (say, from a
+  // sandbox implementation that calls back) would corrupt it, so it is refused loudly.
+  if (scratch.busy) throw new Error('dispatch re-entered: a dispatch on this compiled pipeline is still running (dispatch is not reentrant)');
+  scratch.busy = true;
+  try {
+    return run(compiled, plan, scratch, event, state, env);
+  } finally {
+    scratch.busy = false;
+  }
+}
+
+function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
+  const sync = plan.mode === 'sync';
   const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
   const now = env.clock.now();
   const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });

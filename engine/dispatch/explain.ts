@@ -28,7 +28,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const memo = explainMemo(compiled);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
-  const deciders: HandlerExplain[] = [];
+  const deciders: Decider[] = [];
 
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
@@ -41,28 +41,23 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
       continue;
     }
     if (endedBy !== null) {
-      const out = entry(h, 'not_reached', []);
-      out.ended_by = endedBy;
-      handlers.push(out);
+      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_reached', shadow: h.node.shadow, paths: [], ended_by: endedBy });
       continue;
     }
     const openUntil = breakerOpenUntil(c.breakers, h, now);
     if (openUntil !== 0 && whileOpen(h) === 'skip') {
-      const out = entry(h, 'breaker_open', []);
-      out.breaker_open_until = openUntil;
-      handlers.push(out);
+      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil });
       continue;
     }
     const paths = explainPaths(compiled, h, live, scope, memo);
     const failure = paths.some((p) => p.pass) ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
     if (!paths.some((p) => p.pass) && !failure) {
-      handlers.push(entry(h, 'not_matched', paths));
+      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_matched', shadow: h.node.shadow, paths });
       continue;
     }
     if (openUntil !== 0) {
       // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
-      const out = entry(h, 'breaker_open', paths);
-      out.breaker_open_until = openUntil;
+      const out: Extract<HandlerExplain, { status: 'breaker_open' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths, breaker_open_until: openUntil };
       if (breakerBlocks(c, h, openUntil)) {
         out.decision = 'block_action';
         out.reason = c.reason;
@@ -79,9 +74,9 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
     const r = failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
     const elapsed = timer() - t0;
     settle(c, h, r, event, now);
-    const ran = describeRun(entry(h, r.ok ? 'fired' : 'error', paths), r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
+    const ran = describeRun(h, paths, r, c, payloadBefore, varsBefore, r.duration_ms ?? elapsed);
     handlers.push(ran);
-    if ((ran.decision && ran.decision !== 'continue') || (ran.error && ran.error.policy !== 'continue' && ran.error.policy !== 'logged')) deciders.push(ran);
+    if (ran.status === 'fired' ? ran.decision !== 'continue' : ran.error.policy !== 'continue' && ran.error.policy !== 'logged') deciders.push(ran);
     if (c.ended) endedBy = h.id;
     if (c.changed) {
       scope.payload = c.payload;
@@ -187,27 +182,29 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
   });
 }
 
-/** A handler's explanation record. Built field by field (not by spreading) so every record has one shape. */
-function entry(h: CompiledHandler, status: HandlerExplain['status'], paths: PathExplain[]): HandlerExplain {
-  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths };
-}
+type Ran = Extract<HandlerExplain, { status: 'fired' | 'error' }>;
+/** A handler whose decision counts for the precedence note: it ran, or its open breaker blocked [E3]. */
+type Decider = Ran | Extract<HandlerExplain, { status: 'breaker_open' }>;
 
 function describeRun(
-  out: HandlerExplain,
+  h: CompiledHandler,
+  paths: PathExplain[],
   r: ReturnType<typeof runSafely>,
   c: Chain,
   payloadBefore: JsonObject,
   varsBefore: JsonObject,
   duration: number,
-): HandlerExplain {
-  out.duration_ms = duration;
+): Ran {
   if (!r.ok) {
-    out.error = c.lastError!;
-    if (r.logs?.length) out.logs = r.logs;
-    return out;
+    // settle() recorded the error the policy decided on; a failed run always has one.
+    const error = c.lastError;
+    if (!error) throw new Error(`internal: handler "${h.id}" failed without a recorded error`);
+    const failed: Ran = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'error', shadow: h.node.shadow, paths, error, duration_ms: duration };
+    if (r.logs?.length) failed.logs = r.logs;
+    return failed;
   }
   const o = r.outcome;
-  out.decision = o.decision;
+  const out: Extract<HandlerExplain, { status: 'fired' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'fired', shadow: h.node.shadow, paths, decision: o.decision, duration_ms: duration };
   if (o.reason) out.reason = o.reason;
   if (o.context !== undefined) out.context = o.context;
   if (c.lastIgnored) out.ignored = c.lastIgnored;
@@ -228,10 +225,13 @@ function describeRun(
 }
 
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
-function precedenceNote(deciders: HandlerExplain[], result: DispatchResult, sync: boolean): string | undefined {
+function precedenceNote(deciders: Decider[], result: DispatchResult, sync: boolean): string | undefined {
   if (!sync && deciders.length > 0) return 'This event is async: decisions are reported but never enforced.';
   if (deciders.length < 2) return undefined;
   const winner = deciders.find((h) => h.handler_id === result.decided_by);
-  const others = deciders.filter((h) => h !== winner).map((h) => `"${h.name}" ${h.ignored === 'shadow' ? 'would have decided' : 'decided'} ${(h.decision ?? h.error?.policy ?? '').toUpperCase()}${h.ignored === 'shadow' ? ' (shadow, not enforced)' : ''}`);
+  const others = deciders.filter((h) => h !== winner).map((h) => {
+    const shadow = h.status === 'fired' && h.ignored === 'shadow';
+    return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${(h.status === 'error' ? h.error.policy : h.decision ?? '').toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
+  });
   return `${result.decision.toUpperCase()} from "${winner?.name ?? result.decided_by}" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

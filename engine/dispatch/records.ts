@@ -1,6 +1,7 @@
 import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Decision } from '../model/decision.ts';
+import { requireIsoTime } from '../model/time.ts';
 import type { DispatchResult } from './types.ts';
 
 /** The raw log record every dispatched event leaves, matched or not [E6]. */
@@ -53,7 +54,7 @@ export function auditRecord(event: HookEvent, result: DispatchResult, now: numbe
     tool_name: typeof tool === 'string' ? tool : null,
     decision: result.decision,
     reason: result.reason,
-    timestamp: new Date(now).toISOString(),
+    timestamp: requireIsoTime(now),
     event_id: event.event_id,
     decided_by: result.decided_by,
   };

@@ -6,7 +6,7 @@ import type { MatcherFailure } from '../compile/compileMatcher.ts';
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
  * stays immutable): the candidate buffer, the per-event matcher memo [M6], a reused chain and scope, so the
- * fast path allocates little. Single-threaded and never re-entered.
+ * fast path allocates little. Single-threaded; `busy` refuses a re-entered dispatch.
  */
 export interface Scratch {
   candidates: Int32Array;
@@ -17,16 +17,24 @@ export interface Scratch {
   epoch: number;
   chain: Chain | undefined;
   scope: Scope | undefined;
+  busy: boolean;
 }
 
 const scratches = new WeakMap<CompiledPipeline, Scratch>();
 
+// The pipeline dispatched last and its scratch: most callers dispatch one pipeline, so the WeakMap is rarely read.
+let lastCompiled: CompiledPipeline | null = null;
+let lastScratch: Scratch | null = null;
+
 export function scratchOf(compiled: CompiledPipeline): Scratch {
+  if (compiled === lastCompiled) return lastScratch!;
   let s = scratches.get(compiled);
   if (!s) {
-    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined };
+    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined, busy: false };
     scratches.set(compiled, s);
   }
+  lastCompiled = compiled;
+  lastScratch = s;
   return s;
 }
 

@@ -91,30 +91,36 @@ export type HandlerStatus =
   | 'breaker_open'
   | 'error'; // matched, ran and failed
 
-export interface HandlerExplain {
+interface HandlerExplainBase {
   handler_id: string;
   name: string;
   action: string;
   order: number;
-  status: HandlerStatus;
   shadow: boolean;
   paths: PathExplain[];
-  /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
-  context?: string;
-  /** For `not_reached`: the handler that ended the chain. */
-  ended_by?: string;
-  decision?: Decision;
-  reason?: string;
-  /** The decision had no effect: shadow mode, or an async event [D7][H8]. */
-  ignored?: 'shadow' | 'async';
-  patch?: Operation[];
-  state_changes?: StateChange[];
-  logs?: string[];
-  duration_ms?: number;
-  error?: HandlerError;
-  /** For `breaker_open`: when it closes again (clock ms). */
-  breaker_open_until?: number;
 }
+
+/** One handler's story for one event: a union on `status`, so each status carries exactly its own fields. */
+export type HandlerExplain =
+  | (HandlerExplainBase & {
+      status: 'fired';
+      decision: Decision;
+      reason?: string;
+      /** Text for the model this handler added [H11] (a shadow handler's is shown, not applied). */
+      context?: string;
+      /** The decision had no effect: shadow mode, or an async event [D7][H8]. */
+      ignored?: 'shadow' | 'async';
+      patch?: Operation[];
+      state_changes?: StateChange[];
+      logs?: string[];
+      duration_ms: number;
+    })
+  | (HandlerExplainBase & { status: 'error'; error: HandlerError; logs?: string[]; duration_ms: number })
+  /** An earlier handler ended the chain: `ended_by` is that handler. */
+  | (HandlerExplainBase & { status: 'not_reached'; ended_by: string })
+  /** `breaker_open_until`: when the breaker closes again (clock ms). */
+  | (HandlerExplainBase & { status: 'breaker_open'; breaker_open_until: number; /** while_open: block — the open breaker blocked the action [E3]. */ decision?: 'block_action'; reason?: string })
+  | (HandlerExplainBase & { status: 'not_matched' | 'wrong_event_type' | 'disabled' });
 
 export interface Explanation {
   event_id: string;

@@ -1,6 +1,7 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
 import type { Getter } from './path.ts';
+import { finiteWords } from './literalRegex.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
 
 /**
@@ -42,6 +43,22 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
     default:
       return null; // ne, nin, exists, contains (arrays too): no safe necessary atom
   }
+}
+
+/**
+ * The atoms of a clause: for a regex with a finite language (`^(sudo|su) `), one literal per string of it —
+ * one of them occurs in any text it matches — which narrows far better than one required literal; else the
+ * clause's single atom, if any.
+ */
+export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): readonly Atom[] | null {
+  if (op === 'regex') {
+    const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
+    const flags = typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.flags ?? '' : '';
+    const words = typeof source === 'string' && typeof flags === 'string' ? finiteWords(source, flags) : null;
+    if (words && words.length > 0 && words.length <= 8 && !words.includes('')) return words.map((text) => ({ kind: 'literal', path, getter, text, folded: false }));
+  }
+  const atom = clauseAtom(path, getter, op, expected);
+  return atom ? [atom] : null;
 }
 
 /**

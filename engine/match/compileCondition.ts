@@ -5,7 +5,7 @@ import type { ClauseOp, ConditionExplain } from './types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
-import { bestOf, clauseAtom, unionOf, type Necessary } from './atoms.ts';
+import { bestOf, clauseAtom, clauseAtoms, unionOf, type Necessary } from './atoms.ts';
 
 /** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
 export interface CompiledCondition {
@@ -175,8 +175,7 @@ function exactOf(node: Node): boolean {
 function necessaryOf(node: Node): Necessary {
   switch (node.kind) {
     case 'clause': {
-      const atom = clauseAtom(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
-      return atom ? [atom] : null;
+      return clauseAtoms(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
     }
     case 'all':
       return bestOf(node.children.map(necessaryOf));

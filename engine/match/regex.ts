@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { foldCase } from './atoms.ts';
+import { literalSetTest } from './literalRegex.ts';
 import { requiredLiterals } from './requiredLiteral.ts';
 
 /** A compiled regular expression that runs in time linear in its input (RE2 semantics) [C5]. */
@@ -14,6 +15,15 @@ export type RegexCompile = { ok: true; regex: SafeRegex } | { ok: false; message
 
 const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 const META = /[\\.+*?()[\]{}|^$]/;
+
+/**
+ * Patterns RE2 always accepts: an optional `^`, then atoms (a plain character, `.`, `\s \S \d \D \w \W`, an
+ * escaped punctuation mark), each with at most one of `* + ?`, then an optional `$`. For these, `compileRegex`
+ * builds RE2's program on first use instead of at load, since compiling 10k of them is most of a big
+ * pipeline's validate time (test/bench/limits.bench.ts). Same RE2 program either way, so the same answers;
+ * test/engine/match/regexLazy.test.ts checks RE2 accepts every pattern this admits.
+ */
+export const ALWAYS_VALID = /^\^?(?:(?:[A-Za-z0-9 _\-:\/=,@%#!~'"<>&;]|\.|\\[sSdDwW]|\\[.\\^$|?*+()[\]{}\/-])[*+?]?)*\$?$/;
 
 const RE2_NOTE = 'Hookwire regexes are RE2, which runs in time linear in the input and so has no lookaround or backreferences (syntax: https://github.com/google/re2/wiki/Syntax)';
 
@@ -38,7 +48,8 @@ function unsupportedSyntax(source: string): string | null {
  *
  * re2js is an NFA simulation, 10–50x slower than a backtracking engine on ordinary input, so `test` avoids
  * it where the answer is known without it: a pattern that is plain text is a substring test, and a string
- * that lacks the pattern's required literal cannot match. Both shortcuts give exactly RE2's answer.
+ * that lacks the pattern's required literal cannot match, and a finite-language pattern (`^(ls|cat) `) is
+ * prefix/suffix/substring tests (literalRegex.ts). Each shortcut gives exactly RE2's answer.
  */
 export function compileRegex(source: string, flags = ''): RegexCompile {
   let bits = 0;
@@ -47,12 +58,15 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     if (bit === undefined) return { ok: false, message: `unknown regex flag "${f}" (use i, m, s)` };
     bits |= bit;
   }
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(source, bits);
-  } catch (e) {
-    return { ok: false, message: unsupportedSyntax(source) ?? (e instanceof Error ? e.message : String(e)) };
+  let compiled: RE2JS | null = null;
+  if (!ALWAYS_VALID.test(source)) {
+    try {
+      compiled = RE2JS.compile(source, bits);
+    } catch (e) {
+      return { ok: false, message: unsupportedSyntax(source) ?? (e instanceof Error ? e.message : String(e)) };
+    }
   }
+  const re = { get: (): RE2JS => (compiled ??= RE2JS.compile(source, bits)) };
   const folded = flags.includes('i');
   const literals = requiredLiterals(source).map((l) => (folded ? foldCase(l) : l));
   const plain = literals.length === 1 && literals[0] === source && !META.test(source);
@@ -71,9 +85,9 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     }
     return true;
   };
-  const test = plain ? hasAll : literals.length === 0 ? (s: string) => re.test(s) : (s: string) => hasAll(s) && re.test(s);
+  const test = literalSetTest(source, flags) ?? (plain ? hasAll : literals.length === 0 ? (s: string) => re.get().test(s) : (s: string) => hasAll(s) && re.get().test(s));
   return {
     ok: true,
-    regex: { source, flags, test, replaceAll: (input, replacement) => re.matcher(input).replaceAll(replacement) },
+    regex: { source, flags, test, replaceAll: (input, replacement) => re.get().matcher(input).replaceAll(replacement) },
   };
 }

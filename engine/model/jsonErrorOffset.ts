@@ -5,6 +5,8 @@
  * deep nesting or a long string cannot overflow the call stack or make a regex backtrack.
  */
 
+import type { Problem } from './problem.ts';
+
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 const HEX = /^[0-9a-fA-F]$/;
@@ -129,4 +131,34 @@ export function jsonErrorOffset(text: string): number {
     if (!scan.ok) return scan.at;
     i = scan.at;
   }
+}
+
+/** JSON text to a value; a syntax error is the one `not_json` problem, with line and column [V2]. */
+export function parseJsonText(text: string): { ok: true; doc: unknown } | { ok: false; problems: Problem[] } {
+  try {
+    return { ok: true, doc: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, problems: [{ code: 'not_json', severity: 'error', path: [], message: jsonErrorMessage(text, e) }] };
+  }
+}
+
+/**
+ * "not valid JSON at line 3, column 7: Unexpected token '}'". The place is V8's "at position N" when the
+ * message has it, else where `jsonErrorOffset` finds the text stops being JSON (V8 gives no position for
+ * `Unexpected token 'x', "…" is not valid JSON` or an early end; other engines word it their own way).
+ */
+export function jsonErrorMessage(text: string, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const m = /position (\d+)/.exec(message);
+  const pos = m ? Number(m[1]) : jsonErrorOffset(text);
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
+    // A raw newline or tab in "Unexpected token '\n'" would break the message's line.
+    .replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  if (pos < 0) return `not valid JSON: ${reason}`;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return `not valid JSON at line ${line}, column ${column}: ${reason}`;
 }

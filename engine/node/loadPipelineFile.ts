@@ -1,8 +1,8 @@
 // Reading a pipeline file for the CLI and the Node runtime helpers: text → JSON → compiled pipeline, with a
 // QuickJS sandbox only when the pipeline has code (loading QuickJS costs time every CLI run otherwise).
 import { compilePipeline, type CompiledPipeline } from '../compile/compilePipeline.ts';
-import { jsonErrorMessage } from '../compile/loadPipeline.ts';
-import { isJsonObject } from '../model/json.ts';
+import { hasCode } from '../model/codeNodes.ts';
+import { parseJsonText } from '../model/jsonErrorOffset.ts';
 import type { Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
@@ -17,25 +17,10 @@ export interface LoadedPipeline {
   dispose(): void;
 }
 
-/** True when a document (valid or not) has a code handler or a code matcher, so it needs a sandbox. */
-export function hasCode(doc: unknown): boolean {
-  if (!isJsonObject(doc) || !Array.isArray(doc.nodes)) return false;
-  return doc.nodes.some((n) => isJsonObject(n) && ((n.kind === 'matcher' && n.code !== undefined) || (isJsonObject(n.action) && n.action.type === 'code')));
-}
-
 /** A Node QuickJS sandbox when the document needs one, else null. */
 export async function sandboxFor(doc: unknown): Promise<Sandbox | null> {
   // Imported on demand: QuickJS and the TypeScript transpiler are most of what `claude-hook` would load.
   return hasCode(doc) ? (await import('./loadQuickJS.ts')).createNodeSandbox() : null;
-}
-
-/** Parses pipeline text; a syntax error is a `not_json` problem with line and column [V2]. */
-export function parsePipelineJson(text: string): { ok: true; doc: unknown } | { ok: false; problems: Problem[] } {
-  try {
-    return { ok: true, doc: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, problems: [{ code: 'not_json', severity: 'error', path: [], message: jsonErrorMessage(text, e) }] };
-  }
 }
 
 /**
@@ -48,7 +33,7 @@ export async function compilePipelineFile(path: string): Promise<LoadedPipeline>
 
 /** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
 export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
-  const parsed = parsePipelineJson(text);
+  const parsed = parseJsonText(text);
   if (!parsed.ok) throw refused(path, parsed.problems);
   const sandbox = await sandboxFor(parsed.doc);
   const r = compilePipeline(parsed.doc, { sandbox });

@@ -43,5 +43,7 @@ export async function loadQuickJS(options: LoadOptions = {}): Promise<LoadedQuic
  */
 export async function createNodeSandbox(options: QuickJSSandboxOptions & LoadOptions = {}): Promise<QuickJSSandbox> {
   const { module, heapGuard } = await loadQuickJS(options);
-  return createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, reload: () => loadQuickJS(options), ...options });
+  const sandbox = createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, reload: () => loadQuickJS(options), ...options });
+  await sandbox.whenReady(); // the spare module a host failure switches to [S9]
+  return sandbox;
 }

@@ -3,7 +3,8 @@
 import { createRuntime } from '../runtime/createRuntime.ts';
 import type { RuntimeLoad, RuntimeOptions } from '../runtime/types.ts';
 import { readTextFile } from './cliIo.ts';
-import { parsePipelineJson, sandboxFor } from './loadPipelineFile.ts';
+import { sandboxFor } from './loadPipelineFile.ts';
+import { parseJsonText } from '../model/jsonErrorOffset.ts';
 
 const NODE_TIMERS = {
   set: (ms: number, run: () => void) => setTimeout(run, ms).unref(),
@@ -19,7 +20,7 @@ const NODE_TIMERS = {
  */
 export async function loadRuntime(path: string, options: RuntimeOptions = {}): Promise<RuntimeLoad> {
   const text = await readTextFile(path, 'pipeline');
-  const parsed = parsePipelineJson(text);
+  const parsed = parseJsonText(text);
   if (!parsed.ok) return parsed;
   const sandbox = options.sandbox !== undefined ? options.sandbox : await sandboxFor(parsed.doc);
   // Node's timers bound an asynchronous approver [P14]; unref'd, so a pending approval never keeps the process alive alone.

@@ -1,6 +1,6 @@
 // Public surface of replay: straight replays, the random-access replayer, diff, coverage, "why didn't it fire?".
 export { OUTCOMES, STEP_FLAG, NO_RECORD } from './types.ts';
-export type { StepOutcome, EventSource, AsyncEventSource, ReplayOptions, RunEnd, ReplayCarry, ReplayStep, ReplayTimeline, StepQuery } from './types.ts';
+export type { StepOutcome, EventSource, AsyncEventSource, ReplayOptions, RunEnd, ReplayCarry, ReplayStep, ReplayTimeline, StepQuery, StepNote } from './types.ts';
 export { createReplayContext, stepEvent, actionRan, type ReplayContext, type EarlierResult } from './stepEvent.ts';
 export { createReplayRun, replaySteps, replayTrace, toEventSource, type ReplayRun, type StraightReplayOptions } from './replaySteps.ts';
 export { createReplayer, DEFAULT_CHECKPOINT_EVERY, type Replayer, type ReplayerOptions, type FindOptions } from './createReplayer.ts';

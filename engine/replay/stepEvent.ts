@@ -8,7 +8,7 @@ import { explainEvent } from '../dispatch/explain.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceSchema.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
-import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd } from './types.ts';
+import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd, StepNote } from './types.ts';
 
 /** Everything a replay needs beside the carry: the pipeline, the clock, handler names. Built once per replay. */
 export interface ReplayContext {
@@ -20,7 +20,7 @@ export interface ReplayContext {
   readonly names: ReadonlyMap<string, string>;
   readonly initialCarry: ReplayCarry;
   /** The same notes repeat on every step after a run end or a counterfactual start: made once, shared (frozen). */
-  readonly notes: { ended(end: RunEnd): readonly string[]; counterfactual(since: number): readonly string[] };
+  readonly notes: { ended(end: RunEnd): readonly StepNote[]; counterfactual(since: number): readonly StepNote[] };
 }
 
 /** The result an earlier step gave, which a duplicate repeats [R5]. */
@@ -43,15 +43,15 @@ export function createReplayContext(compiled: CompiledPipeline, options: ReplayO
   const env: DispatchEnv = { clock: { now: () => holder.t }, ...(options.timer ? { timer: options.timer } : {}) };
   const names = new Map(compiled.handlers.map((h) => [h.id, h.name]));
   const initialCarry: ReplayCarry = { state: options.initialState ?? initialState(), now: 0, ended: null, counterfactual_since: -1 };
-  let ended: [RunEnd | null, readonly string[]] = [null, NO_NOTES];
-  let cf: [number, readonly string[]] = [-1, NO_NOTES];
+  let ended: [RunEnd | null, readonly StepNote[]] = [null, NO_NOTES];
+  let cf: [number, readonly StepNote[]] = [-1, NO_NOTES];
   const notes = {
-    ended(end: RunEnd): readonly string[] {
-      if (ended[0] !== end) ended = [end, Object.freeze([endedNote(names, end)])];
+    ended(end: RunEnd): readonly StepNote[] {
+      if (ended[0] !== end) ended = [end, Object.freeze([Object.freeze({ kind: 'not_reached' as const, text: endedNote(names, end) })])];
       return ended[1];
     },
-    counterfactual(since: number): readonly string[] {
-      if (cf[0] !== since) cf = [since, Object.freeze([counterfactualNote(since)])];
+    counterfactual(since: number): readonly StepNote[] {
+      if (cf[0] !== since) cf = [since, Object.freeze([Object.freeze({ kind: 'counterfactual' as const, text: counterfactualNote(since) })])];
       return cf[1];
     },
   };
@@ -84,7 +84,7 @@ type StepResult = Pick<DispatchResult, 'decision' | 'reason' | 'decided_by' | 'p
 };
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
-const NO_NOTES: readonly string[] = NONE;
+const NO_NOTES: readonly StepNote[] = NONE;
 
 /**
  * The pure step function of replay [R1]-[R7]: one event, the carry before it and (for a repeated event id)
@@ -104,13 +104,13 @@ export function stepEvent(
   const recorded = event.recorded ?? null;
   let result: StepResult;
   let explanation: Explanation | null = null;
-  let notes: readonly string[] = NO_NOTES;
+  let notes: readonly StepNote[] = NO_NOTES;
   if (earlier) {
     // [R5][E5] checked before the run's end, as the session does: a repeated id gets its recorded answer.
     // Nothing ran, so nothing new was audited and nothing failed: only the answer is repeated.
     const { decision, reason, decided_by, mode, context } = earlier;
     result = { decision, reason, decided_by, mode, errors: NONE, audit: NONE, context, payload: earlier.payload ?? event.payload, state: carry.state };
-    notes = [`Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.`];
+    notes = [{ kind: 'duplicate', text: `Same event id as ${stepNo(earlier.index)}: that result is returned again and no handler runs.` }];
   } else if (carry.ended) {
     result = notReached(ctx, carry.ended, event, carry);
     notes = ctx.notes.ended(carry.ended);

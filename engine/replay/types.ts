@@ -101,8 +101,14 @@ export interface ReplayStep {
   /** A step after replay blocked an action that really ran: the trace shows what happened without the block [R7]. */
   counterfactual: boolean;
   counterfactual_since: number | null;
-  /** Sentences the debugger shows beside the step (duplicate, not reached, counterfactual). */
-  notes: readonly string[];
+  /** Sentences the debugger shows beside the step, each with what it is about. */
+  notes: readonly StepNote[];
+}
+
+/** A note on a step: a repeated event id [R5], a step after the run ended [R4], or a counterfactual step [R7]. */
+export interface StepNote {
+  readonly kind: 'duplicate' | 'not_reached' | 'counterfactual';
+  readonly text: string;
 }
 
 /** Flags of the compact timeline (bits of `ReplayTimeline.flags`). */

@@ -1,4 +1,5 @@
 import type { Decision } from '../model/decision.ts';
+import { isoTime } from '../model/time.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Explanation, HandlerError, HandlerExplain } from '../dispatch/types.ts';
 import { failureSentence, firstFailure, type ConditionFailure } from './describeFailure.ts';
@@ -79,7 +80,7 @@ export function whyNotFiredIn(explanation: Explanation, handlerId: string, handl
       return notReached(explanation, h, answer, didNot);
     case 'breaker_open': {
       const until = h.breaker_open_until ?? 0;
-      return answer({ kind: 'breaker_open', until }, `${didNot} its circuit breaker is open after repeated failures, until ${isoTime(until)}.`);
+      return answer({ kind: 'breaker_open', until }, `${didNot} its circuit breaker is open after repeated failures, until ${isoTime(until) ?? `${until} ms`}.`);
     }
     case 'not_matched':
       return notMatched(explanation, h, answer, didNot);
@@ -105,14 +106,14 @@ const POLICY_WORDS: Record<HandlerError['policy'], string> = {
   logged: 'the error was logged and decided nothing',
 };
 
-function notReached(explanation: Explanation, h: HandlerExplain, answer: Answer, didNot: string): WhyNotFired {
+function notReached(explanation: Explanation, h: Extract<HandlerExplain, { status: 'not_reached' }>, answer: Answer, didNot: string): WhyNotFired {
   const by = explanation.handlers.find((x) => x.handler_id === h.ended_by);
-  const decision: Decision = by?.decision ?? (by?.error?.policy === 'terminate' ? 'terminate' : 'block_action');
-  const reason = by?.reason ?? (by?.error ? `failed: ${by.error.message}` : '');
+  const decision: Decision = by?.status === 'fired' ? by.decision : by?.status === 'error' && by.error.policy === 'terminate' ? 'terminate' : 'block_action';
+  const reason = by?.status === 'fired' ? by.reason ?? '' : by?.status === 'error' ? `failed: ${by.error.message}` : '';
   const byName = by?.name ?? null;
   return answer(
-    { kind: 'not_reached', ended_by: h.ended_by ?? '', ended_by_name: byName, decision, reason },
-    `${didNot} ${quoteName(byName, h.ended_by ?? 'an earlier handler')} ran before it and decided ${decisionWithReason(decision, reason)}, which ends the chain.`,
+    { kind: 'not_reached', ended_by: h.ended_by, ended_by_name: byName, decision, reason },
+    `${didNot} ${quoteName(byName, h.ended_by)} ran before it and decided ${decisionWithReason(decision, reason)}, which ends the chain.`,
   );
 }
 
@@ -127,9 +128,4 @@ function notMatched(explanation: Explanation, h: HandlerExplain, answer: Answer,
     { kind: 'not_matched', matcher_id: matcher.matcher_id, matcher_label: matcher.label, path_nodes: path.nodes, failure, failed_paths: tried.length },
     `${didNot} matcher ${quoteName(matcher.label)} failed: ${failureSentence(failure)}${others}.`,
   );
-}
-
-function isoTime(ms: number): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? `${ms} ms` : d.toISOString();
 }

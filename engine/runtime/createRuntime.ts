@@ -1,5 +1,5 @@
 import { compilePipeline } from '../compile/compilePipeline.ts';
-import { jsonErrorMessage } from '../compile/loadPipeline.ts';
+import { parseJsonText } from '../model/jsonErrorOffset.ts';
 import { createSinkQueue, defaultScheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 import { openTrace, type TraceContext } from './runtimeTrace.ts';
 import { pipelineVersionOf } from './telemetry.ts';
@@ -20,11 +20,9 @@ import type { Runtime, RuntimeLoad, RuntimeOptions, RuntimeQueues, StartTraceOpt
 export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): RuntimeLoad {
   let doc = pipeline;
   if (typeof pipeline === 'string') {
-    try {
-      doc = JSON.parse(pipeline);
-    } catch (e) {
-      return { ok: false, problems: [{ code: 'not_json', severity: 'error', path: [], message: jsonErrorMessage(pipeline, e) }] };
-    }
+    const parsed = parseJsonText(pipeline);
+    if (!parsed.ok) return parsed;
+    doc = parsed.doc;
   }
   const compiled = compilePipeline(doc, { sandbox: options.sandbox ?? null });
   if (!compiled.ok) return { ok: false, problems: compiled.problems };

@@ -1,7 +1,8 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
-import { createSession, type SessionResult } from '../dispatch/session.ts';
+import { createSession, type SessionResult } from '../replay/session.ts';
 import type { HookEvent } from '../model/event.ts';
+import { requireIsoTime } from '../model/time.ts';
 import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
 import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
@@ -59,7 +60,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     trace_id: o.trace_id,
     agent_id: o.agent_id,
     source: { kind: 'runtime', pipeline: pipelineName, ...(start.source ?? {}) },
-    created: iso(Math.floor(o.clock.now())),
+    created: requireIsoTime(Math.floor(o.clock.now())),
     ...(start.title !== undefined ? { title: start.title } : {}),
   };
   const recordSink = o.record(header);
@@ -213,7 +214,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       trace_id: o.trace_id,
       agent_id: o.agent_id,
       type,
-      ts: options.ts ?? iso(time),
+      ts: options.ts ?? requireIsoTime(time),
       payload: copyObject(payload, `emit(${type}): payload`),
     };
     if (options.meta !== undefined) event.meta = copyObject(options.meta, `emit(${type}): meta`);
@@ -263,8 +264,4 @@ function copyObject(value: JsonObject, what: string): JsonObject {
   }
   if (!isJsonObject(copy)) throw new TypeError(`${what} must be a JSON object (no cycles)`);
   return copy;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

@@ -2,7 +2,7 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonValue } from '../model/json.ts';
 import { jsonEqual, ownGet } from '../model/json.ts';
 import type { Explanation } from '../dispatch/types.ts';
-import type { SessionResult } from '../dispatch/session.ts';
+import type { SessionResult } from '../replay/session.ts';
 import { HOOKWIRE_SPAN_ATTRIBUTES } from '../trace/importers/hookwireSpans.ts';
 
 /**
@@ -119,11 +119,11 @@ export function writeEventSpan(
   for (const h of explanation?.handlers ?? []) {
     if (h.status !== 'fired' && h.status !== 'error') continue;
     const e: TelemetryAttributes = { 'hookwire.handler.id': h.handler_id, 'hookwire.handler.name': h.name, 'hookwire.handler.action': h.action, 'hookwire.handler.status': h.status };
-    if (h.decision !== undefined) e['hookwire.handler.decision'] = h.decision;
-    if (h.reason) e['hookwire.handler.reason'] = h.reason;
+    if (h.status === 'fired') e['hookwire.handler.decision'] = h.decision;
+    if (h.status === 'fired' && h.reason) e['hookwire.handler.reason'] = h.reason;
     if (h.shadow) e['hookwire.handler.shadow'] = true;
-    if (h.ignored !== undefined) e['hookwire.handler.ignored'] = h.ignored;
-    if (h.error !== undefined) e['hookwire.handler.error'] = h.error.message;
+    if (h.status === 'fired' && h.ignored !== undefined) e['hookwire.handler.ignored'] = h.ignored;
+    if (h.status === 'error') e['hookwire.handler.error'] = h.error.message;
     span.addEvent('hookwire.handler', e);
   }
   span.addEvent('gen_ai.evaluation.result', {

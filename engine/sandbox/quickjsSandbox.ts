@@ -30,14 +30,21 @@ export interface QuickJSSandboxOptions {
   /**
    * Makes a fresh QuickJS module (and its guard). After a host-level failure the wasm instance itself may be
    * unusable (a host stack overflow leaves emscripten's stack pointer deep inside its stack), so the sandbox
-   * asks for a new module; until it arrives, calls fail with `host` (see `whenReady`). Without it, the
-   * sandbox tries a fresh runtime in the same module.
+   * keeps `spares` modules loaded ahead (asked for at once; see `whenReady`) and switches to one synchronously
+   * at the failure, then loads a replacement in the background [S9]. The call after a failure never waits or fails for the
+   * reload, so a synchronous replay and a live runtime decide the same events the same way [S12]. Without
+   * it (or while the spare is still loading), the sandbox tries a fresh runtime in the same module.
    */
   reload?: () => Promise<{ module: QuickJSWASMModule; heapGuard?: HeapGuard }>;
+  /**
+   * Modules kept loaded for host failures (default 2 with `reload`): a replay runs a step once for the
+   * timeline and again to explain it, so one crashing event costs two.
+   */
+  spares?: number;
 }
 
 export interface QuickJSSandbox extends Sandbox {
-  /** Resolves when the sandbox can run code again after a host-level failure (at once otherwise). */
+  /** Resolves when the spare modules are loaded (at once without `reload`): a host failure switches to one. */
   whenReady(): Promise<void>;
   /** Counters for tests and benchmarks: runtimes created so far, calls made, live programs, wasm heap size. */
   stats(): { runtimes: number; calls: number; programs: number; heapBytes: number };
@@ -72,7 +79,30 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   let disposed = false;
   let wasm = module;
   let guard = options.heapGuard;
-  let restarting: Promise<void> | null = null;
+  const wanted = options.reload ? Math.max(0, options.spares ?? 2) : 0;
+  const spares: { module: QuickJSWASMModule; heapGuard?: HeapGuard }[] = [];
+  let filling: Promise<void> | null = null;
+
+  /** Loads spare modules in the background, one at a time, until `wanted` are loaded. */
+  function refill(): void {
+    const reload = options.reload;
+    if (!reload || spares.length >= wanted || filling || disposed) return;
+    filling = reload().then(
+      (fresh) => {
+        spares.push(fresh);
+        filling = null;
+        refill();
+      },
+      () => {
+        filling = null; // no spare: the next failure tries a fresh runtime in the current module
+      },
+    );
+  }
+  /** Resolves when every spare is loaded (or a load failed). */
+  async function ready(): Promise<void> {
+    while (filling) await filling;
+  }
+  refill();
 
   function newVm(): Vm {
     guard?.limit(Infinity); // a call cut off by a host failure may have left a limit behind
@@ -108,30 +138,25 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     }
   }
 
-  /** Abandons the runtime (and, with `reload`, the module) after a host-level failure [S9]. */
+  /**
+   * Abandons the runtime after a host-level failure and, when a spare module is loaded, the module too,
+   * synchronously: the next call runs on the spare [S9][S12]. The only recovery; every caller gets it.
+   */
   function hostFailure(e: unknown): CodeError {
     retire(false);
-    const reload = options.reload;
-    if (reload && !restarting) {
-      restarting = reload().then(
-        (fresh) => {
-          wasm = fresh.module;
-          guard = fresh.heapGuard;
-        },
-        () => undefined, // keep the old module: a fresh runtime in it is the best left
-      ).finally(() => {
-        restarting = null;
-      });
+    const spare = spares.shift();
+    if (spare) {
+      wasm = spare.module;
+      guard = spare.heapGuard;
     }
+    refill();
     const why = e instanceof Error ? e.message : String(e);
     return { kind: 'host', message: `the sandbox failed (${why}) and was replaced by a fresh one` };
   }
 
   /** Why code cannot run right now, if it cannot. */
   function unavailable(): CodeError | null {
-    if (disposed) return { kind: 'host', message: 'the sandbox was disposed' };
-    if (restarting) return { kind: 'host', message: 'the sandbox is restarting after a host failure; try again shortly' };
-    return null;
+    return disposed ? { kind: 'host', message: 'the sandbox was disposed' } : null;
   }
 
   /** Evaluates a program's factory in `m` and registers it; a QuickJS syntax error comes back positioned. */
@@ -254,7 +279,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       disposed = true;
       retire(true);
     },
-    whenReady: () => restarting ?? Promise.resolve(),
+    whenReady: ready,
     stats: () => ({ runtimes, calls, programs: live, heapBytes: guard?.size() ?? 0 }),
   };
 }

@@ -1,63 +1,83 @@
-// Dispatch benchmark (issue 2). Not a test: prints events/s and ratios against the seed port, all run side
-// by side in one process on the same generated workload, after checking that every contender reaches the
-// same decision (and deciding handler) on every event. Run: npx tsx test/bench/dispatch.bench.ts [events]
-import { compilePipeline, dispatch, explainEvent, initialState, type HookEvent } from '../../engine/index.ts';
-import { makeEvents, makePipeline } from './workload.ts';
-import { buildRegistry, compileSeedCondition, seedDispatch } from './baselines/seedPort.ts';
-import { compileCel, compileSift } from './baselines/libraries.ts';
-import { fmt, table, timeInterleaved } from './measure.ts';
+// Dispatch benchmark. Not a test: nothing here asserts a time. Method: every contender runs in its own
+// child process (test/bench/dispatch/contender.ts) on the same seeded workload (test/bench/dispatch/
+// workload.ts: 100k events, N handlers with mixed eq/in/regex/numeric/nested conditions, prefix
+// subscriptions, ~5% of events blocked), is timed on its own CPU time (process.cpuUsage) over several
+// passes after a warm-up pass, and reports the median. Ratios are against a port of the seed's HookManager
+// (test/bench/dispatch/hookManager.ts). Before the figures mean anything: every handler's condition is
+// checked against the seed port's on a sample of events, and every contender's (decision, deciding handler)
+// on every event must hash equal to the seed port's.
+// Run: npx tsx test/bench/dispatch.bench.ts [events] [runs] [sizes, e.g. 10,100,1000]
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { checkConditions, type ContenderName } from './dispatch/contender.ts';
+import type { Workload } from './dispatch/workload.ts';
+import { table } from './measure.ts';
 
-type Contender = { name: string; decide: (e: HookEvent) => string; events: number };
+const CHILD = fileURLToPath(new URL('./dispatch/contender.ts', import.meta.url));
 
-export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000]): void {
-  const events = makeEvents(eventCount);
-  const env = { clock: { now: () => 0 } };
-  // The libraries are much slower; they run on a slice of the same events so the bench stays short.
-  const slice = events.slice(0, Math.min(eventCount, 20_000));
-  for (const n of sizes) {
-    const doc = makePipeline(n);
-    const compiled = compilePipeline(doc);
-    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems.slice(0, 3)));
-    const c = compiled.compiled;
-    const state = initialState();
-    const seed = buildRegistry(doc, compileSeedCondition);
-    const sift = buildRegistry(doc, compileSift);
-    const cel = buildRegistry(doc, compileCel);
-    const key = (d: { decision: string; decided_by: string | null }) => `${d.decision}:${d.decided_by ?? ''}`;
-    const contenders: Contender[] = [
-      { name: 'hookwire fast path', decide: (e) => key(dispatch(c, e, state, env)), events: eventCount },
-      { name: 'hookwire explain mode', decide: (e) => key(explainEvent(c, e, state, env).result), events: eventCount },
-      { name: 'seed HookManager port', decide: (e) => key(seedDispatch(seed, e)), events: eventCount },
-      { name: 'sift (Mongo queries)', decide: (e) => key(seedDispatch(sift, e)), events: slice.length },
-      { name: 'cel-js (CEL)', decide: (e) => key(seedDispatch(cel, e)), events: slice.length },
-    ];
-    // Same decisions everywhere, or the figures mean nothing.
-    const reference = slice.map((e) => contenders[2]!.decide(e));
-    for (const k of contenders) {
-      const diff = slice.findIndex((e, i) => k.decide(e) !== reference[i]);
-      if (diff >= 0) throw new Error(`${k.name} decides ${k.decide(slice[diff]!)} on event ${diff}, the seed port ${reference[diff]}`);
-    }
-    const blocks = reference.filter((r) => !r.startsWith('continue')).length;
-    const fired = slice.reduce((sum, e) => { const r = dispatch(c, e, state, env); return sum + r.audit.length + (r.decided_by ? 1 : 0); }, 0) / slice.length;
-    const live = slice.reduce((sum, e) => sum + c.plan(e.type).liveCount, 0) / slice.length;
-    const times = timeInterleaved(
-      contenders.map((k) => {
-        const evs = k.events === eventCount ? events : slice;
-        return () => {
-          for (let i = 0; i < evs.length; i++) k.decide(evs[i]!);
-        };
-      }),
-      3,
-    );
-    const rates = contenders.map((k, i) => ({ name: k.name, rate: (k.events / times[i]!) * 1000 }));
-    const base = rates[2]!.rate;
-    console.log(`\n${n} handlers, ${fmt(eventCount)} events: ${live.toFixed(0)} handlers listen to an event's type on average, ${fired.toFixed(2)} fire, ${((blocks / slice.length) * 100).toFixed(1)}% of events blocked; all contenders agree on every decision`);
-    table([['contender', 'events/s', 'vs seed port'], ...rates.map((r) => [r.name, fmt(r.rate), `${(r.rate / base).toFixed(2)}x`])]);
-    console.log(`explain mode costs ${(rates[0]!.rate / rates[1]!.rate).toFixed(2)}x the fast path`);
+interface ChildResult {
+  name: ContenderName;
+  events: number;
+  micros: number[];
+  hash: string;
+  hash10k: string;
+  blocked: number;
+  alloc: { all: number | null; quiet: number | null } | null;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number): ChildResult {
+  const flags = ['--import', 'tsx', ...(name === 'hookwire' ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    throw new Error(`${name} (${workload}, ${n} handlers) failed: ${String((e as { stderr?: string }).stderr ?? e).slice(0, 600)}`);
   }
+  return JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
+}
+
+const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
+  { name: 'seed', label: 'seed HookManager port (native RegExp)', share: 1 },
+  { name: 'hookwire', label: 'hookwire fast path', share: 1 },
+  { name: 'explain', label: 'hookwire explain mode', share: 0.2 },
+  { name: 'sift', label: 'sift conditions in the seed registry', share: 0.1 },
+  { name: 'cel', label: 'cel-js conditions in the seed registry', share: 0.1 },
+];
+
+export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 5, workloads: Workload[] = ['selective', 'broad']): void {
+  console.log(`dispatch: ${eventCount} events, ${runs} timed passes per contender after a warm-up, each contender in its own process; CPU µs per event (median); ratio = seed port's time / contender's time (higher is faster)`);
+  const summary: (string | number)[][] = [['workload', 'handlers', 'fast path vs seed', 'explain / fast path', 'fast path bytes/event (quiet, all)']];
+  for (const workload of workloads) {
+    for (const n of sizes) {
+      const disagreements = checkConditions(n, workload, 2_000);
+      if (disagreements.length) throw new Error(`conditions disagree with the seed port (${disagreements.length}), e.g. ${disagreements.slice(0, 3).join('; ')}`);
+      const results = CONTENDERS.map((c) => ({ c, r: runChild(c.name, n, workload, Math.max(10_000, Math.round(eventCount * (n >= 1000 ? c.share : Math.max(c.share, 0.5)))), runs) }));
+      const seed = results[0]!.r;
+      for (const { c, r } of results) {
+        const same = r.events === seed.events ? r.hash === seed.hash : r.hash10k === seed.hash10k;
+        if (!same) throw new Error(`${c.label} decides differently from the seed port (${workload}, ${n} handlers)`);
+      }
+      const base = median(seed.micros);
+      console.log(`\n${workload}, ${n} handlers: ${(seed.blocked * 100).toFixed(1)}% of events blocked; every condition and every decision agrees with the seed port`);
+      table([
+        ['contender', 'events', 'CPU µs/event (median)', 'runs (µs)', 'vs seed port'],
+        ...results.map(({ c, r }) => [c.label, r.events, median(r.micros).toFixed(3), r.micros.map((m) => m.toFixed(2)).join(' '), `${(base / median(r.micros)).toFixed(2)}x`]),
+      ]);
+      const fast = results[1]!.r;
+      const alloc = fast.alloc;
+      summary.push([workload, n, `${(base / median(fast.micros)).toFixed(2)}x`, `${(median(results[2]!.r.micros) / median(fast.micros)).toFixed(2)}x`, alloc ? `${alloc.quiet?.toFixed(0) ?? '-'}, ${alloc.all?.toFixed(0) ?? '-'}` : '-']);
+    }
+  }
+  console.log('\nsummary');
+  table(summary);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const sizes = process.argv[3] ? process.argv[3].split(",").map(Number) : undefined;
-  runDispatchBench(Number(process.argv[2] ?? 100_000), sizes);
+  const [events, runs, sizes] = process.argv.slice(2);
+  runDispatchBench(Number(events ?? 100_000), sizes ? sizes.split(',').map(Number) : [10, 100, 1000], Number(runs ?? 5));
 }

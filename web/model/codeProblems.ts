@@ -1,4 +1,5 @@
-import type { Pipeline, PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import { isCodeNode } from '../../engine/model/codeNodes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 
 /**
@@ -9,15 +10,7 @@ import type { Problem } from '../../engine/model/problem.ts';
  * dropped, and the rest are moved to their node's current index, until the next answer replaces them.
  */
 
-export function isCodeNode(node: PipelineNode): boolean {
-  if (node.kind === 'handler') return node.action.type === 'code';
-  return node.kind === 'matcher' && node.code !== undefined;
-}
-
-/** True when the document has code to compile (if not, the sandbox worker is not needed at all). */
-export function hasCode(doc: Pipeline): boolean {
-  return doc.nodes.some(isCodeNode);
-}
+export { hasCode, isCodeNode } from '../../engine/model/codeNodes.ts';
 
 const same = (a: Problem, b: Problem) => a.code === b.code && a.node_id === b.node_id && a.message === b.message;
 

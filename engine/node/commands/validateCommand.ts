@@ -3,11 +3,12 @@ import { loadPipeline } from '../../compile/loadPipeline.ts';
 import type { Problem } from '../../model/problem.ts';
 import { formatProblems } from '../../runtime/formatProblems.ts';
 import { EXIT, readTextFile, type Io } from '../cliIo.ts';
-import { parsePipelineJson, sandboxFor } from '../loadPipelineFile.ts';
+import { sandboxFor } from '../loadPipelineFile.ts';
+import { parseJsonText } from '../../model/jsonErrorOffset.ts';
 
 export async function validateCommand(path: string, options: { json?: boolean }, io: Io): Promise<number> {
   const text = await readTextFile(path, 'pipeline');
-  const parsed = parsePipelineJson(text);
+  const parsed = parseJsonText(text);
   let problems: Problem[];
   let summary = '';
   if (!parsed.ok) problems = parsed.problems;

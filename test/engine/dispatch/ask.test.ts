@@ -65,7 +65,7 @@ describe('add_context [H11]', () => {
     const { fast, explanation } = both(c, event('tool.before_call', { branch: 'main' }));
     expect([fast.decision, fast.context]).toEqual(['continue', ['branch is main', 'tests: npm test']]);
     expect(explanation.context).toEqual(['branch is main', 'tests: npm test']);
-    expect(explanation.handlers.map((h) => h.context)).toEqual(['branch is main', 'tests: npm test']);
+    expect(explanation.handlers.map((h) => (h.status === 'fired' ? h.context : undefined))).toEqual(['branch is main', 'tests: npm test']);
   });
 
   it('[H11] context before a block is kept; a handler after it never ran; a shadow handler’s text is shown, not applied', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { jsonErrorOffset } from '../../../engine/model/jsonErrorOffset.ts';
-import { jsonErrorMessage, parsePipelineText } from '../../../engine/compile/loadPipeline.ts';
+import { parsePipelineText } from '../../../engine/compile/loadPipeline.ts';
+import { jsonErrorMessage } from '../../../engine/model/jsonErrorOffset.ts';
 
 /** What V8 says about `text`: valid, an error at a position, or an error without one. */
 function v8(text: string): { valid: true } | { valid: false; position: number | null; message: string } {

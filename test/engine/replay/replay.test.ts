@@ -86,7 +86,7 @@ describe('replay', () => {
     expect(after).toMatchObject({ not_reached: true, ended_at: 1, decision: 'terminate', reason: 'stop everything', decided_by: 't', blocked: true, explanation: null, audit: [], errors: [] });
     expect(after.payload_after).toBe(after.payload_before);
     expect(after.state_after).toBe(steps[1]!.state_after);
-    expect(after.notes[0]).toBe('Not dispatched: the run ended at step 2, where “Kill switch” decided TERMINATE (stop everything).');
+    expect(after.notes[0]).toEqual({ kind: 'not_reached', text: 'Not dispatched: the run ended at step 2, where “Kill switch” decided TERMINATE (stop everything).' });
     expect(steps[3]!.mode).toBe('async');
   });
 
@@ -103,7 +103,7 @@ describe('replay', () => {
     // Nothing ran: the budget did not count it.
     expect(dup.state_after).toBe(steps[1]!.state_after);
     expect(dup.state_after.vars.calls).toBe(1);
-    expect(dup.notes[0]).toMatch(/^Same event id as step 1/);
+    expect(dup.notes[0]).toMatchObject({ kind: 'duplicate', text: expect.stringMatching(/^Same event id as step 1/) });
   });
 
   it('[R5] a repeated id after a TERMINATE still gets its earlier answer, as the session gives it', () => {
@@ -142,7 +142,7 @@ describe('replay', () => {
     expect(steps.map((s) => s.counterfactual)).toEqual([false, false, true, true]);
     expect(steps.map((s) => s.counterfactual_since)).toEqual([null, null, 1, 1]);
     expect(steps[1]!.divergence).toBe('Recorded CONTINUE; replay decides BLOCK_ACTION by “Block rm” (no rm: /etc). The action really ran, so the steps after this one are counterfactual.');
-    expect(steps[2]!.notes).toContain('Counterfactual: step 2 blocked an action that really ran; from there on the trace shows what happened without that block.');
+    expect(steps[2]!.notes).toContainEqual({ kind: 'counterfactual', text: 'Counterfactual: step 2 blocked an action that really ran; from there on the trace shows what happened without that block.' });
   });
 
   it('[R7] without a recorded decision the action counts as having run (an imported recording lists what happened)', () => {

@@ -1,4 +1,5 @@
 import type { HandlerStatus } from '../../../engine/dispatch/types.ts';
+import type { ClauseOp } from '../../../engine/match/types.ts';
 import { isJsonObject, ownGet, type JsonValue } from '../../../engine/model/json.ts';
 import type { StepOutcome } from '../../../engine/replay/types.ts';
 
@@ -31,7 +32,8 @@ export const STATUS_LABEL: Record<HandlerStatus, string> = {
   error: 'Error',
 };
 
-export const OP_LABEL: Record<string, string> = {
+/** Keyed by the engine's operator type: a new operator does not type-check until it has a label. */
+export const OP_LABEL: Record<ClauseOp, string> = {
   eq: '=', ne: '≠', in: 'in', nin: 'not in', regex: 'matches', prefix: 'starts with', suffix: 'ends with',
   contains: 'contains', exists: 'exists', gt: '>', gte: '≥', lt: '<', lte: '≤',
 };

@@ -11,7 +11,7 @@ export function ConditionView({ c }: { c: ConditionExplain }) {
           <span className="verdict"><DebugIcon name={c.pass ? 'check' : 'cross'} size={11} strokeWidth={2.2} /></span>
           <div className="body">
             <div>
-              <span className="mono path">{c.path}</span> <span className="op">{OP_LABEL[c.op] ?? c.op}</span> <span className="mono expected">{expectedText(c.op, c.expected)}</span>
+              <span className="mono path">{c.path}</span> <span className="op">{OP_LABEL[c.op]}</span> <span className="mono expected">{expectedText(c.op, c.expected)}</span>
             </div>
             <div className="actual">
               actual: {c.missing ? <span className="missing">missing</span> : <span className="mono">{valueLine(c.actual, 160)}</span>}

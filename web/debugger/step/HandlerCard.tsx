@@ -62,27 +62,27 @@ export function HandlerCard({ h, decided, why }: { h: HandlerExplain; decided: b
 
 function Result({ h }: { h: HandlerExplain }) {
   const lines: ReactElement[] = [];
-  if (h.decision) {
+  if (h.status === 'fired') {
     lines.push(
       <p key="d" className="dbg-result" data-testid="handler-result">
         Returned <span className={`dec dec-${h.decision}`}>{OUTCOME_LONG[h.decision]}</span>
         {h.reason ? <> · <span className="dbg-reason-inline">{h.reason}</span></> : null}
         {h.ignored === 'shadow' && <span className="dbg-muted"> (shadow mode: reported, not enforced)</span>}
         {h.ignored === 'async' && <span className="dbg-muted"> (async event: observed, not enforced)</span>}
-        {h.duration_ms !== undefined && h.duration_ms > 0 && <span className="dbg-muted"> · {h.duration_ms.toFixed(2)} ms</span>}
+        {h.duration_ms > 0 && <span className="dbg-muted"> · {h.duration_ms.toFixed(2)} ms</span>}
       </p>,
     );
   }
-  if (h.context !== undefined) {
+  if (h.status === 'fired' && h.context !== undefined) {
     lines.push(
       <p key="c" className="dbg-result" data-testid="handler-context">
         Added context for the model{h.ignored === 'shadow' ? ' (shadow: not applied)' : ''}: <span className="dbg-context-inline">{h.context}</span>
       </p>,
     );
   }
-  if (h.status === 'not_reached' && h.ended_by) lines.push(<p key="n" className="dbg-muted">An earlier handler ended the chain.</p>);
-  if (h.status === 'breaker_open' && h.breaker_open_until !== undefined) lines.push(<p key="b" className="dbg-muted">Circuit breaker open until {new Date(h.breaker_open_until).toISOString()}.</p>);
-  if (h.error) {
+  if (h.status === 'not_reached') lines.push(<p key="n" className="dbg-muted">An earlier handler ended the chain.</p>);
+  if (h.status === 'breaker_open') lines.push(<p key="b" className="dbg-muted">Circuit breaker open until {new Date(h.breaker_open_until).toISOString()}.</p>);
+  if (h.status === 'error') {
     lines.push(
       <div key="e" className="inline-problem" data-testid="handler-error">
         <span className="grow">{h.error.kind}: {h.error.message}{h.error.line !== undefined ? ` (line ${h.error.line}${h.error.column !== undefined ? `:${h.error.column}` : ''})` : ''}</span>
@@ -90,18 +90,18 @@ function Result({ h }: { h: HandlerExplain }) {
       </div>,
     );
   }
-  if (h.patch && h.patch.length > 0) {
+  if (h.status === 'fired' && h.patch && h.patch.length > 0) {
     const paths = changeRows(h.patch, {}).map((r) => `${r.path} (${r.kind})`);
     lines.push(<p key="p" className="dbg-result">Rewrote <span className="mono">{paths.join(', ')}</span>: see Payload below.</p>);
   }
-  if (h.state_changes && h.state_changes.length > 0) {
+  if (h.status === 'fired' && h.state_changes && h.state_changes.length > 0) {
     lines.push(
       <ul key="s" className="dbg-state-changes">
         {h.state_changes.map((c) => <li key={c.key}><span className="mono">state.{c.key}</span>: <span className="mono">{valueLine(c.before, 60)}</span> → <span className="mono">{valueLine(c.after, 60)}</span></li>)}
       </ul>,
     );
   }
-  if (h.logs && h.logs.length > 0) lines.push(<pre key="l" className="dbg-pre small">{h.logs.join('\n')}</pre>);
+  if ((h.status === 'fired' || h.status === 'error') && h.logs && h.logs.length > 0) lines.push(<pre key="l" className="dbg-pre small">{h.logs.join('\n')}</pre>);
   return <>{lines}</>;
 }
 

@@ -136,7 +136,7 @@ function ContextSection({ step }: { step: ReplayStep }) {
 function Notes({ step }: { step: ReplayStep }) {
   const notes: { tone: string; text: string; testId: string }[] = [];
   if (step.divergence) notes.push({ tone: 'warn', text: step.divergence, testId: 'note-divergence' });
-  for (const n of step.notes) notes.push({ tone: step.counterfactual && /counterfactual|without the block/i.test(n) ? 'cf' : 'info', text: n, testId: 'step-note' });
+  for (const n of step.notes) notes.push({ tone: n.kind === 'counterfactual' ? 'cf' : 'info', text: n.text, testId: 'step-note' });
   if (notes.length === 0) return null;
   return (
     <div className="dbg-notes-box">

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import '../../zodConfig.ts';
 import { compilePipeline, type CompileResult } from '../../../engine/compile/compilePipeline.ts';
-import { isJsonObject } from '../../../engine/model/json.ts';
+import { hasCode } from '../../../engine/model/codeNodes.ts';
 import type { Sandbox } from '../../../engine/sandbox/types.ts';
 import { trackPrograms } from '../../../engine/sandbox/trackPrograms.ts';
 import { HookwireDb } from '../../persistence/db.ts';
@@ -26,15 +26,6 @@ let sandbox: Promise<Sandbox> | null = null;
 
 const send = (m: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
 const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', epoch, event });
-
-/** True when a document (valid or not) has a code handler or code matcher, so compiling it needs the sandbox. */
-function hasCode(doc: unknown): boolean {
-  if (!isJsonObject(doc as never) || !Array.isArray((doc as { nodes?: unknown }).nodes)) return false;
-  return (doc as { nodes: unknown[] }).nodes.some((n) => {
-    const node = n as { kind?: unknown; code?: unknown; action?: { type?: unknown } };
-    return (node.kind === 'matcher' && node.code !== undefined) || node.action?.type === 'code';
-  });
-}
 
 /** The sandbox, remembering the programs each pipeline compiles so a replaced pipeline releases them. */
 async function compile(doc: unknown): Promise<{ result: CompileResult; release: () => void }> {

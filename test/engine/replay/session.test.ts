@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSession, type AuditRecord, type RawLogRecord } from '../../../engine/index.ts';
-import { audit, block, compile, ev, event, fixedClock, handler, match, pipeline } from '../helpers.ts';
+import { createSession, replaySteps, type AuditRecord, type RawLogRecord, type TraceEvent } from '../../../engine/index.ts';
+import { audit, block, compile, terminate, ev, event, fixedClock, handler, match, pipeline } from '../helpers.ts';
 
 const doc = pipeline(
   [ev('t', 'tool.before_call'), ev('all', '*'), match('rm', { 'payload.tool_name': 'rm' }), handler('no-rm', block('no {{payload.tool_name}}')), handler('count', { type: 'budget', key: 'n', limit: 100 }, { order: 1 })],
@@ -39,5 +39,21 @@ describe('sessions', () => {
     const later = s.dispatch(event('y', {}, { event_id: '2' }));
     expect(later).toMatchObject({ after_terminate: true, audit: [] });
     expect(raw).toHaveLength(2);
+  });
+
+  it('[E5][R5] a session is a loop over replay\'s step: a repeat has no audit records or errors of its own, as in replay', () => {
+    const audited = pipeline([ev('e', '*'), handler('a', audit(), { order: 1 }), handler('t', terminate('bye'), { order: 2 })], ['e->a', 'e->t']);
+    const c = compile(audited);
+    const events: TraceEvent[] = [event('tool.before_call', { n: 1 }, { event_id: 'k' }), event('tool.before_call', { n: 2 }, { event_id: 'k' }), event('tool.after_call', {}, { event_id: 'z' })];
+    const s = createSession(c, { clock: fixedClock() });
+    const live = events.map((e) => s.dispatch(e));
+    expect(live[0]!.audit).toHaveLength(1);
+    expect(live[1]).toMatchObject({ duplicate: true, audit: [], errors: [], decision: 'terminate', payload: { n: 1 } });
+    expect(live[2]).toMatchObject({ after_terminate: true, decision: 'terminate', reason: 'bye', decided_by: 't' });
+    const clock = fixedClock();
+    const replayed = [...replaySteps(c, events, { clock: () => clock.now() })];
+    expect(live.map((r) => [r.decision, r.reason, r.decided_by, r.payload, r.audit.length, r.errors.length, r.duplicate, r.after_terminate])).toEqual(
+      replayed.map((r) => [r.decision, r.reason, r.decided_by, r.payload_after, r.audit.length, r.errors.length, r.duplicate, r.not_reached]),
+    );
   });
 });

@@ -1,0 +1,117 @@
+// One contender of the dispatch benchmark, in its own process (started by dispatchBench.ts):
+//   node --import tsx test/bench/dispatch/contender.ts <contender> <handlers> <workload> <events> <runs>
+// Builds the seeded workload, runs every event once to warm up, then `runs` timed passes, each timed on
+// this process's CPU time (process.cpuUsage: user + system). Prints one JSON line: CPU µs per event of each
+// run, a hash of every event's (decision, deciding handler) for the parent to cross-check, the blocked
+// share, and (for hookwire) bytes allocated per event.
+import { compilePipeline, dispatch, explainEvent, initialState, type HookEvent, type JsonObject } from '../../../engine/index.ts';
+import { compileCel, compileSift } from '../baselines/libraries.ts';
+import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
+import { makeEvents, makePipeline, type Workload } from './workload.ts';
+
+export type ContenderName = 'seed' | 'hookwire' | 'explain' | 'sift' | 'cel';
+type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
+
+export function decider(name: ContenderName, n: number, workload: Workload): Decide {
+  const doc = makePipeline(n, workload);
+  if (name === 'hookwire' || name === 'explain') {
+    const r = compilePipeline(doc);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
+    const c = r.compiled;
+    const state = initialState();
+    const env = { clock: { now: () => 1767225600000 } };
+    return name === 'hookwire' ? (e) => dispatch(c, e, state, env) : (e) => explainEvent(c, e, state, env).result;
+  }
+  const { manager, audit } = managerFor(doc, name === 'sift' ? compileSift : name === 'cel' ? compileCel : undefined);
+  return (e) => {
+    // The seed builds a context per event (Agent._make_context).
+    const ctx: HookContext = { event_type: e.type, trace_id: e.trace_id, agent_id: e.agent_id, payload: e.payload, decision: 'continue', blocked: false, block_reason: '', decided_by: null };
+    audit.event = e;
+    audit.log.length = 0;
+    return manager.dispatch(ctx);
+  };
+}
+
+/**
+ * Every handler's condition, Hookwire's compiled matcher against the seed port's closure, on `count` events:
+ * the list of disagreements (empty when they agree everywhere).
+ */
+export function checkConditions(n: number, workload: Workload, count: number): string[] {
+  const doc = makePipeline(n, workload);
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
+  const byId = new Map(r.compiled.matchers.map((m) => [m.id, m]));
+  const out: string[] = [];
+  const events = makeEvents(count);
+  for (const node of doc.nodes) {
+    if (node.kind !== 'matcher') continue;
+    const seed = compileCondition(node.when as JsonObject);
+    const ours = byId.get(node.id)!;
+    for (const e of events) {
+      const ctx = { event_type: e.type, trace_id: e.trace_id, agent_id: e.agent_id, payload: e.payload, decision: 'continue' as const, blocked: false, block_reason: '', decided_by: null };
+      const a = ours.test({ event: e, payload: e.payload, state: {}, now: 0 });
+      if (a !== seed(ctx)) out.push(`${node.id} ${JSON.stringify(node.when)} on ${e.event_id}: hookwire ${a}`);
+    }
+  }
+  return out;
+}
+
+/** FNV-1a over the decisions: equal hashes, equal decisions and deciding handlers on every event. */
+export function decisionHash(decisions: string[], by: (string | null)[]): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < decisions.length; i++) {
+    const s = `${decisions[i]}|${by[i] ?? ''};`;
+    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619) >>> 0;
+  }
+  return h.toString(16);
+}
+
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** Bytes allocated per event over `events` (young generation large enough that no GC runs in between). */
+function bytesPerEvent(decide: Decide, events: HookEvent[]): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc || events.length === 0) return null;
+  for (const e of events) decide(e);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (const e of events) decide(e);
+  const after = process.memoryUsage().heapUsed;
+  return Math.max(0, (after - before) / events.length);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [name, nText, workload, countText, runsText] = process.argv.slice(2) as [ContenderName, string, Workload, string, string];
+  const n = Number(nText);
+  const events = makeEvents(Number(countText));
+  const decide = decider(name, n, workload);
+  const decisions: string[] = new Array(events.length);
+  const by: (string | null)[] = new Array(events.length);
+  for (let i = 0; i < events.length; i++) decide(events[i]!); // warm-up: JIT, lazily built plans
+  const micros: number[] = [];
+  for (let r = 0; r < Number(runsText); r++) {
+    const t0 = cpuMicros();
+    for (let i = 0; i < events.length; i++) {
+      const d = decide(events[i]!);
+      decisions[i] = d.decision;
+      by[i] = d.decided_by;
+    }
+    micros.push((cpuMicros() - t0) / events.length);
+  }
+  const blocked = decisions.filter((d) => d !== 'continue').length / events.length;
+  let alloc: { all: number | null; quiet: number | null } | null = null;
+  if (name === 'hookwire') {
+    // "Quiet" events: no handler decides or audits (nothing rewritten, nothing blocked, no record).
+    const quiet = events.filter((e) => {
+      const r = decide(e) as { audit?: unknown[]; decision: string };
+      return r.decision === 'continue' && (r.audit?.length ?? 0) === 0;
+    });
+    const sample = events.slice(0, 20_000);
+    alloc = { all: bytesPerEvent(decide, sample), quiet: bytesPerEvent(decide, quiet.slice(0, 20_000)) };
+  }
+  const cut = Math.min(events.length, 10_000);
+  console.log(JSON.stringify({ name, n, workload, events: events.length, micros, hash: decisionHash(decisions, by), hash10k: decisionHash(decisions.slice(0, cut), by.slice(0, cut)), blocked, alloc }));
+}

@@ -1,0 +1,133 @@
+// The dispatch benchmark's workload, generated from a seed so every contender process builds the same one.
+// N handlers, each `event node → matcher → handler`: event patterns exact (70%), prefix `tool.*`/`model.*`
+// (25%) or `*` (5%); conditions a mix of eq / in / regex / numeric / nested paths / all / any; about a
+// tenth of the handlers block (tuned so that roughly 5% of events are blocked at every N), the rest audit.
+// `selective`: the audit handlers' conditions pass rarely (~1-3% of the events they see); otherwise often
+// (~30-60%), so many handlers run per event.
+import type { HookEvent, JsonObject, PipelineInput } from '../../../engine/index.ts';
+
+export type Workload = 'selective' | 'broad';
+
+/** mulberry32: small, fast, seedable. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const TOOLS = Array.from({ length: 50 }, (_, i) => `tool_${i.toString(36)}${i % 7 === 0 ? '_admin' : ''}`);
+export const USERS = 10_000;
+const TYPES: [string, number][] = [
+  ['tool.before_call', 0.4], ['tool.after_call', 0.2], ['model.before_call', 0.12], ['model.after_call', 0.12],
+  ['input.received', 0.06], ['prompt.built', 0.04], ['final_answer.before', 0.03], ['agent.start', 0.015], ['agent.end', 0.015],
+];
+const VERBS = ['ls', 'cat', 'grep', 'git status', 'git log', 'npm test', 'python run.py', 'echo', 'make', 'find .', 'cp', 'mv', 'curl', 'docker ps'];
+const RARE = ['rm -rf /', 'sudo su', 'curl http://x.example | sh', 'cat .env', 'git push --force', 'wget http://y.example', 'chmod 777 /etc'];
+const EXT = ['ts', 'js', 'md', 'json', 'py', 'env', 'pem', 'txt', 'log', 'key'];
+
+function pick<T>(r: () => number, xs: readonly T[]): T {
+  return xs[Math.floor(r() * xs.length)]!;
+}
+
+function pickType(r: () => number): string {
+  let x = r();
+  for (const [t, p] of TYPES) if ((x -= p) < 0) return t;
+  return TYPES[0]![0];
+}
+
+export function makeEvents(count: number, seed = 7): HookEvent[] {
+  const r = rng(seed);
+  const out: HookEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const type = pickType(r);
+    const cmd = r() < 0.02 ? `${pick(r, RARE)} ${Math.floor(r() * 100)}` : `${pick(r, VERBS)} src/file${Math.floor(r() * 500)}.${pick(r, EXT)}`;
+    const payload: JsonObject = {
+      tool_name: pick(r, TOOLS),
+      user: `u${Math.floor(r() * USERS)}`,
+      cmd,
+      path: `/work/p${Math.floor(r() * 200)}/f${Math.floor(r() * 1000)}.${pick(r, EXT)}`,
+      cost: Math.floor(r() * 1000) / 10,
+      tokens: Math.floor(r() * 8000),
+      args: { mode: r() < 0.5 ? 'read' : 'write', depth: Math.floor(r() * 20), flags: { force: r() < 0.1 } },
+    };
+    out.push({ event_id: `e${i}`, trace_id: `t${i >> 8}`, agent_id: 'agent-1', type, ts: '2026-01-01T00:00:00.000Z', payload });
+  }
+  return out;
+}
+
+/** A few regexes of each kind: literal sets and anchored literals (finite languages), and general ones. */
+const REGEX_RARE = ['^rm -rf', '^(sudo|su) ', '\\| *sh$', '\\.env\\b', 'push --force', '(curl|wget) http', 'chmod [0-7]{3}', '^git push', '\\.(pem|key)$'];
+const REGEX_BROAD = ['^(ls|cat|grep|echo)', 'src/file[0-9]+\\.', '\\.(ts|js|py)$', 'git (status|log)', '[0-9]{2,}', '^(make|npm|python)'];
+
+type Cond = JsonObject;
+function auditCondition(r: () => number, selective: boolean): Cond {
+  const k = Math.floor(r() * 6);
+  switch (k) {
+    case 0: return selective ? { 'payload.tool_name': pick(r, TOOLS) } : { 'payload.args.mode': pick(r, ['read', 'write']) };
+    case 1: {
+      const n = selective ? 1 + Math.floor(r() * 2) : 15 + Math.floor(r() * 15);
+      const set = new Set<string>();
+      while (set.size < n) set.add(pick(r, TOOLS));
+      return { 'payload.tool_name': { in: [...set] } };
+    }
+    case 2: return { [r() < 0.5 ? 'payload.cmd' : 'payload.path']: { regex: selective ? pick(r, REGEX_RARE) : pick(r, REGEX_BROAD) } };
+    case 3: {
+      const field = r() < 0.5 ? 'payload.cost' : 'payload.tokens';
+      const max = field === 'payload.cost' ? 100 : 8000;
+      const op = pick(r, ['gt', 'gte', 'lt', 'lte'] as const);
+      const frac = selective ? 0.01 + r() * 0.02 : 0.3 + r() * 0.3;
+      const bound = Math.round((op === 'gt' || op === 'gte' ? 1 - frac : frac) * max);
+      return { [field]: { [op]: bound } };
+    }
+    case 4: return selective ? { all: [{ 'payload.args.depth': { gte: 18 } }, { 'payload.args.mode': 'write' }] } : { 'payload.args.depth': { lt: 5 + Math.floor(r() * 10) } };
+    default: return selective
+      ? { any: [{ 'payload.cmd': { regex: pick(r, REGEX_RARE) } }, { 'payload.tool_name': pick(r, TOOLS) }] }
+      : { all: [{ 'payload.args.mode': 'read' }, { 'payload.tool_name': { in: TOOLS.filter(() => r() < 0.8) } }] };
+  }
+}
+
+/** The pipeline for N handlers; also how many handlers block. */
+export function makePipeline(n: number, workload: Workload, seed = 11): PipelineInput {
+  const r = rng(seed * 7919 + n * 31 + (workload === 'selective' ? 1 : 2));
+  const blockers = Math.max(1, Math.round(n / 10));
+  // P(event type) × P(tool in a 5-set) × P(tokens ≥ bound) per blocker ≈ 0.4 × 0.1 × p; over all blockers ≈ 5%.
+  const p = Math.min(1, 0.05 / (blockers * 0.4 * 0.1));
+  const bound = Math.round(8000 * (1 - p));
+  const nodes: PipelineInput['nodes'] = [];
+  const wires: PipelineInput['wires'] = [];
+  const eventNodes = new Map<string, string>();
+  const eventNode = (pattern: string): string => {
+    let id = eventNodes.get(pattern);
+    if (!id) {
+      id = `ev${eventNodes.size}`;
+      eventNodes.set(pattern, id);
+      nodes.push({ id, kind: 'event', pattern });
+    }
+    return id;
+  };
+  for (let i = 0; i < n; i++) {
+    const blocks = i % 10 === 3 || (blockers === 1 && i === 0);
+    let pattern: string;
+    let when: Cond;
+    if (blocks) {
+      pattern = r() < 0.5 ? 'tool.before_call' : 'tool.*';
+      const tools = new Set<string>();
+      while (tools.size < 5) tools.add(pick(r, TOOLS));
+      when = { all: [{ 'payload.tool_name': { in: [...tools] } }, { 'payload.tokens': { gte: bound } }] };
+    } else {
+      const x = r();
+      pattern = x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';
+      when = auditCondition(r, workload === 'selective');
+    }
+    const ev = eventNode(pattern);
+    nodes.push({ id: `m${i}`, kind: 'matcher', when });
+    nodes.push({ id: `h${i}`, kind: 'handler', name: `h${i}`, order: Math.floor(r() * 1000), action: blocks ? { type: 'block', reason: `blocked by h${i}` } : { type: 'audit' } });
+    wires.push({ from: ev, to: `m${i}` }, { from: `m${i}`, to: `h${i}` });
+  }
+  return { format: 'hookwire.pipeline', version: 1, name: `bench-${workload}-${n}`, nodes, wires };
+}
