@@ -1,0 +1,39 @@
+import { test, expect, type Page } from '@playwright/test';
+import { shot } from './editorHelpers.ts';
+import { flowNode, key, openDebugger, stepView } from './debuggerHelpers.ts';
+
+// Debugger shell: the "why didn't it fire?" pick, URLs, trace download and small display fixes.
+
+/** Goes to step `index` (0-based) by typing into the "Step [n] of N" field with the keyboard. */
+async function typeStep(page: Page, index: number): Promise<void> {
+  await page.getByTestId('goto-step').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(String(index + 1));
+  await page.keyboard.press('Enter');
+  await expect(stepView(page, index)).toBeVisible();
+}
+
+test('"why didn\'t it fire?" outlines the picked handler without hiding what fired, and a step change clears it', async ({ page }) => {
+  await openDebugger(page);
+  await typeStep(page, 17);
+  // Pick the handler that missed by clicking it on the canvas.
+  await flowNode(page, 'h-block-injection').click();
+  await expect(page.getByTestId('why-handler')).toHaveValue('h-block-injection');
+  await expect(page.getByTestId('why-answer')).toContainText('`payload.input` is missing');
+  await expect(flowNode(page, 'h-block-injection')).toHaveClass(/dbg-missed.*dbg-focus|dbg-focus.*dbg-missed/);
+  await expect(flowNode(page, 'm-prompt-injection')).toHaveClass(/dbg-focus/);
+  // The audit handler fired on this step: it keeps its colours, it is not dimmed.
+  await expect(flowNode(page, 'h-audit-log')).toHaveClass(/dbg-fired/);
+  await expect(flowNode(page, 'h-audit-log')).not.toHaveClass(/dbg-dim/);
+  await shot(page, 'debugger-why-focus');
+
+  // Next step: the pick is gone, nothing is outlined.
+  await key(page, 'ArrowRight');
+  await expect(stepView(page, 18)).toBeVisible();
+  await expect(page.getByTestId('why-handler')).toHaveValue('');
+  await expect(page.locator('.react-flow__node.dbg-focus')).toHaveCount(0);
+  // Back: still cleared (the pick was about step 18 only).
+  await key(page, 'ArrowLeft');
+  await expect(stepView(page, 17)).toBeVisible();
+  await expect(page.getByTestId('why-handler')).toHaveValue('');
+});
