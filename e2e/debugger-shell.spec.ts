@@ -37,3 +37,33 @@ test('"why didn\'t it fire?" outlines the picked handler without hiding what fir
   await expect(stepView(page, 17)).toBeVisible();
   await expect(page.getByTestId('why-handler')).toHaveValue('');
 });
+
+test('the URL keeps mode, pipeline, trace and step: reload lands on the same step, Back goes back', async ({ page }) => {
+  await openDebugger(page);
+  await typeStep(page, 11);
+  await expect(page).toHaveURL(/[?&]mode=debug/);
+  await expect(page).toHaveURL(/[?&]step=12(&|$)/);
+  await expect(page).toHaveURL(/[?&]trace=/);
+  const traceId = new URL(page.url()).searchParams.get('trace')!;
+
+  // Reload: still the debugger, step 12, same trace.
+  await page.reload();
+  await expect(stepView(page, 11)).toBeVisible();
+  await expect(page.getByTestId('mode-debug')).toHaveAttribute('aria-pressed', 'true');
+  await shot(page, 'debugger-url-reload');
+
+  // Back goes to Edit (where we were before Debug); Forward returns to step 12.
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]mode=edit/);
+  await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+  await expect(page.getByTestId('step-view')).toHaveCount(0);
+  await page.goForward();
+  await expect(stepView(page, 11)).toBeVisible();
+
+  // An untrusted link: junk values are ignored, the app still opens.
+  await page.goto('/?mode=debug&trace=%3Cscript%3E&step=-4&pipeline=__proto__x');
+  await expect(page.getByTestId('step-view')).toBeVisible();
+  // A step past the end lands on the last one.
+  await page.goto(`/?mode=debug&trace=${encodeURIComponent(traceId)}&step=999999999`);
+  await expect(stepView(page, 21)).toBeVisible();
+});
