@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { shot } from './editorHelpers.ts';
 import { flowNode, key, openDebugger, stepView } from './debuggerHelpers.ts';
 
@@ -66,4 +67,26 @@ test('the URL keeps mode, pipeline, trace and step: reload lands on the same ste
   // A step past the end lands on the last one.
   await page.goto(`/?mode=debug&trace=${encodeURIComponent(traceId)}&step=999999999`);
   await expect(stepView(page, 21)).toBeVisible();
+});
+
+test('downloads the stored trace as trace v1 JSONL from the library row, and it imports back the same', async ({ page }) => {
+  await openDebugger(page);
+  const row = page.getByTestId('trace-item').first();
+  await row.hover();
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('trace-download').click()]);
+  expect(download.suggestedFilename()).toBe('Demo-coding-agent-session.trace.jsonl');
+  const text = readFileSync(await download.path(), 'utf8');
+  const lines = text.trimEnd().split('\n');
+  expect(lines).toHaveLength(23);
+  const header = JSON.parse(lines[0]!);
+  expect(header.format).toBe('hookwire.trace');
+  expect(header.version).toBe(1);
+  expect(JSON.parse(lines[12]!).type).toBe('tool.before_call');
+
+  // The file goes back into the library as a 22-event Hookwire trace with step 12 still a block.
+  await page.getByTestId('trace-file').setInputFiles({ name: 'again.trace.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('trace-item')).toHaveCount(2);
+  await expect(page.getByTestId('position')).toContainText('of 22');
+  await typeStep(page, 11);
+  await expect(page.getByTestId('step-outcome')).toHaveText('BLOCK_ACTION');
 });
