@@ -81,9 +81,9 @@ export function textOf(value: JsonValue): string {
       if (kind === 'thinking' || kind === 'redacted_thinking') return '(thinking)';
       return null;
     });
-    if (parts.length && parts.every((t) => t !== null)) return parts.join(' ');
-    const texts = parts.filter((t): t is string => t !== null);
+    const texts = value.filter((b) => isJsonObject(b) && typeof ownGet(b, 'text') === 'string').map((b) => ownGet(b as JsonObject, 'text') as string);
     if (texts.length) return texts.join(' ');
+    if (parts.length && parts.every((t) => t !== null)) return parts.join(' ');
   }
   return compact(value);
 }
