@@ -90,3 +90,13 @@ test('downloads the stored trace as trace v1 JSONL from the library row, and it 
   await typeStep(page, 11);
   await expect(page.getByTestId('step-outcome')).toHaveText('BLOCK_ACTION');
 });
+
+test('"Demo" adds the demo pipeline under a name no other pipeline has', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+  await page.getByTestId('tab-library').click();
+  await page.getByTestId('library-demo').click();
+  await expect(page.getByTestId('library')).toContainText('Demo: agent safety policy (2)');
+  await page.getByTestId('library-demo').click();
+  await expect(page.getByTestId('library')).toContainText('Demo: agent safety policy (3)');
+});
