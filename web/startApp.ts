@@ -9,6 +9,7 @@ import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
 import { createWorkspace, type Workspace } from './persistence/workspace.ts';
 import { startCodeCheck, type CheckFn } from './problems/codeCheck.ts';
 import { startUnloadGuard } from './services/unloadGuard.ts';
+import { startUrlSync } from './services/urlSync.ts';
 import { useApp, type AppStore } from './store/appStore.ts';
 
 /**
@@ -51,9 +52,19 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window);
   const live = createLiveSession(store, db, replay);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
+  // The place (mode, pipeline, trace, step) lives in the URL once the first pipeline is open.
+  let stopUrlSync = () => undefined as void;
+  let stopped = false;
+  if (typeof window !== 'undefined') {
+    void ready.then(() => {
+      if (!stopped) stopUrlSync = startUrlSync({ store, openPipeline: workspace.openPipeline, openTrace: replay.openTrace, goTo: replay.goTo, window });
+    });
+  }
   return {
     store, db, workspace, replay, playback, traces, live, ready,
     stop() {
+      stopped = true;
+      stopUrlSync();
       void live.disconnect();
       playback.pause();
       stopUnloadGuard();

@@ -2,7 +2,8 @@ import { TRACE_FORMAT_LABELS } from '../../engine/trace/detectTraceFormat.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { describeStorageError } from '../persistence/library.ts';
 import { startTraceImport } from '../persistence/traceImporter.ts';
-import { deleteTrace, keepPendingTrace, removeTraceNow, renameTrace, restoreTrace } from '../persistence/traceLibrary.ts';
+import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace } from '../persistence/traceLibrary.ts';
+import { traceEventLine, traceHeaderLine } from '../../engine/trace/traceToJsonl.ts';
 import type { AppStore } from '../store/appStore.ts';
 import type { ReplayService } from './replayService.ts';
 
@@ -16,6 +17,14 @@ export interface TraceCommands {
   discardImport(): Promise<void>;
   renameTrace(id: string, name: string): Promise<void>;
   deleteTrace(id: string, name: string): Promise<void>;
+  /** The stored trace as a trace v1 JSONL file [T1], read chunk by chunk (the events are never all in one string). */
+  traceFile(id: string): Promise<{ name: string; blob: Blob } | null>;
+}
+
+/** A file name from a trace's name: letters, digits, `._-` kept, the rest `-`. */
+export function traceFileName(name: string): string {
+  const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80);
+  return `${base || 'trace'}.trace.jsonl`;
 }
 
 export function createTraceCommands(store: AppStore, db: HookwireDb, replay: ReplayService): TraceCommands {
@@ -55,6 +64,21 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
   }
 
   return {
+    async traceFile(id) {
+      try {
+        const record = await readTraceRecord(db, id);
+        if (!record) return null;
+        const parts: string[] = [traceHeaderLine(record.header)];
+        for (let start = 0; start < record.event_count; start += record.chunk_size) {
+          const events = await readEventRange(db, record, start, Math.min(record.event_count, start + record.chunk_size));
+          parts.push(events.map((e) => traceEventLine(e, record.header)).join(''));
+        }
+        return { name: traceFileName(record.name), blob: new Blob(parts, { type: 'application/x-ndjson' }) };
+      } catch (e) {
+        toast(`Could not read the trace for download: ${describeStorageError(e)}`, 'error');
+        return null;
+      }
+    },
     importFiles(files) {
       for (const file of files) importOne(file);
     },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { demoPipeline } from '../demo/demoPipeline.ts';
 import { emptyPipeline } from '../model/emptyPipeline.ts';
-import { listPipelines } from '../persistence/library.ts';
+import { listPipelines, uniquePipelineName } from '../persistence/library.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectPipelineId } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -32,7 +32,10 @@ export function LibraryPanel() {
     <>
       <div className="lib-toolbar">
         <button className="btn primary" onClick={() => void newPipeline(emptyPipeline())} data-testid="library-new"><Icon name="plus" size={12} /> New pipeline</button>
-        <button className="btn" onClick={() => void newPipeline(demoPipeline())} title="Add a fresh copy of the demo pipeline" data-testid="library-demo">Demo</button>
+        <button className="btn" onClick={() => void (async () => {
+          const doc = demoPipeline();
+          await newPipeline({ ...doc, name: await uniquePipelineName(db, doc.name) });
+        })()} title="Add a fresh copy of the demo pipeline" data-testid="library-demo">Demo</button>
       </div>
       <div className="side-scroll" data-testid="library">
         {entries === undefined ? null : entries.length === 0 ? (

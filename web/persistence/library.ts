@@ -30,6 +30,15 @@ export async function listPipelines(db: HookwireDb): Promise<StoredPipeline[]> {
   return all.filter((r) => r.deleted_at === undefined);
 }
 
+/** `name`, or `name (2)`, `name (3)`… : the first that no stored pipeline has. */
+export async function uniquePipelineName(db: HookwireDb, name: string): Promise<string> {
+  const taken = new Set((await listPipelines(db)).map((r) => r.name));
+  if (!taken.has(name)) return name;
+  let n = 2;
+  while (taken.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
+}
+
 /** Adds a pipeline to the library and returns its id. */
 export async function createPipeline(db: HookwireDb, doc: Pipeline): Promise<string> {
   const record = newRecord(doc, Date.now());

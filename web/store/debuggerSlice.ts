@@ -62,7 +62,7 @@ export interface DebuggerData {
   diff: PipelineDiff | null;
   diffProblems: Problem[];
   diffRunning: boolean;
-  /** The handler "why didn't it fire?" is about (also focuses the canvas on its paths). */
+  /** The handler "why didn't it fire?" is about on the shown step (outlines its paths); a step change clears it. */
   whyHandler: string | null;
   bottomTab: BottomTab;
   rightTab: RightTab;
@@ -184,8 +184,9 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     if (busy !== get().busy) set({ busy });
   },
   stepChosen: (index) => {
-    const pausedAt = get().pausedAt;
-    set({ position: index, pausedAt: pausedAt?.index === index ? pausedAt : null, stepLoading: true });
+    const { pausedAt, position, whyHandler } = get();
+    // "Why didn't it fire?" is about the step it was asked on: another step clears it.
+    set({ position: index, pausedAt: pausedAt?.index === index ? pausedAt : null, stepLoading: true, whyHandler: index === position ? whyHandler : null });
   },
   stepRequested: () => {
     if (!get().stepLoading) set({ stepLoading: true });

@@ -6,6 +6,15 @@ import { bump, emptyReport, type ImportReport, type ImportResult } from './impor
 /** The epoch used for synthesised timestamps: obviously not a real time, one second per event [I3]. */
 const SYNTHETIC_EPOCH_MS = 0;
 
+/**
+ * True for a time an importer made up [I3] (the source had none): one from the synthetic epoch's first
+ * year. Readers show no date for it rather than 1970-01-01.
+ */
+export function isSyntheticTs(ts: string): boolean {
+  const ms = Date.parse(ts);
+  return Number.isFinite(ms) && ms >= SYNTHETIC_EPOCH_MS && ms < SYNTHETIC_EPOCH_MS + 365 * 24 * 3600 * 1000;
+}
+
 /** Where an annotation goes: the event with that key, or else the event current when it was seen. */
 interface PendingAnnotation {
   key: string | null;

@@ -21,6 +21,12 @@ export function DebugMain() {
     useApp.getState().askWhy(node?.kind === 'handler' ? node.id : null);
   }, [selected, doc]);
 
+  // The pick belongs to the step it was asked on (stepChosen clears it): the canvas selection goes with it.
+  const position = useApp((s) => s.position);
+  useEffect(() => {
+    if (useApp.getState().whyHandler === null && useApp.getState().selectedNodes.length > 0) useApp.getState().select([]);
+  }, [position]);
+
   const highlight = useMemo(
     () => (doc && detail ? pathHighlight(detail.step.explanation, doc.nodes.map((n) => n.id), { focus: why }) : null),
     [doc, detail, why],

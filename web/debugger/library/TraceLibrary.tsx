@@ -92,6 +92,19 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
       <div className="actions">
         <button className="btn ghost icon" title="Rename" aria-label={`Rename ${t.name}`} data-testid="trace-rename"
           onClick={(e) => { e.stopPropagation(); setRenaming(true); }}><DebugIcon name="pencil" size={13} /></button>
+        <button className="btn ghost icon" title="Download (trace v1 JSONL)" aria-label={`Download ${t.name}`} data-testid="trace-download"
+          onClick={(e) => {
+            e.stopPropagation();
+            void traces.traceFile(t.id).then((file) => {
+              if (!file) return;
+              const url = URL.createObjectURL(file.blob);
+              const a = document.createElement('a');
+              a.href = url;
+              a.download = file.name;
+              a.click();
+              window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+            });
+          }}><DebugIcon name="download" size={13} /></button>
         <button className="btn ghost icon" title="Delete" aria-label={`Delete ${t.name}`} data-testid="trace-delete"
           onClick={(e) => { e.stopPropagation(); void traces.deleteTrace(t.id, t.name); }}><DebugIcon name="trash" size={13} /></button>
       </div>

@@ -57,7 +57,8 @@ export function valueBlock(value: JsonValue | undefined): string {
 }
 
 /** 0-based index → "12" (people count steps from 1, as the engine's sentences do). */
-export const stepNumber = (index: number): string => String(index + 1);
+/** A step's 1-based number, with the same thousands separators as the counts beside it ("12,040 / 25,932"). */
+export const stepNumber = (index: number): string => (index + 1).toLocaleString('en');
 
 /** A clause's expected value: a regular expression as `/pattern/flags`, anything else as JSON. */
 export function expectedText(op: string, expected: JsonValue, max = 160): string {

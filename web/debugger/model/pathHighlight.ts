@@ -12,7 +12,10 @@ export interface Highlight {
 }
 
 export interface HighlightOptions {
-  /** Only this handler's paths (the "why didn't it fire?" handler). */
+  /**
+   * The "why didn't it fire?" handler: it and the nodes on its paths get an outline (`dbg-focus`); every
+   * other path keeps its colours, so what did fire stays in view.
+   */
   focus?: string | null;
 }
 
@@ -42,14 +45,18 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     const old = edges.get(id);
     if (!old || EDGE_RANK.indexOf(cls) > EDGE_RANK.indexOf(old)) edges.set(id, cls);
   };
+  const focused = new Set<string>();
   for (const h of explanation?.handlers ?? []) {
-    if (options.focus && h.handler_id !== options.focus) continue;
     const decider = explanation!.decided_by === h.handler_id;
     add(h.handler_id, HANDLER_CLASS[h.status]);
     if (decider) add(h.handler_id, 'dbg-decider');
-    if (options.focus) add(h.handler_id, 'dbg-focus');
     for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, add, addEdge);
+    if (options.focus === h.handler_id) {
+      focused.add(h.handler_id);
+      for (const p of h.paths) if (p.type_matched) for (const id of p.nodes) focused.add(id);
+    }
   }
+  for (const id of focused) add(id, 'dbg-focus');
   const nodeClasses = new Map<string, string>();
   for (const id of nodeIds) {
     const list = nodes.get(id);

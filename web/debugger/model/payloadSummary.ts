@@ -69,10 +69,28 @@ function toolInput(input: JsonValue | undefined): string | null {
 export function textOf(value: JsonValue): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
-    const texts = value.map((b) => (isJsonObject(b) && typeof ownGet(b, 'text') === 'string' ? (ownGet(b, 'text') as string) : null)).filter((t): t is string => t !== null);
+    // Content blocks (Claude Code, Anthropic messages): text as it is, a tool call by its tool's name,
+    // thinking as a mark; a block of another kind keeps the JSON fallback below.
+    const parts = value.map((b): string | null => {
+      if (!isJsonObject(b)) return null;
+      const text = ownGet(b, 'text');
+      if (typeof text === 'string') return text;
+      const kind = ownGet(b, 'type');
+      const name = ownGet(b, 'name');
+      if (kind === 'tool_use') return `→ ${typeof name === 'string' ? name : 'tool'}${toolCallInput(ownGet(b, 'input'))}`;
+      if (kind === 'thinking' || kind === 'redacted_thinking') return '(thinking)';
+      return null;
+    });
+    const texts = value.filter((b) => isJsonObject(b) && typeof ownGet(b, 'text') === 'string').map((b) => ownGet(b as JsonObject, 'text') as string);
     if (texts.length) return texts.join(' ');
+    if (parts.length && parts.every((t) => t !== null)) return parts.join(' ');
   }
   return compact(value);
+}
+
+function toolCallInput(input: JsonValue | undefined): string {
+  const text = toolInput(input);
+  return text && text !== '{}' ? `: ${text}` : '';
 }
 
 function joinParts(a: string | null, b: string | null): string | null {

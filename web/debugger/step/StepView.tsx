@@ -1,3 +1,4 @@
+import { isSyntheticTs } from '../../../engine/trace/importers/traceBuilder.ts';
 import { useMemo, useState } from 'react';
 import type { ReplayStep } from '../../../engine/replay/types.ts';
 import type { Approval } from '../../../engine/model/approval.ts';
@@ -43,7 +44,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
         <div className="row">
           <span className="dbg-step-no">Step {stepNumber(step.index)} <span className="of">of {count.toLocaleString('en')}</span></span>
           <span className="grow" />
-          <span className="dbg-time" title={step.event.ts}>{timeOf(step.event.ts)}</span>
+          {!isSyntheticTs(step.event.ts) && <span className="dbg-time" title={step.event.ts} data-testid="step-time">{timeOf(step.event.ts)}</span>}
         </div>
         <div className="row">
           <span className="mono dbg-step-type" data-testid="step-type">{step.event.type}</span>
@@ -182,7 +183,7 @@ function EventSection({ step }: { step: ReplayStep }) {
       <dl className="dbg-dl">
         <dt>Event id</dt><dd className="mono">{e.event_id}</dd>
         <dt>Trace / agent</dt><dd className="mono">{e.trace_id} · {e.agent_id}</dd>
-        <dt>Time</dt><dd className="mono">{e.ts}</dd>
+        <dt>Time</dt><dd className="mono" data-testid="event-time">{isSyntheticTs(e.ts) ? 'not recorded' : e.ts}</dd>
         <dt>Recorded</dt><dd>{step.recorded ? <><span className={`dec dec-${step.recorded.decision}`}>{OUTCOME_LONG[step.recorded.decision]}</span>{step.recorded.reason ? ` ${step.recorded.reason}` : ''}{step.recorded.approval ? <span data-testid="recorded-approval"> · answer: {step.recorded.approval.answer} ({step.recorded.approval.by})</span> : null}</> : 'no recorded decision'}</dd>
       </dl>
       {e.meta && <pre className="dbg-pre small">{valueBlock(e.meta)}</pre>}

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPlaying, selectPosition } from '../../store/appStore.ts';
-import { stepNumber } from '../model/labels.ts';
 import { SPEEDS } from '../playback.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { TimelineFilters } from './TimelineFilters.tsx';
@@ -101,12 +100,12 @@ function ShortcutsHelp() {
 /** "Step [12] of 22": type a number and press Enter to jump there. */
 function GoToStep({ position, count }: { position: number; count: number }) {
   const { replay } = useServices();
-  const [text, setText] = useState(stepNumber(position));
-  useEffect(() => setText(count ? stepNumber(position) : '0'), [position, count]);
+  const [text, setText] = useState(String(position + 1));
+  useEffect(() => setText(count ? String(position + 1) : '0'), [position, count]);
   const commit = () => {
     const n = Number.parseInt(text, 10);
     if (Number.isFinite(n) && n - 1 !== position) replay.goTo(n - 1);
-    else if (!Number.isFinite(n)) setText(stepNumber(position));
+    else if (!Number.isFinite(n)) setText(String(position + 1));
   };
   return (
     <label className="dbg-position" data-testid="position" data-position={position}>
@@ -114,7 +113,7 @@ function GoToStep({ position, count }: { position: number; count: number }) {
       <input className="input mono" value={text} inputMode="numeric" aria-label="Go to step" data-testid="goto-step"
         style={{ width: `${Math.max(3, String(count).length + 1.5)}ch` }}
         onChange={(e) => setText(e.target.value.replace(/[^0-9]/g, ''))}
-        onKeyDown={(e) => { if (e.key === 'Enter') { commit(); (e.target as HTMLInputElement).blur(); } if (e.key === 'Escape') setText(stepNumber(position)); }}
+        onKeyDown={(e) => { if (e.key === 'Enter') { commit(); (e.target as HTMLInputElement).blur(); } if (e.key === 'Escape') setText(String(position + 1)); }}
         onBlur={commit} />
       of {count.toLocaleString('en')}
     </label>

@@ -14,6 +14,7 @@ const PATHS = {
   search: 'M7 3a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM10 10l3.5 3.5',
   trace: 'M2.5 4h11M2.5 8h7M2.5 12h9',
   upload: 'M8 10V2.5M5 5.5l3-3 3 3M2.5 10.5v3h11v-3',
+  download: 'M8 2.5V10M5 7l3 3 3-3M2.5 10.5v3h11v-3',
   question: 'M6 6a2 2 0 1 1 2.8 1.8c-.5.3-.8.7-.8 1.2V10M8 12.5v.01',
   check: 'M3 8.5 6.5 12 13 4.5',
   cross: 'M4 4l8 8M12 4l-8 8',

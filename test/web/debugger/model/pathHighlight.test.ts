@@ -41,12 +41,15 @@ describe('canvas highlight of the path an event took (read from the Explanation)
     expect(h.nodeClasses.get('h-audit-log')).toBe('dbg-fired');
   });
 
-  it('focus on one handler shows only its paths: the injection matcher failed on the user_input event', () => {
+  it('focus on one handler outlines its paths and keeps every other path in view: the injection matcher failed on the user_input event', () => {
+    const all = pathHighlight(stepOf('demo:18:input.received').explanation, ids);
     const h = pathHighlight(stepOf('demo:18:input.received').explanation, ids, { focus: 'h-block-injection' });
-    expect(h.nodeClasses.get('m-prompt-injection')).toBe('dbg-fail');
+    expect(h.nodeClasses.get('m-prompt-injection')).toBe('dbg-fail dbg-focus');
     expect(h.nodeClasses.get('h-block-injection')).toBe('dbg-missed dbg-focus');
-    expect(h.nodeClasses.get('h-audit-log')).toBe('dbg-dim');
-    expect(h.nodeClasses.get('ev-any')).toBe('dbg-dim');
+    // What did fire is not dimmed: the audit handler shows exactly as without the focus.
+    expect(h.nodeClasses.get('h-audit-log')).toBe(all.nodeClasses.get('h-audit-log'));
+    expect(h.nodeClasses.get('h-audit-log')).not.toContain('dbg-dim');
+    expect(h.edgeClasses).toEqual(all.edgeClasses);
   });
 
   it('no explanation (a step after the run ended, a repeat): everything is dimmed', () => {

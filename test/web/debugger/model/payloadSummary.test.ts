@@ -44,3 +44,11 @@ describe('clause values', () => {
     expect(valueLine('x'.repeat(300), 10)).toHaveLength(10);
   });
 });
+
+describe('Claude Code model.after_call content blocks', () => {
+  it('tool_use and thinking blocks read as text, not JSON', () => {
+    const s = payloadSummary('model.after_call', { response: [{ type: 'thinking', thinking: 'x' }, { type: 'tool_use', id: 't', name: 'Bash', input: { command: 'ls -la' } }] });
+    expect(s).toBe('(thinking) → Bash: ls -la');
+    expect(s).not.toContain('{');
+  });
+});
