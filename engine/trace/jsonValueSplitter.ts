@@ -1,3 +1,5 @@
+import { BoundedText } from './boundedText.ts';
+
 /** Receives the top-level JSON values a JsonValueSplitter cuts out of a stream of text. */
 export interface JsonValueSink {
   /** The text of one whole top-level object or array, and the 1-based line it starts on. */
@@ -21,25 +23,24 @@ const QUOTE_OR_BACKSLASH = /["\\]/g;
  * @example const s = new JsonValueSplitter(1e6, sink); s.push('{"a":1}{"b"'); s.push(':2}'); s.end();
  */
 export class JsonValueSplitter {
-  private parts: string[] = [];
-  private partChars = 0;
+  private readonly text: BoundedText;
   private depth = 0;
   private inString = false;
   private escape = false;
-  private skipping = false;
-  private skippedChars = 0;
   private line = 1;
   private startLine = 1;
   private stopped = false;
 
   constructor(
-    private readonly maxChars: number,
+    maxChars: number,
     private readonly sink: JsonValueSink,
-  ) {}
+  ) {
+    this.text = new BoundedText(maxChars);
+  }
 
   stop(): void {
     this.stopped = true;
-    this.parts = [];
+    this.text.clear();
   }
 
   push(chunk: string): void {
@@ -85,7 +86,7 @@ export class JsonValueSplitter {
       else if (c === 125 || c === 93) {
         this.depth--;
         if (this.depth === 0) {
-          this.append(chunk, valueFrom, i + 1);
+          this.text.append(chunk, valueFrom, i + 1);
           this.emit();
           valueFrom = -1;
         }
@@ -93,13 +94,13 @@ export class JsonValueSplitter {
       i++;
     }
     // An unfinished value (a string included: strings only occur inside values) keeps its tail.
-    if (this.depth > 0 && valueFrom !== -1 && !this.stopped) this.append(chunk, valueFrom, n);
+    if (this.depth > 0 && valueFrom !== -1 && !this.stopped) this.text.append(chunk, valueFrom, n);
   }
 
   end(): void {
     if (this.stopped) return;
     if (this.depth > 0) this.sink.truncated(this.startLine);
-    this.parts = [];
+    this.text.clear();
   }
 
   /** Stray text runs to the next newline or the next value. */
@@ -113,35 +114,9 @@ export class JsonValueSplitter {
     return j;
   }
 
-  private append(chunk: string, from: number, to: number): void {
-    const len = to - from;
-    if (len <= 0) return;
-    if (this.skipping) {
-      this.skippedChars += len;
-      return;
-    }
-    if (this.partChars + len > this.maxChars) {
-      this.skipping = true;
-      this.skippedChars = this.partChars + len;
-      this.parts = [];
-      this.partChars = 0;
-      return;
-    }
-    this.parts.push(from === 0 && to === chunk.length ? chunk : chunk.slice(from, to));
-    this.partChars += len;
-  }
-
   private emit(): void {
-    if (this.skipping) {
-      this.skipping = false;
-      const length = this.skippedChars;
-      this.skippedChars = 0;
-      this.sink.tooLong(this.startLine, length);
-      return;
-    }
-    const text = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
-    this.parts = [];
-    this.partChars = 0;
-    this.sink.value(text, this.startLine);
+    const text = this.text.take();
+    if (typeof text === 'number') this.sink.tooLong(this.startLine, text);
+    else this.sink.value(text, this.startLine);
   }
 }

@@ -1,3 +1,5 @@
+import { BoundedText } from './boundedText.ts';
+
 /** Receives the lines a LineSplitter cuts out of a stream of text chunks. */
 export interface LineSink {
   /** A whole line, without its `\n` (a trailing `\r` is removed). `terminated` is false for a last line with no `\n`. */
@@ -14,17 +16,16 @@ export interface LineSink {
  * @example const s = new LineSplitter(1e6, sink); s.push('{"a":1}\n{"b"'); s.push(':2}\n'); s.end();
  */
 export class LineSplitter {
-  private parts: string[] = [];
-  private partChars = 0;
-  private skipping = false;
-  private skippedChars = 0;
+  private readonly text: BoundedText;
   private lineNo = 0;
   private stopped = false;
 
   constructor(
-    private readonly maxChars: number,
+    maxChars: number,
     private readonly sink: LineSink,
-  ) {}
+  ) {
+    this.text = new BoundedText(maxChars);
+  }
 
   /** Lines completed so far (the next line's number minus one). */
   get lines(): number {
@@ -34,8 +35,7 @@ export class LineSplitter {
   /** Stops cutting lines: later chunks are ignored (after a fatal problem). */
   stop(): void {
     this.stopped = true;
-    this.parts = [];
-    this.partChars = 0;
+    this.text.clear();
   }
 
   push(chunk: string): void {
@@ -43,10 +43,10 @@ export class LineSplitter {
     while (!this.stopped) {
       const nl = chunk.indexOf('\n', start);
       if (nl === -1) {
-        this.append(chunk, start, chunk.length);
+        this.text.append(chunk, start, chunk.length);
         return;
       }
-      this.append(chunk, start, nl);
+      this.text.append(chunk, start, nl);
       this.flush(true);
       start = nl + 1;
     }
@@ -55,39 +55,16 @@ export class LineSplitter {
   /** Flushes a last line that has no `\n`. */
   end(): void {
     if (this.stopped) return;
-    if (this.partChars > 0 || this.skipping) this.flush(false);
-  }
-
-  private append(chunk: string, from: number, to: number): void {
-    const len = to - from;
-    if (len <= 0) return;
-    if (this.skipping) {
-      this.skippedChars += len;
-      return;
-    }
-    if (this.partChars + len > this.maxChars) {
-      this.skipping = true;
-      this.skippedChars = this.partChars + len;
-      this.parts = [];
-      this.partChars = 0;
-      return;
-    }
-    this.parts.push(from === 0 && to === chunk.length ? chunk : chunk.slice(from, to));
-    this.partChars += len;
+    if (!this.text.empty) this.flush(false);
   }
 
   private flush(terminated: boolean): void {
     this.lineNo++;
-    if (this.skipping) {
-      const length = this.skippedChars;
-      this.skipping = false;
-      this.skippedChars = 0;
-      this.sink.tooLong(this.lineNo, length, terminated);
+    let text = this.text.take();
+    if (typeof text === 'number') {
+      this.sink.tooLong(this.lineNo, text, terminated);
       return;
     }
-    let text = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
-    this.parts = [];
-    this.partChars = 0;
     if (text.endsWith('\r')) text = text.slice(0, -1);
     this.sink.line(text, this.lineNo, terminated);
   }
