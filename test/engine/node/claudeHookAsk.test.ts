@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { replaySteps } from '../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { answerDeadlineMs, configuredTimeout } from '../../../engine/node/commands/claudeHookCommand.ts';
 import { HOOK_INPUTS } from '../runtime/claudeHookInputs.ts';
-import { BIN, GUARD, ROOT, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
+import { GUARD, hookwire, hookwireInProcess, spawnHookwire, tempDir, type CliRun } from './runCli.ts';
 
 // A pipeline that asks before `git push`, adds context to prompts and to every tool call.
 const ASKING = JSON.stringify({
@@ -24,17 +24,8 @@ const ASKING = JSON.stringify({
 });
 
 /** The real binary with stdin left open (a hook input that never finishes arriving). */
-function hangingHook(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.write('{"hook_event_name": "PreToolUse", ');
-  });
+function hangingHook(args: string[]): Promise<CliRun> {
+  return spawnHookwire(args, (stdin) => stdin.write('{"hook_event_name": "PreToolUse", '));
 }
 
 describe('claude-hook: ASK, context and the deadline (real binary)', { timeout: 120_000 }, () => {

@@ -33,21 +33,31 @@ async function slot<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `hookwire <args>` as a subprocess, with optional stdin; resolves with exit code, stdout and stderr. */
+/**
+ * One `hookwire` process, not throttled: `send` writes its stdin (end it, or leave it open to test a hook input
+ * that never finishes arriving); resolves with exit code, stdout and stderr.
+ */
+export function spawnHookwire(
+  args: string[],
+  send: (stdin: NodeJS.WritableStream) => void,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  return new Promise<CliRun>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    send(child.stdin);
+  });
+}
+
+/** `hookwire <args>` as a subprocess, with optional stdin, at most MAX_PARALLEL at a time. */
 export function hookwire(args: string[], options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  return slot(
-    () =>
-      new Promise<CliRun>((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-        child.stdin.end(options.stdin ?? '');
-      }),
-  );
+  const { stdin, ...where } = options;
+  return slot(() => spawnHookwire(args, (s) => s.end(stdin ?? ''), where));
 }
 
 /** The same CLI in-process: `main(argv)` with captured output and the given stdin. */

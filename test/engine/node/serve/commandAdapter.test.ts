@@ -1,7 +1,7 @@
 // The command adapter without a server, made safe (issue 11 part 6), and the forwarding command (part 3):
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,27 +9,14 @@ import { join } from 'node:path';
 import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
-import { BIN, ROOT } from '../runCli.ts';
+import { ROOT, spawnHookwire, type CliRun } from '../runCli.ts';
 import { budgetPipeline, preToolUse, startServe, workDir } from './serveHelpers.ts';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-/** One `hookwire` process; unlike runCli's helper, not throttled: these tests need real parallel processes. */
+/** One `hookwire` process, not throttled (runCli's `hookwire` is): these tests need real parallel processes. */
 function hookwire(args: string[], stdin: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return spawnHookwire(args, (s) => s.end(stdin));
 }
 
 const verdict = (r: Run) => (r.code === 2 ? 'exit2' : r.stdout === '' ? 'allow' : JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision ?? 'other');
