@@ -56,6 +56,12 @@ export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unk
   const name = typeof (doc as { name?: unknown })?.name === 'string' ? (doc as { name: string }).name : '';
   // The first version (as created, or as found when history began) is never folded into: it stays to go back to.
   if (latest && before && latest.label === undefined && now - latest.first_at < COALESCE_MS && now >= latest.first_at) {
+    // Back to the version before (an undo right after an edit): the folded version goes away.
+    if (same(before.doc, doc)) {
+      await db.versions.delete(latest.seq!);
+      await db.versions.update(before.seq!, { revision });
+      return;
+    }
     await db.versions.update(latest.seq!, { doc, name, at: now, revision, summary: summarizeVersionChange(before.doc, doc) });
     return;
   }

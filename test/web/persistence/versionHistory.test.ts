@@ -148,3 +148,17 @@ describe('summarizeVersionChange', () => {
     expect(summarizeVersionChange({ nodes: [{ id: '__proto__', kind: 'event' }] }, 42)).toContain('removed');
   });
 });
+
+describe('automatic version history, undo', () => {
+  it('an edit undone within the fold window leaves no version behind', async () => {
+    const db = freshDb();
+    clock += 1e8;
+    const id = await at(clock, () => createPipeline(db, demoPipeline()));
+    await at(clock + 2 * COALESCE_MS, () => savePipeline(db, id, renamed('A'), 1));
+    await at(clock + 4 * COALESCE_MS, () => savePipeline(db, id, renamed('B'), 2));
+    await at(clock + 4 * COALESCE_MS + 5, () => savePipeline(db, id, renamed('A'), 3));
+    const list = await listVersions(db, id);
+    expect(list.map((v) => v.name)).toEqual(['A', demoPipeline().name]);
+    expect(list[0]!.revision).toBe(4);
+  });
+});
