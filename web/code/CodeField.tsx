@@ -29,14 +29,11 @@ export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; ro
 
   // Full screen is the same element shown as a modal <dialog>: the editor is not re-created, so its text,
   // cursor, selection and undo stack stay, and the page behind it is inert until Escape or the button.
-  const mounted = useRef(false);
+  const shown = useRef(false);
   useEffect(() => {
     const d = box.current;
-    if (!d) return;
-    if (!mounted.current) {
-      mounted.current = true;
-      return;
-    }
+    if (!d || shown.current === expanded) return;
+    shown.current = expanded;
     if (d.open) d.close();
     if (expanded) d.showModal();
     editor.current?.focus();

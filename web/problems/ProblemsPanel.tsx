@@ -27,6 +27,7 @@ export function ProblemsPanel() {
   const [open, setOpen] = useState(true);
   const [active, setActive] = useState(0);
   const returnTo = useRef<HTMLElement | null>(null);
+  const panel = useRef<HTMLElement>(null);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
   const current = Math.max(0, Math.min(active, problems.length - 1));
@@ -43,10 +44,8 @@ export function ProblemsPanel() {
       e.preventDefault();
       e.stopPropagation();
       const from = document.activeElement as HTMLElement | null;
-      if (from && !from.closest('[data-testid="problems-panel"]')) returnTo.current = from;
-      // Found in the page rather than through refs: the one panel on the page may be a later instance than
-      // the one that registered this listener.
-      const target = () => document.querySelector<HTMLElement>('[data-testid="problems-panel"] [role="option"][tabindex="0"], [data-testid="problems-empty"]');
+      if (from && !panel.current?.contains(from)) returnTo.current = from;
+      const target = () => panel.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"], [data-testid="problems-empty"]');
       // Open already: focus now. Closed: after the list renders.
       const now = target();
       if (now) now.focus();
@@ -86,7 +85,7 @@ export function ProblemsPanel() {
   };
 
   return (
-    <section className="problems" data-testid="problems-panel" aria-label="Problems"
+    <section ref={panel} className="problems" data-testid="problems-panel" aria-label="Problems"
       onFocus={(e) => {
         const from = e.relatedTarget as HTMLElement | null;
         if (from && !e.currentTarget.contains(from)) returnTo.current = from;
