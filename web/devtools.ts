@@ -40,7 +40,6 @@ const sandboxTools: HookwireDevtools['sandbox'] = {
   async runCase(spec, inputs, limits) {
     pageSandbox ??= import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
     const [sandbox, { runCodeOn }] = await Promise.all([pageSandbox, import('../engine/sandbox/runCode.ts')]);
-    await sandbox.whenReady();
     return runCodeOn(sandbox, spec, inputs, limits);
   },
   async runCaseInWorker(spec, inputs, limits, options) {
