@@ -1,5 +1,6 @@
 import type { QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { JSON_LIMITS, jsonLimitBreach } from '../model/jsonLimits.ts';
 import { programFile, toCodeError } from './codeErrors.ts';
 import type { HeapGuard } from './heapGuard.ts';
 import { callWire, closeVm, decodeReply, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
@@ -51,6 +52,8 @@ interface Program {
 }
 
 const MB = 1024 * 1024;
+/** What one call may take in: the JSON limits, a few levels of context around the payload, and room for state and meta beside it. */
+const SANDBOX_INPUT_LIMITS = { ...JSON_LIMITS, depth: MAX_JSON_DEPTH + 4, totalChars: 2 * JSON_LIMITS.totalChars };
 /** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
 export const COMPILE_TIMEOUT_MS = 1000;
 
@@ -213,6 +216,9 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     // and take the host down with it [V9]. The context wraps the payload in a few levels.
     const deep = tooDeepAt(input, MAX_JSON_DEPTH + 4);
     if (deep) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${tooDeepMessage('ctx', deep, MAX_JSON_DEPTH + 4)}` }, logs: [], duration_ms: 0 };
+    // The other JSON limits [V12] (state can grow past what one payload may hold), with the whole input's own.
+    const big = jsonLimitBreach(input, 'ctx', SANDBOX_INPUT_LIMITS);
+    if (big) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${big.message}` }, logs: [], duration_ms: 0 };
     calls++;
     try {
       const wire = callWire(p.id, input, limits.timeoutMs);

@@ -11,6 +11,7 @@ import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
 import type { IdIndexFactory } from '../model/idIndex.ts';
+import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { JsonObject } from '../model/json.ts';
@@ -88,7 +89,15 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
   let recognised = 0;
   let detection: FormatDetection | null = null;
   const kept: TraceEvent[] = [];
+  const refused: TraceProblem[] = [];
   const onEvent = (e: TraceEvent) => {
+    // An imported record can hold what emit would refuse (a 50 MB tool result): the same limits [V9][V12].
+    // Trace v1 lines were checked by the reader already.
+    const big = format === 'hookwire-trace' ? null : jsonLimitBreach(e.payload, 'payload');
+    if (big) {
+      if (refused.length < 1000) refused.push(traceProblem(big.code, 0, `event ${JSON.stringify(e.event_id.slice(0, 100))} (${e.type}): ${big.message}; the event was skipped`));
+      return;
+    }
     count++;
     if (!LIFECYCLE_EDGES.has(e.type)) recognised++;
     if (options.onEvent) options.onEvent(e);
@@ -140,6 +149,7 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
         return failure(options.format, [...out.problems, traceProblem('format_mismatch', 0, msg, 'error', true)]);
       }
       out.trace.events = options.onEvent ? [] : kept;
+      if (refused.length > 0) out.problems = [...out.problems, ...refused];
       return out;
     },
     get format() {

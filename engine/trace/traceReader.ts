@@ -1,4 +1,5 @@
 import { mapIdIndex, type IdIndexFactory } from '../model/idIndex.ts';
+import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { isJsonObject, MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { LineSplitter } from './lineSplitter.ts';
@@ -103,6 +104,12 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
     if (deep) {
       report(traceProblem('too_deep', lineNo, `${tooDeepMessage('event', deep)}; the line was skipped`));
+      return;
+    }
+    // The same limits as emit [V12] (the line limit bounds the whole already): a string, the entries of one container.
+    const big = jsonLimitBreach((value as { payload?: unknown }).payload, 'payload');
+    if (big) {
+      report(traceProblem(big.code, lineNo, `${big.message}; the line was skipped`));
       return;
     }
     const check = TraceEventLineSchema.safeParse(value);
