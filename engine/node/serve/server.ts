@@ -132,6 +132,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const ts = new Date().toISOString();
     // Checked before the session is opened, so a bad input leaves no trace behind.
     const probe = claudeHookEvent(input, { ts, seq: 1 });
+    // Input past a JSON limit is data a tool or a user produced, not a malformed request: Claude Code takes a
+    // non-2xx answer as a non-blocking error (the action would run), so it gets the fail-closed answer [V12].
+    if (!probe.ok && probe.problem) {
+      metrics.failClosed++;
+      const closed = claudeFailClosedReply(probe.hook, probe.reason);
+      return [200, 'application/json', asCommand ? JSON.stringify(toCommandAnswer(closed)) : toHttpAnswer(closed).body];
+    }
     if (!probe.ok) throw new HttpError(400, probe.reason);
     sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
     let hook = probe.hook;

@@ -125,6 +125,13 @@ describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a re
       expect(r.status, what).toBe(status);
       expect(r.json().error, what).toMatch(reason);
     }
+    // [V9][V12] input past a JSON limit is data, not a malformed request: a 200 that fails closed (a non-2xx would let
+    // Claude Code run the tool), naming the limit; no session is opened.
+    let deep: object = { leaf: 1 };
+    for (let i = 0; i < 300; i++) deep = { a: deep };
+    const tooDeep = await call(s, 'POST', '/v1/claude/hook', { ...input, tool_input: deep });
+    expect(verdict(tooDeep)).toBe('stop'); // the fail-closed answer: an exit-2 block is `continue: false` over HTTP [P12]
+    expect(tooDeep.body).toMatch(/input refused: input\.tool_input\.a\.a.*more than 128 levels deep/);
     expect((await call(s, 'GET', '/v1/traces')).json().traces).toEqual([]);
     expect(readdirSync(join(state, 'sessions'))).toEqual([]);
     // The allowed origin gets CORS headers; a preflight needs no token.
