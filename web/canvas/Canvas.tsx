@@ -10,6 +10,7 @@ import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';
 import { ConnectionLine } from './ConnectionLine.tsx';
 import { NODE_TYPES } from './NodeViews.tsx';
+import { EDGE_TYPES } from './RoutedEdge.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
@@ -18,7 +19,7 @@ type Size = { width: number; height: number };
 
 const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c27c0e', handler: '#7d8796' };
 const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
-const DEFAULT_EDGE = { type: 'default', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
+const DEFAULT_EDGE = { type: 'routed', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
 
 /**
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
@@ -166,6 +167,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         nodes={graph.nodes}
         edges={graph.edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         defaultEdgeOptions={DEFAULT_EDGE}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}

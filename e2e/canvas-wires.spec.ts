@@ -1,0 +1,72 @@
+import { test, expect, type Page } from '@playwright/test';
+import { openApp, shot, waitSaved } from './editorHelpers.ts';
+import { openDebugger } from './debuggerHelpers.ts';
+import { bigPipeline, wireCrossings } from './canvasGeometry.ts';
+
+/** Waits until every wire is drawn along a route (not the plain fallback) and the canvas is still. */
+async function settled(page: Page, scope = '.react-flow'): Promise<void> {
+  await expect(page.locator(`${scope} .react-flow__edge`).first()).toBeVisible();
+  await expect(page.locator(`${scope} .react-flow__edge-path[data-routed="no"]`)).toHaveCount(0);
+  await page.waitForTimeout(350); // fitView / layout animations are 250 ms
+}
+
+async function expectTruthfulWires(page: Page, what: string, scope = '.react-flow'): Promise<void> {
+  const { crossings, edges, nodes } = await wireCrossings(page, scope);
+  expect(edges, `${what}: wires on the canvas`).toBeGreaterThan(0);
+  expect(nodes).toBeGreaterThan(0);
+  expect(crossings, `${what}: wires passing under nodes they are not part of`).toEqual([]);
+}
+
+async function importPipeline(page: Page, doc: unknown, nodes: number): Promise<void> {
+  await page.getByTestId('open-import').click();
+  await page.getByTestId('import-file').setInputFiles({ name: 'big.pipeline.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await expect(page.getByTestId('import-ok')).toContainText(`${nodes} nodes`);
+  await page.getByTestId('import-confirm').click();
+}
+
+test('no wire passes under a node it is not part of: the demo, after auto-layout, after adding nodes by click', async ({ page }) => {
+  await openApp(page);
+  await settled(page);
+  await expectTruthfulWires(page, 'demo as opened');
+  await shot(page, 'wires-demo');
+
+  await page.getByTestId('auto-layout').click();
+  await settled(page);
+  await expectTruthfulWires(page, 'demo after auto-layout');
+
+  // Nodes added by click land on free space and every wire still goes around them.
+  for (const item of ['matcher', 'handler:block', 'event:tool.before_call', 'handler:audit']) {
+    const before = await page.locator('.react-flow__node').count();
+    await page.getByTestId(`palette-${item}`).click();
+    await expect(page.locator('.react-flow__node')).toHaveCount(before + 1);
+  }
+  await settled(page);
+  await expectTruthfulWires(page, 'demo after adding four nodes');
+  await waitSaved(page);
+  await shot(page, 'wires-demo-added');
+});
+
+test('no wire passes under a node on a generated 60-node pipeline, as imported and after auto-layout', async ({ page }) => {
+  await openApp(page);
+  await importPipeline(page, bigPipeline(12), 60);
+  await expect(page.getByTestId('node-h-11-1')).toBeAttached();
+  await settled(page);
+  await expectTruthfulWires(page, 'generated pipeline as imported');
+  await shot(page, 'wires-big');
+  await page.getByTestId('auto-layout').click();
+  await settled(page);
+  await expectTruthfulWires(page, 'generated pipeline after auto-layout');
+});
+
+test('in the debugger a wire never passes under a node either, so a failed matcher never seems to emit the decided wire', async ({ page }) => {
+  await openDebugger(page);
+  const canvas = '.dbg-canvas-wrap .react-flow';
+  await settled(page, canvas);
+  await expectTruthfulWires(page, 'debugger, first step', canvas);
+  // Step through the trace: the lit path changes, the wires stay truthful.
+  for (let i = 0; i < 4; i++) {
+    await page.getByTestId('step-next').click();
+    await expectTruthfulWires(page, `debugger, step ${i + 2}`, canvas);
+  }
+  await shot(page, 'wires-debugger');
+});
