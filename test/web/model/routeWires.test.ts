@@ -24,8 +24,15 @@ describe('routeWire', () => {
   });
 
   it('gives up (null) when the source is walled in', () => {
-    const wall = box(205, -400, 20, 900);
-    expect(routeWire(box(0, 0), box(400, 0), [wall])).toBeNull();
+    const walls = [box(-100, -100, 50, 300), box(260, -100, 40, 300), box(-100, -100, 400, 50), box(-100, 130, 400, 50)];
+    expect(routeWire(box(0, 0), box(400, 0), walls)).toBeNull();
+  });
+
+  it('routes around the rest when a node lies on its own handle (nodes dropped onto each other)', () => {
+    const onHandle = box(190, 20, 100, 40);
+    const between = box(300, -20, 40, 120);
+    const r = routeWire(box(0, 0), box(400, 0), [onHandle, between])!;
+    expect(crossesAny(r, [between])).toBe(false);
   });
 
   it('crosses no other node, for random non-overlapping layouts (when it finds a route)', () => {
