@@ -33,7 +33,8 @@ function PaletteEntry({ item, label, title, mono }: { item: PaletteItem; label: 
   const onClick = () => {
     const box = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
     const center = box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 };
-    addPaletteItem(item, flow.screenToFlowPosition(center), true);
+    const sizes = new Map(flow.getNodes().flatMap((n) => (n.measured?.width && n.measured.height ? [[n.id, { width: n.measured.width, height: n.measured.height }] as const] : [])));
+    addPaletteItem(item, flow.screenToFlowPosition(center), true, sizes);
   };
   return (
     <button className="palette-item" draggable onDragStart={onDragStart} onClick={onClick} title={title} data-testid={`palette-${itemKey(item)}`}>

@@ -1,0 +1,110 @@
+import { test, expect, type Locator, type Page } from '@playwright/test';
+import { openApp, shot } from './editorHelpers.ts';
+import { openDebugger } from './debuggerHelpers.ts';
+import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { overlap, screenBoxes, type Box } from './canvasGeometry.ts';
+
+async function box(l: Locator): Promise<Box> {
+  const b = await l.boundingBox();
+  if (!b) throw new Error('not on screen');
+  return b;
+}
+
+/** The zoom of the canvas inside `scope`. */
+async function zoomOf(page: Page, scope: string): Promise<number> {
+  const t = await page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
+  return Number(/scale\(([\d.]+)\)/.exec(t)![1]);
+}
+
+/** The smallest rendered text in the nodes of the canvas in `scope`: font size times zoom, in screen px. */
+async function smallestNodeText(page: Page, scope: string): Promise<{ px: number; text: string }> {
+  const zoom = await zoomOf(page, scope);
+  return page.evaluate(({ scope: sel, zoom: z }) => {
+    let min = { px: Infinity, text: '' };
+    for (const el of document.querySelectorAll<HTMLElement>(`${sel} .react-flow__node *`)) {
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (!own || el.getClientRects().length === 0) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * z;
+      if (px < min.px) min = { px, text: el.textContent!.trim().slice(0, 40) };
+    }
+    return min;
+  }, { scope, zoom });
+}
+
+/** No node of the canvas in `scope` is under the zoom controls (or any other control floating over the canvas). */
+async function expectControlsClearOfNodes(page: Page, scope: string): Promise<void> {
+  const nodes = await screenBoxes(page, scope);
+  const pane = await box(page.locator(`${scope}`));
+  const floating = page.locator(`${scope} .react-flow__controls, ${scope} .react-flow__panel`);
+  const n = await floating.count();
+  for (let i = 0; i < n; i++) {
+    const c = await floating.nth(i).boundingBox();
+    if (!c) continue;
+    for (const [id, b] of nodes) {
+      // Only nodes on screen in the pane count (the user may pan others under anything).
+      if (!overlap(b, pane)) continue;
+      expect(overlap(c, b), `control ${i} covers node ${id}`).toBe(false);
+    }
+  }
+}
+
+/** All elements matched share one line: the same top (within 3 px) and the container is one row tall. */
+async function expectOneLine(container: Locator, maxHeight: number, what: string): Promise<void> {
+  const b = await box(container);
+  expect(b.height, `${what} is one line`).toBeLessThanOrEqual(maxHeight);
+  const tops = await container.locator(':scope > *').evaluateAll((els) => els.filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2));
+  const spread = Math.max(...tops) - Math.min(...tops);
+  expect(spread, `${what}: its parts sit on one row`).toBeLessThan(4);
+}
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('editor: readable node text at the default zoom, and no control over a node', async ({ page }) => {
+    await openApp(page);
+    await page.waitForTimeout(400);
+    const text = await smallestNodeText(page, '[data-testid="canvas"]');
+    expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    await shot(page, 'layout-1280-editor');
+  });
+
+  test('debugger: a usable canvas, step header and transport bar on one line, toasts clear of the timeline', async ({ page }) => {
+    await openDebugger(page);
+    await page.waitForTimeout(400);
+    const canvas = await box(page.locator('.dbg-canvas-wrap'));
+    expect(canvas.height, 'debugger canvas height').toBeGreaterThanOrEqual(340);
+    const text = await smallestNodeText(page, '.dbg-canvas-wrap');
+    expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
+    await expectOneLine(page.getByTestId('canvas-step'), 30, 'step header');
+    await expectOneLine(page.locator('.dbg-transport'), 40, 'transport bar');
+
+    // A toast (here: a trace imported) never covers a timeline row.
+    await page.getByTestId('trace-file').setInputFiles({ name: 'again.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(demoTraceJsonl()) });
+    const toast = page.locator('.toast').first();
+    await expect(toast).toBeVisible();
+    const t = await box(toast);
+    const rows = page.getByTestId('timeline-row');
+    for (let i = 0; i < (await rows.count()); i++) {
+      const r = await rows.nth(i).boundingBox();
+      if (r) expect(overlap(t, r), `toast covers timeline row ${i + 1}`).toBe(false);
+    }
+    await shot(page, 'layout-1280-debugger');
+  });
+});
+
+test.describe('at 1920×1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+  test('editor and debugger screenshots', async ({ page }) => {
+    await openApp(page);
+    await page.waitForTimeout(400);
+    await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    await shot(page, 'layout-1920-editor');
+    await page.getByTestId('mode-debug').click();
+    await expect(page.getByTestId('step-view')).toBeVisible();
+    await page.waitForTimeout(400);
+    await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
+    await shot(page, 'layout-1920-debugger');
+  });
+});
