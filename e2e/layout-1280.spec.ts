@@ -78,7 +78,12 @@ test.describe('at 1280×720', () => {
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
     await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
     await expectOneLine(page.getByTestId('canvas-step'), 30, 'step header');
-    await expectOneLine(page.locator('.dbg-transport'), 40, 'transport bar');
+    await expectOneLine(page.locator('.dbg-canvas-bar'), 40, 'step bar');
+    // The transport bar: buttons, speed, "Step n of N", the jumps and the shortcuts sit on one row.
+    const parts = [page.locator('.dbg-transport'), page.getByTestId('position'), page.locator('.dbg-jumps'), page.getByTestId('shortcuts')];
+    const mids = await Promise.all(parts.map(async (l) => { const b = await box(l); return b.y + b.height / 2; }));
+    expect(Math.max(...mids) - Math.min(...mids), 'transport bar on one row').toBeLessThan(4);
+    for (const l of parts) expect((await box(l)).height).toBeLessThanOrEqual(34);
 
     // A toast (here: a trace imported) never covers a timeline row.
     await page.getByTestId('trace-file').setInputFiles({ name: 'again.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(demoTraceJsonl()) });

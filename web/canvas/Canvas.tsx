@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
-  Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow,
+  Background, BackgroundVariant, MiniMap, ReactFlow, useReactFlow, useStore,
   type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type OnDelete,
 } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
@@ -11,7 +11,8 @@ import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEd
 import { ConnectionLine } from './ConnectionLine.tsx';
 import { NODE_TYPES } from './NodeViews.tsx';
 import { EDGE_TYPES } from './RoutedEdge.tsx';
-import { CanvasToolbar } from './CanvasToolbar.tsx';
+import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
+import { openingView } from './openingView.ts';
 import { useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 
@@ -20,6 +21,24 @@ type Size = { width: number; height: number };
 const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c27c0e', handler: '#7d8796' };
 const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
 const DEFAULT_EDGE = { type: 'routed', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
+
+/**
+ * The minimap, only while some node is out of view: when the whole graph is on screen it would only
+ * cover nodes.
+ */
+function OverflowMiniMap() {
+  const overflows = useStore((s) => {
+    const [tx, ty, z] = s.transform;
+    for (const n of s.nodeLookup.values()) {
+      const { x, y } = n.internals.positionAbsolute;
+      const w = n.measured.width ?? 0, h = n.measured.height ?? 0;
+      if (x * z + tx < 0 || y * z + ty < 0 || (x + w) * z + tx > s.width || (y + h) * z + ty > s.height) return true;
+    }
+    return false;
+  });
+  if (!overflows) return null;
+  return <MiniMap<HookFlowNode> pannable zoomable style={{ width: 168, height: 112 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />;
+}
 
 /**
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
@@ -51,6 +70,24 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
   );
 
   useCanvasShortcuts(flow, readOnly);
+
+  // The view a pipeline opens at: the whole graph if it fits at a zoom where node text is readable (>= 12
+  // px), else zoom 1 at its top-left corner. An empty pipeline opens at zoom 1 and stays there, so the
+  // first node lands where it is dropped (React Flow's fitView would zoom in on it once it appears).
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || !wrapper.current || graph.nodes.length === 0) {
+      opened.current = true;
+      return;
+    }
+    opened.current = true;
+    const { width, height } = wrapper.current.getBoundingClientRect();
+    const view = openingView(graph.nodes, { width, height });
+    if (view === 'fit') void flow.fitView({ ...FIT_OPTIONS, duration: 0 });
+    else void flow.setViewport(view);
+    // Once, on opening (the Canvas is keyed by pipeline).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (!focusRequest) return;
@@ -162,7 +199,9 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
 
   if (!doc) return null;
   return (
-    <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div className={`canvas${readOnly ? ' read-only' : ''}`}>
+      {!readOnly && <CanvasToolbar measured={measured} />}
+      <div className="canvas-pane" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<HookFlowNode, HookFlowEdge>
         nodes={graph.nodes}
         edges={graph.edges}
@@ -183,22 +222,19 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
         selectionKeyCode="Shift"
-        fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
         minZoom={0.1}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#c8ccd4" />
-        <MiniMap<HookFlowNode> pannable zoomable style={{ width: 168, height: 112 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />
-        <Controls showInteractive={false} />
+        <OverflowMiniMap />
       </ReactFlow>
-      {!readOnly && <CanvasToolbar measured={measured} />}
       {doc.nodes.length === 0 && (
         <div className="drop-hint" data-testid="empty-canvas">
           <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette, then wire them.</div>
         </div>
       )}
+      </div>
     </div>
   );
 }
