@@ -13,7 +13,9 @@ import { NODE_TYPES } from './NodeViews.tsx';
 import { EDGE_TYPES } from './RoutedEdge.tsx';
 import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
 import { openingView } from './openingView.ts';
-import { useCanvasShortcuts } from './useCanvasShortcuts.ts';
+import { ContextMenu, type MenuItem, type MenuState } from './ContextMenu.tsx';
+import { nodeMenu, nodeName, paneMenu, wireMenu } from './canvasMenu.ts';
+import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 
 type Size = { width: number; height: number };
@@ -197,11 +199,80 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     addPaletteItem(JSON.parse(raw) as PaletteItem, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
   }, [flow, readOnly]);
 
+  // The context menu: right-click, or the ContextMenu key / Shift+F10 on a focused node, wire or the pane.
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const keyOpenedAt = useRef(0);
+  const sizes = useCallback(() => new Map(flow.getNodes().flatMap((n) => (n.measured?.width && n.measured.height ? [[n.id, { width: n.measured.width, height: n.measured.height }] as const] : []))), [flow]);
+  const openMenu = useCallback((target: Element | null, at: { x: number; y: number }) => {
+    const current = useApp.getState().doc;
+    if (!current) return false;
+    const nodeEl = target?.closest<HTMLElement>('.react-flow__node');
+    const edgeEl = target?.closest<HTMLElement>('.react-flow__edge');
+    let items: MenuItem[];
+    let label: string;
+    let focusBack: HTMLElement | null;
+    if (nodeEl?.dataset.id) {
+      const n = current.nodes.find((x) => x.id === nodeEl.dataset.id);
+      if (!n) return false;
+      items = nodeMenu(n.id, readOnly);
+      label = `${n.kind} ${nodeName(n)}`;
+      focusBack = nodeEl;
+    } else if (edgeEl) {
+      const id = edgeEl.getAttribute('data-id') ?? '';
+      items = wireMenu(wireOfEdgeId(id), readOnly);
+      label = 'Wire';
+      focusBack = edgeEl as unknown as HTMLElement;
+    } else {
+      items = paneMenu(flow.screenToFlowPosition(at), readOnly, sizes);
+      label = 'Canvas';
+      focusBack = wrapper.current;
+    }
+    if (items.length === 0) return false;
+    setMenu({ x: at.x, y: at.y, label, items, returnFocus: focusBack });
+    return true;
+  }, [flow, readOnly, sizes]);
+  const onContextMenu = useCallback((e: React.MouseEvent) => {
+    // The key already opened it (Chrome also sends a contextmenu event for the ContextMenu key).
+    if (performance.now() - keyOpenedAt.current < 600) {
+      e.preventDefault();
+      return;
+    }
+    if (openMenu(e.target as Element, { x: e.clientX, y: e.clientY })) e.preventDefault();
+  }, [openMenu]);
+  const onMenuKey = useCallback((e: React.KeyboardEvent) => {
+    if (!(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) || typingTarget(e.target)) return;
+    const target = document.activeElement;
+    const r = (target?.closest('.react-flow__node, .react-flow__edge') ?? wrapper.current)?.getBoundingClientRect();
+    const inPane = !target?.closest('.react-flow__node, .react-flow__edge');
+    const at = r ? (inPane ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : { x: r.left + 8, y: r.bottom + 4 }) : { x: 0, y: 0 };
+    if (openMenu(target, at)) {
+      e.preventDefault();
+      keyOpenedAt.current = performance.now();
+    }
+  }, [openMenu]);
+  const menuRef = useRef(menu);
+  menuRef.current = menu;
+  const closeMenu = useCallback((restore: boolean) => {
+    const m = menuRef.current;
+    setMenu(null);
+    if (!restore || !m) return;
+    // After the chosen action has rendered: back to where the focus was (the canvas if that node is gone),
+    // unless the action moved it on purpose (Rename focuses its box).
+    requestAnimationFrame(() => {
+      const a = document.activeElement;
+      if (a && a !== document.body && !a.closest('.ctx-menu')) return;
+      const back = m.returnFocus && document.contains(m.returnFocus) ? m.returnFocus : wrapper.current;
+      back?.focus();
+    });
+  }, []);
+
   if (!doc) return null;
   return (
     <div className={`canvas${readOnly ? ' read-only' : ''}`}>
       {!readOnly && <CanvasToolbar measured={measured} />}
-      <div className="canvas-pane" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+      <div className="canvas-pane" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}
+        tabIndex={0} role="region" aria-label={readOnly ? 'Pipeline canvas (read-only)' : 'Pipeline canvas: Shift+F10 opens the menu'}
+        onContextMenu={onContextMenu} onKeyDown={onMenuKey}>
       <ReactFlow<HookFlowNode, HookFlowEdge>
         nodes={graph.nodes}
         edges={graph.edges}
@@ -235,6 +306,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         </div>
       )}
       </div>
+      {menu && <ContextMenu menu={menu} onClose={closeMenu} />}
     </div>
   );
 }
