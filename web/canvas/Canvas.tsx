@@ -4,7 +4,7 @@ import {
   type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type OnDelete,
 } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
-import { createFlowMapper, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
+import { createFlowMapper, nodeBoxes, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
 import type { Change } from '../model/changes.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';
@@ -46,7 +46,7 @@ function OverflowMiniMap() {
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
  * `readOnly` and the class maps are for other modes (the debugger highlights the path an event took).
  */
-export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string> }) {
+export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string>; follow?: readonly string[] }) {
   const doc = useApp(selectDoc);
   const problems = useApp(selectProblems);
   const selectedNodes = useApp(selectSelectedNodes);
@@ -90,6 +90,30 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     // Once, on opening (the Canvas is keyed by pipeline).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // The debugger's lit path stays in view: when a step lights nodes that are off screen, the view pans
+  // (keeping the zoom the person chose) to centre them, or to their start when they do not fit.
+  const followKey = follow?.join('\n') ?? '';
+  useEffect(() => {
+    const el = wrapper.current;
+    if (!followKey || !el) return;
+    const ids = new Set(followKey.split('\n'));
+    const boxes = [...nodeBoxes(flow.getNodes().filter((n) => ids.has(n.id))).values()];
+    if (boxes.length === 0) return;
+    const { x: tx, y: ty, zoom } = flow.getViewport();
+    const { width, height } = el.getBoundingClientRect();
+    const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+    const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+    const inView = x0 * zoom + tx >= 0 && y0 * zoom + ty >= 0 && x1 * zoom + tx <= width && y1 * zoom + ty <= height;
+    if (inView) return;
+    const pad = 28;
+    const fitsX = (x1 - x0) * zoom + 2 * pad <= width, fitsY = (y1 - y0) * zoom + 2 * pad <= height;
+    // Centred at the same zoom when they fit; else from their top-left corner (where the event is). The
+    // zoom stays readable: Fit shows everything at once.
+    const x = fitsX ? width / 2 - ((x0 + x1) / 2) * zoom : pad - x0 * zoom;
+    const y = fitsY ? height / 2 - ((y0 + y1) / 2) * zoom : pad - y0 * zoom;
+    void flow.setViewport({ x, y, zoom }, { duration: 200 });
+  }, [followKey, flow]);
 
   useEffect(() => {
     if (!focusRequest) return;

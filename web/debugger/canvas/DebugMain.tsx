@@ -54,13 +54,19 @@ export function DebugMain() {
         <ZoomButtons />
       </div>
       <div className="dbg-canvas-wrap">
-        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
+        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight.nodeClasses) } : {})} />
         <CompileBanner />
         <FailureBanner />
         {!trace && <NoTraceNote />}
       </div>
     </div>
   );
+}
+
+/** The nodes the step went through (event, matchers tried, handlers that ran): the canvas keeps them in view. */
+const LIT = /\bdbg-(event|pass|fail|fired|error|decider|focus)\b/;
+function litNodes(classes: ReadonlyMap<string, string>): string[] {
+  return [...classes].filter(([, c]) => LIT.test(c)).map(([id]) => id);
 }
 
 function StepBadge() {
