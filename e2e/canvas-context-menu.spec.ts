@@ -56,9 +56,13 @@ test('right-click a node, a wire and the pane: duplicate, delete a wire, add a n
   expect(await focusedItem(page)).toBe('ctx-delete');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowDown');
+  const before = await nodes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
   await page.keyboard.press('Enter');
   await expect(menu(page)).toHaveCount(0);
   await expect(nodes).toHaveCount(count + 1);
+  // The copy lands on free space, not on the original or any other node.
+  const copy = (await page.locator('[data-testid="canvas"] .react-flow__node.selected').boundingBox())!;
+  for (const b of before) expect(copy.x < b.x + b.width && b.x < copy.x + copy.width && copy.y < b.y + b.height && b.y < copy.y + copy.height).toBe(false);
   await expect.poll(() => focusedNode(page)).toBe('m-prompt-injection');
 
   // A wire: delete it.
@@ -156,6 +160,8 @@ test('by keyboard: Shift+F10 and the ContextMenu key on a focused node rename it
 
 test('in the debugger a handler\'s menu sets "Break when it fires", with its on state', async ({ page }) => {
   await openDebugger(page);
+  await page.getByTestId('fit-view').click();
+  await page.waitForTimeout(300);
   const handler = page.locator('.dbg-canvas-wrap .react-flow__node[data-id="h-block-injection"]');
   await handler.click({ button: 'right' });
   await expect(menu(page)).toBeVisible();
