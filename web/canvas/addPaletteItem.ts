@@ -11,9 +11,9 @@ export const PALETTE_MIME = 'application/x-hookwire-node';
  * the palette) at the free spot nearest that point, so nodes added one after another never stack; `sizes`
  * are the nodes' measured sizes, so the wires avoided are the ones on screen.
  */
-export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false, sizes?: ReadonlyMap<string, Size>): void {
+export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false, sizes?: ReadonlyMap<string, Size>): string | null {
   const s = useApp.getState();
-  if (!s.doc) return;
+  if (!s.doc) return null;
   const node = createNode(item, s.doc);
   const size = DEFAULT_SIZES[node.kind];
   const want = { x: at.x - size.width / 2, y: at.y - size.height / 2 };
@@ -21,4 +21,5 @@ export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, 
   const position = { id: node.id, x: Math.round(spot.x), y: Math.round(spot.y) };
   s.apply([{ type: 'addNodes', nodes: [{ value: node }], wires: [], positions: [{ value: position }] }], `Add ${node.kind}`);
   s.select([node.id]);
+  return node.id;
 }
