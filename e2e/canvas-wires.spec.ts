@@ -79,6 +79,7 @@ test('no wire passes under a node on a generated 60-node pipeline, as imported a
   await page.getByTestId('auto-layout').click();
   await settled(page);
   await expectTruthfulWires(page, 'generated pipeline after auto-layout');
+  await shot(page, 'wires-big-layout');
 });
 
 test('in the debugger a wire never passes under a node either, so a failed matcher never seems to emit the decided wire', async ({ page }) => {
