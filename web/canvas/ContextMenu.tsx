@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import './contextMenu.css';
 
 /**
  * A context menu as the ARIA menu pattern has it: role=menu with menuitems, focus on the first item when it
