@@ -177,17 +177,22 @@ const intersects = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.
 
 /**
  * One wire's route: source handle (right middle of `from`) to target handle (left middle of `to`), around
- * every other box in `boxes` (but one lying on the source's or target's handle). Null when there is no way
- * around (nodes packed too tight to pass between).
+ * every other box in `boxes` (but one lying on the source's or target's handle), keeping MARGIN from
+ * them where there is room. Null when there is no way around (nodes packed too tight to pass between).
  */
 export function routeWire(from: Box, to: Box, obstacles: readonly Box[]): Point[] | null {
   const S = { x: from.x + from.width, y: from.y + from.height / 2 };
   const T = { x: to.x, y: to.y + to.height / 2 };
   const s = { x: S.x + STUB, y: S.y };
   const g = { x: T.x - STUB, y: T.y };
-  // A node lying on an endpoint (nodes dropped onto each other) cannot be avoided: route around the rest.
-  const inside = (p: Point, r: Rect) => p.x > r.x0 && p.x < r.x1 && p.y > r.y0 && p.y < r.y1;
-  const rects = obstacles.map((b) => grow(b, MARGIN)).filter((r) => !inside(s, r) && !inside(g, r));
+  // A node close to an endpoint keeps a smaller margin there (the wire still passes beside it); one lying
+  // on an endpoint (nodes dropped onto each other) cannot be avoided: route around the rest.
+  const gap = (p: Point, b: Box) => Math.max(b.x - p.x, p.x - (b.x + b.width), b.y - p.y, p.y - (b.y + b.height));
+  const rects = obstacles.flatMap((b) => {
+    const d = Math.min(gap(s, b), gap(g, b));
+    if (d <= 0) return [];
+    return [grow(b, Math.min(MARGIN, d - 0.5))];
+  });
   const span: Rect = { x0: Math.min(s.x, g.x), y0: Math.min(s.y, g.y), x1: Math.max(s.x, g.x), y1: Math.max(s.y, g.y) };
   const near: Rect = { x0: span.x0 - NEAR, y0: span.y0 - NEAR, x1: span.x1 + NEAR, y1: span.y1 + NEAR };
   const local = rects.filter((r) => intersects(r, near));
