@@ -83,7 +83,7 @@ export function duplicateSelection(): void {
 export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlowEdge>, readOnly: boolean): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('[role="dialog"]')) {
+      if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('dialog:modal')) {
         useApp.getState().select([]);
         return;
       }
