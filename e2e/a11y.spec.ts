@@ -30,6 +30,10 @@ test('no serious or critical axe-core violation in the editor: canvas, inspector
   await openApp(page);
   const found: string[] = [];
   found.push(...(await seriousViolations(page, 'editor')));
+  await page.getByTestId('node-ev-tool-before').click({ button: 'right' });
+  await expect(page.getByRole('menu')).toBeVisible();
+  found.push(...(await seriousViolations(page, 'canvas context menu')));
+  await page.keyboard.press('Escape');
   await page.getByTestId('node-h-redact-secrets').click();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'h-redact-secrets');
   found.push(...(await seriousViolations(page, 'editor + inspector')));

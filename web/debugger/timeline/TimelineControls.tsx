@@ -40,15 +40,15 @@ export function TimelineControls() {
       </div>
       <GoToStep position={position} count={count} />
       <div className="dbg-jumps">
-        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void playback.nextBlock()} data-testid="next-block" disabled={!ready}>
-          <DebugIcon name="block" size={13} /> Next block
+        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void playback.nextBlock()} data-testid="next-block" disabled={!ready} aria-label="Next block">
+          <DebugIcon name="block" size={13} /><span className="txt"> Next block</span>
         </button>
-        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void playback.nextDivergence()} data-testid="next-divergence" disabled={!ready}>
-          <DebugIcon name="diverge" size={13} /> Next divergence
+        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void playback.nextDivergence()} data-testid="next-divergence" disabled={!ready} aria-label="Next divergence">
+          <DebugIcon name="diverge" size={13} /><span className="txt"> Next divergence</span>
         </button>
         {hasBreakpoints && (
-          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void playback.runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
-            <DebugIcon name="run" size={13} /> Next breakpoint
+          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void playback.runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready} aria-label="Next breakpoint">
+            <DebugIcon name="run" size={13} /><span className="txt"> Next breakpoint</span>
           </button>
         )}
       </div>
