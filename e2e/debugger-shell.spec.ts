@@ -17,7 +17,9 @@ async function typeStep(page: Page, index: number): Promise<void> {
 test('"why didn\'t it fire?" outlines the picked handler without hiding what fired, and a step change clears it', async ({ page }) => {
   await openDebugger(page);
   await typeStep(page, 17);
-  // Pick the handler that missed by clicking it on the canvas.
+  // Pick the handler that missed by clicking it on the canvas (Fit first: at zoom 1 the step's lit path is in view,
+  // the handler that missed is not).
+  await page.getByTestId('fit-view').click();
   await flowNode(page, 'h-block-injection').click();
   await expect(page.getByTestId('why-handler')).toHaveValue('h-block-injection');
   await expect(page.getByTestId('why-answer')).toContainText('`payload.input` is missing');

@@ -19,7 +19,9 @@ test('rename on canvas: double-click or F2, Enter commits, Escape cancels, undo 
   await expect(page.getByTestId('inspector').getByLabel('Name', { exact: true })).toHaveValue('Stop rm -rf');
   await waitSaved(page);
 
-  // F2 on the selected node; Escape cancels and leaves the name alone.
+  // F2 on the selected node; Escape cancels and leaves the name alone. (Fit first: the canvas opens at a readable
+  // zoom 1 that does not show the whole demo at this window size.)
+  await page.getByTestId('fit-view').click();
   await node(page, 'm-dangerous-tools').click();
   await page.keyboard.press('F2');
   await expect(box).toBeFocused();
