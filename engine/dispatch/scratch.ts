@@ -30,12 +30,17 @@ export function scratchOf(compiled: CompiledPipeline): Scratch {
   if (compiled === lastCompiled) return lastScratch!;
   let s = scratches.get(compiled);
   if (!s) {
-    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined, busy: false };
+    s = newScratch(compiled);
     scratches.set(compiled, s);
   }
   lastCompiled = compiled;
   lastScratch = s;
   return s;
+}
+
+/** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
+export function newScratch(compiled: CompiledPipeline): Scratch {
+  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined, busy: false };
 }
 
 /**
