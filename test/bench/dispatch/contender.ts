@@ -9,18 +9,26 @@ import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
 
-export type ContenderName = 'seed' | 'hookwire' | 'explain' | 'sift' | 'cel';
+export type ContenderName = 'seed' | 'hookwire' | 'explain' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
-  if (name === 'hookwire' || name === 'explain') {
+  if (name === 'hookwire' || name === 'explain' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
     const c = r.compiled;
     const state = initialState();
     const env = { clock: { now: () => 1767225600000 } };
-    return name === 'hookwire' ? (e) => dispatch(c, e, state, env) : (e) => explainEvent(c, e, state, env).result;
+    if (name === 'hookwire') return (e) => dispatch(c, e, state, env);
+    if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
+    // Explain mode with every handler's clause-level explanation read (what the debugger's step view shows).
+    let sink = 0;
+    return (e) => {
+      const out = explainEvent(c, e, state, env);
+      sink += out.explanation.handlers.length;
+      return sink < 0 ? { decision: '', decided_by: null } : out.result;
+    };
   }
   const { manager, audit } = managerFor(doc, name === 'sift' ? compileSift : name === 'cel' ? compileCel : undefined);
   return (e) => {
