@@ -35,9 +35,9 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const now = env.clock.now();
   const timer = env.timer ?? noTimer;
   if (needsEagerExplain(compiled, plan)) return explainEager(compiled, plan, event, state, now, timer);
-  const { result, records } = walk(compiled, plan, event, state, now, timer);
-  const explanation = explanationOf(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'));
-  lazyHandlers(explanation, () => explainHandlers(compiled, plan, event, state, now, replaySteps(records, state, now)));
+  const records: StepRecord[] = [];
+  const result = walk(compiled, plan, event, state, now, timer, records);
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), { compiled, plan, event, state, now, records });
   return { result, explanation };
 }
 
@@ -57,53 +57,89 @@ function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEve
   const steps = liveSteps(compiled, c, event, now, timer);
   const handlers = explainHandlers(compiled, plan, event, state, now, steps);
   const result = finishChain(c, state, plan.mode);
-  const explanation = explanationOf(event, state, plan.mode, result, precedenceNote(compiled, steps.records, result, sync));
-  explanation.handlers = handlers;
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, steps.records, result, sync), handlers);
   return { result, explanation };
 }
 
-/** The explanation's fields that need no clause evaluation; `handlers` is set by the caller. */
-function explanationOf(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined): Explanation {
-  return {
-    event_id: event.event_id,
-    event_type: event.type,
-    trace_id: event.trace_id,
-    mode,
-    handlers: NO_HANDLERS,
-    decision: result.decision,
-    reason: result.reason,
-    decided_by: result.decided_by,
-    ...(precedence ? { precedence } : {}),
-    payload_before: event.payload,
-    payload_after: result.payload,
-    patch: result.payload === event.payload ? [] : compare(event.payload, result.payload),
-    state_before: state.vars,
-    state_after: result.state.vars,
-    errors: result.errors,
-    audit: result.audit,
-    context: result.context,
-  };
+/** What the explaining loop needs to replay an event from its record. */
+interface Replay {
+  compiled: CompiledPipeline;
+  plan: TypePlan;
+  event: HookEvent;
+  state: DispatchState;
+  now: number;
+  records: readonly StepRecord[];
 }
-
-const NO_HANDLERS: HandlerExplain[] = [];
 
 /**
- * `explanation.handlers` as an own, enumerable property computed on first read and then kept as a plain
- * value, so JSON, structured clone (the replay worker, IndexedDB), spreading and deep equality all see it.
+ * An explanation whose `handlers` is computed on first read (from the record of the decision walk) and
+ * then kept. `handlers` is an own, enumerable accessor, so JSON, structured clone (the replay worker,
+ * IndexedDB), spreading and deep equality all see it; its getter and setter are shared by every instance.
  */
-function lazyHandlers(explanation: Explanation, build: () => HandlerExplain[]): void {
-  const settle = (value: HandlerExplain[]) => Object.defineProperty(explanation, 'handlers', { value, enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(explanation, 'handlers', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = build();
-      settle(value);
-      return value;
-    },
-    set: settle,
-  });
+class EventExplanation implements Explanation {
+  event_id: string;
+  event_type: string;
+  trace_id: string;
+  mode: DispatchResult['mode'];
+  declare handlers: HandlerExplain[];
+  decision: DispatchResult['decision'];
+  reason: string;
+  decided_by: string | null;
+  precedence?: string;
+  payload_before: JsonObject;
+  payload_after: JsonObject;
+  patch: Explanation['patch'];
+  state_before: JsonObject;
+  state_after: JsonObject;
+  errors: DispatchResult['errors'];
+  audit: JsonObject[];
+  context: string[];
+  #handlers: HandlerExplain[] | Replay;
+
+  constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | Replay) {
+    this.#handlers = handlers;
+    this.event_id = event.event_id;
+    this.event_type = event.type;
+    this.trace_id = event.trace_id;
+    this.mode = mode;
+    Object.defineProperty(this, 'handlers', HANDLERS);
+    this.decision = result.decision;
+    this.reason = result.reason;
+    this.decided_by = result.decided_by;
+    if (precedence) this.precedence = precedence;
+    this.payload_before = event.payload;
+    this.payload_after = result.payload;
+    this.patch = result.payload === event.payload ? [] : compare(event.payload, result.payload);
+    this.state_before = state.vars;
+    this.state_after = result.state.vars;
+    this.errors = result.errors;
+    this.audit = result.audit;
+    this.context = result.context;
+  }
+
+  static handlersOf(x: EventExplanation): HandlerExplain[] {
+    const h = x.#handlers;
+    if (Array.isArray(h)) return h;
+    const built = explainHandlers(h.compiled, h.plan, h.event, h.state, h.now, replaySteps(h.records, h.state, h.now));
+    x.#handlers = built;
+    return built;
+  }
+
+  static setHandlers(x: EventExplanation, value: HandlerExplain[]): void {
+    x.#handlers = value;
+  }
 }
+
+const HANDLERS: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: EventExplanation) {
+    return EventExplanation.handlersOf(this);
+  },
+  set(this: EventExplanation, value: HandlerExplain[]) {
+    EventExplanation.setHandlers(this, value);
+  },
+};
 
 // ---- The record: what each handler that matched did, in order. ----
 
@@ -212,15 +248,20 @@ function replaySteps(records: readonly StepRecord[], state: DispatchState, now: 
  * The decision walk of a lazily explained event: the fast path's loop over the candidate index (with its
  * own scratch, so the fast path's stays untouched), recording each handler that matched.
  */
-function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number): { result: DispatchResult; records: StepRecord[] } {
-  const records: StepRecord[] = [];
-  const c = startChain(event, state, plan.mode === 'sync');
-  if (plan.liveCount === 0) return { result: finishChain(c, state, plan.mode), records };
+function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number, records: StepRecord[]): DispatchResult {
   const scratch = walkScratch(compiled);
   if (scratch.busy) throw new Error('explainEvent re-entered: an explanation on this compiled pipeline is still running (explain mode is not reentrant)');
+  // The chain and scope are reused from event to event: nothing of them outlives the walk (records hold
+  // the payloads and states, which are immutable values).
+  const c = (scratch.chain = startChain(event, state, plan.mode === 'sync', scratch.chain));
+  if (plan.liveCount === 0) return finishChain(c, state, plan.mode);
   scratch.busy = true;
   try {
-    const scope: Scope = { event, payload: event.payload, state: state.vars, now };
+    const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
+    scope.event = event;
+    scope.payload = event.payload;
+    scope.state = state.vars;
+    scope.now = now;
     const candidates = scratch.candidates;
     nextEpoch(scratch);
     let n = gatherCandidates(plan.index, scope, candidates, -1);
@@ -252,7 +293,7 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
   } finally {
     scratch.busy = false;
   }
-  return { result: finishChain(c, state, plan.mode), records };
+  return finishChain(c, state, plan.mode);
 }
 
 const walkScratches = new WeakMap<CompiledPipeline, Scratch>();
