@@ -2,8 +2,8 @@ import type { EventMode } from '../model/event.ts';
 import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../model/eventPattern.ts';
-import type { Necessary } from '../match/atoms.ts';
-import { buildCandidateIndex, handlerExact, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
+import type { Requirement } from '../match/atoms.ts';
+import { buildCandidateIndex, handlerRequirement, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
@@ -40,7 +40,7 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
-  /** Per rank: 1 when a candidate found through the index needs no evaluation (see handlerExact). */
+  /** Per rank: 1 when a candidate found through the index needs no evaluation (`index.exact`). */
   exact: Uint8Array;
   liveCount: number;
 }
@@ -116,17 +116,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 /** The live paths of each handler for one type, and the candidate index over them. */
 function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[]): TypePlan {
   const paths: (Int32Array | null)[] = [];
-  const atoms: (Necessary | undefined)[] = [];
-  const exact = new Uint8Array(handlers.length);
+  const atoms: (Requirement | undefined)[] = [];
   let liveCount = 0;
   for (const h of handlers) {
     const live: number[] = [];
     if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
     paths.push(live.length ? Int32Array.from(live) : null);
     const liveMatchers = live.map((i) => h.paths[i]!.matchers);
-    atoms.push(live.length ? handlerNecessary(liveMatchers, matchers) : undefined);
-    if (live.length && handlerExact(liveMatchers, matchers)) exact[h.rank] = 1;
+    atoms.push(live.length ? handlerRequirement(liveMatchers, matchers) : undefined);
     if (live.length) liveCount++;
   }
-  return { type, mode, paths, index: buildCandidateIndex(handlers.length, atoms), exact, liveCount };
+  const index = buildCandidateIndex(handlers.length, atoms);
+  return { type, mode, paths, index, exact: index.exact, liveCount };
 }

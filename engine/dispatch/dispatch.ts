@@ -51,7 +51,7 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
   scope.now = now;
   const candidates = scratch.candidates;
   nextEpoch(scratch);
-  let n = gatherCandidates(plan.index, scope, candidates, -1);
+  let n = gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
@@ -70,7 +70,7 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
       scope.payload = c.payload;
       scope.state = c.vars;
       nextEpoch(scratch);
-      n = gatherCandidates(plan.index, scope, candidates, rank);
+      n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
       i = -1;
     }
   }

@@ -264,7 +264,7 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
     scope.now = now;
     const candidates = scratch.candidates;
     nextEpoch(scratch);
-    let n = gatherCandidates(plan.index, scope, candidates, -1);
+    let n = gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
     for (let i = 0; i < n; i++) {
       const rank = candidates[i]!;
       const h = compiled.handlers[rank]!;
@@ -286,7 +286,7 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
         scope.payload = c.payload;
         scope.state = c.vars;
         nextEpoch(scratch);
-        n = gatherCandidates(plan.index, scope, candidates, rank);
+        n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
         i = -1;
       }
     }

@@ -13,9 +13,6 @@ export type Atom =
   | { kind: 'range'; path: string; getter: Getter; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
   | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean };
 
-/** Atoms of which at least one must hold, or null when nothing is known. */
-export type Necessary = readonly Atom[] | null;
-
 /** The atom a single clause implies, if any. */
 export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): Atom | null {
   switch (op) {
@@ -75,22 +72,53 @@ export function foldCase(s: string): string {
 const NON_ASCII = /[^\x00-\x7f]/;
 const FOLDS_TO_ASCII = /[A-Z\u212a\u017f]/g;
 
-/** For AND: any one child's atoms are necessary; take the most selective. */
-export function bestOf(children: readonly Necessary[]): Necessary {
-  let best: Necessary = null;
-  for (const c of children) if (c !== null && (best === null || cost(c) < cost(best))) best = c;
-  return best;
+/**
+ * What a condition requires, for the candidate index: groups that must all hold, each group atoms of which
+ * one must hold (a conjunction of disjunctions over atoms). `[]` means nothing is known. With `exact`, the
+ * condition passes exactly when every group holds, so an index hit is the verdict and needs no evaluation.
+ */
+export interface Requirement {
+  readonly groups: readonly (readonly Atom[])[];
+  readonly exact: boolean;
 }
 
-/** For OR: every child must have atoms; their union is necessary. */
-export function unionOf(children: readonly Necessary[]): Necessary {
-  if (children.length === 0) return null;
-  const out: Atom[] = [];
-  for (const c of children) {
-    if (c === null) return null;
-    out.push(...c);
-  }
-  return out;
+/** At most this many groups per handler (the index counts them in the bits of one 32-bit mask). */
+export const MAX_GROUPS = 8;
+
+export const UNKNOWN: Requirement = Object.freeze({ groups: Object.freeze([]), exact: false });
+
+/** One clause's requirement: its atoms as one group. */
+export function requireAtoms(atoms: readonly Atom[] | null, exact: boolean): Requirement {
+  return atoms === null || atoms.length === 0 ? UNKNOWN : { groups: [atoms], exact };
+}
+
+/**
+ * AND: every child's groups must hold. Past MAX_GROUPS the most selective are kept (still necessary, no
+ * longer exact). An empty AND passes always: nothing known.
+ */
+export function requireAll(children: readonly Requirement[]): Requirement {
+  if (children.length === 0) return UNKNOWN;
+  const groups = children.flatMap((c) => c.groups);
+  const exact = children.every((c) => c.exact);
+  if (groups.length <= MAX_GROUPS) return groups.length === 0 ? UNKNOWN : { groups, exact };
+  return { groups: [...groups].sort((a, b) => cost(a) - cost(b)).slice(0, MAX_GROUPS), exact: false };
+}
+
+/**
+ * OR: one group, the union of each child's most selective group (every child must know something). Exact
+ * when every child is exactly one group.
+ */
+export function requireAny(children: readonly Requirement[]): Requirement {
+  if (children.length === 0 || children.some((c) => c.groups.length === 0)) return UNKNOWN;
+  const union: Atom[] = [];
+  for (const c of children) union.push(...bestGroup(c.groups));
+  return { groups: [union], exact: children.every((c) => c.exact && c.groups.length === 1) };
+}
+
+function bestGroup(groups: readonly (readonly Atom[])[]): readonly Atom[] {
+  let best = groups[0]!;
+  for (const g of groups) if (cost(g) < cost(best)) best = g;
+  return best;
 }
 
 /** Smaller is more selective: a hash lookup beats a substring test beats a range. */

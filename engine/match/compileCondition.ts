@@ -5,16 +5,14 @@ import type { ClauseOp, ConditionExplain } from './types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
-import { bestOf, clauseAtom, clauseAtoms, unionOf, type Necessary } from './atoms.ts';
+import { clauseAtom, clauseAtoms, requireAll, requireAny, requireAtoms, UNKNOWN, type Requirement } from './atoms.ts';
 
 /** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
 export interface CompiledCondition {
   test(scope: Scope): boolean;
   explain(scope: Scope): ConditionExplain;
-  /** Atoms of which one must hold for the condition to pass (null: unknown): the dispatcher's index. */
-  readonly necessary: Necessary;
-  /** True when the condition passes exactly when one of its `necessary` atoms holds: an index hit is the verdict. */
-  readonly exact: boolean;
+  /** The atoms that must hold for the condition to pass, and whether they are the verdict: the dispatcher's index. */
+  readonly required: Requirement;
   /** Every path the condition reads (for lint and completion). */
   readonly paths: readonly string[];
 }
@@ -91,7 +89,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
   }
 
   const root = compileObject(condition, at);
-  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), exact: exactOf(root), paths };
+  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), required: requirementOf(root), paths };
 }
 
 /**
@@ -155,33 +153,23 @@ function explainNode(node: Node, scope: Scope): ConditionExplain {
   }
 }
 
-/** Whether the node is exactly the disjunction of its atoms (eq/in and numeric compares, alone or under `any`). */
-function exactOf(node: Node): boolean {
+/**
+ * What the node requires for the candidate index [fast path]: a clause its atoms (exact for eq/in and numeric
+ * compares, which pass exactly when their atom holds), AND all its children's groups, OR one group of their
+ * union, NOT nothing.
+ */
+function requirementOf(node: Node): Requirement {
   switch (node.kind) {
     case 'clause': {
-      const atom = clauseAtom(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
-      return atom !== null && atom.kind !== 'literal';
+      const { path, getter, op, expected } = node.clause;
+      const single = clauseAtom(path.text, getter, op, expected);
+      return requireAtoms(clauseAtoms(path.text, getter, op, expected), single !== null && single.kind !== 'literal');
     }
     case 'all':
-      return node.children.length === 1 && exactOf(node.children[0]!);
+      return requireAll(node.children.map(requirementOf));
     case 'any':
-      return node.children.length > 0 && node.children.every(exactOf);
+      return requireAny(node.children.map(requirementOf));
     case 'not':
-      return false;
-  }
-}
-
-/** What the condition implies for the candidate index: AND takes its best child, OR needs all, NOT nothing. */
-function necessaryOf(node: Node): Necessary {
-  switch (node.kind) {
-    case 'clause': {
-      return clauseAtoms(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
-    }
-    case 'all':
-      return bestOf(node.children.map(necessaryOf));
-    case 'any':
-      return unionOf(node.children.map(necessaryOf));
-    case 'not':
-      return null;
+      return UNKNOWN;
   }
 }
