@@ -1,7 +1,8 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
 import type { Getter } from './path.ts';
-import { finiteWords } from './literalRegex.ts';
+import { finiteWords, wholeWords } from './literalRegex.ts';
+import { foldCase } from './fold.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
 
 /**
@@ -51,26 +52,19 @@ export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected
   if (op === 'regex') {
     const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
     const flags = typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.flags ?? '' : '';
-    const words = typeof source === 'string' && typeof flags === 'string' ? finiteWords(source, flags) : null;
-    if (words && words.length > 0 && words.length <= 8 && !words.includes('')) return words.map((text) => ({ kind: 'literal', path, getter, text, folded: false }));
+    if (typeof source === 'string' && typeof flags === 'string') {
+      // `^(rm|mv)$`: the text is one of the words — a value atom, exact like `in` (the regex sees only strings).
+      const whole = wholeWords(source, flags);
+      if (whole) return [{ kind: 'value', path, getter, values: whole }];
+      const finite = finiteWords(source, flags);
+      if (finite && finite.words.length > 0 && finite.words.length <= 8 && !finite.words.includes('')) return finite.words.map((text) => ({ kind: 'literal', path, getter, text, folded: finite.folded }));
+    }
   }
   const atom = clauseAtom(path, getter, op, expected);
   return atom ? [atom] : null;
 }
 
-/**
- * Case folding for the index that never loses a match RE2's `(?i)` would find: lower case, and the two
- * non-ASCII letters whose simple fold is ASCII (ſ → s; K, the Kelvin sign, lowers to k by itself).
- */
-export function foldCase(s: string): string {
-  // Only what RE2's case folding maps onto ASCII letters: A-Z, the Kelvin sign and the long s. The literals
-  // compared are ASCII, and `toLowerCase` would fold more than RE2 does ("İ" → "i̇" contains an "i").
-  if (!NON_ASCII.test(s)) return s.toLowerCase();
-  return s.replace(FOLDS_TO_ASCII, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase()));
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-const FOLDS_TO_ASCII = /[A-Z\u212a\u017f]/g;
+export { foldCase } from './fold.ts';
 
 /**
  * What a condition requires, for the candidate index: groups that must all hold, each group atoms of which

@@ -5,7 +5,7 @@ import type { ClauseOp, ConditionExplain } from './types.ts';
 import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
-import { clauseAtom, clauseAtoms, requireAll, requireAny, requireAtoms, UNKNOWN, type Requirement } from './atoms.ts';
+import { clauseAtoms, requireAll, requireAny, requireAtoms, UNKNOWN, type Requirement } from './atoms.ts';
 
 /** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
 export interface CompiledCondition {
@@ -162,8 +162,9 @@ function requirementOf(node: Node): Requirement {
   switch (node.kind) {
     case 'clause': {
       const { path, getter, op, expected } = node.clause;
-      const single = clauseAtom(path.text, getter, op, expected);
-      return requireAtoms(clauseAtoms(path.text, getter, op, expected), single !== null && single.kind !== 'literal');
+      // Exact when every atom is a value or a range (eq/in, numeric compares, whole-string regexes `^(a|b)$`).
+      const atoms = clauseAtoms(path.text, getter, op, expected);
+      return requireAtoms(atoms, atoms !== null && atoms.every((a) => a.kind !== 'literal'));
     }
     case 'all':
       return requireAll(node.children.map(requirementOf));
