@@ -70,7 +70,7 @@ const flaky = (doc: PipelineInput, picks: number[], whileOpen: ('skip' | 'block'
 });
 
 describe('lazy explanations', () => {
-  it('[X1][X2][X5] reading explanation.handlers gives exactly the eager explanation (random pipelines and traces)', () => {
+  it('[X6][X1][X2][X5] reading explanation.handlers gives exactly the eager explanation (random pipelines and traces)', () => {
     let read = 0;
     fc.assert(
       fc.property(pipelineArb, traceArb, (doc, trace) => {
@@ -81,7 +81,7 @@ describe('lazy explanations', () => {
     expect(read).toBeGreaterThan(1000);
   });
 
-  it('[X1][X5][E1][E3] the same with failing code handlers behind circuit breakers (real QuickJS)', () => {
+  it('[X6][X1][X5][E1][E3] the same with failing code handlers behind circuit breakers (real QuickJS)', () => {
     const states = new Set<string>();
     fc.assert(
       fc.property(pipelineArb, traceArb, fc.array(fc.nat(3), { minLength: 1, maxLength: 2 }), fc.array(fc.constantFrom('skip', 'block', 'block', undefined), { minLength: 1, maxLength: 3 }), (doc, trace, picks, whileOpen) => {
@@ -102,7 +102,7 @@ describe('lazy explanations', () => {
     for (const st of ['fired', 'error', 'not_matched', 'not_reached', 'breaker_open', 'breaker_block', 'wrong_event_type', 'disabled']) expect(states, st).toContain(st);
   });
 
-  it('[X1][M8] a pipeline with a code matcher is explained eagerly, with the same content', () => {
+  it('[X6][X1][M8] a pipeline with a code matcher is explained eagerly, with the same content', () => {
     const doc: PipelineInput = {
       format: 'hookwire.pipeline', version: 1, name: 'code matcher', nodes: [
         { id: 'e', kind: 'event', pattern: '*' },
