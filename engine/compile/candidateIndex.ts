@@ -1,6 +1,6 @@
 import type { JsonPrimitive } from '../model/json.ts';
 import { foldCase, requireAll, requireAny, UNKNOWN, type Atom, type Requirement } from '../match/atoms.ts';
-import type { Getter, Scope } from '../match/path.ts';
+import type { Getter, NumberReader, Scope } from '../match/path.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 
 /**
@@ -20,7 +20,7 @@ export interface CandidateIndex {
   need: Int32Array;
   /** Postings are (rank, group bit) pairs, flat. */
   values: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
-  ranges: { getter: Getter; gt: Sorted; gte: Sorted; lt: Sorted; lte: Sorted }[];
+  ranges: { number: NumberReader; gt: Sorted; gte: Sorted; lt: Sorted; lte: Sorted }[];
   literals: { getter: Getter; exact: [string, Int32Array][]; folded: [string, Int32Array][] }[];
   /** Per rank: 1 when an index hit alone proves the handler matches (its requirement is exact): no evaluation. */
   exact: Uint8Array;
@@ -56,7 +56,7 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
   const need = new Int32Array(handlerCount);
   const exact = new Uint8Array(handlerCount);
   const values = new Map<string, { getter: Getter; byValue: Map<JsonPrimitive, number[]> }>();
-  const ranges = new Map<string, { getter: Getter; lists: Record<'gt' | 'gte' | 'lt' | 'lte', [number, number, number][]> }>();
+  const ranges = new Map<string, { number: NumberReader; lists: Record<'gt' | 'gte' | 'lt' | 'lte', [number, number, number][]> }>();
   const literals = new Map<string, { getter: Getter; exact: Map<string, number[]>; folded: Map<string, number[]> }>();
   const file = <K>(m: Map<K, number[]>, k: K, rank: number, bit: number) => {
     const list = m.get(k);
@@ -84,7 +84,7 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
       for (const v of new Set(atom.values)) file(ix.byValue, v, rank, bit);
     } else if (atom.kind === 'range') {
       let ix = ranges.get(atom.path);
-      if (!ix) ranges.set(atom.path, (ix = { getter: atom.getter, lists: { gt: [], gte: [], lt: [], lte: [] } }));
+      if (!ix) ranges.set(atom.path, (ix = { number: atom.number, lists: { gt: [], gte: [], lt: [], lte: [] } }));
       ix.lists[atom.op].push([atom.bound, rank, bit]);
     } else {
       let ix = literals.get(atom.path);
@@ -101,7 +101,7 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
     always: Int32Array.from(always),
     need,
     values: [...values.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, Int32Array.from(v)])) })),
-    ranges: [...ranges.values()].map((ix) => ({ getter: ix.getter, gt: sorted(ix.lists.gt), gte: sorted(ix.lists.gte), lt: sorted(ix.lists.lt), lte: sorted(ix.lists.lte) })),
+    ranges: [...ranges.values()].map((ix) => ({ number: ix.number, gt: sorted(ix.lists.gt), gte: sorted(ix.lists.gte), lt: sorted(ix.lists.lt), lte: sorted(ix.lists.lte) })),
     literals: [...literals.values()].map((ix) => ({
       getter: ix.getter,
       exact: [...ix.exact].map(([t, r]) => [t, Int32Array.from(r)] as [string, Int32Array]),
@@ -110,6 +110,8 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
     exact,
   };
 }
+
+const SLOT = new Float64Array(1);
 
 /**
  * Collects into `out` the ranks after `after` that may match in this scope, ascending; returns how many.
@@ -132,8 +134,8 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
   }
   for (let k = 0; k < ix.ranges.length; k++) {
     const r = ix.ranges[k]!;
-    const x = r.getter(scope);
-    if (typeof x !== 'number') continue;
+    if (!r.number(scope, SLOT)) continue;
+    const x = SLOT[0]!;
     n = hit(r.gt.pairs, 0, lowerBound(r.gt.bounds, x), ix.need, out, n, after, mem); // bound < x
     n = hit(r.gte.pairs, 0, upperBound(r.gte.bounds, x), ix.need, out, n, after, mem); // bound <= x
     n = hit(r.lt.pairs, upperBound(r.lt.bounds, x), r.lt.bounds.length, ix.need, out, n, after, mem); // x < bound

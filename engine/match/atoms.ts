@@ -1,6 +1,6 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
-import type { Getter } from './path.ts';
+import type { Getter, NumberReader } from './path.ts';
 import { finiteWords, wholeWords } from './literalRegex.ts';
 import { foldCase } from './fold.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
@@ -11,11 +11,11 @@ import { requiredLiteral } from './requiredLiteral.ts';
  */
 export type Atom =
   | { kind: 'value'; path: string; getter: Getter; values: readonly JsonPrimitive[] }
-  | { kind: 'range'; path: string; getter: Getter; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
+  | { kind: 'range'; path: string; getter: Getter; number: NumberReader; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
   | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean };
 
 /** The atom a single clause implies, if any. */
-export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): Atom | null {
+export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number: NumberReader = readNumber(getter)): Atom | null {
   switch (op) {
     case 'eq':
       return isPrimitive(expected) ? { kind: 'value', path, getter, values: [expected] } : null;
@@ -25,7 +25,7 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
     case 'gte':
     case 'lt':
     case 'lte':
-      return typeof expected === 'number' ? { kind: 'range', path, getter, op, bound: expected } : null;
+      return typeof expected === 'number' ? { kind: 'range', path, getter, number, op, bound: expected } : null;
     case 'prefix':
     case 'suffix':
       return typeof expected === 'string' && expected.length > 0 ? { kind: 'literal', path, getter, text: expected, folded: false } : null;
@@ -48,7 +48,7 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
  * one of them occurs in any text it matches — which narrows far better than one required literal; else the
  * clause's single atom, if any.
  */
-export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): readonly Atom[] | null {
+export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number?: NumberReader): readonly Atom[] | null {
   if (op === 'regex') {
     const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
     const flags = typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.flags ?? '' : '';
@@ -60,7 +60,7 @@ export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected
       if (finite && finite.words.length > 0 && finite.words.length <= 8 && !finite.words.includes('')) return finite.words.map((text) => ({ kind: 'literal', path, getter, text, folded: finite.folded }));
     }
   }
-  const atom = clauseAtom(path, getter, op, expected);
+  const atom = clauseAtom(path, getter, op, expected, number);
   return atom ? [atom] : null;
 }
 
@@ -120,6 +120,16 @@ function cost(atoms: readonly Atom[]): number {
   let total = 0;
   for (const a of atoms) total += a.kind === 'value' ? 1 + a.values.length * 0.05 : a.kind === 'literal' ? 3 - Math.min(a.text.length, 10) * 0.15 : 5;
   return total;
+}
+
+/** A number reader over a getter (boxes doubles; compileNumberReader does not). */
+function readNumber(getter: Getter): NumberReader {
+  return (scope, slot) => {
+    const v = getter(scope);
+    if (typeof v !== 'number') return false;
+    slot[0] = v;
+    return true;
+  };
 }
 
 function isPrimitive(v: JsonValue): v is JsonPrimitive {

@@ -2,7 +2,7 @@ import { isJsonObject, type JsonValue } from '../model/json.ts';
 import { didYouMeanText } from '../model/didYouMean.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { ClauseOp, ConditionExplain } from './types.ts';
-import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
+import { compileGetter, compileNumberReader, parsePath, type Getter, type NumberReader, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
 import { clauseAtoms, requireAll, requireAny, requireAtoms, UNKNOWN, type Requirement } from './atoms.ts';
@@ -20,6 +20,7 @@ export interface CompiledCondition {
 interface Clause {
   path: ParsedPath;
   getter: Getter;
+  number: NumberReader;
   op: ClauseOp;
   expected: JsonValue;
   predicate: Predicate;
@@ -70,6 +71,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
     }
     paths.push(pathText);
     const getter = compileGetter(parsed.path);
+    const number = compileNumberReader(parsed.path, getter);
     const ops: [string, JsonValue][] = isJsonObject(operand) ? Object.entries(operand) : [['eq', operand]];
     if (ops.length === 0) push('bad_operand', here, `"${pathText}" has no operator; use one of ${OPERATORS.join(', ')}`);
     const nodes: Node[] = [];
@@ -83,7 +85,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
         push(compiled.code, isJsonObject(operand) ? [...here, op] : here, compiled.message);
         continue;
       }
-      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, op, expected, predicate: compiled.predicate } });
+      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, number, op, expected, predicate: compiled.predicate } });
     }
     return nodes;
   }
@@ -99,7 +101,8 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
 function closureOf(node: Node): (scope: Scope) => boolean {
   switch (node.kind) {
     case 'clause': {
-      const { getter, predicate } = node.clause;
+      const { getter, predicate, op, expected, number } = node.clause;
+      if (typeof expected === 'number' && (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte')) return compareClosure(number, op, expected);
       return (scope) => predicate(getter(scope));
     }
     case 'all': {
@@ -125,6 +128,25 @@ function closureOf(node: Node): (scope: Scope) => boolean {
       const inner = closureOf(node.child);
       return (scope) => !inner(scope);
     }
+  }
+}
+
+const SLOT = new Float64Array(1);
+
+/**
+ * A numeric compare read unboxed (see NumberReader): the same verdict as `compileCompare`'s predicate on the
+ * getter's value (a number compared with the bound; anything else fails) [C6].
+ */
+function compareClosure(read: NumberReader, op: 'gt' | 'gte' | 'lt' | 'lte', bound: number): (scope: Scope) => boolean {
+  switch (op) {
+    case 'gt':
+      return (scope) => read(scope, SLOT) && SLOT[0]! > bound;
+    case 'gte':
+      return (scope) => read(scope, SLOT) && SLOT[0]! >= bound;
+    case 'lt':
+      return (scope) => read(scope, SLOT) && SLOT[0]! < bound;
+    case 'lte':
+      return (scope) => read(scope, SLOT) && SLOT[0]! <= bound;
   }
 }
 
@@ -161,9 +183,9 @@ function explainNode(node: Node, scope: Scope): ConditionExplain {
 function requirementOf(node: Node): Requirement {
   switch (node.kind) {
     case 'clause': {
-      const { path, getter, op, expected } = node.clause;
+      const { path, getter, op, expected, number } = node.clause;
       // Exact when every atom is a value or a range (eq/in, numeric compares, whole-string regexes `^(a|b)$`).
-      const atoms = clauseAtoms(path.text, getter, op, expected);
+      const atoms = clauseAtoms(path.text, getter, op, expected, number);
       return requireAtoms(atoms, atoms !== null && atoms.every((a) => a.kind !== 'literal'));
     }
     case 'all':
