@@ -19,14 +19,15 @@ import type { DispatchResult, DispatchState, Explanation, HandlerError, HandlerE
 import type { ConditionExplain } from '../match/types.ts';
 
 /**
- * Explain mode [X1]-[X5]: the same chain as `dispatch`, and an explanation in which every handler has a
+ * Explain mode [X1]-[X6]: the same chain as `dispatch`, and an explanation in which every handler has a
  * status and every clause its verdict. Reaches the same decision, payload and state as `dispatch`.
  *
- * The explanation is built lazily: the chain is walked through the candidate index as on the fast path
- * (`walk`), recording only what each handler that matched did; `explanation.handlers` — the clause-level
- * story of every handler, including the ones the index never looked at — is computed from that record
- * when it is first read, by the one explaining loop (`explainHandlers`) that replays the record instead of
- * running actions again. Reading it gives exactly what evaluating everything eagerly gives
+ * The explanation is built lazily [X6]: the chain is walked through the candidate index as on the fast
+ * path (`walk`), recording only what each handler that matched did. `explanation.handlers` (every
+ * handler's status and run) is computed from that record when first read, by the one explaining loop
+ * (`explainHandlers`) replaying the record instead of running actions again; the clause-level `paths` of
+ * the handlers that were evaluated — including the ones the index never looked at — when any of them is
+ * first read (`LazyPaths`). Reading gives exactly what evaluating everything eagerly gives
  * (test/engine/dispatch/lazyExplain.test.ts). A plan with a code matcher is explained eagerly (the same
  * loop, running the chain itself): sandboxed code answers once, at dispatch time, never later.
  */
@@ -173,6 +174,11 @@ type StepRecord = BreakerRecord | RunRecord;
 interface Steps {
   /** When the breaker of `h` is open, the time it closes; otherwise 0. */
   openUntil(h: CompiledHandler): number;
+  /**
+   * Whether `h` matches: live, its paths evaluated now; replayed, what the record says, its paths (null)
+   * evaluated when first read (`LazyPaths`).
+   */
+  match(h: CompiledHandler, live: Int32Array, scope: Scope, memo: ExplainMemo): { paths: PathExplain[] | null; matched: boolean; failure: MatcherFailure | null };
   /** `h` matched while its breaker is open. */
   breaker(h: CompiledHandler, openUntil: number): BreakerRecord;
   /** `h` matched (or `failure`: a code matcher could not answer): its run. */
@@ -187,6 +193,12 @@ function liveSteps(compiled: CompiledPipeline, c: Chain, event: HookEvent, now: 
   return {
     records,
     openUntil: (h) => breakerOpenUntil(c.breakers, h, now),
+    match(h, live, scope, memo) {
+      const paths = explainPaths(compiled, h, live, scope, memo);
+      const pass = paths.some((p) => p.pass);
+      const failure = pass ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
+      return { paths, matched: pass || failure !== null, failure };
+    },
     breaker(h, openUntil) {
       const blocked = breakerBlocks(c, h, openUntil);
       const rec: BreakerRecord = { kind: 'breaker', rank: h.rank, blocked, reason: blocked ? c.reason : '' };
@@ -228,6 +240,10 @@ function replaySteps(records: readonly StepRecord[], state: DispatchState, now: 
   return {
     // The breaker of a handler changes only when it runs itself: before that, the state's entry is the chain's.
     openUntil: (h) => breakerOpenUntil(state.breakers, h, now),
+    match(h) {
+      const rec = records[next];
+      return { paths: null, matched: rec !== undefined && rec.rank === h.rank, failure: null };
+    },
     breaker(h) {
       const rec = take(h);
       if (rec.kind !== 'breaker') throw new Error(`internal: handler "${h.id}" ran, but its explanation says its breaker was open`);
@@ -333,6 +349,7 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: Hook
   const memo = explainMemo(compiled);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
+  let lazy: LazyPaths | null = null;
 
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
@@ -353,35 +370,98 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: Hook
       handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil });
       continue;
     }
-    const paths = explainPaths(compiled, h, live, scope, memo);
-    const failure = paths.some((p) => p.pass) ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
-    if (!paths.some((p) => p.pass) && !failure) {
-      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_matched', shadow: h.node.shadow, paths });
-      continue;
-    }
-    if (openUntil !== 0) {
+    const m = steps.match(h, live, scope, memo);
+    const paths = m.paths ?? NO_PATHS;
+    let out: HandlerExplain;
+    let rec: StepRecord | null = null;
+    if (!m.matched) {
+      out = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_matched', shadow: h.node.shadow, paths };
+    } else if (openUntil !== 0) {
       // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
-      const out: Extract<HandlerExplain, { status: 'breaker_open' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths, breaker_open_until: openUntil };
-      const b = steps.breaker(h, openUntil);
-      if (b.blocked) {
-        out.decision = 'block_action';
-        out.reason = b.reason;
+      const b: Extract<HandlerExplain, { status: 'breaker_open' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths, breaker_open_until: openUntil };
+      rec = steps.breaker(h, openUntil);
+      if (rec.blocked) {
+        b.decision = 'block_action';
+        b.reason = rec.reason;
         endedBy = h.id;
       }
-      handlers.push(out);
-      continue;
+      out = b;
+    } else {
+      const ran = steps.run(h, m.failure, scope);
+      rec = ran;
+      out = describeRun(h, paths, ran);
+      if (ran.ended) endedBy = h.id;
+      if (ran.changed) {
+        scope.payload = ran.payloadAfter;
+        scope.state = ran.varsAfter;
+        memo.epoch++;
+      }
     }
-    const rec = steps.run(h, failure, scope);
-    handlers.push(describeRun(h, paths, rec));
-    if (rec.ended) endedBy = h.id;
-    if (rec.changed) {
-      scope.payload = rec.payloadAfter;
-      scope.state = rec.varsAfter;
-      memo.epoch++;
-    }
+    if (m.paths === null) (lazy ??= new LazyPaths(compiled, event, state, now)).add(out, h, live, rec, m.matched);
+    handlers.push(out);
   }
   steps.done();
   return handlers;
+}
+
+const NO_PATHS: PathExplain[] = [];
+
+/** Where a handler explanation with lazy paths keeps them (or the builder that computes them): not enumerable. */
+const PATHS = Symbol('paths');
+
+type WithLazyPaths = HandlerExplain & { [PATHS]: PathExplain[] | LazyPaths };
+
+/** `paths` of a replayed handler explanation: an own, enumerable accessor, shared by every instance. */
+const LAZY_PATHS: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: WithLazyPaths): PathExplain[] {
+    const v = this[PATHS];
+    if (Array.isArray(v)) return v;
+    v.build();
+    return this[PATHS] as PathExplain[];
+  },
+  set(this: WithLazyPaths, value: PathExplain[]) {
+    this[PATHS] = value;
+  },
+};
+
+/**
+ * The clause-level paths of a replayed event's handlers, computed together on the first read of any of
+ * them: the handlers that were evaluated, in order, each against the payload and state it saw (a rewrite
+ * or state change starts a new memo epoch [M6]) — the eager loop's evaluations, in the eager loop's order,
+ * so that `cached` comes out the same. Statuses alone (coverage, activity, telemetry) never pay for this.
+ */
+class LazyPaths {
+  private readonly entries: { out: WithLazyPaths; h: CompiledHandler; live: Int32Array; rec: StepRecord | null; matched: boolean }[] = [];
+  private built = false;
+
+  constructor(private readonly compiled: CompiledPipeline, private readonly event: HookEvent, private readonly state: DispatchState, private readonly now: number) {}
+
+  add(out: HandlerExplain, h: CompiledHandler, live: Int32Array, rec: StepRecord | null, matched: boolean): void {
+    const o = out as WithLazyPaths;
+    Object.defineProperty(o, PATHS, { value: this, writable: true, enumerable: false, configurable: true });
+    Object.defineProperty(o, 'paths', LAZY_PATHS);
+    this.entries.push({ out: o, h, live, rec, matched });
+  }
+
+  build(): void {
+    if (this.built) return;
+    this.built = true;
+    const scope: Scope = { event: this.event, payload: this.event.payload, state: this.state.vars, now: this.now };
+    const memo = explainMemo(this.compiled);
+    for (const e of this.entries) {
+      const paths = explainPaths(this.compiled, e.h, e.live, scope, memo);
+      const matched = paths.some((p) => p.pass) || paths.some((p) => p.matcher_failure);
+      if (matched !== e.matched) throw new Error(`internal: the explanation of handler "${e.h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
+      e.out[PATHS] = paths;
+      if (e.rec?.kind === 'ran' && e.rec.changed) {
+        scope.payload = e.rec.payloadAfter;
+        scope.state = e.rec.varsAfter;
+        memo.epoch++;
+      }
+    }
+  }
 }
 
 const fixedExplains = new WeakMap<CompiledHandler, { disabled: HandlerExplain; wrong_event_type: HandlerExplain }>();

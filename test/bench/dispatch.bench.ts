@@ -45,14 +45,15 @@ const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
   { name: 'seed', label: 'seed HookManager port (native RegExp)', share: 1 },
   { name: 'hookwire', label: 'hookwire fast path', share: 1 },
   { name: 'explain', label: 'hookwire explain mode (explanation recorded)', share: 0.2 },
-  { name: 'explain-read', label: 'hookwire explain mode, every handler explanation read', share: 0.05 },
+  { name: 'explain-status', label: 'hookwire explain mode, every handler status read', share: 0.2 },
+  { name: 'explain-read', label: 'hookwire explain mode, every handler and clause read', share: 0.05 },
   { name: 'sift', label: 'sift conditions in the seed registry', share: 0.1 },
   { name: 'cel', label: 'cel-js conditions in the seed registry', share: 0.1 },
 ];
 
 export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 5, workloads: Workload[] = ['selective', 'broad']): void {
   console.log(`dispatch: ${eventCount} events, ${runs} timed passes per contender after a warm-up, each contender in its own process; CPU µs per event (median); ratio = seed port's time / contender's time (higher is faster)`);
-  const summary: (string | number)[][] = [['workload', 'handlers', 'fast path vs seed', 'explain / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
+  const summary: (string | number)[][] = [['workload', 'handlers', 'fast path vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
   for (const workload of workloads) {
     for (const n of sizes) {
       const disagreements = checkConditions(n, workload, 2_000);
@@ -71,7 +72,7 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
       ]);
       const fast = results[1]!.r;
       const alloc = fast.alloc;
-      summary.push([workload, n, `${(base / median(fast.micros)).toFixed(2)}x`, `${(median(results[2]!.r.micros) / median(fast.micros)).toFixed(2)}x`, `${(median(results[3]!.r.micros) / median(fast.micros)).toFixed(2)}x`, alloc ? `${alloc.quiet?.toFixed(0) ?? '-'}, ${alloc.all?.toFixed(0) ?? '-'}` : '-']);
+      summary.push([workload, n, `${(base / median(fast.micros)).toFixed(2)}x`, `${(median(results[2]!.r.micros) / median(fast.micros)).toFixed(2)}x`, `${(median(results[3]!.r.micros) / median(fast.micros)).toFixed(2)}x`, `${(median(results[4]!.r.micros) / median(fast.micros)).toFixed(2)}x`, alloc ? `${alloc.quiet?.toFixed(0) ?? '-'}, ${alloc.all?.toFixed(0) ?? '-'}` : '-']);
     }
   }
   console.log('\nsummary');

@@ -9,12 +9,12 @@ import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
 
-export type ContenderName = 'seed' | 'hookwire' | 'hookwire-fresh' | 'explain' | 'explain-read' | 'sift' | 'cel';
+export type ContenderName = 'seed' | 'hookwire' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
-  if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-read') {
+  if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
     const c = r.compiled;
@@ -25,11 +25,14 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     if (name === 'hookwire-fresh') return (e) => dispatch(c, e, state, env);
     if (name === 'hookwire') return (e) => dispatch(c, e, state, env, into);
     if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
-    // Explain mode with every handler's clause-level explanation read (what the debugger's step view shows).
+    // Explain mode with every handler's status read (what coverage, activity and telemetry read), or with
+    // every handler's clause-level paths read too (what the debugger's step view and `replay --json` show).
     let sink = 0;
+    const full = name === 'explain-read';
     return (e) => {
       const out = explainEvent(c, e, state, env);
-      sink += out.explanation.handlers.length;
+      const hs = out.explanation.handlers;
+      for (let i = 0; i < hs.length; i++) sink += full ? hs[i]!.paths.length : hs[i]!.status.length;
       return sink < 0 ? { decision: '', decided_by: null } : out.result;
     };
   }

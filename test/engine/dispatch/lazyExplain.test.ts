@@ -46,6 +46,14 @@ function compareTrace(doc: PipelineInput, trace: TraceEvent[], withSandbox: bool
     pending.push([lazy.explanation, eager.explanation]);
   });
   for (const [lazy, eager] of pending) {
+    // Statuses first: the handlers that were evaluated carry their clause-level paths as an accessor until read.
+    if (!withSandbox) {
+      for (const h of lazy.handlers) {
+        const d = Object.getOwnPropertyDescriptor(h, 'paths');
+        if (h.status === 'fired' || h.status === 'error' || h.status === 'not_matched') expect(typeof d?.get, h.status).toBe('function');
+      }
+      expect(lazy.handlers.map((h) => h.status)).toEqual(eager.handlers.map((h) => h.status));
+    }
     expect(withoutDurations(lazy)).toEqual(withoutDurations(eager));
     // Deep equality on the objects themselves, key order included (JSON output and golden files).
     expect(Object.keys(lazy)).toEqual(Object.keys(eager));
