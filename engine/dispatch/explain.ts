@@ -371,14 +371,16 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: Hook
       continue;
     }
     const m = steps.match(h, live, scope, memo);
-    const paths = m.paths ?? NO_PATHS;
+    // Replayed: the paths are computed on first read, for every evaluated handler together (LazyPaths).
+    const paths = m.paths ?? (lazy ??= new LazyPaths(compiled, event, state, now));
     let out: HandlerExplain;
     let rec: StepRecord | null = null;
     if (!m.matched) {
-      out = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_matched', shadow: h.node.shadow, paths };
+      out = story(h, 'not_matched', paths);
     } else if (openUntil !== 0) {
       // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
-      const b: Extract<HandlerExplain, { status: 'breaker_open' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths, breaker_open_until: openUntil };
+      const b = story(h, 'breaker_open', paths) as Extract<HandlerExplain, { status: 'breaker_open' }>;
+      b.breaker_open_until = openUntil;
       rec = steps.breaker(h, openUntil);
       if (rec.blocked) {
         b.decision = 'block_action';
@@ -397,32 +399,68 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: Hook
         memo.epoch++;
       }
     }
-    if (m.paths === null) (lazy ??= new LazyPaths(compiled, event, state, now)).add(out, h, live, rec, m.matched);
+    if (paths instanceof LazyPaths) paths.add(out as LazyStory, h, live, rec, m.matched);
     handlers.push(out);
   }
   steps.done();
   return handlers;
 }
 
-const NO_PATHS: PathExplain[] = [];
+/**
+ * The fields every evaluated handler's explanation starts with; the caller adds its status's own. With
+ * known paths a plain object; with lazy ones a `LazyStory`.
+ */
+function story(h: CompiledHandler, status: HandlerExplain['status'], paths: PathExplain[] | LazyPaths): HandlerExplain {
+  if (paths instanceof LazyPaths) return new LazyStory(h, status, paths) as unknown as HandlerExplain;
+  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths } as HandlerExplain;
+}
 
-/** Where a handler explanation with lazy paths keeps them (or the builder that computes them): not enumerable. */
-const PATHS = Symbol('paths');
+/**
+ * A replayed handler explanation whose `paths` is an own, enumerable accessor (so JSON, structured clone,
+ * spreading and deep equality see it), computed on first read; getter and setter are shared by every
+ * instance, and the fields keep the plain object's order.
+ */
+class LazyStory {
+  handler_id: string;
+  name: string;
+  action: string;
+  order: number;
+  status: HandlerExplain['status'];
+  shadow: boolean;
+  declare paths: PathExplain[];
+  #paths: PathExplain[] | LazyPaths;
 
-type WithLazyPaths = HandlerExplain & { [PATHS]: PathExplain[] | LazyPaths };
+  constructor(h: CompiledHandler, status: HandlerExplain['status'], lazy: LazyPaths) {
+    this.handler_id = h.id;
+    this.name = h.name;
+    this.action = h.node.action.type;
+    this.order = h.node.order;
+    this.status = status;
+    this.shadow = h.node.shadow;
+    Object.defineProperty(this, 'paths', LAZY_PATHS);
+    this.#paths = lazy;
+  }
 
-/** `paths` of a replayed handler explanation: an own, enumerable accessor, shared by every instance. */
+  static get(x: LazyStory): PathExplain[] {
+    const v = x.#paths;
+    if (Array.isArray(v)) return v;
+    v.build();
+    return x.#paths as PathExplain[];
+  }
+
+  static set(x: LazyStory, value: PathExplain[]): void {
+    x.#paths = value;
+  }
+}
+
 const LAZY_PATHS: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
-  get(this: WithLazyPaths): PathExplain[] {
-    const v = this[PATHS];
-    if (Array.isArray(v)) return v;
-    v.build();
-    return this[PATHS] as PathExplain[];
+  get(this: LazyStory) {
+    return LazyStory.get(this);
   },
-  set(this: WithLazyPaths, value: PathExplain[]) {
-    this[PATHS] = value;
+  set(this: LazyStory, value: PathExplain[]) {
+    LazyStory.set(this, value);
   },
 };
 
@@ -433,16 +471,13 @@ const LAZY_PATHS: PropertyDescriptor = {
  * so that `cached` comes out the same. Statuses alone (coverage, activity, telemetry) never pay for this.
  */
 class LazyPaths {
-  private readonly entries: { out: WithLazyPaths; h: CompiledHandler; live: Int32Array; rec: StepRecord | null; matched: boolean }[] = [];
+  private readonly entries: { out: LazyStory; h: CompiledHandler; live: Int32Array; rec: StepRecord | null; matched: boolean }[] = [];
   private built = false;
 
   constructor(private readonly compiled: CompiledPipeline, private readonly event: HookEvent, private readonly state: DispatchState, private readonly now: number) {}
 
-  add(out: HandlerExplain, h: CompiledHandler, live: Int32Array, rec: StepRecord | null, matched: boolean): void {
-    const o = out as WithLazyPaths;
-    Object.defineProperty(o, PATHS, { value: this, writable: true, enumerable: false, configurable: true });
-    Object.defineProperty(o, 'paths', LAZY_PATHS);
-    this.entries.push({ out: o, h, live, rec, matched });
+  add(out: LazyStory, h: CompiledHandler, live: Int32Array, rec: StepRecord | null, matched: boolean): void {
+    this.entries.push({ out, h, live, rec, matched });
   }
 
   build(): void {
@@ -454,7 +489,7 @@ class LazyPaths {
       const paths = explainPaths(this.compiled, e.h, e.live, scope, memo);
       const matched = paths.some((p) => p.pass) || paths.some((p) => p.matcher_failure);
       if (matched !== e.matched) throw new Error(`internal: the explanation of handler "${e.h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
-      e.out[PATHS] = paths;
+      LazyStory.set(e.out, paths);
       if (e.rec?.kind === 'ran' && e.rec.changed) {
         scope.payload = e.rec.payloadAfter;
         scope.state = e.rec.varsAfter;
@@ -537,18 +572,22 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
 
 type Ran = Extract<HandlerExplain, { status: 'fired' | 'error' }>;
 
-function describeRun(h: CompiledHandler, paths: PathExplain[], rec: RunRecord): Ran {
+function describeRun(h: CompiledHandler, paths: PathExplain[] | LazyPaths, rec: RunRecord): Ran {
   const r = rec.result;
   if (!r.ok) {
     // settle() recorded the error the policy decided on; a failed run always has one.
     const error = rec.error;
     if (!error) throw new Error(`internal: handler "${h.id}" failed without a recorded error`);
-    const failed: Ran = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'error', shadow: h.node.shadow, paths, error, duration_ms: rec.duration };
+    const failed = story(h, 'error', paths) as Extract<HandlerExplain, { status: 'error' }>;
+    failed.error = error;
+    failed.duration_ms = rec.duration;
     if (r.logs?.length) failed.logs = r.logs;
     return failed;
   }
   const o = r.outcome;
-  const out: Extract<HandlerExplain, { status: 'fired' }> = { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'fired', shadow: h.node.shadow, paths, decision: o.decision, duration_ms: rec.duration };
+  const out = story(h, 'fired', paths) as Extract<HandlerExplain, { status: 'fired' }>;
+  out.decision = o.decision;
+  out.duration_ms = rec.duration;
   if (o.reason) out.reason = o.reason;
   if (o.context !== undefined) out.context = o.context;
   if (rec.ignored) out.ignored = rec.ignored;
