@@ -90,3 +90,20 @@ test('[S9] a worker that stops answering is terminated, and the next run gets a 
   expect(after).toMatchObject([{ ok: true, outcome: { decision: 'block_action', reason: 'after restart' } }]);
   expect(await page.evaluate(() => globalThis.hookwire.sandbox.workers())).toBe(2);
 });
+
+test('[S9][S12] twelve host failures in a row of calls in Chromium: each fails with host, every call after it runs normally', async ({ page }) => {
+  await openApp(page);
+  // A QuickJS stack larger than the thread's own: recursion as deep as the input asks is a real host failure.
+  const spec = { source: 'function f(n) { return n <= 0 ? 0 : f(n - 1) + 1; }\nexport default (ctx) => { f(ctx.payload.depth); return block("ran " + ctx.payload.depth); };', language: 'js' as const, role: 'handler' as const, name: 'deep' };
+  const inputs = Array.from({ length: 24 }, (_, i) => caseInput({ payload: { depth: i % 2 === 0 ? 1_000_000 : i } }));
+  const text = await page.evaluate(async (args: string) => {
+    const [s, ins] = JSON.parse(args) as [Parameters<HookwireDevtools['sandbox']['runCase']>[0], Parameters<HookwireDevtools['sandbox']['runCase']>[1]];
+    return JSON.stringify(await globalThis.hookwire.sandbox.runCase(s, ins, { timeoutMs: 5000, memoryBytes: 256 * 1024 * 1024 }, { maxStackBytes: 4096 * 1024 }));
+  }, JSON.stringify([spec, inputs]));
+  const reports = JSON.parse(text) as CodeRunReport[];
+  expect(reports).toHaveLength(24);
+  reports.forEach((r, i) => {
+    if (i % 2 === 0) expect(r, `call ${i}`).toMatchObject({ ok: false, error: { kind: 'host', message: expect.stringMatching(/replaced by a fresh one/) } });
+    else expect(r, `call ${i}`).toMatchObject({ ok: true, outcome: { decision: 'block_action', reason: `ran ${i}` } });
+  });
+});

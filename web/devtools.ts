@@ -16,7 +16,8 @@ import type { AppServices } from './startApp.ts';
  */
 export interface HookwireDevtools {
   sandbox: {
-    runCase(spec: CodeSpec, inputs: JsonObject[], limits: SandboxLimits): Promise<CodeRunReport[]>;
+    /** `maxStackBytes` runs on a page sandbox of its own with that QuickJS stack (a big one makes host failures real [S9]). */
+    runCase(spec: CodeSpec, inputs: JsonObject[], limits: SandboxLimits, options?: { maxStackBytes?: number }): Promise<CodeRunReport[]>;
     runCaseInWorker(spec: CodeSpec, inputs: JsonObject[], limits: SandboxLimits, options?: { watchdogMs?: number }): Promise<CodeRunReport[]>;
     /** Workers the page has started (a watchdog restart adds one). */
     workers(): Promise<number>;
@@ -37,11 +38,15 @@ let pageSandbox: Promise<QuickJSSandbox> | undefined;
 let workerSandbox: Promise<WorkerSandbox> | undefined;
 
 const sandboxTools: HookwireDevtools['sandbox'] = {
-  async runCase(spec, inputs, limits) {
-    pageSandbox ??= import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
-    const [sandbox, { runCodeOn }] = await Promise.all([pageSandbox, import('../engine/sandbox/runCode.ts')]);
-    await sandbox.whenReady();
-    return runCodeOn(sandbox, spec, inputs, limits);
+  async runCase(spec, inputs, limits, options) {
+    const stack = options?.maxStackBytes;
+    const made = stack === undefined ? (pageSandbox ??= import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox())) : import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox({ maxStackBytes: stack }));
+    const [sandbox, { runCodeOn }] = await Promise.all([made, import('../engine/sandbox/runCode.ts')]);
+    try {
+      return runCodeOn(sandbox, spec, inputs, limits);
+    } finally {
+      if (stack !== undefined) sandbox.dispose();
+    }
   },
   async runCaseInWorker(spec, inputs, limits, options) {
     workerSandbox ??= import('./sandbox/workerSandbox.ts').then((m) => m.createWorkerSandbox());

@@ -1,27 +1,42 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import releaseSyncModule from '@jitl/quickjs-wasmfile-release-sync';
 import { guardMemory, type GrowableMemory, type HeapGuard } from '../sandbox/heapGuard.ts';
 import { createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from '../sandbox/quickjsSandbox.ts';
+import { loadRenewableQuickJS } from '../sandbox/renewableQuickJS.ts';
 
 /**
  * Loads QuickJS in Node from the same package files the browser uses (the release-sync wasm variant).
  * Each load makes a module with its own `WebAssembly.Memory`, so its heap has a hard maximum and a guard
- * that bounds growth per call (engine/sandbox/heapGuard.ts). About 20 ms.
+ * that bounds growth per call (engine/sandbox/heapGuard.ts), and `renew()` makes it fresh again
+ * synchronously after a host failure (engine/sandbox/renewableQuickJS.ts). About 20 ms.
  */
 export interface LoadedQuickJS {
   module: QuickJSWASMModule;
   heapGuard: HeapGuard;
+  renew(): QuickJSWASMModule;
 }
 
 const PAGE = 65536;
 
-type WasmMemoryOption = NonNullable<Parameters<typeof newVariant>[1]['wasmMemory']>;
+interface Wasm {
+  Memory: new (d: { initial: number; maximum: number }) => GrowableMemory & { buffer: ArrayBuffer };
+  Module: new (bytes: Uint8Array) => unknown;
+}
 // TypeScript declares WebAssembly in the DOM lib, which the engine's configs leave out; Node has it.
-const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => GrowableMemory } }).WebAssembly;
+const { Memory, Module } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
 // The variant's .d.ts files are CommonJS-style, so under NodeNext resolution (the package build) TypeScript
 // types its default import as the module object; at run time Node's ESM import gives the variant itself.
 const releaseSync = releaseSyncModule as unknown as QuickJSSyncVariant;
+
+/** The variant's .wasm, compiled once per process (each module instantiates it over its own memory). */
+let compiled: unknown;
+function compiledWasm(): unknown {
+  compiled ??= new Module(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')));
+  return compiled;
+}
 
 export interface LoadOptions {
   /** The heap's hard maximum for every sandbox of this module together (default 1024 MB). */
@@ -33,17 +48,15 @@ export async function loadQuickJS(options: LoadOptions = {}): Promise<LoadedQuic
   // 16 MB to start is emscripten's default for this build; QuickJS with the prelude needs a few.
   const memory = new Memory({ initial: Math.min(256, maximum), maximum });
   const heapGuard = guardMemory(memory);
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmMemory: memory as unknown as WasmMemoryOption }));
-  return { module, heapGuard };
+  const renewable = await loadRenewableQuickJS(releaseSync, compiledWasm(), memory);
+  return { module: renewable.module, heapGuard, renew: renewable.renew };
 }
 
 /**
- * A sandbox for Node on a module of its own, with `performance.now` for sub-millisecond durations and a
- * fresh module after a host-level failure. `const sb = await createNodeSandbox()`.
+ * A sandbox for Node on a module of its own, with `performance.now` for sub-millisecond durations and the
+ * module renewed after a host-level failure [S9]. `const sb = await createNodeSandbox()`.
  */
 export async function createNodeSandbox(options: QuickJSSandboxOptions & LoadOptions = {}): Promise<QuickJSSandbox> {
-  const { module, heapGuard } = await loadQuickJS(options);
-  const sandbox = createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, reload: () => loadQuickJS(options), ...options });
-  await sandbox.whenReady(); // the spare module a host failure switches to [S9]
-  return sandbox;
+  const { module, heapGuard, renew } = await loadQuickJS(options);
+  return createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, renew, ...options });
 }

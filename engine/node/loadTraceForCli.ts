@@ -1,5 +1,6 @@
 // Reading a trace argument of a CLI command: any importable format [I1], problems reported where they are.
 import { stat } from 'node:fs/promises';
+import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import type { TraceProblem } from '../trace/traceProblem.ts';
 import type { Trace, TraceEvent } from '../trace/traceSchema.ts';
@@ -25,8 +26,8 @@ export async function loadTraceForCli(path: string, io: Io, format?: TraceFormat
  * Like loadTraceForCli, but hands each event to `onEvent` as it is read (a trace v1 file is streamed, so
  * memory does not grow with the trace); the returned trace has no events.
  */
-export async function streamTraceForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: (event: TraceEvent) => void): Promise<LoadedTrace> {
-  return readForCli(path, io, format, onEvent);
+export async function streamTraceForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: (event: TraceEvent) => void, ids?: IdIndexFactory): Promise<LoadedTrace> {
+  return readForCli(path, io, format, onEvent, ids);
 }
 
 /** True when some lines or records were dropped: the command ends with exit 1 [P9]. */
@@ -34,7 +35,7 @@ export function isPartial(loaded: LoadedTrace): boolean {
   return loaded.problems.some((p) => p.severity === 'error');
 }
 
-async function readForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: ((event: TraceEvent) => void) | undefined): Promise<LoadedTrace> {
+async function readForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: ((event: TraceEvent) => void) | undefined, ids?: IdIndexFactory): Promise<LoadedTrace> {
   try {
     const s = await stat(path);
     if (s.isDirectory()) throw new CliError(`cannot read trace ${path}: is a directory, not a file`);
@@ -43,7 +44,7 @@ async function readForCli(path: string, io: Io, format: TraceFormat | undefined,
     throw new CliError(`cannot read trace ${path}: ${fileErrorText(err)}`);
   }
   const drain = io.drain;
-  const outcome = await importTraceFile(path, { ...(format ? { format } : {}), ...(onEvent ? { onEvent } : {}), ...(onEvent && drain ? { afterChunk: () => drain() } : {}) });
+  const outcome = await importTraceFile(path, { ...(format ? { format } : {}), ...(onEvent ? { onEvent } : {}), ...(onEvent && drain ? { afterChunk: () => drain() } : {}), ...(ids ? { ids } : {}) });
   if (!outcome.trace || !outcome.format) {
     const why = outcome.problems.map((p) => `  ${p.message}`).join('\n') || '  nothing could be read';
     throw new CliError(`cannot read trace ${path}:\n${why}`);

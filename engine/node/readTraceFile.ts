@@ -2,6 +2,7 @@
 // code takes decoded text; this file is only the byte source: it decodes bytes (an fs stream with an
 // encoding keeps multi-byte characters whole across chunks) and turns file-system failures into problems.
 import { createReadStream } from 'node:fs';
+import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
@@ -50,6 +51,8 @@ export interface ImportTraceFileOptions {
   onEvent?: (event: TraceEvent) => void;
   /** See ReadTraceFileOptions.afterChunk: awaited after each chunk the pipeline took. */
   afterChunk?: () => Promise<void>;
+  /** Where a trace v1 reader keeps the ids it has seen (default a Map; see engine/node/spillFile.ts). */
+  ids?: IdIndexFactory;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   if (options.format) streamOptions.format = options.format;
   if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
   if (options.onEvent) streamOptions.onEvent = options.onEvent;
+  if (options.ids) streamOptions.ids = options.ids;
   const s = createImportStream(streamOptions);
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
   try {

@@ -1,3 +1,4 @@
+import { mapIdIndex, type IdIndex } from '../model/idIndex.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceSchema.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
@@ -6,6 +7,11 @@ import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './type
 /** Options of a straight replay: `explain` (default true) adds each event's Explanation [R8]. */
 export interface StraightReplayOptions extends ReplayOptions {
   explain?: boolean;
+  /**
+   * Where the earlier results of dispatched ids are kept for repeats [R5] (default a Map). The CLI gives a
+   * spilled index (engine/node/spillFile.ts), so a streamed replay's memory does not grow with the trace.
+   */
+  repeats?: IdIndex<EarlierResult>;
 }
 
 /** A replay fed one event at a time, in trace order: for streams and async sources (IndexedDB chunks). */
@@ -34,7 +40,7 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
   let ctx = createReplayContext(compiled, options);
   const explain = options.explain ?? true;
   // Only the fields a duplicate repeats are kept, not whole steps (explanations would not fit a long trace).
-  const seen = new Map<string, EarlierResult>();
+  const seen = options.repeats ?? mapIdIndex<EarlierResult>();
   let carry = ctx.initialCarry;
   let count = 0;
   const preview = (event: TraceEvent) => {

@@ -1,3 +1,4 @@
+import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import type { Approval } from '../model/approval.ts';
 import type { Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
@@ -66,6 +67,9 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
   if (!isJsonObject(input)) return { ok: false, hook: null, reason: `expected a JSON object on stdin, got ${Array.isArray(input) ? 'a list' : input === null ? 'null' : typeof input}` };
   const hook = ownGet(input, 'hook_event_name');
   if (typeof hook !== 'string' || !NAME_RE.test(hook)) return { ok: false, hook: null, reason: 'hook_event_name is missing or not an event name' };
+  // Before anything walks it: the same limits as emit [V9][V12], so every transport fails closed alike.
+  const big = jsonLimitBreach(input, 'input');
+  if (big) return { ok: false, hook, reason: `${hook}: input refused: ${big.message}` };
   const spec = claudeEventSpec(hook);
   const wrong = checkFields(input, spec.required);
   if (wrong) return { ok: false, hook, reason: `${hook}: ${wrong}` };

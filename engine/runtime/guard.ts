@@ -1,4 +1,4 @@
-import { isJsonObject, ownGet, toJson, type JsonObject } from '../model/json.ts';
+import { isJsonObject, JsonTooDeepError, ownGet, toJson, type JsonObject, type JsonValue } from '../model/json.ts';
 import type { Approver, BlockedResult, EmitResult, GuardResult, GuardSpec, RuntimeTrace } from './types.ts';
 
 /**
@@ -67,7 +67,7 @@ export function guardToolSpec<R>(
     run: (p) => run(inputOf(p)),
     after: {
       type: 'tool.after_call',
-      payload: (result, p) => ({ tool_name, tool_input: inputOf(p), tool_response: toJson(result) ?? null, is_error: false, ...id }),
+      payload: (result, p) => ({ tool_name, tool_input: inputOf(p), tool_response: responseOf(result), is_error: false, ...id }),
       error: (error, p) => ({ tool_name, tool_input: inputOf(p), tool_response: error instanceof Error ? error.message : String(error), is_error: true, ...id }),
       value: (after, result) => (ownGet(after, 'tool_response') ?? result) as R,
     },
@@ -76,4 +76,17 @@ export function guardToolSpec<R>(
     ...(options.approver ? { approver: options.approver } : {}),
     ...(options.dispatched !== undefined ? { dispatched: options.dispatched } : {}),
   };
+}
+
+/**
+ * A tool's result as JSON (null for what JSON cannot hold). One nested past the depth limit goes to emit as
+ * it is, which refuses it with the path under `payload.tool_response` and fails closed [V9][V12].
+ */
+function responseOf(result: unknown): JsonValue {
+  try {
+    return toJson(result) ?? null;
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) return result as JsonValue;
+    throw e;
+  }
 }

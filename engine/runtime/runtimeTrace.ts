@@ -4,6 +4,7 @@ import { createSession, type SessionResult } from '../replay/session.ts';
 import type { HookEvent } from '../model/event.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { jsonLimitBreach, type JsonLimitBreach } from '../model/jsonLimits.ts';
 import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
@@ -51,7 +52,7 @@ interface Dispatched {
 export function openTrace(compiled: CompiledPipeline, pipelineName: string, start: StartTraceOptions, o: OpenOptions): TraceContext {
   let now = 0;
   const session = createSession(compiled, { clock: { now: () => now } }, {
-    state: initialState(start.state ? copyObject(start.state, 'state') : {}),
+    state: initialState(start.state ? startState(start.state) : {}),
     sinks: { raw: o.queues.raw ? (r) => o.queues.raw!.push(r) : undefined, audit: o.queues.audit ? (r) => o.queues.audit!.push(r) : undefined },
   });
   const header: TraceHeader = {
@@ -182,7 +183,9 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   };
 
   const emit = (type: string, payload: JsonObject, options: EmitOptions = {}): EmitResult => {
-    const event = stamp(type, payload, options);
+    const stamped = stamp(type, payload, options);
+    if (!stamped.ok) return refused(type, stamped.problem, options);
+    const event = stamped.event;
     const queuedResult = enqueue(event);
     if (queuedResult) return queuedResult;
     drain();
@@ -190,7 +193,9 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   };
 
   const emitAsync = async (type: string, payload: JsonObject, options: EmitOptions = {}): Promise<EmitResult> => {
-    const event = stamp(type, payload, options);
+    const stamped = stamp(type, payload, options);
+    if (!stamped.ok) return refused(type, stamped.problem, options);
+    const event = stamped.event;
     const queuedResult = enqueue(event);
     if (queuedResult) return queuedResult;
     drain();
@@ -201,7 +206,19 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     return toResult(d.r, d.event, a);
   };
 
-  const stamp = (type: string, payload: JsonObject, options: EmitOptions): HookEvent => {
+  /**
+   * The answer to input past a JSON limit [V9][V12]: nothing is dispatched or recorded (a recording could not
+   * hold it), and the answer fails closed, naming the limit and the path. After TERMINATE it is TERMINATE [P8].
+   */
+  const refused = (type: string, problem: JsonLimitBreach, options: EmitOptions): EmitResult => {
+    const event_id = options.event_id ?? `${o.trace_id}:${seq}`;
+    const sync = compiled.modeOf(type) === 'sync';
+    const base = { payload: {}, trace_id: o.trace_id, event_id, errors: [], duplicate: false, queued: false, approval: null, context: [], rewritten: false, problem };
+    if (terminated) return { ...base, decision: 'terminate', blocked: true, reason: terminated.reason, decided_by: terminated.decided_by };
+    return { ...base, decision: 'block_action', blocked: sync, reason: `input refused: ${problem.message}`, decided_by: null };
+  };
+
+  const stamp = (type: string, payload: JsonObject, options: EmitOptions): { ok: true; event: HookEvent } | { ok: false; problem: JsonLimitBreach } => {
     const time = options.ts !== undefined ? Date.parse(options.ts) : Math.floor(o.clock.now());
     if (!Number.isFinite(time)) throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} is not an ISO 8601 time`);
     // A time without a zone would be read in the host's zone, and the recording could not be replayed [P3].
@@ -209,16 +226,20 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       throw new TypeError(`emit(${type}): ts ${JSON.stringify(options.ts)} needs a time zone (e.g. "2026-03-01T10:00:00Z" or "2026-03-01T11:00:00+01:00")`);
     }
     seq++;
+    const copied = copyObject(payload, `emit(${type}): payload`);
+    if (!copied.ok) return copied;
+    const meta = options.meta !== undefined ? copyObject(options.meta, `emit(${type}): meta`) : undefined;
+    if (meta && !meta.ok) return meta;
     const event: HookEvent = {
       event_id: options.event_id ?? `${o.trace_id}:${seq}`,
       trace_id: o.trace_id,
       agent_id: o.agent_id,
       type,
       ts: options.ts ?? requireIsoTime(time),
-      payload: copyObject(payload, `emit(${type}): payload`),
+      payload: copied.value,
     };
-    if (options.meta !== undefined) event.meta = copyObject(options.meta, `emit(${type}): meta`);
-    return event;
+    if (meta) event.meta = meta.value;
+    return { ok: true, event };
   };
 
   const flush = async () => {
@@ -253,15 +274,27 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   return ctx;
 }
 
-/** A JSON copy of a caller's object: what is dispatched and recorded is plain JSON [P3]. */
-function copyObject(value: JsonObject, what: string): JsonObject {
+/** The caller's initial state, as JSON: past a limit it is the caller's bug (a TypeError naming it), not data. */
+function startState(state: JsonObject): JsonObject {
+  const c = copyObject(state, 'state');
+  if (!c.ok) throw new TypeError(`startTrace: ${c.problem.message}`);
+  return c.value;
+}
+
+/**
+ * A JSON copy of a caller's object: what is dispatched and recorded is plain JSON [P3]. Past a JSON limit
+ * [V9][V12] it is the breach (untrusted data: the answer fails closed); not an object is a caller's bug.
+ */
+function copyObject(value: JsonObject, what: string): { ok: true; value: JsonObject } | { ok: false; problem: JsonLimitBreach } {
+  const root = what.split(': ').pop()!;
   let copy: ReturnType<typeof toJson>;
   try {
     copy = toJson(value);
   } catch (e) {
-    if (e instanceof JsonTooDeepError) throw new TypeError(`${what}: ${tooDeepMessage(what.split(': ').pop()!, e.path)}`);
+    if (e instanceof JsonTooDeepError) return { ok: false, problem: { code: 'too_deep', limit: 'depth', path: e.path, message: tooDeepMessage(root, e.path) } };
     throw e;
   }
   if (!isJsonObject(copy)) throw new TypeError(`${what} must be a JSON object (no cycles)`);
-  return copy;
+  const problem = jsonLimitBreach(copy, root);
+  return problem ? { ok: false, problem } : { ok: true, value: copy };
 }

@@ -1,3 +1,4 @@
+import type { JsonLimitBreach } from '../model/jsonLimits.ts';
 import type { Decision } from '../model/decision.ts';
 import type { Approval } from '../model/approval.ts';
 import type { JsonObject } from '../model/json.ts';
@@ -111,6 +112,11 @@ export interface EmitResult {
   context: string[];
   /** The final payload differs (as JSON) from the payload as emitted: an enforced rewrite changed it [P3]. */
   rewritten: boolean;
+  /**
+   * Only on input refused before dispatch: the payload or meta passed a JSON limit [V9][V12] (`too_deep`,
+   * `too_large`, with the limit and the path). The answer fails closed: BLOCK_ACTION, blocked on a sync event.
+   */
+  problem?: JsonLimitBreach;
 }
 
 export interface EmitOptions {

@@ -1,5 +1,6 @@
 import type { QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage, type JsonObject } from '../model/json.ts';
+import { JSON_LIMITS, jsonLimitBreach } from '../model/jsonLimits.ts';
 import { programFile, toCodeError } from './codeErrors.ts';
 import type { HeapGuard } from './heapGuard.ts';
 import { callWire, closeVm, decodeReply, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
@@ -28,26 +29,19 @@ export interface QuickJSSandboxOptions {
    */
   heapGuard?: HeapGuard;
   /**
-   * Makes a fresh QuickJS module (and its guard). After a host-level failure the wasm instance itself may be
-   * unusable (a host stack overflow leaves emscripten's stack pointer deep inside its stack), so the sandbox
-   * keeps `spares` modules loaded ahead (asked for at once; see `whenReady`) and switches to one synchronously
-   * at the failure, then loads a replacement in the background [S9]. The call after a failure never waits or fails for the
-   * reload, so a synchronous replay and a live runtime decide the same events the same way [S12]. Without
-   * it (or while the spare is still loading), the sandbox tries a fresh runtime in the same module.
+   * Makes the QuickJS module fresh again, synchronously (engine/sandbox/renewableQuickJS.ts). After a
+   * host-level failure the wasm instance itself may be unusable (a host stack overflow leaves emscripten's
+   * stack pointer deep inside its stack), so the sandbox renews it at the failure, before the call returns
+   * [S9]: the next call never waits and never fails for it, however many failures came before, so a
+   * synchronous replay and a live runtime decide the same events the same way [S12]. Without it, the
+   * sandbox tries a fresh runtime in the same module.
    */
-  reload?: () => Promise<{ module: QuickJSWASMModule; heapGuard?: HeapGuard }>;
-  /**
-   * Modules kept loaded for host failures (default 2 with `reload`): a replay runs a step once for the
-   * timeline and again to explain it, so one crashing event costs two.
-   */
-  spares?: number;
+  renew?: () => QuickJSWASMModule;
 }
 
 export interface QuickJSSandbox extends Sandbox {
-  /** Resolves when the spare modules are loaded (at once without `reload`): a host failure switches to one. */
-  whenReady(): Promise<void>;
-  /** Counters for tests and benchmarks: runtimes created so far, calls made, live programs, wasm heap size. */
-  stats(): { runtimes: number; calls: number; programs: number; heapBytes: number };
+  /** Counters for tests and benchmarks: runtimes created so far, calls made, live programs, wasm heap size, module renewals. */
+  stats(): { runtimes: number; calls: number; programs: number; heapBytes: number; renewals: number };
 }
 
 interface Program {
@@ -58,6 +52,8 @@ interface Program {
 }
 
 const MB = 1024 * 1024;
+/** What one call may take in: the JSON limits, a few levels of context around the payload, and room for state and meta beside it. */
+const SANDBOX_INPUT_LIMITS = { ...JSON_LIMITS, depth: MAX_JSON_DEPTH + 4, totalChars: 2 * JSON_LIMITS.totalChars };
 /** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
 export const COMPILE_TIMEOUT_MS = 1000;
 
@@ -78,31 +74,8 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   let calls = 0;
   let disposed = false;
   let wasm = module;
-  let guard = options.heapGuard;
-  const wanted = options.reload ? Math.max(0, options.spares ?? 2) : 0;
-  const spares: { module: QuickJSWASMModule; heapGuard?: HeapGuard }[] = [];
-  let filling: Promise<void> | null = null;
-
-  /** Loads spare modules in the background, one at a time, until `wanted` are loaded. */
-  function refill(): void {
-    const reload = options.reload;
-    if (!reload || spares.length >= wanted || filling || disposed) return;
-    filling = reload().then(
-      (fresh) => {
-        spares.push(fresh);
-        filling = null;
-        refill();
-      },
-      () => {
-        filling = null; // no spare: the next failure tries a fresh runtime in the current module
-      },
-    );
-  }
-  /** Resolves when every spare is loaded (or a load failed). */
-  async function ready(): Promise<void> {
-    while (filling) await filling;
-  }
-  refill();
+  const guard = options.heapGuard;
+  let renewals = 0;
 
   function newVm(): Vm {
     guard?.limit(Infinity); // a call cut off by a host failure may have left a limit behind
@@ -139,17 +112,15 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   }
 
   /**
-   * Abandons the runtime after a host-level failure and, when a spare module is loaded, the module too,
-   * synchronously: the next call runs on the spare [S9][S12]. The only recovery; every caller gets it.
+   * Abandons the runtime after a host-level failure and renews the module, synchronously: the next call runs
+   * on a fresh instance [S9][S12]. The only recovery; every caller gets it, as often as failures come.
    */
   function hostFailure(e: unknown): CodeError {
     retire(false);
-    const spare = spares.shift();
-    if (spare) {
-      wasm = spare.module;
-      guard = spare.heapGuard;
+    if (options.renew && !disposed) {
+      wasm = options.renew();
+      renewals++;
     }
-    refill();
     const why = e instanceof Error ? e.message : String(e);
     return { kind: 'host', message: `the sandbox failed (${why}) and was replaced by a fresh one` };
   }
@@ -245,6 +216,9 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     // and take the host down with it [V9]. The context wraps the payload in a few levels.
     const deep = tooDeepAt(input, MAX_JSON_DEPTH + 4);
     if (deep) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${tooDeepMessage('ctx', deep, MAX_JSON_DEPTH + 4)}` }, logs: [], duration_ms: 0 };
+    // The other JSON limits [V12] (state can grow past what one payload may hold), with the whole input's own.
+    const big = jsonLimitBreach(input, 'ctx', SANDBOX_INPUT_LIMITS);
+    if (big) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${big.message}` }, logs: [], duration_ms: 0 };
     calls++;
     try {
       const wire = callWire(p.id, input, limits.timeoutMs);
@@ -279,7 +253,6 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       disposed = true;
       retire(true);
     },
-    whenReady: ready,
-    stats: () => ({ runtimes, calls, programs: live, heapBytes: guard?.size() ?? 0 }),
+    stats: () => ({ runtimes, calls, programs: live, heapBytes: guard?.size() ?? 0, renewals }),
   };
 }

@@ -10,6 +10,8 @@ import { importSweAgent } from './importers/importSweAgent.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
+import type { IdIndexFactory } from '../model/idIndex.ts';
+import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { JsonObject } from '../model/json.ts';
@@ -37,6 +39,8 @@ export interface ImportStreamOptions {
   onEvent?: (event: TraceEvent) => void;
   maxDocumentChars?: number;
   maxLineChars?: number;
+  /** Where a trace v1 reader keeps the ids it has seen [T6] (default a Map). */
+  ids?: IdIndexFactory;
 }
 
 export interface ImportTraceOutcome {
@@ -85,7 +89,15 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
   let recognised = 0;
   let detection: FormatDetection | null = null;
   const kept: TraceEvent[] = [];
+  const refused: TraceProblem[] = [];
   const onEvent = (e: TraceEvent) => {
+    // An imported record can hold what emit would refuse (a 50 MB tool result): the same limits [V9][V12].
+    // Trace v1 lines were checked by the reader already.
+    const big = format === 'hookwire-trace' ? null : jsonLimitBreach(e.payload, 'payload');
+    if (big) {
+      if (refused.length < 1000) refused.push(traceProblem(big.code, 0, `event ${JSON.stringify(e.event_id.slice(0, 100))} (${e.type}): ${big.message}; the event was skipped`));
+      return;
+    }
     count++;
     if (!LIFECYCLE_EDGES.has(e.type)) recognised++;
     if (options.onEvent) options.onEvent(e);
@@ -137,6 +149,7 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
         return failure(options.format, [...out.problems, traceProblem('format_mismatch', 0, msg, 'error', true)]);
       }
       out.trace.events = options.onEvent ? [] : kept;
+      if (refused.length > 0) out.problems = [...out.problems, ...refused];
       return out;
     },
     get format() {
@@ -161,7 +174,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
   const body =
-    format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early)
+    format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early, options.ids)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
@@ -176,10 +189,11 @@ function deliver(format: TraceFormat, result: ImportResult, onEvent: (e: TraceEv
   return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems };
 }
 
-function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[]): Body {
+function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[], ids: IdIndexFactory | undefined): Body {
   const report = emptyReport('hookwire-trace');
   const reader = createTraceReader({
     maxLineChars,
+    ...(ids ? { ids } : {}),
     onEvent: (e) => {
       bump(report.event_counts, e.type);
       if (e.type === 'tool.before_call') report.tool_calls++;

@@ -1,3 +1,5 @@
+import { mapIdIndex, type IdIndexFactory } from '../model/idIndex.ts';
+import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { isJsonObject, MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { LineSplitter } from './lineSplitter.ts';
@@ -17,6 +19,8 @@ export interface TraceReaderOptions {
   onEvent?: (event: TraceEvent, line: number) => void;
   /** Problems kept in the result (default 1000); the rest are counted in one last problem. */
   maxProblems?: number;
+  /** Where the ids seen so far are kept [T6] (default a Map; the CLI spills them to a file, so memory stays flat). */
+  ids?: IdIndexFactory;
 }
 
 /** `ok`: every line read; `partial`: some lines dropped (see problems); `failed`: nothing usable. */
@@ -55,7 +59,7 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
   const onEvent = options.onEvent;
   const events: TraceEvent[] = [];
   const problems: TraceProblem[] = [];
-  const seenIds = new Map<string, number>();
+  const seenIds = (options.ids ?? mapIdIndex)<number>();
   let header: TraceHeader | null = null;
   let eventCount = 0;
   let fatal = false;
@@ -100,6 +104,12 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     const deep = tooDeepAt(value, MAX_JSON_DEPTH + 1);
     if (deep) {
       report(traceProblem('too_deep', lineNo, `${tooDeepMessage('event', deep)}; the line was skipped`));
+      return;
+    }
+    // The same limits as emit [V12] (the line limit bounds the whole already): a string, the entries of one container.
+    const big = jsonLimitBreach((value as { payload?: unknown }).payload, 'payload');
+    if (big) {
+      report(traceProblem(big.code, lineNo, `${big.message}; the line was skipped`));
       return;
     }
     const check = TraceEventLineSchema.safeParse(value);

@@ -1,17 +1,20 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
 import { guardMemory, type HeapGuard } from '../../engine/sandbox/heapGuard.ts';
 import { createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from '../../engine/sandbox/quickjsSandbox.ts';
+import { loadRenewableQuickJS } from '../../engine/sandbox/renewableQuickJS.ts';
 
 /**
  * Loads QuickJS in the browser (a page or a worker) from the same package files Node uses. The .wasm is a
  * Vite asset (`?url`), compiled once per page; each load instantiates it with a `WebAssembly.Memory` of its
- * own, with a hard maximum and a guard on growth (engine/sandbox/heapGuard.ts).
+ * own, with a hard maximum and a guard on growth (engine/sandbox/heapGuard.ts), and `renew()` makes it
+ * fresh again synchronously after a host failure, as in Node (engine/sandbox/renewableQuickJS.ts).
  */
 export interface LoadedQuickJS {
   module: QuickJSWASMModule;
   heapGuard: HeapGuard;
+  renew(): QuickJSWASMModule;
 }
 
 export interface LoadOptions {
@@ -27,15 +30,12 @@ export async function loadQuickJS(options: LoadOptions = {}): Promise<LoadedQuic
   const maximum = Math.ceil(((options.maxHeapMB ?? 512) * 1024 * 1024) / PAGE);
   const memory = new WebAssembly.Memory({ initial: Math.min(256, maximum), maximum });
   const heapGuard = guardMemory(memory);
-  const wasmModule = await compiled;
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmLocation, wasmModule, wasmMemory: memory }));
-  return { module, heapGuard };
+  const renewable = await loadRenewableQuickJS(releaseSync, await compiled, memory);
+  return { module: renewable.module, heapGuard, renew: renewable.renew };
 }
 
-/** A sandbox for the browser: `performance.now` durations, a fresh module after a host-level failure. */
+/** A sandbox for the browser: `performance.now` durations, the module renewed after a host-level failure [S9]. */
 export async function createBrowserSandbox(options: QuickJSSandboxOptions & LoadOptions = {}): Promise<QuickJSSandbox> {
-  const { module, heapGuard } = await loadQuickJS(options);
-  const sandbox = createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, reload: () => loadQuickJS(options), ...options });
-  await sandbox.whenReady(); // the spare module a host failure switches to [S9]
-  return sandbox;
+  const { module, heapGuard, renew } = await loadQuickJS(options);
+  return createQuickJSSandbox(module, { clock: () => performance.now(), heapGuard, renew, ...options });
 }

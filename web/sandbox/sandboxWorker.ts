@@ -16,7 +16,6 @@ const ready = createBrowserSandbox();
 scope.onmessage = async (event: MessageEvent<SandboxRequest>) => {
   const request = event.data;
   const sandbox = await ready;
-  await sandbox.whenReady();
   const reply: SandboxReply =
     request.kind === 'check'
       ? { id: request.id, kind: 'check', problems: checkCode(sandbox, request.doc) }

@@ -9,6 +9,7 @@ import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { cell, EXIT, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
+import { openSpill } from '../spillFile.ts';
 import { plural } from './validateCommand.ts';
 
 export interface ReplayOptions {
@@ -36,6 +37,9 @@ function notes(s: ReplayStep): string {
 
 export async function replayCommand(pipelinePath: string, tracePath: string, options: ReplayOptions, io: Io): Promise<number> {
   const loaded = await compilePipelineFile(pipelinePath);
+  // The repeated-id indexes of the reader [T6] and of replay [R5] keep their records in a temporary file:
+  // with a Map of ids and final payloads, 1M events peaked at 559 MB.
+  const spill = openSpill();
   try {
     const rows: string[][] = [];
     const counts = new Map<StepOutcome, number>();
@@ -43,7 +47,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     let counterfactualSince = -1;
     let events = 0;
     let anyRecorded = false;
-    const run = createReplayRun(loaded.compiled, { explain: false });
+    const run = createReplayRun(loaded.compiled, { explain: false, repeats: spill.index() });
     // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace
     // nor its steps, so memory stays flat in the trace length.
     const read = await streamTraceForCli(tracePath, io, options.from, (event) => {
@@ -58,7 +62,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
       if (step.divergent) divergent++;
       if (step.counterfactual && counterfactualSince < 0) counterfactualSince = step.counterfactual_since ?? -1;
       rows.push([String(step.index + 1), cell(step.event.event_id, 36), cell(step.event.type, 24), step.decision, cell(step.decided_by ?? '-', 24), cell(notes(step), 48), cell(step.reason, 80)]);
-    });
+    }, spill.index);
     if (!options.json) {
       io.out(table(['#', 'event', 'type', 'decision', 'decided by', 'notes', 'reason'], rows));
       const tally = [...counts].map(([d, n]) => `${n} ${d}`).join(', ');
@@ -71,6 +75,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     // Lines or records were dropped: the decisions above are of a partial trace [P9].
     return isPartial(read) ? EXIT.failed : EXIT.ok;
   } finally {
+    spill.close();
     loaded.dispose();
   }
 }

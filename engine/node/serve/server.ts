@@ -2,6 +2,7 @@
 // same gate before anything else runs: Host must name this server on loopback (DNS rebinding), Origin, when a
 // browser sends one, must be on the allow list, the bearer token must match, and a body must be JSON within
 // the size limit. A refused request gets a 4xx with a reason and changes no state.
+import { jsonLimitBreach } from '../../model/jsonLimits.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, open, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -168,6 +169,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (!isJsonObject(payload)) throw new HttpError(400, 'payload must be a JSON object');
     if (event_id !== undefined && (typeof event_id !== 'string' || event_id === '' || event_id.length > 1000)) throw new HttpError(400, 'event_id must be a string of 1 to 1000 characters');
     if (meta !== undefined && !isJsonObject(meta)) throw new HttpError(400, 'meta must be a JSON object');
+    // The body limit bounds the size; depth and the other JSON limits as emit has them [V9][V12].
+    const big = jsonLimitBreach(payload, 'payload') ?? (meta !== undefined ? jsonLimitBreach(meta, 'meta') : null);
+    if (big) throw new HttpError(400, `input refused: ${big.message}`);
     if (ts !== undefined && (typeof ts !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(ts) || !Number.isFinite(Date.parse(ts)))) {
       throw new HttpError(400, 'ts must be an ISO 8601 time with a zone');
     }

@@ -40,3 +40,12 @@ export function deepObject(depth: number): JsonObject {
   for (let i = 1; i < depth; i++) v = { a: v };
   return v;
 }
+
+/** Payload JSON texts past each size limit [V12] (built as text, in a few string operations). */
+export const OVERSIZED_PAYLOADS: Readonly<Record<'string' | 'keys' | 'items' | 'total', () => string>> = {
+  string: () => `{"tool_name":"Bash","out":"${'x'.repeat(4 * 1024 * 1024 + 1)}"}`,
+  keys: () => `{"tool_name":"Bash","env":{${Array.from({ length: 100_001 }, (_, i) => `"k${i}":${i}`).join(',')}}}`,
+  items: () => `{"tool_name":"Bash","lines":[${'1,'.repeat(100_000)}1]}`,
+  // Under the 8 Mi line limit as text, past the whole-payload limit only when escapes are not counted: 3 strings of 2.9 Mi.
+  total: () => `{"tool_name":"Bash","a":"${'x'.repeat(2_900_000)}","b":"${'y'.repeat(2_900_000)}","c":"${'z'.repeat(2_900_000)}"}`,
+};

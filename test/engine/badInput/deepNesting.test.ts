@@ -92,10 +92,11 @@ describe('[V9][P3] runtime emit', () => {
     return r.runtime.startTrace();
   };
 
-  it('[V9][P3] a payload 10k deep is a TypeError naming the limit and the path, not a RangeError', () => {
+  it('[V9][P3] a payload 10k deep is refused with a problem naming the limit and the path, failing closed', () => {
     const t = rt();
-    expect(() => t.emit('tool.before_call', deepObject(10_000))).toThrow(TypeError);
-    expect(() => t.emit('tool.before_call', deepObject(10_000))).toThrow(/payload\.a\.a.*more than 128 levels deep/);
+    const r = t.emit('tool.before_call', deepObject(10_000));
+    expect(r).toMatchObject({ decision: 'block_action', blocked: true, problem: { code: 'too_deep', limit: 'depth' } });
+    expect(r.reason).toMatch(/payload\.a\.a.*more than 128 levels deep/);
     expect(t.emit('tool.before_call', { tool_name: 'Bash', x: deepObject(100) }).decision).toBe('block_action');
   });
 

@@ -77,6 +77,8 @@ describe('fuzz: bad input gets a result or a problem, never a throw', () => {
         try {
           const out = trace.emit(type, payload as JsonObject, ts === undefined ? {} : { ts });
           expect(['continue', 'block_action', 'terminate', 'stop_propagation', 'ask']).toContain(out.decision);
+          // Input past a JSON limit [V9][V12] is refused with a problem, and the answer fails closed.
+          if (out.problem) expect(out).toMatchObject({ decision: expect.stringMatching(/block_action|terminate/), problem: { code: expect.stringMatching(/too_deep|too_large/) } });
         } catch (e) {
           expect(e).toBeInstanceOf(TypeError);
           expect((e as Error).message).toMatch(/must be a JSON object|ISO 8601|needs a time zone|levels deep/);

@@ -52,7 +52,6 @@ describe('a host failure in the middle of a replay', () => {
       const r = trace.emit('custom.x', p);
       decided.push({ decision: r.decision, reason: r.reason ?? '' });
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await live.whenReady();
     }
     expect(decided[1]).toMatchObject({ decision: 'block_action', reason: expect.stringMatching(/sandbox failed/) });
 
@@ -71,4 +70,38 @@ describe('a host failure in the middle of a replay', () => {
     expect(replayed.map((d) => d.decision)).toEqual(decided.map((d) => d.decision));
     expect(replayed.slice(2)).toEqual(decided.slice(2));
   });
+
+  it('[S12] twelve crashing events interleaved with normal ones: replay gives the runtime\'s decision for every event', async () => {
+    // Each crashing event asks for recursion 1M deep (with the big stack, a real host failure); a replay runs
+    // a step twice (timeline, then explanation), so this meets 24+ failures in one synchronous pass.
+    const mixed: JsonObject[] = [];
+    for (let i = 0; i < 12; i++) mixed.push({ depth: 1_000_000 }, { deny: true }, { depth: 10 }, i % 2 ? { deny: true, depth: 5 } : {});
+    const withPolicy = { ...doc, nodes: doc.nodes.map((n) => (n.id === 'guard' ? { ...n, on_error: 'block' } : n)) };
+    const live = await createNodeSandbox(DEEP_STACK);
+    boxes.push(live);
+    const loaded = createRuntime(withPolicy, { sandbox: live, clock: { now: (() => { let t = at(0) - 1000; return () => (t += 1000); })() } });
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const trace = loaded.runtime.startTrace({ trace_id: 't' });
+    const decided = mixed.map((p) => {
+      const r = trace.emit('custom.x', p);
+      return { decision: r.decision, reason: r.reason ?? '' };
+    });
+    const box = await createNodeSandbox(DEEP_STACK);
+    boxes.push(box);
+    const events = mixed.map((p, i) => te(`e${i}`, 'custom.x', p, { at: i }));
+    const r = createReplayer(compile(withPolicy, { sandbox: box }), events);
+    const replayed = events.map((_, i) => {
+      const s = r.step(i);
+      return { decision: s.decision, reason: s.reason };
+    });
+    // The crashing ones fail closed per on_error (block), with the sandbox's reason; the normal ones are unaffected.
+    for (let i = 0; i < mixed.length; i += 4) expect(replayed[i]).toEqual({ decision: 'block_action', reason: expect.stringMatching(/sandbox failed/) });
+    for (let i = 0; i < mixed.length; i++) {
+      const p = mixed[i]!;
+      if (p.depth === 1_000_000) continue;
+      expect(replayed[i]).toEqual(p.deny ? { decision: 'block_action', reason: 'denied' } : { decision: 'continue', reason: '' });
+    }
+    expect(replayed).toEqual(decided);
+    expect(box.stats().renewals).toBeGreaterThanOrEqual(12);
+  }, 60_000);
 });

@@ -31,8 +31,7 @@ const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', e
 async function compile(doc: unknown): Promise<{ result: CompileResult; release: () => void }> {
   if (!hasCode(doc)) return { result: compilePipeline(doc), release: () => undefined };
   sandbox ??= import('../../sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
-  const base = (await sandbox) as Sandbox & { whenReady?: () => Promise<void> };
-  await base.whenReady?.();
+  const base: Sandbox = await sandbox;
   const tracked = trackPrograms(base);
   const result = compilePipeline(doc, { sandbox: tracked.sandbox });
   const release = tracked.releaseAll;

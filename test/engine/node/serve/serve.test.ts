@@ -82,6 +82,12 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
     expect((await call(s, 'POST', '/v1/traces', { trace_id: 'py-1', agent_id: 'my-agent' })).status).toBe(201);
     expect((await call(s, 'POST', '/v1/traces', { trace_id: 'py-1' })).json()).toEqual({ trace_id: 'py-1', created: false });
     const emit = (payload: object) => call(s, 'POST', '/v1/traces/py-1/events', { type: 'tool.before_call', payload });
+    // [V9][V12] a payload 10k deep (60 KB, under the body limit) is refused with the limit and the path, nothing dispatched.
+    let deep: object = { leaf: 1 };
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    const refused = await emit({ tool_name: 'Bash', tool_input: deep });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatch(/input refused: payload\.tool_input\.a\.a.*more than 128 levels deep/);
     const a = (await emit({ tool_name: 'Bash', tool_input: { command: 'npm publish --token=abc' } })).json();
     expect(a).toMatchObject({ decision: 'continue', blocked: false, event_id: 'py-1:1', payload: { tool_input: { command: 'npm publish --token=[REDACTED]' } } });
     const [halt, after] = await Promise.all([emit({ tool_name: 'Bash', tool_input: { command: 'halt' } }), emit({ tool_name: 'Bash', tool_input: { command: 'ls' } })]);

@@ -1,0 +1,111 @@
+// An index keyed by event id whose memory does not hold the ids or the values: the trace reader's repeated-id
+// warning [T6] and replay's repeated-id answer [R5] need one entry per distinct id of a trace, and a
+// 1M-event trace held as a Map of strings and payloads took ~400 MB. Here each id costs 8–16 bytes of
+// typed arrays (a 32-bit hash and a record handle); the id and its value go to a RecordStore (a temporary
+// file in Node), read back only when the hash matches.
+
+/** The part of a Map an id index needs. */
+export interface IdIndex<V> {
+  get(id: string): V | undefined;
+  set(id: string, value: V): void;
+  readonly size: number;
+}
+
+/** Makes an empty index; a reader or replay asks for one per pass. */
+export type IdIndexFactory = <V>() => IdIndex<V>;
+
+/** Where a spilled index keeps its records: text in, a handle out; the same text back by handle. */
+export interface RecordStore {
+  append(text: string): number;
+  read(handle: number): string;
+}
+
+/** The default index: a Map (exact, and fine for the traces a browser holds in memory anyway). */
+export function mapIdIndex<V>(): IdIndex<V> {
+  return new Map<string, V>();
+}
+
+const START_CAPACITY = 1024;
+
+/**
+ * An open-addressing table of 32-bit id hashes → record handles (8 bytes a slot, at most 2 slots an id), the
+ * records (`[id, value]` as JSON) in `store`. Exact, not probabilistic: a hash match is confirmed by reading
+ * the record and comparing the id, so a collision costs one read and never returns another id's value.
+ * `hash` is replaceable for tests (a constant one makes every id collide).
+ * Values go through JSON, so they must be JSON (a `-0` comes back as `0`, a key whose value is `undefined`
+ * comes back absent). Handles must be integers below 2^32 - 1.
+ * `const ids = spilledIdIndex<number>(memoryRecordStore()); ids.set('e1', 3); ids.get('e1') === 3`
+ */
+export function spilledIdIndex<V>(store: RecordStore, hash: (id: string) => number = hashOf): IdIndex<V> {
+  let capacity = START_CAPACITY;
+  let hashes = new Uint32Array(capacity);
+  // handle + 1; 0 is an empty slot.
+  let slots = new Uint32Array(capacity);
+  let size = 0;
+
+  /** The slot holding `id` (its value), or the empty slot where it would go. */
+  const find = (id: string, hash: number): { slot: number; found: boolean; value: V | undefined } => {
+    const mask = capacity - 1;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const h = slots[i]!;
+      if (h === 0) return { slot: i, found: false, value: undefined };
+      if (hashes[i] === hash) {
+        const [storedId, value] = JSON.parse(store.read(h - 1)) as [string, V];
+        if (storedId === id) return { slot: i, found: true, value };
+      }
+    }
+  };
+
+  const grow = (): void => {
+    const [oldHashes, oldSlots] = [hashes, slots];
+    capacity *= 2;
+    hashes = new Uint32Array(capacity);
+    slots = new Uint32Array(capacity);
+    const mask = capacity - 1;
+    for (let j = 0; j < oldSlots.length; j++) {
+      if (oldSlots[j] === 0) continue;
+      let i = oldHashes[j]! & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      hashes[i] = oldHashes[j]!;
+      slots[i] = oldSlots[j]!;
+    }
+  };
+
+  return {
+    get(id) {
+      return find(id, hash(id) >>> 0).value;
+    },
+    set(id, value) {
+      const h = hash(id) >>> 0;
+      const { slot, found } = find(id, h);
+      const handle = store.append(JSON.stringify([id, value]));
+      if (!Number.isInteger(handle) || handle < 0 || handle >= 0xffffffff) throw new RangeError(`id index: record handle ${handle} does not fit 32 bits`);
+      slots[slot] = handle + 1;
+      if (found) return;
+      hashes[slot] = h;
+      size++;
+      if (size * 2 > capacity) grow();
+    },
+    get size() {
+      return size;
+    },
+  };
+}
+
+/** A RecordStore in memory (tests; a host without files). */
+export function memoryRecordStore(): RecordStore {
+  const records: string[] = [];
+  return {
+    append: (text) => records.push(text) - 1,
+    read: (handle) => records[handle]!,
+  };
+}
+
+/** FNV-1a over UTF-16 code units, with murmur3's finaliser so that ids differing in their last characters spread. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}

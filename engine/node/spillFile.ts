@@ -1,0 +1,97 @@
+// Records of the id indexes [T6][R5] in a temporary file, so a CLI pass over a long trace keeps only
+// typed arrays in memory (engine/model/idIndex.ts). The file is unlinked as soon as it is open (POSIX keeps
+// it until the descriptor closes), so a killed process leaves nothing behind.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spilledIdIndex, type IdIndex, type RecordStore } from '../model/idIndex.ts';
+
+/** Bytes gathered before one write. */
+const BUFFER_BYTES = 1 << 20;
+
+export interface Spill {
+  /** A new empty index whose records go to this spill's file. */
+  index<V>(): IdIndex<V>;
+  /** Closes (and, where unlinking an open file is not allowed, removes) the file. */
+  close(): void;
+}
+
+/** Opens a spill file in the system's temporary directory. `const s = openSpill(); try { … s.index() … } finally { s.close(); }` */
+export function openSpill(dir = tmpdir()): Spill {
+  const folder = mkdtempSync(join(dir, 'hookwire-spill-'));
+  const path = join(folder, 'ids.bin');
+  const fd = openSync(path, 'w+');
+  let removed = false;
+  try {
+    unlinkSync(path);
+    rmSync(folder, { recursive: true, force: true });
+    removed = true;
+  } catch {
+    // Windows: an open file cannot be unlinked; close() removes it.
+  }
+  const store = fileRecordStore(fd);
+  return {
+    index: <V>() => spilledIdIndex<V>(store),
+    close() {
+      closeSync(fd);
+      if (!removed) rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Length-prefixed UTF-8 records appended to `fd`, each padded to 8 bytes so that a handle (offset / 8) fits
+ * the index's 32 bits up to 32 GiB of records; the tail not yet written is read from the buffer.
+ */
+function fileRecordStore(fd: number): RecordStore {
+  const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  let used = 0;
+  let flushed = 0;
+  const flush = (): void => {
+    let done = 0;
+    while (done < used) done += writeSync(fd, buffer, done, used - done, flushed + done);
+    flushed += used;
+    used = 0;
+  };
+  const readAt = (offset: number, length: number): Buffer => {
+    const out = Buffer.allocUnsafe(length);
+    if (offset >= flushed) {
+      buffer.copy(out, 0, offset - flushed, offset - flushed + length);
+      return out;
+    }
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, out, done, length - done, offset + done);
+      if (n === 0) throw new Error(`spill file: record at ${offset} is cut short`);
+      done += n;
+    }
+    return out;
+  };
+  return {
+    append(text) {
+      const length = Buffer.byteLength(text);
+      const padded = (4 + length + 7) & ~7;
+      if (used + padded > BUFFER_BYTES) flush();
+      const offset = flushed + used;
+      if (padded > BUFFER_BYTES) {
+        // A record larger than the buffer is written on its own.
+        const big = Buffer.alloc(padded);
+        big.writeUInt32LE(length, 0);
+        big.write(text, 4);
+        let done = 0;
+        while (done < big.length) done += writeSync(fd, big, done, big.length - done, flushed + done);
+        flushed += big.length;
+      } else {
+        buffer.writeUInt32LE(length, used);
+        buffer.write(text, used + 4);
+        used += padded;
+      }
+      return offset / 8;
+    },
+    read(handle) {
+      const offset = handle * 8;
+      const length = readAt(offset, 4).readUInt32LE(0);
+      return readAt(offset + 4, length).toString('utf8');
+    },
+  };
+}
