@@ -2,6 +2,7 @@ import type { JsonPrimitive } from '../model/json.ts';
 import { foldCase, requireAll, requireAny, UNKNOWN, type Atom, type Requirement } from '../match/atoms.ts';
 import type { Getter, NumberReader, Scope } from '../match/path.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
+import { literalAutomaton, type LiteralAutomaton } from './literalAutomaton.ts';
 
 /**
  * The candidate index of one event type: handlers filed under the atoms that must hold for them to match
@@ -21,7 +22,8 @@ export interface CandidateIndex {
   /** Postings are (rank, group bit) pairs, flat. */
   values: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
   ranges: { number: NumberReader; gt: Sorted; gte: Sorted; lt: Sorted; lte: Sorted }[];
-  literals: { getter: Getter; exact: [string, Int32Array][]; folded: [string, Int32Array][] }[];
+  /** Per path: literals with their postings; `scan` finds the exact ones in one pass (null: test each). */
+  literals: { getter: Getter; exact: [string, Int32Array][]; folded: [string, Int32Array][]; scan: LiteralAutomaton | null }[];
   /** Per rank: 1 when an index hit alone proves the handler matches (its requirement is exact): no evaluation. */
   exact: Uint8Array;
 }
@@ -38,10 +40,12 @@ export interface GatherMemory {
   stamps: Int32Array;
   masks: Int32Array;
   stamp: number;
+  /** The candidates of the gather as a bitset over ranks (read out in ascending order, and cleared, at its end). */
+  bits: Int32Array;
 }
 
 export function gatherMemory(handlerCount: number): GatherMemory {
-  return { stamps: new Int32Array(handlerCount), masks: new Int32Array(handlerCount), stamp: 0 };
+  return { stamps: new Int32Array(handlerCount), masks: new Int32Array(handlerCount), stamp: 0, bits: new Int32Array((handlerCount + 31) >> 5) };
 }
 
 /** What a handler requires: its one live path's (matchers in a row: AND), or of several paths (OR) their union. */
@@ -106,6 +110,7 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
       getter: ix.getter,
       exact: [...ix.exact].map(([t, r]) => [t, Int32Array.from(r)] as [string, Int32Array]),
       folded: [...ix.folded].map(([t, r]) => [t, Int32Array.from(r)] as [string, Int32Array]),
+      scan: ix.exact.size > 2 ? literalAutomaton([...ix.exact.keys()]) : null,
     })),
     exact,
   };
@@ -124,47 +129,80 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
   }
   let n = 0;
   const always = ix.always;
-  for (let i = 0; i < always.length; i++) if (always[i]! > after) out[n++] = always[i]!;
+  const bits = mem.bits;
+  for (let i = 0; i < always.length; i++) {
+    const r = always[i]!;
+    if (r > after) {
+      bits[r >> 5]! |= 1 << (r & 31);
+      n++;
+    }
+  }
   for (let k = 0; k < ix.values.length; k++) {
     const v = ix.values[k]!;
     const value = v.getter(scope);
     if (value === undefined || (value !== null && typeof value === 'object')) continue;
     const pairs = v.byValue.get(value);
-    if (pairs !== undefined) n = hit(pairs, 0, pairs.length >> 1, ix.need, out, n, after, mem);
+    if (pairs !== undefined) n = hit(pairs, 0, pairs.length >> 1, ix.need, n, after, mem);
   }
   for (let k = 0; k < ix.ranges.length; k++) {
     const r = ix.ranges[k]!;
     if (!r.number(scope, SLOT)) continue;
     const x = SLOT[0]!;
-    n = hit(r.gt.pairs, 0, lowerBound(r.gt.bounds, x), ix.need, out, n, after, mem); // bound < x
-    n = hit(r.gte.pairs, 0, upperBound(r.gte.bounds, x), ix.need, out, n, after, mem); // bound <= x
-    n = hit(r.lt.pairs, upperBound(r.lt.bounds, x), r.lt.bounds.length, ix.need, out, n, after, mem); // x < bound
-    n = hit(r.lte.pairs, lowerBound(r.lte.bounds, x), r.lte.bounds.length, ix.need, out, n, after, mem); // x <= bound
+    n = hit(r.gt.pairs, 0, lowerBound(r.gt.bounds, x), ix.need, n, after, mem); // bound < x
+    n = hit(r.gte.pairs, 0, upperBound(r.gte.bounds, x), ix.need, n, after, mem); // bound <= x
+    n = hit(r.lt.pairs, upperBound(r.lt.bounds, x), r.lt.bounds.length, ix.need, n, after, mem); // x < bound
+    n = hit(r.lte.pairs, lowerBound(r.lte.bounds, x), r.lte.bounds.length, ix.need, n, after, mem); // x <= bound
   }
   for (let k = 0; k < ix.literals.length; k++) {
     const l = ix.literals[k]!;
     const s = l.getter(scope);
     if (typeof s !== 'string') continue;
-    for (let i = 0; i < l.exact.length; i++) {
-      const entry = l.exact[i]!;
-      if (s.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, out, n, after, mem);
+    const a = l.scan;
+    if (a !== null) {
+      // One pass: every literal that ends at position i (an entry found twice only sets its bits again).
+      const { delta, outStart, outList } = a;
+      let st = 0;
+      for (let i = 0; i < s.length; i++) {
+        const code = s.charCodeAt(i);
+        st = code < 128 ? delta[(st << 7) | code]! : 0;
+        for (let j = outStart[st]!, end = outStart[st + 1]!; j < end; j++) {
+          const entry = l.exact[outList[j]!]!;
+          n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
+        }
+      }
+    } else {
+      for (let i = 0; i < l.exact.length; i++) {
+        const entry = l.exact[i]!;
+        if (s.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
+      }
     }
     if (l.folded.length === 0) continue;
     const folded = foldCase(s);
     for (let i = 0; i < l.folded.length; i++) {
       const entry = l.folded[i]!;
-      if (folded.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, out, n, after, mem);
+      if (folded.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
     }
   }
-  sortPrefix(out, n);
+  // Read the bitset out in ascending rank order, clearing it for the next gather.
+  let k = 0;
+  for (let w = 0; k < n; w++) {
+    let x = bits[w]!;
+    if (x === 0) continue;
+    bits[w] = 0;
+    while (x !== 0) {
+      const low = x & -x;
+      out[k++] = (w << 5) + 31 - Math.clz32(low);
+      x ^= low;
+    }
+  }
   return n;
 }
 
 /**
  * ORs the group bits of postings [from, to) (pairs) into their ranks' masks; a rank after `after` whose mask
- * just became full is appended to `out`. Returns the new count.
+ * just became full joins the candidate bitset. Returns the new count.
  */
-function hit(pairs: Int32Array, from: number, to: number, need: Int32Array, out: Int32Array, n: number, after: number, mem: GatherMemory): number {
+function hit(pairs: Int32Array, from: number, to: number, need: Int32Array, n: number, after: number, mem: GatherMemory): number {
   const stamps = mem.stamps;
   const masks = mem.masks;
   const stamp = mem.stamp;
@@ -177,7 +215,10 @@ function hit(pairs: Int32Array, from: number, to: number, need: Int32Array, out:
     const m = old | pairs[i + 1]!;
     if (m !== old) {
       masks[r] = m;
-      if (m === need[r]) out[n++] = r;
+      if (m === need[r]) {
+        mem.bits[r >> 5]! |= 1 << (r & 31);
+        n++;
+      }
     }
   }
   return n;
@@ -205,20 +246,4 @@ function upperBound(a: Float64Array, x: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function sortPrefix(a: Int32Array, n: number): void {
-  if (n > 48) {
-    a.subarray(0, n).sort();
-    return;
-  }
-  for (let i = 1; i < n; i++) {
-    const x = a[i]!;
-    let j = i - 1;
-    while (j >= 0 && a[j]! > x) {
-      a[j + 1] = a[j]!;
-      j--;
-    }
-    a[j + 1] = x;
-  }
 }

@@ -54,15 +54,19 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
   scope.payload = event.payload;
   scope.state = state.vars;
   scope.now = now;
-  const candidates = scratch.candidates;
+  // Few listeners: all of them in order (`scan`); else the candidates the index gathers.
+  const scan = plan.scan;
+  const candidates = scan ?? scratch.candidates;
   nextEpoch(scratch);
-  let n = gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
+  let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
     const openUntil = breakerOpenUntil(c.breakers, h, now);
     if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
-    const matched = plan.exact[rank] === 0 ? handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope) : true;
+    // An index hit that is the verdict; a handler behind one unshared matcher (no memo needed); or its paths [M3].
+    const d = plan.direct[rank]!;
+    const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
     if (matched === false) continue;
     if (openUntil !== 0) {
       if (breakerBlocks(c, h, openUntil)) break;
@@ -75,8 +79,10 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
       scope.payload = c.payload;
       scope.state = c.vars;
       nextEpoch(scratch);
-      n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
-      i = -1;
+      if (scan === null) {
+        n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
+        i = -1;
+      }
     }
   }
   return finishChain(c, state, plan.mode, into);

@@ -101,9 +101,9 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
 function closureOf(node: Node): (scope: Scope) => boolean {
   switch (node.kind) {
     case 'clause': {
-      const { getter, predicate, op, expected, number } = node.clause;
+      const { getter, predicate, op, expected, number, path } = node.clause;
       if (typeof expected === 'number' && (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte')) return compareClosure(number, op, expected);
-      return (scope) => predicate(getter(scope));
+      return specialised(path, getter, op, expected, predicate);
     }
     case 'all': {
       const parts = node.children.map(closureOf);
@@ -132,6 +132,46 @@ function closureOf(node: Node): (scope: Scope) => boolean {
 }
 
 const SLOT = new Float64Array(1);
+
+/** A top-level payload key that no prototype provides: read as `scope.payload[key]` (see compileGetter). */
+function payloadKey(path: ParsedPath): string | null {
+  if (path.root !== 'payload' || path.segments.length !== 1) return null;
+  const k = path.segments[0]!;
+  return k in Object.prototype || /^(0|[1-9][0-9]*)$/.test(k) ? null : k;
+}
+
+const isPrimitive = (v: JsonValue): boolean => v === null || typeof v !== 'object';
+
+/**
+ * Closures of their own for the commonest clause shapes, one call instead of a getter and a predicate
+ * (the same verdicts as `compileOperator`'s predicates, [C3][C4]): eq/ne on a primitive is `===`/`!==`; `in`
+ * of primitives is `===` against a few or a Set of many (neither ever holds for an object or a missing
+ * value, as `memberOf` answers). Otherwise the predicate on the value, read inline for a top-level key.
+ */
+function specialised(path: ParsedPath, getter: Getter, op: ClauseOp, expected: JsonValue, predicate: Predicate): (scope: Scope) => boolean {
+  const key = payloadKey(path);
+  if ((op === 'eq' || op === 'ne') && isPrimitive(expected)) {
+    if (op === 'eq') return key !== null ? (scope) => scope.payload[key] === expected : (scope) => getter(scope) === expected;
+    return key !== null ? (scope) => scope.payload[key] !== expected : (scope) => getter(scope) !== expected;
+  }
+  if (op === 'in' && Array.isArray(expected) && expected.every(isPrimitive)) {
+    const list = [...new Set(expected)];
+    if (list.length === 1) {
+      const only = list[0];
+      return key !== null ? (scope) => scope.payload[key] === only : (scope) => getter(scope) === only;
+    }
+    if (list.length <= 6) {
+      const within = (a: JsonValue | undefined) => {
+        for (let i = 0; i < list.length; i++) if (list[i] === a) return true;
+        return false;
+      };
+      return key !== null ? (scope) => within(scope.payload[key]) : (scope) => within(getter(scope));
+    }
+    const set = new Set<JsonValue | undefined>(list);
+    return key !== null ? (scope) => set.has(scope.payload[key]) : (scope) => set.has(getter(scope));
+  }
+  return key !== null ? (scope) => predicate(scope.payload[key]) : (scope) => predicate(getter(scope));
+}
 
 /**
  * A numeric compare read unboxed (see NumberReader): the same verdict as `compileCompare`'s predicate on the

@@ -118,16 +118,22 @@ describe('dispatch properties', () => {
   it('[X5] the fast path and explain mode reach the same decision, reason, payload and state', () => {
     fc.assert(
       fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 6 }), (doc, events) => {
-        const r = compilePipeline(doc);
-        if (!r.ok) return; // random documents may be invalid (e.g. a wire rule); those are tested elsewhere
+        // The fast path both ways: through the candidate index (scanUpTo 0), and scanning the few listeners.
+        const r = compilePipeline(doc, { scanUpTo: 0 });
+        const scanning = compilePipeline(doc);
+        if (!r.ok || !scanning.ok) return; // random documents may be invalid (e.g. a wire rule); those are tested elsewhere
         let s1: DispatchState = initialState();
         let s2: DispatchState = initialState();
+        let s3: DispatchState = initialState();
         for (const e of events) {
           const fast = dispatch(r.compiled, e, s1, env());
+          const scanned = dispatch(scanning.compiled, e, s3, env());
           const { result } = explainEvent(r.compiled, e, s2, env());
           expect(comparable(result)).toEqual(comparable(fast));
+          expect(comparable(scanned)).toEqual(comparable(fast));
           s1 = fast.state;
           s2 = result.state;
+          s3 = scanned.state;
         }
       }),
       { numRuns: 1500 },
@@ -146,7 +152,7 @@ describe('dispatch properties', () => {
           ],
           wires: hs.flatMap((_, i) => [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }]),
         };
-        const r = compilePipeline(doc);
+        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
         if (!r.ok) return;
         for (const e of events) {
           const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
@@ -171,7 +177,7 @@ describe('dispatch properties', () => {
           ],
           wires: hs.flatMap((h, i) => (h.also ? [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `n${i}` }, { from: `n${i}`, to: `h${i}` }] : [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }])),
         };
-        const r = compilePipeline(doc);
+        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
         if (!r.ok) return;
         for (const e of events) {
           const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
