@@ -278,15 +278,18 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
     scope.payload = event.payload;
     scope.state = state.vars;
     scope.now = now;
-    const candidates = scratch.candidates;
+    // As on the fast path: few listeners are scanned in order, else the index gathers the candidates.
+    const scan = plan.scan;
+    const candidates = scan ?? scratch.candidates;
     nextEpoch(scratch);
-    let n = gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
+    let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
     for (let i = 0; i < n; i++) {
       const rank = candidates[i]!;
       const h = compiled.handlers[rank]!;
       const openUntil = breakerOpenUntil(c.breakers, h, now);
       if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
-      const matched = plan.exact[rank] === 0 ? handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope) : true;
+      const d = plan.direct[rank]!;
+      const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
       if (matched === false) continue;
       if (openUntil !== 0) {
         const blocked = breakerBlocks(c, h, openUntil);
@@ -302,8 +305,10 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
         scope.payload = c.payload;
         scope.state = c.vars;
         nextEpoch(scratch);
-        n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
-        i = -1;
+        if (scan === null) {
+          n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
+          i = -1;
+        }
       }
     }
   } finally {
