@@ -1,13 +1,25 @@
-import { blockedResult, isJsonObject, jsonEqual, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue } from '../index.ts';
+import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue } from '../index.ts';
 
 /**
  * What the framework adapters share: JSON views of framework values and the one-line messages a model or a
  * person reads when Hookwire blocks something. Adapters import the engine only through its public entry.
  */
 
-/** A JSON copy of any framework value (non-JSON parts dropped, as the runtime does [P3]); `null` when nothing is left. */
+/**
+ * A JSON copy of any framework value (non-JSON parts dropped, as the runtime does [P3]); `null` when nothing is left.
+ * A value nested past the depth limit is handed on as it is: `emit` refuses it with the path and fails closed [V9][V12].
+ */
 export function jsonOf(value: unknown): JsonValue {
-  return toJson(value) ?? null;
+  return copyJson(value) ?? null;
+}
+
+function copyJson(value: unknown): JsonValue | undefined {
+  try {
+    return toJson(value);
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) return value as JsonValue;
+    throw e;
+  }
 }
 
 /**
@@ -35,7 +47,7 @@ export function toolInputOf(input: unknown): JsonObject {
       v = input;
     }
   }
-  const j = toJson(v);
+  const j = copyJson(v);
   return isJsonObject(j) ? j : { input: j ?? null };
 }
 
@@ -46,7 +58,7 @@ export function blockMessage(r: EmitResult, stage: 'before' | 'after' = 'before'
 
 /** True when the handlers changed a value (compared as JSON with what was emitted). */
 export function changed(after: JsonValue | undefined, before: unknown): boolean {
-  return !jsonEqual(after, toJson(before));
+  return !jsonEqual(after, copyJson(before));
 }
 
 /** Thrown where a framework has no softer way to end a run than an error: carries the TERMINATE result. */

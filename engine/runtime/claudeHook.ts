@@ -1,4 +1,4 @@
-import { jsonLimitBreach } from '../model/jsonLimits.ts';
+import { jsonLimitBreach, type JsonLimitBreach } from '../model/jsonLimits.ts';
 import type { Approval } from '../model/approval.ts';
 import type { Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
@@ -16,7 +16,8 @@ import { claudeEventSpec, type ClaudeEventSpec, type FieldType } from './claudeE
 /** Input fields every event may carry; they go to the event's `meta` ("Common input fields"). */
 export const CLAUDE_COMMON_FIELDS = ['session_id', 'prompt_id', 'transcript_path', 'cwd', 'permission_mode', 'effort', 'hook_event_name', 'agent_id', 'agent_type'] as const;
 
-export type ClaudeHookParse = { ok: true; hook: string; event: HookEvent } | { ok: false; hook: string | null; reason: string };
+/** A refused input; `problem` when it passed a JSON limit [V9][V12] (data, not a malformed request: answered fail-closed on every transport). */
+export type ClaudeHookParse = { ok: true; hook: string; event: HookEvent } | { ok: false; hook: string | null; reason: string; problem?: JsonLimitBreach };
 
 /** What a command hook prints and exits with. */
 export interface ClaudeHookAnswer {
@@ -69,7 +70,7 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
   if (typeof hook !== 'string' || !NAME_RE.test(hook)) return { ok: false, hook: null, reason: 'hook_event_name is missing or not an event name' };
   // Before anything walks it: the same limits as emit [V9][V12], so every transport fails closed alike.
   const big = jsonLimitBreach(input, 'input');
-  if (big) return { ok: false, hook, reason: `${hook}: input refused: ${big.message}` };
+  if (big) return { ok: false, hook, reason: `${hook}: input refused: ${big.message}`, problem: big };
   const spec = claudeEventSpec(hook);
   const wrong = checkFields(input, spec.required);
   if (wrong) return { ok: false, hook, reason: `${hook}: ${wrong}` };

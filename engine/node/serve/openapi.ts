@@ -2,7 +2,8 @@
 // test/engine/node/serve checks that every route the server answers is described.
 
 const error = { description: 'Refused; nothing changed', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-const refusals = { '400': error, '401': error, '403': error, '404': error, '413': error, '415': error, '421': error };
+const gate = { '401': error, '403': error, '421': error };
+const refusals = { '400': error, ...gate, '404': error, '413': error, '415': error };
 const jsonBody = (ref: string, required = true) => ({ required, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 const ok = (ref: string, description = 'OK') => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 
@@ -26,7 +27,7 @@ export const OPENAPI = {
         description: 'The body is the hook input Claude Code posts. The answer is what a command hook prints on exit 0 (empty when there is nothing to say); an answer the command gives as exit 2 is `{"continue": false, "stopReason"}` (plus a PreToolUse deny). With `?answer=command` the answer is `{exitCode, stdout, stderr}` for `hookwire claude-hook --server`.',
         parameters: [{ name: 'answer', in: 'query', required: false, schema: { enum: ['http', 'command'] } }],
         requestBody: jsonBody('ClaudeHookInput'),
-        responses: { '200': { description: 'The decision as Claude Code reads it (empty body: no objection)' }, ...refusals },
+        responses: { '200': { description: 'The decision as Claude Code reads it (empty body: no objection). A body that is too large, not JSON or not a hook input Hookwire can map is answered here too, with the fail-closed answer and the reason: a non-2xx would be a non-blocking error to Claude Code' }, ...gate },
       },
     },
     '/v1/traces': {

@@ -127,12 +127,26 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   });
 
   const claudeHook = async (req: IncomingMessage, asCommand: boolean): Promise<[number, string, string]> => {
-    const input = await readJson(req);
+    // Past the trust gate, every refusal of a Claude Code hook body is the fail-closed answer in a 200: Claude Code
+    // takes a non-2xx answer as a non-blocking error and would run the action (a Write bigger than --max-body, a
+    // hook input of a newer Claude Code that the mapping refuses, input past a JSON limit [V12]) [P16].
+    const failClosed = (hook: string | null, reason: string): [number, string, string] => {
+      metrics.failClosed++;
+      const closed = claudeFailClosedReply(hook, reason);
+      return [200, 'application/json', asCommand ? JSON.stringify(toCommandAnswer(closed)) : toHttpAnswer(closed).body];
+    };
+    let input: unknown;
+    try {
+      input = await readJson(req);
+    } catch (err) {
+      if (err instanceof HttpError) return failClosed(null, err.message);
+      throw err;
+    }
     const session = claudeSessionId(input);
     const ts = new Date().toISOString();
     // Checked before the session is opened, so a bad input leaves no trace behind.
     const probe = claudeHookEvent(input, { ts, seq: 1 });
-    if (!probe.ok) throw new HttpError(400, probe.reason);
+    if (!probe.ok) return failClosed(probe.hook, probe.reason);
     sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
     let hook = probe.hook;
     let reply: ClaudeReply | null = null;

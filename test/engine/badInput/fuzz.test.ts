@@ -10,12 +10,16 @@ import { createRuntime } from '../../../engine/runtime/index.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { TRACE_FORMATS } from '../../../engine/trace/detectTraceFormat.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
-import { deepArrayText, deepObjectText, eventLine, TRACE_HEADER } from './corpus.ts';
+import { deepArrayText, deepObjectText, eventLine, OVERSIZED_PAYLOADS, TRACE_HEADER } from './corpus.ts';
 
 const GUARD = readFileSync(join(__dirname, '..', 'node', 'fixtures', 'guard.pipeline.json'), 'utf8');
 const json = fc.jsonValue({ maxDepth: 6 }) as fc.Arbitrary<JsonValue>;
 /** JSON text: random values, near-valid documents, and the deep corpus. */
 const nasty = fc.constantFrom(deepObjectText(5000), deepArrayText(5000), '{"a":', '[', '"\\u0000"', 'null', '1e999', '{"__proto__":{"x":1}}', '');
+/** Payloads past each size limit [V12], built once (each is megabytes). */
+const OVERSIZED = Object.values(OVERSIZED_PAYLOADS).map((make) => make());
+const oversizedLine = fc.constantFrom(...OVERSIZED.map((p, i) => eventLine(`big${i}`, p)));
+const oversizedPayload = fc.constantFrom(...OVERSIZED).map((t) => JSON.parse(t) as JsonValue);
 
 /** The guard pipeline with one subtree (chosen by a path of choices) replaced by random JSON. */
 function mutate(doc: JsonValue, choices: number[], replacement: JsonValue): JsonValue {
@@ -26,6 +30,14 @@ function mutate(doc: JsonValue, choices: number[], replacement: JsonValue): Json
   const copy: JsonObject | JsonValue[] = Array.isArray(doc) ? [...doc] : { ...doc };
   (copy as Record<string | number, JsonValue>)[k] = mutate((doc as Record<string | number, JsonValue>)[k]!, choices.slice(1), replacement);
   return copy;
+}
+
+/** Nothing is lost silently: every non-blank line is an event or an error that names it. */
+function everyLineAccountedFor(lines: string[]): void {
+  const r = readTrace([TRACE_HEADER, ...lines].join('\n'));
+  const nonBlank = lines.filter((l) => l.trim() !== '').length;
+  expect(r.status).not.toBe('failed');
+  expect(r.events.length + r.problems.filter((p) => p.severity === 'error').length).toBe(nonBlank);
 }
 
 describe('fuzz: bad input gets a result or a problem, never a throw', () => {
@@ -45,17 +57,13 @@ describe('fuzz: bad input gets a result or a problem, never a throw', () => {
     fc.assert(fc.property(nasty, (text) => void parsePipelineText(text)), { numRuns: 20 });
   });
 
-  it('[T2][V9] traces: random lines after a header are events or problems, never a throw', () => {
+  it('[T2][V9][V12] traces: random lines after a header (some past a size limit) are events or problems, never a throw', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(json.map((v) => JSON.stringify(v)), nasty, json.map((v) => eventLine('e', JSON.stringify(v)))), { maxLength: 8 }), (lines) => {
-        const r = readTrace([TRACE_HEADER, ...lines].join('\n'));
-        // Nothing is lost silently: every non-blank line is an event or an error that names it.
-        const nonBlank = lines.filter((l) => l.trim() !== '').length;
-        expect(r.status).not.toBe('failed');
-        expect(r.events.length + r.problems.filter((p) => p.severity === 'error').length).toBe(nonBlank);
-      }),
+      fc.property(fc.array(fc.oneof(json.map((v) => JSON.stringify(v)), nasty, json.map((v) => eventLine('e', JSON.stringify(v)))), { maxLength: 8 }), everyLineAccountedFor),
       { numRuns: 300 },
     );
+    // Lines past a size limit are megabytes each: fewer runs, a few lines.
+    fc.assert(fc.property(fc.array(fc.oneof(oversizedLine, json.map((v) => eventLine('e', JSON.stringify(v)))), { minLength: 1, maxLength: 3 }), everyLineAccountedFor), { numRuns: 12 });
   });
 
   it('[I1][V9] imports: random documents in every format give a trace or problems, never a throw', () => {
@@ -68,12 +76,12 @@ describe('fuzz: bad input gets a result or a problem, never a throw', () => {
     );
   });
 
-  it('[P3][V9] emit: random payloads dispatch, or are refused with a TypeError naming what is wrong', () => {
+  it('[P3][V9][V12] emit: random payloads (some past a size limit) dispatch, are refused with a problem, or are a TypeError naming a caller bug', () => {
     const r = createRuntime(GUARD);
     if (!r.ok) throw new Error('guard pipeline refused');
     const trace = r.runtime.startTrace();
     fc.assert(
-      fc.property(fc.constantFrom('tool.before_call', 'model.after_call', 'input.received', 'custom.x'), json, fc.option(fc.string(), { nil: undefined }), (type, payload, ts) => {
+      fc.property(fc.constantFrom('tool.before_call', 'model.after_call', 'input.received', 'custom.x'), fc.oneof({ arbitrary: json, weight: 9 }, { arbitrary: oversizedPayload, weight: 1 }), fc.option(fc.string(), { nil: undefined }), (type, payload, ts) => {
         try {
           const out = trace.emit(type, payload as JsonObject, ts === undefined ? {} : { ts });
           expect(['continue', 'block_action', 'terminate', 'stop_propagation', 'ask']).toContain(out.decision);

@@ -103,28 +103,46 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
 });
 
 describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a reason and changes nothing', { timeout: 60_000 }, () => {
-  it('[P16] 401 without or with a wrong token; 421 for a foreign Host; 403 for a foreign Origin; 413 past the size limit; 415/400 for bad bodies', async () => {
+  it('[P16] 401 without or with a wrong token; 421 for a foreign Host; 403 for a foreign Origin; past the gate a bad Claude Code body (too large, not JSON, missing fields) is the fail-closed 200', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(3) });
     const state = join(dir, 'state');
     const s = await serve(join(dir, 'p.json'), state, ['--max-body', '4096', '--allow-origin', 'http://127.0.0.1:4173']);
     expect(statSync(join(state, 'token')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(state, 'token'), 'utf8').trim()).toBe(s.token);
     const input = preToolUse('gate', 't1');
-    const cases: [string, Record<string, string | undefined>, unknown, number, RegExp][] = [
+    const refusals: [string, Record<string, string | undefined>, unknown, number, RegExp][] = [
       ['no token', { authorization: undefined }, input, 401, /bearer token/],
       ['wrong token', { authorization: `Bearer ${s.token.slice(0, -2)}xx` }, input, 401, /bearer token/],
       ['rebinding Host', { host: `evil.example:${s.port}` }, input, 421, /not this server/],
       ['foreign Origin', { origin: 'http://evil.example' }, input, 403, /Origin http:\/\/evil.example is not allowed/],
-      ['too large', {}, { ...input, tool_input: { command: 'x'.repeat(5000) } }, 413, /limit of 4096/],
-      ['not JSON type', { 'content-type': 'text/plain' }, input, 415, /Content-Type: application\/json/],
-      ['not JSON', {}, '{"session_id": "gate", ', 400, /not JSON/],
-      ['missing fields', {}, { session_id: 'gate', hook_event_name: 'PreToolUse' }, 400, /tool_name is missing/],
     ];
-    for (const [what, headers, body, status, reason] of cases) {
+    for (const [what, headers, body, status, reason] of refusals) {
       const r = await call(s, 'POST', '/v1/claude/hook', body, headers);
       expect(r.status, what).toBe(status);
       expect(r.json().error, what).toMatch(reason);
     }
+    // A non-2xx would be a non-blocking error to Claude Code (the tool would run), so these answer 200 and stop.
+    const closed: [string, Record<string, string | undefined>, unknown, RegExp][] = [
+      ['too large', {}, { ...input, tool_input: { command: 'x'.repeat(5000) } }, /limit of 4096/],
+      ['not JSON type', { 'content-type': 'text/plain' }, input, /Content-Type: application\/json/],
+      ['not JSON', {}, '{"session_id": "gate", ', /not JSON/],
+      ['missing fields', {}, { session_id: 'gate', hook_event_name: 'PreToolUse' }, /tool_name is missing/],
+    ];
+    for (const [what, headers, body, reason] of closed) {
+      const r = await call(s, 'POST', '/v1/claude/hook', body, headers);
+      expect(r.status, what).toBe(200);
+      expect(verdict(r), what).toBe('stop');
+      expect(r.body, what).toMatch(reason);
+    }
+    // The JSON API keeps its status codes: its callers are programs that read them.
+    expect((await call(s, 'POST', '/v1/traces', '{"trace_id": ')).status).toBe(400);
+    // [V9][V12] input past a JSON limit is data, not a malformed request: a 200 that fails closed (a non-2xx would let
+    // Claude Code run the tool), naming the limit; no session is opened.
+    let deep: object = { leaf: 1 };
+    for (let i = 0; i < 300; i++) deep = { a: deep };
+    const tooDeep = await call(s, 'POST', '/v1/claude/hook', { ...input, tool_input: deep });
+    expect(verdict(tooDeep)).toBe('stop'); // the fail-closed answer: an exit-2 block is `continue: false` over HTTP [P12]
+    expect(tooDeep.body).toMatch(/input refused: input\.tool_input\.a\.a.*more than 128 levels deep/);
     expect((await call(s, 'GET', '/v1/traces')).json().traces).toEqual([]);
     expect(readdirSync(join(state, 'sessions'))).toEqual([]);
     // The allowed origin gets CORS headers; a preflight needs no token.
