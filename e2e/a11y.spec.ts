@@ -30,6 +30,10 @@ test('no serious or critical axe-core violation in the editor: canvas, inspector
   await openApp(page);
   const found: string[] = [];
   found.push(...(await seriousViolations(page, 'editor')));
+  await page.getByTestId('node-ev-tool-before').click({ button: 'right' });
+  await expect(page.getByRole('menu')).toBeVisible();
+  found.push(...(await seriousViolations(page, 'canvas context menu')));
+  await page.keyboard.press('Escape');
   await page.getByTestId('node-h-redact-secrets').click();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'h-redact-secrets');
   found.push(...(await seriousViolations(page, 'editor + inspector')));
@@ -41,6 +45,29 @@ test('no serious or critical axe-core violation in the editor: canvas, inspector
   await page.getByTestId('open-import').click();
   found.push(...(await seriousViolations(page, 'import dialog')));
   await page.keyboard.press('Escape');
+  expect(found).toEqual([]);
+});
+
+test('no serious or critical axe-core violation on the history, the Problems list, the full-screen code editor and Compare with a version', async ({ page }) => {
+  await openApp(page);
+  const found: string[] = [];
+  await page.getByTestId('palette-handler:code').click();
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
+  await page.getByTestId('tab-history').click();
+  await expect(page.getByTestId('history-item')).toHaveCount(2);
+  found.push(...(await seriousViolations(page, 'history')));
+  await page.keyboard.press('Control+Shift+M');
+  await expect(page.getByTestId('problem-item').first()).toBeFocused();
+  found.push(...(await seriousViolations(page, 'problems list focused')));
+  await page.getByTestId('code-expand').click();
+  await expect(page.getByTestId('code-box')).toHaveAttribute('data-expanded', 'true');
+  found.push(...(await seriousViolations(page, 'full-screen code editor')));
+  await page.keyboard.press('Escape');
+  await page.getByTestId('mode-debug').click();
+  await page.getByTestId('tab-compare').click();
+  await expect(page.getByTestId('compare-version')).toBeVisible();
+  found.push(...(await seriousViolations(page, 'compare with a version')));
   expect(found).toEqual([]);
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { expectModalFocus } from './dialogHelpers.ts';
 
 // The live view against a real `hookwire serve` on loopback: its events arrive in the debugger's timeline
 // with the server's decisions, as a person watching a running agent would see them.
@@ -105,6 +106,10 @@ test('a live session arrives in the timeline with the server\'s decisions; pause
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
 
   // Push: the diff comes first; only the explicit button sends the editor's pipeline.
+  // The dialog by keyboard first: focus in, Tab cycles, Escape closes and the focus is back on Push.
+  await page.getByTestId('live-push').focus();
+  await page.keyboard.press('Enter');
+  await expectModalFocus(page, page.getByTestId('live-push-dialog'), page.getByTestId('live-push'));
   await page.getByTestId('live-push').click();
   const dialog = page.getByTestId('live-push-dialog');
   await expect(dialog.getByTestId('live-diff').locator('li').first()).toBeVisible();

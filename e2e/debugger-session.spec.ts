@@ -34,6 +34,8 @@ test('breakpoints and the pinned version come back after a reload', async ({ pag
   await page.getByTestId('tab-compare').click();
   await page.getByTestId('pin-version').click();
   await expect(page.getByTestId('compare-summary')).toContainText('No event changes');
+  // The canvas opens at a readable zoom 1: the whole pipeline is in view after Fit.
+  await page.getByTestId('fit-view').click();
   await page.getByTestId('node-m-prompt-injection').click();
   await page.getByTestId('tab-edit-node').click();
   await page.getByTestId('cond-0-path').fill('payload.user_input');

@@ -26,7 +26,8 @@ import type { Trace } from '../../engine/trace/traceSchema.ts';
 import { demoPipeline } from '../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../web/demo/demoTrace.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
+// HOOKWIRE_MEASURE_APP names another checkout to build and measure with this same script (before/after).
+const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
 const port = Number(process.env.HOOKWIRE_MEASURE_PORT ?? 4176);
 const EVENTS = Number(process.env.HOOKWIRE_MEASURE_EVENTS ?? 100_000);
 const outDir = `dist-measure-${port}`;

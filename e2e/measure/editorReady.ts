@@ -14,7 +14,8 @@ import { chromium } from '@playwright/test';
 import { chromiumExecutable } from '../chromium.ts';
 import { startPreview } from './previewServer.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
+// HOOKWIRE_MEASURE_APP names another checkout to build and measure with this same script (before/after).
+const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
 const port = Number(process.env.HOOKWIRE_MEASURE_PORT ?? 4177);
 const RUNS = Number(process.env.HOOKWIRE_MEASURE_RUNS ?? 7);
 const outDir = `dist-measure-${port}`;

@@ -22,7 +22,8 @@ function compileProgram(sandbox: Sandbox | null, code: CodeSpec, role: 'handler'
   const compiled = sandbox.compile(code.source, { language: code.language, role, name });
   if (compiled.ok) return compiled.program;
   const where = compiled.error.line !== undefined ? ` (line ${compiled.error.line}${compiled.error.column !== undefined ? `, column ${compiled.error.column}` : ''})` : '';
-  problems.push({ code: 'code_error', severity: 'error', path: [...at, 'source'], message: `${compiled.error.message}${where}`, node_id: nodeId });
+  const place = compiled.error.line !== undefined ? { at: { line: compiled.error.line, column: compiled.error.column ?? 1 } } : {};
+  problems.push({ code: 'code_error', severity: 'error', path: [...at, 'source'], message: `${compiled.error.message}${where}`, node_id: nodeId, ...place });
   return null;
 }
 

@@ -14,6 +14,8 @@ export interface Problem {
   message: string;
   /** The node the problem concerns, when there is one (the editor marks it). */
   node_id?: string;
+  /** For a problem in a node's code: where in the source (1-based), so an editor can put the cursor there. */
+  at?: { line: number; column: number };
 }
 
 /** Every problem code, with what it means. One table, so messages stay consistent. */

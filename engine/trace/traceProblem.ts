@@ -30,7 +30,10 @@ export interface TraceProblem {
   severity: 'error' | 'warning';
   /** 1-based line number; 0 when the problem concerns the whole input. */
   line: number;
+  /** `line 12: <detail>`, or the detail alone for the whole input. */
   message: string;
+  /** What is wrong, without where (for a view that shows the line in a column of its own). */
+  detail: string;
   /** True when nothing more could be read after this problem. */
   fatal?: boolean;
 }
@@ -44,7 +47,7 @@ export function traceProblem(
   fatal = false,
 ): TraceProblem {
   const where = line > 0 ? `line ${line}: ` : '';
-  const p: TraceProblem = { code, severity, line, message: `${where}${detail}` };
+  const p: TraceProblem = { code, severity, line, message: `${where}${detail}`, detail };
   if (fatal) p.fatal = true;
   return p;
 }

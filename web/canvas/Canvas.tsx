@@ -1,30 +1,52 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
-  Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow,
+  Background, BackgroundVariant, MiniMap, ReactFlow, useReactFlow, useStore,
   type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type OnDelete,
 } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
-import { createFlowMapper, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
+import { createFlowMapper, nodeBoxes, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
 import type { Change } from '../model/changes.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';
 import { ConnectionLine } from './ConnectionLine.tsx';
 import { NODE_TYPES } from './NodeViews.tsx';
-import { CanvasToolbar } from './CanvasToolbar.tsx';
-import { useCanvasShortcuts } from './useCanvasShortcuts.ts';
+import { EDGE_TYPES } from './RoutedEdge.tsx';
+import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
+import { openingView } from './openingView.ts';
+import { ContextMenu, type MenuItem, type MenuState } from './ContextMenu.tsx';
+import { nodeMenu, nodeName, paneMenu, wireMenu } from './canvasMenu.ts';
+import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 
 type Size = { width: number; height: number };
 
 const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c27c0e', handler: '#7d8796' };
 const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
-const DEFAULT_EDGE = { type: 'default', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
+const DEFAULT_EDGE = { type: 'routed', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
+
+/**
+ * The minimap, only while some node is out of view: when the whole graph is on screen it would only
+ * cover nodes.
+ */
+function OverflowMiniMap() {
+  const overflows = useStore((s) => {
+    const [tx, ty, z] = s.transform;
+    for (const n of s.nodeLookup.values()) {
+      const { x, y } = n.internals.positionAbsolute;
+      const w = n.measured.width ?? 0, h = n.measured.height ?? 0;
+      if (x * z + tx < 0 || y * z + ty < 0 || (x + w) * z + tx > s.width || (y + h) * z + ty > s.height) return true;
+    }
+    return false;
+  });
+  if (!overflows) return null;
+  return <MiniMap<HookFlowNode> pannable zoomable style={{ width: 168, height: 112 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />;
+}
 
 /**
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
  * `readOnly` and the class maps are for other modes (the debugger highlights the path an event took).
  */
-export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string> }) {
+export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string>; follow?: readonly string[] }) {
   const doc = useApp(selectDoc);
   const problems = useApp(selectProblems);
   const selectedNodes = useApp(selectSelectedNodes);
@@ -50,6 +72,48 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
   );
 
   useCanvasShortcuts(flow, readOnly);
+
+  // The view a pipeline opens at: the whole graph if it fits at a zoom where node text is readable (>= 12
+  // px), else zoom 1 at its top-left corner. An empty pipeline opens at zoom 1 and stays there, so the
+  // first node lands where it is dropped (React Flow's fitView would zoom in on it once it appears).
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || !wrapper.current || graph.nodes.length === 0) {
+      opened.current = true;
+      return;
+    }
+    opened.current = true;
+    const { width, height } = wrapper.current.getBoundingClientRect();
+    const view = openingView(graph.nodes, { width, height });
+    if (view === 'fit') void flow.fitView({ ...FIT_OPTIONS, duration: 0 });
+    else void flow.setViewport(view);
+    // Once, on opening (the Canvas is keyed by pipeline).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // The debugger's lit path stays in view: when a step lights nodes that are off screen, the view pans
+  // (keeping the zoom the person chose) to centre them, or to their start when they do not fit.
+  const followKey = follow?.join('\n') ?? '';
+  useEffect(() => {
+    const el = wrapper.current;
+    if (!followKey || !el) return;
+    const ids = new Set(followKey.split('\n'));
+    const boxes = [...nodeBoxes(flow.getNodes().filter((n) => ids.has(n.id))).values()];
+    if (boxes.length === 0) return;
+    const { x: tx, y: ty, zoom } = flow.getViewport();
+    const { width, height } = el.getBoundingClientRect();
+    const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+    const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+    const inView = x0 * zoom + tx >= 0 && y0 * zoom + ty >= 0 && x1 * zoom + tx <= width && y1 * zoom + ty <= height;
+    if (inView) return;
+    const pad = 28;
+    const fitsX = (x1 - x0) * zoom + 2 * pad <= width, fitsY = (y1 - y0) * zoom + 2 * pad <= height;
+    // Centred at the same zoom when they fit; else from their top-left corner (where the event is). The
+    // zoom stays readable: Fit shows everything at once.
+    const x = fitsX ? width / 2 - ((x0 + x1) / 2) * zoom : pad - x0 * zoom;
+    const y = fitsY ? height / 2 - ((y0 + y1) / 2) * zoom : pad - y0 * zoom;
+    void flow.setViewport({ x, y, zoom }, { duration: 200 });
+  }, [followKey, flow]);
 
   useEffect(() => {
     if (!focusRequest) return;
@@ -159,13 +223,85 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
     addPaletteItem(JSON.parse(raw) as PaletteItem, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
   }, [flow, readOnly]);
 
+  // The context menu: right-click, or the ContextMenu key / Shift+F10 on a focused node, wire or the pane.
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const keyOpenedAt = useRef(0);
+  const sizes = useCallback(() => new Map(flow.getNodes().flatMap((n) => (n.measured?.width && n.measured.height ? [[n.id, { width: n.measured.width, height: n.measured.height }] as const] : []))), [flow]);
+  const openMenu = useCallback((target: Element | null, at: { x: number; y: number }) => {
+    const current = useApp.getState().doc;
+    if (!current) return false;
+    const nodeEl = target?.closest<HTMLElement>('.react-flow__node');
+    const edgeEl = target?.closest<HTMLElement>('.react-flow__edge');
+    let items: MenuItem[];
+    let label: string;
+    let focusBack: HTMLElement | null;
+    if (nodeEl?.dataset.id) {
+      const n = current.nodes.find((x) => x.id === nodeEl.dataset.id);
+      if (!n) return false;
+      items = nodeMenu(n.id, readOnly);
+      label = `${n.kind} ${nodeName(n)}`;
+      focusBack = nodeEl;
+    } else if (edgeEl) {
+      const id = edgeEl.getAttribute('data-id') ?? '';
+      items = wireMenu(wireOfEdgeId(id), readOnly);
+      label = 'Wire';
+      focusBack = edgeEl as unknown as HTMLElement;
+    } else {
+      items = paneMenu(flow.screenToFlowPosition(at), readOnly, sizes);
+      label = 'Canvas';
+      focusBack = wrapper.current;
+    }
+    if (items.length === 0) return false;
+    setMenu({ x: at.x, y: at.y, label, items, returnFocus: focusBack });
+    return true;
+  }, [flow, readOnly, sizes]);
+  const onContextMenu = useCallback((e: React.MouseEvent) => {
+    // The key already opened it (Chrome also sends a contextmenu event for the ContextMenu key).
+    if (performance.now() - keyOpenedAt.current < 600) {
+      e.preventDefault();
+      return;
+    }
+    if (openMenu(e.target as Element, { x: e.clientX, y: e.clientY })) e.preventDefault();
+  }, [openMenu]);
+  const onMenuKey = useCallback((e: React.KeyboardEvent) => {
+    if (!(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) || typingTarget(e.target)) return;
+    const target = document.activeElement;
+    const r = (target?.closest('.react-flow__node, .react-flow__edge') ?? wrapper.current)?.getBoundingClientRect();
+    const inPane = !target?.closest('.react-flow__node, .react-flow__edge');
+    const at = r ? (inPane ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : { x: r.left + 8, y: r.bottom + 4 }) : { x: 0, y: 0 };
+    if (openMenu(target, at)) {
+      e.preventDefault();
+      keyOpenedAt.current = performance.now();
+    }
+  }, [openMenu]);
+  const menuRef = useRef(menu);
+  menuRef.current = menu;
+  const closeMenu = useCallback((restore: boolean) => {
+    const m = menuRef.current;
+    setMenu(null);
+    if (!restore || !m) return;
+    // After the chosen action has rendered: back to where the focus was (the canvas if that node is gone),
+    // unless the action moved it on purpose (Rename focuses its box).
+    requestAnimationFrame(() => {
+      const a = document.activeElement;
+      if (a && a !== document.body && !a.closest('.ctx-menu')) return;
+      const back = m.returnFocus && document.contains(m.returnFocus) ? m.returnFocus : wrapper.current;
+      back?.focus();
+    });
+  }, []);
+
   if (!doc) return null;
   return (
-    <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div className={`canvas${readOnly ? ' read-only' : ''}`}>
+      {!readOnly && <CanvasToolbar measured={measured} />}
+      <div className="canvas-pane" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}
+        tabIndex={0} role="region" aria-label={readOnly ? 'Pipeline canvas (read-only)' : 'Pipeline canvas: Shift+F10 opens the menu'}
+        onContextMenu={onContextMenu} onKeyDown={onMenuKey}>
       <ReactFlow<HookFlowNode, HookFlowEdge>
         nodes={graph.nodes}
         edges={graph.edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         defaultEdgeOptions={DEFAULT_EDGE}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -181,22 +317,20 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses }: { readOnl
         deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
         selectionKeyCode="Shift"
-        fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
         minZoom={0.1}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#c8ccd4" />
-        <MiniMap<HookFlowNode> pannable zoomable style={{ width: 168, height: 112 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />
-        <Controls showInteractive={false} />
+        <OverflowMiniMap />
       </ReactFlow>
-      {!readOnly && <CanvasToolbar measured={measured} />}
       {doc.nodes.length === 0 && (
         <div className="drop-hint" data-testid="empty-canvas">
           <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette, then wire them.</div>
         </div>
       )}
+      </div>
+      {menu && <ContextMenu menu={menu} onClose={closeMenu} />}
     </div>
   );
 }

@@ -6,7 +6,27 @@ import { Icon } from '../ui/Icon.tsx';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl+';
 
-/** Undo, redo, auto-layout and fit, floating over the canvas. */
+/** The fit used by the Fit button and on opening a pipeline that fits at a readable zoom. */
+export const FIT_OPTIONS = { padding: 0.12, duration: 250, maxZoom: 1.1 } as const;
+
+/**
+ * Zoom in, zoom out and fit: in a bar beside the canvas (never floating over it, where they would cover
+ * nodes). The editor's canvas bar and the debugger's step bar both carry them.
+ */
+export function ZoomButtons() {
+  const flow = useReactFlow();
+  return (
+    <span className="zoom-buttons" role="group" aria-label="Zoom">
+      <button className="btn ghost icon" onClick={() => void flow.zoomOut({ duration: 150 })} title="Zoom out" aria-label="Zoom out" data-testid="zoom-out"><Icon name="zoomOut" /></button>
+      <button className="btn ghost icon" onClick={() => void flow.zoomIn({ duration: 150 })} title="Zoom in" aria-label="Zoom in" data-testid="zoom-in"><Icon name="zoomIn" /></button>
+      <button className="btn ghost" onClick={() => void flow.fitView(FIT_OPTIONS)} title="Fit the whole pipeline in view" data-testid="fit-view">
+        <Icon name="fit" /> Fit
+      </button>
+    </span>
+  );
+}
+
+/** Undo, redo, auto-layout and zoom, in a bar above the canvas. */
 export function CanvasToolbar({ measured }: { measured: ReadonlyMap<string, Size> }) {
   const canUndo = useApp(selectCanUndo);
   const canRedo = useApp(selectCanRedo);
@@ -18,7 +38,7 @@ export function CanvasToolbar({ measured }: { measured: ReadonlyMap<string, Size
     const s = useApp.getState();
     if (!s.doc || s.doc.nodes.length === 0) return;
     s.apply([{ type: 'moveNodes', positions: autoLayout(s.doc, measured) }], 'Auto-layout');
-    window.setTimeout(() => void flow.fitView({ padding: 0.15, duration: 250, maxZoom: 1.1 }), 30);
+    window.setTimeout(() => void flow.fitView(FIT_OPTIONS), 30);
   };
 
   return (
@@ -33,9 +53,8 @@ export function CanvasToolbar({ measured }: { measured: ReadonlyMap<string, Size
       <button className="btn ghost" onClick={layout} title="Arrange the graph left to right" data-testid="auto-layout">
         <Icon name="layout" /> Auto-layout
       </button>
-      <button className="btn ghost" onClick={() => void flow.fitView({ padding: 0.15, duration: 250, maxZoom: 1.1 })} title="Fit the whole pipeline in view" data-testid="fit-view">
-        <Icon name="fit" /> Fit
-      </button>
+      <span className="grow" />
+      <ZoomButtons />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import type { Problem } from '../../engine/model/problem.ts';
+import { focusNodeElement } from './focusNodeElement.ts';
 
 /**
  * The three node looks of the canvas. They render `data` from `pipelineToFlow` and nothing else; text
@@ -39,11 +40,14 @@ function renamed(node: PipelineNode, name: string): PipelineNode {
  */
 function RenameBox({ node }: { node: PipelineNode }) {
   const done = useRef(false);
-  const finish = (commit: boolean, text: string) => {
+  // `refocus`: Enter and Escape give the focus back to the node (for the keyboard); leaving the box by
+  // clicking elsewhere leaves it where the click put it.
+  const finish = (commit: boolean, text: string, refocus: boolean) => {
     if (done.current) return;
     done.current = true;
     const s = useApp.getState();
     s.endRename();
+    if (refocus) focusNodeElement(node.id);
     const name = text.trim();
     // A handler needs a name; an empty label on an event or matcher removes it.
     if (commit && name !== nameOf(node) && (name || node.kind !== 'handler')) {
@@ -55,10 +59,10 @@ function RenameBox({ node }: { node: PipelineNode }) {
       onFocus={(e) => e.currentTarget.select()}
       onKeyDown={(e) => {
         e.stopPropagation();
-        if (e.key === 'Enter') finish(true, e.currentTarget.value);
-        else if (e.key === 'Escape') finish(false, e.currentTarget.value);
+        if (e.key === 'Enter') finish(true, e.currentTarget.value, true);
+        else if (e.key === 'Escape') finish(false, e.currentTarget.value, true);
       }}
-      onBlur={(e) => finish(true, e.currentTarget.value)} />
+      onBlur={(e) => finish(true, e.currentTarget.value, false)} />
   );
 }
 

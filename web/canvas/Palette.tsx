@@ -33,7 +33,18 @@ function PaletteEntry({ item, label, title, mono }: { item: PaletteItem; label: 
   const onClick = () => {
     const box = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
     const center = box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 };
-    addPaletteItem(item, flow.screenToFlowPosition(center), true);
+    const sizes = new Map(flow.getNodes().flatMap((n) => (n.measured?.width && n.measured.height ? [[n.id, { width: n.measured.width, height: n.measured.height }] as const] : [])));
+    const id = addPaletteItem(item, flow.screenToFlowPosition(center), true, sizes);
+    // The free spot may be off screen (a full canvas at zoom 1): then the view pans to it, same zoom.
+    if (id && box) {
+      requestAnimationFrame(() => {
+        const n = flow.getNode(id);
+        if (!n) return;
+        const w = n.measured?.width ?? 240, h = n.measured?.height ?? 90;
+        const tl = flow.flowToScreenPosition(n.position), br = flow.flowToScreenPosition({ x: n.position.x + w, y: n.position.y + h });
+        if (tl.x < box.left || tl.y < box.top || br.x > box.right || br.y > box.bottom) void flow.setCenter(n.position.x + w / 2, n.position.y + h / 2, { zoom: flow.getZoom(), duration: 200 });
+      });
+    }
   };
   return (
     <button className="palette-item" draggable onDragStart={onDragStart} onClick={onClick} title={title} data-testid={`palette-${itemKey(item)}`}>

@@ -1,4 +1,4 @@
-import { DEFAULT_SIZES } from '../model/autoLayout.ts';
+import { DEFAULT_SIZES, type Size } from '../model/autoLayout.ts';
 import { freeSpot } from '../model/freeSpot.ts';
 import { createNode, type PaletteItem } from '../model/nodeFactory.ts';
 import { useApp } from '../store/appStore.ts';
@@ -8,16 +8,18 @@ export const PALETTE_MIME = 'application/x-hookwire-node';
 
 /**
  * Adds a palette item and selects it: centred where it was dropped, or (`findRoom`, a click or Enter on
- * the palette) at the free spot nearest that point, so nodes added one after another never stack.
+ * the palette) at the free spot nearest that point, so nodes added one after another never stack; `sizes`
+ * are the nodes' measured sizes, so the wires avoided are the ones on screen.
  */
-export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false): void {
+export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false, sizes?: ReadonlyMap<string, Size>): string | null {
   const s = useApp.getState();
-  if (!s.doc) return;
+  if (!s.doc) return null;
   const node = createNode(item, s.doc);
   const size = DEFAULT_SIZES[node.kind];
   const want = { x: at.x - size.width / 2, y: at.y - size.height / 2 };
-  const spot = findRoom ? freeSpot(s.doc, want, size) : want;
+  const spot = findRoom ? freeSpot(s.doc, want, size, sizes) : want;
   const position = { id: node.id, x: Math.round(spot.x), y: Math.round(spot.y) };
   s.apply([{ type: 'addNodes', nodes: [{ value: node }], wires: [], positions: [{ value: position }] }], `Add ${node.kind}`);
   s.select([node.id]);
+  return node.id;
 }

@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { copyNodes, parseClipboard, pasteChange, type ClipboardData } from '../model/clipboard.ts';
 import { useApp } from '../store/appStore.ts';
+import { DEFAULT_SIZES } from '../model/autoLayout.ts';
+import { freeSpot } from '../model/freeSpot.ts';
 import type { HookFlowEdge, HookFlowNode } from '../model/pipelineToFlow.ts';
 
 /** True when keys belong to a text field or the code editor rather than to the canvas. */
@@ -14,11 +16,26 @@ export function typingTarget(target: EventTarget | null): boolean {
 let clipboard: ClipboardData | null = null;
 let pasteCount = 0;
 
+/**
+ * How far to shift copies of `data` so they land on free space (no node, no wire under them): the free
+ * spot nearest `want` for the box around the copied nodes.
+ */
+function freeOffset(data: ClipboardData, want: { x: number; y: number }): { x: number; y: number } {
+  const doc = useApp.getState().doc;
+  if (!doc || data.positions.length === 0) return want;
+  const kind = new Map(data.nodes.map((n) => [n.id, n.kind]));
+  const boxes = data.positions.map((p) => ({ ...p, ...DEFAULT_SIZES[kind.get(p.id) ?? 'handler'] }));
+  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+  const size = { width: Math.max(...boxes.map((b) => b.x + b.width)) - x0, height: Math.max(...boxes.map((b) => b.y + b.height)) - y0 };
+  const spot = freeSpot(doc, { x: x0 + want.x, y: y0 + want.y }, size);
+  return { x: spot.x - x0, y: spot.y - y0 };
+}
+
 function paste(data: ClipboardData): void {
   const s = useApp.getState();
   if (!s.doc || data.nodes.length === 0) return;
   pasteCount += 1;
-  const { change, ids } = pasteChange(s.doc, data, { x: 40 * pasteCount, y: 40 * pasteCount });
+  const { change, ids } = pasteChange(s.doc, data, freeOffset(data, { x: 40 * pasteCount, y: 40 * pasteCount }));
   s.apply([change], `Paste ${ids.length} node${ids.length === 1 ? '' : 's'}`);
   s.select(ids);
 }
@@ -48,12 +65,12 @@ export function pasteClipboard(): void {
   if (clipboard) paste(clipboard);
 }
 
-/** Duplicates the selection next to itself. */
+/** Duplicates the selection next to itself, on free space. */
 export function duplicateSelection(): void {
   const s = useApp.getState();
   if (!s.doc || s.selectedNodes.length === 0) return;
   const data = copyNodes(s.doc, s.selectedNodes);
-  const { change, ids } = pasteChange(s.doc, data, { x: 40, y: 40 });
+  const { change, ids } = pasteChange(s.doc, data, freeOffset(data, { x: 40, y: 40 }));
   s.apply([change], `Duplicate ${ids.length} node${ids.length === 1 ? '' : 's'}`);
   s.select(ids);
 }
@@ -66,7 +83,7 @@ export function duplicateSelection(): void {
 export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlowEdge>, readOnly: boolean): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('[role="dialog"]')) {
+      if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('dialog:modal')) {
         useApp.getState().select([]);
         return;
       }

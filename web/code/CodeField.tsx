@@ -1,44 +1,104 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { CodeSpec } from '../../engine/model/pipelineSchema.ts';
 import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/types.ts';
 import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';
-import type { CodeMarker } from './MonacoEditor.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import type { CodeMarker, EditorHandle } from './MonacoEditor.tsx';
 import { RunSample } from './RunSample.tsx';
 import { useApp } from '../store/appStore.ts';
 
 // Monaco is ~4 MB: it loads only when a code node is inspected, so the canvas never waits for it.
 const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
 
+/** Ctrl/⌘+Shift+E toggles the full-screen editor (E for expand; neither Monaco nor Chrome binds it). */
+export const EXPAND_SHORTCUT = 'Ctrl+Shift+E';
+const isExpandKey = (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'e';
+
 /** Code of a code handler or code matcher: language, limits, the editor with its markers, and a trial run. */
 export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; role: 'handler' | 'matcher'; spec: CodeSpec; onChange: (s: CodeSpec) => void }) {
   const [markers, setMarkers] = useState<CodeMarker[]>([]);
+  const [expanded, setExpanded] = useState(false);
+  const box = useRef<HTMLDialogElement>(null);
+  const editor = useRef<EditorHandle | null>(null);
+  const name = useApp((s) => {
+    const n = s.doc?.nodes.find((x) => x.id === nodeId);
+    return n?.kind === 'handler' ? n.name : (n?.label ?? nodeId);
+  });
+  const reveal = useApp((s) => (s.codeReveal?.id === nodeId ? s.codeReveal : null));
+
+  // Full screen is the same element shown as a modal <dialog>: the editor is not re-created, so its text,
+  // cursor, selection and undo stack stay, and the page behind it is inert until Escape or the button.
+  const shown = useRef(false);
+  useEffect(() => {
+    const d = box.current;
+    if (!d || shown.current === expanded) return;
+    shown.current = expanded;
+    if (d.open) d.close();
+    if (expanded) d.showModal();
+    editor.current?.focus();
+  }, [expanded]);
+
+  const markerList = (
+    <ul className="markers" data-testid="code-markers" aria-label="Code problems">
+      {markers.length === 0 ? (
+        <li className="ok">No problems in the code.</li>
+      ) : (
+        markers.map((m, i) => (
+          <li key={i} className={m.severity} data-testid="code-marker" data-severity={m.severity}>
+            <span className="pos">{m.line}:{m.column}</span> {m.message}
+          </li>
+        ))
+      )}
+    </ul>
+  );
+
   return (
-    <div data-testid="code-field">
+    <div data-testid="code-field" onKeyDownCapture={(e) => {
+      if (!isExpandKey(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      setExpanded(!expanded);
+    }}>
       <SelectField label="Language" value={spec.language} options={[{ value: 'ts', label: 'TypeScript' }, { value: 'js', label: 'JavaScript' }]}
         onChange={(language) => onChange({ ...spec, language })} testId="code-language" />
       <div className="field">
-        <span className="field-label">Source</span>
-        <div className="code-box">
-          <Suspense fallback={<div className="code-loading" data-testid="code-loading">Loading the code editor…</div>}>
-            <MonacoEditor key={nodeId} path={`file:///hookwire/${encodeURIComponent(nodeId)}.${spec.language}`} language={spec.language === 'ts' ? 'typescript' : 'javascript'}
-              value={spec.source} onChange={(source) => onChange({ ...spec, source })} onMarkers={(m, source) => {
-                setMarkers(m);
-                useApp.getState().setTypeMarks(nodeId, { source, markers: m });
-              }} />
-          </Suspense>
+        <div className="row code-head">
+          <span className="field-label grow">Source</span>
+          <button type="button" className="btn ghost small" onClick={() => setExpanded(true)} data-testid="code-expand"
+            aria-keyshortcuts="Control+Shift+E" title={`Edit the code full screen (${EXPAND_SHORTCUT})`}>
+            <Icon name="expand" size={13} /> Full screen
+          </button>
         </div>
-        <ul className="markers" data-testid="code-markers" aria-label="Code problems">
-          {markers.length === 0 ? (
-            <li className="ok">No problems in the code.</li>
-          ) : (
-            markers.map((m, i) => (
-              <li key={i} className={m.severity} data-testid="code-marker" data-severity={m.severity}>
-                <span className="pos">{m.line}:{m.column}</span> {m.message}
-              </li>
-            ))
+        <dialog ref={box} className="code-box" aria-label={`Code of ${name}`} data-testid="code-box" data-expanded={expanded}
+          onCancel={(e) => {
+            // Escape that Monaco did not use itself (closing a suggestion list, say) leaves full screen.
+            e.preventDefault();
+            setExpanded(false);
+          }}>
+          {expanded && (
+            <header className="code-box-head">
+              <Icon name="code" />
+              <span className="grow">Code of <strong>{name}</strong></span>
+              <span className="hint">Esc or {EXPAND_SHORTCUT} to leave</span>
+              <button type="button" className="btn" onClick={() => setExpanded(false)} data-testid="code-collapse" aria-keyshortcuts="Escape">
+                <Icon name="collapse" size={13} /> Exit full screen
+              </button>
+            </header>
           )}
-        </ul>
+          <div className="code-box-editor">
+            <Suspense fallback={<div className="code-loading" data-testid="code-loading">Loading the code editor…</div>}>
+              <MonacoEditor key={nodeId} path={`file:///hookwire/${encodeURIComponent(nodeId)}.${spec.language}`} language={spec.language === 'ts' ? 'typescript' : 'javascript'}
+                value={spec.source} onChange={(source) => onChange({ ...spec, source })} handle={editor} reveal={reveal} label={`Code of ${name}`}
+                onMarkers={(m, source) => {
+                  setMarkers(m);
+                  useApp.getState().setTypeMarks(nodeId, { source, markers: m });
+                }} />
+            </Suspense>
+          </div>
+          {expanded && markerList}
+        </dialog>
+        {!expanded && markerList}
       </div>
       <div className="row">
         <div className="grow">

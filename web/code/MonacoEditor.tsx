@@ -15,6 +15,18 @@ export interface CodeMarker {
   column: number;
 }
 
+/** What the code field may ask of its editor: focus it, or put the cursor on a line (a problem's place). */
+export interface EditorHandle {
+  focus(): void;
+}
+
+/** A request to put the cursor at a place; a new `n` asks again for the same place. */
+export interface RevealRequest {
+  line: number;
+  column: number;
+  n: number;
+}
+
 let configured = false;
 
 function configure(): void {
@@ -51,13 +63,22 @@ function toMarkers(uri: monaco.Uri): CodeMarker[] {
     }));
 }
 
-export default function MonacoEditor({ path, language, value, onChange, onMarkers }: {
+function revealAt(editor: monaco.editor.IStandaloneCodeEditor, at: RevealRequest): void {
+  editor.setPosition({ lineNumber: at.line, column: at.column });
+  editor.revealLineInCenterIfOutsideViewport(at.line);
+  editor.focus();
+}
+
+export default function MonacoEditor({ path, language, value, onChange, onMarkers, handle, reveal, label }: {
   path: string; language: 'typescript' | 'javascript'; value: string; onChange: (v: string) => void; onMarkers: (m: CodeMarker[], source: string) => void;
+  handle?: { current: EditorHandle | null }; reveal?: RevealRequest | null; label?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef({ onChange, onMarkers });
   latest.current = { onChange, onMarkers };
+  const pendingReveal = useRef(reveal);
+  pendingReveal.current = reveal;
 
   useEffect(() => {
     configure();
@@ -78,8 +99,12 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       wordWrap: 'on',
       scrollbar: { verticalScrollbarSize: 8, horizontalScrollbarSize: 8 },
       padding: { top: 6 },
+      ariaLabel: label ?? 'Code',
     });
     editorRef.current = editor;
+    if (handle) handle.current = { focus: () => editor.focus() };
+    // A problem picked before the editor loaded (it loads lazily) puts the cursor on its line now.
+    if (pendingReveal.current) revealAt(editor, pendingReveal.current);
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
@@ -90,6 +115,7 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       editor.dispose();
       model.dispose();
       editorRef.current = null;
+      if (handle) handle.current = null;
     };
     // The editor is made once per node (the parent keys it); value changes are synced below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -100,6 +126,10 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
     const model = editorRef.current?.getModel();
     if (model && model.getValue() !== value) model.setValue(value);
   }, [value]);
+
+  useEffect(() => {
+    if (reveal && editorRef.current) revealAt(editorRef.current, reveal);
+  }, [reveal]);
 
   useEffect(() => {
     const model = editorRef.current?.getModel();

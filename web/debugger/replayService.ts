@@ -5,7 +5,7 @@ import { getSetting, setSetting } from '../persistence/library.ts';
 import { TRACE_SETTINGS } from '../persistence/startTraceLibrary.ts';
 import { listTraces, readTraceRecord } from '../persistence/traceLibrary.ts';
 import { latestWins } from '../services/latestWins.ts';
-import type { AppStore } from '../store/appStore.ts';
+import type { AppStore, Pinned } from '../store/appStore.ts';
 import { moveTo, type Move } from './model/stepNavigation.ts';
 import { isFiltering, type TimelineFilter } from './model/timelineFilter.ts';
 import { createReplayClient, RestartedError, type MakeWorker, type ReplayClient } from './replayClient.ts';
@@ -30,6 +30,8 @@ export interface ReplayService {
   applyFilter(filter: TimelineFilter): Promise<void>;
   /** Pins the open pipeline as it is now: later edits are compared with it over the trace. */
   pinVersion(): void;
+  /** Compares with a given version (one from the pipeline's history) instead of the one pinned by hand. */
+  compareWith(version: Pinned): void;
   unpin(): void;
   runCompare(): Promise<void>;
   /** Stops whatever the replay worker is doing (a new worker starts) and replays the open trace afresh. */
@@ -264,6 +266,10 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       const doc = s().doc;
       if (!doc) return;
       s().versionPinned({ doc, name: doc.name, at: Date.now() });
+      void runCompare();
+    },
+    compareWith(version) {
+      s().versionPinned(version);
       void runCompare();
     },
     unpin() {

@@ -35,7 +35,7 @@ export function useDebuggerShortcuts(): void {
         else useApp.getState().undo();
         return;
       }
-      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('[role="dialog"]')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog:modal')) return;
       const k = e.key;
       let handled = true;
       if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'j' || k === 'J') move('next');

@@ -53,6 +53,7 @@ export function PipelineForm() {
         <li>Wires run event → matcher → handler. Matchers in a row are AND; several paths are OR.</li>
         <li>Handlers run in ascending order; ties keep document order.</li>
         <li><span className="kbd">Ctrl/⌘ Z</span> undo · <span className="kbd">Ctrl/⌘ Shift Z</span> redo · <span className="kbd">Ctrl/⌘ D</span> duplicate</li>
+        <li><span className="kbd">Ctrl/⌘ Shift M</span> Problems · <span className="kbd">F2</span> rename · <span className="kbd">Ctrl/⌘ Shift E</span> code full screen</li>
       </ul>
     </div>
   );

@@ -12,7 +12,7 @@ export const DEFAULT_SIZES: Readonly<Record<'event' | 'matcher' | 'handler', Siz
 };
 
 /**
- * Left-to-right layered layout of the whole graph with dagre: events on the left, handlers on the right,
+ * Left-to-right layered layout of the whole graph with dagre: events in the first column, handlers on the right,
  * wires crossing as little as dagre manages. Returns a position (top-left corner) for every node.
  */
 export function autoLayout(doc: Pick<Pipeline, 'nodes' | 'wires'>, sizes?: ReadonlyMap<string, Size>): NodePosition[] {
@@ -24,12 +24,22 @@ export function autoLayout(doc: Pick<Pipeline, 'nodes' | 'wires'>, sizes?: Reado
     g.setNode(node.id, { width: size.width, height: size.height });
   }
   for (const w of doc.wires) if (g.hasNode(w.from) && g.hasNode(w.to)) g.setEdge(w.from, w.to);
+  // Every event node in the first column: a hidden root wired to each event with a heavy weight holds
+  // them there (dagre has no rank constraints); the root's own column is taken off afterwards.
+  const ROOT = '\u0000root';
+  const events = doc.nodes.filter((n) => n.kind === 'event');
+  if (events.length > 0) {
+    g.setNode(ROOT, { width: 1, height: 1 });
+    for (const e of events) g.setEdge(ROOT, e.id, { weight: 1000, minlen: 1 });
+  }
   dagre.layout(g);
-  return doc.nodes.map((node) => {
+  const placed = doc.nodes.map((node) => {
     const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
     // dagre gives centres; the canvas places nodes by their top-left corner.
-    return { id: node.id, x: Math.round(n.x - n.width / 2), y: Math.round(n.y - n.height / 2) };
+    return { id: node.id, x: n.x - n.width / 2, y: n.y - n.height / 2 };
   });
+  const x0 = Math.min(...placed.map((p) => p.x)), y0 = Math.min(...placed.map((p) => p.y));
+  return placed.map((p) => ({ id: p.id, x: Math.round(p.x - x0), y: Math.round(p.y - y0) }));
 }
 
 /**

@@ -33,7 +33,9 @@ export type Change =
   | { type: 'disconnect'; wires: Wire[] }
   | { type: 'updateNode'; node: PipelineNode }
   | { type: 'moveNodes'; positions: NodePosition[] }
-  | { type: 'setProps'; props: PipelineProps };
+  | { type: 'setProps'; props: PipelineProps }
+  /** The whole document at once (restoring a version from the history); its inverse is the document before. */
+  | { type: 'replaceDoc'; doc: Pipeline };
 
 export interface Applied {
   doc: Pipeline;
@@ -167,6 +169,7 @@ export function applyChange(doc: Pipeline, change: Change): Applied {
     case 'updateNode': return updateNode(doc, change.node);
     case 'moveNodes': return moveNodes(doc, change.positions);
     case 'setProps': return setProps(doc, change.props);
+    case 'replaceDoc': return { doc: change.doc, inverse: { type: 'replaceDoc', doc } };
   }
 }
 

@@ -55,7 +55,7 @@ export function typeProblems(doc: Pipeline, marks: ReadonlyMap<string, TypeMarks
     const spec = n.kind === 'handler' && n.action.type === 'code' ? { spec: n.action, path: ['nodes', i, 'action', 'source'] } : n.kind === 'matcher' && n.code ? { spec: n.code, path: ['nodes', i, 'code', 'source'] } : null;
     if (!m || !spec || spec.spec.source !== m.source) return;
     for (const k of m.markers) {
-      out.push({ code: 'code_error', severity: 'warning', path: spec.path, node_id: n.id, message: `Type check, line ${k.line}:${k.column}: ${k.message} (the code still runs: types are stripped)` });
+      out.push({ code: 'code_error', severity: 'warning', path: spec.path, node_id: n.id, at: { line: k.line, column: k.column }, message: `Type check, line ${k.line}:${k.column}: ${k.message} (the code still runs: types are stripped)` });
     }
   });
   return out;

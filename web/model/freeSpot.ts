@@ -1,11 +1,12 @@
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import { DEFAULT_SIZES, type Size } from './autoLayout.ts';
+import { routeWires, segmentCrossesBox } from './routeWires.ts';
 
 /**
  * Where a node added by click (or by keyboard from the palette) goes: the top-left corner nearest `want`
- * where a box of `size` overlaps no node and crosses no wire (wires taken as the straight line between the
- * centres of their nodes), so a new node never stacks on another or seems to sit on a wire it is not part
- * of. Searched on rings of a grid around `want`; the first free spot wins, `want` itself if nothing is free.
+ * where a box of `size` overlaps no node and crosses no wire (wires taken along the routes the canvas draws,
+ * web/model/routeWires.ts), so a new node never stacks on another or seems to sit on a wire it is not part
+ * of, and no wire has to make way for it. Searched on rings of a grid around `want`; the first free spot wins, `want` itself if nothing is free.
  */
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -18,24 +19,6 @@ function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP;
 }
 
-/** Whether the segment p→q passes through box `b` grown by GAP (Liang–Barsky clipping). */
-function crosses(p: { x: number; y: number }, q: { x: number; y: number }, b: Box): boolean {
-  const x0 = b.x - GAP, x1 = b.x + b.width + GAP, y0 = b.y - GAP, y1 = b.y + b.height + GAP;
-  const dx = q.x - p.x, dy = q.y - p.y;
-  let t0 = 0, t1 = 1;
-  for (const [pk, qk] of [[-dx, p.x - x0], [dx, x1 - p.x], [-dy, p.y - y0], [dy, y1 - p.y]] as const) {
-    if (pk === 0) {
-      if (qk < 0) return false;
-      continue;
-    }
-    const r = qk / pk;
-    if (pk < 0) t0 = Math.max(t0, r);
-    else t1 = Math.min(t1, r);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
 export function freeSpot(doc: Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want: { x: number; y: number }, size: Size, sizes?: ReadonlyMap<string, Size>): { x: number; y: number } {
   const at = new Map((doc.layout?.nodes ?? []).map((p) => [p.id, p]));
   const boxes = new Map<string, Box>();
@@ -43,15 +26,12 @@ export function freeSpot(doc: Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want
     const p = at.get(n.id);
     if (p) boxes.set(n.id, { x: p.x, y: p.y, ...(sizes?.get(n.id) ?? DEFAULT_SIZES[n.kind]) });
   }
-  const centre = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
-  const segments = doc.wires.flatMap((w) => {
-    const a = boxes.get(w.from), b = boxes.get(w.to);
-    return a && b ? [[centre(a), centre(b)] as const] : [];
-  });
+  const routes = routeWires(boxes, doc.wires.map((w, i) => ({ id: String(i), ...w })));
+  const segments = [...routes.values()].flatMap((pts) => pts.slice(1).map((q, k) => [pts[k]!, q] as const));
   const free = (x: number, y: number) => {
     const box = { x, y, ...size };
     for (const b of boxes.values()) if (overlaps(box, b)) return false;
-    for (const [p, q] of segments) if (crosses(p, q, box)) return false;
+    for (const [p, q] of segments) if (segmentCrossesBox(p, q, box, GAP)) return false;
     return true;
   };
   for (let r = 0; r <= RINGS; r++) {

@@ -4,6 +4,8 @@ import type { Problem } from '../../engine/model/problem.ts';
 import { describeMatcher } from '../../engine/model/describeCondition.ts';
 import { describeAction } from './describeAction.ts';
 import { eventModes, patternMode, type PatternMode } from '../../engine/model/eventModes.ts';
+import { DEFAULT_SIZES } from './autoLayout.ts';
+import { routeWires, type Box, type Point } from './routeWires.ts';
 
 /**
  * The pure mapping from a pipeline document to React Flow nodes and edges (STYLE habit 6), and back from a
@@ -19,7 +21,7 @@ export interface FlowNodeData extends Record<string, unknown> {
 
 export type FlowNodeKind = PipelineNode['kind'];
 export type HookFlowNode = Node<FlowNodeData, FlowNodeKind>;
-export type HookFlowEdge = Edge<{ wire: Wire }>;
+export type HookFlowEdge = Edge<{ wire: Wire; /** The route around other nodes; none when there is no way around. */ points?: readonly Point[] }, 'routed'>;
 
 export interface FlowView {
   selectedNodes: ReadonlySet<string>;
@@ -65,8 +67,19 @@ function problemsByNode(problems: readonly Problem[]): Map<string, Problem[]> {
 
 const NO_PROBLEMS: readonly Problem[] = [];
 
-/** Maps a document to React Flow nodes and edges. Nodes without a position are placed at the origin. */
-export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW): { nodes: HookFlowNode[]; edges: HookFlowEdge[] } {
+/** The box of every node on the canvas: its position and its measured size (a default one before that). */
+export function nodeBoxes(nodes: readonly HookFlowNode[]): Map<string, Box> {
+  return new Map(nodes.map((n) => [n.id, { ...n.position, ...(n.measured?.width && n.measured.height ? { width: n.measured.width, height: n.measured.height } : DEFAULT_SIZES[n.type ?? 'handler']) }]));
+}
+
+type Routes = ReadonlyMap<string, readonly Point[]>;
+
+/**
+ * Maps a document to React Flow nodes and edges, each edge routed around the nodes it is not part of.
+ * Nodes without a position are placed at the origin. `reuse` hands in routes to keep instead of routing
+ * again (the mapper keeps the routes of wires away from a node being dragged).
+ */
+export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW, reuse?: (id: string) => readonly Point[] | undefined): { nodes: HookFlowNode[]; edges: HookFlowEdge[] } {
   const positions = new Map((doc.layout?.nodes ?? []).map((p) => [p.id, p]));
   const known = eventModes(doc);
   const byNode = problemsByNode(view.problems);
@@ -84,16 +97,31 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW): { no
       data: { node, summary: summarize(node, mode), ...(mode ? { mode } : {}), problems: byNode.get(node.id) ?? NO_PROBLEMS },
     };
   });
-  const edges = doc.wires.map((wire): HookFlowEdge => {
-    const id = edgeId(wire);
+  const boxes = nodeBoxes(nodes);
+  const wires = doc.wires.map((w) => ({ id: edgeId(w), from: w.from, to: w.to }));
+  const kept = new Map<string, readonly Point[]>();
+  if (reuse) for (const w of wires) {
+    const r = reuse(w.id);
+    if (r) kept.set(w.id, r);
+  }
+  const routes: Routes = new Map([...kept, ...routeWires(boxes, wires.filter((w) => !kept.has(w.id)))]);
+  const edges = doc.wires.map((wire, k): HookFlowEdge => {
+    const id = wires[k]!.id;
     const className = view.edgeClasses?.get(id);
-    return { id, source: wire.from, target: wire.to, selected: view.selectedEdges.has(id), data: { wire }, ...(className ? { className } : {}) };
+    const points = routes.get(id);
+    return { id, type: 'routed', source: wire.from, target: wire.to, selected: view.selectedEdges.has(id), data: { wire, ...(points ? { points } : {}) }, ...(className ? { className } : {}) };
   });
   return { nodes, edges };
 }
 
 function sameProblems(a: readonly Problem[], b: readonly Problem[]): boolean {
   return a.length === b.length && a.every((p, i) => p.code === b[i]?.code && p.message === b[i]?.message);
+}
+
+function samePoints(a: readonly Point[] | undefined, b: readonly Point[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((p, i) => p.x === b[i]!.x && p.y === b[i]!.y);
 }
 
 function sameNode(a: HookFlowNode, b: HookFlowNode): boolean {
@@ -117,15 +145,31 @@ function sameNode(a: HookFlowNode, b: HookFlowNode): boolean {
 export function createFlowMapper(): (doc: Pipeline, view: FlowView) => { nodes: HookFlowNode[]; edges: HookFlowEdge[] } {
   let lastNodes = new Map<string, HookFlowNode>();
   let lastEdges = new Map<string, HookFlowEdge>();
+  let lastGeometry: readonly unknown[] | null = null;
   return (doc, view) => {
-    const fresh = pipelineToFlow(doc, view);
+    // While nodes are dragged only the wires of the dragged nodes are routed again (a 300-node canvas
+    // takes ~50 ms to route whole); the drop routes everything.
+    // An edit that moved nothing (a rename, a selection) keeps every route.
+    const moving = view.dragging;
+    const geometry = [doc.layout, doc.wires, doc.nodes.length, view.measured, view.dragging] as const;
+    const still = lastGeometry !== null && geometry.every((g, i) => g === lastGeometry![i]);
+    lastGeometry = geometry;
+    const reuse = still
+      ? (id: string) => lastEdges.get(id)?.data?.points
+      : moving
+        ? (id: string) => {
+            const e = lastEdges.get(id);
+            return e && !moving.has(e.source) && !moving.has(e.target) ? e.data?.points : undefined;
+          }
+        : undefined;
+    const fresh = pipelineToFlow(doc, view, reuse);
     const nodes = fresh.nodes.map((n) => {
       const old = lastNodes.get(n.id);
       return old && sameNode(old, n) ? old : n;
     });
     const edges = fresh.edges.map((e) => {
       const old = lastEdges.get(e.id);
-      return old && old.selected === e.selected && old.className === e.className ? old : e;
+      return old && old.selected === e.selected && old.className === e.className && samePoints(old.data?.points, e.data?.points) ? old : e;
     });
     lastNodes = new Map(nodes.map((n) => [n.id, n]));
     lastEdges = new Map(edges.map((e) => [e.id, e]));

@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { StoredPipeline } from './storedPipeline.ts';
 import type { StoredTrace, TraceChunk } from './storedTrace.ts';
+import type { PipelineVersion } from './versionHistory.ts';
 
 /** A key/value row for small app settings (which pipeline was open, whether the demo was seeded). */
 export interface SettingRow {
@@ -18,6 +19,8 @@ export class HookwireDb extends Dexie {
   /** The debugger's trace library: one row per trace, its events in `traceChunks` (storedTrace.ts). */
   traces!: EntityTable<StoredTrace, 'id'>;
   traceChunks!: Table<TraceChunk, [string, number]>;
+  /** Automatic version history of each pipeline (versionHistory.ts). */
+  versions!: EntityTable<PipelineVersion, 'seq'>;
 
   constructor(name = 'hookwire') {
     super(name);
@@ -29,6 +32,18 @@ export class HookwireDb extends Dexie {
       traces: 'id, updated_at',
       traceChunks: '[trace_id+chunk]',
     });
+    // Version 3 keeps every earlier table and its rows; each pipeline stored before gets its current
+    // document as the first version of its history, so Compare and Restore have something to start from.
+    this.version(3)
+      .stores({ versions: '++seq, [pipeline_id+seq]' })
+      .upgrade(async (tx) => {
+        const now = Date.now();
+        const pipelines = await tx.table('pipelines').toArray();
+        const rows = pipelines
+          .filter((p) => p.deleted_at === undefined)
+          .map((p): PipelineVersion => ({ pipeline_id: p.id, doc: p.doc, name: p.name, first_at: p.updated_at ?? now, at: p.updated_at ?? now, revision: p.revision, summary: 'As saved before version history began' }));
+        await tx.table('versions').bulkAdd(rows);
+      });
   }
 }
 

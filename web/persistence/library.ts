@@ -1,5 +1,6 @@
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { HookwireDb } from './db.ts';
+import { deleteVersionsOf, recordVersion } from './versionHistory.ts';
 import { migrateStoredRecord, STORED_FORMAT, STORED_VERSION, type StoredPipeline } from './storedPipeline.ts';
 
 /** Identifies this tab in saved records, so a tab can tell its own saves from another tab's. */
@@ -42,7 +43,10 @@ export async function uniquePipelineName(db: HookwireDb, name: string): Promise<
 /** Adds a pipeline to the library and returns its id. */
 export async function createPipeline(db: HookwireDb, doc: Pipeline): Promise<string> {
   const record = newRecord(doc, Date.now());
-  await db.pipelines.add(record);
+  await db.transaction('rw', db.pipelines, db.versions, async () => {
+    await db.pipelines.add(record);
+    await recordVersion(db, record.id, doc, record.revision, record.created_at);
+  });
   return record.id;
 }
 
@@ -59,23 +63,27 @@ export async function readPipeline(db: HookwireDb, id: string): Promise<ReturnTy
  * are thrown for the caller to show.
  */
 export async function savePipeline(db: HookwireDb, id: string, doc: Pipeline, baseRevision: number): Promise<SaveResult> {
-  return db.transaction('rw', db.pipelines, async (): Promise<SaveResult> => {
+  return db.transaction('rw', db.pipelines, db.versions, async (): Promise<SaveResult> => {
     const current = await db.pipelines.get(id);
     if (!current || current.deleted_at !== undefined) return { ok: false, reason: 'missing' };
     if (current.revision !== baseRevision) return { ok: false, reason: 'conflict', theirRevision: current.revision };
     const revision = current.revision + 1;
-    await db.pipelines.put({ ...current, doc, name: doc.name, revision, saved_by: TAB_ID, updated_at: Date.now() });
+    const now = Date.now();
+    await db.pipelines.put({ ...current, doc, name: doc.name, revision, saved_by: TAB_ID, updated_at: now });
+    await recordVersion(db, id, doc, revision, now);
     return { ok: true, revision };
   });
 }
 
 /** Renames an entry that is not open in the editor (the open one is renamed through an edit). */
 export async function renameStored(db: HookwireDb, id: string, name: string): Promise<void> {
-  await db.transaction('rw', db.pipelines, async () => {
+  await db.transaction('rw', db.pipelines, db.versions, async () => {
     const current = await db.pipelines.get(id);
     if (!current) return;
     const doc = typeof current.doc === 'object' && current.doc !== null ? { ...(current.doc as object), name } : current.doc;
-    await db.pipelines.put({ ...current, doc, name, revision: current.revision + 1, saved_by: TAB_ID, updated_at: Date.now() });
+    const now = Date.now();
+    await db.pipelines.put({ ...current, doc, name, revision: current.revision + 1, saved_by: TAB_ID, updated_at: now });
+    await recordVersion(db, id, doc, current.revision + 1, now);
   });
 }
 
@@ -88,7 +96,10 @@ export async function duplicateStored(db: HookwireDb, id: string): Promise<strin
   const now = Date.now();
   const copy: StoredPipeline = { ...current, id: crypto.randomUUID(), doc, name, revision: 1, saved_by: TAB_ID, created_at: now, updated_at: now };
   delete copy.deleted_at;
-  await db.pipelines.add(copy);
+  await db.transaction('rw', db.pipelines, db.versions, async () => {
+    await db.pipelines.add(copy);
+    await recordVersion(db, copy.id, doc, copy.revision, now);
+  });
   return copy.id;
 }
 
@@ -109,7 +120,10 @@ export async function restorePipeline(db: HookwireDb, id: string): Promise<void>
 /** Removes entries deleted in an earlier session for good. */
 export async function purgeDeleted(db: HookwireDb, before: number): Promise<number> {
   const old = (await db.pipelines.toArray()).filter((r) => r.deleted_at !== undefined && r.deleted_at < before);
-  await db.pipelines.bulkDelete(old.map((r) => r.id));
+  await db.transaction('rw', db.pipelines, db.versions, async () => {
+    await db.pipelines.bulkDelete(old.map((r) => r.id));
+    await deleteVersionsOf(db, old.map((r) => r.id));
+  });
   return old.length;
 }
 

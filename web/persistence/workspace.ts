@@ -4,6 +4,7 @@ import { demoPipeline } from '../demo/demoPipeline.ts';
 import { documentForEditor } from '../model/editorDocument.ts';
 import type { AppStore } from '../store/appStore.ts';
 import type { HookwireDb } from './db.ts';
+import type { PipelineVersion } from './versionHistory.ts';
 import {
   createPipeline, deletePipeline, describeStorageError, duplicateStored, getSetting, listPipelines, purgeDeleted,
   readPipeline, renameStored, restorePipeline, savePipeline, setSetting, TAB_ID,
@@ -38,6 +39,8 @@ export interface Workspace {
   duplicatePipeline(id: string): Promise<void>;
   /** Deletes an entry, with an Undo in the toast; deleting the open one opens the next. */
   removePipeline(id: string): Promise<void>;
+  /** Makes an earlier version the document again, as one edit (undo takes it back; the save records it). */
+  restoreVersion(version: PipelineVersion): Promise<void>;
   dispose(): void;
 }
 
@@ -196,6 +199,19 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
     });
   }
 
+  async function restoreVersion(version: PipelineVersion): Promise<void> {
+    const s = store();
+    if (s.pipelineId !== version.pipeline_id || !s.doc) return;
+    const opened = documentForEditor(version.doc);
+    if (!opened.ok) {
+      s.toast({ tone: 'error', message: `That version cannot be opened: ${opened.message}` });
+      return;
+    }
+    const when = new Date(version.at).toLocaleTimeString('en-GB');
+    s.apply([{ type: 'replaceDoc', doc: opened.doc }], `Restore the version of ${when}`);
+    s.toast({ tone: 'info', message: `Restored the version of ${when}.`, actionLabel: 'Undo', action: () => store().undo() });
+  }
+
   async function start(): Promise<void> {
     try {
       await purgeDeleted(db, Date.now());
@@ -219,7 +235,7 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
   });
 
   return {
-    db, start, openPipeline, flushSave, loadTheirs, keepMine, saveMineAsCopy, newPipeline, renamePipeline, duplicatePipeline, removePipeline,
+    db, start, openPipeline, flushSave, loadTheirs, keepMine, saveMineAsCopy, newPipeline, renamePipeline, duplicatePipeline, removePipeline, restoreVersion,
     retrySave() {
       store().setSave({ status: 'idle' });
       return flushSave();

@@ -51,6 +51,8 @@ export interface DocumentData {
   save: SaveState;
   /** Which node the canvas should bring into view (problems list, inspector links). */
   focusRequest: { id: string; n: number } | null;
+  /** Where the code editor of a node should put its cursor (a code problem picked in the Problems panel). */
+  codeReveal: { id: string; line: number; column: number; n: number } | null;
 }
 
 export interface DocumentActions {
@@ -67,6 +69,8 @@ export interface DocumentActions {
   redo(): void;
   select(nodes: string[], edges?: string[]): void;
   focusNode(id: string): void;
+  /** Selects a code node and asks its editor to put the cursor at `line:column`. */
+  revealCode(id: string, line: number, column: number): void;
   setSave(save: SaveState, patch?: Partial<Pick<DocumentData, 'revision' | 'savedVersion'>>): void;
   /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
   setCodeProblems(problems: Problem[]): void;
@@ -92,6 +96,7 @@ const INITIAL: DocumentData = {
   selectedEdges: [],
   save: { status: 'idle' },
   focusRequest: null,
+  codeReveal: null,
 };
 
 /** Validates `doc` on the page and joins the code problems last reported for it. */
@@ -196,6 +201,11 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
     select: (nodes, edges = []) => set({ selectedNodes: nodes, selectedEdges: edges }),
 
     focusNode: (id) => set({ selectedNodes: [id], selectedEdges: [], focusRequest: { id, n: (get().focusRequest?.n ?? 0) + 1 } }),
+
+    revealCode: (id, line, column) => {
+      get().focusNode(id);
+      set({ codeReveal: { id, line, column, n: (get().codeReveal?.n ?? 0) + 1 } });
+    },
 
     setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
 

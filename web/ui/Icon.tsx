@@ -17,6 +17,8 @@ const PATHS = {
   redo: 'M11 3l3 3-3 3M14 6H6.5a4 4 0 0 0 0 8H10',
   layout: 'M2 3h4v3H2zM10 2h4v3h-4zM10 11h4v3h-4zM6 4.5h2v8h2M8 3.5h2',
   fit: 'M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4',
+  zoomIn: 'M7 2.5a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9zM10.3 10.3 14 14M5 7h4M7 5v4',
+  zoomOut: 'M7 2.5a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9zM10.3 10.3 14 14M5 7h4',
   import: 'M8 2v8M5 7l3 3 3-3M2.5 11v2.5h11V11',
   export: 'M8 10V2M5 5l3-3 3 3M2.5 11v2.5h11V11',
   plus: 'M8 3v10M3 8h10',
@@ -28,6 +30,9 @@ const PATHS = {
   library: 'M3 2.5v11M6 2.5v11M9 3l3.5 10.3',
   palette: 'M2 2h5v5H2zM9 2h5v5H9zM2 9h5v5H2zM9 9h5v5H9z',
   warning: 'M8 2 14.5 13.5h-13zM8 6.5v3.5M8 12v.01',
+  expand: 'M9.5 2H14v4.5M14 2 9 7M6.5 14H2V9.5M2 14l5-5',
+  collapse: 'M13.5 7H9V2.5M9 7l5-5M2.5 9H7v4.5M7 9l-5 5',
+  history: 'M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5v2.6h2.6M8 5v3.2l2 1.3',
 } as const;
 
 export type IconName = keyof typeof PATHS;

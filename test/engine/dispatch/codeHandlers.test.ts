@@ -191,6 +191,8 @@ describe('code handlers in the engine', () => {
     expect(r.ok).toBe(false);
     expect(r.problems[0]).toMatchObject({ code: 'code_error', node_id: 'h', path: ['nodes', 1, 'action', 'source'] });
     expect(r.problems[0]!.message).toMatch(/line 2/);
+    // The same place as data, for an editor to put its cursor on.
+    expect(r.problems[0]!.at).toMatchObject({ line: 2 });
     const noSandbox = compilePipeline(pipeline([ev('e', '*'), handler('h', code('export default () => {}'))], ['e->h']));
     expect(noSandbox.ok || noSandbox.problems[0]!.code).toBe('no_sandbox');
   });

@@ -55,6 +55,13 @@ describe('applyChange', () => {
     expect(applyChange(s.doc, s.inverse).doc).toEqual(demo);
   });
 
+  it('replaces the whole document (restoring a version); the inverse is the document before', () => {
+    const other: Pipeline = { ...demo, name: 'Older', nodes: demo.nodes.slice(0, 2), wires: [] };
+    const r = applyChange(demo, { type: 'replaceDoc', doc: other });
+    expect(r.doc).toBe(other);
+    expect(applyChange(r.doc, r.inverse).doc).toEqual(demo);
+  });
+
   it('throws on changes that cannot apply (caller bugs, not user errors)', () => {
     expect(() => applyChange(demo, { type: 'removeNodes', ids: ['nope'] })).toThrow(ChangeError);
     expect(() => applyChange(demo, { type: 'connect', wires: [{ value: demo.wires[0]! }] })).toThrow(ChangeError);
@@ -72,7 +79,7 @@ type Step = [kind: number, a: number, b: number];
 function changeFor(doc: Pipeline, [kind, a, b]: Step): Change {
   const pick = <T,>(list: readonly T[], i: number): T => list[i % list.length] as T;
   const node = doc.nodes.length ? pick(doc.nodes, a) : undefined;
-  switch (node ? kind % 6 : 0) {
+  switch (node ? kind % 7 : 0) {
     case 0: {
       const added = createNode({ kind: 'matcher' }, doc);
       const wires = node && node.kind !== 'handler' ? [{ value: { from: node.id, to: added.id } }] : [];
@@ -82,6 +89,12 @@ function changeFor(doc: Pipeline, [kind, a, b]: Step): Change {
     case 2: return { type: 'moveNodes', positions: [{ id: node!.id, x: b, y: -b }] };
     case 3: return doc.wires.length ? { type: 'disconnect', wires: [pick(doc.wires, b)] } : { type: 'setProps', props: { name: `n${b}` } };
     case 4: return node!.kind === 'handler' ? { type: 'updateNode', node: { ...node!, order: b } } : { type: 'setProps', props: { description: `d${b}` } };
+    case 5: {
+      // An earlier version: the demo's first few nodes, with only their wires and positions.
+      const nodes = demo.nodes.slice(0, b % (demo.nodes.length + 1));
+      const kept = new Set(nodes.map((n) => n.id));
+      return { type: 'replaceDoc', doc: { ...demo, name: `restored ${a}`, nodes, wires: demo.wires.filter((w) => kept.has(w.from) && kept.has(w.to)), layout: { nodes: demo.layout!.nodes.filter((p) => kept.has(p.id)) } } };
+    }
     default: return { type: 'setProps', props: { name: `n${a}`, description: undefined } };
   }
 }

@@ -3,6 +3,7 @@ import type { Pipeline } from '../../../engine/model/pipelineSchema.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { DEFAULT_SIZES } from '../../../web/model/autoLayout.ts';
 import { freeSpot } from '../../../web/model/freeSpot.ts';
+import { routeWires, segmentCrossesBox } from '../../../web/model/routeWires.ts';
 
 const size = DEFAULT_SIZES.handler;
 const boxOf = (doc: Pipeline, id: string) => {
@@ -42,5 +43,22 @@ describe('freeSpot', () => {
     // Halfway along the wire: the spot found is off the line y ≈ 32.
     const spot = freeSpot(doc as Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, { x: 400, y: 0 }, size);
     expect(spot.y + size.height < 32 - 24 || spot.y > 32 + 24).toBe(true);
+  });
+
+  it('avoids a wire where it is drawn: an orthogonal route, not the straight line between the nodes', () => {
+    const doc = {
+      nodes: [
+        { id: 'a', kind: 'event', pattern: 'input.received' },
+        { id: 'b', kind: 'handler', name: 'b', order: 1, enabled: true, shadow: false, on_error: 'block', action: { type: 'stop' } },
+      ] as Pipeline['nodes'],
+      wires: [{ from: 'a', to: 'b' }],
+      layout: { nodes: [{ id: 'a', x: 0, y: 0 }, { id: 'b', x: 1200, y: 900 }] },
+    };
+    const route = routeWires(new Map([['a', boxOf(doc as Pipeline, 'a')], ['b', boxOf(doc as Pipeline, 'b')]]), [{ id: 'w', ...doc.wires[0]! }]).get('w')!;
+    // Asked right on the route's first horizontal run, far from the straight diagonal a→b.
+    const want = { x: 300, y: route[0]!.y - size.height / 2 };
+    const spot = freeSpot(doc as Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want, size);
+    const box = { ...spot, ...size };
+    for (let k = 1; k < route.length; k++) expect(segmentCrossesBox(route[k - 1]!, route[k]!, box)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFlowMapper, edgeId, pipelineToFlow, wireOfEdgeId, EMPTY_VIEW } from '../../../web/model/pipelineToFlow.ts';
+import { segmentCrossesBox } from '../../../web/model/routeWires.ts';
+import { createFlowMapper, nodeBoxes, edgeId, pipelineToFlow, wireOfEdgeId, EMPTY_VIEW } from '../../../web/model/pipelineToFlow.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { applyChange } from '../../../web/model/changes.ts';
 import type { Problem } from '../../../engine/model/problem.ts';
@@ -69,6 +70,32 @@ describe('createFlowMapper', () => {
     const b = map(moved, EMPTY_VIEW);
     const changed = b.nodes.filter((n, i) => n !== a.nodes[i]).map((n) => n.id);
     expect(changed).toEqual(['ev-any']);
-    expect(b.edges.every((e, i) => e === a.edges[i])).toBe(true);
+    // A wire keeps its object unless its route changed; the moved node's own wire is routed anew.
+    for (const [i, e] of b.edges.entries()) {
+      const same = JSON.stringify(e.data?.points) === JSON.stringify(a.edges[i]!.data?.points);
+      expect(e === a.edges[i]).toBe(same);
+    }
+    expect(b.edges.find((e) => e.source === 'ev-any')).not.toBe(a.edges.find((e) => e.source === 'ev-any'));
+  });
+
+  it('keeps every route when an edit moved nothing', () => {
+    const map = createFlowMapper();
+    const a = map(demo, EMPTY_VIEW);
+    const b = map(demo, { ...EMPTY_VIEW, selectedNodes: new Set(['ev-any']) });
+    expect(b.edges.every((e, i) => e.data?.points === a.edges[i]!.data?.points)).toBe(true);
+  });
+});
+
+describe('pipelineToFlow routes', () => {
+  it('routes every demo wire around the nodes it is not part of', () => {
+    const { nodes, edges } = pipelineToFlow(demo);
+    const boxes = nodeBoxes(nodes);
+    for (const e of edges) {
+      const pts = e.data!.points!;
+      expect(pts.length).toBeGreaterThanOrEqual(2);
+      for (let k = 1; k < pts.length; k++) {
+        for (const [id, b] of boxes) if (id !== e.source && id !== e.target) expect(segmentCrossesBox(pts[k - 1]!, pts[k]!, b), `${e.id} under ${id}`).toBe(false);
+      }
+    }
   });
 });

@@ -5,6 +5,7 @@ import { useServices } from '../../services/AppServices.tsx';
 import { pathHighlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { ZoomButtons } from '../../canvas/CanvasToolbar.tsx';
 
 /** The canvas, read-only, lit along the path the current event took; with the legend and the states around it. */
 export function DebugMain() {
@@ -50,15 +51,22 @@ export function DebugMain() {
         {detail ? <StepBadge /> : <span className="dbg-muted">{trace ? 'Replaying…' : 'No trace open'}</span>}
         <span className="grow" />
         {detail && <Legend />}
+        <ZoomButtons />
       </div>
       <div className="dbg-canvas-wrap">
-        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses } : {})} />
+        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight.nodeClasses) } : {})} />
         <CompileBanner />
         <FailureBanner />
         {!trace && <NoTraceNote />}
       </div>
     </div>
   );
+}
+
+/** The nodes the step went through (event, matchers tried, handlers that ran): the canvas keeps them in view. */
+const LIT = /\bdbg-(event|pass|fail|fired|error|decider|focus)\b/;
+function litNodes(classes: ReadonlyMap<string, string>): string[] {
+  return [...classes].filter(([, c]) => LIT.test(c)).map(([id]) => id);
 }
 
 function StepBadge() {
@@ -79,15 +87,26 @@ function StepBadge() {
   );
 }
 
+const LEGEND = (
+  <>
+    <span><i className="sw pass" />passed</span>
+    <span><i className="sw fail" />failed</span>
+    <span><i className="sw fired" />fired</span>
+    <span><i className="sw decider" />decided</span>
+    <span><i className="sw skipped" />not reached</span>
+  </>
+);
+
+/** In the bar when there is room; folded behind a "Legend" button when the bar is narrow (no wrapping). */
 function Legend() {
   return (
-    <div className="dbg-legend" aria-label="Canvas legend">
-      <span><i className="sw pass" />passed</span>
-      <span><i className="sw fail" />failed</span>
-      <span><i className="sw fired" />fired</span>
-      <span><i className="sw decider" />decided</span>
-      <span><i className="sw skipped" />not reached</span>
-    </div>
+    <>
+      <div className="dbg-legend wide" aria-label="Canvas legend">{LEGEND}</div>
+      <details className="dbg-legend-fold">
+        <summary className="btn ghost">Legend</summary>
+        <div className="dbg-legend pop" aria-label="Canvas legend">{LEGEND}</div>
+      </details>
+    </>
   );
 }
 

@@ -40,7 +40,7 @@ export function ImportResultDialog() {
         {r.problems.slice(0, SHOWN).map((p, i) => (
           <li key={i} className={p.severity} data-testid="import-line-problem" data-line={p.line} data-code={p.code}>
             {p.line > 0 && <span className="dbg-line-no">line {p.line}</span>}
-            {p.line > 0 ? p.message.replace(/^line \d+: /, '') : p.message}
+            {p.detail}
             <span className="path">{p.code}{p.severity === 'warning' ? ' · kept' : ''}</span>
           </li>
         ))}

@@ -1,3 +1,7 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { documentForEditor } from '../../model/editorDocument.ts';
+import { listVersions, type PipelineVersion } from '../../persistence/versionHistory.ts';
+import { versionTime } from '../../library/HistoryPanel.tsx';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
@@ -5,9 +9,33 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
 
 const MAX_ROWS = 500;
 
+/** Any earlier version from the pipeline's automatic history, as the version to compare with. */
+function VersionPicker({ label }: { label: string }) {
+  const { replay, workspace } = useServices();
+  const id = useApp((s) => s.pipelineId);
+  const versions = useLiveQuery(() => (id ? listVersions(workspace.db, id) : Promise.resolve([] as PipelineVersion[])), [workspace.db, id]);
+  const earlier = (versions ?? []).slice(1);
+  if (earlier.length === 0) return null;
+  return (
+    <label className="dbg-compare-pick">
+      <span>{label}</span>
+      <select className="input" value="" data-testid="compare-version" aria-label="Compare with an earlier version"
+        onChange={(e) => {
+          const v = earlier.find((x) => String(x.seq) === e.target.value);
+          const opened = v ? documentForEditor(v.doc) : null;
+          if (!v || !opened?.ok) return;
+          replay.compareWith({ doc: opened.doc, name: v.label ?? `${v.name} at ${new Date(v.at).toLocaleTimeString('en-GB')}`, at: v.at });
+        }}>
+        <option value="">Choose a version…</option>
+        {earlier.map((v) => <option key={v.seq} value={v.seq}>{versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
+      </select>
+    </label>
+  );
+}
+
 /**
- * Pin a version of the pipeline, edit it, and see over the whole trace which events now decide differently
- * (the engine's pipeline diff [R12]: outcome, reason or final payload).
+ * Pin a version of the pipeline (or pick any earlier one from its history), edit it, and see over the whole
+ * trace which events now decide differently (the engine's pipeline diff [R12]: outcome, reason or final payload).
  */
 export function ComparePanel() {
   const pinned = useApp((s) => s.pinned);
@@ -20,6 +48,7 @@ export function ComparePanel() {
       <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
         <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason or final payload changes is listed here.</p>
         <button className="btn primary" onClick={replay.pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
+        <VersionPicker label="or compare with an earlier version:" />
       </div>
     );
   }
@@ -31,6 +60,7 @@ export function ComparePanel() {
         <button className="btn" onClick={replay.pinVersion} title="Pin the pipeline as it is now">Re-pin</button>
         <button className="btn" onClick={replay.unpin} data-testid="unpin">Unpin</button>
       </div>
+      <VersionPicker label="Compare with another version:" />
       {problems.length > 0 && <div className="inline-problem">The pinned version no longer loads: {problems[0]!.message}</div>}
       {running && !diff && <div className="empty">Comparing…</div>}
       {diff && (

@@ -135,13 +135,14 @@ function ContextSection({ step }: { step: ReplayStep }) {
 }
 
 function Notes({ step }: { step: ReplayStep }) {
-  const notes: { tone: string; text: string; testId: string }[] = [];
-  if (step.divergence) notes.push({ tone: 'warn', text: step.divergence, testId: 'note-divergence' });
-  for (const n of step.notes) notes.push({ tone: n.kind === 'counterfactual' ? 'cf' : 'info', text: n.text, testId: 'step-note' });
+  // The tone comes from the note's kind, which the engine types; the text is only shown.
+  const notes: { tone: string; text: string; testId: string; kind: string }[] = [];
+  if (step.divergence) notes.push({ tone: 'warn', text: step.divergence, testId: 'note-divergence', kind: 'divergence' });
+  for (const n of step.notes) notes.push({ tone: n.kind === 'counterfactual' ? 'cf' : 'info', text: n.text, testId: 'step-note', kind: n.kind });
   if (notes.length === 0) return null;
   return (
     <div className="dbg-notes-box">
-      {notes.map((n, i) => <div key={i} className={`dbg-note ${n.tone}`} data-testid={n.testId}>{n.text}</div>)}
+      {notes.map((n, i) => <div key={i} className={`dbg-note ${n.tone}`} data-testid={n.testId} data-kind={n.kind}>{n.text}</div>)}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { SPEEDS } from '../playback.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { TimelineFilters } from './TimelineFilters.tsx';
 import { DEBUGGER_KEYS } from '../useDebuggerShortcuts.ts';
+import { stepNumber } from '../model/labels.ts';
 
 /** Transport (start, back, play/pause, forward, end, speed), jumps (block, divergence, breakpoint) and filters. */
 export function TimelineControls() {
@@ -39,15 +40,15 @@ export function TimelineControls() {
       </div>
       <GoToStep position={position} count={count} />
       <div className="dbg-jumps">
-        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void playback.nextBlock()} data-testid="next-block" disabled={!ready}>
-          <DebugIcon name="block" size={13} /> Next block
+        <button className="btn ghost" title="Next blocked step (B; Shift+B: previous)" onClick={() => void playback.nextBlock()} data-testid="next-block" disabled={!ready} aria-label="Next block">
+          <DebugIcon name="block" size={13} /><span className="txt"> Next block</span>
         </button>
-        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void playback.nextDivergence()} data-testid="next-divergence" disabled={!ready}>
-          <DebugIcon name="diverge" size={13} /> Next divergence
+        <button className="btn ghost" title="Next step whose decision differs from the recording (D; Shift+D: previous)" onClick={() => void playback.nextDivergence()} data-testid="next-divergence" disabled={!ready} aria-label="Next divergence">
+          <DebugIcon name="diverge" size={13} /><span className="txt"> Next divergence</span>
         </button>
         {hasBreakpoints && (
-          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void playback.runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready}>
-            <DebugIcon name="run" size={13} /> Next breakpoint
+          <button className="btn ghost" title="Jump to the next breakpoint (C)" onClick={() => void playback.runToBreakpoint()} data-testid="run-to-breakpoint" disabled={!ready} aria-label="Next breakpoint">
+            <DebugIcon name="run" size={13} /><span className="txt"> Next breakpoint</span>
           </button>
         )}
       </div>
@@ -97,23 +98,24 @@ function ShortcutsHelp() {
   );
 }
 
-/** "Step [12] of 22": type a number and press Enter to jump there. */
+/** "Step [12,040] of 25,932": type a number and press Enter to jump there. */
 function GoToStep({ position, count }: { position: number; count: number }) {
   const { replay } = useServices();
-  const [text, setText] = useState(String(position + 1));
-  useEffect(() => setText(count ? String(position + 1) : '0'), [position, count]);
+  const [text, setText] = useState(stepNumber(position));
+  useEffect(() => setText(count ? stepNumber(position) : '0'), [position, count]);
   const commit = () => {
-    const n = Number.parseInt(text, 10);
+    // The field shows the number as the rest of the app does ("12,040"): separators are not digits.
+    const n = Number.parseInt(text.replace(/[^0-9]/g, ''), 10);
     if (Number.isFinite(n) && n - 1 !== position) replay.goTo(n - 1);
-    else if (!Number.isFinite(n)) setText(String(position + 1));
+    else if (!Number.isFinite(n)) setText(stepNumber(position));
   };
   return (
     <label className="dbg-position" data-testid="position" data-position={position}>
       Step
       <input className="input mono" value={text} inputMode="numeric" aria-label="Go to step" data-testid="goto-step"
-        style={{ width: `${Math.max(3, String(count).length + 1.5)}ch` }}
+        style={{ width: `${Math.max(3, stepNumber(Math.max(0, count - 1)).length + 1.5)}ch` }}
         onChange={(e) => setText(e.target.value.replace(/[^0-9]/g, ''))}
-        onKeyDown={(e) => { if (e.key === 'Enter') { commit(); (e.target as HTMLInputElement).blur(); } if (e.key === 'Escape') setText(String(position + 1)); }}
+        onKeyDown={(e) => { if (e.key === 'Enter') { commit(); (e.target as HTMLInputElement).blur(); } if (e.key === 'Escape') setText(stepNumber(position)); }}
         onBlur={commit} />
       of {count.toLocaleString('en')}
     </label>

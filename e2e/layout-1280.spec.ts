@@ -1,0 +1,138 @@
+import { test, expect, type Locator, type Page } from '@playwright/test';
+import { openApp, shot } from './editorHelpers.ts';
+import { openDebugger } from './debuggerHelpers.ts';
+import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { overlap, screenBoxes, type Box } from './canvasGeometry.ts';
+
+async function box(l: Locator): Promise<Box> {
+  const b = await l.boundingBox();
+  if (!b) throw new Error('not on screen');
+  return b;
+}
+
+/** The zoom of the canvas inside `scope`. */
+async function zoomOf(page: Page, scope: string): Promise<number> {
+  const t = await page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
+  return Number(/scale\(([\d.]+)\)/.exec(t)![1]);
+}
+
+/** The smallest rendered text in the nodes of the canvas in `scope`: font size times zoom, in screen px. */
+async function smallestNodeText(page: Page, scope: string): Promise<{ px: number; text: string }> {
+  const zoom = await zoomOf(page, scope);
+  return page.evaluate(({ scope: sel, zoom: z }) => {
+    let min = { px: Infinity, text: '' };
+    for (const el of document.querySelectorAll<HTMLElement>(`${sel} .react-flow__node *`)) {
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (!own || el.getClientRects().length === 0) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * z;
+      if (px < min.px) min = { px, text: el.textContent!.trim().slice(0, 40) };
+    }
+    return min;
+  }, { scope, zoom });
+}
+
+/** No node of the canvas in `scope` is under the zoom controls (or any other control floating over the canvas). */
+async function expectControlsClearOfNodes(page: Page, scope: string): Promise<void> {
+  const nodes = await screenBoxes(page, scope);
+  const pane = await box(page.locator(`${scope}`));
+  const floating = page.locator(`${scope} .react-flow__controls, ${scope} .react-flow__panel`);
+  const n = await floating.count();
+  for (let i = 0; i < n; i++) {
+    const c = await floating.nth(i).boundingBox();
+    if (!c) continue;
+    for (const [id, b] of nodes) {
+      // Only nodes on screen in the pane count (the user may pan others under anything).
+      if (!overlap(b, pane)) continue;
+      expect(overlap(c, b), `control ${i} covers node ${id}`).toBe(false);
+    }
+  }
+}
+
+/** All elements matched share one line: the same top (within 3 px) and the container is one row tall. */
+async function expectOneLine(container: Locator, maxHeight: number, what: string): Promise<void> {
+  const b = await box(container);
+  expect(b.height, `${what} is one line`).toBeLessThanOrEqual(maxHeight);
+  const tops = await container.locator(':scope > *').evaluateAll((els) => els.filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2));
+  const spread = Math.max(...tops) - Math.min(...tops);
+  expect(spread, `${what}: its parts sit on one row`).toBeLessThan(4);
+}
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('editor: readable node text at the default zoom, and no control over a node', async ({ page }) => {
+    await openApp(page);
+    await page.waitForTimeout(400);
+    const text = await smallestNodeText(page, '[data-testid="canvas"]');
+    expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    await shot(page, 'layout-1280-editor');
+  });
+
+  test('debugger: a usable canvas, step header and transport bar on one line, toasts clear of the timeline', async ({ page }) => {
+    await openDebugger(page);
+    await page.waitForTimeout(400);
+    const canvas = await box(page.locator('.dbg-canvas-wrap'));
+    expect(canvas.height, 'debugger canvas height').toBeGreaterThanOrEqual(340);
+    const text = await smallestNodeText(page, '.dbg-canvas-wrap');
+    expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
+    await expectOneLine(page.getByTestId('canvas-step'), 30, 'step header');
+    await expectOneLine(page.locator('.dbg-canvas-bar'), 40, 'step bar');
+    // The transport bar: buttons, speed, "Step n of N", the jumps and the shortcuts sit on one row.
+    const parts = [page.locator('.dbg-transport'), page.getByTestId('position'), page.locator('.dbg-jumps'), page.getByTestId('shortcuts')];
+    const mids = await Promise.all(parts.map(async (l) => { const b = await box(l); return b.y + b.height / 2; }));
+    expect(Math.max(...mids) - Math.min(...mids), 'transport bar on one row').toBeLessThan(4);
+    for (const l of parts) expect((await box(l)).height).toBeLessThanOrEqual(34);
+
+    // At zoom 1 not all of the pipeline fits: the view follows the step, so its (first) event node is
+    // always in view, and every node it went through whenever they fit together.
+    const pane = await box(page.locator('.dbg-canvas-wrap'));
+    let lit = 0;
+    for (let i = 0; i < 12; i++) {
+      await page.getByTestId('step-next').click();
+      await page.waitForTimeout(300);
+      const boxes = await page.locator('.dbg-canvas-wrap .react-flow__node').evaluateAll((els) => els
+        .filter((e) => /\bdbg-(event|pass|fail|fired|error|decider)\b/.test(e.className))
+        .map((e) => ({ id: (e as HTMLElement).dataset.id!, r: e.getBoundingClientRect().toJSON() as DOMRect })));
+      lit += boxes.length;
+      const x0 = Math.min(...boxes.map((b) => b.r.x)), x1 = Math.max(...boxes.map((b) => b.r.x + b.r.width));
+      const y0 = Math.min(...boxes.map((b) => b.r.y)), y1 = Math.max(...boxes.map((b) => b.r.y + b.r.height));
+      const fitTogether = x1 - x0 + 56 <= pane.width && y1 - y0 + 56 <= pane.height;
+      const event = await page.locator('.dbg-canvas-wrap .react-flow__node.dbg-event').evaluateAll((els) => els.map((e) => ({ id: (e as HTMLElement).dataset.id!, r: e.getBoundingClientRect().toJSON() as DOMRect })));
+      expect(event.length).toBeGreaterThan(0);
+      const first = event.sort((a, b) => a.r.y - b.r.y).slice(0, 1);
+      for (const { id, r } of fitTogether ? boxes : first) {
+        expect(r.x >= pane.x - 1 && r.y >= pane.y - 1 && r.x + r.width <= pane.x + pane.width + 1 && r.y + r.height <= pane.y + pane.height + 1, `step ${i + 2}: ${id} is in view`).toBe(true);
+      }
+    }
+    expect(lit).toBeGreaterThan(12);
+
+    // A toast (here: a trace imported) never covers a timeline row.
+    await page.getByTestId('trace-file').setInputFiles({ name: 'again.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(demoTraceJsonl()) });
+    const toast = page.locator('.toast').first();
+    await expect(toast).toBeVisible();
+    const t = await box(toast);
+    const rows = page.getByTestId('timeline-row');
+    for (let i = 0; i < (await rows.count()); i++) {
+      const r = await rows.nth(i).boundingBox();
+      if (r) expect(overlap(t, r), `toast covers timeline row ${i + 1}`).toBe(false);
+    }
+    await shot(page, 'layout-1280-debugger');
+  });
+});
+
+test.describe('at 1920×1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+  test('editor and debugger screenshots', async ({ page }) => {
+    await openApp(page);
+    await page.waitForTimeout(400);
+    await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    await shot(page, 'layout-1920-editor');
+    await page.getByTestId('mode-debug').click();
+    await expect(page.getByTestId('step-view')).toBeVisible();
+    await page.waitForTimeout(400);
+    await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
+    await shot(page, 'layout-1920-debugger');
+  });
+});
