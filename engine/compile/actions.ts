@@ -108,8 +108,9 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
 
 function auditRecord(scope: Scope, handler: string, level: string, message: Template | null, fields: [string, Getter][]): JsonObject {
   const e = scope.event;
-  const userId = e.meta ? ownGet(e.meta, 'user_id') : undefined;
-  const toolName = ownGet(scope.payload, 'tool_name');
+  // Plain indexing: no prototype has `user_id` or `tool_name`, so only an own property is found [V8].
+  const userId = e.meta ? e.meta.user_id : undefined;
+  const toolName = scope.payload.tool_name;
   const record: JsonObject = {
     handler,
     level,

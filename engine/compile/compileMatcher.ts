@@ -3,7 +3,7 @@ import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { compileCondition } from '../match/compileCondition.ts';
 import { describeMatcher } from '../model/describeCondition.ts';
-import { bestOf, type Necessary } from '../match/atoms.ts';
+import { requireAll, UNKNOWN, type Requirement } from '../match/atoms.ts';
 import type { Scope } from '../match/path.ts';
 import type { ConditionExplain } from '../match/types.ts';
 import { compileCodeMatcher } from './codeAction.ts';
@@ -18,10 +18,8 @@ export interface CompiledMatcher {
    */
   test(scope: Scope): MatcherVerdict;
   explain(scope: Scope): ConditionExplain;
-  /** One of these atoms holds whenever the matcher passes (null: unknown) [fast path]. */
-  necessary: Necessary;
-  /** True when the matcher passes exactly when one of `necessary` holds (one exact condition, no code). */
-  exact: boolean;
+  /** The atoms that hold whenever the matcher passes, and whether they are its verdict (conditions only, no code) [fast path]. */
+  required: Requirement;
   paths: readonly string[];
 }
 
@@ -96,8 +94,7 @@ export function compileMatcher(node: MatcherNode, at: JsonPath, problems: Proble
     label,
     test,
     explain,
-    necessary: bestOf(conditions.map((c) => c.necessary)),
-    exact: !code && conditions.length === 1 && conditions[0]!.exact,
+    required: code ? { groups: requireAll(conditions.map((c) => c.required)).groups, exact: false } : conditions.length ? requireAll(conditions.map((c) => c.required)) : UNKNOWN,
     paths: conditions.flatMap((c) => c.paths),
   };
 }

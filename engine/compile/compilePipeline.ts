@@ -2,8 +2,8 @@ import type { EventMode } from '../model/event.ts';
 import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../model/eventPattern.ts';
-import type { Necessary } from '../match/atoms.ts';
-import { buildCandidateIndex, handlerExact, handlerNecessary, type CandidateIndex } from './candidateIndex.ts';
+import type { Requirement } from '../match/atoms.ts';
+import { buildCandidateIndex, handlerRequirement, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { ActionRun } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
@@ -40,8 +40,18 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
-  /** Per rank: 1 when a candidate found through the index needs no evaluation (see handlerExact). */
+  /** Per rank: 1 when a candidate found through the index needs no evaluation (`index.exact`; all 0 with `scan`). */
   exact: Uint8Array;
+  /**
+   * When few handlers listen to the type, their ranks in order: the dispatcher evaluates each instead of
+   * asking the index (a gather costs more than a few conditions). Otherwise null.
+   */
+  scan: Int32Array | null;
+  /**
+   * Per rank: the matcher index when the handler's live paths are one path of one matcher that no other
+   * live handler of the type shares (its verdict is the handler's, and a memo would only cost), else -1.
+   */
+  direct: Int32Array;
   liveCount: number;
 }
 
@@ -55,11 +65,19 @@ export interface CompiledPipeline {
 
 export interface CompileEnv {
   sandbox?: Sandbox | null;
+  /**
+   * Up to this many live handlers, an event type's plan scans them in order instead of using the candidate
+   * index (default 8). The same answers either way; tests set 0 to hold the index to them on small pipelines.
+   */
+  scanUpTo?: number;
 }
 
 export type CompileResult = { ok: true; compiled: CompiledPipeline; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };
 
 const PLAN_CACHE_LIMIT = 4096;
+const RECENT = 8;
+/** Up to this many live handlers, a type's plan scans them instead of using the candidate index. */
+const SCAN_UP_TO = 8;
 
 /**
  * Loads and compiles a pipeline once [V5]: validation as `loadPipeline` (code compiled in the sandbox),
@@ -94,6 +112,11 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   });
 
   const plans = new Map<string, TypePlan>();
+  // The last few types dispatched and their plans, tried before the map: a trace uses a handful of types,
+  // and comparing a few strings costs less than hashing one.
+  const recentTypes: (string | null)[] = new Array<string | null>(RECENT).fill(null);
+  const recentPlans: (TypePlan | null)[] = new Array<TypePlan | null>(RECENT).fill(null);
+  let nextSlot = 0;
   // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
   const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
@@ -101,12 +124,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
     matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
     plan(type: string) {
+      for (let i = 0; i < RECENT; i++) if (recentTypes[i] === type) return recentPlans[i]!;
       let plan = plans.get(type);
       if (!plan) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
-        plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList);
+        plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, env.scanUpTo ?? SCAN_UP_TO);
         plans.set(type, plan);
       }
+      recentTypes[nextSlot] = type;
+      recentPlans[nextSlot] = plan;
+      nextSlot = (nextSlot + 1) % RECENT;
       return plan;
     },
   });
@@ -114,19 +141,35 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 }
 
 /** The live paths of each handler for one type, and the candidate index over them. */
-function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[]): TypePlan {
+function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[], scanUpTo: number): TypePlan {
   const paths: (Int32Array | null)[] = [];
-  const atoms: (Necessary | undefined)[] = [];
-  const exact = new Uint8Array(handlers.length);
+  const atoms: (Requirement | undefined)[] = [];
   let liveCount = 0;
   for (const h of handlers) {
     const live: number[] = [];
     if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
     paths.push(live.length ? Int32Array.from(live) : null);
     const liveMatchers = live.map((i) => h.paths[i]!.matchers);
-    atoms.push(live.length ? handlerNecessary(liveMatchers, matchers) : undefined);
-    if (live.length && handlerExact(liveMatchers, matchers)) exact[h.rank] = 1;
+    atoms.push(live.length ? handlerRequirement(liveMatchers, matchers) : undefined);
     if (live.length) liveCount++;
   }
-  return { type, mode, paths, index: buildCandidateIndex(handlers.length, atoms), exact, liveCount };
+  const index = buildCandidateIndex(handlers.length, atoms);
+  const direct = directMatchers(handlers, paths, matchers.length);
+  if (liveCount > scanUpTo) return { type, mode, paths, index, exact: index.exact, scan: null, direct, liveCount };
+  const scan = Int32Array.from(handlers.filter((h) => paths[h.rank] !== null).map((h) => h.rank));
+  return { type, mode, paths, index, exact: new Uint8Array(handlers.length), scan, direct, liveCount };
+}
+
+/** See `TypePlan.direct`. */
+function directMatchers(handlers: readonly CompiledHandler[], paths: readonly (Int32Array | null)[], matcherCount: number): Int32Array {
+  const uses = new Int32Array(matcherCount);
+  for (const h of handlers) for (const p of paths[h.rank] ?? []) for (const m of h.paths[p]!.matchers) uses[m]!++;
+  const direct = new Int32Array(handlers.length).fill(-1);
+  for (const h of handlers) {
+    const live = paths[h.rank] ?? null;
+    if (live === null || live.length !== 1) continue;
+    const ms = h.paths[live[0]!]!.matchers;
+    if (ms.length === 1 && uses[ms[0]!] === 1) direct[h.rank] = ms[0]!;
+  }
+  return direct;
 }

@@ -60,19 +60,28 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
 
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 
-export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode']): DispatchResult {
-  const sameState = c.vars === state.vars && c.breakers === state.breakers;
-  return {
-    decision: c.decision,
-    reason: c.reason,
-    decided_by: c.decidedBy,
-    payload: c.payload,
-    state: sameState ? state : { vars: c.vars, breakers: c.breakers },
-    errors: c.errors ?? EMPTY,
-    audit: c.audit ?? EMPTY,
-    context: c.context ?? EMPTY,
-    mode,
-  };
+/** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
+export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
+  const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
+  return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, c.audit ?? EMPTY, c.context ?? EMPTY, mode);
+}
+
+/** A result: a new object (one shape, all fields in one literal), or `into` overwritten. */
+export function fillResult(
+  into: DispatchResult | undefined, decision: Decision, reason: string, decided_by: string | null, payload: JsonObject, state: DispatchState,
+  errors: HandlerError[], audit: JsonObject[], context: string[], mode: DispatchResult['mode'],
+): DispatchResult {
+  if (into === undefined) return { decision, reason, decided_by, payload, state, errors, audit, context, mode };
+  into.decision = decision;
+  into.reason = reason;
+  into.decided_by = decided_by;
+  into.payload = payload;
+  into.state = state;
+  into.errors = errors;
+  into.audit = audit;
+  into.context = context;
+  into.mode = mode;
+  return into;
 }
 
 /** When breaker state `b` is open at `now`, the time it closes; otherwise 0 [E3]. `breakerOpenAt({ failures: 3, open_until: 50 }, 10) === 50`. */

@@ -2,7 +2,7 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
-import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
 import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
@@ -24,23 +24,28 @@ export function initialState(vars: JsonObject = {}): DispatchState {
  * decision, the final payload and the next state. Pure in (pipeline, event, state, clock): the inputs are
  * not changed. Candidates come from per-type plans and value indexes, so cost grows slowly with handlers.
  * `dispatch(compiled, event, initialState(), { clock: { now: () => Date.parse(event.ts) } }).decision`.
+ *
+ * `into`: a result object of the caller's to overwrite and return instead of a new one (for a hot loop that
+ * reads each result before the next dispatch). With it, an event that neither rewrites, changes state, nor
+ * blocks, audits, adds context or fails allocates nothing (test/engine/dispatch/allocation.test.ts). The arrays
+ * of a result are fresh whenever they are not empty, so they may be kept; the result object itself may not.
  */
-export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
+export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv, into?: DispatchResult): DispatchResult {
   const plan = compiled.plan(event.type);
-  if (plan.liveCount === 0) return untouched(event, state, plan.mode);
+  if (plan.liveCount === 0) return untouched(event, state, plan.mode, into);
   const scratch = scratchOf(compiled);
   // The scratch is this pipeline's one working memory: a second dispatch inside the first (say, from a
   // sandbox implementation that calls back) would corrupt it, so it is refused loudly.
   if (scratch.busy) throw new Error('dispatch re-entered: a dispatch on this compiled pipeline is still running (dispatch is not reentrant)');
   scratch.busy = true;
   try {
-    return run(compiled, plan, scratch, event, state, env);
+    return run(compiled, plan, scratch, event, state, env, into);
   } finally {
     scratch.busy = false;
   }
 }
 
-function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, env: DispatchEnv): DispatchResult {
+function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, env: DispatchEnv, into: DispatchResult | undefined): DispatchResult {
   const sync = plan.mode === 'sync';
   const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
   const now = env.clock.now();
@@ -49,15 +54,19 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
   scope.payload = event.payload;
   scope.state = state.vars;
   scope.now = now;
-  const candidates = scratch.candidates;
+  // Few listeners: all of them in order (`scan`); else the candidates the index gathers.
+  const scan = plan.scan;
+  const candidates = scan ?? scratch.candidates;
   nextEpoch(scratch);
-  let n = gatherCandidates(plan.index, scope, candidates, -1);
+  let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
   for (let i = 0; i < n; i++) {
     const rank = candidates[i]!;
     const h = compiled.handlers[rank]!;
     const openUntil = breakerOpenUntil(c.breakers, h, now);
     if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
-    const matched = plan.exact[rank] === 0 ? handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope) : true;
+    // An index hit that is the verdict; a handler behind one unshared matcher (no memo needed); or its paths [M3].
+    const d = plan.direct[rank]!;
+    const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
     if (matched === false) continue;
     if (openUntil !== 0) {
       if (breakerBlocks(c, h, openUntil)) break;
@@ -70,16 +79,18 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
       scope.payload = c.payload;
       scope.state = c.vars;
       nextEpoch(scratch);
-      n = gatherCandidates(plan.index, scope, candidates, rank);
-      i = -1;
+      if (scan === null) {
+        n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
+        i = -1;
+      }
     }
   }
-  return finishChain(c, state, plan.mode);
+  return finishChain(c, state, plan.mode, into);
 }
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 /** The result of an event no handler listens to. */
-function untouched(event: HookEvent, state: DispatchState, mode: DispatchResult['mode']): DispatchResult {
-  return { decision: 'continue', reason: '', decided_by: null, payload: event.payload, state, errors: NONE, audit: NONE, context: NONE, mode };
+function untouched(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], into: DispatchResult | undefined): DispatchResult {
+  return fillResult(into, 'continue', '', null, event.payload, state, NONE, NONE, NONE, mode);
 }

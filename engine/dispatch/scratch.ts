@@ -2,6 +2,7 @@ import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Chain } from './chain.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
+import { gatherMemory, type GatherMemory } from '../compile/candidateIndex.ts';
 
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
@@ -15,6 +16,8 @@ export interface Scratch {
   /** The failure of a matcher whose memoised verdict is "failed to answer" (memoPass 2) [M8]. */
   memoFailure: (MatcherFailure | undefined)[];
   epoch: number;
+  /** The candidate index's masks for one gather. */
+  gather: GatherMemory;
   chain: Chain | undefined;
   scope: Scope | undefined;
   busy: boolean;
@@ -30,12 +33,17 @@ export function scratchOf(compiled: CompiledPipeline): Scratch {
   if (compiled === lastCompiled) return lastScratch!;
   let s = scratches.get(compiled);
   if (!s) {
-    s = { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, chain: undefined, scope: undefined, busy: false };
+    s = newScratch(compiled);
     scratches.set(compiled, s);
   }
   lastCompiled = compiled;
   lastScratch = s;
   return s;
+}
+
+/** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
+export function newScratch(compiled: CompiledPipeline): Scratch {
+  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(compiled.handlers.length), chain: undefined, scope: undefined, busy: false };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
-import type { Getter } from './path.ts';
-import { finiteWords } from './literalRegex.ts';
+import type { Getter, NumberReader } from './path.ts';
+import { finiteWords, wholeWords } from './literalRegex.ts';
+import { foldCase } from './fold.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
 
 /**
@@ -10,14 +11,11 @@ import { requiredLiteral } from './requiredLiteral.ts';
  */
 export type Atom =
   | { kind: 'value'; path: string; getter: Getter; values: readonly JsonPrimitive[] }
-  | { kind: 'range'; path: string; getter: Getter; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
+  | { kind: 'range'; path: string; getter: Getter; number: NumberReader; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
   | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean };
 
-/** Atoms of which at least one must hold, or null when nothing is known. */
-export type Necessary = readonly Atom[] | null;
-
 /** The atom a single clause implies, if any. */
-export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): Atom | null {
+export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number: NumberReader = readNumber(getter)): Atom | null {
   switch (op) {
     case 'eq':
       return isPrimitive(expected) ? { kind: 'value', path, getter, values: [expected] } : null;
@@ -27,7 +25,7 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
     case 'gte':
     case 'lt':
     case 'lte':
-      return typeof expected === 'number' ? { kind: 'range', path, getter, op, bound: expected } : null;
+      return typeof expected === 'number' ? { kind: 'range', path, getter, number, op, bound: expected } : null;
     case 'prefix':
     case 'suffix':
       return typeof expected === 'string' && expected.length > 0 ? { kind: 'literal', path, getter, text: expected, folded: false } : null;
@@ -50,47 +48,71 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
  * one of them occurs in any text it matches — which narrows far better than one required literal; else the
  * clause's single atom, if any.
  */
-export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue): readonly Atom[] | null {
+export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number?: NumberReader): readonly Atom[] | null {
   if (op === 'regex') {
     const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
     const flags = typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.flags ?? '' : '';
-    const words = typeof source === 'string' && typeof flags === 'string' ? finiteWords(source, flags) : null;
-    if (words && words.length > 0 && words.length <= 8 && !words.includes('')) return words.map((text) => ({ kind: 'literal', path, getter, text, folded: false }));
+    if (typeof source === 'string' && typeof flags === 'string') {
+      // `^(rm|mv)$`: the text is one of the words — a value atom, exact like `in` (the regex sees only strings).
+      const whole = wholeWords(source, flags);
+      if (whole) return [{ kind: 'value', path, getter, values: whole }];
+      const finite = finiteWords(source, flags);
+      if (finite && finite.words.length > 0 && finite.words.length <= 8 && !finite.words.includes('')) return finite.words.map((text) => ({ kind: 'literal', path, getter, text, folded: finite.folded }));
+    }
   }
-  const atom = clauseAtom(path, getter, op, expected);
+  const atom = clauseAtom(path, getter, op, expected, number);
   return atom ? [atom] : null;
 }
 
+export { foldCase } from './fold.ts';
+
 /**
- * Case folding for the index that never loses a match RE2's `(?i)` would find: lower case, and the two
- * non-ASCII letters whose simple fold is ASCII (ſ → s; K, the Kelvin sign, lowers to k by itself).
+ * What a condition requires, for the candidate index: groups that must all hold, each group atoms of which
+ * one must hold (a conjunction of disjunctions over atoms). `[]` means nothing is known. With `exact`, the
+ * condition passes exactly when every group holds, so an index hit is the verdict and needs no evaluation.
  */
-export function foldCase(s: string): string {
-  // Only what RE2's case folding maps onto ASCII letters: A-Z, the Kelvin sign and the long s. The literals
-  // compared are ASCII, and `toLowerCase` would fold more than RE2 does ("İ" → "i̇" contains an "i").
-  if (!NON_ASCII.test(s)) return s.toLowerCase();
-  return s.replace(FOLDS_TO_ASCII, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase()));
+export interface Requirement {
+  readonly groups: readonly (readonly Atom[])[];
+  readonly exact: boolean;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
-const FOLDS_TO_ASCII = /[A-Z\u212a\u017f]/g;
+/** At most this many groups per handler (the index counts them in the bits of one 32-bit mask). */
+export const MAX_GROUPS = 8;
 
-/** For AND: any one child's atoms are necessary; take the most selective. */
-export function bestOf(children: readonly Necessary[]): Necessary {
-  let best: Necessary = null;
-  for (const c of children) if (c !== null && (best === null || cost(c) < cost(best))) best = c;
+export const UNKNOWN: Requirement = Object.freeze({ groups: Object.freeze([]), exact: false });
+
+/** One clause's requirement: its atoms as one group. */
+export function requireAtoms(atoms: readonly Atom[] | null, exact: boolean): Requirement {
+  return atoms === null || atoms.length === 0 ? UNKNOWN : { groups: [atoms], exact };
+}
+
+/**
+ * AND: every child's groups must hold. Past MAX_GROUPS the most selective are kept (still necessary, no
+ * longer exact). An empty AND passes always: nothing known.
+ */
+export function requireAll(children: readonly Requirement[]): Requirement {
+  if (children.length === 0) return UNKNOWN;
+  const groups = children.flatMap((c) => c.groups);
+  const exact = children.every((c) => c.exact);
+  if (groups.length <= MAX_GROUPS) return groups.length === 0 ? UNKNOWN : { groups, exact };
+  return { groups: [...groups].sort((a, b) => cost(a) - cost(b)).slice(0, MAX_GROUPS), exact: false };
+}
+
+/**
+ * OR: one group, the union of each child's most selective group (every child must know something). Exact
+ * when every child is exactly one group.
+ */
+export function requireAny(children: readonly Requirement[]): Requirement {
+  if (children.length === 0 || children.some((c) => c.groups.length === 0)) return UNKNOWN;
+  const union: Atom[] = [];
+  for (const c of children) union.push(...bestGroup(c.groups));
+  return { groups: [union], exact: children.every((c) => c.exact && c.groups.length === 1) };
+}
+
+function bestGroup(groups: readonly (readonly Atom[])[]): readonly Atom[] {
+  let best = groups[0]!;
+  for (const g of groups) if (cost(g) < cost(best)) best = g;
   return best;
-}
-
-/** For OR: every child must have atoms; their union is necessary. */
-export function unionOf(children: readonly Necessary[]): Necessary {
-  if (children.length === 0) return null;
-  const out: Atom[] = [];
-  for (const c of children) {
-    if (c === null) return null;
-    out.push(...c);
-  }
-  return out;
 }
 
 /** Smaller is more selective: a hash lookup beats a substring test beats a range. */
@@ -98,6 +120,16 @@ function cost(atoms: readonly Atom[]): number {
   let total = 0;
   for (const a of atoms) total += a.kind === 'value' ? 1 + a.values.length * 0.05 : a.kind === 'literal' ? 3 - Math.min(a.text.length, 10) * 0.15 : 5;
   return total;
+}
+
+/** A number reader over a getter (boxes doubles; compileNumberReader does not). */
+function readNumber(getter: Getter): NumberReader {
+  return (scope, slot) => {
+    const v = getter(scope);
+    if (typeof v !== 'number') return false;
+    slot[0] = v;
+    return true;
+  };
 }
 
 function isPrimitive(v: JsonValue): v is JsonPrimitive {

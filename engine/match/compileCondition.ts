@@ -2,19 +2,17 @@ import { isJsonObject, type JsonValue } from '../model/json.ts';
 import { didYouMeanText } from '../model/didYouMean.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { ClauseOp, ConditionExplain } from './types.ts';
-import { compileGetter, parsePath, type Getter, type ParsedPath, type Scope } from './path.ts';
+import { compileGetter, compileNumberReader, parsePath, type Getter, type NumberReader, type ParsedPath, type Scope } from './path.ts';
 import { compileOperator, isOperator, OPERATORS, type Predicate } from './operators.ts';
 import { missingPathHint } from './nearMiss.ts';
-import { bestOf, clauseAtom, clauseAtoms, unionOf, type Necessary } from './atoms.ts';
+import { clauseAtoms, requireAll, requireAny, requireAtoms, UNKNOWN, type Requirement } from './atoms.ts';
 
 /** A condition compiled once at load [V5]: a fast test, an explaining twin, and hints for the value index. */
 export interface CompiledCondition {
   test(scope: Scope): boolean;
   explain(scope: Scope): ConditionExplain;
-  /** Atoms of which one must hold for the condition to pass (null: unknown): the dispatcher's index. */
-  readonly necessary: Necessary;
-  /** True when the condition passes exactly when one of its `necessary` atoms holds: an index hit is the verdict. */
-  readonly exact: boolean;
+  /** The atoms that must hold for the condition to pass, and whether they are the verdict: the dispatcher's index. */
+  readonly required: Requirement;
   /** Every path the condition reads (for lint and completion). */
   readonly paths: readonly string[];
 }
@@ -22,6 +20,7 @@ export interface CompiledCondition {
 interface Clause {
   path: ParsedPath;
   getter: Getter;
+  number: NumberReader;
   op: ClauseOp;
   expected: JsonValue;
   predicate: Predicate;
@@ -72,6 +71,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
     }
     paths.push(pathText);
     const getter = compileGetter(parsed.path);
+    const number = compileNumberReader(parsed.path, getter);
     const ops: [string, JsonValue][] = isJsonObject(operand) ? Object.entries(operand) : [['eq', operand]];
     if (ops.length === 0) push('bad_operand', here, `"${pathText}" has no operator; use one of ${OPERATORS.join(', ')}`);
     const nodes: Node[] = [];
@@ -85,13 +85,13 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
         push(compiled.code, isJsonObject(operand) ? [...here, op] : here, compiled.message);
         continue;
       }
-      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, op, expected, predicate: compiled.predicate } });
+      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, number, op, expected, predicate: compiled.predicate } });
     }
     return nodes;
   }
 
   const root = compileObject(condition, at);
-  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), necessary: necessaryOf(root), exact: exactOf(root), paths };
+  return { test: closureOf(root), explain: (scope) => explainNode(root, scope), required: requirementOf(root), paths };
 }
 
 /**
@@ -101,8 +101,9 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
 function closureOf(node: Node): (scope: Scope) => boolean {
   switch (node.kind) {
     case 'clause': {
-      const { getter, predicate } = node.clause;
-      return (scope) => predicate(getter(scope));
+      const { getter, predicate, op, expected, number, path } = node.clause;
+      if (typeof expected === 'number' && (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte')) return compareClosure(number, op, expected);
+      return specialised(path, getter, op, expected, predicate);
     }
     case 'all': {
       const parts = node.children.map(closureOf);
@@ -127,6 +128,65 @@ function closureOf(node: Node): (scope: Scope) => boolean {
       const inner = closureOf(node.child);
       return (scope) => !inner(scope);
     }
+  }
+}
+
+const SLOT = new Float64Array(1);
+
+/** A top-level payload key that no prototype provides: read as `scope.payload[key]` (see compileGetter). */
+function payloadKey(path: ParsedPath): string | null {
+  if (path.root !== 'payload' || path.segments.length !== 1) return null;
+  const k = path.segments[0]!;
+  return k in Object.prototype || /^(0|[1-9][0-9]*)$/.test(k) ? null : k;
+}
+
+const isPrimitive = (v: JsonValue): boolean => v === null || typeof v !== 'object';
+
+/**
+ * Closures of their own for the commonest clause shapes, one call instead of a getter and a predicate
+ * (the same verdicts as `compileOperator`'s predicates, [C3][C4]): eq/ne on a primitive is `===`/`!==`; `in`
+ * of primitives is `===` against a few or a Set of many (neither ever holds for an object or a missing
+ * value, as `memberOf` answers). Otherwise the predicate on the value, read inline for a top-level key.
+ */
+function specialised(path: ParsedPath, getter: Getter, op: ClauseOp, expected: JsonValue, predicate: Predicate): (scope: Scope) => boolean {
+  const key = payloadKey(path);
+  if ((op === 'eq' || op === 'ne') && isPrimitive(expected)) {
+    if (op === 'eq') return key !== null ? (scope) => scope.payload[key] === expected : (scope) => getter(scope) === expected;
+    return key !== null ? (scope) => scope.payload[key] !== expected : (scope) => getter(scope) !== expected;
+  }
+  if (op === 'in' && Array.isArray(expected) && expected.every(isPrimitive)) {
+    const list = [...new Set(expected)];
+    if (list.length === 1) {
+      const only = list[0];
+      return key !== null ? (scope) => scope.payload[key] === only : (scope) => getter(scope) === only;
+    }
+    if (list.length <= 6) {
+      const within = (a: JsonValue | undefined) => {
+        for (let i = 0; i < list.length; i++) if (list[i] === a) return true;
+        return false;
+      };
+      return key !== null ? (scope) => within(scope.payload[key]) : (scope) => within(getter(scope));
+    }
+    const set = new Set<JsonValue | undefined>(list);
+    return key !== null ? (scope) => set.has(scope.payload[key]) : (scope) => set.has(getter(scope));
+  }
+  return key !== null ? (scope) => predicate(scope.payload[key]) : (scope) => predicate(getter(scope));
+}
+
+/**
+ * A numeric compare read unboxed (see NumberReader): the same verdict as `compileCompare`'s predicate on the
+ * getter's value (a number compared with the bound; anything else fails) [C6].
+ */
+function compareClosure(read: NumberReader, op: 'gt' | 'gte' | 'lt' | 'lte', bound: number): (scope: Scope) => boolean {
+  switch (op) {
+    case 'gt':
+      return (scope) => read(scope, SLOT) && SLOT[0]! > bound;
+    case 'gte':
+      return (scope) => read(scope, SLOT) && SLOT[0]! >= bound;
+    case 'lt':
+      return (scope) => read(scope, SLOT) && SLOT[0]! < bound;
+    case 'lte':
+      return (scope) => read(scope, SLOT) && SLOT[0]! <= bound;
   }
 }
 
@@ -155,33 +215,24 @@ function explainNode(node: Node, scope: Scope): ConditionExplain {
   }
 }
 
-/** Whether the node is exactly the disjunction of its atoms (eq/in and numeric compares, alone or under `any`). */
-function exactOf(node: Node): boolean {
+/**
+ * What the node requires for the candidate index [fast path]: a clause its atoms (exact for eq/in and numeric
+ * compares, which pass exactly when their atom holds), AND all its children's groups, OR one group of their
+ * union, NOT nothing.
+ */
+function requirementOf(node: Node): Requirement {
   switch (node.kind) {
     case 'clause': {
-      const atom = clauseAtom(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
-      return atom !== null && atom.kind !== 'literal';
+      const { path, getter, op, expected, number } = node.clause;
+      // Exact when every atom is a value or a range (eq/in, numeric compares, whole-string regexes `^(a|b)$`).
+      const atoms = clauseAtoms(path.text, getter, op, expected, number);
+      return requireAtoms(atoms, atoms !== null && atoms.every((a) => a.kind !== 'literal'));
     }
     case 'all':
-      return node.children.length === 1 && exactOf(node.children[0]!);
+      return requireAll(node.children.map(requirementOf));
     case 'any':
-      return node.children.length > 0 && node.children.every(exactOf);
+      return requireAny(node.children.map(requirementOf));
     case 'not':
-      return false;
-  }
-}
-
-/** What the condition implies for the candidate index: AND takes its best child, OR needs all, NOT nothing. */
-function necessaryOf(node: Node): Necessary {
-  switch (node.kind) {
-    case 'clause': {
-      return clauseAtoms(node.clause.path.text, node.clause.getter, node.clause.op, node.clause.expected);
-    }
-    case 'all':
-      return bestOf(node.children.map(necessaryOf));
-    case 'any':
-      return unionOf(node.children.map(necessaryOf));
-    case 'not':
-      return null;
+      return UNKNOWN;
   }
 }

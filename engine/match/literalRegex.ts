@@ -1,172 +1,339 @@
+import { foldCase } from './fold.ts';
+
 /**
- * Regular expressions whose language is a small finite set of plain strings, run as string operations with
- * exactly RE2's answers [C5]: `^(ls|cat) ` is "starts with `ls ` or `cat `", `\.(pem|key)$` "ends with `.pem`
- * or `.key`", `(curl|wget) http` "contains one of", `^(a|b)$` "is one of". Everything else (classes,
- * repetition, `.`, `\b`, inline flags, non-ASCII, flags) returns null and stays with RE2.
+ * Regular expressions whose language is a small finite set of strings, run as string operations with
+ * exactly RE2's answers [C5]: `^(rm|mv|dd)$` is "is one of", `^(ls|cat) ` "starts with one of", `\.(pem|key)$`
+ * "ends with one of", `(curl|wget) http` "contains one of"; also `(?i)^drop table` (ASCII case folding as RE2
+ * does it), classes of a few ASCII characters (`[Rr]m`, `v[0-9]`, `\d`), `?` and bounded repeats `{n,m}`,
+ * `\A` `\z`, and the `m` flag (`^`/`$` at line ends). Everything else (`.`, `*`, `+`, `\b`, `\w`, `\pL`,
+ * negated classes, non-ASCII in the pattern, flag groups, `\Q…\E`) returns null and stays with RE2.
  *
- * Why this is exact: without the `m` flag RE2's `^` matches only at the start of the text and `$` only at its
- * end; a pattern matches somewhere in the text iff some string of its language occurs there, so the test is
- * a prefix / suffix / equality / substring test over the language. Literals are printable ASCII, which can
- * never be half of a UTF-16 surrogate pair, so code-unit and code-point matching agree.
+ * Why this is exact: the pattern is parsed into its language — a finite set of words, each anchored at the
+ * start, the end, both or neither. A pattern matches a text iff some word occurs there at an allowed place:
+ * without `m`, RE2's `^` matches only at the start of the text and `$` only at its end (a word needing `^`
+ * after a character, or a character after `$`, can never match and is dropped); with `m`, also after / before
+ * a `\n`. Words are ASCII, which is never half of a UTF-16 surrogate pair, so code-unit and code-point
+ * matching agree. Under `i`, RE2 folds an ASCII letter only with its other case, and `k`/`s` also with the
+ * Kelvin sign and the long s; `foldCase` maps exactly those onto the lower-case letter, one unit for one.
  */
 
-/** At most this many strings in the language (a product of alternations grows fast). */
-const MAX_WORDS = 64;
-const META = new Set(['\\', '.', '+', '*', '?', '(', ')', '[', ']', '{', '}', '|', '^', '$']);
+/** At most this many words in the language (a product of alternations and classes grows fast). */
+const MAX_WORDS = 256;
+
+interface Word {
+  text: string;
+  /** Anchored at the start (`^`, `\A`): the word must begin the text (with `m`: or follow a `\n`). */
+  start: boolean;
+  /** Anchored at the end (`$`, `\z`): the word must end the text (with `m`: or precede a `\n`). */
+  end: boolean;
+}
+
+interface Language {
+  words: Word[];
+  /** Case-insensitive: the words are folded, and so must the text be. */
+  fold: boolean;
+  multiline: boolean;
+}
 
 /** The tester for a finite-language pattern, or null when the pattern is not one (then use RE2). */
 export function literalSetTest(source: string, flags: string): ((s: string) => boolean) | null {
-  if (flags !== '') return null;
-  const branches = splitTop(source);
-  if (!branches) return null;
-  const tests: ((s: string) => boolean)[] = [];
-  for (const b of branches) {
-    const parsed = parseFinite(b);
-    if (!parsed) return null;
-    tests.push(branchTest(parsed));
-  }
-  if (tests.length === 1) return tests[0]!;
-  return (s) => {
-    for (let i = 0; i < tests.length; i++) if (tests[i]!(s)) return true;
-    return false;
-  };
+  const lang = finiteLanguage(source, flags);
+  return lang === null ? null : testerOf(lang);
 }
 
 /**
- * Every string of a finite-language pattern's language, anchors ignored (each must occur in a text it
- * matches), or null when the pattern is not one: the candidate index files the handler under each.
+ * The strings a finite-language pattern matches as a whole, when that is all it does (every word anchored
+ * at both ends, no `i`, no `m`): `^(rm|mv)$` → `['rm', 'mv']`. The regex then passes exactly when the
+ * text is one of them — a value lookup for the candidate index, whose hit is the verdict.
  */
-export function finiteWords(source: string, flags: string): string[] | null {
-  if (flags !== '') return null;
-  const branches = splitTop(source);
-  if (!branches) return null;
-  const words = new Set<string>();
-  for (const b of branches) {
-    const parsed = parseFinite(b);
-    if (!parsed) return null;
-    for (const w of parsed.words) words.add(w);
-  }
-  return words.size > MAX_WORDS ? null : [...words];
+export function wholeWords(source: string, flags: string): string[] | null {
+  const lang = finiteLanguage(source, flags);
+  if (lang === null || lang.fold || lang.multiline || lang.words.length === 0 || !lang.words.every((w) => w.start && w.end)) return null;
+  return [...new Set(lang.words.map((w) => w.text))];
 }
 
-/** One alternative of the top level: its words, and whether it is anchored at the start, the end. */
-function branchTest({ words, start, end }: { words: string[]; start: boolean; end: boolean }): (s: string) => boolean {
-  const list = [...new Set(words)];
-  if (start && end) {
-    const set = new Set(list);
-    return (s) => set.has(s);
-  }
-  if (list.includes('')) return () => true; // the empty string occurs in every text (at its start and its end)
-  if (list.length === 1) {
-    const w = list[0]!;
-    return start ? (s) => s.startsWith(w) : end ? (s) => s.endsWith(w) : (s) => s.includes(w);
-  }
-  // Plain loops: a callback per call would allocate a closure per test.
-  if (start) return (s) => {
-    for (let i = 0; i < list.length; i++) if (s.startsWith(list[i]!)) return true;
-    return false;
-  };
-  if (end) return (s) => {
-    for (let i = 0; i < list.length; i++) if (s.endsWith(list[i]!)) return true;
-    return false;
-  };
-  return (s) => {
-    for (let i = 0; i < list.length; i++) if (s.includes(list[i]!)) return true;
-    return false;
-  };
+/**
+ * The strings of a finite-language pattern, anchors ignored — one of them occurs in any text it matches
+ * (folded when `folded`: compare against `foldCase(text)`) — or null when the pattern is not one. The
+ * candidate index files the handler under each.
+ */
+export function finiteWords(source: string, flags: string): { words: string[]; folded: boolean } | null {
+  const lang = finiteLanguage(source, flags);
+  if (lang === null) return null;
+  return { words: [...new Set(lang.words.map((w) => w.text))], folded: lang.fold };
 }
 
-/** The pattern cut at its top-level `|` (outside groups, not escaped), or null on unbalanced parentheses. */
-function splitTop(source: string): string[] | null {
-  const out: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') i++;
-    else if (c === '(') depth++;
-    else if (c === ')') {
-      if (--depth < 0) return null;
-    } else if (c === '|' && depth === 0) {
-      out.push(source.slice(from, i));
-      from = i + 1;
+/** The language of a pattern, or null when it is not a small finite set of ASCII words. */
+export function finiteLanguage(source: string, flags: string): Language | null {
+  let fold = false;
+  let multiline = false;
+  for (const f of flags) {
+    if (f === 'i') fold = true;
+    else if (f === 'm') multiline = true;
+    else if (f !== 's') return null; // `s` changes only `.`, which is never ours
+  }
+  let at = 0;
+  // Inline flags at the very start apply to the whole pattern: `(?i)`, `(?im)`, `(?s)`, `(?U)`.
+  const inline = /^\(\?([imsU]+)\)/.exec(source);
+  if (inline) {
+    if (inline[1]!.includes('i')) fold = true;
+    if (inline[1]!.includes('m')) multiline = true;
+    at = inline[0].length;
+  }
+  const p = new Parser(source, at, multiline);
+  const words = p.alternation();
+  if (words === null || p.at !== source.length) return null;
+  const seen = new Set<string>();
+  const unique: Word[] = [];
+  for (const w of words) {
+    const text = fold ? foldCase(w.text) : w.text;
+    const key = `${w.start ? 1 : 0}${w.end ? 1 : 0}${text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push({ text, start: w.start, end: w.end });
+  }
+  return { words: unique, fold, multiline };
+}
+
+/** A recursive-descent reader of the finite subset of RE2 syntax; any other construct makes it answer null. */
+class Parser {
+  at: number;
+  constructor(private readonly s: string, at: number, private readonly multiline: boolean) {
+    this.at = at;
+  }
+
+  /** `a|b|…` up to `)` or the end. */
+  alternation(): Word[] | null {
+    const out: Word[] = [];
+    for (;;) {
+      const branch = this.concatenation();
+      if (branch === null) return null;
+      out.push(...branch);
+      if (out.length > MAX_WORDS) return null;
+      if (this.s[this.at] !== '|') return out;
+      this.at++;
     }
   }
-  if (depth !== 0) return null;
-  out.push(source.slice(from));
-  return out.length > MAX_WORDS ? null : out;
-}
 
-/** `^`? then a concatenation of literal characters and groups of literal alternatives, then `$`? */
-export function parseFinite(source: string): { words: string[]; start: boolean; end: boolean } | null {
-  let i = 0;
-  const start = source.startsWith('^');
-  if (start) i = 1;
-  let stop = source.length;
-  const end = stop > i && source[stop - 1] === '$' && !escapedAt(source, stop - 1);
-  if (end) stop--;
-  let words = [''];
-  const append = (alts: string[]): boolean => {
-    const next: string[] = [];
-    for (const w of words) for (const a of alts) next.push(w + a);
-    if (next.length > MAX_WORDS) return false;
-    words = next;
-    return true;
-  };
-  while (i < stop) {
-    const ch = source[i]!;
-    if (ch === '(') {
-      let j = i + 1;
-      if (source.startsWith('?:', j)) j += 2;
-      else if (source[j] === '?') return null; // inline flags, named groups, lookaround: not ours
-      const alts: string[] = [''];
-      for (;;) {
-        if (j >= stop) return null;
-        const c = source[j]!;
-        if (c === ')') break;
-        if (c === '|') {
-          alts.push('');
-          j++;
+  /** Repeated atoms up to `|`, `)` or the end: the product of their languages. */
+  private concatenation(): Word[] | null {
+    let words: Word[] | null = [EMPTY];
+    while (this.at < this.s.length && this.s[this.at] !== '|' && this.s[this.at] !== ')') {
+      const next = this.repeat();
+      if (next === null) return null;
+      words = this.product(words, next);
+      if (words === null) return null;
+    }
+    return words;
+  }
+
+  /** An atom and its quantifier: none, `?`, `{n}`, `{n,m}` (each possibly lazy: the language is the same). */
+  private repeat(): Word[] | null {
+    const atom = this.atom();
+    if (atom === null) return null;
+    const q = this.s[this.at];
+    let min = 1;
+    let max = 1;
+    if (q === '?') {
+      min = 0;
+      this.at++;
+    } else if (q === '{') {
+      const m = /^\{(\d{1,4})(?:(,)(\d{1,4})?)?\}/.exec(this.s.slice(this.at));
+      if (!m || m[2] !== undefined && m[3] === undefined) return null; // `{n,}` is unbounded; `{` alone, RE2's call
+      min = Number(m[1]);
+      max = m[3] !== undefined ? Number(m[3]) : min;
+      if (min > max || max > 1000) return null;
+      this.at += m[0].length;
+    } else if (q === '*' || q === '+') {
+      return null;
+    }
+    if (q === '?' || q === '{') {
+      if (this.s[this.at] === '?') this.at++; // lazy: matches the same texts
+      const after = this.s[this.at];
+      if (after === '*' || after === '+' || after === '?' || after === '{') return null;
+    }
+    if (min === 1 && max === 1) return atom;
+    let out: Word[] = [];
+    let power: Word[] | null = [EMPTY];
+    for (let k = 0; k <= max; k++) {
+      if (k >= min) out = [...out, ...power];
+      if (out.length > MAX_WORDS) return null;
+      if (k < max) {
+        power = this.product(power, atom);
+        if (power === null) return null;
+      }
+    }
+    return out;
+  }
+
+  /** One atom: a group, a class, an anchor, an escape or a literal character. */
+  private atom(): Word[] | null {
+    const s = this.s;
+    const c = s[this.at]!;
+    if (c === '(') {
+      let j = this.at + 1;
+      if (s.startsWith('?:', j)) j += 2;
+      else if (s.startsWith('?P<', j) || s.startsWith('?<', j)) {
+        const close = s.indexOf('>', j);
+        if (close < 0 || !/^\?P?<[A-Za-z0-9_]+>$/.test(s.slice(j, close + 1))) return null;
+        j = close + 1;
+      } else if (s[j] === '?') return null; // flag groups: not ours
+      this.at = j;
+      const inner = this.alternation();
+      if (inner === null || s[this.at] !== ')') return null;
+      this.at++;
+      return inner;
+    }
+    if (c === '[') return this.charClass();
+    if (c === '^') {
+      this.at++;
+      return [START];
+    }
+    if (c === '$') {
+      this.at++;
+      return [END];
+    }
+    if (c === '\\') {
+      const n = s[this.at + 1];
+      if (n === undefined) return null;
+      this.at += 2;
+      if (n === 'A' || n === 'z') return this.multiline ? null : [n === 'A' ? START : END];
+      if (n === 'd') return DIGITS.map(literal);
+      const ch = escapedChar(n);
+      return ch === null ? null : [literal(ch)];
+    }
+    if (!isPlain(c)) return null;
+    this.at++;
+    return [literal(c)];
+  }
+
+  /** `[…]` of ASCII characters, ranges and the escapes above; negated and POSIX classes are not ours. */
+  private charClass(): Word[] | null {
+    const s = this.s;
+    let i = this.at + 1;
+    if (s[i] === '^') return null;
+    const chars = new Set<string>();
+    let first = true;
+    for (;;) {
+      const c = s[i];
+      if (c === undefined) return null;
+      if (c === ']' && !first) break;
+      if (c === '[' && s[i + 1] === ':') return null;
+      let lo: string | null;
+      if (c === '\\') {
+        const n = s[i + 1];
+        if (n === undefined) return null;
+        if (n === 'd') {
+          for (const d of DIGITS) chars.add(d);
+          i += 2;
+          first = false;
           continue;
         }
-        const lit = literalAt(source, j);
-        if (!lit) return null;
-        alts[alts.length - 1] += lit.ch;
-        j = lit.next;
+        lo = escapedChar(n);
+        i += 2;
+      } else {
+        lo = c === '-' && !first && s[i + 1] !== ']' ? null : isClassChar(c) ? c : null;
+        i += 1;
       }
-      if (isQuantifier(source[j + 1])) return null;
-      if (!append(alts)) return null;
-      i = j + 1;
-      continue;
+      if (lo === null) return null;
+      if (s[i] === '-' && s[i + 1] !== ']' && s[i + 1] !== undefined) {
+        let hi: string | null;
+        if (s[i + 1] === '\\') {
+          hi = s[i + 2] === undefined ? null : escapedChar(s[i + 2]!);
+          i += 3;
+        } else {
+          hi = isClassChar(s[i + 1]!) && s[i + 1] !== '-' ? s[i + 1]! : null;
+          i += 2;
+        }
+        if (hi === null || hi < lo) return null;
+        for (let k = lo.charCodeAt(0); k <= hi.charCodeAt(0); k++) chars.add(String.fromCharCode(k));
+      } else {
+        chars.add(lo);
+      }
+      if (chars.size > 64) return null;
+      first = false;
     }
-    const lit = literalAt(source, i);
-    if (!lit || (lit.next < stop && isQuantifier(source[lit.next]))) return null;
-    if (!append([lit.ch])) return null;
-    i = lit.next;
+    this.at = i + 1;
+    return [...chars].map(literal);
   }
-  return { words, start, end };
-}
 
-function isQuantifier(c: string | undefined): boolean {
-  return c === '*' || c === '+' || c === '?' || c === '{';
-}
-
-/** A literal character at `i`: printable ASCII that is not a metacharacter, or an escaped ASCII punctuation. */
-function literalAt(source: string, i: number): { ch: string; next: number } | null {
-  const ch = source[i]!;
-  if (ch === '\\') {
-    const n = source[i + 1];
-    if (n !== undefined && /[!-/:-@[-`{-~]/.test(n)) return { ch: n, next: i + 2 };
-    return null; // \d, \s, \b, \x41, \Q…, a trailing backslash: RE2's business
+  /** Every word of `a` followed by every word of `b`; impossible combinations are dropped (null: too many). */
+  private product(a: Word[], b: Word[]): Word[] | null {
+    const out: Word[] = [];
+    for (const x of a) {
+      for (const y of b) {
+        // Without `m`: `^` after a character, or a character after `$`, never matches. With `m` such an
+        // inner anchor could match at a line break: not ours.
+        if ((y.start && x.text !== '') || (x.end && y.text !== '')) {
+          if (this.multiline) return null;
+          continue;
+        }
+        out.push({ text: x.text + y.text, start: x.start || y.start, end: x.end || y.end });
+        if (out.length > MAX_WORDS) return null;
+      }
+    }
+    return out;
   }
-  const code = ch.charCodeAt(0);
-  if (code < 0x20 || code > 0x7e || META.has(ch)) return null;
-  return { ch, next: i + 1 };
 }
 
-/** True when the character at `i` is preceded by an odd number of backslashes. */
-function escapedAt(s: string, i: number): boolean {
-  let n = 0;
-  for (let k = i - 1; k >= 0 && s[k] === '\\'; k--) n++;
-  return n % 2 === 1;
+const EMPTY: Word = { text: '', start: false, end: false };
+const START: Word = { text: '', start: true, end: false };
+const END: Word = { text: '', start: false, end: true };
+const DIGITS = [...'0123456789'];
+const literal = (text: string): Word => ({ text, start: false, end: false });
+
+/** Printable ASCII that stands for itself outside a class. */
+function isPlain(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code >= 0x20 && code <= 0x7e && !'\\.+*?()[]{}|^$'.includes(c);
+}
+
+/** Printable ASCII that stands for itself inside a class (`\` starts an escape, `[` may start `[:…:]`). */
+function isClassChar(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code >= 0x20 && code <= 0x7e && c !== '\\' && c !== '[';
+}
+
+/** The character an escape stands for: ASCII punctuation itself, `\n \t \r \f \v`; null for the rest. */
+function escapedChar(n: string): string | null {
+  if (/[!-/:-@[-`{-~]/.test(n)) return n;
+  switch (n) {
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    case 'f': return '\f';
+    case 'v': return '\v';
+    default: return null; // \d handled by the caller; \w \s \b \pL \x41 \101 \Q…: RE2's business
+  }
+}
+
+/** The string operations for a language. */
+function testerOf({ words, fold, multiline }: Language): (s: string) => boolean {
+  const equal: string[] = [];
+  const prefix: string[] = [];
+  const suffix: string[] = [];
+  const infix: string[] = [];
+  for (const w of words) (w.start && w.end ? equal : w.start ? prefix : w.end ? suffix : infix).push(w.text);
+  if (infix.includes('') || (!multiline && (prefix.includes('') || suffix.includes('')))) return () => true;
+  // With `m`, an empty word anchored at one end matches every text too (position 0 is a line start, the end a line end).
+  if (multiline && (prefix.includes('') || suffix.includes(''))) return () => true;
+  const equalSet = new Set(equal);
+  const lineEqual = multiline ? equal.map((w) => [`${w}\n`, `\n${w}`, `\n${w}\n`] as const) : [];
+  const linePrefix = multiline ? prefix.map((w) => `\n${w}`) : [];
+  const lineSuffix = multiline ? suffix.map((w) => `${w}\n`) : [];
+  const anyOf = (t: string): boolean => {
+    if (equalSet.size > 0 && equalSet.has(t)) return true;
+    for (let i = 0; i < prefix.length; i++) if (t.startsWith(prefix[i]!)) return true;
+    for (let i = 0; i < suffix.length; i++) if (t.endsWith(suffix[i]!)) return true;
+    for (let i = 0; i < infix.length; i++) if (t.includes(infix[i]!)) return true;
+    if (!multiline) return false;
+    for (let i = 0; i < lineEqual.length; i++) {
+      const [head, tail, inner] = lineEqual[i]!;
+      if (t.startsWith(head) || t.endsWith(tail) || t.includes(inner)) return true;
+    }
+    for (let i = 0; i < linePrefix.length; i++) if (t.includes(linePrefix[i]!)) return true;
+    for (let i = 0; i < lineSuffix.length; i++) if (t.includes(lineSuffix[i]!)) return true;
+    return false;
+  };
+  return fold ? (s) => anyOf(foldCase(s)) : anyOf;
 }

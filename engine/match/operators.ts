@@ -87,8 +87,8 @@ function compileRegexOperand(expected: JsonValue): OperatorCompile {
   if (typeof flags !== 'string') return fail('"regex" flags must be a string such as "i"');
   const compiled = compileRegex(source, flags);
   if (!compiled.ok) return { ok: false, code: 'bad_regex', message: `regex /${source}/: ${compiled.message}` };
-  const re = compiled.regex;
-  return ok((a) => typeof a === 'string' && re.test(a));
+  const test = compiled.regex.test;
+  return ok((a) => typeof a === 'string' && test(a));
 }
 
 function compileCompare(op: 'gt' | 'gte' | 'lt' | 'lte', expected: JsonValue): OperatorCompile {

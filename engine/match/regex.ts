@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { foldCase } from './atoms.ts';
+import { foldCase } from './fold.ts';
 import { literalSetTest } from './literalRegex.ts';
 import { requiredLiterals } from './requiredLiteral.ts';
 

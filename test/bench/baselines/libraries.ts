@@ -11,8 +11,10 @@ function toMongo(cond: JsonObject): JsonObject {
     if (key === 'any') return { $or: (operand as JsonObject[]).map(toMongo) };
     if (key === 'all') return { $and: (operand as JsonObject[]).map(toMongo) };
     if (typeof operand !== 'object' || operand === null) return { [key]: { $eq: operand } } as JsonObject;
-    const [op, v] = Object.entries(operand)[0] as [string, JsonValue];
-    return { [key]: op === 'regex' ? { $regex: v } : { [`$${op}`]: v } } as JsonObject;
+    // Every operator on the path (`{ gte: 10, lt: 20 }`: both hold).
+    const ops: JsonObject = {};
+    for (const [op, v] of Object.entries(operand)) ops[op === 'regex' ? '$regex' : `$${op}`] = v as JsonValue;
+    return { [key]: ops } as JsonObject;
   });
   return out.length === 1 ? out[0]! : { $and: out };
 }
@@ -27,17 +29,20 @@ function toCel(cond: JsonObject): string {
     if (key === 'any') return `(${(operand as JsonObject[]).map(toCel).join(' || ')})`;
     if (key === 'all') return `(${(operand as JsonObject[]).map(toCel).join(' && ')})`;
     if (typeof operand !== 'object' || operand === null) return `${key} == ${JSON.stringify(operand)}`;
-    const [op, v] = Object.entries(operand)[0] as [string, JsonValue];
     const lit = (x: JsonValue) => (typeof x === 'number' && Number.isInteger(x) ? `${x}.0` : JSON.stringify(x));
-    switch (op) {
-      case 'in': return `${key} in ${JSON.stringify(v)}`;
-      case 'regex': return `${key}.matches(${JSON.stringify(v)})`;
-      case 'gt': return `double(${key}) > ${lit(v)}`;
-      case 'gte': return `double(${key}) >= ${lit(v)}`;
-      case 'lt': return `double(${key}) < ${lit(v)}`;
-      case 'lte': return `double(${key}) <= ${lit(v)}`;
-      default: throw new Error(`cel: no ${op}`);
-    }
+    // Every operator on the path (`{ gte: 10, lt: 20 }`: both hold).
+    const each = Object.entries(operand).map(([op, v]) => {
+      switch (op) {
+        case 'in': return `${key} in ${JSON.stringify(v)}`;
+        case 'regex': return `${key}.matches(${JSON.stringify(v)})`;
+        case 'gt': return `double(${key}) > ${lit(v as JsonValue)}`;
+        case 'gte': return `double(${key}) >= ${lit(v as JsonValue)}`;
+        case 'lt': return `double(${key}) < ${lit(v as JsonValue)}`;
+        case 'lte': return `double(${key}) <= ${lit(v as JsonValue)}`;
+        default: throw new Error(`cel: no ${op}`);
+      }
+    });
+    return each.length === 1 ? each[0]! : `(${each.join(' && ')})`;
   });
   return parts.join(' && ');
 }

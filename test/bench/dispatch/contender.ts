@@ -9,18 +9,32 @@ import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
 
-export type ContenderName = 'seed' | 'hookwire' | 'explain' | 'sift' | 'cel';
+export type ContenderName = 'seed' | 'hookwire' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
-  if (name === 'hookwire' || name === 'explain') {
+  if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
     const c = r.compiled;
     const state = initialState();
     const env = { clock: { now: () => 1767225600000 } };
-    return name === 'hookwire' ? (e) => dispatch(c, e, state, env) : (e) => explainEvent(c, e, state, env).result;
+    // The fast path writes into one result object of the caller's (read before the next event) [dispatch's `into`].
+    const into = dispatch(c, makeEvents(1)[0]!, state, env);
+    if (name === 'hookwire-fresh') return (e) => dispatch(c, e, state, env);
+    if (name === 'hookwire') return (e) => dispatch(c, e, state, env, into);
+    if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
+    // Explain mode with every handler's status read (what coverage, activity and telemetry read), or with
+    // every handler's clause-level paths read too (what the debugger's step view and `replay --json` show).
+    let sink = 0;
+    const full = name === 'explain-read';
+    return (e) => {
+      const out = explainEvent(c, e, state, env);
+      const hs = out.explanation.handlers;
+      for (let i = 0; i < hs.length; i++) sink += full ? hs[i]!.paths.length : hs[i]!.status.length;
+      return sink < 0 ? { decision: '', decided_by: null } : out.result;
+    };
   }
   const { manager, audit } = managerFor(doc, name === 'sift' ? compileSift : name === 'cel' ? compileCel : undefined);
   return (e) => {
@@ -71,16 +85,34 @@ function cpuMicros(): number {
   return u.user + u.system;
 }
 
-/** Bytes allocated per event over `events` (young generation large enough that no GC runs in between). */
-function bytesPerEvent(decide: Decide, events: HookEvent[]): number | null {
+/**
+ * Bytes allocated per event: the heap's growth over `calls` dispatches cycling through `events`, after a
+ * collection, median of 5 batches. The heap's used size moves in pages (256 kB), so a batch spans many pages;
+ * the young generation (--max-semi-space-size=64) holds a whole batch, so no collection runs inside one.
+ */
+function bytesPerEvent(decide: Decide, events: HookEvent[], maxCalls: number): number | null {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc || events.length === 0) return null;
   for (const e of events) decide(e);
+  // A first guess from a short batch keeps a batch under ~40 MB.
   gc();
-  const before = process.memoryUsage().heapUsed;
-  for (const e of events) decide(e);
-  const after = process.memoryUsage().heapUsed;
-  return Math.max(0, (after - before) / events.length);
+  const b0 = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 2000; i++) decide(events[i % events.length]!);
+  const guess = Math.max(1, (process.memoryUsage().heapUsed - b0) / 2000);
+  const calls = Math.max(2000, Math.min(maxCalls, Math.floor(40e6 / guess)));
+  const per: number[] = [];
+  for (let t = 0; t < 5; t++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) decide(events[i % events.length]!);
+    per.push(Math.max(0, (process.memoryUsage().heapUsed - before) / calls));
+  }
+  return median(per);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -103,14 +135,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const blocked = decisions.filter((d) => d !== 'continue').length / events.length;
   let alloc: { all: number | null; quiet: number | null } | null = null;
-  if (name === 'hookwire') {
+  if (name === 'hookwire' || name === 'hookwire-fresh') {
     // "Quiet" events: no handler decides or audits (nothing rewritten, nothing blocked, no record).
     const quiet = events.filter((e) => {
       const r = decide(e) as { audit?: unknown[]; decision: string };
       return r.decision === 'continue' && (r.audit?.length ?? 0) === 0;
     });
-    const sample = events.slice(0, 20_000);
-    alloc = { all: bytesPerEvent(decide, sample), quiet: bytesPerEvent(decide, quiet.slice(0, 20_000)) };
+    alloc = { all: bytesPerEvent(decide, events.slice(0, 20_000), 100_000), quiet: bytesPerEvent(decide, quiet.slice(0, 20_000), 200_000) };
   }
   const cut = Math.min(events.length, 10_000);
   console.log(JSON.stringify({ name, n, workload, events: events.length, micros, hash: decisionHash(decisions, by), hash10k: decisionHash(decisions.slice(0, cut), by.slice(0, cut)), blocked, alloc }));

@@ -101,27 +101,32 @@ export function compileCondition(cond: JsonObject): Cond {
     }
     const get = getter(key);
     if (typeof operand !== 'object' || operand === null) return (c) => get(c) === operand;
-    const [op, v] = Object.entries(operand)[0] as [string, JsonValue];
-    switch (op) {
-      case 'in': {
-        const set = new Set(v as JsonValue[]);
-        return (c) => set.has(get(c) as never);
-      }
-      case 'regex': {
-        const re = new RegExp(v as string);
-        return (c) => {
-          const x = get(c);
-          return typeof x === 'string' && re.test(x);
-        };
-      }
-      case 'gt': return (c) => { const x = get(c); return typeof x === 'number' && x > (v as number); };
-      case 'gte': return (c) => { const x = get(c); return typeof x === 'number' && x >= (v as number); };
-      case 'lt': return (c) => { const x = get(c); return typeof x === 'number' && x < (v as number); };
-      case 'lte': return (c) => { const x = get(c); return typeof x === 'number' && x <= (v as number); };
-      default: throw new Error(`hookManager port: no operator ${op}`);
-    }
+    // Several operators on one path all hold (`{ gte: 10, lt: 20 }`).
+    const ops = Object.entries(operand).map(([op, v]) => operator(get, op, v as JsonValue));
+    return ops.length === 1 ? ops[0]! : (c) => ops.every((f) => f(c));
   });
   return parts.length === 1 ? parts[0]! : (c) => parts.every((p) => p(c));
+}
+
+function operator(get: (c: HookContext) => JsonValue | undefined, op: string, v: JsonValue): Cond {
+  switch (op) {
+    case 'in': {
+      const set = new Set(v as JsonValue[]);
+      return (c) => set.has(get(c) as never);
+    }
+    case 'regex': {
+      const re = new RegExp(v as string);
+      return (c) => {
+        const x = get(c);
+        return typeof x === 'string' && re.test(x);
+      };
+    }
+    case 'gt': return (c) => { const x = get(c); return typeof x === 'number' && x > (v as number); };
+    case 'gte': return (c) => { const x = get(c); return typeof x === 'number' && x >= (v as number); };
+    case 'lt': return (c) => { const x = get(c); return typeof x === 'number' && x < (v as number); };
+    case 'lte': return (c) => { const x = get(c); return typeof x === 'number' && x <= (v as number); };
+    default: throw new Error(`hookManager port: no operator ${op}`);
+  }
 }
 
 /** The same audit record Hookwire's audit handler writes, so both sides do the same work per handler. */

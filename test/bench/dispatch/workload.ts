@@ -1,7 +1,8 @@
 // The dispatch benchmark's workload, generated from a seed so every contender process builds the same one.
 // N handlers, each `event node → matcher → handler`: event patterns exact (70%), prefix `tool.*`/`model.*`
 // (25%) or `*` (5%); conditions a mix of eq / in / regex / numeric / nested paths / all / any; about a
-// tenth of the handlers block (tuned so that roughly 5% of events are blocked at every N), the rest audit.
+// tenth of the handlers block (each its own token window, so that roughly 5% of events are blocked at every
+// N), the rest audit.
 // `selective`: the audit handlers' conditions pass rarely (~1-3% of the events they see); otherwise often
 // (~30-60%), so many handlers run per event.
 import type { HookEvent, JsonObject, PipelineInput } from '../../../engine/index.ts';
@@ -95,9 +96,9 @@ function auditCondition(r: () => number, selective: boolean): Cond {
 export function makePipeline(n: number, workload: Workload, seed = 11): PipelineInput {
   const r = rng(seed * 7919 + n * 31 + (workload === 'selective' ? 1 : 2));
   const blockers = Math.max(1, Math.round(n / 10));
-  // P(event type) × P(tool in a 5-set) × P(tokens ≥ bound) per blocker ≈ 0.4 × 0.1 × p; over all blockers ≈ 5%.
-  const p = Math.min(1, 0.05 / (blockers * 0.4 * 0.1));
-  const bound = Math.round(8000 * (1 - p));
+  // Each blocker takes a token window of its own (random, so they rarely overlap): P(its event type, ~0.5) ×
+  // P(tool in its 5-set, 0.1) × P(tokens in its window, w/8000) per blocker, ≈ 5% over all blockers at every N.
+  const w = Math.min(8000, Math.round(8000 / blockers));
   const nodes: PipelineInput['nodes'] = [];
   const wires: PipelineInput['wires'] = [];
   const eventNodes = new Map<string, string>();
@@ -111,14 +112,15 @@ export function makePipeline(n: number, workload: Workload, seed = 11): Pipeline
     return id;
   };
   for (let i = 0; i < n; i++) {
-    const blocks = i % 10 === 3 || (blockers === 1 && i === 0);
+    const blocks = i % 10 === 3 || (n <= 3 && i === 0);
     let pattern: string;
     let when: Cond;
     if (blocks) {
       pattern = r() < 0.5 ? 'tool.before_call' : 'tool.*';
       const tools = new Set<string>();
       while (tools.size < 5) tools.add(pick(r, TOOLS));
-      when = { all: [{ 'payload.tool_name': { in: [...tools] } }, { 'payload.tokens': { gte: bound } }] };
+      const lo = Math.floor(r() * (8000 - w + 1));
+      when = { all: [{ 'payload.tool_name': { in: [...tools] } }, { 'payload.tokens': { gte: lo, lt: lo + w } }] };
     } else {
       const x = r();
       pattern = x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';

@@ -29,6 +29,17 @@ const condition: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.array(clause, { minLength: 1, maxLength: 3 }).map((cs) => ({ all: cs })),
   clause.map((c) => ({ not: c })),
 );
+// Nested all/any/not up to three levels: the candidate index files `all` as several groups that must all hold.
+const nested: fc.Arbitrary<JsonObject> = fc.letrec<{ node: JsonObject }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    clause,
+    fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((cs) => ({ all: cs })),
+    fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((cs) => ({ any: cs })),
+    tie('node').map((c) => ({ not: c })),
+    fc.tuple(clause, clause).map(([a, b]) => ({ ...a, ...b })),
+  ),
+})).node;
 
 const action = fc.oneof(
   fc.constant({ type: 'block', reason: 'blocked {{payload.f0}}' }),
@@ -107,16 +118,22 @@ describe('dispatch properties', () => {
   it('[X5] the fast path and explain mode reach the same decision, reason, payload and state', () => {
     fc.assert(
       fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 6 }), (doc, events) => {
-        const r = compilePipeline(doc);
-        if (!r.ok) return; // random documents may be invalid (e.g. a wire rule); those are tested elsewhere
+        // The fast path both ways: through the candidate index (scanUpTo 0), and scanning the few listeners.
+        const r = compilePipeline(doc, { scanUpTo: 0 });
+        const scanning = compilePipeline(doc);
+        if (!r.ok || !scanning.ok) return; // random documents may be invalid (e.g. a wire rule); those are tested elsewhere
         let s1: DispatchState = initialState();
         let s2: DispatchState = initialState();
+        let s3: DispatchState = initialState();
         for (const e of events) {
           const fast = dispatch(r.compiled, e, s1, env());
+          const scanned = dispatch(scanning.compiled, e, s3, env());
           const { result } = explainEvent(r.compiled, e, s2, env());
           expect(comparable(result)).toEqual(comparable(fast));
+          expect(comparable(scanned)).toEqual(comparable(fast));
           s1 = fast.state;
           s2 = result.state;
+          s3 = scanned.state;
         }
       }),
       { numRuns: 1500 },
@@ -135,7 +152,32 @@ describe('dispatch properties', () => {
           ],
           wires: hs.flatMap((_, i) => [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }]),
         };
-        const r = compilePipeline(doc);
+        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
+        if (!r.ok) return;
+        for (const e of events) {
+          const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
+          const { result } = explainEvent(r.compiled, e, initialState({ n: 2 }), env());
+          expect(fast.audit.map((a) => a.handler)).toEqual(result.audit.map((a) => a.handler));
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('[X5] the candidate index never drops a handler that matches (nested conditions, handlers behind one or two matchers in a row)', () => {
+    const conds = fc.array(fc.record({ when: nested, also: fc.option(nested, { nil: undefined }), order: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(conds, fc.constantFrom(...PATTERNS), fc.array(eventArb, { minLength: 1, maxLength: 4 }), (hs, pattern, events) => {
+        const doc: PipelineInput = {
+          format: 'hookwire.pipeline', version: 1, name: 'index', nodes: [
+            { id: 'e', kind: 'event', pattern },
+            ...hs.map((h, i) => ({ id: `m${i}`, kind: 'matcher' as const, when: h.when })),
+            ...hs.flatMap((h, i) => (h.also ? [{ id: `n${i}`, kind: 'matcher' as const, when: h.also }] : [])),
+            ...hs.map((h, i) => ({ id: `h${i}`, kind: 'handler' as const, name: `h${i}`, order: h.order, action: { type: 'audit' as const } })),
+          ],
+          wires: hs.flatMap((h, i) => (h.also ? [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `n${i}` }, { from: `n${i}`, to: `h${i}` }] : [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }])),
+        };
+        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
         if (!r.ok) return;
         for (const e of events) {
           const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());

@@ -1,0 +1,93 @@
+/**
+ * Which of a set of literals occur in a text, in one pass over the text (Aho–Corasick over UTF-16 code
+ * units): the candidate index's literal atoms, instead of one `includes` per literal per event. Literals
+ * must be non-empty printable ASCII (a code unit ≥ 128 of the text then cannot be part of any of them and
+ * sends the scan back to the root); otherwise, or past a size bound, `literalAutomaton` returns null and the
+ * index keeps testing them one by one. `occurring(a, text)` equals `literals.filter((l) => text.includes(l))`
+ * (test/engine/compile/literalAutomaton.test.ts).
+ */
+export interface LiteralAutomaton {
+  /** delta[(state << 7) | code]: the next state (states × 128). */
+  delta: Int32Array;
+  /** Literals (indexes) ending at state s: outList[outStart[s] .. outStart[s + 1]). */
+  outStart: Int32Array;
+  outList: Int32Array;
+}
+
+/** At most this many states (each 512 bytes of table). */
+const MAX_STATES = 2048;
+
+export function literalAutomaton(literals: readonly string[]): LiteralAutomaton | null {
+  if (literals.length === 0) return null;
+  for (const l of literals) {
+    if (l.length === 0) return null;
+    for (let i = 0; i < l.length; i++) if (l.charCodeAt(i) >= 128) return null;
+  }
+  // The trie.
+  const next: Map<number, number>[] = [new Map()];
+  const ends: number[][] = [[]];
+  literals.forEach((l, index) => {
+    let s = 0;
+    for (let i = 0; i < l.length; i++) {
+      const c = l.charCodeAt(i);
+      let t = next[s]!.get(c);
+      if (t === undefined) {
+        t = next.length;
+        next.push(new Map());
+        ends.push([]);
+        next[s]!.set(c, t);
+      }
+      s = t;
+    }
+    ends[s]!.push(index);
+  });
+  const states = next.length;
+  if (states > MAX_STATES) return null;
+  // Failure links breadth first; the full transition table; outputs gathered along failure links.
+  const delta = new Int32Array(states << 7);
+  const fail = new Int32Array(states);
+  const outputs: number[][] = ends.map((e) => [...e]);
+  const queue: number[] = [];
+  for (let c = 0; c < 128; c++) {
+    const t = next[0]!.get(c);
+    if (t !== undefined) {
+      delta[c] = t;
+      fail[t] = 0;
+      queue.push(t);
+    }
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
+    outputs[s]!.push(...outputs[fail[s]!]!);
+    for (let c = 0; c < 128; c++) {
+      const t = next[s]!.get(c);
+      if (t !== undefined) {
+        fail[t] = delta[(fail[s]! << 7) | c]!;
+        delta[(s << 7) | c] = t;
+        queue.push(t);
+      } else {
+        delta[(s << 7) | c] = delta[(fail[s]! << 7) | c]!;
+      }
+    }
+  }
+  const outStart = new Int32Array(states + 1);
+  const flat: number[] = [];
+  for (let s = 0; s < states; s++) {
+    outStart[s] = flat.length;
+    flat.push(...new Set(outputs[s]!));
+  }
+  outStart[states] = flat.length;
+  return { delta, outStart, outList: Int32Array.from(flat) };
+}
+
+/** The indexes of the literals that occur in `text` (each once, in the order found): for tests and tools. */
+export function occurring(a: LiteralAutomaton, text: string): number[] {
+  const found = new Set<number>();
+  let s = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    s = c < 128 ? a.delta[(s << 7) | c]! : 0;
+    for (let j = a.outStart[s]!; j < a.outStart[s + 1]!; j++) found.add(a.outList[j]!);
+  }
+  return [...found];
+}

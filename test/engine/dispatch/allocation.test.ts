@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { compilePipeline, dispatch, initialState, type DispatchResult, type HookEvent, type JsonObject } from '../../../engine/index.ts';
+import { audit, block, ev, handler, match, pipeline } from '../helpers.ts';
+
+// The fast path allocates nothing for an event that neither rewrites, changes state, nor blocks, audits, adds
+// context or fails, when the caller passes its own result object (`dispatch(…, into)`). Counted, not timed:
+// the heap grows by what a batch allocates as long as no collection runs in between, and a batch of quiet
+// events that allocated even one small object each would grow it by tens of bytes per event. Several
+// batches, the median, so that one collection landing inside a batch cannot decide the answer.
+
+const conditions: JsonObject[] = [
+  { 'payload.tool_name': 'Bash' }, // eq
+  { 'payload.tool_name': { in: ['Write', 'Edit', 'NotebookEdit'] } }, // in
+  { 'payload.cost': { gt: 90.5 } }, // a numeric compare on a double field (a boxed read would allocate)
+  { 'payload.args.flags.depth': { gte: 18 } }, // a three-key path
+  { all: [{ 'payload.args.mode': 'write' }, { 'payload.tokens': { lt: 10 } }] }, // AND of two indexed clauses
+  { any: [{ 'payload.cmd': { regex: '^(sudo|su) ' } }, { 'payload.tool_name': 'Admin' }] }, // literal-set regex
+  { 'payload.cmd': { regex: '^rm -rf' } }, // anchored literal
+  { 'payload.cmd': { prefix: 'git push' } },
+  { not: { 'payload.args.mode': 'read' } }, // no index atom: evaluated for every event it sees
+  { 'payload.user': { ne: 'nobody' }, 'payload.cost': { lte: 1.5 } },
+];
+
+function doc() {
+  const nodes = [ev('tools', 'tool.*'), ev('before', 'tool.before_call'), ev('all', '*')];
+  const wires: string[] = [];
+  conditions.forEach((when, i) => {
+    nodes.push(match(`m${i}`, when), handler(`h${i}`, i % 3 === 0 ? block(`no {{payload.tool_name}}`) : audit(), { order: i }));
+    wires.push(`${['tools', 'before', 'all'][i % 3]}->m${i}`, `m${i}->h${i}`);
+  });
+  return pipeline(nodes, wires);
+}
+
+function events(count: number): HookEvent[] {
+  const tools = ['Read', 'Grep', 'Glob', 'Bash', 'Write'];
+  const cmds = ['ls src', 'cat a.ts', 'sudo su', 'rm -rf /', 'git push', 'npm test'];
+  return Array.from({ length: count }, (_, i) => ({
+    event_id: `e${i}`, trace_id: 't', agent_id: 'a', type: i % 4 === 0 ? 'model.before_call' : 'tool.before_call', ts: '2026-01-01T00:00:00.000Z',
+    payload: {
+      tool_name: tools[i % 5]!, user: `u${i % 97}`, cmd: cmds[i % 6]!, cost: ((i * 37) % 1000) / 10 + 0.25, tokens: (i * 13) % 8000,
+      args: { mode: i % 2 ? 'read' : 'write', flags: { depth: i % 20, force: false } },
+    },
+  }));
+}
+
+/**
+ * Median bytes the heap grew by per call of `f`, over batches of `calls` calls cycling through `items`. The
+ * heap's used size moves in steps of a page (256 kB), so a batch must span many pages to resolve a few bytes
+ * per call; and stay below the young generation's size (16 MB and up), so that no collection runs inside.
+ */
+function bytesPerCall<T>(items: T[], calls: number, f: (x: T) => void): number {
+  for (let k = 0; k < 20; k++) for (let i = 0; i < items.length; i++) f(items[i]!); // optimise first
+  const per: number[] = [];
+  for (let trial = 0; trial < 5; trial++) {
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) f(items[i % items.length]!);
+    per.push((process.memoryUsage().heapUsed - before) / calls);
+  }
+  per.sort((a, b) => a - b);
+  return per[2]!;
+}
+
+describe('fast path allocation', () => {
+  const r = compilePipeline(doc());
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const c = r.compiled;
+  const state = initialState();
+  const env = { clock: { now: () => 1767225600000 } };
+  const all = events(6000);
+  const fresh = all.map((e) => dispatch(c, e, state, env));
+  const quiet = all.filter((_, i) => fresh[i]!.decision === 'continue' && fresh[i]!.audit.length === 0 && fresh[i]!.payload === all[i]!.payload);
+  const loud = all.filter((_, i) => fresh[i]!.audit.length > 0);
+
+  it('the workload has quiet events, audited ones and blocked ones', () => {
+    expect(quiet.length).toBeGreaterThan(1000);
+    expect(loud.length).toBeGreaterThan(500);
+    expect(fresh.some((x) => x.decision === 'block_action')).toBe(true);
+  });
+
+  it('[X5] a result written into the caller\'s object equals a fresh result', () => {
+    const into = dispatch(c, all[0]!, state, env);
+    all.forEach((e, i) => {
+      const out = dispatch(c, e, state, env, into);
+      expect(out).toBe(into);
+      expect({ ...out }).toEqual(fresh[i]);
+    });
+  });
+
+  it('allocates nothing per quiet event with a reused result, and the count does see allocation', () => {
+    const into: DispatchResult = dispatch(c, quiet[0]!, state, env);
+    const quietBytes = bytesPerCall(quiet, 100_000, (e) => dispatch(c, e, state, env, into));
+    // The same counter on events whose audit handlers fire (each makes its record): it must see them.
+    const loudBytes = bytesPerCall(loud, 10_000, (e) => dispatch(c, e, state, env, into));
+    // And on quiet events without `into`: one result object each.
+    let kept: DispatchResult | null = null; // kept, so the optimiser cannot drop the allocation
+    const freshBytes = bytesPerCall(quiet, 50_000, (e) => {
+      kept = dispatch(c, e, state, env);
+    });
+    expect(kept).not.toBeNull();
+    expect(loudBytes).toBeGreaterThan(100);
+    expect(freshBytes).toBeGreaterThan(40);
+    expect(quietBytes).toBeLessThan(1);
+  });
+});
