@@ -13,6 +13,8 @@ test('event mode, handler settings and rewrite rules edit the document', async (
   await page.getByTestId('mode-sync').click();
   expect((await exportedDoc(page)).event_types).toEqual([]);
 
+  // The canvas opens at a readable zoom 1 that leaves the handlers out at this window size: Fit first.
+  await page.getByTestId('fit-view').click();
   await node(page, 'h-block-injection').click();
   await page.getByTestId('handler-order').fill('7');
   await page.getByTestId('handler-enabled').uncheck();
