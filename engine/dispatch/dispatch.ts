@@ -1,7 +1,9 @@
 import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
+import type { Chain } from './chain.ts';
+import type { MatcherFailure } from '../compile/compileMatcher.ts';
+import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
 import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
@@ -39,16 +41,28 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
   if (scratch.busy) throw new Error('dispatch re-entered: a dispatch on this compiled pipeline is still running (dispatch is not reentrant)');
   scratch.busy = true;
   try {
-    return run(compiled, plan, scratch, event, state, env, into);
+    return walkChain(compiled, plan, scratch, event, state, env.clock.now(), into, null);
   } finally {
     scratch.busy = false;
   }
 }
 
-function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, env: DispatchEnv, into: DispatchResult | undefined): DispatchResult {
+/**
+ * What explain mode listens to on the one chain walk: the breakers that were met and the handlers that ran.
+ * `null` on the fast path. `ran` runs the handler itself (and settles it on the chain), so it can time it.
+ */
+export interface ChainRecorder {
+  breaker(rank: number, blocked: boolean, reason: string): void;
+  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number): void;
+}
+
+/**
+ * The one loop over an event's candidates, for the fast path and explain mode alike [D1]-[D8][E1]-[E4]: the
+ * caller owns `scratch` (and its re-entry guard) and has checked that the plan has live handlers.
+ */
+export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, now: number, into: DispatchResult | undefined, recorder: ChainRecorder | null): DispatchResult {
   const sync = plan.mode === 'sync';
   const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
-  const now = env.clock.now();
   const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
   scope.event = event;
   scope.payload = event.payload;
@@ -69,10 +83,13 @@ function run(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event
     const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
     if (matched === false) continue;
     if (openUntil !== 0) {
-      if (breakerBlocks(c, h, openUntil)) break;
+      const blocked = breakerBlocks(c, h, openUntil);
+      if (recorder !== null) recorder.breaker(rank, blocked, blocked ? c.reason : '');
+      if (blocked) break;
       continue;
     }
-    settle(c, h, matched === true ? runSafely(h, scope) : matcherFailed(compiled, matched), event, now);
+    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope) : matcherFailed(compiled, matched), event, now);
+    else recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
     if (c.ended) break;
     if (c.changed) {
       // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.

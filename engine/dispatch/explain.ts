@@ -9,12 +9,11 @@ import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
 import type { ActionResult } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
-import { gatherCandidates } from '../compile/candidateIndex.ts';
 import { isCodeNode } from '../model/codeNodes.ts';
-import { handlerMatches, newScratch, nextEpoch, type Scratch } from './scratch.ts';
+import { newScratch, type Scratch } from './scratch.ts';
 import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
 import { verdictOfExplain } from '../compile/compileMatcher.ts';
-import type { DispatchEnv } from './dispatch.ts';
+import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
 import type { DispatchResult, DispatchState, Explanation, HandlerError, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
@@ -267,54 +266,28 @@ function replaySteps(records: readonly StepRecord[], state: DispatchState, now: 
 function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number, records: StepRecord[]): DispatchResult {
   const scratch = walkScratch(compiled);
   if (scratch.busy) throw new Error('explainEvent re-entered: an explanation on this compiled pipeline is still running (explain mode is not reentrant)');
-  // The chain and scope are reused from event to event: nothing of them outlives the walk (records hold
-  // the payloads and states, which are immutable values).
-  const c = (scratch.chain = startChain(event, state, plan.mode === 'sync', scratch.chain));
-  if (plan.liveCount === 0) return finishChain(c, state, plan.mode);
+  if (plan.liveCount === 0) return finishChain((scratch.chain = startChain(event, state, plan.mode === 'sync', scratch.chain)), state, plan.mode);
   scratch.busy = true;
   try {
-    const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
-    scope.event = event;
-    scope.payload = event.payload;
-    scope.state = state.vars;
-    scope.now = now;
-    // As on the fast path: few listeners are scanned in order, else the index gathers the candidates.
-    const scan = plan.scan;
-    const candidates = scan ?? scratch.candidates;
-    nextEpoch(scratch);
-    let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
-    for (let i = 0; i < n; i++) {
-      const rank = candidates[i]!;
-      const h = compiled.handlers[rank]!;
-      const openUntil = breakerOpenUntil(c.breakers, h, now);
-      if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
-      const d = plan.direct[rank]!;
-      const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
-      if (matched === false) continue;
-      if (openUntil !== 0) {
-        const blocked = breakerBlocks(c, h, openUntil);
-        records.push({ kind: 'breaker', rank, blocked, reason: blocked ? c.reason : '' });
-        if (blocked) break;
-        continue;
-      }
-      const rec = runRecord(compiled, c, h, matched === true ? null : matched, scope, event, now, timer);
-      records.push(rec);
-      if (rec.ended) break;
-      if (rec.changed) {
-        // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.
-        scope.payload = c.payload;
-        scope.state = c.vars;
-        nextEpoch(scratch);
-        if (scan === null) {
-          n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
-          i = -1;
-        }
-      }
-    }
+    return walkChain(compiled, plan, scratch, event, state, now, undefined, new WalkRecorder(compiled, timer, records));
   } finally {
     scratch.busy = false;
   }
-  return finishChain(c, state, plan.mode);
+}
+
+/** Keeps what the walk met, for the explanation to be built from later. */
+class WalkRecorder implements ChainRecorder {
+  constructor(
+    private readonly compiled: CompiledPipeline,
+    private readonly timer: () => number,
+    private readonly records: StepRecord[],
+  ) {}
+  breaker(rank: number, blocked: boolean, reason: string): void {
+    this.records.push({ kind: 'breaker', rank, blocked, reason });
+  }
+  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number): void {
+    this.records.push(runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
+  }
 }
 
 const walkScratches = new WeakMap<CompiledPipeline, Scratch>();
