@@ -61,7 +61,7 @@ test.describe('at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
   test('editor: readable node text at the default zoom, and no control over a node', async ({ page }) => {
-    await openApp(page);
+    await openApp(page, { fit: false });
     await page.waitForTimeout(400);
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
@@ -125,7 +125,7 @@ test.describe('at 1280×720', () => {
 test.describe('at 1920×1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
   test('editor and debugger screenshots', async ({ page }) => {
-    await openApp(page);
+    await openApp(page, { fit: false });
     await page.waitForTimeout(400);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     await shot(page, 'layout-1920-editor');
