@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { edges, node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { edges, node, openApp, shot, tabUntil, waitSaved } from './editorHelpers.ts';
 import { openDebugger } from './debuggerHelpers.ts';
 
 const menu = (page: Page) => page.getByRole('menu');
@@ -24,15 +24,6 @@ async function freePanePoint(page: Page): Promise<{ x: number; y: number }> {
     }
   }
   throw new Error('no free spot on the pane');
-}
-
-/** Presses Tab until the focus is on the canvas node `id` (keyboard only). */
-async function tabToNode(page: Page, id: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if ((await focusedNode(page)) === id) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached node ${id}`);
 }
 
 test('right-click a node, a wire and the pane: duplicate, delete a wire, add a node where the pointer is', async ({ page }) => {
@@ -103,7 +94,7 @@ test('right-click a node, a wire and the pane: duplicate, delete a wire, add a n
 test('by keyboard: Shift+F10 and the ContextMenu key on a focused node rename it and connect it; Escape gives the focus back', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('canvas').focus();
-  await tabToNode(page, 'ev-input');
+  await tabUntil(page, async () => (await focusedNode(page)) === 'ev-input', 'node ev-input', 60);
 
   await page.keyboard.press('Shift+F10');
   await expect(menu(page)).toBeVisible();

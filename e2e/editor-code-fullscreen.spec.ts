@@ -1,13 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
-import { exportedDoc, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { codeSource, exportedDoc, newCodeHandler, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 /**
  * The code editor's full-screen mode: a button and Ctrl+Shift+E open it, Escape or the button return, and
  * the editor is the same one throughout (text, cursor and focus kept), typed into with the real keyboard.
  */
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const codeSource = (doc: any): string => doc.nodes.find((n: { action?: { type: string } }) => n.action?.type === 'code').action.source;
 
 const box = (page: Page) => page.getByTestId('code-box');
 const isModal = (page: Page) => box(page).evaluate((d) => d.matches(':modal'));
@@ -15,12 +12,7 @@ const focusInEditor = (page: Page) => page.evaluate(() => !!document.activeEleme
 
 test('full-screen code editor: Ctrl+Shift+E and the button open it, Escape and the button leave, text and cursor kept', async ({ page }) => {
   await openApp(page);
-  await page.getByTestId('palette-handler:code').click();
-  const lines = page.locator('.monaco-editor .view-lines');
-  await expect(lines).toContainText('export default function', { timeout: 20_000 });
-  await lines.click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.press('Delete');
+  const lines = await newCodeHandler(page);
   await page.keyboard.type('const a = 1;');
   await shot(page, 'editor-code-inline');
   const inline = await box(page).boundingBox();

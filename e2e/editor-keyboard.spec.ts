@@ -1,26 +1,9 @@
-import { test, expect, type Page } from '@playwright/test';
-import { edges, exportedDoc, newEmptyPipeline, node, openApp, shot, waitSaved } from './editorHelpers.ts';
-
-/** Presses Tab until the focused element matches `selector` (at most `max` presses): keyboard navigation only. */
-async function tabTo(page: Page, selector: string, max = 120): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const codeSource = (doc: any): string => doc.nodes.find((n: { action?: { type: string } }) => n.action?.type === 'code').action.source;
+import { test, expect } from '@playwright/test';
+import { codeSource, edges, exportedDoc, newCodeHandler, newEmptyPipeline, node, openApp, shot, tabTo, waitSaved } from './editorHelpers.ts';
 
 test('Space types into Monaco with the real keyboard, in Edit mode and in the debugger\'s Edit node tab', async ({ page }) => {
   await openApp(page);
-  await page.getByTestId('palette-handler:code').click();
-  const lines = page.locator('.monaco-editor .view-lines');
-  await expect(lines).toContainText('export default function', { timeout: 20_000 });
-  await lines.click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.press('Delete');
+  await newCodeHandler(page);
   await page.keyboard.type('const answer = 42;');
   await page.keyboard.press('Space');
   await page.keyboard.type('// the answer');

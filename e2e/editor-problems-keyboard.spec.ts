@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { exportedDoc, node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { codeSource, exportedDoc, newCodeHandler, node, openApp, shot, tabUntil, waitSaved } from './editorHelpers.ts';
 
 /** The Problems panel by keyboard: Ctrl+Shift+M and Tab reach it, arrows move, Enter jumps (to the line, for code), Escape goes back. */
 
@@ -12,25 +12,9 @@ const focused = (page: Page) => page.evaluate(() => {
   };
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const codeSource = (doc: any): string => doc.nodes.find((n: { action?: { type: string } }) => n.action?.type === 'code').action.source;
-
-async function tabTo(page: Page, test: () => Promise<boolean>, max = 150): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await test()) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error('Tab never got there');
-}
-
 test('Problems panel by keyboard: Ctrl+Shift+M, arrows, Enter puts the Monaco cursor on the error line, Escape returns', async ({ page }) => {
   await openApp(page);
-  await page.getByTestId('palette-handler:code').click();
-  const lines = page.locator('.monaco-editor .view-lines');
-  await expect(lines).toContainText('export default function', { timeout: 20_000 });
-  await lines.click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.press('Delete');
+  const lines = await newCodeHandler(page);
   await page.keyboard.type('const a = 1;');
   await page.keyboard.press('Enter');
   await page.keyboard.type('const b = 2;');
@@ -87,7 +71,7 @@ test('Problems panel by Tab: the list is one Tab stop; Enter on a node problem s
   await expect(warning).toHaveCount(1);
   const id = await warning.getAttribute('data-node');
   await node(page, 'ev-tool-before').click();
-  await tabTo(page, async () => (await focused(page)).option !== null);
+  await tabUntil(page, async () => (await focused(page)).option !== null, 'a problem in the list');
   // One Tab stop: the next Tab leaves the list.
   await page.keyboard.press('Tab');
   expect((await focused(page)).option).toBeNull();

@@ -78,3 +78,31 @@ export async function exportedDoc(page: Page): Promise<any> {
   await expect(page.getByTestId('export-dialog')).toHaveCount(0);
   return JSON.parse(text ?? '');
 }
+
+/** Presses Tab until `reached()` holds (at most `max` presses): keyboard navigation only. */
+export async function tabUntil(page: Page, reached: () => Promise<boolean>, what: string, max = 150): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await reached()) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+
+/** Presses Tab until the focused element matches `selector`. */
+export const tabTo = (page: Page, selector: string, max = 120): Promise<void> =>
+  tabUntil(page, () => page.evaluate((sel) => !!document.activeElement?.matches(sel), selector), selector, max);
+
+/** Adds a code handler from the palette and empties its Monaco editor (select all, Delete), focused for typing. */
+export async function newCodeHandler(page: Page): Promise<Locator> {
+  await page.getByTestId('palette-handler:code').click();
+  const lines = page.locator('.monaco-editor .view-lines');
+  await expect(lines).toContainText('export default function', { timeout: 20_000 });
+  await lines.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  return lines;
+}
+
+/** The source of the (first) code handler of an exported document. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const codeSource = (doc: any): string => doc.nodes.find((n: { action?: { type: string } }) => n.action?.type === 'code').action.source;
