@@ -140,6 +140,17 @@ describe('dispatch properties', () => {
     );
   });
 
+  /** The fast path through the candidate index (no scan) audits exactly the handlers explain mode audits. */
+  const expectIndexFindsWhatExplainFinds = (doc: PipelineInput, events: HookEvent[]): void => {
+    const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
+    if (!r.ok) return;
+    for (const e of events) {
+      const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
+      const { result } = explainEvent(r.compiled, e, initialState({ n: 2 }), env());
+      expect(fast.audit.map((a) => a.handler)).toEqual(result.audit.map((a) => a.handler));
+    }
+  };
+
   it('[X5] the candidate index never drops a handler that matches (each handler behind one matcher)', () => {
     const conds = fc.array(fc.record({ when: condition, order: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 8 });
     fc.assert(
@@ -152,13 +163,7 @@ describe('dispatch properties', () => {
           ],
           wires: hs.flatMap((_, i) => [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }]),
         };
-        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
-        if (!r.ok) return;
-        for (const e of events) {
-          const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
-          const { result } = explainEvent(r.compiled, e, initialState({ n: 2 }), env());
-          expect(fast.audit.map((a) => a.handler)).toEqual(result.audit.map((a) => a.handler));
-        }
+        expectIndexFindsWhatExplainFinds(doc, events);
       }),
       { numRuns: 1500 },
     );
@@ -177,13 +182,7 @@ describe('dispatch properties', () => {
           ],
           wires: hs.flatMap((h, i) => (h.also ? [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `n${i}` }, { from: `n${i}`, to: `h${i}` }] : [{ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` }])),
         };
-        const r = compilePipeline(doc, { scanUpTo: 0 }); // the index, not a scan
-        if (!r.ok) return;
-        for (const e of events) {
-          const fast = dispatch(r.compiled, e, initialState({ n: 2 }), env());
-          const { result } = explainEvent(r.compiled, e, initialState({ n: 2 }), env());
-          expect(fast.audit.map((a) => a.handler)).toEqual(result.audit.map((a) => a.handler));
-        }
+        expectIndexFindsWhatExplainFinds(doc, events);
       }),
       { numRuns: 1500 },
     );
