@@ -1,18 +1,9 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { shot } from './editorHelpers.ts';
-import { flowNode, key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { flowNode, key, openDebugger, stepView, typeStep } from './debuggerHelpers.ts';
 
 // Debugger shell: the "why didn't it fire?" pick, URLs, trace download and small display fixes.
-
-/** Goes to step `index` (0-based) by typing into the "Step [n] of N" field with the keyboard. */
-async function typeStep(page: Page, index: number): Promise<void> {
-  await page.getByTestId('goto-step').click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type(String(index + 1));
-  await page.keyboard.press('Enter');
-  await expect(stepView(page, index)).toBeVisible();
-}
 
 test('"why didn\'t it fire?" outlines the picked handler without hiding what fired, and a step change clears it', async ({ page }) => {
   await openDebugger(page);

@@ -2,7 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { importTrace } from '../engine/trace/importTrace.ts';
 import { traceToJsonl } from '../engine/trace/traceToJsonl.ts';
 import { demoTrace } from '../web/demo/demoTrace.ts';
-import { fixture, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, openDebugger, stepView } from './debuggerHelpers.ts';
+import { fixture, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, openDebugger, stepView, typeStep } from './debuggerHelpers.ts';
 import { node, openApp, shot } from './editorHelpers.ts';
 
 /** The small display fixes, as a user meets them: numbers, times, rows, notes, and a did-you-mean. */
@@ -11,15 +11,6 @@ async function importByPicker(page: Page, name: string, buffer: Buffer): Promise
   const chooser = page.waitForEvent('filechooser');
   await page.getByTestId('trace-import').click();
   await (await chooser).setFiles({ name, mimeType: 'application/octet-stream', buffer });
-}
-
-/** Goes to step `index` (0-based) by typing into the "Step [n] of N" field with the keyboard. */
-async function typeStep(page: Page, index: number): Promise<void> {
-  await page.getByTestId('goto-step').click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type(String(index + 1));
-  await page.keyboard.press('Enter');
-  await expect(stepView(page, index)).toBeVisible();
 }
 
 test('step numbers have the same thousands separators everywhere: "Step 1,040 / 1,200", the step field included', async ({ page }) => {

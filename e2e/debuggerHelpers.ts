@@ -36,6 +36,15 @@ export async function goToStep(page: Page, index: number): Promise<void> {
   await expect(stepView(page, index)).toBeVisible();
 }
 
+/** Goes to step `index` (0-based) by typing into the "Step [n] of N" field with the keyboard. */
+export async function typeStep(page: Page, index: number): Promise<void> {
+  await page.getByTestId('goto-step').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(String(index + 1));
+  await page.keyboard.press('Enter');
+  await expect(stepView(page, index)).toBeVisible();
+}
+
 /** Presses a key with the focus outside any field, as a person using the shortcuts would. */
 export async function key(page: Page, k: string): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
