@@ -31,29 +31,25 @@ describe('freeSpot', () => {
     }
   });
 
+  /** An event at (0, 0) wired to a handler at `b`. */
+  const wired = (b: { x: number; y: number }) => ({
+    nodes: [
+      { id: 'a', kind: 'event', pattern: 'input.received' },
+      { id: 'b', kind: 'handler', name: 'b', order: 1, enabled: true, shadow: false, on_error: 'block', action: { type: 'stop' } },
+    ] as Pipeline['nodes'],
+    wires: [{ from: 'a', to: 'b' }],
+    layout: { nodes: [{ id: 'a', x: 0, y: 0 }, { id: 'b', ...b }] },
+  });
+
   it('does not sit on a wire it is not part of', () => {
-    const doc = {
-      nodes: [
-        { id: 'a', kind: 'event', pattern: 'input.received' },
-        { id: 'b', kind: 'handler', name: 'b', order: 1, enabled: true, shadow: false, on_error: 'block', action: { type: 'stop' } },
-      ] as Pipeline['nodes'],
-      wires: [{ from: 'a', to: 'b' }],
-      layout: { nodes: [{ id: 'a', x: 0, y: 0 }, { id: 'b', x: 1000, y: 0 }] },
-    };
+    const doc = wired({ x: 1000, y: 0 });
     // Halfway along the wire: the spot found is off the line y ≈ 32.
     const spot = freeSpot(doc as Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, { x: 400, y: 0 }, size);
     expect(spot.y + size.height < 32 - 24 || spot.y > 32 + 24).toBe(true);
   });
 
   it('avoids a wire where it is drawn: an orthogonal route, not the straight line between the nodes', () => {
-    const doc = {
-      nodes: [
-        { id: 'a', kind: 'event', pattern: 'input.received' },
-        { id: 'b', kind: 'handler', name: 'b', order: 1, enabled: true, shadow: false, on_error: 'block', action: { type: 'stop' } },
-      ] as Pipeline['nodes'],
-      wires: [{ from: 'a', to: 'b' }],
-      layout: { nodes: [{ id: 'a', x: 0, y: 0 }, { id: 'b', x: 1200, y: 900 }] },
-    };
+    const doc = wired({ x: 1200, y: 900 });
     const route = routeWires(new Map([['a', boxOf(doc as Pipeline, 'a')], ['b', boxOf(doc as Pipeline, 'b')]]), [{ id: 'w', ...doc.wires[0]! }]).get('w')!;
     // Asked right on the route's first horizontal run, far from the straight diagonal a→b.
     const want = { x: 300, y: route[0]!.y - size.height / 2 };
