@@ -195,6 +195,8 @@ test('live edit: fixing the matcher re-runs the replay; the pinned version shows
 test('a pipeline with an error keeps the last good replay and says so', async ({ page }) => {
   await openDebugger(page);
   await goToStep(page, 11);
+  // Fit first: the debugger opens at a readable zoom 1 that can leave this matcher outside the pane.
+  await page.getByTestId('fit-view').click();
   await page.getByTestId('node-m-destructive-command').click();
   await page.getByTestId('tab-edit-node').click();
   await page.getByTestId('cond-0-value').fill('(unclosed');
