@@ -30,3 +30,22 @@ test('in-place rename gives the focus back to the node on Enter and on Escape, s
   await page.keyboard.press('Enter');
   await expect.poll(() => focusedNode(page)).toBe('h-block-destructive');
 });
+
+test('a rename box opened again at once keeps every key typed, even when the focus return runs late (a loaded machine)', async ({ page }) => {
+  await openApp(page);
+  // Frames come 300 ms late, as on a busy CI machine: the focus return of the Escape below lands while the
+  // second box is being typed into. It must give way (it used to take the focus and commit half a name).
+  await page.evaluate(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (cb) => { setTimeout(() => raf(cb), 300); return 0; };
+  });
+  await node(page, 'm-dangerous-tools').click();
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('node-rename')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('node-rename')).toBeFocused();
+  for (const ch of 'Risky tools') { await page.keyboard.type(ch); await page.waitForTimeout(40); }
+  await page.keyboard.press('Enter');
+  await expect(node(page, 'm-dangerous-tools').locator('.title')).toHaveText('Risky tools');
+});
