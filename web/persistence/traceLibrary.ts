@@ -41,7 +41,7 @@ export async function beginTrace(db: HookwireDb, init: NewTrace): Promise<Stored
     problems: [],
     notes: [],
     created_at: now,
-    updated_at: now,
+    updated_at: await changeStamp(db),
     ...(init.demo ? { demo: true } : {}),
   };
   await db.traces.put(record);
@@ -105,7 +105,7 @@ export async function finishTrace(
     event_types: writer.eventTypes(),
     problems: problems.slice(0, MAX_STORED_PROBLEMS),
     notes,
-    updated_at: Date.now(),
+    updated_at: await changeStamp(db),
   };
   await db.traces.put(record);
   return record;
@@ -121,6 +121,17 @@ export async function storeTrace(db: HookwireDb, trace: Trace, init: Omit<NewTra
   }
   const errors = problems.some((p) => p.severity === 'error');
   return finishTrace(db, record.id, writer, errors ? 'pending' : 'ready', problems, notes);
+}
+
+/**
+ * The `updated_at` of a change: now, but always past every stamp already stored, so the library's "most
+ * recently changed first" order is exact even for two changes within one millisecond (a rename right after
+ * an import used to tie with it and could stay below it).
+ */
+async function changeStamp(db: HookwireDb): Promise<number> {
+  const top = await db.traces.orderBy('updated_at').last();
+  const now = Date.now();
+  return top && top.updated_at >= now ? top.updated_at + 1 : now;
 }
 
 /** Traces of the library (ready, and imports waiting for a decision), most recently changed first. */
@@ -156,12 +167,12 @@ export async function readEventRange(db: HookwireDb, trace: Pick<StoredTrace, 'i
 }
 
 export async function renameTrace(db: HookwireDb, id: string, name: string): Promise<void> {
-  await db.traces.update(id, { name, updated_at: Date.now() });
+  await db.traces.update(id, { name, updated_at: await changeStamp(db) });
 }
 
 /** Accepts an import with dropped lines: the good events become a ready trace. */
 export async function keepPendingTrace(db: HookwireDb, id: string): Promise<void> {
-  await db.traces.update(id, { status: 'ready', updated_at: Date.now() });
+  await db.traces.update(id, { status: 'ready', updated_at: await changeStamp(db) });
 }
 
 /** Marks a trace deleted; `restoreTrace` undoes it until the next start purges it. */
@@ -217,7 +228,7 @@ export async function writeTraceTail(db: HookwireDb, record: StoredTrace, events
   for (let c = Math.floor(fromEvent / size); c * size < events.length; c++) rows.push({ trace_id: record.id, chunk: c, events: events.slice(c * size, (c + 1) * size) });
   const types = new Map<string, number>();
   for (const e of events) types.set(e.type, (types.get(e.type) ?? 0) + 1);
-  const next: StoredTrace = { ...record, status: 'ready', event_count: events.length, event_types: [...types].map(([type, count]) => ({ type, count })), updated_at: Date.now() };
+  const next: StoredTrace = { ...record, status: 'ready', event_count: events.length, event_types: [...types].map(([type, count]) => ({ type, count })), updated_at: await changeStamp(db) };
   await db.transaction('rw', db.traces, db.traceChunks, async () => {
     if (rows.length) await db.traceChunks.bulkPut(rows);
     await db.traces.put(next);

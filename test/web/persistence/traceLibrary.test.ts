@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HookwireDb } from '../../../web/persistence/db.ts';
 import { demoTrace, DEMO_TRACE_NAME } from '../../../web/demo/demoTrace.ts';
 import { getSetting } from '../../../web/persistence/library.ts';
@@ -56,6 +56,22 @@ describe('trace library (IndexedDB through Dexie, chunked events)', () => {
     expect(await readTraceRecord(db, b.id)).toBeNull();
     expect(await db.traceChunks.where('[trace_id+chunk]').between([b.id, 0], [b.id, Infinity]).count()).toBe(0);
     expect(await db.traceChunks.where('[trace_id+chunk]').between([a.id, 0], [a.id, Infinity]).count()).toBe(1);
+  });
+
+  it('keeps "most recently changed first" exact when changes land in the same millisecond', async () => {
+    // A frozen clock: every change below happens "at once", as a rename right after an import can.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      const a = await storeTrace(db, demoTrace(), { name: 'a', source_format: 'hookwire-trace' });
+      const b = await storeTrace(db, demoTrace(), { name: 'b', source_format: 'hookwire-trace' });
+      expect((await listTraces(db)).map((t) => t.name)).toEqual(['b', 'a']);
+      await renameTrace(db, a.id, 'a2');
+      expect((await listTraces(db)).map((t) => t.name)).toEqual(['a2', 'b']);
+      await renameTrace(db, b.id, 'b2');
+      expect((await listTraces(db)).map((t) => t.name)).toEqual(['b2', 'a2']);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('removes a trace and every chunk at once (cancelled or discarded import)', async () => {
