@@ -14,7 +14,7 @@ import { newScratch, type Scratch } from './scratch.ts';
 import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
 import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
-import type { DispatchResult, DispatchState, Explanation, HandlerError, HandlerExplain, MatcherExplain, PathExplain, StateChange } from './types.ts';
+import { STATUS_CODE, type DispatchResult, type DispatchState, type Explanation, type HandlerError, type HandlerExplain, type MatcherExplain, type PathExplain, type StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
 /**
@@ -22,22 +22,25 @@ import type { ConditionExplain } from '../match/types.ts';
  * status and every clause its verdict. Reaches the same decision, payload and state as `dispatch`.
  *
  * The explanation is built lazily [X6]: the chain is walked through the candidate index as on the fast
- * path (`walk`), recording only what each handler that matched did. `explanation.handlers` (every
- * handler's status and run) is computed from that record when first read, by the one explaining loop
- * (`explainHandlers`) replaying the record instead of running actions again; the clause-level `paths` of
- * the handlers that were evaluated — including the ones the index never looked at — when any of them is
- * first read (`LazyPaths`). Reading gives exactly what evaluating everything eagerly gives
- * (test/engine/dispatch/lazyExplain.test.ts). A plan with a code matcher is explained eagerly (the same
- * loop, running the chain itself): sandboxed code answers once, at dispatch time, never later.
+ * path (`walk`), recording only what each handler that matched did (`StepRecord`). Everything else is
+ * derived from that record when asked for (`FromRecord`), never by running an action again:
+ * - every handler's status (`handlerStatuses`: one byte per handler, no evaluation — a live handler the
+ *   index did not return provably does not match, so it is `not_matched`);
+ * - one handler's whole story (`explainedHandler`), its clause-level paths evaluated against the payload
+ *   and state it saw;
+ * - `explanation.handlers`, every handler's story, on first read.
+ * Each gives exactly what evaluating every handler while the chain runs gives (`explainEventEagerly`, the
+ * oracle of test/engine/dispatch/lazyExplain.test.ts). A plan with a code matcher is explained eagerly:
+ * sandboxed code answers once, at dispatch time, never later.
  */
 export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv): { result: DispatchResult; explanation: Explanation } {
   const plan = compiled.plan(event.type);
   const now = env.clock.now();
   const timer = env.timer ?? noTimer;
-  if (needsEagerExplain(compiled, plan)) return explainEager(compiled, plan, event, state, now, timer);
+  if (planInfo(compiled, plan).eager) return explainEager(compiled, plan, event, state, now, timer);
   const records: StepRecord[] = [];
   const result = walk(compiled, plan, event, state, now, timer, records);
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), { compiled, plan, event, state, now, records });
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), new FromRecord(compiled, plan, event, state, now, records));
   return { result, explanation };
 }
 
@@ -49,26 +52,46 @@ export function explainEventEagerly(compiled: CompiledPipeline, event: HookEvent
   return explainEager(compiled, compiled.plan(event.type), event, state, env.clock.now(), env.timer ?? noTimer);
 }
 
+/**
+ * Every handler's status, by rank (the order of `explanation.handlers`), as an index into
+ * `HANDLER_STATUSES` [X1]. For an explanation from `explainEvent` this is computed from the record of the
+ * chain without building any handler's story (what coverage, activity and telemetry read for every event of
+ * a trace); for any other (a structured clone, parsed JSON) it is read from `handlers`. Read-only: the
+ * array is kept and returned again.
+ */
+export function handlerStatuses(explanation: Explanation): Uint8Array {
+  if (explanation instanceof EventExplanation) return EventExplanation.statusesOf(explanation);
+  return statusesFromStories(explanation.handlers);
+}
+
+/**
+ * The story of the handler at `rank`, the same object as `explanation.handlers[rank]`, without building the
+ * others' when the explanation comes from `explainEvent` (unless the handler shares a matcher with an earlier
+ * one: then the memo [M6] needs them, and every story is built).
+ */
+export function explainedHandler(explanation: Explanation, rank: number): HandlerExplain {
+  if (explanation instanceof EventExplanation) return EventExplanation.handlerOf(explanation, rank);
+  const h = explanation.handlers[rank];
+  if (!h) throw new RangeError(`no handler at rank ${rank} (the pipeline has ${explanation.handlers.length})`);
+  return h;
+}
+
+function statusesFromStories(handlers: readonly HandlerExplain[]): Uint8Array {
+  const out = new Uint8Array(handlers.length);
+  for (let r = 0; r < handlers.length; r++) out[r] = STATUS_CODE[handlers[r]!.status];
+  return out;
+}
+
 const noTimer = () => 0;
 
 function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number): { result: DispatchResult; explanation: Explanation } {
   const sync = plan.mode === 'sync';
   const c = startChain(event, state, sync);
-  const steps = liveSteps(compiled, c, event, now, timer);
-  const handlers = explainHandlers(compiled, plan, event, state, now, steps);
+  const records: StepRecord[] = [];
+  const handlers = explainHandlers(compiled, plan, c, event, state, now, timer, records);
   const result = finishChain(c, state, plan.mode);
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, steps.records, result, sync), handlers);
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, sync), handlers);
   return { result, explanation };
-}
-
-/** What the explaining loop needs to replay an event from its record. */
-interface Replay {
-  compiled: CompiledPipeline;
-  plan: TypePlan;
-  event: HookEvent;
-  state: DispatchState;
-  now: number;
-  records: readonly StepRecord[];
 }
 
 /**
@@ -94,10 +117,14 @@ class EventExplanation implements Explanation {
   errors: DispatchResult['errors'];
   audit: JsonObject[];
   context: string[];
-  #handlers: HandlerExplain[] | Replay;
+  #handlers: HandlerExplain[] | null;
+  /** Where statuses and stories come from until `handlers` is set from outside; null for an eager explanation. */
+  #from: FromRecord | null;
+  #statuses: Uint8Array | null = null;
 
-  constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | Replay) {
-    this.#handlers = handlers;
+  constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | FromRecord) {
+    this.#handlers = handlers instanceof FromRecord ? null : handlers;
+    this.#from = handlers instanceof FromRecord ? handlers : null;
     this.event_id = event.event_id;
     this.event_type = event.type;
     this.trace_id = event.trace_id;
@@ -118,15 +145,24 @@ class EventExplanation implements Explanation {
   }
 
   static handlersOf(x: EventExplanation): HandlerExplain[] {
-    const h = x.#handlers;
-    if (Array.isArray(h)) return h;
-    const built = explainHandlers(h.compiled, h.plan, h.event, h.state, h.now, replaySteps(h.records, h.state, h.now));
-    x.#handlers = built;
-    return built;
+    return (x.#handlers ??= x.#from!.all());
   }
 
   static setHandlers(x: EventExplanation, value: HandlerExplain[]): void {
     x.#handlers = value;
+    x.#from = null;
+    x.#statuses = null;
+  }
+
+  static statusesOf(x: EventExplanation): Uint8Array {
+    return (x.#statuses ??= x.#from ? x.#from.statuses() : statusesFromStories(EventExplanation.handlersOf(x)));
+  }
+
+  static handlerOf(x: EventExplanation, rank: number): HandlerExplain {
+    const built = x.#handlers;
+    const h = built ? built[rank] : x.#from!.at(rank);
+    if (!h) throw new RangeError(`no handler at rank ${rank} (the pipeline has ${EventExplanation.statusesOf(x).length})`);
+    return h;
   }
 }
 
@@ -169,50 +205,6 @@ interface RunRecord {
 
 type StepRecord = BreakerRecord | RunRecord;
 
-/** What the explaining loop asks of the chain: live (run the handler now) or replayed (read the record). */
-interface Steps {
-  /** When the breaker of `h` is open, the time it closes; otherwise 0. */
-  openUntil(h: CompiledHandler): number;
-  /**
-   * Whether `h` matches: live, its paths evaluated now; replayed, what the record says, its paths (null)
-   * evaluated when first read (`LazyPaths`).
-   */
-  match(h: CompiledHandler, live: Int32Array, scope: Scope, memo: ExplainMemo): { paths: PathExplain[] | null; matched: boolean; failure: MatcherFailure | null };
-  /** `h` matched while its breaker is open. */
-  breaker(h: CompiledHandler, openUntil: number): BreakerRecord;
-  /** `h` matched (or `failure`: a code matcher could not answer): its run. */
-  run(h: CompiledHandler, failure: MatcherFailure | null, scope: Scope): RunRecord;
-  /** Called after the last handler: a replay checks that the record was used up. */
-  done(): void;
-}
-
-/** Steps that run the chain: the handler's action runs and settles on `c`, and is recorded. */
-function liveSteps(compiled: CompiledPipeline, c: Chain, event: HookEvent, now: number, timer: () => number): Steps & { records: StepRecord[] } {
-  const records: StepRecord[] = [];
-  return {
-    records,
-    openUntil: (h) => breakerOpenUntil(c.breakers, h, now),
-    match(h, live, scope, memo) {
-      const paths = explainPaths(compiled, h, live, scope, memo);
-      const pass = paths.some((p) => p.pass);
-      const failure = pass ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
-      return { paths, matched: pass || failure !== null, failure };
-    },
-    breaker(h, openUntil) {
-      const blocked = breakerBlocks(c, h, openUntil);
-      const rec: BreakerRecord = { kind: 'breaker', rank: h.rank, blocked, reason: blocked ? c.reason : '' };
-      records.push(rec);
-      return rec;
-    },
-    run(h, failure, scope) {
-      const rec = runRecord(compiled, c, h, failure, scope, event, now, timer);
-      records.push(rec);
-      return rec;
-    },
-    done() {},
-  };
-}
-
 /** Runs one handler on the chain [M8][E1] and records what happened. */
 function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, timer: () => number): RunRecord {
   const payloadBefore = c.payload;
@@ -225,37 +217,6 @@ function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, fai
   return {
     kind: 'ran', rank: h.rank, result, error: c.lastError, ignored: c.lastIgnored, payloadBefore, varsBefore,
     payloadAfter: c.payload, varsAfter: c.vars, changed: c.changed, ended: c.ended, duration: result.duration_ms ?? elapsed,
-  };
-}
-
-/** Steps that read a record made by `walk`, in rank order; a mismatch is an engine bug and fails loudly. */
-function replaySteps(records: readonly StepRecord[], state: DispatchState, now: number): Steps {
-  let next = 0;
-  const take = (h: CompiledHandler): StepRecord => {
-    const rec = records[next++];
-    if (rec === undefined || rec.rank !== h.rank) throw new Error(`internal: the explanation of handler "${h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
-    return rec;
-  };
-  return {
-    // The breaker of a handler changes only when it runs itself: before that, the state's entry is the chain's.
-    openUntil: (h) => breakerOpenUntil(state.breakers, h, now),
-    match(h) {
-      const rec = records[next];
-      return { paths: null, matched: rec !== undefined && rec.rank === h.rank, failure: null };
-    },
-    breaker(h) {
-      const rec = take(h);
-      if (rec.kind !== 'breaker') throw new Error(`internal: handler "${h.id}" ran, but its explanation says its breaker was open`);
-      return rec;
-    },
-    run(h) {
-      const rec = take(h);
-      if (rec.kind !== 'ran') throw new Error(`internal: handler "${h.id}" met an open breaker, but its explanation says it ran`);
-      return rec;
-    },
-    done() {
-      if (next !== records.length) throw new Error('internal: the chain ran handlers that the explanation does not show as matched');
-    },
   };
 }
 
@@ -298,78 +259,51 @@ function walkScratch(compiled: CompiledPipeline): Scratch {
   return s;
 }
 
-const eagerPlans = new WeakMap<TypePlan, boolean>();
-
-/** True when a live handler of the plan has a code matcher on a live path: explained eagerly (see explainEvent). */
-function needsEagerExplain(compiled: CompiledPipeline, plan: TypePlan): boolean {
-  let eager = eagerPlans.get(plan);
-  if (eager === undefined) {
-    const code = new Set<string>();
-    for (const n of compiled.pipeline.nodes) if (n.kind === 'matcher' && isCodeNode(n)) code.add(n.id);
-    eager = compiled.handlers.some((h) => {
-      const live = plan.paths[h.rank];
-      return live != null && [...live].some((p) => [...h.paths[p]!.matchers].some((m) => code.has(compiled.matchers[m]!.id)));
-    });
-    eagerPlans.set(plan, eager);
-  }
-  return eager;
-}
-
 /**
- * The one explaining loop [X1]-[X4]: every handler in order, each live one's paths evaluated clause by
- * clause (matcher explanations memoised per event [M6]); a handler that matched is run by `steps` (live:
- * now, on the chain; replayed: from the record of the walk), and its rewrite or state change is what the
- * handlers after it see.
+ * The eager explaining loop [X1]-[X4], the oracle of the lazy one and the explanation of plans with code
+ * matchers: every handler in order, each live one's paths evaluated clause by clause (matcher explanations
+ * memoised per event [M6]); a handler that matched runs on the chain `c` now (recorded in `records`), and its
+ * rewrite or state change is what the handlers after it see.
  */
-function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, steps: Steps): HandlerExplain[] {
+function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, c: Chain, event: HookEvent, state: DispatchState, now: number, timer: () => number, records: StepRecord[]): HandlerExplain[] {
   const scope: Scope = { event, payload: event.payload, state: state.vars, now };
   // Matcher explanations of this event, reused across paths [M6]; a new epoch forgets them after a rewrite.
   const memo = explainMemo(compiled);
+  const info = planInfo(compiled, plan);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
-  let lazy: LazyPaths | null = null;
 
   for (const h of compiled.handlers) {
     const live = plan.paths[h.rank];
-    if (!h.node.enabled) {
-      handlers.push(fixedExplain(h, 'disabled'));
-      continue;
-    }
-    if (!live) {
-      handlers.push(fixedExplain(h, 'wrong_event_type'));
+    const fixed = info.fixed[h.rank];
+    if (fixed) {
+      handlers.push(fixed);
       continue;
     }
     if (endedBy !== null) {
-      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_reached', shadow: h.node.shadow, paths: [], ended_by: endedBy });
+      handlers.push(notReached(h, endedBy));
       continue;
     }
-    const openUntil = steps.openUntil(h);
+    const openUntil = breakerOpenUntil(c.breakers, h, now);
     if (openUntil !== 0 && whileOpen(h) === 'skip') {
-      handlers.push({ handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil });
+      handlers.push(breakerSkipped(h, openUntil));
       continue;
     }
-    const m = steps.match(h, live, scope, memo);
-    // Replayed: the paths are computed on first read, for every evaluated handler together (LazyPaths).
-    const paths = m.paths ?? (lazy ??= new LazyPaths(compiled, event, state, now));
-    let out: HandlerExplain;
-    let rec: StepRecord | null = null;
-    if (!m.matched) {
-      out = story(h, 'not_matched', paths);
+    const paths = explainPaths(compiled, h, live!, scope, memo);
+    const pass = paths.some((p) => p.pass);
+    const failure = pass ? null : paths.find((p) => p.matcher_failure)?.matcher_failure ?? null;
+    if (!pass && failure === null) {
+      handlers.push(story(h, 'not_matched', paths));
     } else if (openUntil !== 0) {
-      // [E3] while_open: block — the guard matches but cannot run: the action is blocked.
-      const b = story(h, 'breaker_open', paths) as Extract<HandlerExplain, { status: 'breaker_open' }>;
-      b.breaker_open_until = openUntil;
-      rec = steps.breaker(h, openUntil);
-      if (rec.blocked) {
-        b.decision = 'block_action';
-        b.reason = rec.reason;
-        endedBy = h.id;
-      }
-      out = b;
+      const blocked = breakerBlocks(c, h, openUntil);
+      const rec: BreakerRecord = { kind: 'breaker', rank: h.rank, blocked, reason: blocked ? c.reason : '' };
+      records.push(rec);
+      handlers.push(describeBreaker(h, paths, openUntil, rec));
+      if (blocked) endedBy = h.id;
     } else {
-      const ran = steps.run(h, m.failure, scope);
-      rec = ran;
-      out = describeRun(h, paths, ran);
+      const ran = runRecord(compiled, c, h, failure, scope, event, now, timer);
+      records.push(ran);
+      handlers.push(describeRun(h, paths, ran));
       if (ran.ended) endedBy = h.id;
       if (ran.changed) {
         scope.payload = ran.payloadAfter;
@@ -377,104 +311,229 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, event: Hook
         memo.epoch++;
       }
     }
-    if (paths instanceof LazyPaths) paths.add(out as LazyStory, h, live, rec, m.matched);
-    handlers.push(out);
   }
-  steps.done();
   return handlers;
 }
 
-/**
- * The fields every evaluated handler's explanation starts with; the caller adds its status's own. With
- * known paths a plain object; with lazy ones a `LazyStory`.
- */
-function story(h: CompiledHandler, status: HandlerExplain['status'], paths: PathExplain[] | LazyPaths): HandlerExplain {
-  if (paths instanceof LazyPaths) return new LazyStory(h, status, paths) as unknown as HandlerExplain;
-  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths } as HandlerExplain;
+// ---- From the record: statuses, and stories one by one or all together. ----
+
+const FIRED = STATUS_CODE.fired;
+const NOT_MATCHED = STATUS_CODE.not_matched;
+const NOT_REACHED = STATUS_CODE.not_reached;
+const BREAKER_OPEN = STATUS_CODE.breaker_open;
+const ERROR = STATUS_CODE.error;
+
+/** What explaining needs of a type's plan, computed once per plan. */
+interface PlanInfo {
+  /** A live handler has a code matcher on a live path: explained eagerly (see explainEvent). */
+  eager: boolean;
+  /** Every handler's status before anything ran: disabled, wrong event type, or (live) not matched. */
+  template: Uint8Array;
+  /** Per rank: the shared, frozen story of a disabled or wrong-event-type handler; null for a live one. */
+  fixed: (HandlerExplain | null)[];
+  /** Ranks of live handlers whose open breaker skips them [E3]. */
+  skippers: Int32Array;
+  /**
+   * Per rank: 1 when a matcher on the handler's live paths is on a live path of an earlier live handler too,
+   * so whether it is `cached` [M6] depends on that handler's evaluation.
+   */
+  shares: Uint8Array;
 }
 
-/**
- * A replayed handler explanation whose `paths` is an own, enumerable accessor (so JSON, structured clone,
- * spreading and deep equality see it), computed on first read; getter and setter are shared by every
- * instance, and the fields keep the plain object's order.
- */
-class LazyStory {
-  handler_id: string;
-  name: string;
-  action: string;
-  order: number;
-  status: HandlerExplain['status'];
-  shadow: boolean;
-  declare paths: PathExplain[];
-  #paths: PathExplain[] | LazyPaths;
+const planInfos = new WeakMap<TypePlan, PlanInfo>();
 
-  constructor(h: CompiledHandler, status: HandlerExplain['status'], lazy: LazyPaths) {
-    this.handler_id = h.id;
-    this.name = h.name;
-    this.action = h.node.action.type;
-    this.order = h.node.order;
-    this.status = status;
-    this.shadow = h.node.shadow;
-    Object.defineProperty(this, 'paths', LAZY_PATHS);
-    this.#paths = lazy;
-  }
-
-  static get(x: LazyStory): PathExplain[] {
-    const v = x.#paths;
-    if (Array.isArray(v)) return v;
-    v.build();
-    return x.#paths as PathExplain[];
-  }
-
-  static set(x: LazyStory, value: PathExplain[]): void {
-    x.#paths = value;
-  }
-}
-
-const LAZY_PATHS: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: LazyStory) {
-    return LazyStory.get(this);
-  },
-  set(this: LazyStory, value: PathExplain[]) {
-    LazyStory.set(this, value);
-  },
-};
-
-/**
- * The clause-level paths of a replayed event's handlers, computed together on the first read of any of
- * them: the handlers that were evaluated, in order, each against the payload and state it saw (a rewrite
- * or state change starts a new memo epoch [M6]) — the eager loop's evaluations, in the eager loop's order,
- * so that `cached` comes out the same. Statuses alone (coverage, activity, telemetry) never pay for this.
- */
-class LazyPaths {
-  private readonly entries: { out: LazyStory; h: CompiledHandler; live: Int32Array; rec: StepRecord | null; matched: boolean }[] = [];
-  private built = false;
-
-  constructor(private readonly compiled: CompiledPipeline, private readonly event: HookEvent, private readonly state: DispatchState, private readonly now: number) {}
-
-  add(out: LazyStory, h: CompiledHandler, live: Int32Array, rec: StepRecord | null, matched: boolean): void {
-    this.entries.push({ out, h, live, rec, matched });
-  }
-
-  build(): void {
-    if (this.built) return;
-    this.built = true;
-    const scope: Scope = { event: this.event, payload: this.event.payload, state: this.state.vars, now: this.now };
-    const memo = explainMemo(this.compiled);
-    for (const e of this.entries) {
-      const paths = explainPaths(this.compiled, e.h, e.live, scope, memo);
-      const matched = paths.some((p) => p.pass) || paths.some((p) => p.matcher_failure);
-      if (matched !== e.matched) throw new Error(`internal: the explanation of handler "${e.h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
-      LazyStory.set(e.out, paths);
-      if (e.rec?.kind === 'ran' && e.rec.changed) {
-        scope.payload = e.rec.payloadAfter;
-        scope.state = e.rec.varsAfter;
-        memo.epoch++;
+function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
+  let info = planInfos.get(plan);
+  if (info) return info;
+  const n = compiled.handlers.length;
+  const code = new Set<string>();
+  for (const node of compiled.pipeline.nodes) if (node.kind === 'matcher' && isCodeNode(node)) code.add(node.id);
+  const template = new Uint8Array(n);
+  const fixed: (HandlerExplain | null)[] = new Array<HandlerExplain | null>(n).fill(null);
+  const shares = new Uint8Array(n);
+  const skippers: number[] = [];
+  const seen = new Uint8Array(compiled.matchers.length);
+  let eager = false;
+  for (const h of compiled.handlers) {
+    const live = plan.paths[h.rank];
+    if (!h.node.enabled || !live) {
+      const status = !h.node.enabled ? 'disabled' : 'wrong_event_type';
+      template[h.rank] = STATUS_CODE[status];
+      fixed[h.rank] = fixedExplain(h, status);
+      continue;
+    }
+    template[h.rank] = NOT_MATCHED;
+    if (h.breaker !== null && whileOpen(h) === 'skip') skippers.push(h.rank);
+    for (let p = 0; p < live.length; p++) for (const mi of h.paths[live[p]!]!.matchers) if (seen[mi] === 1) shares[h.rank] = 1;
+    for (let p = 0; p < live.length; p++) {
+      for (const mi of h.paths[live[p]!]!.matchers) {
+        seen[mi] = 1;
+        if (code.has(compiled.matchers[mi]!.id)) eager = true;
       }
     }
   }
+  info = { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
+  planInfos.set(plan, info);
+  return info;
+}
+
+/**
+ * An event's explanation derived from the record of its walk. The statuses need no evaluation: the index
+ * returned every handler that matches [C-index], the record says what each did, the rest follows from the
+ * plan (disabled, wrong event type), the breakers the event met (open, skipped) and where the chain ended
+ * (not reached). A story's paths are evaluated against the payload and state its handler saw: those after
+ * the last recorded rewrite or state change before it.
+ */
+class FromRecord {
+  #statuses: Uint8Array | null = null;
+  #stories: (HandlerExplain | undefined)[] | null = null;
+  #complete = false;
+
+  constructor(
+    private readonly compiled: CompiledPipeline,
+    private readonly plan: TypePlan,
+    private readonly event: HookEvent,
+    private readonly state: DispatchState,
+    private readonly now: number,
+    private readonly records: readonly StepRecord[],
+  ) {}
+
+  /** Every handler's status code (see `handlerStatuses`). */
+  statuses(): Uint8Array {
+    if (this.#statuses) return this.#statuses;
+    const info = planInfo(this.compiled, this.plan);
+    const s = info.template.slice();
+    // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
+    for (let k = 0; k < info.skippers.length; k++) {
+      const r = info.skippers[k]!;
+      if (breakerOpenUntil(this.state.breakers, this.compiled.handlers[r]!, this.now) !== 0) s[r] = BREAKER_OPEN;
+    }
+    const recs = this.records;
+    for (let k = 0; k < recs.length; k++) {
+      const rec = recs[k]!;
+      s[rec.rank] = rec.kind === 'breaker' ? BREAKER_OPEN : rec.result.ok ? FIRED : ERROR;
+    }
+    const end = this.endedAt();
+    if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
+    return (this.#statuses = s);
+  }
+
+  /** The story of the handler at `rank`. */
+  at(rank: number): HandlerExplain | undefined {
+    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(this.compiled.handlers.length));
+    const built = stories[rank];
+    if (built !== undefined || rank < 0 || rank >= stories.length) return built;
+    const info = planInfo(this.compiled, this.plan);
+    // A matcher shared with an earlier handler: whether it is `cached` depends on that one's evaluation.
+    if (info.shares[rank] === 1) return this.all()[rank];
+    const { scope, rec } = this.scopeAt(rank);
+    return (stories[rank] = this.build(rank, scope, rec, explainMemo(this.compiled)));
+  }
+
+  /** Every handler's story, in order: the same objects `at` returned, the rest built now. */
+  all(): HandlerExplain[] {
+    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(this.compiled.handlers.length));
+    if (this.#complete) return stories as HandlerExplain[];
+    const scope: Scope = { event: this.event, payload: this.event.payload, state: this.state.vars, now: this.now };
+    const memo = explainMemo(this.compiled);
+    const recs = this.records;
+    const handlers = this.compiled.handlers;
+    let next = 0;
+    for (let r = 0; r < stories.length; r++) {
+      const rec = next < recs.length && recs[next]!.rank === r ? recs[next++]! : null;
+      let out = stories[r];
+      if (out === undefined) stories[r] = out = this.build(r, scope, rec, memo);
+      else remember(handlers[r]!, out, memo); // built alone: its evaluations still count for the memo [M6]
+      if (rec !== null && rec.kind === 'ran' && rec.changed) {
+        scope.payload = rec.payloadAfter;
+        scope.state = rec.varsAfter;
+        memo.epoch++;
+      }
+    }
+    if (next !== recs.length) throw new Error('internal: the chain ran handlers that the explanation does not show as matched');
+    this.#complete = true;
+    return stories as HandlerExplain[];
+  }
+
+  /** The rank of the handler that ended the chain, or -1. */
+  private endedAt(): number {
+    const last = this.records[this.records.length - 1];
+    if (last === undefined) return -1;
+    return (last.kind === 'breaker' ? last.blocked : last.ended) ? last.rank : -1;
+  }
+
+  /** The payload and state the handler at `rank` saw, and its record. */
+  private scopeAt(rank: number): { scope: Scope; rec: StepRecord | null } {
+    let payload = this.event.payload;
+    let vars = this.state.vars;
+    let rec: StepRecord | null = null;
+    for (const x of this.records) {
+      if (x.rank >= rank) {
+        if (x.rank === rank) rec = x;
+        break;
+      }
+      if (x.kind === 'ran' && x.changed) {
+        payload = x.payloadAfter;
+        vars = x.varsAfter;
+      }
+    }
+    return { scope: { event: this.event, payload, state: vars, now: this.now }, rec };
+  }
+
+  private build(rank: number, scope: Scope, rec: StepRecord | null, memo: ExplainMemo): HandlerExplain {
+    const h = this.compiled.handlers[rank]!;
+    const status = this.statuses()[rank]!;
+    const fixed = planInfo(this.compiled, this.plan).fixed[rank];
+    if (fixed) return fixed;
+    if (status === NOT_REACHED) return notReached(h, this.compiled.handlers[this.endedAt()]!.id);
+    if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(this.state.breakers, h, this.now));
+    const paths = explainPaths(this.compiled, h, this.plan.paths[rank]!, scope, memo);
+    // The index and the record against the clause-level evaluation: a disagreement is an engine bug.
+    if (paths.some((p) => p.pass) !== (rec !== null)) throw new Error(`internal: the explanation of handler "${h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
+    if (rec === null) return story(h, 'not_matched', paths);
+    if (rec.kind === 'breaker') return describeBreaker(h, paths, breakerOpenUntil(this.state.breakers, h, this.now), rec);
+    return describeRun(h, paths, rec);
+  }
+}
+
+/** Marks the matchers a built story evaluated as evaluated in the memo's epoch, with their explanations [M6]. */
+function remember(h: CompiledHandler, out: HandlerExplain, memo: ExplainMemo): void {
+  const paths = out.paths;
+  for (let p = 0; p < paths.length; p++) {
+    const ms = paths[p]!.matchers;
+    const compiledMs = h.paths[p]!.matchers;
+    for (let k = 0; k < ms.length; k++) {
+      const mi = compiledMs[k]!;
+      if (memo.epochs[mi] !== memo.epoch) {
+        memo.epochs[mi] = memo.epoch;
+        memo.values[mi] = ms[k]!.condition;
+      }
+    }
+  }
+}
+
+/** The fields every handler's story starts with; the caller adds its status's own. */
+function story(h: CompiledHandler, status: HandlerExplain['status'], paths: PathExplain[]): HandlerExplain {
+  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status, shadow: h.node.shadow, paths } as HandlerExplain;
+}
+
+function notReached(h: CompiledHandler, endedBy: string): HandlerExplain {
+  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_reached', shadow: h.node.shadow, paths: [], ended_by: endedBy };
+}
+
+function breakerSkipped(h: CompiledHandler, openUntil: number): HandlerExplain {
+  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil };
+}
+
+/** [E3] a handler that matched while its breaker was open; `while_open: block` blocked the action. */
+function describeBreaker(h: CompiledHandler, paths: PathExplain[], openUntil: number, rec: BreakerRecord): HandlerExplain {
+  const b = story(h, 'breaker_open', paths) as Extract<HandlerExplain, { status: 'breaker_open' }>;
+  b.breaker_open_until = openUntil;
+  if (rec.blocked) {
+    b.decision = 'block_action';
+    b.reason = rec.reason;
+  }
+  return b;
 }
 
 const fixedExplains = new WeakMap<CompiledHandler, { disabled: HandlerExplain; wrong_event_type: HandlerExplain }>();
@@ -550,7 +609,7 @@ function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int3
 
 type Ran = Extract<HandlerExplain, { status: 'fired' | 'error' }>;
 
-function describeRun(h: CompiledHandler, paths: PathExplain[] | LazyPaths, rec: RunRecord): Ran {
+function describeRun(h: CompiledHandler, paths: PathExplain[], rec: RunRecord): Ran {
   const r = rec.result;
   if (!r.ok) {
     // settle() recorded the error the policy decided on; a failed run always has one.

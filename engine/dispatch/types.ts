@@ -91,6 +91,12 @@ export type HandlerStatus =
   | 'breaker_open'
   | 'error'; // matched, ran and failed
 
+/** Every status, in the order of the codes `handlerStatuses` gives (and of `ReplayActivity.status_counts`). */
+export const HANDLER_STATUSES = ['fired', 'not_matched', 'wrong_event_type', 'not_reached', 'disabled', 'breaker_open', 'error'] as const satisfies readonly HandlerStatus[];
+
+/** A status's code: its index in `HANDLER_STATUSES`. Keyed by the status type, so a new status cannot be forgotten. */
+export const STATUS_CODE: Readonly<Record<HandlerStatus, number>> = { fired: 0, not_matched: 1, wrong_event_type: 2, not_reached: 3, disabled: 4, breaker_open: 5, error: 6 };
+
 interface HandlerExplainBase {
   handler_id: string;
   name: string;

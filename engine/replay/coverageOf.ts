@@ -1,6 +1,6 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { HandlerStatus } from '../dispatch/types.ts';
-import { HANDLER_STATUSES, type ReplayActivity } from './replayActivity.ts';
+import { HANDLER_STATUSES, type HandlerStatus } from '../dispatch/types.ts';
+import type { ReplayActivity } from './replayActivity.ts';
 import { STEP_FLAG, type ReplayTimeline } from './types.ts';
 
 export interface HandlerCoverage {

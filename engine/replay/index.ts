@@ -6,7 +6,7 @@ export { createReplayRun, replaySteps, replayTrace, toEventSource, type ReplayRu
 export { createReplayer, DEFAULT_CHECKPOINT_EVERY, type Replayer, type ReplayerOptions, type FindOptions } from './createReplayer.ts';
 export { createAsyncReplayer, type AsyncReplayer, type AsyncReplayerOptions, type ProgressOptions } from './createAsyncReplayer.ts';
 export { outcomeAt } from './replayTimeline.ts';
-export { HANDLER_STATUSES, ranAt, type ReplayActivity } from './replayActivity.ts';
+export { ranAt, type ReplayActivity } from './replayActivity.ts';
 export { coverageOf, type TraceCoverage, type HandlerCoverage, type EventTypeCoverage } from './coverageOf.ts';
 export { traceCoverage } from './traceCoverage.ts';
 export { diffPipelines, createTraceDiff, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';

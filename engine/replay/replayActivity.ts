@@ -1,27 +1,9 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { Explanation, HandlerStatus } from '../dispatch/types.ts';
+import { HANDLER_STATUSES, STATUS_CODE, type Explanation } from '../dispatch/types.ts';
+import { handlerStatuses } from '../dispatch/explain.ts';
 
-/** Handler statuses in the order of `ReplayActivity.status_counts` columns. */
-export const HANDLER_STATUSES: readonly HandlerStatus[] = ['fired', 'not_matched', 'wrong_event_type', 'not_reached', 'disabled', 'breaker_open', 'error'];
-/** Index of a status in `HANDLER_STATUSES` (a switch: the explain pass asks once per handler per step). */
-function statusCode(s: HandlerStatus): number {
-  switch (s) {
-    case 'fired':
-      return 0;
-    case 'not_matched':
-      return 1;
-    case 'wrong_event_type':
-      return 2;
-    case 'not_reached':
-      return 3;
-    case 'disabled':
-      return 4;
-    case 'breaker_open':
-      return 5;
-    case 'error':
-      return 6;
-  }
-}
+const FIRED = STATUS_CODE.fired;
+const ERROR = STATUS_CODE.error;
 
 /**
  * Which handlers ran on which step, read from the explain pass's Explanations [R11][R13], in compact form.
@@ -49,7 +31,6 @@ export interface ActivityBuilder {
 /** An empty activity for `count` steps of a trace over `compiled`. */
 export function createActivityBuilder(compiled: CompiledPipeline, count: number): ActivityBuilder {
   const ids = compiled.handlers.map((h) => h.id);
-  const rank = new Map(ids.map((id, i) => [id, i]));
   const offsets = new Int32Array(count + 1);
   let ranks = new Int32Array(Math.max(16, count));
   let failed = new Uint8Array(ranks.length);
@@ -75,14 +56,13 @@ export function createActivityBuilder(compiled: CompiledPipeline, count: number)
     record(index, explanation) {
       if (index !== analysed) throw new Error(`activity: step ${index} recorded out of order (expected ${analysed})`);
       if (explanation) {
-        const hs = explanation.handlers;
-        for (let k = 0; k < hs.length; k++) {
-          const h = hs[k]!;
-          // Explanations list handlers in execution order, which is rank order; the map is the safe fallback.
-          const r = ids[k] === h.handler_id ? k : rank.get(h.handler_id) ?? -1;
-          if (r < 0) continue;
-          counts[r * width + statusCode(h.status)]!++;
-          if (h.status === 'fired' || h.status === 'error') push(r, h.status === 'error');
+        // Statuses by rank, from the record of the chain: no handler's story is built [X6].
+        const st = handlerStatuses(explanation);
+        if (st.length !== ids.length) throw new Error(`activity: step ${index} explains ${st.length} handlers, the pipeline has ${ids.length}`);
+        for (let r = 0; r < st.length; r++) {
+          const code = st[r]!;
+          counts[r * width + code]!++;
+          if (code === FIRED || code === ERROR) push(r, code === ERROR);
         }
       }
       offsets[++analysed] = used;

@@ -1,7 +1,8 @@
 import type { HookEvent } from '../model/event.ts';
 import type { JsonValue } from '../model/json.ts';
 import { jsonEqual, ownGet } from '../model/json.ts';
-import type { Explanation } from '../dispatch/types.ts';
+import { STATUS_CODE, type Explanation } from '../dispatch/types.ts';
+import { explainedHandler, handlerStatuses } from '../dispatch/explain.ts';
 import type { SessionResult } from '../replay/session.ts';
 import { HOOKWIRE_SPAN_ATTRIBUTES } from '../trace/importers/hookwireSpans.ts';
 
@@ -69,6 +70,8 @@ export function eventSpanName(type: string): string {
   return `hookwire ${type}`;
 }
 
+const NO_STATUSES = new Uint8Array(0);
+
 /**
  * Writes the span of one dispatched event: Hookwire's attributes, the GenAI attributes that describe the same
  * thing (tool name and call id, model, conversation id; never usage, which the framework's own span reports and a
@@ -116,7 +119,11 @@ export function writeEventSpan(
   if (model !== undefined && event.type.startsWith('model.')) a['gen_ai.request.model'] = model;
 
   const span = t.tracer.startSpan(eventSpanName(event.type), { attributes: a });
-  for (const h of explanation?.handlers ?? []) {
+  // The handlers that ran, found by status: only their stories are built, not every handler's [X6].
+  const statuses = explanation ? handlerStatuses(explanation) : NO_STATUSES;
+  for (let rank = 0; rank < statuses.length; rank++) {
+    if (statuses[rank] !== STATUS_CODE.fired && statuses[rank] !== STATUS_CODE.error) continue;
+    const h = explainedHandler(explanation!, rank);
     if (h.status !== 'fired' && h.status !== 'error') continue;
     const e: TelemetryAttributes = { 'hookwire.handler.id': h.handler_id, 'hookwire.handler.name': h.name, 'hookwire.handler.action': h.action, 'hookwire.handler.status': h.status };
     if (h.status === 'fired') e['hookwire.handler.decision'] = h.decision;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compilePipeline, explainEvent, initialState, type DispatchState, type Explanation, type JsonObject, type PipelineInput, type Sandbox, type TraceEvent } from '../../../engine/index.ts';
-import { explainEventEagerly } from '../../../engine/dispatch/explain.ts';
+import { explainedHandler, explainEventEagerly, handlerStatuses } from '../../../engine/dispatch/explain.ts';
+import { HANDLER_STATUSES, STATUS_CODE } from '../../../engine/dispatch/types.ts';
 import { createNodeSandbox } from '../../../engine/node/loadQuickJS.ts';
 import { pipelineArb, traceArb } from '../replay/arbitraries.ts';
 import { fixedClock } from '../helpers.ts';
@@ -45,20 +46,28 @@ function compareTrace(doc: PipelineInput, trace: TraceEvent[], withSandbox: bool
     eagerState = eager.result.state;
     pending.push([lazy.explanation, eager.explanation]);
   });
-  for (const [lazy, eager] of pending) {
-    // Statuses first: the handlers that were evaluated carry their clause-level paths as an accessor until read.
-    if (!withSandbox) {
-      for (const h of lazy.handlers) {
-        const d = Object.getOwnPropertyDescriptor(h, 'paths');
-        if (h.status === 'fired' || h.status === 'error' || h.status === 'not_matched') expect(typeof d?.get, h.status).toBe('function');
-      }
-      expect(lazy.handlers.map((h) => h.status)).toEqual(eager.handlers.map((h) => h.status));
-    }
+  pending.forEach(([lazy, eager], i) => {
+    const statuses = eager.handlers.map((h) => h.status);
+    // Statuses first, from the record alone: no handler's story is built for them.
+    expect([...handlerStatuses(lazy)].map((c) => HANDLER_STATUSES[c])).toEqual(statuses);
+    if (!withSandbox) expect(typeof Object.getOwnPropertyDescriptor(lazy, 'handlers')?.get).toBe('function');
+    // Then a few handlers one by one (alone, or with the earlier ones they share a matcher with), before the rest.
+    const picked = statuses.length ? [(i * 7) % statuses.length, (i * 3 + 1) % statuses.length] : [];
+    const alone = picked.map((r) => explainedHandler(lazy, r));
+    picked.forEach((r, k) => expect(withoutDurations(alone[k])).toEqual(withoutDurations(eager.handlers[r])));
+    // The whole list keeps the stories built alone (one object per handler), and equals the eager one.
+    picked.forEach((r, k) => expect(lazy.handlers[r]).toBe(alone[k]));
     expect(withoutDurations(lazy)).toEqual(withoutDurations(eager));
     // Deep equality on the objects themselves, key order included (JSON output and golden files).
     expect(Object.keys(lazy)).toEqual(Object.keys(eager));
+    lazy.handlers.forEach((h, r) => expect(Object.keys(h), h.status).toEqual(Object.keys(eager.handlers[r]!)));
+    // A structured clone (the replay worker, IndexedDB) and parsed JSON carry every field, and their statuses agree.
+    const clone = structuredClone(lazy);
+    expect(withoutDurations(clone)).toEqual(withoutDurations(eager));
+    expect([...handlerStatuses(clone)]).toEqual([...handlerStatuses(lazy)]);
+    expect([...handlerStatuses(JSON.parse(JSON.stringify(lazy)) as Explanation)]).toEqual([...handlerStatuses(lazy)]);
     read++;
-  }
+  });
   return read;
 }
 
@@ -78,6 +87,11 @@ const flaky = (doc: PipelineInput, picks: number[], whileOpen: ('skip' | 'block'
 });
 
 describe('lazy explanations', () => {
+  it('[X1] a status code is its index in HANDLER_STATUSES, for every status', () => {
+    expect(Object.keys(STATUS_CODE).length).toBe(HANDLER_STATUSES.length);
+    HANDLER_STATUSES.forEach((s, k) => expect(STATUS_CODE[s]).toBe(k));
+  });
+
   it('[X6][X1][X2][X5] reading explanation.handlers gives exactly the eager explanation (random pipelines and traces)', () => {
     let read = 0;
     fc.assert(
