@@ -37,10 +37,11 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const plan = compiled.plan(event.type);
   const now = env.clock.now();
   const timer = env.timer ?? noTimer;
-  if (planInfo(compiled, plan).eager) return explainEager(compiled, plan, event, state, now, timer);
+  const info = planInfo(compiled, plan);
+  if (info.eager) return explainEager(compiled, plan, event, state, now, timer);
   const records: StepRecord[] = [];
   const result = walk(compiled, plan, event, state, now, timer, records);
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), new FromRecord(compiled, plan, event, state, now, records));
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), new FromRecord(compiled, plan, info, event, state, now, records));
   return { result, explanation };
 }
 
@@ -392,6 +393,7 @@ class FromRecord {
   constructor(
     private readonly compiled: CompiledPipeline,
     private readonly plan: TypePlan,
+    private readonly info: PlanInfo,
     private readonly event: HookEvent,
     private readonly state: DispatchState,
     private readonly now: number,
@@ -401,7 +403,7 @@ class FromRecord {
   /** Every handler's status code (see `handlerStatuses`). */
   statuses(): Uint8Array {
     if (this.#statuses) return this.#statuses;
-    const info = planInfo(this.compiled, this.plan);
+    const info = this.info;
     const s = info.template.slice();
     // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
     for (let k = 0; k < info.skippers.length; k++) {
@@ -423,9 +425,8 @@ class FromRecord {
     const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(this.compiled.handlers.length));
     const built = stories[rank];
     if (built !== undefined || rank < 0 || rank >= stories.length) return built;
-    const info = planInfo(this.compiled, this.plan);
     // A matcher shared with an earlier handler: whether it is `cached` depends on that one's evaluation.
-    if (info.shares[rank] === 1) return this.all()[rank];
+    if (this.info.shares[rank] === 1) return this.all()[rank];
     const { scope, rec } = this.scopeAt(rank);
     return (stories[rank] = this.build(rank, scope, rec, explainMemo(this.compiled)));
   }
@@ -481,10 +482,10 @@ class FromRecord {
   }
 
   private build(rank: number, scope: Scope, rec: StepRecord | null, memo: ExplainMemo): HandlerExplain {
+    const fixed = this.info.fixed[rank];
+    if (fixed) return fixed;
     const h = this.compiled.handlers[rank]!;
     const status = this.statuses()[rank]!;
-    const fixed = planInfo(this.compiled, this.plan).fixed[rank];
-    if (fixed) return fixed;
     if (status === NOT_REACHED) return notReached(h, this.compiled.handlers[this.endedAt()]!.id);
     if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(this.state.breakers, h, this.now));
     const paths = explainPaths(this.compiled, h, this.plan.paths[rank]!, scope, memo);
@@ -572,39 +573,51 @@ function explainMemo(compiled: CompiledPipeline): ExplainMemo {
   return memo;
 }
 
+/**
+ * A live handler's paths, clause by clause [X2][X3]: each live path's matchers in order up to the first that
+ * failed, matcher explanations memoised in `memo`'s epoch [M6]. Plain loops and one literal per object: a
+ * full read builds this for every live handler of every event.
+ */
 function explainPaths(compiled: CompiledPipeline, h: CompiledHandler, live: Int32Array, scope: Scope, memo: ExplainMemo): PathExplain[] {
-  return h.paths.map((p, i) => {
-    const out: PathExplain = { nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: live.includes(i), matchers: [], pass: false };
-    if (!out.type_matched) return out;
-    out.pass = true;
+  const ps = h.paths;
+  const out: PathExplain[] = [];
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i]!;
+    let typeMatched = false;
+    for (let j = 0; j < live.length; j++) if (live[j] === i) typeMatched = true;
+    const matchers: MatcherExplain[] = [];
+    const path: PathExplain = { nodes: p.nodes as string[], event_node_id: p.eventNodeId, pattern: p.pattern.text, type_matched: typeMatched, matchers, pass: typeMatched };
+    out.push(path);
+    if (!typeMatched) continue;
     const ms = p.matchers;
     for (let k = 0; k < ms.length; k++) {
       const mi = ms[k]!;
       const m = compiled.matchers[mi]!;
       const cached = memo.epochs[mi] === memo.epoch;
-      let condition = memo.values[mi]!;
-      if (!cached) {
+      let condition: ConditionExplain;
+      if (cached) condition = memo.values[mi]!;
+      else {
         condition = m.explain(scope);
         memo.values[mi] = condition;
         memo.epochs[mi] = memo.epoch;
       }
-      const me: MatcherExplain = { matcher_id: m.id, label: m.label, pass: condition.pass, cached, condition };
-      out.matchers.push(me);
-      const verdict = verdictOfExplain(m.id, condition);
+      matchers.push({ matcher_id: m.id, label: m.label, pass: condition.pass, cached, condition });
+      // Only a code matcher (alone, or in an `all`) can fail to answer rather than fail [M8].
+      const verdict = condition.pass ? true : condition.kind === 'code' || condition.kind === 'all' ? verdictOfExplain(m.id, condition) : false;
       if (verdict === false) {
-        out.pass = false;
-        delete out.matcher_failure;
+        path.pass = false;
+        if (path.matcher_failure !== undefined) delete path.matcher_failure;
         break;
       }
       // A code matcher that could not answer: the rest of the path is still tried (a failing condition
       // after it means the path does not match at all) [M8].
       if (verdict !== true) {
-        out.pass = false;
-        out.matcher_failure ??= verdict;
+        path.pass = false;
+        path.matcher_failure ??= verdict;
       }
     }
-    return out;
-  });
+  }
+  return out;
 }
 
 type Ran = Extract<HandlerExplain, { status: 'fired' | 'error' }>;

@@ -4,7 +4,7 @@
 // this process's CPU time (process.cpuUsage: user + system). Prints one JSON line: CPU µs per event of each
 // run, a hash of every event's (decision, deciding handler) for the parent to cross-check, the blocked
 // share, and (for hookwire) bytes allocated per event.
-import { compilePipeline, dispatch, explainEvent, initialState, type HookEvent, type JsonObject } from '../../../engine/index.ts';
+import { compilePipeline, dispatch, explainEvent, handlerStatuses, initialState, type ConditionExplain, type HookEvent, type JsonObject } from '../../../engine/index.ts';
 import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
@@ -25,14 +25,27 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     if (name === 'hookwire-fresh') return (e) => dispatch(c, e, state, env);
     if (name === 'hookwire') return (e) => dispatch(c, e, state, env, into);
     if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
-    // Explain mode with every handler's status read (what coverage, activity and telemetry read), or with
-    // every handler's clause-level paths read too (what the debugger's step view and `replay --json` show).
+    // Explain mode with every handler's status read (what coverage, activity and telemetry read: the status
+    // codes), or with every handler's story read down to every clause (what the debugger's step view and
+    // `replay --json` show: `explanation.handlers`, every path, matcher and condition node visited).
     let sink = 0;
-    const full = name === 'explain-read';
+    if (name === 'explain-status') {
+      return (e) => {
+        const out = explainEvent(c, e, state, env);
+        const st = handlerStatuses(out.explanation);
+        for (let i = 0; i < st.length; i++) sink += st[i]!;
+        return sink < 0 ? { decision: '', decided_by: null } : out.result;
+      };
+    }
+    const visit = (x: ConditionExplain): number => (x.kind === 'clause' ? (x.pass ? 1 : 0) + (x.missing ? 2 : 0) : x.kind === 'not' ? visit(x.child) : x.kind === 'code' ? 1 : x.children.reduce((a, k) => a + visit(k), 0));
     return (e) => {
       const out = explainEvent(c, e, state, env);
       const hs = out.explanation.handlers;
-      for (let i = 0; i < hs.length; i++) sink += full ? hs[i]!.paths.length : hs[i]!.status.length;
+      for (let i = 0; i < hs.length; i++) {
+        const h = hs[i]!;
+        sink += h.status.length;
+        for (const p of h.paths) for (const m of p.matchers) sink += visit(m.condition) + (m.cached ? 1 : 0);
+      }
       return sink < 0 ? { decision: '', decided_by: null } : out.result;
     };
   }
