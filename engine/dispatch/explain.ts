@@ -380,10 +380,10 @@ function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
 
 /**
  * An event's explanation derived from the record of its walk. The statuses need no evaluation: the index
- * returned every handler that matches [C-index], the record says what each did, the rest follows from the
- * plan (disabled, wrong event type), the breakers the event met (open, skipped) and where the chain ended
- * (not reached). A story's paths are evaluated against the payload and state its handler saw: those after
- * the last recorded rewrite or state change before it.
+ * returns every handler that matches (a superset of the matches), the record says what each did, and the
+ * rest follows from the plan (disabled, wrong event type), the breakers the event met (open, skipped) and
+ * where the chain ended (not reached). A story's paths are evaluated against the payload and state its
+ * handler saw: those after the last recorded rewrite or state change before it.
  */
 class FromRecord {
   #statuses: Uint8Array | null = null;
