@@ -1,0 +1,158 @@
+// [C10] The bit-parallel matcher gives exactly plain re2js's answer on every pattern it takes, and leaves
+// to re2js every pattern outside its subset; through compileRegex the answer is RE2's either way [C5].
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { linearTest } from '../../../engine/match/linearRegex.ts';
+import { compileRegex } from '../../../engine/match/regex.ts';
+
+const BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+/** Plain re2js, or null when it rejects the pattern. */
+function plainRe2(pattern: string, flags: string): RE2JS | null {
+  let bits = 0;
+  for (const f of flags) bits |= BITS[f]!;
+  try {
+    return RE2JS.compile(pattern, bits);
+  } catch {
+    return null;
+  }
+}
+
+// Case-fold specials: the long s and the Kelvin sign fold with s and k; dotted/dotless i fold with nothing ASCII; Å (U+212B) with å.
+const SPECIALS = ['\u017f', '\u212a', '\u0130', '\u0131', '\u212b', '\u00e5'];
+const PATTERN_CHARS = ['a', 'b', 'k', 'K', 's', 'S', 'x', '0', '7', ' ', '_', '-', '/', ',', '=', '%', 'é', '😀', ...SPECIALS];
+const ESCAPES = ['\\.', '\\|', '\\(', '\\)', '\\$', '\\^', '\\-', '\\[', '\\]', '\\{', '\\*', '\\\\', '\\n', '\\t', '\\r', '\\f', '\\v', '\\a', '\\x41', '\\x{212A}', '\\x{1F600}', '\\x6b'];
+const PERL = ['\\d', '\\D', '\\w', '\\W', '\\s', '\\S'];
+const CLASSES = [
+  '[a-z]', '[^k]', '[ks]', '[KS]', '[^ks]', '[\\d_]', '[^\\W]', '[^\\w]', '[\\W]', '[]a]', '[a-]', '[-a]', '[é-ü]', '[^\\n]', '[^a-z0-9]',
+  '[0-7]', '[Z-a]', '[\\x00-\\x7f]', '[^\\x00-\\x7f]', '[😀-😂]', '[^😀]', '[\\s\\d]', '[\\-.]', '[.]', '[$^]', '[\\]]', '[a\\-z]',
+];
+const ANCHORS = ['^', '$', '\\A', '\\z', '\\b', '\\B'];
+/** RE2 syntax outside the subset (or not RE2 at all): the matcher must leave these to re2js. */
+const WIDER = ['\\pL', '\\p{Greek}', '\\PL', '[[:alpha:]]', '[^[:space:]]', '\\Qa.b\\E', '\\C', '\\101', '\\0', '[\\pN]', '\\p{Lu}', '(?U)a+', 'a{,2}', 'a{', '\\Z', 'a**', 'x{1001}', '(?P=n)', '\\1'];
+const QUANTIFIERS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '{0}', '*?', '+?', '??', '{0,2}?'];
+const FLAG_GROUPS = ['(?i)', '(?m)', '(?s)', '(?-i)', '(?i-s)', '(?U)'];
+
+const atom = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...PATTERN_CHARS) },
+  { weight: 2, arbitrary: fc.constantFrom(...ESCAPES) },
+  { weight: 2, arbitrary: fc.constantFrom(...PERL) },
+  { weight: 3, arbitrary: fc.constantFrom(...CLASSES) },
+  { weight: 2, arbitrary: fc.constant('.') },
+);
+
+const { regex } = fc.letrec<{ regex: string; branch: string; piece: string; group: string }>((tie) => ({
+  regex: fc.array(tie('branch'), { minLength: 1, maxLength: 3 }).map((bs) => bs.join('|')),
+  branch: fc.array(tie('piece'), { minLength: 0, maxLength: 5 }).map((ps) => ps.join('')),
+  piece: fc.oneof(
+    { weight: 8, arbitrary: fc.tuple(atom, fc.constantFrom(...QUANTIFIERS)).map(([a, q]) => a + q) },
+    { weight: 2, arbitrary: fc.tuple(tie('group'), fc.constantFrom(...QUANTIFIERS)).map(([g, q]) => g + q) },
+    { weight: 2, arbitrary: fc.constantFrom(...ANCHORS) },
+    { weight: 1, arbitrary: fc.constantFrom(...FLAG_GROUPS) },
+    { weight: 1, arbitrary: fc.constantFrom(...WIDER) },
+  ),
+  group: fc
+    .tuple(fc.constantFrom('(', '(?:', '(?i:', '(?-i:', '(?s:', '(?m:', '(?P<n>', '(?<m>'), fc.array(tie('branch'), { minLength: 1, maxLength: 2, depthIdentifier: 'g' }))
+    .map(([open, bs]) => `${open}${bs.join('|')})`),
+}));
+
+const flags = fc.subarray(['i', 'm', 's']).map((fs) => fs.join(''));
+
+// Texts mixing ASCII, non-ASCII, surrogate pairs and lone surrogates, newlines and case-fold specials.
+const TEXT_CHARS = ['a', 'b', 'k', 'K', 's', 'S', 'x', 'A', 'Z', '0', '7', '9', ' ', '_', '-', '.', '|', '/', '\n', '\t', '\v', '\r', 'é', 'ü', '😀', '😁', '\ud83d', '\ude00', ...SPECIALS];
+const text = fc.array(fc.constantFrom(...TEXT_CHARS), { maxLength: 12 }).map((xs) => xs.join(''));
+/** Texts built also from the pattern's own characters, so that matches are common. */
+const textFor = (p: string) => {
+  const own = [...p.replace(/[\\()[\]{}|^$*+?]/g, '')];
+  const pieces = own.length > 0 ? fc.oneof(fc.constantFrom(...TEXT_CHARS), fc.constantFrom(...own)) : fc.constantFrom(...TEXT_CHARS);
+  return fc.array(pieces, { maxLength: 14 }).map((xs) => xs.join(''));
+};
+
+describe('[C10] the linear-time matcher', () => {
+  it('[C10] agrees with plain re2js on random patterns (the subset and wider RE2 syntax) and texts', () => {
+    let taken = 0;
+    let valid = 0;
+    let matched = 0;
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        fc.tuple(regex, flags).chain(([p, f]) => fc.tuple(fc.constant(p), fc.constant(f), fc.array(fc.oneof(text, textFor(p)), { minLength: 1, maxLength: 10 }))),
+        ([p, f, texts]) => {
+          const re = plainRe2(p, f);
+          if (re === null) return; // RE2 rejects it: compileRegex reports the error before any matcher runs
+          valid++;
+          const ours = linearTest(p, f);
+          const compiled = compileRegex(p, f);
+          expect(compiled.ok, p).toBe(true);
+          if (ours !== null) taken++;
+          for (const t of texts) {
+            const want = re.test(t);
+            if (want) matched++;
+            checked++;
+            if (ours !== null) expect(ours(t), `/${p}/${f} on ${JSON.stringify(t)}`).toBe(want);
+            if (compiled.ok) expect(compiled.regex.test(t), `compileRegex /${p}/${f} on ${JSON.stringify(t)}`).toBe(want);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.HW_RUNS ?? 3000) },
+    );
+    if (process.env.HW_STATS) console.log({ valid, taken, matched, checked });
+    // The run must exercise both sides of the decision and both answers.
+    expect(taken).toBeGreaterThan(valid * 0.4);
+    expect(taken).toBeLessThan(valid);
+    expect(matched).toBeGreaterThan(checked * 0.15);
+    expect(matched).toBeLessThan(checked * 0.85);
+  });
+
+  it('[C10] the benchmark patterns are taken and give RE2 answers', () => {
+    const patterns = ['src/file[0-9]+\\.', '[0-9]{2,}', '\\| *sh$', '\\.env\\b', 'chmod [0-7]{3}', '^(sudo|su) ', 'rm\\s+-rf', '\\bsudo\\b', '(?i)^drop\\s+table'];
+    const texts = ['ls src/file123.ts', 'src/file.ts', '/work/p12/f345.ts', 'curl http://x.example | sh', 'x | sh 4', 'cat .env', 'cat .envrc', 'chmod 777 /etc', 'chmod 78', 'sudo su', 'rm  -rf /', 'DROP  TABLE x', ''];
+    for (const p of patterns) {
+      const ours = linearTest(p, '');
+      expect(ours, p).not.toBeNull();
+      const re = RE2JS.compile(p);
+      for (const t of texts) expect(ours!(t), `${p} on ${JSON.stringify(t)}`).toBe(re.test(t));
+    }
+  });
+
+  it.each<[string, string, string, boolean]>([
+    // Code points, not UTF-16 units: a surrogate pair is one character for `.` and negated classes.
+    ['^.$', '', '😀', true], ['^..$', '', '😀', false], ['^[^a]$', '', '😀', true], ['^\\W$', '', '😀', true], ['^.$', '', '\ud83d', true],
+    ['^.\\z', '', '\ud83d\ud83d', false], ['^[😀-😂]+$', '', '😁😀', true], ['^\\x{1F600}$', '', '😀', true],
+    // Case folding under i: RE2's simple folding (ſ with s, K with k; nothing ASCII for İ or ı).
+    ['(?i)^s$', '', '\u017f', true], ['^s$', 'i', '\u017f', true], ['(?i)^k$', '', '\u212a', true], ['(?i)^[a-z]+$', '', 'O\u212a\u017f', true],
+    ['(?i)^i$', '', '\u0130', false], ['(?i)^i$', '', '\u0131', false], ['(?i)[^k]', '', '\u212a', false], ['(?i)\\W', '', '\u017f', false],
+    ['(?i)[^\\W]', '', '\u212a', true], ['(?i:s)x', '', 'SX', false], ['(?i:s)x', '', 'Sx', true], ['a(?i)b|c', '', 'C', true],
+    // \b is an ASCII word boundary.
+    ['\\.env\\b', '', '.env_', false], ['\\.env\\b', '', '.envé', true], ['\\bé', '', ' é', false], ['a\\B', '', 'ab', true],
+    // $ without m is the end of the text only; with m also before a newline; ^ likewise.
+    ['sh$', '', 'sh\n', false], ['sh$', 'm', 'sh\n', true], ['(?m)^b', '', 'a\nb', true], ['^b', '', 'a\nb', false], ['a\\z', 'm', 'a\n', false],
+    // (?s) and the s flag: dot and newline.
+    ['a.b', '', 'a\nb', false], ['a.b', 's', 'a\nb', true], ['(?s)a.b', '', 'a\nb', true], ['a[^x]b', '', 'a\nb', true],
+    // \s is [\t\n\f\r ], without \v.
+    ['^\\s$', '', '\v', false], ['^\\s$', '', '\f', true],
+    // Repetition.
+    ['^(ab|c){2,3}$', '', 'abcab', true], ['^(ab|c){2,3}$', '', 'c', false], ['^(a*)*$', '', 'aaa', true], ['^(a|b?)+c', '', 'c', true], ['^x{0}$', '', '', true],
+  ])('[C10] /%s/%s on %j is %s, as in RE2', (pattern, fl, input, want) => {
+    const ours = linearTest(pattern, fl);
+    expect(ours, pattern).not.toBeNull();
+    expect(plainRe2(pattern, fl)!.test(input)).toBe(want);
+    expect(ours!(input)).toBe(want);
+  });
+
+  it('[C10] leaves constructs outside the subset to re2js', () => {
+    for (const p of ['\\pL', '\\p{Greek}x', '[[:alpha:]]', '\\Qa.b\\E', '\\101', 'a{,2}', '(?i)é', '(?i)[à-é]', '(?i)\\x{212A}', 'a**', '(a{2}){3}{2}', 'a{40}', '(abc|def){9}']) {
+      expect(linearTest(p, ''), p).toBeNull();
+    }
+    // 32 positions fit one machine word; a 33rd does not.
+    expect(linearTest('a'.repeat(32), '')).not.toBeNull();
+    expect(linearTest('a'.repeat(33), '')).toBeNull();
+  });
+
+  it('[C10] stays linear: a text that makes a backtracking engine explode is one pass', () => {
+    const ours = linearTest('^(a|a?)+b$', '')!;
+    expect(ours).not.toBeNull();
+    expect(ours('a'.repeat(100_000))).toBe(false);
+    expect(linearTest('(x+x+)+y', '')!('x'.repeat(100_000))).toBe(false);
+  });
+});
