@@ -417,6 +417,8 @@ interface Table {
   final: number;
   /** A match may be empty here. */
   empty: boolean;
+  /** The positions whose one successor is the position numbered just below (see `shifts`). */
+  pure: number;
 }
 
 function table(nfa: Nfa, conditions: number): Table {
@@ -451,10 +453,17 @@ function table(nfa: Nfa, conditions: number): Table {
     if (match) final |= 1 << nfa.arg[q]!;
   }
   const [start, empty] = closure(nfa.start);
-  return { follow, start, final, empty };
+  return { follow, start, final, empty, pure: shifts(follow) };
 }
 
 /** The tester: one pass over the text's code points with one int32 of state. */
+/**
+ * The tester: one pass over the text's code points with one int32 of state. Two shortcuts, neither of which
+ * changes an answer: where no match is in progress, the text is skipped to the next place a match could
+ * start (to the next occurrence of the literal every match begins with, found with `indexOf`, or past the
+ * characters no match begins with); and a position whose only successor is the one numbered below it moves
+ * by a shift, as in Shift-And, instead of a table lookup.
+ */
 function tester(nfa: Nfa): (text: string) => boolean {
   const ascii = new Int32Array(128);
   /** Non-ASCII ranges, flattened: lo, hi, bit. */
@@ -473,19 +482,26 @@ function tester(nfa: Nfa): (text: string) => boolean {
     for (let r = 0; r < wide.length; r += 3) if (cp >= wide[r]! && cp <= wide[r + 1]!) m |= wide[r + 2]!;
     return m;
   };
-
+  // Over-approximations (every condition holding at once): what no combination of conditions can exceed.
+  const loose = table(nfa, ALL_CONDITIONS);
+  const lead = leadingLiteral(nfa, loose);
   const used = nfa.conditions;
+
   if (used === 0) {
     const { follow, start, final, empty } = table(nfa, 0);
     if (empty) return () => true;
+    const shift = shifts(follow);
     return (text) => {
       const n = text.length;
       let state = 0;
       let i = 0;
       while (i < n) {
+        if (state === 0 && lead !== '') {
+          i = text.indexOf(lead, i);
+          if (i < 0) return false;
+        }
         let c = text.charCodeAt(i++);
         if (state === 0) {
-          // Nothing in progress: skip the characters no match can start with.
           while (c < 128 && (ascii[c]! & start) === 0) {
             if (i >= n) return false;
             c = text.charCodeAt(i++);
@@ -503,8 +519,8 @@ function tester(nfa: Nfa): (text: string) => boolean {
           }
           m = wideMask(c);
         }
-        let next = start;
-        for (let x = state; x !== 0; x &= x - 1) next |= follow[31 - Math.clz32(x & -x)]!;
+        let next = start | ((state & shift) >>> 1);
+        for (let x = state & ~shift; x !== 0; x &= x - 1) next |= follow[31 - Math.clz32(x & -x)]!;
         state = next & m;
         if ((state & final) !== 0) return true;
       }
@@ -512,39 +528,50 @@ function tester(nfa: Nfa): (text: string) => boolean {
     };
   }
 
-  // With assertions: one table per combination of the conditions the pattern uses, built when first met.
-  const tables: (Table | undefined)[] = new Array(64);
-  const tableFor = (conditions: number): Table => (tables[conditions] ??= table(nfa, conditions));
-  // Over-approximations (every condition holds at once): where nothing can start, the text can be skipped.
-  const loose = table(nfa, ALL_CONDITIONS);
-  const looseStart = loose.start;
+  // With assertions: the conditions at a boundary follow from the kinds of the UTF-16 units either side (as
+  // re2js reads them): a word character, `\n`, another unit, or none (the text's edge). One table per pair of
+  // kinds, built when first met (pairs with the same conditions share one).
+  const byConditions: (Table | undefined)[] = new Array(64);
+  const byKinds: (Table | undefined)[] = new Array(16);
+  const tableAt = (kinds: number): Table => {
+    const conditions = KIND_CONDITIONS[kinds]! & used;
+    return (byKinds[kinds] = byConditions[conditions] ??= table(nfa, conditions));
+  };
   const canRestart = table(nfa, ALL_CONDITIONS & ~BEGIN_TEXT);
   const restarts = canRestart.start !== 0 || canRestart.empty;
+  const looseStart = loose.start;
+  const skippable = !loose.empty;
   return (text) => {
     const n = text.length;
     let state = 0;
     let i = 0;
+    let before = EDGE;
     for (;;) {
       if (state === 0 && i > 0) {
         if (!restarts) return false;
-        if (!loose.empty) {
-          while (i < n) {
-            const c = text.charCodeAt(i);
+        if (skippable) {
+          let j = i;
+          if (lead !== '') {
+            j = text.indexOf(lead, i);
+            if (j < 0) return false;
+          }
+          for (; j < n; j++) {
+            const c = text.charCodeAt(j);
             if (c >= 128 || (ascii[c]! & looseStart) !== 0) break;
-            i++;
+          }
+          if (j !== i) {
+            i = j;
+            before = kindOf(text.charCodeAt(i - 1));
           }
         }
       }
-      // The conditions at the boundary before unit i, from the UTF-16 units either side (as re2js does).
-      const before = i > 0 ? text.charCodeAt(i - 1) : -1;
-      const after = i < n ? text.charCodeAt(i) : -1;
-      let at = before < 0 ? BEGIN_TEXT | BEGIN_LINE : before === 10 ? BEGIN_LINE : 0;
-      at |= after < 0 ? END_TEXT | END_LINE : after === 10 ? END_LINE : 0;
-      at |= isWord(before) !== isWord(after) ? WORD_BOUNDARY : NOT_WORD_BOUNDARY;
-      const t = tableFor(at & used);
+      let c = i < n ? text.charCodeAt(i) : -1;
+      const after = c < 0 ? EDGE : kindOf(c);
+      const kinds = (before << 2) | after;
+      const t = byKinds[kinds] ?? tableAt(kinds);
       if ((state & t.final) !== 0 || t.empty) return true;
-      if (i >= n) return false;
-      let c = text.charCodeAt(i++);
+      if (c < 0) return false;
+      i++;
       let m: number;
       if (c < 128) m = ascii[c]!;
       else {
@@ -557,14 +584,56 @@ function tester(nfa: Nfa): (text: string) => boolean {
         }
         m = wideMask(c);
       }
-      let next = t.start;
       const follow = t.follow;
-      for (let x = state; x !== 0; x &= x - 1) next |= follow[31 - Math.clz32(x & -x)]!;
+      const shift = t.pure;
+      let next = t.start | ((state & shift) >>> 1);
+      for (let x = state & ~shift; x !== 0; x &= x - 1) next |= follow[31 - Math.clz32(x & -x)]!;
       state = next & m;
+      before = after; // a surrogate pair's units are both OTHER
     }
   };
 }
 
-function isWord(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+/** The positions whose one successor is the position numbered just below: `follow[p] === 1 << (p - 1)`. */
+function shifts(follow: Int32Array): number {
+  let mask = 0;
+  for (let p = 1; p < follow.length; p++) if (follow[p] === 1 << (p - 1)) mask |= 1 << p;
+  return mask;
 }
+
+/**
+ * The literal every match begins with, under the loose table (so under any conditions): the chain of
+ * positions from the start while each step leads to exactly one position, of exactly one BMP character,
+ * and no match can end before it. Empty when there is none.
+ */
+function leadingLiteral(nfa: Nfa, loose: Table): string {
+  if (loose.empty) return '';
+  let out = '';
+  let at = loose.start;
+  for (let k = 0; k < 32; k++) {
+    if (at === 0 || (at & (at - 1)) !== 0) break;
+    const p = 31 - Math.clz32(at);
+    const set = nfa.sets[p]!;
+    if (set.length !== 2 || set[0] !== set[1] || set[0]! > 0xffff || (set[0]! >= 0xd800 && set[0]! <= 0xdfff)) break;
+    out += String.fromCharCode(set[0]!);
+    if ((loose.final & at) !== 0) break;
+    at = loose.follow[p]!;
+  }
+  return out;
+}
+
+// The kind of a UTF-16 unit for boundary conditions, and the conditions that hold between two kinds.
+const OTHER = 0;
+const WORD_UNIT = 1;
+const NEWLINE = 2;
+const EDGE = 3;
+function kindOf(c: number): number {
+  return c === 10 ? NEWLINE : (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f ? WORD_UNIT : OTHER;
+}
+const KIND_CONDITIONS = Array.from({ length: 16 }, (_, kinds) => {
+  const before = kinds >> 2;
+  const after = kinds & 3;
+  let at = before === EDGE ? BEGIN_TEXT | BEGIN_LINE : before === NEWLINE ? BEGIN_LINE : 0;
+  at |= after === EDGE ? END_TEXT | END_LINE : after === NEWLINE ? END_LINE : 0;
+  return at | ((before === WORD_UNIT) !== (after === WORD_UNIT) ? WORD_BOUNDARY : NOT_WORD_BOUNDARY);
+});
