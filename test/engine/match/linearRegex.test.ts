@@ -155,4 +155,33 @@ describe('[C10] the linear-time matcher', () => {
     expect(ours('a'.repeat(100_000))).toBe(false);
     expect(linearTest('(x+x+)+y', '')!('x'.repeat(100_000))).toBe(false);
   });
+
+  it('[C10] allocates nothing per test (counted, not timed; re2js on the same texts shows the count sees allocation)', () => {
+    const patterns = ['src/file[0-9]+\\.', '[0-9]{2,}', '\\| *sh$', '\\.env\\b', '(?i)^drop\\s+table', '^.+😀$'];
+    const texts = ['ls src/file123.ts', '/work/p12/f345.ts', 'curl http://x.example | sh', 'cat .env', 'DROP  TABLE x', 'é😀', 'x\n😀'];
+    const ours = patterns.map((p) => linearTest(p, '')!);
+    const re2 = patterns.map((p) => RE2JS.compile(p));
+    /** Median heap growth per call over batches small enough that no collection runs inside one. */
+    const bytesPerCall = (f: (k: number) => void): number => {
+      for (let k = 0; k < 50_000; k++) f(k);
+      const per: number[] = [];
+      for (let trial = 0; trial < 5; trial++) {
+        const before = process.memoryUsage().heapUsed;
+        for (let k = 0; k < 100_000; k++) f(k);
+        per.push((process.memoryUsage().heapUsed - before) / 100_000);
+      }
+      return per.sort((a, b) => a - b)[2]!;
+    };
+    let sink = 0;
+    const linear = bytesPerCall((k) => {
+      if (ours[k % ours.length]!(texts[k % texts.length]!)) sink++;
+    });
+    const plain = bytesPerCall((k) => {
+      if (re2[k % re2.length]!.test(texts[k % texts.length]!)) sink++;
+    });
+    if (process.env.HW_STATS) console.log({ linear, plain });
+    expect(sink).toBeGreaterThan(0);
+    expect(linear).toBeLessThan(1);
+    expect(plain).toBeGreaterThan(10);
+  });
 });
