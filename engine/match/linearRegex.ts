@@ -47,6 +47,7 @@ const ALL_CONDITIONS = 63;
 /** Positions past 32 take more words of state (slower per character, still one pass); past this, RE2. */
 const MAX_POSITIONS = 128;
 const MAX_STATES = 4000;
+const MAX_DEPTH = 100;
 const MAX_CODE_POINT = 0x10ffff;
 
 const DIGIT: CharSet = [0x30, 0x39];
@@ -91,6 +92,8 @@ export function linearTest(source: string, flags: string): ((text: string) => bo
 /** A recursive-descent reader of the subset of RE2 syntax; anything else throws NotOurs. */
 class Parser {
   at = 0;
+  /** Groups open around `at`: past MAX_DEPTH, not ours (RE2 has its own limit; this one keeps the recursion short). */
+  private depth = 0;
   constructor(private readonly s: string) {}
 
   /** `a|b|…` up to `)` or the end. `(?flags)` inside changes `f` until the end of the enclosing group. */
@@ -157,9 +160,11 @@ class Parser {
         j += m[0].length;
       }
       this.at = j;
+      if (++this.depth > MAX_DEPTH) return notOurs();
       const x = this.alternation(inner);
       if (s[this.at] !== ')') return notOurs();
       this.at++;
+      this.depth--;
       return x;
     }
     if (c === '[') return this.charClass(f);

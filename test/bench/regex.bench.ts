@@ -20,7 +20,7 @@ import { table } from './measure.ts';
 /** The dispatch workload's patterns that are not finite languages, then a few more of the kinds pipelines use. */
 export const PATTERNS = [
   'src/file[0-9]+\\.', '[0-9]{2,}', '\\| *sh$', '\\.env\\b', 'chmod [0-7]{3}',
-  'rm\\s+-[a-z]*r', '(?i)^drop\\s+table', '\\bsudo\\b', '^[a-z]+://[^/]+/', '\\.(ts|js)x?$', '(?s)BEGIN.*KEY',
+  'rm\\s+-[a-z]*r', '(?i)^drop\\s+table', '\\bsudo\\b', '^[a-z]+://[^/]+/', '\\.(ts|js)x?$', '(?s)BEGIN.*KEY', '[A-Za-z0-9+/]{40,}',
 ];
 
 type Contender = 'linear' | 'hookwire' | 're2js' | 'native';

@@ -133,6 +133,8 @@ describe('[C10] the linear-time matcher', () => {
     // \s is [\t\n\f\r ], without \v.
     ['^\\s$', '', '\v', false], ['^\\s$', '', '\f', true],
     // Repetition.
+    // `]` and `}` outside a class are literals.
+    ['a]b', '', 'xa]b', true], ['a}', '', 'a}', true], ['^[[]$', '', '[', true], ['^[]]$', '', ']', true],
     ['^(ab|c){2,3}$', '', 'abcab', true], ['^(ab|c){2,3}$', '', 'c', false], ['^(a*)*$', '', 'aaa', true], ['^(a|b?)+c', '', 'c', true], ['^x{0}$', '', '', true],
   ])('[C10] /%s/%s on %j is %s, as in RE2', (pattern, fl, input, want) => {
     const ours = linearTest(pattern, fl);
@@ -145,6 +147,8 @@ describe('[C10] the linear-time matcher', () => {
     for (const p of ['\\pL', '\\p{Greek}x', '[[:alpha:]]', '\\Qa.b\\E', '\\101', 'a{,2}', '(?i)é', '(?i)[à-é]', '(?i)\\x{212A}', 'a**', '(a{2}){3}{2}', 'a{130}', '(abc|def){30}']) {
       expect(linearTest(p, ''), p).toBeNull();
     }
+    expect(linearTest('('.repeat(101) + 'a' + ')'.repeat(101), '')).toBeNull(); // nesting deeper than 100
+    expect(linearTest('('.repeat(100) + 'a' + ')'.repeat(100), '')).not.toBeNull();
     // Up to 128 positions (four words of state); past that, RE2.
     expect(linearTest('a'.repeat(128), '')).not.toBeNull();
     expect(linearTest('a'.repeat(129), '')).toBeNull();
