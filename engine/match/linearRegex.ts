@@ -4,10 +4,10 @@
  * {n,} {n,m}` (greedy or lazy: a yes/no test cannot tell them apart), the anchors `^ $ \A \z \b \B`, and
  * the flags `i m s` (from the operand, a `(?flags)` group or a `(?flags:…)` group). Anything else —
  * Unicode classes `\pL`, POSIX classes `[[:alpha:]]`, `\Q…\E`, octal escapes, non-ASCII in a pattern
- * under `i`, nested quantifiers, more than 128 character positions — returns null and stays with RE2.
+ * under `i`, nested quantifiers, more than 32 character positions — returns null and stays with RE2.
  *
- * How: the pattern becomes a Thompson NFA whose only consuming states are its character positions (one bit
- * each: up to 32 in one int32, up to 128 in four); the empty-width steps between them (alternation, repetition,
+ * How: the pattern becomes a Thompson NFA whose only consuming states are its character positions (at
+ * most 32, one bit each of an int32); the empty-width steps between them (alternation, repetition,
  * assertions) are resolved ahead of time into "follow" masks, one table per combination of assertions that
  * hold at a boundary. A test reads the text once, one code point at a time, with a state of one machine
  * word: no text can make it slower than linear or make it hang.
@@ -44,8 +44,7 @@ const WORD_BOUNDARY = 16;
 const NOT_WORD_BOUNDARY = 32;
 const ALL_CONDITIONS = 63;
 
-/** Positions past 32 take more words of state (slower per character, still one pass); past this, RE2. */
-const MAX_POSITIONS = 128;
+const MAX_POSITIONS = 32;
 const MAX_STATES = 4000;
 const MAX_DEPTH = 100;
 const MAX_CODE_POINT = 0x10ffff;
@@ -413,41 +412,29 @@ function buildNfa(tree: Node): Nfa | null {
   return nfa;
 }
 
-/**
- * What one combination of boundary conditions makes of the NFA's empty-width steps. Sets of positions are
- * bit sets of `words` int32s (one word up to 32 positions).
- */
+/** What one combination of boundary conditions makes of the NFA's empty-width steps. */
 interface Table {
-  /** Per position p, words `p*words …`: the positions that may consume the next character after p. */
+  /** Per position: the positions that may consume the next character after it. */
   follow: Int32Array;
   /** The positions that may consume the first character of a match starting here. */
-  start: Int32Array;
+  start: number;
   /** The positions after which a match may end here. */
-  final: Int32Array;
+  final: number;
   /** A match may be empty here. */
   empty: boolean;
-}
-
-/** One word of state: the same table with numbers, and the positions that move by a shift (see `shifts`). */
-interface NarrowTable {
-  follow: Int32Array;
-  start: number;
-  final: number;
-  empty: boolean;
+  /** The positions whose one successor is the position numbered just below (see `shifts`). */
   pure: number;
 }
 
-const wordsOf = (nfa: Nfa): number => Math.max(1, Math.ceil(nfa.sets.length / 32));
-
 function table(nfa: Nfa, conditions: number): Table {
   const n = nfa.kind.length;
-  const words = wordsOf(nfa);
   const seen = new Int32Array(n);
   let stamp = 0;
   const stack: number[] = [];
-  /** Adds to `into` (at `offset`) the positions reachable from `from` by empty-width steps only; true when the match is. */
-  const closure = (from: number, into: Int32Array, offset: number): boolean => {
+  /** The positions and whether the match is reachable from `from` by empty-width steps only. */
+  const closure = (from: number): [number, boolean] => {
     stamp++;
+    let mask = 0;
     let match = false;
     stack.push(from);
     while (stack.length > 0) {
@@ -455,27 +442,23 @@ function table(nfa: Nfa, conditions: number): Table {
       if (q < 0 || seen[q] === stamp) continue;
       seen[q] = stamp;
       const k = nfa.kind[q]!;
-      if (k === CHAR) into[offset + (nfa.arg[q]! >> 5)]! |= 1 << (nfa.arg[q]! & 31);
+      if (k === CHAR) mask |= 1 << nfa.arg[q]!;
       else if (k === MATCH) match = true;
       else if (k === SPLIT) stack.push(nfa.out2[q]!, nfa.out[q]!);
       else if ((nfa.arg[q]! & conditions) !== 0) stack.push(nfa.out[q]!);
     }
-    return match;
+    return [mask, match];
   };
-  const follow = new Int32Array(nfa.sets.length * words);
-  const final = new Int32Array(words);
+  const follow = new Int32Array(nfa.sets.length);
+  let final = 0;
   for (let q = 0; q < n; q++) {
     if (nfa.kind[q] !== CHAR) continue;
-    const p = nfa.arg[q]!;
-    if (closure(nfa.out[q]!, follow, p * words)) final[p >> 5]! |= 1 << (p & 31);
+    const [mask, match] = closure(nfa.out[q]!);
+    follow[nfa.arg[q]!] = mask;
+    if (match) final |= 1 << nfa.arg[q]!;
   }
-  const start = new Int32Array(words);
-  const empty = closure(nfa.start, start, 0);
-  return { follow, start, final, empty };
-}
-
-function narrow(t: Table): NarrowTable {
-  return { follow: t.follow, start: t.start[0]!, final: t.final[0]!, empty: t.empty, pure: shifts(t.follow) };
+  const [start, empty] = closure(nfa.start);
+  return { follow, start, final, empty, pure: shifts(follow) };
 }
 
 /** The tester: one pass over the text's code points with one int32 of state. */
@@ -487,7 +470,6 @@ function narrow(t: Table): NarrowTable {
  * by a shift, as in Shift-And, instead of a table lookup.
  */
 function tester(nfa: Nfa): (text: string) => boolean {
-  if (nfa.sets.length > 32) return wideTester(nfa);
   const ascii = new Int32Array(128);
   /** Non-ASCII ranges, flattened: lo, hi, bit. */
   const wide: number[] = [];
@@ -506,13 +488,12 @@ function tester(nfa: Nfa): (text: string) => boolean {
     return m;
   };
   // Over-approximations (every condition holding at once): what no combination of conditions can exceed.
-  const wideLoose = table(nfa, ALL_CONDITIONS);
-  const lead = leadingLiteral(nfa, wideLoose);
-  const loose = narrow(wideLoose);
+  const loose = table(nfa, ALL_CONDITIONS);
+  const lead = leadingLiteral(nfa, loose);
   const used = nfa.conditions;
 
   if (used === 0) {
-    const { follow, start, final, empty } = narrow(table(nfa, 0));
+    const { follow, start, final, empty } = table(nfa, 0);
     if (empty) return () => true;
     const shift = shifts(follow);
     return (text) => {
@@ -555,14 +536,14 @@ function tester(nfa: Nfa): (text: string) => boolean {
   // With assertions: the conditions at a boundary follow from the kinds of the UTF-16 units either side (as
   // re2js reads them): a word character, `\n`, another unit, or none (the text's edge). One table per pair of
   // kinds, built when first met (pairs with the same conditions share one).
-  const byConditions: (NarrowTable | undefined)[] = new Array(64);
-  const byKinds: (NarrowTable | undefined)[] = new Array(16);
-  const tableAt = (kinds: number): NarrowTable => {
+  const byConditions: (Table | undefined)[] = new Array(64);
+  const byKinds: (Table | undefined)[] = new Array(16);
+  const tableAt = (kinds: number): Table => {
     const conditions = KIND_CONDITIONS[kinds]! & used;
-    return (byKinds[kinds] = byConditions[conditions] ??= narrow(table(nfa, conditions)));
+    return (byKinds[kinds] = byConditions[conditions] ??= table(nfa, conditions));
   };
   const canRestart = table(nfa, ALL_CONDITIONS & ~BEGIN_TEXT);
-  const restarts = canRestart.start[0] !== 0 || canRestart.empty;
+  const restarts = canRestart.start !== 0 || canRestart.empty;
   const looseStart = loose.start;
   const skippable = !loose.empty;
   return (text) => {
@@ -618,112 +599,6 @@ function tester(nfa: Nfa): (text: string) => boolean {
   };
 }
 
-/**
- * The tester for more than 32 positions: the same pass with the state in `words` int32s (the buffers are the
- * tester's own and reset on each call: a test runs to its end before another can start).
- */
-function wideTester(nfa: Nfa): (text: string) => boolean {
-  const words = wordsOf(nfa);
-  const ascii = new Int32Array(128 * words);
-  /** Non-ASCII ranges, flattened: lo, hi, word, bit. */
-  const wide: number[] = [];
-  nfa.sets.forEach((set, pos) => {
-    const w = pos >> 5;
-    const bit = 1 << (pos & 31);
-    for (let r = 0; r < set.length; r += 2) {
-      const lo = set[r]!;
-      const hi = set[r + 1]!;
-      for (let c = lo; c <= Math.min(hi, 127); c++) ascii[c * words + w]! |= bit;
-      if (hi > 127) wide.push(Math.max(lo, 128), hi, w, bit);
-    }
-  });
-  const loose = table(nfa, ALL_CONDITIONS);
-  const lead = leadingLiteral(nfa, loose);
-  const canRestart = table(nfa, ALL_CONDITIONS & ~BEGIN_TEXT);
-  const restarts = canRestart.empty || canRestart.start.some((x) => x !== 0);
-  /** ASCII units no match can begin with (under any conditions). */
-  const startable = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) for (let w = 0; w < words; w++) if ((ascii[c * words + w]! & loose.start[w]!) !== 0) startable[c] = 1;
-  const used = nfa.conditions;
-  const byConditions: (Table | undefined)[] = new Array(64);
-  const byKinds: (Table | undefined)[] = new Array(16);
-  const tableAt = (kinds: number): Table => {
-    const conditions = KIND_CONDITIONS[kinds]! & used;
-    return (byKinds[kinds] = byConditions[conditions] ??= table(nfa, conditions));
-  };
-  const wideMask = new Int32Array(words);
-  let state = new Int32Array(words);
-  let next = new Int32Array(words);
-  return (text) => {
-    const n = text.length;
-    state.fill(0);
-    let active = false;
-    let i = 0;
-    let before = EDGE;
-    for (;;) {
-      if (!active && i > 0) {
-        if (!restarts) return false;
-        if (!loose.empty) {
-          let j = i;
-          if (lead !== '') {
-            j = text.indexOf(lead, i);
-            if (j < 0) return false;
-          }
-          for (; j < n; j++) {
-            const c = text.charCodeAt(j);
-            if (c >= 128 || startable[c] !== 0) break;
-          }
-          if (j !== i) {
-            i = j;
-            before = kindOf(text.charCodeAt(i - 1));
-          }
-        }
-      }
-      let c = i < n ? text.charCodeAt(i) : -1;
-      const after = c < 0 ? EDGE : kindOf(c);
-      const kinds = (before << 2) | after;
-      const t = byKinds[kinds] ?? tableAt(kinds);
-      if (t.empty) return true;
-      for (let w = 0; w < words; w++) if ((state[w]! & t.final[w]!) !== 0) return true;
-      if (c < 0) return false;
-      i++;
-      let mask = ascii;
-      let at = c * words;
-      if (c >= 128) {
-        if (c >= 0xd800 && c <= 0xdbff && i < n) {
-          const d = text.charCodeAt(i);
-          if (d >= 0xdc00 && d <= 0xdfff) {
-            c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-            i++;
-          }
-        }
-        wideMask.fill(0);
-        for (let r = 0; r < wide.length; r += 4) if (c >= wide[r]! && c <= wide[r + 1]!) wideMask[wide[r + 2]!]! |= wide[r + 3]!;
-        mask = wideMask;
-        at = 0;
-      }
-      next.set(t.start);
-      const follow = t.follow;
-      for (let w = 0; w < words; w++) {
-        for (let x = state[w]!; x !== 0; x &= x - 1) {
-          const from = (w * 32 + 31 - Math.clz32(x & -x)) * words;
-          for (let v = 0; v < words; v++) next[v]! |= follow[from + v]!;
-        }
-      }
-      active = false;
-      for (let v = 0; v < words; v++) {
-        const m = next[v]! & mask[at + v]!;
-        next[v] = m;
-        if (m !== 0) active = true;
-      }
-      const swap = state;
-      state = next;
-      next = swap;
-      before = after; // a surrogate pair's units are both OTHER
-    }
-  };
-}
-
 /** The positions whose one successor is the position numbered just below: `follow[p] === 1 << (p - 1)`. */
 function shifts(follow: Int32Array): number {
   let mask = 0;
@@ -738,26 +613,16 @@ function shifts(follow: Int32Array): number {
  */
 function leadingLiteral(nfa: Nfa, loose: Table): string {
   if (loose.empty) return '';
-  const words = loose.start.length;
-  /** The one position of a set (words at `offset`), or -1 when it has none or several. */
-  const only = (set: Int32Array, offset: number): number => {
-    let found = -1;
-    for (let w = 0; w < words; w++) {
-      const x = set[offset + w]!;
-      if (x === 0) continue;
-      if (found >= 0 || (x & (x - 1)) !== 0) return -1;
-      found = w * 32 + 31 - Math.clz32(x);
-    }
-    return found;
-  };
   let out = '';
-  let p = only(loose.start, 0);
-  for (let k = 0; k < 64 && p >= 0; k++) {
+  let at = loose.start;
+  for (let k = 0; k < 32; k++) {
+    if (at === 0 || (at & (at - 1)) !== 0) break;
+    const p = 31 - Math.clz32(at);
     const set = nfa.sets[p]!;
     if (set.length !== 2 || set[0] !== set[1] || set[0]! > 0xffff || (set[0]! >= 0xd800 && set[0]! <= 0xdfff)) break;
     out += String.fromCharCode(set[0]!);
-    if ((loose.final[p >> 5]! & (1 << (p & 31))) !== 0) break;
-    p = only(loose.follow, p * words);
+    if ((loose.final & at) !== 0) break;
+    at = loose.follow[p]!;
   }
   return out;
 }
