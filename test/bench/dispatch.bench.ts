@@ -33,7 +33,7 @@ const median = (xs: number[]) => {
 };
 
 function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number): ChildResult {
-  const flags = ['--import', 'tsx', ...(name === 'hookwire' ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
+  const flags = ['--import', 'tsx', ...(name === 'hookwire' || name === 'hookwire-codegen' ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
   let out: string;
   try {
     out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,6 +46,7 @@ function runChild(name: ContenderName, n: number, workload: Workload, events: nu
 const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
   { name: 'seed', label: 'seed HookManager port (native RegExp)', share: 1 },
   { name: 'hookwire', label: 'hookwire fast path', share: 1 },
+  { name: 'hookwire-codegen', label: 'hookwire generated code (Node only, compileForNode)', share: 1 },
   { name: 'explain', label: 'hookwire explain mode (explanation recorded)', share: 0.2 },
   { name: 'explain-status', label: 'hookwire explain mode, every handler status read', share: 0.2 },
   { name: 'explain-read', label: 'hookwire explain mode, every handler and clause read', share: 0.05 },
@@ -55,7 +56,7 @@ const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
 
 export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad'], rounds = 3): void {
   console.log(`dispatch: ${eventCount} events; each contender in its own process, ${rounds} rounds of processes taking turns, ${runs} timed passes each after a warm-up pass; CPU µs per event (median of all passes); ratio = seed port's time / contender's time (higher is faster)`);
-  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
+  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'generated code vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)', 'generated code bytes/event (quiet, all)']];
   for (const workload of workloads) {
     for (const n of sizes) {
       const disagreements = checkConditions(n, workload, 2_000);
@@ -80,9 +81,10 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
         ...results.map(({ c, r, micros }) => [c.label, r!.events, median(micros).toFixed(3), micros.map((m) => m.toFixed(2)).join(' '), `${(base / median(micros)).toFixed(2)}x`]),
       ]);
       const fast = results[1]!;
-      const alloc = fast.r!.alloc;
+      const gen = results[2]!;
+      const bytes = (a: ChildResult['alloc']) => (a ? `${a.quiet?.toFixed(1) ?? '-'}, ${a.all?.toFixed(0) ?? '-'}` : '-');
       const vsFast = (k: number) => `${(median(results[k]!.micros) / median(fast.micros)).toFixed(2)}x`;
-      summary.push([workload, n, `${(seed.blocked * 100).toFixed(1)}%`, `${(base / median(fast.micros)).toFixed(2)}x`, vsFast(2), vsFast(3), vsFast(4), alloc ? `${alloc.quiet?.toFixed(1) ?? '-'}, ${alloc.all?.toFixed(0) ?? '-'}` : '-']);
+      summary.push([workload, n, `${(seed.blocked * 100).toFixed(1)}%`, `${(base / median(fast.micros)).toFixed(2)}x`, `${(base / median(gen.micros)).toFixed(2)}x`, vsFast(3), vsFast(4), vsFast(5), bytes(fast.r!.alloc), bytes(gen.r!.alloc)]);
     }
   }
   console.log('\nsummary');

@@ -142,7 +142,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const blocked = decisions.filter((d) => d !== 'continue').length / events.length;
   let alloc: { all: number | null; quiet: number | null } | null = null;
-  if (name === 'hookwire' || name === 'hookwire-fresh') {
+  if (name === 'hookwire' || name === 'hookwire-codegen' || name === 'hookwire-fresh') {
     // "Quiet" events: no handler decides or audits (nothing rewritten, nothing blocked, no record).
     const quiet = events.filter((e) => {
       const r = decide(e) as { audit?: unknown[]; decision: string };

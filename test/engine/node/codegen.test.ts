@@ -60,7 +60,7 @@ const matcher = fc.record({
   tools: rarely(fc.array(fc.oneof(fc.constant('Bash'), str), { minLength: 1, maxLength: 3 })),
   agents: rarely(fc.constantFrom(['agent'], ['other', '__proto__'])),
   label: fc.option(fc.constantFrom(...HOSTILE), { nil: undefined }),
-}).map((m) => (m.when === undefined && m.tools === undefined && m.agents === undefined ? { ...m, when: {} } : m));
+}).map((m) => (m.when === undefined && m.tools === undefined && m.agents === undefined ? { ...m, when: {} } : m) as unknown as JsonObject);
 
 const action = fc.oneof(
   fc.constantFrom(...HOSTILE).map((r) => ({ type: 'block', reason: `blocked ${r} {{payload.f0}}` })),
@@ -94,7 +94,7 @@ interface Shape<H> {
 const defined = (o: JsonObject): JsonObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as JsonObject;
 
 /** Nodes and forward-only wires (events → matchers in index order → handlers), so there is never a cycle. */
-function documentOf<H extends JsonObject>(s: Shape<H>, handlerNode: (h: H, i: number) => JsonObject): PipelineInput {
+function documentOf<H>(s: Shape<H>, handlerNode: (h: H, i: number) => JsonObject): PipelineInput {
   const nodes = [
     ...s.events.map((pattern, i) => ({ id: `e${i}`, kind: 'event', pattern })),
     ...s.matchers.map((m, i) => ({ id: `m${i}`, kind: 'matcher', ...defined(m) })),
@@ -117,7 +117,7 @@ function documentOf<H extends JsonObject>(s: Shape<H>, handlerNode: (h: H, i: nu
 const shape = <H>(handler: fc.Arbitrary<H>, maxHandlers: number): fc.Arbitrary<Shape<H>> =>
   fc.record({
     events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
-    matchers: fc.array(matcher as fc.Arbitrary<JsonObject>, { maxLength: 5 }),
+    matchers: fc.array(matcher, { maxLength: 5 }),
     handlers: fc.array(handler, { minLength: 1, maxLength: maxHandlers }),
     wireBits: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 200, maxLength: 200 }),
     asyncCustom: fc.boolean(),
@@ -199,7 +199,7 @@ describe('generated dispatch (Node backend)', () => {
 
   it('[D10][C1]-[C9][M7] each matcher alone: its generated condition passes exactly when its compiled one does', () => {
     fc.assert(
-      fc.property(matcher as fc.Arbitrary<JsonObject>, fc.array(eventArb, { minLength: 1, maxLength: 8 }), (m, events) => {
+      fc.property(matcher, fc.array(eventArb, { minLength: 1, maxLength: 8 }), (m, events) => {
         const doc = {
           format: 'hookwire.pipeline', version: 1, name: 'one', nodes: [
             { id: 'e', kind: 'event', pattern: '*' }, { id: 'm', kind: 'matcher', ...defined(m) }, { id: 'h', kind: 'handler', name: 'h', action: { type: 'audit' } },
@@ -326,7 +326,7 @@ describe('generated dispatch with code in the sandbox', () => {
     .map(([s, matcherCode]) => {
       const withCode = { ...s, matchers: s.matchers.map((m, i) => (matcherCode[i] ? { ...m, code: { language: 'ts', source: matcherCode[i] } } : m)) };
       return documentOf(withCode, ({ base, code, breaker }) => {
-        const node: JsonObject = { ...base, action: code ? { type: 'code', language: 'ts', source: code, timeout_ms: 5000 } : base.action };
+        const node = { ...base, action: code ? { type: 'code', language: 'ts', source: code, timeout_ms: 5000 } : base.action } as unknown as JsonObject;
         if (breaker) node.breaker = Object.fromEntries(Object.entries(breaker).filter(([, v]) => v !== undefined)) as JsonObject;
         return node;
       });
