@@ -192,9 +192,9 @@ describe('generated dispatch (Node backend)', () => {
       fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 6 }), (doc, events) => {
         if (expectSameEverywhere(doc, events)) compiled++;
       }),
-      { numRuns: 1200 },
+      { numRuns: 1000 },
     );
-    expect(compiled).toBeGreaterThan(900); // most random documents are valid: the property is not vacuous
+    expect(compiled).toBeGreaterThan(750); // most random documents are valid: the property is not vacuous
   });
 
   it('[D10][C1]-[C9][M7] each matcher alone: its generated condition passes exactly when its compiled one does', () => {
