@@ -5,17 +5,18 @@
 // run, a hash of every event's (decision, deciding handler) for the parent to cross-check, the blocked
 // share, and (for hookwire) bytes allocated per event.
 import { compilePipeline, dispatch, explainEvent, initialState, type HookEvent, type JsonObject } from '../../../engine/index.ts';
-import { compileForNode } from '../../../engine/node/codegen/compileForNode.ts';
 import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
+import { compileForNode } from '../../../engine/node/codegen/compileForNode.ts';
 
 export type ContenderName = 'seed' | 'hookwire' | 'hookwire-codegen' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
-  if (name === 'hookwire' || name === 'hookwire-codegen' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
+  if (name === 'hookwire-codegen') return codegenDecider(doc);
+  if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
     const c = r.compiled;
@@ -25,12 +26,6 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     const into = dispatch(c, makeEvents(1)[0]!, state, env);
     if (name === 'hookwire-fresh') return (e) => dispatch(c, e, state, env);
     if (name === 'hookwire') return (e) => dispatch(c, e, state, env, into);
-    if (name === 'hookwire-codegen') {
-      // The Node-only generated backend (engine/node/codegen), with a result object of its own.
-      const gen = compileForNode(c);
-      const mine = gen.dispatch(makeEvents(1)[0]!, state, env);
-      return (e) => gen.dispatch(e, state, env, mine);
-    }
     if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
     // Explain mode with every handler's status read (what coverage, activity and telemetry read), or with
     // every handler's clause-level paths read too (what the debugger's step view and `replay --json` show).
@@ -51,6 +46,17 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     audit.log.length = 0;
     return manager.dispatch(ctx);
   };
+}
+
+/** The Node-only generated backend (engine/node/codegen), like the fast path with one reused result object. */
+function codegenDecider(doc: ReturnType<typeof makePipeline>): Decide {
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
+  const gen = compileForNode(r.compiled);
+  const state = initialState();
+  const env = { clock: { now: () => 1767225600000 } };
+  const into = gen.dispatch(makeEvents(1)[0]!, state, env);
+  return (e) => gen.dispatch(e, state, env, into);
 }
 
 /**
