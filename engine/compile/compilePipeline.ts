@@ -75,7 +75,6 @@ export interface CompileEnv {
 export type CompileResult = { ok: true; compiled: CompiledPipeline; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };
 
 const PLAN_CACHE_LIMIT = 4096;
-const RECENT = 8;
 /** Up to this many live handlers, a type's plan scans them instead of using the candidate index. */
 const SCAN_UP_TO = 8;
 
@@ -112,11 +111,9 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   });
 
   const plans = new Map<string, TypePlan>();
-  // The last few types dispatched and their plans, tried before the map: a trace uses a handful of types,
-  // and comparing a few strings costs less than hashing one.
-  const recentTypes: (string | null)[] = new Array<string | null>(RECENT).fill(null);
-  const recentPlans: (TypePlan | null)[] = new Array<TypePlan | null>(RECENT).fill(null);
-  let nextSlot = 0;
+  // The type dispatched last and its plan, tried before the map: events of one type often come in runs.
+  let lastType: string | null = null;
+  let lastPlan: TypePlan | null = null;
   // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
   const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
@@ -124,16 +121,15 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
     matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
     plan(type: string) {
-      for (let i = 0; i < RECENT; i++) if (recentTypes[i] === type) return recentPlans[i]!;
+      if (type === lastType) return lastPlan!;
       let plan = plans.get(type);
-      if (!plan) {
+      if (plan === undefined) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
         plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, env.scanUpTo ?? SCAN_UP_TO);
         plans.set(type, plan);
       }
-      recentTypes[nextSlot] = type;
-      recentPlans[nextSlot] = plan;
-      nextSlot = (nextSlot + 1) % RECENT;
+      lastType = type;
+      lastPlan = plan;
       return plan;
     },
   });
