@@ -32,6 +32,26 @@ export interface CompiledHandler {
   breaker: { threshold: number; cooldown_ms: number } | null;
 }
 
+/**
+ * What the chain loop does for one live handler of one event type, decided when the plan is built, so the
+ * loop reads one object per candidate and asks nothing it could know beforehand [fast path].
+ */
+export interface PlanStep {
+  rank: number;
+  handler: CompiledHandler;
+  /** The handler has a breaker: its state must be read before the handler runs [E3]. */
+  breaker: boolean;
+  /** A candidate found through the index needs no evaluation (its requirement is exact; never with `scan`). */
+  exact: boolean;
+  /**
+   * The handler's live paths are one path of one matcher that no other live handler of the type shares:
+   * that matcher's test is the handler's verdict (a memo would only cost). Else null: `paths` with the memo.
+   */
+  test: CompiledMatcher['test'] | null;
+  /** Indexes of the handler's paths whose pattern selects the type. */
+  paths: Int32Array;
+}
+
 /** Everything dispatch needs for one event type, computed on first sight of the type and cached. */
 export interface TypePlan {
   type: string;
@@ -40,18 +60,13 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
-  /** Per rank: 1 when a candidate found through the index needs no evaluation (`index.exact`; all 0 with `scan`). */
-  exact: Uint8Array;
+  /** Per rank: the step of a live handler, null for the others. */
+  steps: (PlanStep | null)[];
   /**
-   * When few handlers listen to the type, their ranks in order: the dispatcher evaluates each instead of
+   * When few handlers listen to the type, their steps in order: the dispatcher evaluates each instead of
    * asking the index (a gather costs more than a few conditions). Otherwise null.
    */
-  scan: Int32Array | null;
-  /**
-   * Per rank: the matcher index when the handler's live paths are one path of one matcher that no other
-   * live handler of the type shares (its verdict is the handler's, and a memo would only cost), else -1.
-   */
-  direct: Int32Array;
+  scan: PlanStep[] | null;
   liveCount: number;
 }
 
@@ -151,12 +166,18 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   }
   const index = buildCandidateIndex(handlers.length, atoms);
   const direct = directMatchers(handlers, paths, matchers.length);
-  if (liveCount > scanUpTo) return { type, mode, paths, index, exact: index.exact, scan: null, direct, liveCount };
-  const scan = Int32Array.from(handlers.filter((h) => paths[h.rank] !== null).map((h) => h.rank));
-  return { type, mode, paths, index, exact: new Uint8Array(handlers.length), scan, direct, liveCount };
+  const useScan = liveCount <= scanUpTo;
+  const steps = handlers.map((h): PlanStep | null => {
+    const live = paths[h.rank]!;
+    if (live === null) return null;
+    const d = direct[h.rank]!;
+    return { rank: h.rank, handler: h, breaker: h.breaker !== null, exact: !useScan && index.exact[h.rank] === 1, test: d >= 0 ? matchers[d]!.test : null, paths: live };
+  });
+  const scan = useScan ? steps.filter((x) => x !== null) : null;
+  return { type, mode, paths, index, steps, scan, liveCount };
 }
 
-/** See `TypePlan.direct`. */
+/** Per rank: the matcher index when the handler's live paths are one path of one matcher no other live handler shares, else -1 (see `PlanStep.test`). */
 function directMatchers(handlers: readonly CompiledHandler[], paths: readonly (Int32Array | null)[], matcherCount: number): Int32Array {
   const uses = new Int32Array(matcherCount);
   for (const h of handlers) for (const p of paths[h.rank] ?? []) for (const m of h.paths[p]!.matchers) uses[m]!++;
