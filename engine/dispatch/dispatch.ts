@@ -88,7 +88,7 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
       if (blocked) break;
       continue;
     }
-    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope) : matcherFailed(compiled, matched), event, now);
+    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope, scratch.result) : matcherFailed(compiled, matched), event, now);
     else recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
     if (c.ended) break;
     if (c.changed) {
