@@ -7,8 +7,8 @@
  * (test/engine/compile/literalAutomaton.test.ts).
  */
 export interface LiteralAutomaton {
-  /** delta[(state << 7) | code]: the next state (states × 128). */
-  delta: Int32Array;
+  /** delta[(state << 7) | code]: the next state (states × 128; 16 bits, so a table of many literals stays in the first-level cache). */
+  delta: Uint16Array;
   /** Literals (indexes) ending at state s: outList[outStart[s] .. outStart[s + 1]). */
   outStart: Int32Array;
   outList: Int32Array;
@@ -19,7 +19,7 @@ export interface LiteralAutomaton {
   outFrom: number;
 }
 
-/** At most this many states (each 512 bytes of table). */
+/** At most this many states (each 256 bytes of table; state numbers must fit the table's 16 bits). */
 const MAX_STATES = 2048;
 
 export function literalAutomaton(literals: readonly string[]): LiteralAutomaton | null {
@@ -80,7 +80,7 @@ export function literalAutomaton(literals: readonly string[]): LiteralAutomaton 
   const order = [...Array(states).keys()].sort((a, b) => Number(lists[a]!.length > 0) - Number(lists[b]!.length > 0) || a - b);
   const id = new Int32Array(states);
   order.forEach((old, i) => (id[old] = i));
-  const table = new Int32Array(states << 7);
+  const table = new Uint16Array(states << 7);
   for (let s = 0; s < states; s++) for (let c = 0; c < 128; c++) table[(id[s]! << 7) | c] = id[delta[(s << 7) | c]!]!;
   const outStart = new Int32Array(states + 1);
   const flat: number[] = [];
