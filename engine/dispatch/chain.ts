@@ -184,8 +184,15 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
       c.changed = true;
     }
   }
-  if (o.audit !== undefined) (c.audit ??= []).push(o.audit);
-  if (o.context !== undefined) (c.context ??= []).push(o.context);
+  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a push.
+  if (o.audit !== undefined) {
+    if (c.audit === null) c.audit = [o.audit];
+    else c.audit.push(o.audit);
+  }
+  if (o.context !== undefined) {
+    if (c.context === null) c.context = [o.context];
+    else c.context.push(o.context);
+  }
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';
     return;
