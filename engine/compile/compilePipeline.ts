@@ -90,6 +90,7 @@ export interface CompileEnv {
 export type CompileResult = { ok: true; compiled: CompiledPipeline; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };
 
 const PLAN_CACHE_LIMIT = 4096;
+const PLAN_SLOTS = 32;
 /** Up to this many live handlers, a type's plan scans them instead of using the candidate index. */
 const SCAN_UP_TO = 8;
 
@@ -126,9 +127,12 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   });
 
   const plans = new Map<string, TypePlan>();
-  // The type dispatched last and its plan, tried before the map: events of one type often come in runs.
-  let lastType: string | null = null;
-  let lastPlan: TypePlan | null = null;
+  // A small direct-mapped cache before the map, slotted by the type's length and a code unit past its
+  // middle (the eleven lifecycle types get a slot each): a hit is one comparison with the type there (the
+  // same string object, for types read from one source) instead of hashing. Any string is a valid key
+  // (`===` and the map take "__proto__" as a plain name).
+  const slotTypes: (string | null)[] = new Array<string | null>(PLAN_SLOTS).fill(null);
+  const slotPlans: (TypePlan | null)[] = new Array<TypePlan | null>(PLAN_SLOTS).fill(null);
   // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
   const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
@@ -136,15 +140,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
     matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
     plan(type: string) {
-      if (type === lastType) return lastPlan!;
+      const slot = (type.length * 7 + (type.charCodeAt((type.length >> 1) + 1) | 0)) & (PLAN_SLOTS - 1);
+      if (slotTypes[slot] === type) return slotPlans[slot]!;
       let plan = plans.get(type);
       if (plan === undefined) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
         plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, env.scanUpTo ?? SCAN_UP_TO);
         plans.set(type, plan);
       }
-      lastType = type;
-      lastPlan = plan;
+      slotTypes[slot] = type;
+      slotPlans[slot] = plan;
       return plan;
     },
   });
