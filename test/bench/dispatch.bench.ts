@@ -35,11 +35,12 @@ const median = (xs: number[]) => {
 /**
  * One contender process. Timed processes all run with node's default heap flags; `alloc` is a separate
  * hookwire process that only counts bytes per event, with a collector to call and a young generation that
- * holds a whole batch (`--max-semi-space-size=64`: with it, an allocating loop runs up to 1.6x slower, for
- * every contender alike, so no timed process gets it).
+ * holds a whole batch from the start (semi-spaces fixed at 64 MB: a young generation still growing collects
+ * inside a batch and undercounts; and with a 64 MB one an allocating loop runs up to 1.6x slower, for every
+ * contender alike, so no timed process gets it).
  */
 function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number, alloc = false): ChildResult {
-  const flags = ['--import', 'tsx', ...(alloc ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
+  const flags = ['--import', 'tsx', ...(alloc ? ['--expose-gc', '--max-semi-space-size=64', '--min-semi-space-size=64'] : [])];
   let out: string;
   try {
     out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
