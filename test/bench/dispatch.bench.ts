@@ -33,8 +33,15 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number): ChildResult {
-  const flags = ['--import', 'tsx', ...(name === 'hookwire' ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
+/**
+ * One contender process. Timed processes all run with node's default heap flags; `alloc` is a separate
+ * hookwire process that only counts bytes per event, with a collector to call and a young generation that
+ * holds a whole batch from the start (semi-spaces fixed at 64 MB: a young generation still growing collects
+ * inside a batch and undercounts; and with a 64 MB one an allocating loop runs up to 1.6x slower, for every
+ * contender alike, so no timed process gets it).
+ */
+function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number, alloc = false): ChildResult {
+  const flags = ['--import', 'tsx', ...(alloc ? ['--expose-gc', '--max-semi-space-size=64', '--min-semi-space-size=64'] : [])];
   let out: string;
   try {
     out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -72,6 +79,8 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
           x.micros.push(...r.micros);
         }
       }
+      // Bytes per event: one more hookwire process, untimed (its own heap flags, see runChild).
+      results[1]!.r!.alloc = runChild('hookwire', n, workload, Math.min(eventCount, 20_000), 1, true).alloc;
       const seed = results[0]!.r!;
       for (const { c, r } of results) {
         const same = r!.events === seed.events ? r!.hash === seed.hash : r!.hash10k === seed.hash10k;
