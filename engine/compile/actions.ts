@@ -5,7 +5,8 @@ import { ownGet } from '../model/json.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
-import type { ActionCompileOptions, CompiledAction } from './types.ts';
+import type { ActionCompileOptions, ActionResult, CompiledAction, ResultSlot } from './types.ts';
+import type { Decision } from '../model/decision.ts';
 import { compileRewrite } from './rewrite.ts';
 import { compileCodeAction } from './codeAction.ts';
 
@@ -39,13 +40,13 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
       const reason = template(action.reason, 'reason', '');
       if (!reason) return null;
       const decision = DECISION_OF[action.type];
-      return { rewrites: [], run: (scope) => ({ ok: true, outcome: { decision, reason: reason(scope) } }) };
+      return { rewrites: [], run: (scope, into) => (into === undefined ? { ok: true, outcome: { decision, reason: reason(scope) } } : fill(into, decision, reason(scope), undefined, undefined, undefined, undefined)) };
     }
     case 'add_context': {
       // [H11] the text for the model; the decision stays CONTINUE, so later handlers run and see the same payload.
       const text = template(action.text, 'text', '');
       if (!text) return null;
-      return { rewrites: [], run: (scope) => ({ ok: true, outcome: { decision: 'continue', context: text(scope) } }) };
+      return { rewrites: [], run: (scope, into) => (into === undefined ? { ok: true, outcome: { decision: 'continue', context: text(scope) } } : fill(into, 'continue', undefined, text(scope), undefined, undefined, undefined)) };
     }
     case 'rewrite': {
       const compiled = compileRewrite(action.ops);
@@ -74,7 +75,10 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
       const level = action.level;
       return {
         rewrites: [],
-        run: (scope) => ({ ok: true, outcome: { decision: 'continue', audit: auditRecord(scope, node.name, level, message, fields) } }),
+        run: (scope, into) => {
+          const record = auditRecord(scope, node.name, level, message, fields);
+          return into === undefined ? { ok: true, outcome: { decision: 'continue', audit: record } } : fill(into, 'continue', undefined, undefined, undefined, undefined, record);
+        },
       };
     }
     case 'budget': {
@@ -104,6 +108,19 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
     case 'code':
       return compileCodeAction(node, action, here, problems, options);
   }
+}
+
+/** `into` overwritten with an ok outcome (every field written, so nothing of an earlier handler's remains). */
+function fill(into: ResultSlot, decision: Decision, reason: string | undefined, context: string | undefined, new_payload: JsonObject | undefined, state_patch: JsonObject | undefined, audit: JsonObject | undefined): ActionResult {
+  const o = into.outcome;
+  o.decision = decision;
+  o.reason = reason;
+  o.context = context;
+  o.new_payload = new_payload;
+  o.state_patch = state_patch;
+  o.logs = undefined;
+  o.audit = audit;
+  return into;
 }
 
 function auditRecord(scope: Scope, handler: string, level: string, message: Template | null, fields: [string, Getter][]): JsonObject {

@@ -160,11 +160,12 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
     const a = l.scan;
     if (a !== null) {
       // One pass: every literal that ends at position i (an entry found twice only sets its bits again).
-      const { delta, outStart, outList } = a;
+      const { delta, outStart, outList, outFrom } = a;
       let st = 0;
       for (let i = 0; i < s.length; i++) {
         const code = s.charCodeAt(i);
         st = code < 128 ? delta[(st << 7) | code]! : 0;
+        if (st < outFrom) continue;
         for (let j = outStart[st]!, end = outStart[st + 1]!; j < end; j++) {
           const entry = l.exact[outList[j]!]!;
           n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);

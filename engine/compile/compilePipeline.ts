@@ -32,6 +32,26 @@ export interface CompiledHandler {
   breaker: { threshold: number; cooldown_ms: number } | null;
 }
 
+/**
+ * What the chain loop does for one live handler of one event type, decided when the plan is built, so the
+ * loop reads one object per candidate and asks nothing it could know beforehand [fast path].
+ */
+export interface PlanStep {
+  rank: number;
+  handler: CompiledHandler;
+  /** The handler has a breaker: its state must be read before the handler runs [E3]. */
+  breaker: boolean;
+  /** A candidate found through the index needs no evaluation (its requirement is exact; never with `scan`). */
+  exact: boolean;
+  /**
+   * The handler's live paths are one path of one matcher that no other live handler of the type shares:
+   * that matcher's test is the handler's verdict (a memo would only cost). Else null: `paths` with the memo.
+   */
+  test: CompiledMatcher['test'] | null;
+  /** Indexes of the handler's paths whose pattern selects the type. */
+  paths: Int32Array;
+}
+
 /** Everything dispatch needs for one event type, computed on first sight of the type and cached. */
 export interface TypePlan {
   type: string;
@@ -40,18 +60,13 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
-  /** Per rank: 1 when a candidate found through the index needs no evaluation (`index.exact`; all 0 with `scan`). */
-  exact: Uint8Array;
+  /** Per rank: the step of a live handler, null for the others. */
+  steps: (PlanStep | null)[];
   /**
-   * When few handlers listen to the type, their ranks in order: the dispatcher evaluates each instead of
+   * When few handlers listen to the type, their steps in order: the dispatcher evaluates each instead of
    * asking the index (a gather costs more than a few conditions). Otherwise null.
    */
-  scan: Int32Array | null;
-  /**
-   * Per rank: the matcher index when the handler's live paths are one path of one matcher that no other
-   * live handler of the type shares (its verdict is the handler's, and a memo would only cost), else -1.
-   */
-  direct: Int32Array;
+  scan: PlanStep[] | null;
   liveCount: number;
 }
 
@@ -75,7 +90,7 @@ export interface CompileEnv {
 export type CompileResult = { ok: true; compiled: CompiledPipeline; pipeline: Pipeline; problems: Problem[] } | { ok: false; problems: Problem[] };
 
 const PLAN_CACHE_LIMIT = 4096;
-const RECENT = 8;
+const PLAN_SLOTS = 32;
 /** Up to this many live handlers, a type's plan scans them instead of using the candidate index. */
 const SCAN_UP_TO = 8;
 
@@ -112,11 +127,12 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
   });
 
   const plans = new Map<string, TypePlan>();
-  // The last few types dispatched and their plans, tried before the map: a trace uses a handful of types,
-  // and comparing a few strings costs less than hashing one.
-  const recentTypes: (string | null)[] = new Array<string | null>(RECENT).fill(null);
-  const recentPlans: (TypePlan | null)[] = new Array<TypePlan | null>(RECENT).fill(null);
-  let nextSlot = 0;
+  // A small direct-mapped cache before the map, slotted by the type's length and a code unit past its
+  // middle (the eleven lifecycle types get a slot each): a hit is one comparison with the type there (the
+  // same string object, for types read from one source) instead of hashing. Any string is a valid key
+  // (`===` and the map take "__proto__" as a plain name).
+  const slotTypes: (string | null)[] = new Array<string | null>(PLAN_SLOTS).fill(null);
+  const slotPlans: (TypePlan | null)[] = new Array<TypePlan | null>(PLAN_SLOTS).fill(null);
   // Immutable once built [V5]: dispatch keeps its working memory elsewhere (engine/dispatch/scratch.ts).
   const compiled: CompiledPipeline = Object.freeze({
     pipeline: doc,
@@ -124,16 +140,16 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
     matchers: Object.freeze(matcherList),
     modeOf: analysis.modeOf,
     plan(type: string) {
-      for (let i = 0; i < RECENT; i++) if (recentTypes[i] === type) return recentPlans[i]!;
+      const slot = (type.length * 7 + (type.charCodeAt((type.length >> 1) + 1) | 0)) & (PLAN_SLOTS - 1);
+      if (slotTypes[slot] === type) return slotPlans[slot]!;
       let plan = plans.get(type);
-      if (!plan) {
+      if (plan === undefined) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
         plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, env.scanUpTo ?? SCAN_UP_TO);
         plans.set(type, plan);
       }
-      recentTypes[nextSlot] = type;
-      recentPlans[nextSlot] = plan;
-      nextSlot = (nextSlot + 1) % RECENT;
+      slotTypes[slot] = type;
+      slotPlans[slot] = plan;
       return plan;
     },
   });
@@ -155,12 +171,18 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   }
   const index = buildCandidateIndex(handlers.length, atoms);
   const direct = directMatchers(handlers, paths, matchers.length);
-  if (liveCount > scanUpTo) return { type, mode, paths, index, exact: index.exact, scan: null, direct, liveCount };
-  const scan = Int32Array.from(handlers.filter((h) => paths[h.rank] !== null).map((h) => h.rank));
-  return { type, mode, paths, index, exact: new Uint8Array(handlers.length), scan, direct, liveCount };
+  const useScan = liveCount <= scanUpTo;
+  const steps = handlers.map((h): PlanStep | null => {
+    const live = paths[h.rank]!;
+    if (live === null) return null;
+    const d = direct[h.rank]!;
+    return { rank: h.rank, handler: h, breaker: h.breaker !== null, exact: !useScan && index.exact[h.rank] === 1, test: d >= 0 ? matchers[d]!.test : null, paths: live };
+  });
+  const scan = useScan ? steps.filter((x) => x !== null) : null;
+  return { type, mode, paths, index, steps, scan, liveCount };
 }
 
-/** See `TypePlan.direct`. */
+/** Per rank: the matcher index when the handler's live paths are one path of one matcher no other live handler shares, else -1 (see `PlanStep.test`). */
 function directMatchers(handlers: readonly CompiledHandler[], paths: readonly (Int32Array | null)[], matcherCount: number): Int32Array {
   const uses = new Int32Array(matcherCount);
   for (const h of handlers) for (const p of paths[h.rank] ?? []) for (const m of h.paths[p]!.matchers) uses[m]!++;

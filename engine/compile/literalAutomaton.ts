@@ -7,14 +7,19 @@
  * (test/engine/compile/literalAutomaton.test.ts).
  */
 export interface LiteralAutomaton {
-  /** delta[(state << 7) | code]: the next state (states × 128). */
-  delta: Int32Array;
+  /** delta[(state << 7) | code]: the next state (states × 128; 16 bits, so a table of many literals stays in the first-level cache). */
+  delta: Uint16Array;
   /** Literals (indexes) ending at state s: outList[outStart[s] .. outStart[s + 1]). */
   outStart: Int32Array;
   outList: Int32Array;
+  /**
+   * States are numbered so that exactly those from `outFrom` on have outputs: a scan compares the state
+   * with it instead of reading `outStart` at every code unit.
+   */
+  outFrom: number;
 }
 
-/** At most this many states (each 512 bytes of table). */
+/** At most this many states (each 256 bytes of table; state numbers must fit the table's 16 bits). */
 const MAX_STATES = 2048;
 
 export function literalAutomaton(literals: readonly string[]): LiteralAutomaton | null {
@@ -70,14 +75,22 @@ export function literalAutomaton(literals: readonly string[]): LiteralAutomaton 
       }
     }
   }
+  // Renumber: the states without outputs first (the root, which has none, stays 0), then those with.
+  const lists = outputs.map((o) => [...new Set(o)]);
+  const order = [...Array(states).keys()].sort((a, b) => Number(lists[a]!.length > 0) - Number(lists[b]!.length > 0) || a - b);
+  const id = new Int32Array(states);
+  order.forEach((old, i) => (id[old] = i));
+  const table = new Uint16Array(states << 7);
+  for (let s = 0; s < states; s++) for (let c = 0; c < 128; c++) table[(id[s]! << 7) | c] = id[delta[(s << 7) | c]!]!;
   const outStart = new Int32Array(states + 1);
   const flat: number[] = [];
-  for (let s = 0; s < states; s++) {
-    outStart[s] = flat.length;
-    flat.push(...new Set(outputs[s]!));
+  for (let i = 0; i < states; i++) {
+    outStart[i] = flat.length;
+    flat.push(...lists[order[i]!]!);
   }
   outStart[states] = flat.length;
-  return { delta, outStart, outList: Int32Array.from(flat) };
+  const outFrom = order.findIndex((s) => lists[s]!.length > 0);
+  return { delta: table, outStart, outList: Int32Array.from(flat), outFrom: outFrom < 0 ? states : outFrom };
 }
 
 /** The indexes of the literals that occur in `text` (each once, in the order found): for tests and tools. */
@@ -87,6 +100,7 @@ export function occurring(a: LiteralAutomaton, text: string): number[] {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     s = c < 128 ? a.delta[(s << 7) | c]! : 0;
+    if (s < a.outFrom) continue;
     for (let j = a.outStart[s]!; j < a.outStart[s + 1]!; j++) found.add(a.outList[j]!);
   }
   return [...found];

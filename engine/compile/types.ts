@@ -1,5 +1,6 @@
 import type { Scope } from '../match/path.ts';
 import type { HandlerOutcome, Sandbox } from '../sandbox/types.ts';
+import type { JsonObject } from '../model/json.ts';
 
 // What the compile layer hands to dispatch for each handler's action.
 
@@ -8,7 +9,28 @@ export type ActionResult =
   | { ok: true; outcome: HandlerOutcome; duration_ms?: number }
   | { ok: false; error: { kind: string; message: string; line?: number; column?: number }; logs?: string[]; duration_ms?: number };
 
-export type ActionRun = (scope: Scope) => ActionResult;
+/**
+ * An ok result whose outcome has every field (one shape), for a caller that reads a result before running
+ * the next handler and keeps none of them: the fast path's reused slot (see `runSafely`).
+ */
+export interface ResultSlot {
+  ok: true;
+  outcome: {
+    decision: HandlerOutcome['decision'];
+    reason: string | undefined;
+    context: string | undefined;
+    new_payload: JsonObject | undefined;
+    state_patch: JsonObject | undefined;
+    logs: string[] | undefined;
+    audit: JsonObject | undefined;
+  };
+}
+
+/**
+ * Runs an action. `into`: a slot a built-in action may overwrite and return instead of allocating a result
+ * (code actions ignore it); without it the result is fresh and may be kept (explain mode keeps them).
+ */
+export type ActionRun = (scope: Scope, into?: ResultSlot) => ActionResult;
 
 /** Which fields of the payload a handler rewrites (for the conflicting-rewrites lint). */
 export interface CompiledAction {

@@ -2,7 +2,7 @@ import { decisionRank, endsChain, type Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
-import type { ActionResult } from '../compile/types.ts';
+import type { ActionResult, ResultSlot } from '../compile/types.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineSchema.ts';
@@ -58,6 +58,11 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   return into;
 }
 
+/** A result slot for `runSafely` (one per chain loop's scratch). */
+export function resultSlot(): ResultSlot {
+  return { ok: true, outcome: { decision: 'continue', reason: undefined, context: undefined, new_payload: undefined, state_patch: undefined, logs: undefined, audit: undefined } };
+}
+
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
@@ -111,10 +116,13 @@ export function breakerBlocks(c: Chain, h: CompiledHandler, until: number): bool
   return true;
 }
 
-/** Runs a handler's action; a built-in that throws is a bug, but it still goes through the error policy. */
-export function runSafely(h: CompiledHandler, scope: Scope): ActionResult {
+/**
+ * Runs a handler's action; a built-in that throws is a bug, but it still goes through the error policy.
+ * `into`: the caller's slot for a built-in's result (see `ActionRun`), read by `settle` and then reused.
+ */
+export function runSafely(h: CompiledHandler, scope: Scope, into?: ResultSlot): ActionResult {
   try {
-    return h.run(scope);
+    return h.run(scope, into);
   } catch (e) {
     return { ok: false, error: { kind: 'builtin', message: e instanceof Error ? e.message : String(e) } };
   }
@@ -176,8 +184,15 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
       c.changed = true;
     }
   }
-  if (o.audit !== undefined) (c.audit ??= []).push(o.audit);
-  if (o.context !== undefined) (c.context ??= []).push(o.context);
+  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a push.
+  if (o.audit !== undefined) {
+    if (c.audit === null) c.audit = [o.audit];
+    else c.audit.push(o.audit);
+  }
+  if (o.context !== undefined) {
+    if (c.context === null) c.context = [o.context];
+    else c.context.push(o.context);
+  }
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';
     return;

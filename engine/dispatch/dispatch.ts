@@ -70,25 +70,25 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
   scope.now = now;
   // Few listeners: all of them in order (`scan`); else the candidates the index gathers.
   const scan = plan.scan;
-  const candidates = scan ?? scratch.candidates;
+  const steps = plan.steps;
+  const candidates = scratch.candidates;
   nextEpoch(scratch);
   let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
   for (let i = 0; i < n; i++) {
-    const rank = candidates[i]!;
-    const h = compiled.handlers[rank]!;
-    const openUntil = breakerOpenUntil(c.breakers, h, now);
+    const s = scan !== null ? scan[i]! : steps[candidates[i]!]!;
+    const h = s.handler;
+    const openUntil = s.breaker ? breakerOpenUntil(c.breakers, h, now) : 0;
     if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
     // An index hit that is the verdict; a handler behind one unshared matcher (no memo needed); or its paths [M3].
-    const d = plan.direct[rank]!;
-    const matched = plan.exact[rank] === 1 ? true : d >= 0 ? compiled.matchers[d]!.test(scope) : handlerMatches(compiled, scratch, plan.paths[rank]!, h, scope);
+    const matched = s.exact ? true : s.test !== null ? s.test(scope) : handlerMatches(compiled, scratch, s.paths, h, scope);
     if (matched === false) continue;
     if (openUntil !== 0) {
       const blocked = breakerBlocks(c, h, openUntil);
-      if (recorder !== null) recorder.breaker(rank, blocked, blocked ? c.reason : '');
+      if (recorder !== null) recorder.breaker(s.rank, blocked, blocked ? c.reason : '');
       if (blocked) break;
       continue;
     }
-    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope) : matcherFailed(compiled, matched), event, now);
+    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope, scratch.result) : matcherFailed(compiled, matched), event, now);
     else recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
     if (c.ended) break;
     if (c.changed) {
@@ -97,7 +97,7 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
       scope.state = c.vars;
       nextEpoch(scratch);
       if (scan === null) {
-        n = gatherCandidates(plan.index, scope, candidates, rank, scratch.gather);
+        n = gatherCandidates(plan.index, scope, candidates, s.rank, scratch.gather);
         i = -1;
       }
     }

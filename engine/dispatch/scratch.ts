@@ -1,6 +1,7 @@
 import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { Chain } from './chain.ts';
+import { resultSlot, type Chain } from './chain.ts';
+import type { ResultSlot } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { gatherMemory, type GatherMemory } from '../compile/candidateIndex.ts';
 
@@ -19,6 +20,8 @@ export interface Scratch {
   /** The candidate index's masks for one gather. */
   gather: GatherMemory;
   chain: Chain | undefined;
+  /** The result slot built-in actions fill on the fast path (settle reads it before the next handler runs). */
+  result: ResultSlot;
   scope: Scope | undefined;
   busy: boolean;
 }
@@ -43,7 +46,7 @@ export function scratchOf(compiled: CompiledPipeline): Scratch {
 
 /** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
 export function newScratch(compiled: CompiledPipeline): Scratch {
-  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(compiled.handlers.length), chain: undefined, scope: undefined, busy: false };
+  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(compiled.handlers.length), chain: undefined, result: resultSlot(), scope: undefined, busy: false };
 }
 
 /**

@@ -24,6 +24,8 @@ interface Clause {
   op: ClauseOp;
   expected: JsonValue;
   predicate: Predicate;
+  /** See `OperatorCompile.text`. */
+  text: ((s: string) => boolean) | undefined;
 }
 
 type Node =
@@ -85,7 +87,7 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
         push(compiled.code, isJsonObject(operand) ? [...here, op] : here, compiled.message);
         continue;
       }
-      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, number, op, expected, predicate: compiled.predicate } });
+      nodes.push({ kind: 'clause', clause: { path: parsed.path, getter, number, op, expected, predicate: compiled.predicate, text: compiled.text } });
     }
     return nodes;
   }
@@ -101,9 +103,9 @@ export function compileCondition(condition: unknown, at: JsonPath, problems: Pro
 function closureOf(node: Node): (scope: Scope) => boolean {
   switch (node.kind) {
     case 'clause': {
-      const { getter, predicate, op, expected, number, path } = node.clause;
+      const { getter, predicate, op, expected, number, path, text } = node.clause;
       if (typeof expected === 'number' && (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte')) return compareClosure(number, op, expected);
-      return specialised(path, getter, op, expected, predicate);
+      return specialised(path, getter, op, expected, predicate, text);
     }
     case 'all': {
       const parts = node.children.map(closureOf);
@@ -146,9 +148,10 @@ const isPrimitive = (v: JsonValue): boolean => v === null || typeof v !== 'objec
  * Closures of their own for the commonest clause shapes, one call instead of a getter and a predicate
  * (the same verdicts as `compileOperator`'s predicates, [C3][C4]): eq/ne on a primitive is `===`/`!==`; `in`
  * of primitives is `===` against a few or a Set of many (neither ever holds for an object or a missing
- * value, as `memberOf` answers). Otherwise the predicate on the value, read inline for a top-level key.
+ * value, as `memberOf` answers); regex/prefix/suffix the operator's string test behind a `typeof` check.
+ * Otherwise the predicate on the value, read inline for a top-level key.
  */
-function specialised(path: ParsedPath, getter: Getter, op: ClauseOp, expected: JsonValue, predicate: Predicate): (scope: Scope) => boolean {
+function specialised(path: ParsedPath, getter: Getter, op: ClauseOp, expected: JsonValue, predicate: Predicate, text: ((s: string) => boolean) | undefined): (scope: Scope) => boolean {
   const key = payloadKey(path);
   if ((op === 'eq' || op === 'ne') && isPrimitive(expected)) {
     if (op === 'eq') return key !== null ? (scope) => scope.payload[key] === expected : (scope) => getter(scope) === expected;
@@ -156,19 +159,32 @@ function specialised(path: ParsedPath, getter: Getter, op: ClauseOp, expected: J
   }
   if (op === 'in' && Array.isArray(expected) && expected.every(isPrimitive)) {
     const list = [...new Set(expected)];
-    if (list.length === 1) {
-      const only = list[0];
-      return key !== null ? (scope) => scope.payload[key] === only : (scope) => getter(scope) === only;
-    }
-    if (list.length <= 6) {
-      const within = (a: JsonValue | undefined) => {
-        for (let i = 0; i < list.length; i++) if (list[i] === a) return true;
-        return false;
-      };
-      return key !== null ? (scope) => within(scope.payload[key]) : (scope) => within(getter(scope));
+    // A few values compared in line (one closure per count, so nothing is called per value); many in a Set.
+    const read: Getter = key !== null ? (scope) => scope.payload[key] : getter;
+    switch (list.length) {
+      case 1: {
+        const [x] = list;
+        return key !== null ? (scope) => scope.payload[key] === x : (scope) => getter(scope) === x;
+      }
+      case 2: {
+        const [x, y] = list;
+        return key !== null ? (scope) => { const a = scope.payload[key]; return a === x || a === y; } : (scope) => { const a = getter(scope); return a === x || a === y; };
+      }
+      case 3: {
+        const [x, y, z] = list;
+        return (scope) => { const a = read(scope); return a === x || a === y || a === z; };
+      }
+      case 4: {
+        const [x, y, z, w] = list;
+        return (scope) => { const a = read(scope); return a === x || a === y || a === z || a === w; };
+      }
     }
     const set = new Set<JsonValue | undefined>(list);
     return key !== null ? (scope) => set.has(scope.payload[key]) : (scope) => set.has(getter(scope));
+  }
+  // An operator that passes only on strings: its string test called in line.
+  if (text !== undefined) {
+    return key !== null ? (scope) => { const a = scope.payload[key]; return typeof a === 'string' && text(a); } : (scope) => { const a = getter(scope); return typeof a === 'string' && text(a); };
   }
   return key !== null ? (scope) => predicate(scope.payload[key]) : (scope) => predicate(getter(scope));
 }

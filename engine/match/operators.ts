@@ -5,7 +5,11 @@ import { compileRegex } from './regex.ts';
 /** A compiled operator: tests the actual value (undefined = missing). */
 export type Predicate = (actual: JsonValue | undefined) => boolean;
 
-export type OperatorCompile = { ok: true; predicate: Predicate } | { ok: false; code: 'bad_operand' | 'bad_regex'; message: string };
+/**
+ * `text`: for an operator that can only pass on a string (regex, prefix, suffix), its test of the string, so
+ * `predicate(a)` is `typeof a === 'string' && text(a)` — a caller that has read the value may call it directly.
+ */
+export type OperatorCompile = { ok: true; predicate: Predicate; text?: (s: string) => boolean } | { ok: false; code: 'bad_operand' | 'bad_regex'; message: string };
 
 export const OPERATORS: readonly ClauseOp[] = ['eq', 'ne', 'in', 'nin', 'regex', 'prefix', 'suffix', 'contains', 'exists', 'gt', 'gte', 'lt', 'lte'];
 
@@ -15,6 +19,7 @@ export function isOperator(key: string): key is ClauseOp {
 
 const fail = (message: string): OperatorCompile => ({ ok: false, code: 'bad_operand', message });
 const ok = (predicate: Predicate): OperatorCompile => ({ ok: true, predicate });
+const onText = (text: (s: string) => boolean): OperatorCompile => ({ ok: true, predicate: (a) => typeof a === 'string' && text(a), text });
 
 /** Compiles one operator with its expected value into a predicate [C3]-[C7]. */
 export function compileOperator(op: ClauseOp, expected: JsonValue): OperatorCompile {
@@ -36,7 +41,7 @@ export function compileOperator(op: ClauseOp, expected: JsonValue): OperatorComp
     case 'prefix':
     case 'suffix': {
       if (typeof expected !== 'string') return fail(`"${op}" needs a string`);
-      return ok(op === 'prefix' ? (a) => typeof a === 'string' && a.startsWith(expected) : (a) => typeof a === 'string' && a.endsWith(expected));
+      return onText(op === 'prefix' ? (a) => a.startsWith(expected) : (a) => a.endsWith(expected));
     }
     case 'contains':
       return ok((a) => {
@@ -87,8 +92,7 @@ function compileRegexOperand(expected: JsonValue): OperatorCompile {
   if (typeof flags !== 'string') return fail('"regex" flags must be a string such as "i"');
   const compiled = compileRegex(source, flags);
   if (!compiled.ok) return { ok: false, code: 'bad_regex', message: `regex /${source}/: ${compiled.message}` };
-  const test = compiled.regex.test;
-  return ok((a) => typeof a === 'string' && test(a));
+  return onText(compiled.regex.test);
 }
 
 function compileCompare(op: 'gt' | 'gte' | 'lt' | 'lte', expected: JsonValue): OperatorCompile {

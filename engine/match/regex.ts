@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { foldCase } from './fold.ts';
+import { linearTest } from './linearRegex.ts';
 import { literalSetTest } from './literalRegex.ts';
 import { requiredLiterals } from './requiredLiteral.ts';
 
@@ -49,7 +50,8 @@ function unsupportedSyntax(source: string): string | null {
  * re2js is an NFA simulation, 10–50x slower than a backtracking engine on ordinary input, so `test` avoids
  * it where the answer is known without it: a pattern that is plain text is a substring test, and a string
  * that lacks the pattern's required literal cannot match, and a finite-language pattern (`^(ls|cat) `) is
- * prefix/suffix/substring tests (literalRegex.ts). Each shortcut gives exactly RE2's answer.
+ * prefix/suffix/substring tests (literalRegex.ts), and most other patterns run on a bit-parallel NFA of one
+ * machine word (linearRegex.ts). Each shortcut gives exactly RE2's answer.
  */
 export function compileRegex(source: string, flags = ''): RegexCompile {
   let bits = 0;
@@ -85,7 +87,11 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     }
     return true;
   };
-  const test = literalSetTest(source, flags) ?? (plain ? hasAll : literals.length === 0 ? (s: string) => re.get().test(s) : (s: string) => hasAll(s) && re.get().test(s));
+  // Past the string operations: the bit-parallel matcher for the patterns in its subset [C10], RE2 for the rest;
+  // chosen on first use, like RE2's program.
+  let matcher: ((s: string) => boolean) | null = null;
+  const run = (s: string): boolean => (matcher ??= linearTest(source, flags) ?? ((t: string) => re.get().test(t)))(s);
+  const test = literalSetTest(source, flags) ?? (plain ? hasAll : literals.length === 0 ? run : (s: string) => hasAll(s) && run(s));
   return {
     ok: true,
     regex: { source, flags, test, replaceAll: (input, replacement) => re.get().matcher(input).replaceAll(replacement) },

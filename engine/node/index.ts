@@ -8,3 +8,4 @@ export { appendLinesTo, jsonLinesTo, recordToDirectory } from './fileSinks.ts';
 export { createNodeSandbox } from './loadQuickJS.ts';
 export { readTraceFile, importTraceFile } from './readTraceFile.ts';
 export { main as runCli } from './cli.ts';
+export { compileForNode, type NodeDispatcher, type NodeDispatchOptions } from './codegen/compileForNode.ts';

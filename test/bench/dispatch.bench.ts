@@ -5,10 +5,11 @@
 // passes after a warm-up pass. The contenders' processes take turns, round after round (the machine is
 // shared: load that comes and goes then falls on all of them alike), and the figure is the median of every
 // pass of every round. Ratios are against a port of the seed's HookManager
-// (test/bench/dispatch/hookManager.ts). Before the figures mean anything: every handler's condition is
+// (test/bench/dispatch/hookManager.ts); the Node-only generated backend (engine/node/codegen) is one more
+// contender. Before the figures mean anything: every handler's condition is
 // checked against the seed port's on a sample of events, and every contender's (decision, deciding handler)
 // on every event must hash equal to the seed port's.
-// Run: npx tsx test/bench/dispatch.bench.ts [events] [runs per process] [sizes, e.g. 10,100,1000] [rounds]
+// Run: npx tsx test/bench/dispatch.bench.ts [events] [runs per process] [sizes, e.g. 10,100,1000] [rounds] [contenders, e.g. hookwire-codegen,explain]
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { checkConditions, type ContenderName } from './dispatch/contender.ts';
@@ -32,8 +33,15 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number): ChildResult {
-  const flags = ['--import', 'tsx', ...(name === 'hookwire' ? ['--expose-gc', '--max-semi-space-size=64'] : [])];
+/**
+ * One contender process. Timed processes all run with node's default heap flags; `alloc` is a separate
+ * hookwire process that only counts bytes per event, with a collector to call and a young generation that
+ * holds a whole batch from the start (semi-spaces fixed at 64 MB: a young generation still growing collects
+ * inside a batch and undercounts; and with a 64 MB one an allocating loop runs up to 1.6x slower, for every
+ * contender alike, so no timed process gets it).
+ */
+function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number, alloc = false): ChildResult {
+  const flags = ['--import', 'tsx', ...(alloc ? ['--expose-gc', '--max-semi-space-size=64', '--min-semi-space-size=64'] : [])];
   let out: string;
   try {
     out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,6 +54,7 @@ function runChild(name: ContenderName, n: number, workload: Workload, events: nu
 const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
   { name: 'seed', label: 'seed HookManager port (native RegExp)', share: 1 },
   { name: 'hookwire', label: 'hookwire fast path', share: 1 },
+  { name: 'hookwire-codegen', label: 'hookwire generated code (Node only, compileForNode)', share: 1 },
   { name: 'explain', label: 'hookwire explain mode (explanation recorded)', share: 0.2 },
   { name: 'explain-status', label: 'hookwire explain mode, every handler status read', share: 0.2 },
   { name: 'explain-read', label: 'hookwire explain mode, every handler and clause read', share: 0.05 },
@@ -53,14 +62,16 @@ const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
   { name: 'cel', label: 'cel-js conditions in the seed registry', share: 0.1 },
 ];
 
-export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad'], rounds = 3): void {
+export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad'], rounds = 3, only?: ContenderName[]): void {
+  // `only`: a subset of the contenders (the seed port and the fast path always run: the ratios are against them).
+  const contenders = CONTENDERS.filter((c) => !only || c.name === 'seed' || c.name === 'hookwire' || only.includes(c.name));
   console.log(`dispatch: ${eventCount} events; each contender in its own process, ${rounds} rounds of processes taking turns, ${runs} timed passes each after a warm-up pass; CPU µs per event (median of all passes); ratio = seed port's time / contender's time (higher is faster)`);
-  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
+  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'generated code vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
   for (const workload of workloads) {
     for (const n of sizes) {
       const disagreements = checkConditions(n, workload, 2_000);
       if (disagreements.length) throw new Error(`conditions disagree with the seed port (${disagreements.length}), e.g. ${disagreements.slice(0, 3).join('; ')}`);
-      const results = CONTENDERS.map((c) => ({ c, r: null as ChildResult | null, micros: [] as number[] }));
+      const results = contenders.map((c) => ({ c, r: null as ChildResult | null, micros: [] as number[] }));
       for (let round = 0; round < rounds; round++) {
         for (const x of results) {
           const r = runChild(x.c.name, n, workload, Math.max(10_000, Math.round(eventCount * (n >= 1000 ? x.c.share : Math.max(x.c.share, 0.5)))), runs);
@@ -68,6 +79,8 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
           x.micros.push(...r.micros);
         }
       }
+      // Bytes per event: one more hookwire process, untimed (its own heap flags, see runChild).
+      results[1]!.r!.alloc = runChild('hookwire', n, workload, Math.min(eventCount, 20_000), 1, true).alloc;
       const seed = results[0]!.r!;
       for (const { c, r } of results) {
         const same = r!.events === seed.events ? r!.hash === seed.hash : r!.hash10k === seed.hash10k;
@@ -80,9 +93,14 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
         ...results.map(({ c, r, micros }) => [c.label, r!.events, median(micros).toFixed(3), micros.map((m) => m.toFixed(2)).join(' '), `${(base / median(micros)).toFixed(2)}x`]),
       ]);
       const fast = results[1]!;
-      const alloc = fast.r!.alloc;
-      const vsFast = (k: number) => `${(median(results[k]!.micros) / median(fast.micros)).toFixed(2)}x`;
-      summary.push([workload, n, `${(seed.blocked * 100).toFixed(1)}%`, `${(base / median(fast.micros)).toFixed(2)}x`, vsFast(2), vsFast(3), vsFast(4), alloc ? `${alloc.quiet?.toFixed(1) ?? '-'}, ${alloc.all?.toFixed(0) ?? '-'}` : '-']);
+      const pick = (name: ContenderName) => results.find((x) => x.c.name === name);
+      const gen = pick('hookwire-codegen');
+      const bytes = (a: ChildResult['alloc']) => (a ? `${a.quiet?.toFixed(1) ?? '-'}, ${a.all?.toFixed(0) ?? '-'}` : '-');
+      const vsFast = (name: ContenderName) => {
+        const x = pick(name);
+        return x ? `${(median(x.micros) / median(fast.micros)).toFixed(2)}x` : '-';
+      };
+      summary.push([workload, n, `${(seed.blocked * 100).toFixed(1)}%`, `${(base / median(fast.micros)).toFixed(2)}x`, gen ? `${(base / median(gen.micros)).toFixed(2)}x` : '-', vsFast('explain'), vsFast('explain-status'), vsFast('explain-read'), bytes(fast.r!.alloc)]);
     }
   }
   console.log('\nsummary');
@@ -90,6 +108,6 @@ export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [events, runs, sizes, rounds] = process.argv.slice(2);
-  runDispatchBench(Number(events ?? 100_000), sizes ? sizes.split(',').map(Number) : [10, 100, 1000], Number(runs ?? 3), ['selective', 'broad'], Number(rounds ?? 3));
+  const [events, runs, sizes, rounds, only] = process.argv.slice(2);
+  runDispatchBench(Number(events ?? 100_000), sizes ? sizes.split(',').map(Number) : [10, 100, 1000], Number(runs ?? 3), ['selective', 'broad'], Number(rounds ?? 3), only ? (only.split(',') as ContenderName[]) : undefined);
 }

@@ -6,12 +6,14 @@ import { runFormatsBench } from './formats.bench.ts';
 import { runImportBench } from './import.bench.ts';
 import { runPackageBench } from './package.bench.ts';
 import { runLimitsBench } from './limits.bench.ts';
+import { runRegexBench } from './regex.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
 import { runServeBench } from './serve.bench.ts';
 
 const all: Record<string, () => unknown> = {
   dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
+  regex: () => runRegexBench(),
   sandbox: () => runSandboxBench(),
   replay: () => runReplayBench(100_000, 100),
   import: () => runImportBench(100_000, false),

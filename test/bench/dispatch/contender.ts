@@ -8,12 +8,14 @@ import { compilePipeline, dispatch, explainEvent, handlerStatuses, initialState,
 import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
 import { makeEvents, makePipeline, type Workload } from './workload.ts';
+import { compileForNode } from '../../../engine/node/codegen/compileForNode.ts';
 
-export type ContenderName = 'seed' | 'hookwire' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
+export type ContenderName = 'seed' | 'hookwire' | 'hookwire-codegen' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
+  if (name === 'hookwire-codegen') return codegenDecider(doc);
   if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
@@ -57,6 +59,17 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     audit.log.length = 0;
     return manager.dispatch(ctx);
   };
+}
+
+/** The Node-only generated backend (engine/node/codegen), like the fast path with one reused result object. */
+function codegenDecider(doc: ReturnType<typeof makePipeline>): Decide {
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
+  const gen = compileForNode(r.compiled);
+  const state = initialState();
+  const env = { clock: { now: () => 1767225600000 } };
+  const into = gen.dispatch(makeEvents(1)[0]!, state, env);
+  return (e) => gen.dispatch(e, state, env, into);
 }
 
 /**
@@ -148,7 +161,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const blocked = decisions.filter((d) => d !== 'continue').length / events.length;
   let alloc: { all: number | null; quiet: number | null } | null = null;
-  if (name === 'hookwire' || name === 'hookwire-fresh') {
+  if (name === 'hookwire' || name === 'hookwire-codegen' || name === 'hookwire-fresh') {
     // "Quiet" events: no handler decides or audits (nothing rewritten, nothing blocked, no record).
     const quiet = events.filter((e) => {
       const r = decide(e) as { audit?: unknown[]; decision: string };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compilePipeline, decisionRank, dispatch, explainEvent, initialState, type DispatchState, type HookEvent, type JsonObject, type JsonValue, type PipelineInput } from '../../../engine/index.ts';
+import { explainEventEagerly } from '../../../engine/dispatch/explain.ts';
 import { env } from '../helpers.ts';
 
 // Random pipelines over a small vocabulary, so that matches, ties, rewrites and blocks happen often.
@@ -220,6 +221,28 @@ describe('dispatch properties', () => {
         expect(run()).toEqual(run());
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('[X5][M3][M6] the fast path (plan steps, specialised clauses, one reused result and action slot) equals explain mode evaluating every handler', () => {
+    // explainEventEagerly evaluates every live handler's paths with the generic predicates and runs each
+    // action afresh: none of the fast path's per-type steps, index, direct matchers or reused slots.
+    fc.assert(
+      fc.property(pipelineArb, fc.array(eventArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (doc, events, viaIndex) => {
+        const r = compilePipeline(doc, viaIndex ? { scanUpTo: 0 } : {});
+        if (!r.ok) return;
+        let into: ReturnType<typeof dispatch> | undefined;
+        let s1: DispatchState = initialState({ n: 1 });
+        let s2: DispatchState = initialState({ n: 1 });
+        for (const e of events) {
+          into = dispatch(r.compiled, e, s1, env(), into);
+          const { result } = explainEventEagerly(r.compiled, e, s2, env());
+          expect({ ...comparable(into), context: into.context }).toEqual({ ...comparable(result), context: result.context });
+          s1 = into.state;
+          s2 = result.state;
+        }
+      }),
+      { numRuns: 1500 },
     );
   });
 

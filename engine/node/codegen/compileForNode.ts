@@ -1,0 +1,256 @@
+// The generated-code backend, Node only (it builds functions from source: never imported by the pure entry
+// or the browser bundle, which run under a strict CSP; test/engine/purity.test.ts holds that). It must give
+// exactly what the closure path (`dispatch`) gives on every pipeline and event [D10]
+// (test/engine/node/codegen.test.ts): only the conditions are generated; running handlers, breakers, the
+// error policy, the decision fold and the result are the chain's own functions (engine/dispatch/chain.ts),
+// candidates come from the same candidate index, code matchers through their compiled closures (their code
+// runs in the sandbox, as always).
+import type { HookEvent } from '../../model/event.ts';
+import type { JsonObject } from '../../model/json.ts';
+import type { MatcherNode } from '../../model/pipelineSchema.ts';
+import type { Scope } from '../../match/path.ts';
+import type { CompiledHandler, CompiledPipeline, TypePlan } from '../../compile/compilePipeline.ts';
+import type { MatcherFailure } from '../../compile/compileMatcher.ts';
+import { gatherCandidates } from '../../compile/candidateIndex.ts';
+import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from '../../dispatch/chain.ts';
+import { handlerMatches, newScratch, nextEpoch, type Scratch } from '../../dispatch/scratch.ts';
+import type { DispatchEnv } from '../../dispatch/dispatch.ts';
+import type { DispatchResult, DispatchState } from '../../dispatch/types.ts';
+import { ConditionSource, Constants, Temps, or, and } from './conditionSource.ts';
+
+export interface NodeDispatchOptions {
+  /**
+   * Up to this many live handlers, an event type's generated function tests each of them in order, inline
+   * (default 16); above, it asks the candidate index and calls each candidate's generated test.
+   */
+  scanUpTo?: number;
+}
+
+/** `dispatch` with generated conditions: the same contract and the same answers as the engine's `dispatch`. */
+export interface NodeDispatcher {
+  readonly compiled: CompiledPipeline;
+  /** As `dispatch(compiled, event, state, env, into)` [D10]. */
+  dispatch(event: HookEvent, state: DispatchState, env: DispatchEnv, into?: DispatchResult): DispatchResult;
+  /** The generated source for one event type (for review and tests). */
+  sourceOf(type: string): string;
+}
+
+type Verdict = boolean | MatcherFailure;
+/** One handler's generated test: whether some live path of it passes (or the code matcher failure) [M3][M8]. */
+type HandlerTest = (p: JsonObject, st: JsonObject, ev: HookEvent, scope: Scope) => Verdict;
+type ChunkTest = (rank: number, p: JsonObject, st: JsonObject, ev: HookEvent, scope: Scope) => Verdict;
+type TypeRun = (ev: HookEvent, state: DispatchState, now: number, into: DispatchResult | undefined, scope: Scope, scratch: Scratch) => DispatchResult;
+
+interface TypeEntry {
+  plan: TypePlan;
+  run: TypeRun;
+  source: string;
+}
+
+const PLAN_CACHE_LIMIT = 4096;
+const CHUNK_BITS = 5;
+const CHUNK = 1 << CHUNK_BITS;
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+/** What the generated source calls: the chain's functions, by these names only. */
+const RUNTIME = { settle, startChain, finishChain, runSafely, matcherFailed, breakerOpenUntil, breakerBlocks, handlerMatches, nextEpoch };
+
+/**
+ * Compiles a compiled pipeline's conditions to JavaScript, per event type on first sight of the type:
+ * `const fast = compileForNode(compiled); fast.dispatch(event, initialState(), env)`.
+ */
+export function compileForNode(compiled: CompiledPipeline, options: NodeDispatchOptions = {}): NodeDispatcher {
+  const scanUpTo = options.scanUpTo ?? 16;
+  const scratch = newScratch(compiled);
+  const scope: Scope = { event: undefined as unknown as HookEvent, payload: {}, state: {}, now: 0 };
+  const matcherNodes = new Map<string, MatcherNode>();
+  for (const n of compiled.pipeline.nodes) if (n.kind === 'matcher') matcherNodes.set(n.id, n);
+  const types = new Map<string, TypeEntry>();
+  let last: TypeEntry | null = null;
+
+  const entryOf = (type: string): TypeEntry => {
+    if (last !== null && last.plan.type === type) return last;
+    let e = types.get(type);
+    if (!e) {
+      if (types.size >= PLAN_CACHE_LIMIT) types.clear(); // custom types are unbounded; the cache is not
+      e = generate(compiled, compiled.plan(type), matcherNodes, scratch, scanUpTo);
+      types.set(type, e);
+    }
+    return (last = e);
+  };
+
+  return {
+    compiled,
+    dispatch(event, state, env, into) {
+      const e = entryOf(event.type);
+      if (e.plan.liveCount === 0) return fillResult(into, 'continue', '', null, event.payload, state, NONE, NONE, NONE, e.plan.mode);
+      if (scratch.busy) throw new Error('dispatch re-entered: a dispatch on this generated dispatcher is still running (dispatch is not reentrant)');
+      scratch.busy = true;
+      try {
+        return e.run(event, state, env.clock.now(), into, scope, scratch);
+      } finally {
+        scratch.busy = false;
+      }
+    },
+    sourceOf(type) {
+      return entryOf(type).source;
+    },
+  };
+}
+
+/** The generated function of one event type. */
+function generate(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>, scratch: Scratch, scanUpTo: number): TypeEntry {
+  const live = compiled.handlers.filter((h) => plan.paths[h.rank] !== null);
+  if (live.length === 0) return { plan, run: () => { throw new Error('unreachable: no live handler'); }, source: '' };
+  return live.length <= scanUpTo ? generateScan(compiled, plan, live, matcherNodes) : generateIndexed(compiled, plan, matcherNodes, scratch);
+}
+
+const NAMES = { payload: 'p', state: 'st', event: 'ev', scope: 'scope' };
+
+/**
+ * A handler's test as an expression over `p`, `st`, `ev`, `scope`: its live paths OR-ed, each the AND of its
+ * matchers' inlined conditions [M3]. Null when a matcher on them has code: the handler is then tested by
+ * `handlerMatches` (the closure path's own memoised test, with its failure rule [M8]).
+ */
+function handlerExpression(compiled: CompiledPipeline, plan: TypePlan, h: CompiledHandler, matcherNodes: Map<string, MatcherNode>, src: ConditionSource): string | null {
+  const paths: string[] = [];
+  for (const p of plan.paths[h.rank]!) {
+    const parts: string[] = [];
+    for (const m of h.paths[p]!.matchers) {
+      const node = matcherNodes.get(compiled.matchers[m]!.id);
+      const expr = node ? src.matcher(node) : null;
+      if (expr === null) return null;
+      parts.push(expr);
+    }
+    paths.push(and(parts));
+  }
+  return or(paths);
+}
+
+/**
+ * Few listeners: one straight-line function testing each live handler in order with its condition inline,
+ * and settling the ones that match on the chain [D1]-[D9][E1]-[E3][M6] (the loop of `walkChain`, unrolled).
+ */
+function generateScan(compiled: CompiledPipeline, plan: TypePlan, live: CompiledHandler[], matcherNodes: Map<string, MatcherNode>): TypeEntry {
+  const k = new Constants();
+  const t = new Temps();
+  const src = new ConditionSource(k, t, NAMES);
+  const compiledName = k.add(compiled);
+  const blocks: string[] = [];
+  for (const h of live) {
+    const hv = k.add(h);
+    const expr = handlerExpression(compiled, plan, h, matcherNodes, src);
+    const test = expr !== null ? `(${expr})` : `handlerMatches(${compiledName}, scratch, ${k.add(plan.paths[h.rank]!)}, ${hv}, scope)`;
+    const run = [
+      `settle(c, ${hv}, m === true ? runSafely(${hv}, scope) : matcherFailed(${compiledName}, m), ev, now);`,
+      'if (c.ended) break chain;',
+      // [M6] a rewrite or state change: the conditions after it read the new values.
+      'if (c.changed) { p = scope.payload = c.payload; st = scope.state = c.vars; nextEpoch(scratch); }',
+    ].join(' ');
+    if (h.breaker === null) {
+      blocks.push(`{ const m = ${test}; if (m !== false) { ${run} } }`);
+    } else {
+      // [E3] an open breaker: skip the handler, or (while_open: block) block the action once it matches.
+      const skip = whileOpen(h) === 'skip';
+      blocks.push(
+        `{ const ou = breakerOpenUntil(c.breakers, ${hv}, now); ` +
+          (skip ? 'if (ou === 0) ' : '') +
+          `{ const m = ${test}; if (m !== false) { if (ou !== 0) { if (breakerBlocks(c, ${hv}, ou)) break chain; } else { ${run} } } } }`,
+      );
+    }
+  }
+  const body = [
+    t.declaration(),
+    `const c = (scratch.chain = startChain(ev, state, ${plan.mode === 'sync' ? 'true' : 'false'}, scratch.chain));`,
+    'scope.event = ev; let p = (scope.payload = ev.payload); let st = (scope.state = state.vars); scope.now = now;',
+    'nextEpoch(scratch);',
+    'chain: {',
+    ...blocks,
+    '}',
+    `return finishChain(c, state, ${k.add(plan.mode)}, into);`,
+  ].join('\n');
+  const source = factorySource(k, `return function dispatchType(ev, state, now, into, scope, scratch) {\n${body}\n};`);
+  const run = new Function('K', 'R', source)(k.values, RUNTIME) as TypeRun;
+  return { plan, run, source };
+}
+
+/**
+ * Many listeners: the candidate index gathers the candidates (as on the closure path), and each is tested by
+ * a generated function of its own; the chain loop is `walkChain`'s [D1]-[D9][E1]-[E3][M6].
+ */
+function generateIndexed(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>, scratch: Scratch): TypeEntry {
+  const k = new Constants();
+  // One generated function per block of CHUNK ranks (a switch on the rank): few functions, each warmed by
+  // many events, instead of one per handler.
+  const chunks: string[] = [];
+  const fallbacks = new Map<number, HandlerTest>();
+  for (let base = 0; base < compiled.handlers.length; base += CHUNK) {
+    const t = new Temps();
+    const src = new ConditionSource(k, t, NAMES);
+    const cases: string[] = [];
+    for (const h of compiled.handlers.slice(base, base + CHUNK)) {
+      if (plan.paths[h.rank] === null) continue;
+      const expr = handlerExpression(compiled, plan, h, matcherNodes, src);
+      if (expr === null) {
+        const paths = plan.paths[h.rank]!;
+        fallbacks.set(h.rank, (_p, _st, _ev, sc) => handlerMatches(compiled, scratch, paths, h, sc));
+        cases.push(`case ${h.rank}: return F(${h.rank}, p, st, ev, scope);`);
+      } else {
+        cases.push(`case ${h.rank}: return ${expr};`);
+      }
+    }
+    chunks.push(`function (rank, p, st, ev, scope) { ${t.declaration()} switch (rank) { ${cases.join(' ')} } return false; }`);
+  }
+  const F = (rank: number, p: JsonObject, st: JsonObject, ev: HookEvent, sc: Scope): Verdict => fallbacks.get(rank)!(p, st, ev, sc);
+  const source = factorySource(k, `return [\n${chunks.join(',\n')}\n];`);
+  const made = new Function('K', 'R', 'F', source)(k.values, RUNTIME, F) as ChunkTest[];
+  const exact = plan.index.exact;
+  const index = plan.index;
+  const handlers = compiled.handlers;
+  const sync = plan.mode === 'sync';
+  const mode = plan.mode;
+  const skip = Uint8Array.from(handlers, (h) => (whileOpen(h) === 'skip' ? 1 : 0));
+  const run: TypeRun = (ev, state, now, into, scope, s) => {
+    const c = (s.chain = startChain(ev, state, sync, s.chain));
+    scope.event = ev;
+    let p = (scope.payload = ev.payload);
+    let st = (scope.state = state.vars);
+    scope.now = now;
+    nextEpoch(s);
+    const candidates = s.candidates;
+    let n = gatherCandidates(index, scope, candidates, -1, s.gather);
+    for (let i = 0; i < n; i++) {
+      const rank = candidates[i]!;
+      const h = handlers[rank]!;
+      const ou = breakerOpenUntil(c.breakers, h, now);
+      if (ou !== 0 && skip[rank] === 1) continue;
+      const m = exact[rank] === 1 ? true : made[rank >> CHUNK_BITS]!(rank, p, st, ev, scope);
+      if (m === false) continue;
+      if (ou !== 0) {
+        if (breakerBlocks(c, h, ou)) break;
+        continue;
+      }
+      settle(c, h, m === true ? runSafely(h, scope) : matcherFailed(compiled, m), ev, now);
+      if (c.ended) break;
+      if (c.changed) {
+        // [M6] matchers and the index see the new values for the rest of the chain.
+        p = scope.payload = c.payload;
+        st = scope.state = c.vars;
+        nextEpoch(s);
+        n = gatherCandidates(index, scope, candidates, rank, s.gather);
+        i = -1;
+      }
+    }
+    return finishChain(c, state, mode, into);
+  };
+  return { plan, run, source };
+}
+
+/** The factory's source: the runtime's functions and every constant bound to a local, then `tail`. */
+function factorySource(k: Constants, tail: string): string {
+  return [
+    '"use strict";',
+    `const { ${Object.keys(RUNTIME).join(', ')} } = R;`,
+    ...k.values.map((_, i) => `const k${i} = K[${i}];`),
+    tail,
+  ].join('\n');
+}
