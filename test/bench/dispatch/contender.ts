@@ -28,8 +28,8 @@ export function decider(name: ContenderName, n: number, workload: Workload): Dec
     if (name === 'hookwire') return (e) => dispatch(c, e, state, env, into);
     if (name === 'explain') return (e) => explainEvent(c, e, state, env).result;
     // Explain mode with every handler's status read (what coverage, activity and telemetry read: the status
-    // codes), or with every handler's story read down to every clause (what the debugger's step view and
-    // `replay --json` show: `explanation.handlers`, every path, matcher and condition node visited).
+    // codes), or with every handler's story read down to every clause (what the debugger's step view shows and
+    // a structured clone of the explanation reads: `explanation.handlers`, every path, matcher and condition).
     let sink = 0;
     if (name === 'explain-status') {
       return (e) => {
