@@ -254,9 +254,16 @@ class WalkRecorder implements ChainRecorder {
 
 const walkScratches = new WeakMap<CompiledPipeline, Scratch>();
 
+// The pipeline explained last and its scratch: most callers explain one pipeline, so the WeakMap is rarely read.
+let lastWalked: CompiledPipeline | null = null;
+let lastWalkScratch: Scratch | null = null;
+
 function walkScratch(compiled: CompiledPipeline): Scratch {
+  if (compiled === lastWalked) return lastWalkScratch!;
   let s = walkScratches.get(compiled);
   if (!s) walkScratches.set(compiled, (s = newScratch(compiled)));
+  lastWalked = compiled;
+  lastWalkScratch = s;
   return s;
 }
 
@@ -343,9 +350,18 @@ interface PlanInfo {
 
 const planInfos = new WeakMap<TypePlan, PlanInfo>();
 
+// The plan explained last and its info (a trace repeats a few types; the WeakMap is the fallback).
+let lastPlan: TypePlan | null = null;
+let lastInfo: PlanInfo | null = null;
+
 function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
+  if (plan === lastPlan) return lastInfo!;
   let info = planInfos.get(plan);
-  if (info) return info;
+  if (info) {
+    lastPlan = plan;
+    lastInfo = info;
+    return info;
+  }
   const n = compiled.handlers.length;
   const code = new Set<string>();
   for (const node of compiled.pipeline.nodes) if (node.kind === 'matcher' && isCodeNode(node)) code.add(node.id);
@@ -375,6 +391,8 @@ function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
   }
   info = { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
   planInfos.set(plan, info);
+  lastPlan = plan;
+  lastInfo = info;
   return info;
 }
 
