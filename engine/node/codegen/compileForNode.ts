@@ -3,18 +3,16 @@
 // exactly what the closure path (`dispatch`) gives on every pipeline and event [D10]
 // (test/engine/node/codegen.test.ts): only the conditions are generated; running handlers, breakers, the
 // error policy, the decision fold and the result are the chain's own functions (engine/dispatch/chain.ts),
-// candidates come from the same candidate index, code matchers through their compiled closures (their code
+// many listeners run through `walkChain` itself, code matchers through their compiled closures (their code
 // runs in the sandbox, as always).
 import type { HookEvent } from '../../model/event.ts';
-import type { JsonObject } from '../../model/json.ts';
 import type { MatcherNode } from '../../model/pipelineSchema.ts';
 import type { Scope } from '../../match/path.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../../compile/compilePipeline.ts';
 import type { MatcherFailure } from '../../compile/compileMatcher.ts';
-import { gatherCandidates } from '../../compile/candidateIndex.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from '../../dispatch/chain.ts';
 import { handlerMatches, newScratch, nextEpoch, type Scratch } from '../../dispatch/scratch.ts';
-import type { DispatchEnv } from '../../dispatch/dispatch.ts';
+import { walkChain, type DispatchEnv } from '../../dispatch/dispatch.ts';
 import type { DispatchResult, DispatchState } from '../../dispatch/types.ts';
 import { ConditionSource, Constants, Temps, or, and } from './conditionSource.ts';
 
@@ -37,8 +35,8 @@ export interface NodeDispatcher {
 
 type Verdict = boolean | MatcherFailure;
 /** One handler's generated test: whether some live path of it passes (or the code matcher failure) [M3][M8]. */
-type HandlerTest = (p: JsonObject, st: JsonObject, ev: HookEvent, scope: Scope) => Verdict;
-type ChunkTest = (rank: number, p: JsonObject, st: JsonObject, ev: HookEvent, scope: Scope) => Verdict;
+/** One handler's generated test: whether some live path of it passes [M3]. */
+type HandlerTest = (scope: Scope) => Verdict;
 type TypeRun = (ev: HookEvent, state: DispatchState, now: number, into: DispatchResult | undefined, scope: Scope, scratch: Scratch) => DispatchResult;
 
 interface TypeEntry {
@@ -48,8 +46,6 @@ interface TypeEntry {
 }
 
 const PLAN_CACHE_LIMIT = 4096;
-const CHUNK_BITS = 5;
-const CHUNK = 1 << CHUNK_BITS;
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 /** What the generated source calls: the chain's functions, by these names only. */
 const RUNTIME = { settle, startChain, finishChain, runSafely, matcherFailed, breakerOpenUntil, breakerBlocks, handlerMatches, nextEpoch };
@@ -72,7 +68,7 @@ export function compileForNode(compiled: CompiledPipeline, options: NodeDispatch
     let e = types.get(type);
     if (!e) {
       if (types.size >= PLAN_CACHE_LIMIT) types.clear(); // custom types are unbounded; the cache is not
-      e = generate(compiled, compiled.plan(type), matcherNodes, scratch, scanUpTo);
+      e = generate(compiled, compiled.plan(type), matcherNodes, scanUpTo);
       types.set(type, e);
     }
     return (last = e);
@@ -98,10 +94,10 @@ export function compileForNode(compiled: CompiledPipeline, options: NodeDispatch
 }
 
 /** The generated function of one event type. */
-function generate(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>, scratch: Scratch, scanUpTo: number): TypeEntry {
+function generate(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>, scanUpTo: number): TypeEntry {
   const live = compiled.handlers.filter((h) => plan.paths[h.rank] !== null);
   if (live.length === 0) return { plan, run: () => { throw new Error('unreachable: no live handler'); }, source: '' };
-  return live.length <= scanUpTo ? generateScan(compiled, plan, live, matcherNodes) : generateIndexed(compiled, plan, matcherNodes, scratch);
+  return live.length <= scanUpTo ? generateScan(compiled, plan, live, matcherNodes) : generateIndexed(compiled, plan, matcherNodes);
 }
 
 const NAMES = { payload: 'p', state: 'st', event: 'ev', scope: 'scope' };
@@ -174,74 +170,31 @@ function generateScan(compiled: CompiledPipeline, plan: TypePlan, live: Compiled
 }
 
 /**
- * Many listeners: the candidate index gathers the candidates (as on the closure path), and each is tested by
- * a generated function of its own; the chain loop is `walkChain`'s [D1]-[D9][E1]-[E3][M6].
+ * Many listeners: the plan's own steps with each handler's generated test in place of its matcher test, run by
+ * `walkChain` — the one chain loop of the fast path and explain mode [D1]-[D9][E1]-[E3][M6] — so the candidates,
+ * breakers, the index's exact hits and the re-gather after a change are the closure path's own.
  */
-function generateIndexed(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>, scratch: Scratch): TypeEntry {
+function generateIndexed(compiled: CompiledPipeline, plan: TypePlan, matcherNodes: Map<string, MatcherNode>): TypeEntry {
   const k = new Constants();
-  // One generated function per block of CHUNK ranks (a switch on the rank): few functions, each warmed by
-  // many events, instead of one per handler.
-  const chunks: string[] = [];
-  const fallbacks = new Map<number, HandlerTest>();
-  for (let base = 0; base < compiled.handlers.length; base += CHUNK) {
+  // One generated test per handler, called by the loop in place of its matcher test. A handler whose matchers
+  // have code keeps its step as it is.
+  const ranks: number[] = [];
+  const tests: string[] = [];
+  for (const h of compiled.handlers) {
+    if (plan.paths[h.rank] === null || plan.steps[h.rank]!.exact) continue;
     const t = new Temps();
-    const src = new ConditionSource(k, t, NAMES);
-    const cases: string[] = [];
-    for (const h of compiled.handlers.slice(base, base + CHUNK)) {
-      if (plan.paths[h.rank] === null) continue;
-      const expr = handlerExpression(compiled, plan, h, matcherNodes, src);
-      if (expr === null) {
-        const paths = plan.paths[h.rank]!;
-        fallbacks.set(h.rank, (_p, _st, _ev, sc) => handlerMatches(compiled, scratch, paths, h, sc));
-        cases.push(`case ${h.rank}: return F(${h.rank}, p, st, ev, scope);`);
-      } else {
-        cases.push(`case ${h.rank}: return ${expr};`);
-      }
-    }
-    chunks.push(`function (rank, p, st, ev, scope) { ${t.declaration()} switch (rank) { ${cases.join(' ')} } return false; }`);
+    const expr = handlerExpression(compiled, plan, h, matcherNodes, new ConditionSource(k, t, NAMES));
+    if (expr === null) continue;
+    ranks.push(h.rank);
+    tests.push(`function (scope) { const p = scope.payload, st = scope.state, ev = scope.event; ${t.declaration()} return ${expr}; }`);
   }
-  const F = (rank: number, p: JsonObject, st: JsonObject, ev: HookEvent, sc: Scope): Verdict => fallbacks.get(rank)!(p, st, ev, sc);
-  const source = factorySource(k, `return [\n${chunks.join(',\n')}\n];`);
-  const made = new Function('K', 'R', 'F', source)(k.values, RUNTIME, F) as ChunkTest[];
-  const exact = plan.index.exact;
-  const index = plan.index;
-  const handlers = compiled.handlers;
-  const sync = plan.mode === 'sync';
-  const mode = plan.mode;
-  const skip = Uint8Array.from(handlers, (h) => (whileOpen(h) === 'skip' ? 1 : 0));
-  const run: TypeRun = (ev, state, now, into, scope, s) => {
-    const c = (s.chain = startChain(ev, state, sync, s.chain));
-    scope.event = ev;
-    let p = (scope.payload = ev.payload);
-    let st = (scope.state = state.vars);
-    scope.now = now;
-    nextEpoch(s);
-    const candidates = s.candidates;
-    let n = gatherCandidates(index, scope, candidates, -1, s.gather);
-    for (let i = 0; i < n; i++) {
-      const rank = candidates[i]!;
-      const h = handlers[rank]!;
-      const ou = breakerOpenUntil(c.breakers, h, now);
-      if (ou !== 0 && skip[rank] === 1) continue;
-      const m = exact[rank] === 1 ? true : made[rank >> CHUNK_BITS]!(rank, p, st, ev, scope);
-      if (m === false) continue;
-      if (ou !== 0) {
-        if (breakerBlocks(c, h, ou)) break;
-        continue;
-      }
-      settle(c, h, m === true ? runSafely(h, scope) : matcherFailed(compiled, m), ev, now);
-      if (c.ended) break;
-      if (c.changed) {
-        // [M6] matchers and the index see the new values for the rest of the chain.
-        p = scope.payload = c.payload;
-        st = scope.state = c.vars;
-        nextEpoch(s);
-        n = gatherCandidates(index, scope, candidates, rank, s.gather);
-        i = -1;
-      }
-    }
-    return finishChain(c, state, mode, into);
-  };
+  const source = factorySource(k, `return [\n${tests.join(',\n')}\n];`);
+  const made = new Function('K', 'R', source)(k.values, RUNTIME) as HandlerTest[];
+  const steps = plan.steps.slice();
+  ranks.forEach((rank, i) => (steps[rank] = { ...steps[rank]!, test: made[i]! }));
+  // Always through the index: a plan the closure path scans has no exact hits, so its steps are right as they are.
+  const indexed: TypePlan = { ...plan, steps, scan: null };
+  const run: TypeRun = (ev, state, now, into, _scope, s) => walkChain(compiled, indexed, s, ev, state, now, into, null);
   return { plan, run, source };
 }
 
