@@ -10,10 +10,11 @@ import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/com
 import type { ActionResult } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { isCodeNode } from '../model/codeNodes.ts';
-import { newScratch, type Scratch } from './scratch.ts';
+import { newScratch } from './scratch.ts';
 import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
 import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
+import { lastMemo } from './lastMemo.ts';
 import { STATUS_CODE, type DispatchResult, type DispatchState, type Explanation, type HandlerError, type HandlerExplain, type MatcherExplain, type PathExplain, type StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
@@ -37,7 +38,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const plan = compiled.plan(event.type);
   const now = env.clock.now();
   const timer = env.timer ?? noTimer;
-  const info = planInfo(compiled, plan);
+  const info = planInfo(plan, compiled);
   if (info.eager) return explainEager(compiled, plan, event, state, now, timer);
   const records: StepRecord[] = [];
   const result = walk(compiled, plan, event, state, now, timer, records);
@@ -252,20 +253,8 @@ class WalkRecorder implements ChainRecorder {
   }
 }
 
-const walkScratches = new WeakMap<CompiledPipeline, Scratch>();
-
-// The pipeline explained last and its scratch: most callers explain one pipeline, so the WeakMap is rarely read.
-let lastWalked: CompiledPipeline | null = null;
-let lastWalkScratch: Scratch | null = null;
-
-function walkScratch(compiled: CompiledPipeline): Scratch {
-  if (compiled === lastWalked) return lastWalkScratch!;
-  let s = walkScratches.get(compiled);
-  if (!s) walkScratches.set(compiled, (s = newScratch(compiled)));
-  lastWalked = compiled;
-  lastWalkScratch = s;
-  return s;
-}
+/** Explain mode's own scratch of `compiled` (apart from the fast path's), made on first use. */
+const walkScratch = lastMemo((compiled: CompiledPipeline) => newScratch(compiled));
 
 /**
  * The eager explaining loop [X1]-[X4], the oracle of the lazy one and the explanation of plans with code
@@ -277,7 +266,7 @@ function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, c: Chain, e
   const scope: Scope = { event, payload: event.payload, state: state.vars, now };
   // Matcher explanations of this event, reused across paths [M6]; a new epoch forgets them after a rewrite.
   const memo = explainMemo(compiled);
-  const info = planInfo(compiled, plan);
+  const info = planInfo(plan, compiled);
   const handlers: HandlerExplain[] = [];
   let endedBy: string | null = null;
 
@@ -348,20 +337,10 @@ interface PlanInfo {
   shares: Uint8Array;
 }
 
-const planInfos = new WeakMap<TypePlan, PlanInfo>();
+/** A plan's info, computed once per plan (a trace repeats a few types). */
+const planInfo = lastMemo((plan: TypePlan, compiled: CompiledPipeline) => buildPlanInfo(compiled, plan));
 
-// The plan explained last and its info (a trace repeats a few types; the WeakMap is the fallback).
-let lastPlan: TypePlan | null = null;
-let lastInfo: PlanInfo | null = null;
-
-function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
-  if (plan === lastPlan) return lastInfo!;
-  let info = planInfos.get(plan);
-  if (info) {
-    lastPlan = plan;
-    lastInfo = info;
-    return info;
-  }
+function buildPlanInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
   const n = compiled.handlers.length;
   const code = new Set<string>();
   for (const node of compiled.pipeline.nodes) if (node.kind === 'matcher' && isCodeNode(node)) code.add(node.id);
@@ -389,11 +368,7 @@ function planInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
       }
     }
   }
-  info = { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
-  planInfos.set(plan, info);
-  lastPlan = plan;
-  lastInfo = info;
-  return info;
+  return { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
 }
 
 /**

@@ -4,6 +4,7 @@ import { resultSlot, type Chain } from './chain.ts';
 import type { ResultSlot } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { gatherMemory, type GatherMemory } from '../compile/candidateIndex.ts';
+import { lastMemo } from './lastMemo.ts';
 
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself
@@ -26,23 +27,8 @@ export interface Scratch {
   busy: boolean;
 }
 
-const scratches = new WeakMap<CompiledPipeline, Scratch>();
-
-// The pipeline dispatched last and its scratch: most callers dispatch one pipeline, so the WeakMap is rarely read.
-let lastCompiled: CompiledPipeline | null = null;
-let lastScratch: Scratch | null = null;
-
-export function scratchOf(compiled: CompiledPipeline): Scratch {
-  if (compiled === lastCompiled) return lastScratch!;
-  let s = scratches.get(compiled);
-  if (!s) {
-    s = newScratch(compiled);
-    scratches.set(compiled, s);
-  }
-  lastCompiled = compiled;
-  lastScratch = s;
-  return s;
-}
+/** The fast path's scratch of `compiled`, made on first use. */
+export const scratchOf = lastMemo((compiled: CompiledPipeline) => newScratch(compiled));
 
 /** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
 export function newScratch(compiled: CompiledPipeline): Scratch {
