@@ -76,8 +76,11 @@ test('the debugger shows an ASK step with its recorded answer, the context for t
   await page.getByTestId('filter-clear').click();
 
   // Edit the question with the keyboard: the replay re-runs and the step shows the new reason, same answer.
+  // The canvas keeps the deciding handler in view (the whole path does not fit at zoom 1 here).
   await goToStep(page, 2);
-  await page.locator('.react-flow__node[data-id="ask-deploy"]').click();
+  const asker = page.locator('.react-flow__node[data-id="ask-deploy"]');
+  await expect(asker).toBeInViewport({ ratio: 1 });
+  await asker.click();
   await page.getByTestId('tab-edit-node').click();
   const reason = page.getByTestId('action-reason');
   await reason.click();

@@ -43,10 +43,16 @@ function OverflowMiniMap() {
 }
 
 /**
+ * The nodes the view keeps in sight (the debugger's lit path), and the one that must stay in sight when
+ * they do not all fit at the zoom the person chose (the node that decided the step).
+ */
+export interface CanvasFollow { readonly ids: readonly string[]; readonly anchor?: string }
+
+/**
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
  * `readOnly` and the class maps are for other modes (the debugger highlights the path an event took).
  */
-export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string>; follow?: readonly string[] }) {
+export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: { readOnly?: boolean; nodeClasses?: ReadonlyMap<string, string>; edgeClasses?: ReadonlyMap<string, string>; follow?: CanvasFollow }) {
   const doc = useApp(selectDoc);
   const problems = useApp(selectProblems);
   const selectedNodes = useApp(selectSelectedNodes);
@@ -92,13 +98,15 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   }, []);
 
   // The debugger's lit path stays in view: when a step lights nodes that are off screen, the view pans
-  // (keeping the zoom the person chose) to centre them, or to their start when they do not fit.
-  const followKey = follow?.join('\n') ?? '';
+  // (keeping the zoom the person chose) to centre them. When they do not fit, it starts from their
+  // top-left corner (where the event is), moved just enough that the anchor (the deciding node) is in view.
+  const followKey = follow ? [follow.anchor ?? '', ...follow.ids].join('\n') : '';
   useEffect(() => {
     const el = wrapper.current;
     if (!followKey || !el) return;
-    const ids = new Set(followKey.split('\n'));
-    const boxes = [...nodeBoxes(flow.getNodes().filter((n) => ids.has(n.id))).values()];
+    const [anchorId, ...ids] = followKey.split('\n');
+    const all = nodeBoxes(flow.getNodes());
+    const boxes = ids.flatMap((id) => all.get(id) ?? []);
     if (boxes.length === 0) return;
     const { x: tx, y: ty, zoom } = flow.getViewport();
     const { width, height } = el.getBoundingClientRect();
@@ -107,11 +115,14 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     const inView = x0 * zoom + tx >= 0 && y0 * zoom + ty >= 0 && x1 * zoom + tx <= width && y1 * zoom + ty <= height;
     if (inView) return;
     const pad = 28;
-    const fitsX = (x1 - x0) * zoom + 2 * pad <= width, fitsY = (y1 - y0) * zoom + 2 * pad <= height;
-    // Centred at the same zoom when they fit; else from their top-left corner (where the event is). The
-    // zoom stays readable: Fit shows everything at once.
-    const x = fitsX ? width / 2 - ((x0 + x1) / 2) * zoom : pad - x0 * zoom;
-    const y = fitsY ? height / 2 - ((y0 + y1) / 2) * zoom : pad - y0 * zoom;
+    const anchor = anchorId ? all.get(anchorId) : undefined;
+    const axis = (lo: number, hi: number, size: number, anchorHi: number | undefined): number => {
+      if ((hi - lo) * zoom + 2 * pad <= size) return size / 2 - ((lo + hi) / 2) * zoom;
+      const fromStart = pad - lo * zoom;
+      return anchorHi === undefined ? fromStart : Math.min(fromStart, size - pad - anchorHi * zoom);
+    };
+    const x = axis(x0, x1, width, anchor && anchor.x + anchor.width);
+    const y = axis(y0, y1, height, anchor && anchor.y + anchor.height);
     void flow.setViewport({ x, y, zoom }, { duration: 200 });
   }, [followKey, flow]);
 

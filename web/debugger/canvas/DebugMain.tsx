@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { Canvas } from '../../canvas/Canvas.tsx';
+import { Canvas, type CanvasFollow } from '../../canvas/Canvas.tsx';
 import { useApp, selectDoc, selectPipelineId, selectSelectedNodes, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../../store/appStore.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { pathHighlight } from '../model/pathHighlight.ts';
@@ -54,7 +54,7 @@ export function DebugMain() {
         <ZoomButtons />
       </div>
       <div className="dbg-canvas-wrap">
-        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight.nodeClasses) } : {})} />
+        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight.nodeClasses, why) } : {})} />
         <CompileBanner />
         <FailureBanner />
         {!trace && <NoTraceNote />}
@@ -63,10 +63,15 @@ export function DebugMain() {
   );
 }
 
-/** The nodes the step went through (event, matchers tried, handlers that ran): the canvas keeps them in view. */
+/**
+ * The nodes the step went through (event, matchers tried, handlers that ran): the canvas keeps them in
+ * view, and when they do not fit, the one that matters most: the picked handler, else the decider.
+ */
 const LIT = /\bdbg-(event|pass|fail|fired|error|decider|focus)\b/;
-function litNodes(classes: ReadonlyMap<string, string>): string[] {
-  return [...classes].filter(([, c]) => LIT.test(c)).map(([id]) => id);
+function litNodes(classes: ReadonlyMap<string, string>, picked: string | null): CanvasFollow {
+  const lit = [...classes].filter(([, c]) => LIT.test(c));
+  const anchor = picked ?? lit.find(([, c]) => /\bdbg-decider\b/.test(c))?.[0];
+  return { ids: lit.map(([id]) => id), ...(anchor ? { anchor } : {}) };
 }
 
 function StepBadge() {
