@@ -15,6 +15,7 @@ import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely,
 import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
 import { lastMemo } from './lastMemo.ts';
+import { copyBytes } from './byteSlab.ts';
 import { STATUS_CODE, type DispatchResult, type DispatchState, type Explanation, type HandlerError, type HandlerExplain, type MatcherExplain, type PathExplain, type StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
@@ -59,7 +60,8 @@ export function explainEventEagerly(compiled: CompiledPipeline, event: HookEvent
  * `HANDLER_STATUSES` [X1]. For an explanation from `explainEvent` this is computed from the record of the
  * chain without building any handler's story (what coverage, activity and telemetry read for every event of
  * a trace); for any other (a structured clone, parsed JSON) it is read from `handlers`. Read-only: the
- * array is kept and returned again.
+ * array is kept and returned again. It may be a view into a buffer shared with other explanations' statuses
+ * (engine/dispatch/byteSlab.ts): `slice()` it before posting or storing it.
  */
 export function handlerStatuses(explanation: Explanation): Uint8Array {
   if (explanation instanceof EventExplanation) return EventExplanation.statusesOf(explanation);
@@ -397,7 +399,7 @@ class FromRecord {
   statuses(): Uint8Array {
     if (this.#statuses) return this.#statuses;
     const info = this.info;
-    const s = info.template.slice();
+    const s = copyBytes(info.template);
     // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
     for (let k = 0; k < info.skippers.length; k++) {
       const r = info.skippers[k]!;
