@@ -14,3 +14,6 @@ const forwarded = args[0] === 'claude-hook' && args.some((a) => a === '--server'
 if (forwarded !== null) process.exit(forwarded);
 const { main } = await import('./cli.ts');
 process.exitCode = await main(process.argv);
+// A Claude Code hook answers and leaves (Claude Code reads the exit code only once the process has exited):
+// work its deadline answered for must not keep it alive. stdout and stderr are synchronous for files and pipes.
+if (args[0] === 'claude-hook') process.exit(process.exitCode);

@@ -163,6 +163,16 @@ describe('the packed package, installed into a fresh project', () => {
     expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
     const failClosed = hookwire(['claude-hook', 'guard.pipeline.json'], 'not json');
     expect(failClosed.status).toBe(2);
+    // [P12] The deadline's answer ends the process (Claude Code reads the exit code at exit): with the recording
+    // locked by another call for good, a 1 s hook exits at its deadline, not after the 30 s lock wait.
+    writeFileSync(join(project, 'held.jsonl'), '');
+    mkdirSync(join(project, 'held.jsonl.lock'));
+    const t0 = Date.now();
+    const late = hookwire(['claude-hook', 'guard.pipeline.json', '--record', 'held.jsonl', '--timeout', '1', '--lock-timeout', '30000'], JSON.stringify(HOOK_INPUTS.PreToolUse));
+    const took = Date.now() - t0;
+    expect(late.status, late.stderr).toBe(2);
+    expect(late.stderr).toMatch(/no decision within 900 ms/);
+    expect(took, 'exited at the deadline, not at the end of the lock wait').toBeLessThan(15_000);
     // The binary is the built JavaScript: nothing in the install can compile TypeScript on the fly.
     const bin = readFileSync(join(project, 'node_modules', 'hookwire', 'package.json'), 'utf8');
     expect(JSON.parse(bin).bin.hookwire).toMatch(/^dist\/.*\.js$/);

@@ -100,6 +100,11 @@ export async function claudeHookCommand(
   // Code's timeout (a non-blocking error). The deadline starts at the flag's (or the longest default) and
   // tightens once the input names its event.
   const known: { hook: string | null } = { hook: null };
+  // Once the deadline has answered, the call is over: the work still in flight stops before it waits for
+  // the lock or appends (else a late append would record "allowed" for a call answered "blocked").
+  const abandon = new AbortController();
+  // Once its event is in the recording, the call's answer is bound to it: a deadline after that gives it.
+  const bound: { answer: ClaudeHookAnswer | null } = { answer: null };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fire: (a: ClaudeHookAnswer) => void = () => {};
   const late = new Promise<ClaudeHookAnswer>((resolve) => (fire = resolve));
@@ -107,7 +112,12 @@ export async function claudeHookCommand(
   const arm = (seconds: number) => {
     clearTimeout(timer);
     const wait = Math.max(0, answerDeadlineMs(seconds) - (now() - started));
-    timer = setTimeout(() => fire(toCommandAnswer(claudeFailClosedReply(known.hook, `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`))), wait);
+    timer = setTimeout(() => {
+      if (bound.answer) return fire(bound.answer);
+      const reason = `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`;
+      abandon.abort(new CliError(reason));
+      fire(toCommandAnswer(claudeFailClosedReply(known.hook, reason)));
+    }, wait);
     timer.unref?.();
   };
   arm(options.timeout !== undefined ? Number(options.timeout) : defaultHookTimeoutSeconds(''));
@@ -116,8 +126,11 @@ export async function claudeHookCommand(
     arm(await hookTimeoutSeconds(hook, options, env));
   };
   let answer: ClaudeHookAnswer;
+  const work = decide(pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a));
+  // The abandoned work ends in the abort's error, which nobody waits for any more.
+  work.catch(() => undefined);
   try {
-    answer = await Promise.race([decide(pipelinePath, options, readStdin, now, onHook), late]);
+    answer = await Promise.race([work, late]);
   } catch (err) {
     // Every failure, expected or not, must block: a crashed adapter must not read as "allow".
     answer = toCommandAnswer(claudeFailClosedReply(known.hook, err instanceof Error ? err.message : String(err)));
@@ -129,7 +142,7 @@ export async function claudeHookCommand(
   return answer.exitCode;
 }
 
-async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>): Promise<ClaudeHookAnswer> {
+async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
   const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
   const text = await readStdin();
   if (text.trim() === '') return failClosed(null, 'no hook input on stdin');
@@ -149,14 +162,14 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   }
   try {
     // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
-    const work = () => decideAndRecord(loaded, input, options, now);
-    return options.record ? await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work) : await work();
+    const work = () => decideAndRecord(loaded, input, options, now, signal, bind);
+    return options.record ? await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal) : await work();
   } finally {
     loaded.dispose();
   }
 }
 
-async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number): Promise<ClaudeHookAnswer> {
+async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
   const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
   const prior = options.record ? await readRecording(options.record) : null;
   const ts = new Date(now()).toISOString();
@@ -187,7 +200,10 @@ async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: 
     const line = traceEventLine({ ...mapped.event, recorded }, header);
     // A line the reader would not read back is refused before it is written [recordings].
     checkLineLength(line);
+    // The deadline answered while this was read and decided: the call is over, nothing is recorded.
+    signal.throwIfAborted();
     await appendRecording(options.record, prior ? line : traceHeaderLine(header) + line);
+    bind(toCommandAnswer(reply));
   }
   if (options.audit && audit.length > 0) {
     await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {

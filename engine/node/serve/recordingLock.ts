@@ -9,12 +9,16 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** A lock not refreshed for this long belongs to a dead process and is taken over (proper-lockfile's minimum is 2 s). */
 const STALE_MS = 4000;
 
-/** Runs `fn` holding the recording's lock; throws RecordingError (fail closed) when it cannot be had in time. */
-export async function withRecordingLock<T>(path: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` holding the recording's lock; throws RecordingError (fail closed) when it cannot be had in time,
+ * and the signal's reason once `signal` is aborted (the call has been answered: it stops waiting).
+ */
+export async function withRecordingLock<T>(path: string, timeoutMs: number, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let compromised: Error | null = null;
   let release: (() => Promise<void>) | null = null;
   for (let attempt = 0; release === null; attempt++) {
+    signal?.throwIfAborted();
     try {
       release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, retries: 0, onCompromised: (err) => void (compromised = err) });
     } catch (err) {

@@ -2,14 +2,14 @@
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
-import { ROOT, spawnHookwire, type CliRun } from '../runCli.ts';
+import { ROOT, hookwireInProcess, spawnHookwire, type CliRun } from '../runCli.ts';
 import { budgetPipeline, preToolUse, startServe, workDir } from './serveHelpers.ts';
 
 type Run = CliRun;
@@ -83,6 +83,49 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
     expect(l.stderr).toMatch(/stayed locked by another hook call for 300 ms/);
     expect(readFileSync(bad, 'utf8')).toBe(`${clean}not json\n`);
     expect(readFileSync(locked, 'utf8')).toBe(clean);
+  });
+});
+
+describe('claude-hook: the answer deadline ends the call', { timeout: 60_000 }, () => {
+  it('[P12][P13] a deadline while waiting for the lock: the process exits with the fail-closed answer at once, and the event is never recorded as allowed later', async () => {
+    const dir = workDir({ 'p.json': budgetPipeline(100) });
+    const p = join(dir, 'p.json');
+    const rec = join(dir, 'rec.hwtrace.jsonl');
+    expect(verdict(await hookwire(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('d', 'a'))))).toBe('allow');
+    const clean = readFileSync(rec, 'utf8');
+    // Another hook call holds the lock (fresh, so not stale) for 4 s; this one's hook timeout is 1 s, so it
+    // must answer by its deadline (0.9 s) — and Claude Code only reads an exit code once the process has exited.
+    mkdirSync(`${rec}.lock`);
+    const t0 = Date.now();
+    let exitedAt = 0;
+    const run = hookwire(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('d', 'b'))).then((r) => ((exitedAt = Date.now() - t0), r));
+    await new Promise((r) => setTimeout(r, 4000));
+    rmSync(`${rec}.lock`, { recursive: true });
+    const r = await run;
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/no decision within 900 ms, before the hook's 1 s timeout \(failing closed\)/);
+    expect(exitedAt, 'the process exited before the lock came free (it answered and did not stay to wait for it)').toBeLessThan(4000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readFileSync(rec, 'utf8')).toBe(clean);
+  });
+});
+
+describe('claude-hook in-process (the library route): the answer deadline ends the work', { timeout: 60_000 }, () => {
+  it('[P12][P13] after the deadline has answered, the call stops waiting for the lock and appends nothing, even when the lock comes free', async () => {
+    const dir = workDir({ 'p.json': budgetPipeline(100) });
+    const p = join(dir, 'p.json');
+    const rec = join(dir, 'rec.hwtrace.jsonl');
+    expect(verdict(await hookwireInProcess(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('i', 'a'))))).toBe('allow');
+    const clean = readFileSync(rec, 'utf8');
+    mkdirSync(`${rec}.lock`);
+    const r = await hookwireInProcess(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('i', 'b')));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/no decision within 900 ms/);
+    rmSync(`${rec}.lock`, { recursive: true });
+    // Long enough for a call still polling the lock (every few ms) to take it and append.
+    await new Promise((res) => setTimeout(res, 800));
+    expect(readFileSync(rec, 'utf8')).toBe(clean);
+    expect(existsSync(`${rec}.lock`)).toBe(false);
   });
 });
 
