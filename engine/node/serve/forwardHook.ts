@@ -16,6 +16,8 @@ export interface ForwardOptions {
 }
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
+/** The header that tells the server when this command stops waiting (ms since the epoch: the same host's clock). */
+export const FORWARD_DEADLINE_HEADER = 'x-hookwire-deadline';
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.ProcessEnv = process.env): Promise<ClaudeHookAnswer> {
@@ -46,7 +48,9 @@ export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.
       resolve(a);
     };
     const body = Buffer.from(stdin, 'utf8');
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+    // The server records the event only while this command still waits for it (see server.ts).
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length, [FORWARD_DEADLINE_HEADER]: String(Date.now() + deadline) };
+    const req = request(url, { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {

@@ -25,7 +25,10 @@ export const OPENAPI = {
       post: {
         summary: "Claude Code's `http` hook: the hook input in, the hook's JSON answer out",
         description: 'The body is the hook input Claude Code posts. The answer is what a command hook prints on exit 0 (empty when there is nothing to say); an answer the command gives as exit 2 is `{"continue": false, "stopReason"}` (plus a PreToolUse deny). With `?answer=command` the answer is `{exitCode, stdout, stderr}` for `hookwire claude-hook --server`.',
-        parameters: [{ name: 'answer', in: 'query', required: false, schema: { enum: ['http', 'command'] } }],
+        parameters: [
+          { name: 'answer', in: 'query', required: false, schema: { enum: ['http', 'command'] } },
+          { name: 'x-hookwire-deadline', in: 'header', required: false, description: 'When the caller stops waiting (ms since the epoch, this host\'s clock): an event whose line would be written later is not recorded and gets the fail-closed answer', schema: { type: 'string', pattern: '^[0-9]{1,16}$' } },
+        ],
         requestBody: jsonBody('ClaudeHookInput'),
         responses: { '200': { description: 'The decision as Claude Code reads it (empty body: no objection). A body that is too large, not JSON or not a hook input Hookwire can map is answered here too, with the fail-closed answer and the reason: a non-2xx would be a non-blocking error to Claude Code' }, ...gate },
       },

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
+import { FORWARD_DEADLINE_HEADER } from './forwardHook.ts';
 import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
 import { Metrics } from './metrics.ts';
 import { OPENAPI } from './openapi.ts';
@@ -148,6 +149,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const probe = claudeHookEvent(input, { ts, seq: 1 });
     if (!probe.ok) return failClosed(probe.hook, probe.reason);
     sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    // The forwarding command says when it stops waiting and fails closed itself (ms since the epoch; the same
+    // clock, it runs on this host): past that, or once it has hung up, its event is not recorded.
+    const until = forwardDeadline(req);
     let hook = probe.hook;
     let reply: ClaudeReply | null = null;
     const r = await sessions.dispatch(session, (seq) => {
@@ -161,6 +165,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         reply = claudeReply(hook, event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, { allowRewrites });
         return reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {};
       },
+      ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? 'past the forwarding command\'s deadline' : null) }),
     });
     metrics.kind('claude');
     if (!r.ok || !reply) {
@@ -380,4 +385,11 @@ async function writePrivate(path: string, text: string): Promise<void> {
     await fh.close();
   }
   await chmod(path, 0o600);
+}
+
+/** The forwarding command's deadline, less the time its answer needs to travel back; null when none was sent. */
+function forwardDeadline(req: IncomingMessage): number | null {
+  const raw = req.headers[FORWARD_DEADLINE_HEADER];
+  if (typeof raw !== 'string' || !/^[0-9]{1,16}$/.test(raw)) return null;
+  return Number(raw) - 20;
 }

@@ -36,6 +36,12 @@ export interface DispatchOptions {
   end?: boolean;
   /** What the transport adds to the recorded decision (the Claude mapping's answer to an ASK) [P7][R15]. */
   annotate?: (step: ReplayStep, event: HookEvent) => Partial<RecordedDecision>;
+  /**
+   * Asked just before the line is written: a reason when the caller has already given up on the answer (the
+   * forwarding command's deadline has passed, so it answered "blocked" itself). The event is then neither
+   * recorded nor part of the session's state, so the recording never holds an answer nobody was given.
+   */
+  expired?: () => string | null;
 }
 
 interface Session {
@@ -215,6 +221,8 @@ export class SessionHost {
       const line = traceEventLine(event, s.header);
       checkLineLength(line);
       if (!s.writer) s.writer = await openRecordingWriter(s.file, this.policy);
+      const gone = options.expired?.() ?? null;
+      if (gone !== null) return { ok: false, status: 504, reason: gone };
       // The header goes out with the first event in one write, so a file never holds a header alone.
       await s.writer.append(s.newFile ? traceHeaderLine(s.header) + line : line);
       s.newFile = false;

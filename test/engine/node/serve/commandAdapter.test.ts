@@ -2,7 +2,7 @@
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -149,6 +149,7 @@ describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, 
     } finally {
       await s.stop();
     }
+    await expectDeadlineKept(dir);
     const down = await hookwire(['claude-hook', '--server', s.url, '--state-dir', state, '--deadline', '2000'], JSON.stringify(preToolUse('f', 'd')));
     expect(down.code).toBe(2);
     expect(down.stdout).toBe('');
@@ -167,3 +168,30 @@ describe('claude-hook --server: forwarding fails closed', { timeout: 120_000 }, 
     }
   });
 });
+
+/**
+ * [P19] The forwarding command tells the server when it stops waiting (`x-hookwire-deadline`): an event whose
+ * turn comes after that is not recorded (the command has answered "blocked" itself), one in time is.
+ */
+async function expectDeadlineKept(dir: string): Promise<void> {
+  const p = join(dir, 'p.json');
+  const state = join(dir, 'state-deadline');
+  const s = await startServe(p, state);
+  try {
+    const post = (input: unknown, deadline: number) => fetch(`${s.url}/v1/claude/hook?answer=command`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', 'x-hookwire-deadline': String(deadline) }, body: JSON.stringify(input) });
+    const inTime = await post(preToolUse('dl', 'a'), Date.now() + 60_000);
+    expect(inTime.status).toBe(200);
+    expect(await inTime.json()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const late = await post(preToolUse('dl', 'b'), Date.now() - 1);
+    expect(late.status).toBe(200);
+    const answer = (await late.json()) as { exitCode: number; stderr: string };
+    expect(answer.exitCode).toBe(2);
+    expect(answer.stderr).toMatch(/past the forwarding command's deadline \(failing closed\)/);
+  } finally {
+    await s.stop();
+  }
+  const [name] = readdirSync(join(state, 'sessions'));
+  const read = readTrace(readFileSync(join(state, 'sessions', name!), 'utf8'));
+  expect(read.status).toBe('ok');
+  expect(read.events.map((e) => [e.event_id, e.recorded?.decision])).toEqual([['cc:a:before', 'continue']]);
+}
