@@ -132,3 +132,55 @@ test('`hookwire ui --live` opens the app with #live=…&token=…: it connects a
   await expect(page.getByTestId('live-status-text')).toContainText('e2e-live');
   await expect(page.getByTestId('timeline-row').last()).toHaveAttribute('data-recorded', /continue|block_action/);
 });
+
+const hookIn = (session: string, id: string, command = 'ls') =>
+  post('/v1/claude/hook', { session_id: session, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: id });
+
+test('several sessions: each is followed from its first event (what came before the connection too), and another is picked by keyboard', async ({ page }) => {
+  // Two calls of one agent before the debugger connects (the server's pipeline may be the one an earlier test
+  // pushed: every call here is decided the same by both).
+  await hookIn('agent-a', 'a1');
+  await hookIn('agent-a', 'a2');
+  await openDebugger(page);
+  await page.getByTestId('live-connect').click();
+  await page.getByTestId('live-url').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(`http://127.0.0.1:${port}`);
+  await page.getByTestId('live-token').click();
+  await page.keyboard.type(token);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
+
+  // Its third call is denied; the timeline holds the whole session, the calls from before it connected too.
+  await hookIn('agent-a', 'a3', 'rm -rf /');
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · agent-a · 3 events');
+  const rows = page.getByTestId('timeline-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(2)).toHaveAttribute('data-recorded', 'block_action');
+  await expect(rows.nth(0)).toHaveAttribute('data-recorded', 'continue');
+
+  // A second agent: its events are counted, not mixed into the followed one's timeline.
+  await hookIn('agent-b', 'b1');
+  await hookIn('agent-b', 'b2', 'rm -rf /');
+  const picker = page.getByTestId('live-session');
+  await expect(picker.locator('option')).toHaveText(['agent-a · 3 events · last: block_action', 'agent-b · 2 events · last: block_action']);
+  await expect(rows).toHaveCount(3);
+
+  // Picked with the keyboard: agent-b's session from its first event, then what arrives.
+  await picker.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · agent-b · 2 events');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute('data-recorded', 'continue');
+  await expect(rows.nth(1)).toHaveAttribute('data-recorded', 'block_action');
+  await hookIn('agent-b', 'b3');
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · agent-b · 3 events');
+  await expect(rows).toHaveCount(3);
+  // agent-a keeps sending: counted in the picker, not shown.
+  await hookIn('agent-a', 'a4', 'rm -rf /');
+  await expect(picker.locator('option').first()).toHaveText('agent-a · 4 events · last: block_action');
+  await expect(rows).toHaveCount(3);
+  // Only the followed session's trace is in the library (the one followed before was not kept).
+  await expect(page.locator('[data-testid="trace-item"][data-name^="Live: "]')).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/live-sessions.png' });
+});

@@ -1,4 +1,5 @@
 import { TRACE_FORMAT, TRACE_VERSION, TraceEventLineSchema, type TraceEvent } from '../../engine/trace/traceSchema.ts';
+import { readTrace } from '../../engine/trace/traceReader.ts';
 import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import type { StoredTrace } from '../persistence/storedTrace.ts';
@@ -20,6 +21,11 @@ export interface LiveSession {
   setPaused(paused: boolean): void;
   /** Keeps the followed session as a trace of the library; the next session to send an event is followed. */
   keep(): Promise<void>;
+  /**
+   * Follows another session the server has sent events of: its whole recording so far, then what arrives
+   * (the unkept trace of the one followed before is dropped).
+   */
+  follow(traceId: string): Promise<void>;
   /** The pipeline the server runs (for the diff shown before a push). */
   serverPipeline(): Promise<{ name: string; version: string; document: unknown }>;
   /** Replaces the server's pipeline with `doc`; rejects with the server's reason when it refuses it. */
@@ -42,6 +48,8 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
   let opening: Promise<StoredTrace> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let chain: Promise<void> = Promise.resolve();
+  // While a session's recording is fetched, its steps wait here (by index) and join after it.
+  let switching: { traceId: string; pending: { index: number; event: TraceEvent; decision: string }[] } | null = null;
 
   const api = async (path: string, init: RequestInit = {}) => {
     const res = await fetch(`${server}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
@@ -72,7 +80,7 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     if (!timer) timer = setTimeout(flush, REFRESH_MS);
   };
 
-  const follow = (traceId: string, first: TraceEvent) =>
+  const begin = (traceId: string, first: TraceEvent) =>
     beginTrace(db, {
       name: `Live: ${traceId}`,
       header: { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id: traceId, agent_id: first.agent_id, source: { kind: 'hookwire-serve', server }, created: first.ts },
@@ -80,29 +88,65 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
       file_name: null,
     });
 
+  /**
+   * Starts following `traceId` from the beginning of its session: the server's recording so far (so budgets,
+   * breakers and repeated ids replay as the server decided them), then the steps that arrive.
+   */
+  const followSession = async (traceId: string) => {
+    const mine = switching?.traceId === traceId ? switching : { traceId, pending: [] as { index: number; event: TraceEvent; decision: string }[] };
+    switching = mine;
+    events = [];
+    written = 0;
+    record = null;
+    opening = null;
+    s().liveFollowing(traceId);
+    let earlier: TraceEvent[] = [];
+    try {
+      const res = await fetch(`${server}/v1/traces/${encodeURIComponent(traceId)}/recording`, { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) throw new Error(`the server answered ${res.status}`);
+      const read = readTrace(await res.text());
+      earlier = read.events.map((e) => ({ ...e, trace_id: traceId }));
+    } catch (e) {
+      // Without the history the session is followed from here on, and the panel says so.
+      s().toast({ tone: 'error', message: `Cannot read the recording of “${traceId}” (${e instanceof Error ? e.message : String(e)}): following it from its next event.` });
+    }
+    if (switching !== mine) return;
+    switching = null;
+    events = [...earlier, ...mine.pending.filter((p) => p.index >= earlier.length).map((p) => p.event)];
+    const last = mine.pending.at(-1)?.decision ?? earlier.at(-1)?.recorded?.decision ?? '';
+    if (events.length === 0) return;
+    opening = begin(traceId, events[0]!);
+    const r = await opening;
+    if (s().live.following !== traceId) return;
+    record = r;
+    s().liveStored(r.id);
+    const paused = s().live.paused;
+    s().liveArrived(events.length, paused ? events.length : 0, last);
+    if (!paused) schedule();
+  };
+
   const onStep = (data: unknown) => {
-    const d = data as { trace_id?: unknown; event?: unknown; decision?: unknown };
+    const d = data as { trace_id?: unknown; index?: unknown; event?: unknown; decision?: unknown };
     const check = TraceEventLineSchema.safeParse(d.event);
-    if (typeof d.trace_id !== 'string' || !check.success) return;
-    const following = s().live.following;
-    if (following !== null && following !== d.trace_id) return;
+    if (typeof d.trace_id !== 'string' || !check.success || typeof d.index !== 'number') return;
+    const decision = String(d.decision ?? '');
+    s().liveSeen(d.trace_id, d.index, decision);
     // Keep JSON.parse's object, not zod's copy (keys such as __proto__ are names) [V8].
     const event = { ...(d.event as TraceEvent), trace_id: d.trace_id };
-    if (following === null) {
-      events = [];
-      written = 0;
-      record = null;
-      opening = follow(d.trace_id, event);
-      void opening.then((r) => {
-        record = r;
-        s().liveStored(r.id);
-        schedule();
-      });
-      s().liveFollowing(d.trace_id);
+    if (switching !== null) {
+      if (switching.traceId === d.trace_id) switching.pending.push({ index: d.index, event, decision });
+      return;
     }
+    const following = s().live.following;
+    if (following === null) {
+      switching = { traceId: d.trace_id, pending: [{ index: d.index, event, decision }] };
+      void followSession(d.trace_id);
+      return;
+    }
+    if (following !== d.trace_id) return;
     events.push(event);
     const paused = s().live.paused;
-    s().liveArrived(events.length, paused ? events.length - written : 0, String(d.decision ?? ''));
+    s().liveArrived(events.length, paused ? events.length - written : 0, decision);
     if (!paused && record) schedule();
   };
 
@@ -175,6 +219,7 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     async disconnect() {
       abort?.abort();
       abort = null;
+      switching = null;
       if (timer) clearTimeout(timer);
       timer = null;
       await dropUnkept();
@@ -205,6 +250,11 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     async serverPipeline() {
       const b = await api('/v1/pipeline');
       return { name: String(b.name), version: String(b.version), document: b.document };
+    },
+    async follow(traceId) {
+      if (s().live.following === traceId && switching === null) return;
+      await dropUnkept();
+      await followSession(traceId);
     },
     async pushPipeline(doc) {
       const b = await api('/v1/pipeline', { method: 'PUT', body: JSON.stringify(doc) });

@@ -8,6 +8,14 @@ import type { AppState } from './appStore.ts';
  */
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'failed';
 
+/** A session the server has sent events of since the connection opened. */
+export interface LiveSessionSeen {
+  trace_id: string;
+  /** Events the session holds on the server (its last event's index + 1). */
+  events: number;
+  lastDecision: string;
+}
+
 export interface LiveView {
   status: LiveStatus;
   server: string | null;
@@ -20,6 +28,8 @@ export interface LiveView {
   paused: boolean;
   lastDecision: string | null;
   error: string | null;
+  /** Every session seen on the stream, in the order they first sent (any of them can be followed). */
+  sessions: readonly LiveSessionSeen[];
 }
 
 export interface LiveActions {
@@ -29,6 +39,8 @@ export interface LiveActions {
   /** The followed session's trace is in the library. */
   liveStored(storedId: string): void;
   liveArrived(received: number, waiting: number, lastDecision: string): void;
+  /** A step of any session arrived (`index`: its place in that session). */
+  liveSeen(trace_id: string, index: number, decision: string): void;
   livePaused(paused: boolean): void;
   /** The followed session was kept as a trace: the next session to send an event is followed. */
   liveDetached(): void;
@@ -39,7 +51,7 @@ export interface LiveActions {
 
 export type LiveSlice = { live: LiveView } & LiveActions;
 
-export const LIVE_OFF: LiveView = { status: 'off', server: null, serverPipeline: null, following: null, storedId: null, received: 0, waiting: 0, paused: false, lastDecision: null, error: null };
+export const LIVE_OFF: LiveView = { status: 'off', server: null, serverPipeline: null, following: null, storedId: null, received: 0, waiting: 0, paused: false, lastDecision: null, error: null, sessions: [] };
 
 export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, get) => {
   const patch = (p: Partial<LiveView>) => set({ live: { ...get().live, ...p } });
@@ -50,6 +62,12 @@ export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, 
     liveFollowing: (following) => patch({ following, storedId: null, received: 0, waiting: 0, lastDecision: null }),
     liveStored: (storedId) => patch({ storedId }),
     liveArrived: (received, waiting, lastDecision) => patch({ received, waiting, lastDecision }),
+    liveSeen: (trace_id, index, decision) => {
+      const sessions = get().live.sessions;
+      const at = sessions.findIndex((x) => x.trace_id === trace_id);
+      const seen = { trace_id, events: Math.max(index + 1, at >= 0 ? sessions[at]!.events : 0), lastDecision: decision };
+      patch({ sessions: at >= 0 ? sessions.map((x, i) => (i === at ? seen : x)) : [...sessions, seen] });
+    },
     livePaused: (paused) => patch({ paused, ...(paused ? {} : { waiting: 0 }) }),
     liveDetached: () => patch({ following: null, storedId: null, received: 0, waiting: 0, lastDecision: null }),
     livePipelinePushed: (serverPipeline) => patch({ serverPipeline }),

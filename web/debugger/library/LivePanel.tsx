@@ -7,7 +7,8 @@ import { Dialog } from '../../ui/Dialog.tsx';
 
 /**
  * "Connect" in the trace library: attaches the debugger to a running `hookwire serve`. The followed session
- * grows in the timeline as its events arrive (debugger/liveSession.ts); Pause holds the timeline still,
+ * (the first to send, or the one picked once several have) grows in the timeline from its first event as its
+ * events arrive (debugger/liveSession.ts); Pause holds the timeline still,
  * Keep leaves the session in the library, and "Push pipeline…" shows the diff before anything is sent.
  * (`hookwire ui --live <server>` connects at start: web/io/liveFromCli.ts.)
  */
@@ -35,6 +36,17 @@ export function LivePanel() {
           {live.status === 'live' && (live.following === null ? `Live on ${live.server} · waiting for a session` : `Live · ${live.following} · ${live.received} event${live.received === 1 ? '' : 's'}`)}
         </span>
       </div>
+      {live.status === 'live' && live.sessions.length > 1 && (
+        <label className="live-meta live-sessions">
+          Session{' '}
+          <select className="input" data-testid="live-session" value={live.following ?? ''} onChange={(e) => void session.follow(e.target.value)}>
+            {live.following === null && <option value="">choose a session…</option>}
+            {live.sessions.map((x) => (
+              <option key={x.trace_id} value={x.trace_id}>{x.trace_id} · {x.events.toLocaleString('en')} event{x.events === 1 ? '' : 's'} · last: {x.lastDecision}</option>
+            ))}
+          </select>
+        </label>
+      )}
       {live.status === 'live' && live.serverPipeline && <div className="live-meta" data-testid="live-pipeline">server pipeline: {live.serverPipeline.name} <span className="mono">{live.serverPipeline.version}</span></div>}
       {live.status === 'live' && live.following !== null && live.lastDecision && <div className="live-meta" data-testid="live-last">last server decision: <span className={`dec dec-${live.lastDecision}`}>{live.lastDecision}</span>{live.waiting > 0 && <> · <b data-testid="live-waiting">{live.waiting} waiting</b></>}</div>}
       <div className="live-actions">
