@@ -72,6 +72,7 @@ test('the debugger shows an ASK step with its recorded answer, the context for t
   await expect(page.getByTestId('filter-count')).toHaveText('2 of 3');
   expect(await page.getByTestId('timeline-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-index')))).toEqual(['1', '2']);
   await page.getByTestId('filter-decision').selectOption('blocked');
+  await expect(page.getByTestId('filter-count')).toHaveText('1 of 3');
   expect(await page.getByTestId('timeline-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-index')))).toEqual(['2']);
   await page.getByTestId('filter-clear').click();
 

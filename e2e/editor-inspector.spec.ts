@@ -85,6 +85,8 @@ test('problems list selects the node; multi-select, delete and auto-layout', asy
 test('path inputs complete from known field paths', async ({ page }) => {
   await openApp(page);
   await node(page, 'm-dangerous-tools').click();
+  await expect(page.getByTestId('cond-0-path')).toHaveAttribute('list', 'hw-field-paths');
+  await expect(page.locator('#hw-field-paths option[value="payload.tool_name"]')).toBeAttached();
   const options = await page.locator('#hw-field-paths option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
   expect(options).toEqual(expect.arrayContaining(['payload.tool_name', 'payload.tool_input.command', 'payload.usage.output_tokens', 'event.agent_id']));
   await expect(page.getByTestId('cond-0-path')).toHaveAttribute('list', 'hw-field-paths');

@@ -44,6 +44,8 @@ test('library: create, rename, duplicate, delete with undo; everything survives 
 
   await page.reload();
   await page.getByTestId('tab-library').click();
+  // The list renders once IndexedDB has answered (nothing, not an empty list, before that).
+  await expect(items).toHaveCount(2);
   const names = await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
   expect(names).toEqual(['Billing guard', 'Safety policy']);
 });
