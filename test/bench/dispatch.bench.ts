@@ -8,15 +8,32 @@
 // (test/bench/dispatch/hookManager.ts); the Node-only generated backend (engine/node/codegen) is one more
 // contender. Before the figures mean anything: every handler's condition is
 // checked against the seed port's on a sample of events, and every contender's (decision, deciding handler)
-// on every event must hash equal to the seed port's.
+// on every event must hash equal to the seed port's. The contenders run from one JavaScript bundle of
+// contender.ts (built here with esbuild), as the engine ships (dist/ is plain JavaScript): under tsx's
+// loader, 6 of 15 explain-mode processes at broad 100 ran at ~6 µs/event instead of ~2.4 (allocation-site
+// pretenuring tipping early), against 0 of 20 from the bundle and 0 of 14 through dist/.
 // Run: npx tsx test/bench/dispatch.bench.ts [events] [runs per process] [sizes, e.g. 10,100,1000] [rounds] [contenders, e.g. hookwire-codegen,explain]
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { checkConditions, type ContenderName } from './dispatch/contender.ts';
 import type { Workload } from './dispatch/workload.ts';
 import { table } from './measure.ts';
 
-const CHILD = fileURLToPath(new URL('./dispatch/contender.ts', import.meta.url));
+const CHILD_SOURCE = fileURLToPath(new URL('./dispatch/contender.ts', import.meta.url));
+/** The contender bundle this run's children execute (see the header). */
+const CHILD = join(tmpdir(), `hookwire-bench-contender-${process.pid}.mjs`);
+
+function buildContender(): void {
+  buildSync({
+    entryPoints: [CHILD_SOURCE], outfile: CHILD, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+    // CommonJS packages inside an ES module bundle still find `require`.
+    banner: { js: "import { createRequire as __hwRequire } from 'node:module'; const require = __hwRequire(import.meta.url);" },
+  });
+}
 
 interface ChildResult {
   name: ContenderName;
@@ -41,7 +58,7 @@ const median = (xs: number[]) => {
  * contender alike, so no timed process gets it).
  */
 function runChild(name: ContenderName, n: number, workload: Workload, events: number, runs: number, alloc = false): ChildResult {
-  const flags = ['--import', 'tsx', ...(alloc ? ['--expose-gc', '--max-semi-space-size=64', '--min-semi-space-size=64'] : [])];
+  const flags = [...(alloc ? ['--expose-gc', '--max-semi-space-size=64', '--min-semi-space-size=64'] : [])];
   let out: string;
   try {
     out = execFileSync(process.execPath, [...flags, CHILD, name, String(n), workload, String(events), String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -63,6 +80,15 @@ const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
 ];
 
 export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad'], rounds = 3, only?: ContenderName[]): void {
+  buildContender();
+  try {
+    runContenders(eventCount, sizes, runs, workloads, rounds, only);
+  } finally {
+    rmSync(CHILD, { force: true });
+  }
+}
+
+function runContenders(eventCount: number, sizes: number[], runs: number, workloads: Workload[], rounds: number, only: ContenderName[] | undefined): void {
   // `only`: a subset of the contenders (the seed port and the fast path always run: the ratios are against them).
   const contenders = CONTENDERS.filter((c) => !only || c.name === 'seed' || c.name === 'hookwire' || only.includes(c.name));
   console.log(`dispatch: ${eventCount} events; each contender in its own process, ${rounds} rounds of processes taking turns, ${runs} timed passes each after a warm-up pass; CPU µs per event (median of all passes); ratio = seed port's time / contender's time (higher is faster)`);
