@@ -218,10 +218,17 @@ function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, fai
   const result = failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
   const elapsed = timer() - t0;
   settle(c, h, result, event, now);
-  return {
-    kind: 'ran', rank: h.rank, result, error: c.lastError, ignored: c.lastIgnored, payloadBefore, varsBefore,
-    payloadAfter: c.payload, varsAfter: c.vars, changed: c.changed, ended: c.ended, duration: result.duration_ms ?? elapsed,
-  };
+  return new RunRecordOf(h.rank, result, c.lastError, c.lastIgnored, payloadBefore, varsBefore, c.payload, c.vars, c.changed, c.ended, result.duration_ms ?? elapsed);
+}
+
+/** A RunRecord as a class instance, not a literal: see `ActionOk` (compile/actions.ts) for why. */
+class RunRecordOf implements RunRecord {
+  readonly kind = 'ran' as const;
+  constructor(
+    readonly rank: number, readonly result: ActionResult, readonly error: HandlerError | null, readonly ignored: 'shadow' | 'async' | undefined,
+    readonly payloadBefore: JsonObject, readonly varsBefore: JsonObject, readonly payloadAfter: JsonObject, readonly varsAfter: JsonObject,
+    readonly changed: boolean, readonly ended: boolean, readonly duration: number,
+  ) {}
 }
 
 /**
