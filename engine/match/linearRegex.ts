@@ -515,13 +515,9 @@ function tester(nfa: Nfa): (text: string) => boolean {
         let m: number;
         if (c < 128) m = ascii[c]!;
         else {
-          if (c >= 0xd800 && c <= 0xdbff && i < n) {
-            const d = text.charCodeAt(i);
-            if (d >= 0xdc00 && d <= 0xdfff) {
-              c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-              i++;
-            }
-          }
+          // A surrogate pair is one code point (a lone surrogate stays itself), as re2js reads it.
+          c = text.codePointAt(i - 1)!;
+          if (c > 0xffff) i++;
           m = wideMask(c);
         }
         let next = start | ((state & shift) >>> 1);
@@ -580,13 +576,8 @@ function tester(nfa: Nfa): (text: string) => boolean {
       let m: number;
       if (c < 128) m = ascii[c]!;
       else {
-        if (c >= 0xd800 && c <= 0xdbff && i < n) {
-          const d = text.charCodeAt(i);
-          if (d >= 0xdc00 && d <= 0xdfff) {
-            c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-            i++;
-          }
-        }
+        c = text.codePointAt(i - 1)!;
+        if (c > 0xffff) i++;
         m = wideMask(c);
       }
       const follow = t.follow;
