@@ -13,6 +13,7 @@ import type { MatcherFailure } from '../../compile/compileMatcher.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from '../../dispatch/chain.ts';
 import { handlerMatches, newScratch, nextEpoch, type Scratch } from '../../dispatch/scratch.ts';
 import { walkChain, type DispatchEnv } from '../../dispatch/dispatch.ts';
+import { lastMemo } from '../../dispatch/lastMemo.ts';
 import type { DispatchResult, DispatchState } from '../../dispatch/types.ts';
 import { ConditionSource, Constants, Temps, or, and } from './conditionSource.ts';
 
@@ -35,7 +36,6 @@ export interface NodeDispatcher {
 
 type Verdict = boolean | MatcherFailure;
 /** One handler's generated test: whether some live path of it passes (or the code matcher failure) [M3][M8]. */
-/** One handler's generated test: whether some live path of it passes [M3]. */
 type HandlerTest = (scope: Scope) => Verdict;
 type TypeRun = (ev: HookEvent, state: DispatchState, now: number, into: DispatchResult | undefined, scope: Scope, scratch: Scratch) => DispatchResult;
 
@@ -45,7 +45,6 @@ interface TypeEntry {
   source: string;
 }
 
-const PLAN_CACHE_LIMIT = 4096;
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 /** What the generated source calls: the chain's functions, by these names only. */
 const RUNTIME = { settle, startChain, finishChain, runSafely, matcherFailed, breakerOpenUntil, breakerBlocks, handlerMatches, nextEpoch };
@@ -60,19 +59,9 @@ export function compileForNode(compiled: CompiledPipeline, options: NodeDispatch
   const scope: Scope = { event: undefined as unknown as HookEvent, payload: {}, state: {}, now: 0 };
   const matcherNodes = new Map<string, MatcherNode>();
   for (const n of compiled.pipeline.nodes) if (n.kind === 'matcher') matcherNodes.set(n.id, n);
-  const types = new Map<string, TypeEntry>();
-  let last: TypeEntry | null = null;
-
-  const entryOf = (type: string): TypeEntry => {
-    if (last !== null && last.plan.type === type) return last;
-    let e = types.get(type);
-    if (!e) {
-      if (types.size >= PLAN_CACHE_LIMIT) types.clear(); // custom types are unbounded; the cache is not
-      e = generate(compiled, compiled.plan(type), matcherNodes, scanUpTo);
-      types.set(type, e);
-    }
-    return (last = e);
-  };
+  // One generated function per plan, kept while the compiled pipeline keeps the plan (its cache is bounded).
+  const generated = lastMemo((plan: TypePlan) => generate(compiled, plan, matcherNodes, scanUpTo));
+  const entryOf = (type: string): TypeEntry => generated(compiled.plan(type));
 
   return {
     compiled,
