@@ -521,11 +521,15 @@ function story(h: CompiledHandler, status: HandlerExplain['status'], paths: Path
 }
 
 function notReached(h: CompiledHandler, endedBy: string): HandlerExplain {
-  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'not_reached', shadow: h.node.shadow, paths: [], ended_by: endedBy };
+  const s = story(h, 'not_reached', []) as Extract<HandlerExplain, { status: 'not_reached' }>;
+  s.ended_by = endedBy;
+  return s;
 }
 
 function breakerSkipped(h: CompiledHandler, openUntil: number): HandlerExplain {
-  return { handler_id: h.id, name: h.name, action: h.node.action.type, order: h.node.order, status: 'breaker_open', shadow: h.node.shadow, paths: [], breaker_open_until: openUntil };
+  const s = story(h, 'breaker_open', []) as Extract<HandlerExplain, { status: 'breaker_open' }>;
+  s.breaker_open_until = openUntil;
+  return s;
 }
 
 /** [E3] a handler that matched while its breaker was open; `while_open: block` blocked the action. */

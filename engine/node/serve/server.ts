@@ -387,9 +387,12 @@ async function writePrivate(path: string, text: string): Promise<void> {
   await chmod(path, 0o600);
 }
 
+/** What an answer on loopback is given to travel back to the forwarding command before its deadline (ms). */
+const ANSWER_TRAVEL_MS = 20;
+
 /** The forwarding command's deadline, less the time its answer needs to travel back; null when none was sent. */
 function forwardDeadline(req: IncomingMessage): number | null {
   const raw = req.headers[FORWARD_DEADLINE_HEADER];
   if (typeof raw !== 'string' || !/^[0-9]{1,16}$/.test(raw)) return null;
-  return Number(raw) - 20;
+  return Number(raw) - ANSWER_TRAVEL_MS;
 }
