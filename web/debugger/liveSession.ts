@@ -32,6 +32,13 @@ export interface LiveSession {
   pushPipeline(doc: Pipeline): Promise<{ name: string; version: string }>;
 }
 
+/** A step of the session being switched to that arrived while its recording was read. */
+interface Pending {
+  index: number;
+  event: TraceEvent;
+  decision: string;
+}
+
 /** Loopback only: the server never listens elsewhere, and the app's CSP allows nothing else. */
 const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
 /** Redraws of the timeline while events stream in, at most this often. */
@@ -49,19 +56,24 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
   let timer: ReturnType<typeof setTimeout> | null = null;
   let chain: Promise<void> = Promise.resolve();
   // While a session's recording is fetched, its steps wait here (by index) and join after it.
-  let switching: { traceId: string; pending: { index: number; event: TraceEvent; decision: string }[] } | null = null;
+  let switching: { traceId: string; pending: Pending[] } | null = null;
 
-  const api = async (path: string, init: RequestInit = {}) => {
+  /** The body of an authorised request; a refusal throws with the server's reason. */
+  const call = async (path: string, init: RequestInit = {}): Promise<string> => {
     const res = await fetch(`${server}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
     const text = await res.text();
-    let body: unknown = null;
+    if (res.ok) return text;
+    let why: string | undefined;
     try {
-      body = text ? JSON.parse(text) : null;
+      why = (JSON.parse(text) as { error?: string } | null)?.error;
     } catch {
       // not JSON: the status says enough
     }
-    if (!res.ok) throw new Error((body as { error?: string } | null)?.error ?? `the server answered ${res.status}`);
-    return body as Record<string, unknown>;
+    throw new Error(why ?? `the server answered ${res.status}`);
+  };
+  const api = async (path: string, init: RequestInit = {}) => {
+    const text = await call(path, init);
+    return (text ? JSON.parse(text) : null) as Record<string, unknown>;
   };
 
   /** Writes what arrived since the last write and shows it, unless paused. Serialised: one write at a time. */
@@ -93,7 +105,7 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
    * breakers and repeated ids replay as the server decided them), then the steps that arrive.
    */
   const followSession = async (traceId: string) => {
-    const mine = switching?.traceId === traceId ? switching : { traceId, pending: [] as { index: number; event: TraceEvent; decision: string }[] };
+    const mine = switching?.traceId === traceId ? switching : { traceId, pending: [] as Pending[] };
     switching = mine;
     events = [];
     written = 0;
@@ -102,9 +114,7 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     s().liveFollowing(traceId);
     let earlier: TraceEvent[] = [];
     try {
-      const res = await fetch(`${server}/v1/traces/${encodeURIComponent(traceId)}/recording`, { headers: { authorization: `Bearer ${token}` } });
-      if (!res.ok) throw new Error(`the server answered ${res.status}`);
-      const read = readTrace(await res.text());
+      const read = readTrace(await call(`/v1/traces/${encodeURIComponent(traceId)}/recording`));
       earlier = read.events.map((e) => ({ ...e, trace_id: traceId }));
     } catch (e) {
       // Without the history the session is followed from here on, and the panel says so.
