@@ -86,16 +86,25 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
   });
 });
 
+/**
+ * A recording with one allowed call of `session` in it, then locked as if another hook call held it: the
+ * pipeline, the recording and its text before the locked call.
+ */
+async function lockedRecording(run: (args: string[], stdin: string) => Promise<Run>, session: string): Promise<{ p: string; rec: string; clean: string }> {
+  const dir = workDir({ 'p.json': budgetPipeline(100) });
+  const p = join(dir, 'p.json');
+  const rec = join(dir, 'rec.hwtrace.jsonl');
+  expect(verdict(await run(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse(session, 'a'))))).toBe('allow');
+  const clean = readFileSync(rec, 'utf8');
+  mkdirSync(`${rec}.lock`);
+  return { p, rec, clean };
+}
+
 describe('claude-hook: the answer deadline ends the call', { timeout: 60_000 }, () => {
   it('[P12][P13] a deadline while waiting for the lock: the process exits with the fail-closed answer at once, and the event is never recorded as allowed later', async () => {
-    const dir = workDir({ 'p.json': budgetPipeline(100) });
-    const p = join(dir, 'p.json');
-    const rec = join(dir, 'rec.hwtrace.jsonl');
-    expect(verdict(await hookwire(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('d', 'a'))))).toBe('allow');
-    const clean = readFileSync(rec, 'utf8');
     // Another hook call holds the lock (fresh, so not stale) for 4 s; this one's hook timeout is 1 s, so it
     // must answer by its deadline (0.9 s) — and Claude Code only reads an exit code once the process has exited.
-    mkdirSync(`${rec}.lock`);
+    const { p, rec, clean } = await lockedRecording(hookwire, 'd');
     const t0 = Date.now();
     let exitedAt = 0;
     const run = hookwire(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('d', 'b'))).then((r) => ((exitedAt = Date.now() - t0), r));
@@ -112,12 +121,7 @@ describe('claude-hook: the answer deadline ends the call', { timeout: 60_000 }, 
 
 describe('claude-hook in-process (the library route): the answer deadline ends the work', { timeout: 60_000 }, () => {
   it('[P12][P13] after the deadline has answered, the call stops waiting for the lock and appends nothing, even when the lock comes free', async () => {
-    const dir = workDir({ 'p.json': budgetPipeline(100) });
-    const p = join(dir, 'p.json');
-    const rec = join(dir, 'rec.hwtrace.jsonl');
-    expect(verdict(await hookwireInProcess(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse('i', 'a'))))).toBe('allow');
-    const clean = readFileSync(rec, 'utf8');
-    mkdirSync(`${rec}.lock`);
+    const { p, rec, clean } = await lockedRecording((args, stdin) => hookwireInProcess(args, stdin), 'i');
     const r = await hookwireInProcess(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('i', 'b')));
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/no decision within 900 ms/);
