@@ -25,7 +25,7 @@ import type { ConditionExplain } from '../match/types.ts';
  *
  * The explanation is built lazily [X6]: the chain is walked through the candidate index as on the fast
  * path (`walk`), recording only what each handler that matched did (`StepRecord`). Everything else is
- * derived from that record when asked for (`FromRecord`), never by running an action again:
+ * derived from that record when asked for (`EventExplanation`), never by running an action again:
  * - every handler's status (`handlerStatuses`: one byte per handler, no evaluation — a live handler the
  *   index did not return provably does not match, so it is `not_matched`);
  * - one handler's whole story (`explainedHandler`), its clause-level paths evaluated against the payload
@@ -41,9 +41,10 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const timer = env.timer ?? noTimer;
   const info = planInfo(plan, compiled);
   if (info.eager) return explainEager(compiled, plan, event, state, now, timer);
-  const records: StepRecord[] = [];
-  const result = walk(compiled, plan, event, state, now, timer, records);
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), new FromRecord(compiled, plan, info, event, state, now, records));
+  const recorder = walkRecorder(compiled);
+  const result = walk(compiled, plan, event, state, now, timer, recorder);
+  const records = recorder.records;
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), null, { compiled, plan, info, now, records });
   return { result, explanation };
 }
 
@@ -94,14 +95,30 @@ function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEve
   const records: StepRecord[] = [];
   const handlers = explainHandlers(compiled, plan, c, event, state, now, timer, records);
   const result = finishChain(c, state, plan.mode);
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, sync), handlers);
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, sync), handlers, null);
   return { result, explanation };
 }
 
+/** Where a lazily explained event's statuses and stories come from: its plan and the record of its walk. */
+interface Walked {
+  compiled: CompiledPipeline;
+  plan: TypePlan;
+  info: PlanInfo;
+  now: number;
+  records: readonly StepRecord[];
+}
+
 /**
- * An explanation whose `handlers` is computed on first read (from the record of the decision walk) and
- * then kept. `handlers` is an own, enumerable accessor, so JSON, structured clone (the replay worker,
- * IndexedDB), spreading and deep equality all see it; its getter and setter are shared by every instance.
+ * An explanation whose `handlers` is computed on first read and then kept. `handlers` is an own, enumerable
+ * accessor, so JSON, structured clone (the replay worker, IndexedDB), spreading and deep equality all see
+ * it; its getter and setter are shared by every instance.
+ *
+ * Lazily explained (`walked` given), everything is derived from the record of the walk. The statuses need no
+ * evaluation: the index returns every handler that matches (a superset of the matches), the record says what
+ * each did, and the rest follows from the plan (disabled, wrong event type), the breakers the event met (open,
+ * skipped) and where the chain ended (not reached). A story's paths are evaluated against the payload and
+ * state its handler saw: those after the last recorded rewrite or state change before it. One object per
+ * event: at 10 handlers explain mode's fixed cost is most of its time.
  */
 class EventExplanation implements Explanation {
   event_id: string;
@@ -122,13 +139,20 @@ class EventExplanation implements Explanation {
   audit: JsonObject[];
   context: string[];
   #handlers: HandlerExplain[] | null;
-  /** Where statuses and stories come from until `handlers` is set from outside; null for an eager explanation. */
-  #from: FromRecord | null;
   #statuses: Uint8Array | null = null;
+  /** The record the statuses and stories come from until `handlers` is set from outside; null for an eager explanation. */
+  #walked: Walked | null;
+  #event: HookEvent;
+  #breakers: DispatchState['breakers'];
+  /** Stories built so far, by rank; complete once `handlers` was built. */
+  #stories: (HandlerExplain | undefined)[] | null = null;
+  #complete = false;
 
-  constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | FromRecord) {
-    this.#handlers = handlers instanceof FromRecord ? null : handlers;
-    this.#from = handlers instanceof FromRecord ? handlers : null;
+  constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | null, walked: Walked | null) {
+    this.#handlers = handlers;
+    this.#walked = walked;
+    this.#event = event;
+    this.#breakers = state.breakers;
     this.event_id = event.event_id;
     this.event_type = event.type;
     this.trace_id = event.trace_id;
@@ -140,7 +164,7 @@ class EventExplanation implements Explanation {
     if (precedence) this.precedence = precedence;
     this.payload_before = event.payload;
     this.payload_after = result.payload;
-    this.patch = result.payload === event.payload ? [] : compare(event.payload, result.payload);
+    this.patch = result.payload === event.payload ? NO_PATCH : compare(event.payload, result.payload);
     this.state_before = state.vars;
     this.state_after = result.state.vars;
     this.errors = result.errors;
@@ -149,25 +173,127 @@ class EventExplanation implements Explanation {
   }
 
   static handlersOf(x: EventExplanation): HandlerExplain[] {
-    return (x.#handlers ??= x.#from!.all());
+    return (x.#handlers ??= x.#all(x.#walked!));
   }
 
   static setHandlers(x: EventExplanation, value: HandlerExplain[]): void {
     x.#handlers = value;
-    x.#from = null;
+    x.#walked = null;
+    x.#stories = null;
     x.#statuses = null;
   }
 
   static statusesOf(x: EventExplanation): Uint8Array {
-    return (x.#statuses ??= x.#from ? x.#from.statuses() : statusesFromStories(EventExplanation.handlersOf(x)));
+    return (x.#statuses ??= x.#walked ? x.#statusesFrom(x.#walked) : statusesFromStories(EventExplanation.handlersOf(x)));
   }
 
   static handlerOf(x: EventExplanation, rank: number): HandlerExplain {
     const built = x.#handlers;
-    const h = built ? built[rank] : x.#from!.at(rank);
+    const h = built ? built[rank] : x.#at(x.#walked!, rank);
     if (!h) throw new RangeError(`no handler at rank ${rank} (the pipeline has ${EventExplanation.statusesOf(x).length})`);
     return h;
   }
+
+  /** Every handler's status code (see `handlerStatuses`). */
+  #statusesFrom(w: Walked): Uint8Array {
+    const info = w.info;
+    const s = copyBytes(info.template);
+    // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
+    for (let k = 0; k < info.skippers.length; k++) {
+      const r = info.skippers[k]!;
+      if (breakerOpenUntil(this.#breakers, w.compiled.handlers[r]!, w.now) !== 0) s[r] = BREAKER_OPEN;
+    }
+    const recs = w.records;
+    for (let k = 0; k < recs.length; k++) {
+      const rec = recs[k]!;
+      s[rec.rank] = rec.kind === 'breaker' ? BREAKER_OPEN : rec.result.ok ? FIRED : ERROR;
+    }
+    const end = endedAt(recs);
+    if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
+    return s;
+  }
+
+  /** The story of the handler at `rank`. */
+  #at(w: Walked, rank: number): HandlerExplain | undefined {
+    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
+    const built = stories[rank];
+    if (built !== undefined || rank < 0 || rank >= stories.length) return built;
+    // A matcher shared with an earlier handler: whether it is `cached` depends on that one's evaluation.
+    if (w.info.shares[rank] === 1) return EventExplanation.handlersOf(this)[rank];
+    const { scope, rec } = this.#scopeAt(w, rank);
+    return (stories[rank] = this.#build(w, rank, scope, rec, explainMemo(w.compiled)));
+  }
+
+  /** Every handler's story, in order: the same objects `#at` returned, the rest built now. */
+  #all(w: Walked): HandlerExplain[] {
+    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
+    if (this.#complete) return stories as HandlerExplain[];
+    const event = this.#event;
+    const scope: Scope = { event, payload: event.payload, state: this.state_before, now: w.now };
+    const memo = explainMemo(w.compiled);
+    const recs = w.records;
+    const handlers = w.compiled.handlers;
+    let next = 0;
+    for (let r = 0; r < stories.length; r++) {
+      const rec = next < recs.length && recs[next]!.rank === r ? recs[next++]! : null;
+      let out = stories[r];
+      if (out === undefined) stories[r] = out = this.#build(w, r, scope, rec, memo);
+      else remember(handlers[r]!, out, memo); // built alone: its evaluations still count for the memo [M6]
+      if (rec !== null && rec.kind === 'ran' && rec.changed) {
+        scope.payload = rec.payloadAfter;
+        scope.state = rec.varsAfter;
+        memo.epoch++;
+      }
+    }
+    if (next !== recs.length) throw new Error('internal: the chain ran handlers that the explanation does not show as matched');
+    this.#complete = true;
+    return stories as HandlerExplain[];
+  }
+
+  /** The payload and state the handler at `rank` saw, and its record. */
+  #scopeAt(w: Walked, rank: number): { scope: Scope; rec: StepRecord | null } {
+    let payload = this.#event.payload;
+    let vars = this.state_before;
+    let rec: StepRecord | null = null;
+    for (const x of w.records) {
+      if (x.rank >= rank) {
+        if (x.rank === rank) rec = x;
+        break;
+      }
+      if (x.kind === 'ran' && x.changed) {
+        payload = x.payloadAfter;
+        vars = x.varsAfter;
+      }
+    }
+    return { scope: { event: this.#event, payload, state: vars, now: w.now }, rec };
+  }
+
+  #build(w: Walked, rank: number, scope: Scope, rec: StepRecord | null, memo: ExplainMemo): HandlerExplain {
+    const fixed = w.info.fixed[rank];
+    if (fixed) return fixed;
+    const handlers = w.compiled.handlers;
+    const h = handlers[rank]!;
+    const status = EventExplanation.statusesOf(this)[rank]!;
+    if (status === NOT_REACHED) return notReached(h, handlers[endedAt(w.records)]!.id);
+    if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(this.#breakers, h, w.now));
+    const paths = explainPaths(w.compiled, h, w.plan.paths[rank]!, scope, memo);
+    // The index and the record against the clause-level evaluation: a disagreement is an engine bug.
+    if (paths.some((p) => p.pass) !== (rec !== null)) throw new Error(`internal: the explanation of handler "${h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
+    if (rec === null) return story(h, 'not_matched', paths);
+    if (rec.kind === 'breaker') return describeBreaker(h, paths, breakerOpenUntil(this.#breakers, h, w.now), rec);
+    return describeRun(h, paths, rec);
+  }
+}
+
+/** The patch of an explanation whose payload did not change (shared: an explanation is read, not edited). */
+const NO_PATCH: Explanation['patch'] = Object.freeze([]) as unknown as Explanation['patch'];
+
+/** The rank of the handler that ended the chain, or -1. */
+function endedAt(records: readonly StepRecord[]): number {
+  // Not `records[length - 1]` on an empty list: index -1 is a named-property lookup, slow on every event.
+  if (records.length === 0) return -1;
+  const last = records[records.length - 1]!;
+  return (last.kind === 'breaker' ? last.blocked : last.ended) ? last.rank : -1;
 }
 
 const HANDLERS: PropertyDescriptor = {
@@ -233,34 +359,51 @@ class RunRecordOf implements RunRecord {
 
 /**
  * The decision walk of a lazily explained event: the fast path's loop over the candidate index (with its
- * own scratch, so the fast path's stays untouched), recording each handler that matched.
+ * own scratch, so the fast path's stays untouched), recording each handler that matched in `recorder`
+ * (its records are the walk's until the next walk).
  */
-function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number, records: StepRecord[]): DispatchResult {
+function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number, recorder: WalkRecorder): DispatchResult {
   const scratch = walkScratch(compiled);
   if (scratch.busy) throw new Error('explainEvent re-entered: an explanation on this compiled pipeline is still running (explain mode is not reentrant)');
+  recorder.start(timer);
   if (plan.liveCount === 0) return finishChain((scratch.chain = startChain(event, state, plan.mode === 'sync', scratch.chain)), state, plan.mode);
   scratch.busy = true;
   try {
-    return walkChain(compiled, plan, scratch, event, state, now, undefined, new WalkRecorder(compiled, timer, records));
+    return walkChain(compiled, plan, scratch, event, state, now, undefined, recorder);
   } finally {
     scratch.busy = false;
   }
 }
 
-/** Keeps what the walk met, for the explanation to be built from later. */
+/**
+ * Keeps what the walk met, for the explanation to be built from later. One per compiled pipeline, reused:
+ * `start` gives it a new event (records start as a shared empty list, most events record one handler or none).
+ */
 class WalkRecorder implements ChainRecorder {
-  constructor(
-    private readonly compiled: CompiledPipeline,
-    private readonly timer: () => number,
-    private readonly records: StepRecord[],
-  ) {}
+  records: StepRecord[] = NO_RECORDS;
+  timer: () => number = noTimer;
+  constructor(private readonly compiled: CompiledPipeline) {}
+  start(timer: () => number): this {
+    this.records = NO_RECORDS;
+    this.timer = timer;
+    return this;
+  }
   breaker(rank: number, blocked: boolean, reason: string): void {
-    this.records.push({ kind: 'breaker', rank, blocked, reason });
+    this.keep({ kind: 'breaker', rank, blocked, reason });
   }
   ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number): void {
-    this.records.push(runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
+    this.keep(runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
+  }
+  private keep(rec: StepRecord): void {
+    if (this.records === NO_RECORDS) this.records = [rec];
+    else this.records.push(rec);
   }
 }
+
+const NO_RECORDS: StepRecord[] = Object.freeze([]) as unknown as StepRecord[];
+
+/** Explain mode's recorder for `compiled`, made on first use. */
+const walkRecorder = lastMemo((compiled: CompiledPipeline) => new WalkRecorder(compiled));
 
 /** Explain mode's own scratch of `compiled` (apart from the fast path's), made on first use. */
 const walkScratch = lastMemo((compiled: CompiledPipeline) => newScratch(compiled));
@@ -378,125 +521,6 @@ function buildPlanInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
     }
   }
   return { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
-}
-
-/**
- * An event's explanation derived from the record of its walk. The statuses need no evaluation: the index
- * returns every handler that matches (a superset of the matches), the record says what each did, and the
- * rest follows from the plan (disabled, wrong event type), the breakers the event met (open, skipped) and
- * where the chain ended (not reached). A story's paths are evaluated against the payload and state its
- * handler saw: those after the last recorded rewrite or state change before it.
- */
-class FromRecord {
-  #statuses: Uint8Array | null = null;
-  #stories: (HandlerExplain | undefined)[] | null = null;
-  #complete = false;
-
-  constructor(
-    private readonly compiled: CompiledPipeline,
-    private readonly plan: TypePlan,
-    private readonly info: PlanInfo,
-    private readonly event: HookEvent,
-    private readonly state: DispatchState,
-    private readonly now: number,
-    private readonly records: readonly StepRecord[],
-  ) {}
-
-  /** Every handler's status code (see `handlerStatuses`). */
-  statuses(): Uint8Array {
-    if (this.#statuses) return this.#statuses;
-    const info = this.info;
-    const s = copyBytes(info.template);
-    // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
-    for (let k = 0; k < info.skippers.length; k++) {
-      const r = info.skippers[k]!;
-      if (breakerOpenUntil(this.state.breakers, this.compiled.handlers[r]!, this.now) !== 0) s[r] = BREAKER_OPEN;
-    }
-    const recs = this.records;
-    for (let k = 0; k < recs.length; k++) {
-      const rec = recs[k]!;
-      s[rec.rank] = rec.kind === 'breaker' ? BREAKER_OPEN : rec.result.ok ? FIRED : ERROR;
-    }
-    const end = this.endedAt();
-    if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
-    return (this.#statuses = s);
-  }
-
-  /** The story of the handler at `rank`. */
-  at(rank: number): HandlerExplain | undefined {
-    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(this.compiled.handlers.length));
-    const built = stories[rank];
-    if (built !== undefined || rank < 0 || rank >= stories.length) return built;
-    // A matcher shared with an earlier handler: whether it is `cached` depends on that one's evaluation.
-    if (this.info.shares[rank] === 1) return this.all()[rank];
-    const { scope, rec } = this.scopeAt(rank);
-    return (stories[rank] = this.build(rank, scope, rec, explainMemo(this.compiled)));
-  }
-
-  /** Every handler's story, in order: the same objects `at` returned, the rest built now. */
-  all(): HandlerExplain[] {
-    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(this.compiled.handlers.length));
-    if (this.#complete) return stories as HandlerExplain[];
-    const scope: Scope = { event: this.event, payload: this.event.payload, state: this.state.vars, now: this.now };
-    const memo = explainMemo(this.compiled);
-    const recs = this.records;
-    const handlers = this.compiled.handlers;
-    let next = 0;
-    for (let r = 0; r < stories.length; r++) {
-      const rec = next < recs.length && recs[next]!.rank === r ? recs[next++]! : null;
-      let out = stories[r];
-      if (out === undefined) stories[r] = out = this.build(r, scope, rec, memo);
-      else remember(handlers[r]!, out, memo); // built alone: its evaluations still count for the memo [M6]
-      if (rec !== null && rec.kind === 'ran' && rec.changed) {
-        scope.payload = rec.payloadAfter;
-        scope.state = rec.varsAfter;
-        memo.epoch++;
-      }
-    }
-    if (next !== recs.length) throw new Error('internal: the chain ran handlers that the explanation does not show as matched');
-    this.#complete = true;
-    return stories as HandlerExplain[];
-  }
-
-  /** The rank of the handler that ended the chain, or -1. */
-  private endedAt(): number {
-    const last = this.records[this.records.length - 1];
-    if (last === undefined) return -1;
-    return (last.kind === 'breaker' ? last.blocked : last.ended) ? last.rank : -1;
-  }
-
-  /** The payload and state the handler at `rank` saw, and its record. */
-  private scopeAt(rank: number): { scope: Scope; rec: StepRecord | null } {
-    let payload = this.event.payload;
-    let vars = this.state.vars;
-    let rec: StepRecord | null = null;
-    for (const x of this.records) {
-      if (x.rank >= rank) {
-        if (x.rank === rank) rec = x;
-        break;
-      }
-      if (x.kind === 'ran' && x.changed) {
-        payload = x.payloadAfter;
-        vars = x.varsAfter;
-      }
-    }
-    return { scope: { event: this.event, payload, state: vars, now: this.now }, rec };
-  }
-
-  private build(rank: number, scope: Scope, rec: StepRecord | null, memo: ExplainMemo): HandlerExplain {
-    const fixed = this.info.fixed[rank];
-    if (fixed) return fixed;
-    const h = this.compiled.handlers[rank]!;
-    const status = this.statuses()[rank]!;
-    if (status === NOT_REACHED) return notReached(h, this.compiled.handlers[this.endedAt()]!.id);
-    if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(this.state.breakers, h, this.now));
-    const paths = explainPaths(this.compiled, h, this.plan.paths[rank]!, scope, memo);
-    // The index and the record against the clause-level evaluation: a disagreement is an engine bug.
-    if (paths.some((p) => p.pass) !== (rec !== null)) throw new Error(`internal: the explanation of handler "${h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
-    if (rec === null) return story(h, 'not_matched', paths);
-    if (rec.kind === 'breaker') return describeBreaker(h, paths, breakerOpenUntil(this.state.breakers, h, this.now), rec);
-    return describeRun(h, paths, rec);
-  }
 }
 
 /** Marks the matchers a built story evaluated as evaluated in the memo's epoch, with their explanations [M6]. */
