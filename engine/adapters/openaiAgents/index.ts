@@ -75,6 +75,20 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     return Promise.race([askedNow, result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
   };
 
+  // A run resumed from a state this adapter never saw (`RunState.fromString` in another process, or another
+  // trace): the SDK runs an approved call without asking `needsApproval` again, so the event is dispatched here,
+  // and an ASK is answered by what the person decided in the state (`approve` / `reject`) [O4]. No answer in the
+  // state: undefined, and the call is guarded as any other (an ASK goes to the trace's approver, else denied).
+  const resumed = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
+    const approved = ctx.isToolApproved({ toolName: f.name, callId });
+    if (approved === undefined) return undefined;
+    const answer: ApproverAnswer = approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(f.name, callId) ?? 'rejected in the Agents SDK' };
+    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver: () => answer });
+    const call = { result, ask: null };
+    calls.set(callId, call);
+    return call;
+  };
+
   const tool = (t: Tool<any>): Tool<any> => {
     if (t.type !== 'function') return t;
     const f = t as FunctionTool<any, any, unknown>;
@@ -90,7 +104,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     const invoke: FunctionTool<any, any, unknown>['invoke'] = async (ctx, input, details) => {
       const callId = details?.toolCall?.callId;
       settle();
-      const call = callId !== undefined ? calls.get(callId) : undefined;
+      const call = callId !== undefined ? calls.get(callId) ?? resumed(f, ctx, input, callId) : undefined;
       // The SDK runs an asked call only once the person approved it; anything else fails closed.
       if (call?.ask && !call.ask.answered) call.ask.answer(ctx.isToolApproved({ toolName: f.name, callId: callId! }) === true ? 'allow' : { answer: 'deny', reason: 'the Agents SDK ran the tool without an approval' });
       const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), {

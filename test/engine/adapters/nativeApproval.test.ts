@@ -3,7 +3,7 @@ import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel, type Mode
 import { MockLanguageModelV3 } from 'ai/test';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { AIMessage, createAgent, fakeModel, tool as lcTool } from 'langchain';
-import { Agent, Runner, tool as oaTool, Usage } from '@openai/agents';
+import { Agent, Runner, RunState, tool as oaTool, Usage } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import type { PipelineInput } from '../../../engine/index.ts';
@@ -49,11 +49,11 @@ async function expectReplayMatches(live: Live) {
 
 describe('ASK through the frameworks\' own approval [O4]', () => {
   const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
-  const oaRun = (traceId: string) => {
+  const oaRun = (traceId: string, resuming = false) => {
     const live = startLive({}, traceId, PIPELINE); // no approver: the SDK's interruption asks
     const m = mailer();
     const scripted = new ScriptedModel([
-      { usage: usage(), output: [functionCall('send_email', { to: 'ops@example.com' }, { callId: 'call-1' })] },
+      ...(resuming ? [] : [{ usage: usage(), output: [functionCall('send_email', { to: 'ops@example.com' }, { callId: 'call-1' })] }]),
       { usage: usage(), output: [assistantMessage('done')] },
     ]);
     const hw = hookwireAgents(live.trace);
@@ -92,15 +92,49 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(s.live);
   });
 
-  const aiRun = (traceId: string) => {
+  /**
+   * The pause in one place, the resume in another: the run state is serialized at the interruption, and a new
+   * adapter, trace, runner and agent (nothing shared with the first, as in another process) read it back, the
+   * person answers there, and the run goes on.
+   */
+  const oaResumeElsewhere = async (answer: (state: RunState<unknown, Agent<any, any>>) => void) => {
+    const a = oaRun('native-oa-paused');
+    const first = await a.runner.run(a.agent, 'mail ops');
+    expect(first.interruptions).toHaveLength(1);
+    const saved = first.state.toString();
+    const b = oaRun('native-oa-resumed', true);
+    const state = await RunState.fromString(b.agent, saved);
+    answer(state);
+    const second = await b.runner.run(b.agent, state);
+    expect(second.finalOutput).toBe('done');
+    expect(a.m.sent).toEqual([]);
+    return b;
+  };
+
+  it('[O4] OpenAI Agents: a run state approved after a resume elsewhere runs the tool with the rewritten input, recorded there as approved', async () => {
+    const b = await oaResumeElsewhere((state) => state.approve(state.getInterruptions()[0]!));
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(b.live);
+  });
+
+  it('[O4] OpenAI Agents: a run state rejected after a resume elsewhere never runs the tool: the SDK refuses it and the model reads the refusal', async () => {
+    const b = await oaResumeElsewhere((state) => state.reject(state.getInterruptions()[0]!, { message: 'not from here' }));
+    expect(b.m.sent).toEqual([]);
+    expect(JSON.stringify(b.scripted.calls[0]!.request.input)).toContain('not from here');
+    await expectReplayMatches(b.live);
+  });
+
+  const aiRun = (traceId: string, resuming = false) => {
     const live = startLive({}, traceId, PIPELINE);
     const m = mailer();
     const hw = hookwireAiSdk(live.trace);
     const u = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const done = { content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage: u, warnings: [] };
     const model = new MockLanguageModelV3({
-      doGenerate: [
+      doGenerate: resuming ? [done] : [
         { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'send_email', input: JSON.stringify({ to: 'ops@example.com' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: u, warnings: [] },
-        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: u, warnings: [] },
+        done,
       ],
     });
     const settings = {
@@ -118,8 +152,36 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
       const response = { type: 'tool-approval-response' as const, approvalId: requests[0]!.approvalId, approved, ...(reason ? { reason } : {}) };
       return generateText({ ...settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] });
     };
-    return { live, m, model, answer };
+    return { live, m, model, settings, answer };
   };
+
+  /** The approval request from one adapter and trace; the person's response sent with a new one (as from another process). */
+  const aiAnswerElsewhere = async (approved: boolean, reason?: string) => {
+    const a = aiRun('native-ai-paused');
+    const messages: ModelMessage[] = [{ role: 'user', content: 'mail ops' }];
+    const first = await generateText({ ...a.settings, messages });
+    const request = first.content.find((p) => p.type === 'tool-approval-request')!;
+    const b = aiRun('native-ai-resumed', true);
+    const response = { type: 'tool-approval-response' as const, approvalId: request.approvalId, approved, ...(reason ? { reason } : {}) };
+    const second = await generateText({ ...b.settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] });
+    expect(second.text).toBe('done');
+    expect(a.m.sent).toEqual([]);
+    return b;
+  };
+
+  it('[O4] AI SDK: approved in a response sent to a new adapter and trace, execute runs with the rewritten input, recorded there as approved', async () => {
+    const b = await aiAnswerElsewhere(true);
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(b.live);
+  });
+
+  it('[O4] AI SDK: denied in a response sent to a new adapter and trace, execute never runs and the model reads the denial', async () => {
+    const b = await aiAnswerElsewhere(false, 'not from here');
+    expect(b.m.sent).toEqual([]);
+    expect(JSON.stringify(b.model.doGenerateCalls[0]!.prompt)).toContain('not from here');
+    await expectReplayMatches(b.live);
+  });
 
   it('[O4] AI SDK: an ASK is a tool-approval-request; approved, execute runs with the rewritten input', async () => {
     const s = aiRun('native-ai-allow');
@@ -142,14 +204,13 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(s.live);
   });
 
-  const lcRun = (traceId: string) => {
+  const lcRun = (traceId: string, checkpointer = new MemorySaver(), thread = traceId, resuming = false) => {
     const live = startLive({}, traceId, PIPELINE);
     const m = mailer();
-    const model = fakeModel()
-      .respond(new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' }] }))
-      .respond(new AIMessage('done'));
-    const agent = createAgent({ model, tools: [lcTool(m.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string(), cc: z.string().optional() }) })], middleware: [hookwireMiddleware(live.trace)], checkpointer: new MemorySaver() });
-    const config = { configurable: { thread_id: traceId } };
+    const call = new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' }] });
+    const model = resuming ? fakeModel().respond(new AIMessage('done')) : fakeModel().respond(call).respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: [lcTool(m.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string(), cc: z.string().optional() }) })], middleware: [hookwireMiddleware(live.trace)], checkpointer });
+    const config = { configurable: { thread_id: thread } };
     /** Plays the app: the run stops at the interrupt; the person's decision resumes it. */
     const answer = async (decision: { type: 'approve' } | { type: 'reject'; message: string }) => {
       const first = await agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, config);
@@ -160,8 +221,21 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
       expect(m.sent).toEqual([]);
       return agent.invoke(new Command({ resume: { decisions: [decision] } }), config);
     };
-    return { live, m, model, answer };
+    return { live, m, model, agent, config, answer };
   };
+
+  it('[O4] LangChain: a thread interrupted under one agent and trace and resumed under new ones (one checkpointer, as a database shared by two processes) runs the tool, recorded there as approved', async () => {
+    const checkpointer = new MemorySaver();
+    const a = lcRun('native-lc-paused', checkpointer, 'thread-1');
+    const first = await a.agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, a.config);
+    expect((first as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(1);
+    const b = lcRun('native-lc-resumed', checkpointer, 'thread-1', true);
+    await b.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), b.config);
+    expect(a.m.sent).toEqual([]);
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(b.live);
+  });
 
   it('[O4] LangChain: an ASK is a LangGraph interrupt; approved on resume, the tool runs with the rewritten input', async () => {
     const s = lcRun('native-lc-allow');
