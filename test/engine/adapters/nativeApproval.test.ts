@@ -224,6 +224,43 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     return { live, m, model, agent, config, answer };
   };
 
+  /** Two mails in one model step, both asked: two interrupts, one per tool call. */
+  const lcTwoAsks = async () => {
+    const live = startLive({}, 'native-lc-two', PIPELINE);
+    const m = mailer();
+    const model = fakeModel()
+      .respond(new AIMessage({ content: '', tool_calls: [
+        { id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' },
+        { id: 'call-2', name: 'send_email', args: { to: 'dev@example.com' }, type: 'tool_call' },
+      ] }))
+      .respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: [lcTool(m.send, { name: 'send_email', description: 'mail', schema: z.object({ to: z.string(), cc: z.string().optional() }) })], middleware: [hookwireMiddleware(live.trace)], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'two' } };
+    const first = (await agent.invoke({ messages: [{ role: 'user', content: 'mail both' }] }, config)) as { __interrupt__?: { id: string; value: { actionRequests: { args: { to: string } }[]; hookwire: { event_id: string } } }[] };
+    const interrupts = first.__interrupt__ ?? [];
+    expect(interrupts.map((i) => i.value.hookwire.event_id).sort()).toEqual(['call-1:before', 'call-2:before']);
+    expect(m.sent).toEqual([]);
+    return { live, m, agent, config, interrupts };
+  };
+
+  it('[O4] LangChain: two ASKs in one step are two interrupts; resumed by interrupt id, each call gets its own answer', async () => {
+    const s = await lcTwoAsks();
+    const resume = Object.fromEntries(s.interrupts.map((i) => [i.id, i.value.actionRequests[0]!.args.to === 'ops@example.com' ? { decisions: [{ type: 'approve' }] } : { decisions: [{ type: 'reject', message: 'not dev' }] }]));
+    await s.agent.invoke(new Command({ resume }), s.config);
+    expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    expect(recordedLine(s.live, 'call-2:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not dev' } });
+    await expectReplayMatches(s.live);
+  });
+
+  it('[O4] LangChain: one plain resume value answers every pending interrupt of the step (LangGraph\'s rule), so one approve approves both', async () => {
+    const s = await lcTwoAsks();
+    await s.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), s.config);
+    expect(s.m.sent).toHaveLength(2);
+    for (const id of ['call-1:before', 'call-2:before']) expect((recordedLine(s.live, id)!.recorded as { approval: unknown }).approval).toEqual({ answer: 'allow', by: 'approver' });
+    await expectReplayMatches(s.live);
+  });
+
   it('[O4] LangChain: a thread interrupted under one agent and trace and resumed under new ones (one checkpointer, as a database shared by two processes) runs the tool, recorded there as approved', async () => {
     const checkpointer = new MemorySaver();
     const a = lcRun('native-lc-paused', checkpointer, 'thread-1');
