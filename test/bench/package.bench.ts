@@ -3,7 +3,9 @@
 //  - CPU time of one `hookwire claude-hook` call, each in its own process, several runs: the installed
 //    binary (dist/cli, built JavaScript), a checkout's binary (engine/node/bin.mjs on the prebuilt bundle),
 //    and a checkout running the sources through tsx (HOOKWIRE_FROM_SOURCE=1, what a tarball install did
-//    before dist/), against `node -e 0` (Node's own start-up);
+//    before dist/), against `node -e 0` (Node's own start-up); with HOOKWIRE_BENCH_NODE=/path/to/node (another
+//    Node, e.g. 22, whose compile cache the binary turns on), the installed binary and `node -e 0` on that one
+//    too, with its compile cache and with NODE_DISABLE_COMPILE_CACHE=1;
 //  - what the runtime install weighs, by package (without the app's dist/web);
 //  - dist/web, and the gzipped JavaScript the app's first paint loads (index.html's module graph, without the
 //    chunks it imports lazily, e.g. Monaco).
@@ -19,12 +21,12 @@ import { table } from './measure.ts';
 const RUNS = 7;
 
 /** CPU seconds (user + system) of one process, read by a preload module at exit. */
-function cpuOf(args: string[], input: string, cwd: string, env: Record<string, string> = {}): number {
+function cpuOf(args: string[], input: string, cwd: string, env: Record<string, string> = {}, node = process.execPath): number {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-cpu-'));
   const out = join(dir, 'cpu.json');
   const preload = join(dir, 'cpu.mjs');
   writeFileSync(preload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify(u)); });\n`);
-  const r = spawnSync(process.execPath, ['--import', preload, ...args], { cwd, input, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(node, ['--import', preload, ...args], { cwd, input, encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0 && r.status !== 2) throw new Error(`${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   const u = JSON.parse(readFileSync(out, 'utf8')) as { user: number; system: number };
   rmSync(dir, { recursive: true, force: true });
@@ -67,14 +69,27 @@ export function runPackageBench(): void {
     const pipeline = join(REPO_ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json');
     const input = JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't1' });
     if (!existsSync(join(REPO_ROOT, 'node_modules', '.cache', 'hookwire', 'cli', 'cli.js'))) spawnSync(process.execPath, [join(REPO_ROOT, 'engine', 'node', 'buildCli.mjs')]);
-    const contenders: [string, string[], Record<string, string>][] = [
-      ['node -e 0 (Node start-up)', ['-e', '0'], {}],
-      ['installed: node_modules/.bin/hookwire', [join(project, 'node_modules', 'hookwire', 'dist', 'cli', 'bin.js'), 'claude-hook', pipeline], {}],
+    const bin = join(project, 'node_modules', 'hookwire', 'dist', 'cli', 'bin.js');
+    const contenders: [string, string[], Record<string, string>, string?][] = [
+      [`node -e 0 (Node ${process.version} start-up)`, ['-e', '0'], {}],
+      ['installed: node_modules/.bin/hookwire', [bin, 'claude-hook', pipeline], {}],
       ['checkout: engine/node/bin.mjs (prebuilt bundle)', [join(REPO_ROOT, 'engine', 'node', 'bin.mjs'), 'claude-hook', pipeline], {}],
       ['checkout: sources through tsx', [join(REPO_ROOT, 'engine', 'node', 'bin.mjs'), 'claude-hook', pipeline], { HOOKWIRE_FROM_SOURCE: '1' }],
     ];
+    const other = process.env.HOOKWIRE_BENCH_NODE;
+    if (other) {
+      const version = spawnSync(other, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      // The compile cache in a directory of this run's own: the first (untimed) call fills it.
+      const cache = { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'hookwire-cache-')) };
+      cpuOf([bin, 'claude-hook', pipeline], input, project, cache, other);
+      contenders.push(
+        [`node -e 0 (Node ${version} start-up)`, ['-e', '0'], {}, other],
+        [`installed, Node ${version}, compile cache`, [bin, 'claude-hook', pipeline], cache, other],
+        [`installed, Node ${version}, NODE_DISABLE_COMPILE_CACHE=1`, [bin, 'claude-hook', pipeline], { NODE_DISABLE_COMPILE_CACHE: '1' }, other],
+      );
+    }
     const times = contenders.map(() => [] as number[]);
-    for (let run = 0; run < RUNS; run++) contenders.forEach(([, args, env], i) => times[i]!.push(cpuOf(args, input, project, env)));
+    for (let run = 0; run < RUNS; run++) contenders.forEach(([, args, env, node], i) => times[i]!.push(cpuOf(args, input, project, env, node)));
     const installedCpu = median(times[1]!);
     console.log(`\none claude-hook PreToolUse call (a block), CPU seconds (user + system), median of ${RUNS} interleaved runs:`);
     table([
