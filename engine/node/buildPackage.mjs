@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the package's dist/ (`npm run build:dist`; `npm pack` and `npm publish` run it as prepack):
 //   dist/**/*.js + .d.ts   every engine module, by tsc (engine/tsconfig.dist.json): `hookwire`, `hookwire/node`
+//   dist/sandbox/sucraseTransform.js   Sucrase's `transform` bundled in (bundleSucrase below says why)
 //   dist/cli/              the `hookwire` binary, bundled by esbuild (buildCli.mjs says why)
 //   dist/schema/           the JSON Schemas (`hookwire/schema/*.json`)
 //   dist/web/              the production build of the app, served by `hookwire ui`
@@ -25,9 +26,36 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 rmSync(dist, { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'engine/tsconfig.dist.json']);
 rewriteDeclarationImports(dist);
+await bundleSucrase(join(dist, 'sandbox'));
 if (!(await buildCli('node/bin.ts', join(dist, 'cli')))) process.exit(1);
 cpSync(join(root, 'engine', 'schema'), join(dist, 'schema'), { recursive: true });
 if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '--emptyOutDir', '--sourcemap', 'false', '--logLevel', 'warn']);
+
+/**
+ * The engine uses one function of Sucrase (`transform`, to strip TypeScript from code handlers), but the
+ * package brings its command line and require hook along: ten more packages, 1.6 MB of the runtime install.
+ * So the published module is Sucrase's `transform` bundled (~200 KB, no Node built-ins: the `hookwire` entry
+ * stays pure), with Sucrase's license, and Sucrase is a devDependency. Its declaration names no Sucrase type:
+ * nothing public exposes it.
+ */
+async function bundleSucrase(outDir) {
+  const { build } = await import('esbuild');
+  const license = readFileSync(join(root, 'node_modules', 'sucrase', 'LICENSE'), 'utf8').trim();
+  const version = JSON.parse(readFileSync(join(root, 'node_modules', 'sucrase', 'package.json'), 'utf8')).version;
+  await build({
+    entryPoints: [join(root, 'engine', 'sandbox', 'sucraseTransform.ts')],
+    outfile: join(outDir, 'sucraseTransform.js'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    banner: { js: `/*! Sucrase ${version} (https://github.com/alangpierce/sucrase), bundled: its transform only.\n${license}\n*/` },
+    logLevel: 'warning',
+  });
+  writeFileSync(join(outDir, 'sucraseTransform.d.ts'), '/** Sucrase\'s `transform`, bundled (engine-internal). */\nexport declare function transform(code: string, options: { transforms: string[]; [option: string]: unknown }): { code: string; sourceMap?: unknown };\n');
+}
 
 /**
  * tsc rewrites `./x.ts` to `./x.js` in the JavaScript it emits (rewriteRelativeImportExtensions) but copies

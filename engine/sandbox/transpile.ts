@@ -1,4 +1,4 @@
-import { transform } from 'sucrase';
+import { transform } from './sucraseTransform.ts';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import type { CodeError } from './types.ts';
 

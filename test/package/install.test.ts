@@ -20,11 +20,12 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 
 /**
  * Budget for what `npm install hookwire` puts on disk for the runtime: the production dependencies plus the
- * package without its app (dist/web), in bytes of file content. Measured 12.3 MB on 2026-12-01: Hookwire's
- * own 1.9 MB, zod 5.9 MB (it ships zod 3, 4 and mini, each as ESM, CommonJS and .d.ts), sucrase with its
- * dependencies 1.6 MB, re2js 0.9 MB, QuickJS 1.5 MB. The goal of 10 MB needs zod's weight gone.
+ * package without its app (dist/web), in bytes of file content. Measured 11.5 MB on 2026-12-01 (12.9 MB before
+ * Sucrase's transform was bundled into dist/ instead of installing Sucrase and its ten packages): Hookwire's own
+ * 2.6 MB, zod 5.9 MB (it ships zod 3, 4 and mini, each as ESM, CommonJS and .d.ts), re2js 0.9 MB, QuickJS
+ * 1.5 MB. The goal of 10 MB needs zod's weight gone.
  */
-const RUNTIME_BUDGET_BYTES = 13 * 1024 * 1024;
+const RUNTIME_BUDGET_BYTES = 12 * 1024 * 1024;
 /** Packages a runtime consumer must never get: the app's, the build's and the tests'. */
 const NOT_AT_RUNTIME = ['react', 'react-dom', 'monaco-editor', '@xyflow/react', 'dexie', 'vite', 'esbuild', 'tsx', 'typescript', 'vitest', '@playwright/test', 'zustand'];
 
@@ -246,6 +247,32 @@ describe('the packed package, installed into a fresh project', () => {
       for (const s of servers) s.kill('SIGTERM');
       await browser.close();
     }
+  });
+
+  it('[S1] runs a TypeScript code handler in the sandbox through the bundled Sucrase (installed binary and `hookwire/node`)', { timeout: 60_000 }, () => {
+    const pipeline = {
+      format: 'hookwire.pipeline', version: 1, name: 'typed',
+      nodes: [
+        { id: 'ev', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'h', kind: 'handler', name: 'typed guard', action: { type: 'code', language: 'ts', source: 'interface Input { command?: string }\nexport default function (ctx: HandlerContext) {\n  const input = ctx.payload.tool_input as Input;\n  return input.command?.startsWith("rm ") ? { decision: "block_action", reason: `typed: ${input.command}` } : { decision: "continue" };\n}' } },
+      ],
+      wires: [{ from: 'ev', to: 'h' }],
+    };
+    writeFileSync(join(project, 'typed.pipeline.json'), JSON.stringify(pipeline));
+    expect(existsSync(join(project, 'node_modules', 'sucrase')), 'sucrase is bundled, not installed').toBe(false);
+    const deny = hookwire(['claude-hook', 'typed.pipeline.json'], JSON.stringify({ ...HOOK_INPUTS.PreToolUse, tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
+    expect(deny.stderr).toBe('');
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('typed: rm -rf /') });
+    writeFileSync(join(project, 'typed.mjs'), [
+      "import { loadRuntime } from 'hookwire/node';",
+      "const r = await loadRuntime('typed.pipeline.json');",
+      "if (!r.ok) throw new Error(JSON.stringify(r.problems));",
+      "const trace = r.runtime.startTrace({ record: null });",
+      "console.log(trace.emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'rm -rf /tmp/x' } }).reason);",
+    ].join('\n'));
+    const run = sh(process.execPath, ['typed.mjs'], project);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('typed: rm -rf /tmp/x');
   });
 
   it('passes publint and Are the Types Wrong (ESM-only profile)', { timeout: 60_000 }, () => {
