@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 // Node 22.1+ keeps V8's compiled code of the CLI's chunks on disk, so a `claude-hook` call (one process per
-// tool call) does not compile ~700 KB of JavaScript again (`npm run bench -- package`: 0.09 → 0.08 s of CPU
+// tool call) does not compile ~700 KB of JavaScript again (`npm run bench -- package`: 0.107 → 0.089 s of CPU
 // per call on Node 22.12). The cache lives in the user's own cache directory, not a shared /tmp one that
 // another account could fill with code for this process to run. Node 20 has no compile cache: nothing happens.
 // NODE_COMPILE_CACHE (a directory) and NODE_DISABLE_COMPILE_CACHE=1 keep working, as Node documents them.
