@@ -1,4 +1,4 @@
-import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue } from '../index.ts';
+import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../index.ts';
 
 /**
  * What the framework adapters share: JSON views of framework values and the one-line messages a model or a
@@ -69,4 +69,20 @@ export class HookwireTerminated extends Error {
     this.name = 'HookwireTerminated';
     this.result = result;
   }
+}
+
+/**
+ * An adapter's calls in flight on one trace, by the framework's call id, shared by every adapter made for
+ * that trace [E5][O4]. An app that makes an adapter per request (and keeps one trace per conversation)
+ * resumes a paused call through a new adapter: it must find the ASK that is waiting, not dispatch the call
+ * again behind it (the repeat would wait for that ASK's answer, which the first adapter never gets).
+ * `const callsOf = perTrace<Call>()` once per adapter module; `callsOf(trace)` in each adapter.
+ */
+export function perTrace<V>(): (trace: RuntimeTrace) => Map<string, V> {
+  const maps = new WeakMap<RuntimeTrace, Map<string, V>>();
+  return (trace) => {
+    let calls = maps.get(trace);
+    if (!calls) maps.set(trace, (calls = new Map()));
+    return calls;
+  };
 }

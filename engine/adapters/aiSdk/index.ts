@@ -16,7 +16,7 @@
  */
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
 import type { Approver, ApproverAnswer, EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 // The v3 model types, read off the middleware type that `ai` exports (so `ai` is the one peer dependency).
 type LanguageModelV3Middleware = LanguageModelMiddleware;
@@ -31,6 +31,14 @@ export interface HookwireAiSdk {
   tools<T extends ToolSet>(tools: T): T;
   stopWhen: () => boolean;
 }
+
+/** A tool call this trace dispatched: its `tool.before_call`, and the answer its ASK waits for. */
+interface Call {
+  result: Promise<EmitResult>;
+  ask: ((a: ApproverAnswer) => void) | null;
+  answered: boolean;
+}
+const callsOf = perTrace<Call>();
 
 export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   const before = async (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): Promise<{ result: EmitResult; params: LanguageModelV3CallOptions }> => {
@@ -96,12 +104,15 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   // ASK, so the step ends with a `tool-approval-request`; the app adds a `tool-approval-response` and calls the SDK
   // again. The question waits as the emit's approver; the answer in the messages settles it (an approved call's
   // `execute`, a denied one's `execution-denied` result in the next prompt), recorded as an approver's answer [P14].
-  const calls = new Map<string, { result: Promise<EmitResult>; ask: ((a: ApproverAnswer) => void) | null; answered: boolean }>();
+  // Shared by every adapter of this trace (an adapter per request resumes another's pause); a call leaves once
+  // its tool ran or was denied.
+  const calls = callsOf(trace);
   const answer = (toolCallId: string, a: ApproverAnswer) => {
     const c = calls.get(toolCallId);
     if (!c?.ask || c.answered) return;
     c.answered = true;
     c.ask(a);
+    if (a === 'deny' || (typeof a === 'object' && a.answer === 'deny')) calls.delete(toolCallId); // a denied call never executes
   };
   /** Reads the person's answers from messages or a prompt: approval responses, and denied results. */
   const settle = (messages: unknown) => {
@@ -119,7 +130,7 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
     }
   };
   const dispatchBefore = (name: string, input: unknown, toolCallId: string): Promise<boolean> => {
-    const call = { result: null as unknown as Promise<EmitResult>, ask: null as ((a: ApproverAnswer) => void) | null, answered: false };
+    const call: Call = { result: null as unknown as Promise<EmitResult>, ask: null, answered: false };
     let asked!: () => void;
     const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
     const approver: Approver = () => new Promise<ApproverAnswer>((resolve) => ((call.ask = resolve), asked()));
@@ -151,8 +162,12 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
           const call = calls.get(options.toolCallId);
           // The SDK executes an asked call only after an approval response; without one in the messages it fails closed.
           if (call?.ask && !call.answered) answer(options.toolCallId, { answer: 'deny', reason: 'the AI SDK ran the tool without an approval response' });
-          const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId, ...(call ? { dispatched: call.result } : {}) });
-          return r.status === 'blocked' ? r.message : r.value;
+          try {
+            const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId, ...(call ? { dispatched: call.result } : {}) });
+            return r.status === 'blocked' ? r.message : r.value;
+          } finally {
+            calls.delete(options.toolCallId);
+          }
         },
       };
     }

@@ -16,12 +16,22 @@
 import { interrupt } from '@langchain/langgraph';
 import { AIMessage, createMiddleware, ToolMessage, type BaseMessage } from 'langchain';
 import { isJsonObject, ownGet, type ApprovalRequest, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, changed, jsonOf, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, changed, jsonOf, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 /** The resume value of a Hookwire interrupt, as `humanInTheLoopMiddleware` takes it: one decision. */
 export interface HookwireResume {
   decisions: ({ type: 'approve' } | { type: 'reject'; message?: string })[];
 }
+
+/** A tool call this trace dispatched: its `tool.before_call`, and the ASK waiting for the resume value. */
+interface Call {
+  result: Promise<EmitResult>;
+  isAsk: Promise<boolean>;
+  request: ApprovalRequest | null;
+  answer: ((a: ApproverAnswer) => void) | null;
+  answered: boolean;
+}
+const callsOf = perTrace<Call>();
 
 export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string } = {}) {
   // [O4] An ASK is LangGraph's human-in-the-loop interrupt: `wrapToolCall` dispatches `tool.before_call` once per
@@ -29,11 +39,13 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
   // (it needs a checkpointer) and resumes with `new Command({ resume: { decisions: [...] } })`, when the tool node
   // runs again and `interrupt()` returns the person's decision. The question waits as the emit's approver; the
   // decision settles it, recorded as an approver's answer [P14].
-  const calls = new Map<string, { result: Promise<EmitResult>; isAsk: Promise<boolean>; request: ApprovalRequest | null; answer: ((a: ApproverAnswer) => void) | null; answered: boolean }>();
+  // Shared by every middleware of this trace (one made per request resumes another's interrupt); a call leaves
+  // once its tool ran or was refused.
+  const calls = callsOf(trace);
   const dispatchBefore = (name: string, input: JsonObject, id: string) => {
     let asked!: () => void;
     const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
-    const call = { result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null as ApprovalRequest | null, answer: null as ((a: ApproverAnswer) => void) | null, answered: false };
+    const call: Call = { result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null, answer: null, answered: false };
     const approver: Approver = (req) => new Promise<ApproverAnswer>((resolve) => ((call.request = req), (call.answer = resolve), asked()));
     call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: id }, { ...(id ? { event_id: `${id}:before` } : {}), approver });
     call.isAsk = Promise.race([askedNow, call.result.then(() => false)]);
@@ -106,6 +118,7 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
         },
         event_id: id || undefined,
       });
+      if (id) calls.delete(id); // past the interrupt: this call is done
       if (r.status === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name, status: 'error' });
       return r.value;
     },

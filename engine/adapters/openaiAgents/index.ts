@@ -22,7 +22,7 @@
  */
 import { Agent, getHandoff, Usage, type FunctionTool, type RunContext, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
 import { ownGet, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
 
 type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
 type AnyAgent = Agent<any, any>;
@@ -34,6 +34,13 @@ interface PendingAsk {
   answered: boolean;
   answer(a: ApproverAnswer): void;
 }
+
+/** A tool call this trace dispatched: its `tool.before_call`, and the ASK waiting for the SDK's approval. */
+interface Call {
+  result: Promise<EmitResult>;
+  ask: PendingAsk | null;
+}
+const callsOf = perTrace<Call>();
 
 export interface HookwireAgents {
   agent<A extends AnyAgent>(agent: A): A;
@@ -49,14 +56,19 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   // ASK, so the run returns with an interruption; the person answers with `state.approve()` / `state.reject()` and
   // the run resumes. The question waits as the emit's approver; the SDK's answer settles it, and the runtime
   // records it as any approver's answer [P14], so `hookwire replay` reproduces it [R15].
-  const calls = new Map<string, { result: Promise<EmitResult>; ask: PendingAsk | null }>();
+  // Shared by every adapter of this trace (an adapter per request resumes another's pause); a call leaves once
+  // its tool ran or was refused.
+  const calls = callsOf(trace);
   const settle = () => {
     for (const [callId, c] of calls) {
       const a = c.ask;
       if (!a || a.answered) continue;
       const approved = a.ctx.isToolApproved({ toolName: a.toolName, callId });
       if (approved === true) a.answer('allow');
-      else if (approved === false) a.answer({ answer: 'deny', reason: a.ctx.getRejectionMessage(a.toolName, callId) ?? 'rejected in the Agents SDK' });
+      else if (approved === false) {
+        a.answer({ answer: 'deny', reason: a.ctx.getRejectionMessage(a.toolName, callId) ?? 'rejected in the Agents SDK' });
+        calls.delete(callId); // the SDK never runs a rejected call
+      }
     }
   };
   const before = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
@@ -70,7 +82,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
         asked();
       });
     const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver });
-    const call = { result, ask: null as PendingAsk | null };
+    const call: Call = { result, ask: null };
     calls.set(callId, call);
     return Promise.race([askedNow, result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
   };
@@ -84,7 +96,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     if (approved === undefined) return undefined;
     const answer: ApproverAnswer = approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(f.name, callId) ?? 'rejected in the Agents SDK' };
     const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver: () => answer });
-    const call = { result, ask: null };
+    const call: Call = { result, ask: null };
     calls.set(callId, call);
     return call;
   };
@@ -107,11 +119,15 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       const call = callId !== undefined ? calls.get(callId) ?? resumed(f, ctx, input, callId) : undefined;
       // The SDK runs an asked call only once the person approved it; anything else fails closed.
       if (call?.ask && !call.ask.answered) call.ask.answer(ctx.isToolApproved({ toolName: f.name, callId: callId! }) === true ? 'allow' : { answer: 'deny', reason: 'the Agents SDK ran the tool without an approval' });
-      const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), {
-        ...(callId !== undefined ? { tool_use_id: callId } : {}),
-        ...(call ? { dispatched: call.result } : {}),
-      });
-      return r.status === 'blocked' ? r.message : r.value;
+      try {
+        const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), {
+          ...(callId !== undefined ? { tool_use_id: callId } : {}),
+          ...(call ? { dispatched: call.result } : {}),
+        });
+        return r.status === 'blocked' ? r.message : r.value;
+      } finally {
+        if (callId !== undefined) calls.delete(callId);
+      }
     };
     return { ...f, needsApproval, invoke } as Tool<any>;
   };

@@ -49,8 +49,8 @@ async function expectReplayMatches(live: Live) {
 
 describe('ASK through the frameworks\' own approval [O4]', () => {
   const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
-  const oaRun = (traceId: string, resuming = false) => {
-    const live = startLive({}, traceId, PIPELINE); // no approver: the SDK's interruption asks
+  const oaRun = (traceId: string, resuming = false, on?: Live) => {
+    const live = on ?? startLive({}, traceId, PIPELINE); // no approver: the SDK's interruption asks
     const m = mailer();
     const scripted = new ScriptedModel([
       ...(resuming ? [] : [{ usage: usage(), output: [functionCall('send_email', { to: 'ops@example.com' }, { callId: 'call-1' })] }]),
@@ -118,6 +118,21 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(b.live);
   });
 
+  it('[O4] OpenAI Agents: resumed through a new adapter on the same trace (an adapter per request), the waiting ASK gets the approval: dispatched once, the tool runs', async () => {
+    const a = oaRun('native-oa-same');
+    const first = await a.runner.run(a.agent, 'mail ops');
+    expect(first.interruptions).toHaveLength(1);
+    const b = oaRun('native-oa-same', true, a.live);
+    const state = await RunState.fromString(b.agent, first.state.toString());
+    state.approve(state.getInterruptions()[0]!);
+    const second = await Promise.race([b.runner.run(b.agent, state), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed run hangs')), 5000))]);
+    expect(second.finalOutput).toBe('done');
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(a.live);
+  });
+
   it('[O4] OpenAI Agents: a run state rejected after a resume elsewhere never runs the tool: the SDK refuses it and the model reads the refusal', async () => {
     const b = await oaResumeElsewhere((state) => state.reject(state.getInterruptions()[0]!, { message: 'not from here' }));
     expect(b.m.sent).toEqual([]);
@@ -125,8 +140,8 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(b.live);
   });
 
-  const aiRun = (traceId: string, resuming = false) => {
-    const live = startLive({}, traceId, PIPELINE);
+  const aiRun = (traceId: string, resuming = false, on?: Live) => {
+    const live = on ?? startLive({}, traceId, PIPELINE);
     const m = mailer();
     const hw = hookwireAiSdk(live.trace);
     const u = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -176,6 +191,21 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(b.live);
   });
 
+  it('[O4] AI SDK: the response sent through a new adapter on the same trace answers the waiting ASK: dispatched once, execute runs', async () => {
+    const a = aiRun('native-ai-same');
+    const messages: ModelMessage[] = [{ role: 'user', content: 'mail ops' }];
+    const first = await generateText({ ...a.settings, messages });
+    const request = first.content.find((p) => p.type === 'tool-approval-request')!;
+    const b = aiRun('native-ai-same', true, a.live);
+    const response = { type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: true };
+    const second = await Promise.race([generateText({ ...b.settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] }), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed call hangs')), 5000))]);
+    expect(second.text).toBe('done');
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(a.live);
+  });
+
   it('[O4] AI SDK: denied in a response sent to a new adapter and trace, execute never runs and the model reads the denial', async () => {
     const b = await aiAnswerElsewhere(false, 'not from here');
     expect(b.m.sent).toEqual([]);
@@ -204,8 +234,8 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await expectReplayMatches(s.live);
   });
 
-  const lcRun = (traceId: string, checkpointer = new MemorySaver(), thread = traceId, resuming = false) => {
-    const live = startLive({}, traceId, PIPELINE);
+  const lcRun = (traceId: string, checkpointer = new MemorySaver(), thread = traceId, resuming = false, on?: Live) => {
+    const live = on ?? startLive({}, traceId, PIPELINE);
     const m = mailer();
     const call = new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'send_email', args: { to: 'ops@example.com' }, type: 'tool_call' }] });
     const model = resuming ? fakeModel().respond(new AIMessage('done')) : fakeModel().respond(call).respond(new AIMessage('done'));
@@ -259,6 +289,19 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(s.m.sent).toHaveLength(2);
     for (const id of ['call-1:before', 'call-2:before']) expect((recordedLine(s.live, id)!.recorded as { approval: unknown }).approval).toEqual({ answer: 'allow', by: 'approver' });
     await expectReplayMatches(s.live);
+  });
+
+  it('[O4] LangChain: resumed through a new middleware on the same trace, the waiting ASK gets the decision: dispatched once, the tool runs', async () => {
+    const checkpointer = new MemorySaver();
+    const a = lcRun('native-lc-same', checkpointer, 'thread-s');
+    const first = await a.agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, a.config);
+    expect((first as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(1);
+    const b = lcRun('native-lc-same', checkpointer, 'thread-s', true, a.live);
+    await Promise.race([b.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), b.config), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed run hangs')), 5000))]);
+    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+    await expectReplayMatches(a.live);
   });
 
   it('[O4] LangChain: a thread interrupted under one agent and trace and resumed under new ones (one checkpointer, as a database shared by two processes) runs the tool, recorded there as approved', async () => {
