@@ -28,8 +28,12 @@ test('a broken trace file: every bad line with its number, keep the good events,
 
   // Rename it, reload: the library and the open trace are still there.
   await page.locator('[data-testid="trace-item"][aria-current="true"]').getByTestId('trace-rename').click();
-  await page.getByTestId('trace-rename-input').fill('Partly broken session');
-  await page.getByTestId('trace-rename-input').press('Enter');
+  await expect(page.getByTestId('trace-rename-input')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Partly broken session');
+  await page.keyboard.press('Enter');
+  // The row shows the new name once it is stored; a reload before that would race the write.
+  await expect(page.locator('[data-testid="trace-item"][aria-current="true"]')).toContainText('Partly broken session');
   await page.reload();
   await page.getByTestId('mode-debug').click();
   await expect(page.locator('[data-testid="trace-item"][aria-current="true"]')).toContainText('Partly broken session');
