@@ -86,10 +86,12 @@ test.describe('at 1280×720', () => {
     for (const l of parts) expect((await box(l)).height).toBeLessThanOrEqual(34);
 
     // At zoom 1 not all of the pipeline fits: the view follows the step, so every node it went through
-    // is in view whenever they fit together, and otherwise the handler that decided it (or, when none
-    // did, its first event).
+    // is in view whenever they fit together, and otherwise its anchor: the handler that decided it, else
+    // the first that changed something, else the first matcher that failed (or, when there is none of
+    // these, its first event).
     const pane = await box(page.locator('.dbg-canvas-wrap'));
     let lit = 0, partial = 0;
+    const anchors: (string | null)[] = [];
     for (let i = 0; i < 12; i++) {
       await page.getByTestId('step-next').click();
       await page.waitForTimeout(300);
@@ -103,12 +105,19 @@ test.describe('at 1280×720', () => {
       const decider = boxes.filter((b) => b.decider);
       const first = boxes.filter((b) => b.event).sort((a, b) => a.r.y - b.r.y).slice(0, 1);
       expect(first.length).toBeGreaterThan(0);
+      const anchorId = await page.locator('.dbg-canvas-wrap').getAttribute('data-anchor');
+      anchors.push(anchorId);
+      if (decider.length > 0) expect(anchorId, `step ${i + 2}: the decider is the anchor`).toBe(decider[0]!.id);
+      const anchor = boxes.filter((b) => b.id === anchorId);
       if (!fitTogether) partial++;
-      for (const { id, r } of fitTogether ? boxes : decider.length > 0 ? decider : first) {
+      for (const { id, r } of fitTogether ? boxes : anchor.length > 0 ? anchor : first) {
         expect(r.x >= pane.x - 1 && r.y >= pane.y - 1 && r.x + r.width <= pane.x + pane.width + 1 && r.y + r.height <= pane.y + pane.height + 1, `step ${i + 2}: ${id} is in view`).toBe(true);
       }
     }
     expect(partial, 'steps whose lit path does not fit at zoom 1').toBeGreaterThan(0);
+    // Step 9 decides nothing but redacts a secret; step 8 changes nothing and its block did not fire.
+    expect(anchors[7], 'step 9').toBe('h-redact-secrets');
+    expect(anchors[6], 'step 8').toBe('m-dangerous-tools');
     expect(lit).toBeGreaterThan(12);
 
     // A toast (here: a trace imported) never covers a timeline row.

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Canvas, type CanvasFollow } from '../../canvas/Canvas.tsx';
 import { useApp, selectDoc, selectPipelineId, selectSelectedNodes, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../../store/appStore.ts';
 import { useServices } from '../../services/AppServices.tsx';
-import { pathHighlight } from '../model/pathHighlight.ts';
+import { pathHighlight, type Highlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ZoomButtons } from '../../canvas/CanvasToolbar.tsx';
@@ -53,8 +53,9 @@ export function DebugMain() {
         {detail && <Legend />}
         <ZoomButtons />
       </div>
-      <div className="dbg-canvas-wrap">
-        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight.nodeClasses, why) } : {})} />
+      {/* data-anchor: the node the view keeps in sight when the step's path does not fit (for the layout tests). */}
+      <div className="dbg-canvas-wrap" data-anchor={highlight?.anchor ?? undefined}>
+        <Canvas key={pipelineId ?? 'none'} readOnly {...(highlight ? { nodeClasses: highlight.nodeClasses, edgeClasses: highlight.edgeClasses, follow: litNodes(highlight) } : {})} />
         <CompileBanner />
         <FailureBanner />
         {!trace && <NoTraceNote />}
@@ -65,13 +66,12 @@ export function DebugMain() {
 
 /**
  * The nodes the step went through (event, matchers tried, handlers that ran): the canvas keeps them in
- * view, and when they do not fit, the one that matters most: the picked handler, else the decider.
+ * view, and when they do not fit, the highlight's anchor (see `Highlight.anchor`).
  */
 const LIT = /\bdbg-(event|pass|fail|fired|error|decider|focus)\b/;
-function litNodes(classes: ReadonlyMap<string, string>, picked: string | null): CanvasFollow {
-  const lit = [...classes].filter(([, c]) => LIT.test(c));
-  const anchor = picked ?? lit.find(([, c]) => /\bdbg-decider\b/.test(c))?.[0];
-  return { ids: lit.map(([id]) => id), ...(anchor ? { anchor } : {}) };
+function litNodes(highlight: Highlight): CanvasFollow {
+  const ids = [...highlight.nodeClasses].filter(([, c]) => LIT.test(c)).map(([id]) => id);
+  return { ids, ...(highlight.anchor ? { anchor: highlight.anchor } : {}) };
 }
 
 function StepBadge() {

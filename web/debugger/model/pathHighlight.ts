@@ -9,6 +9,12 @@ import { edgeId } from '../../model/pipelineToFlow.ts';
 export interface Highlight {
   nodeClasses: Map<string, string>;
   edgeClasses: Map<string, string>;
+  /**
+   * The node the canvas keeps in view when the lit path does not fit: the "why didn't it fire?" handler, else
+   * the one that decided, else the first that changed something (payload, state, context for the model), else
+   * the first matcher that failed. Null when none of these is on the step.
+   */
+  anchor: string | null;
 }
 
 export interface HighlightOptions {
@@ -46,11 +52,18 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     if (!old || EDGE_RANK.indexOf(cls) > EDGE_RANK.indexOf(old)) edges.set(id, cls);
   };
   const focused = new Set<string>();
+  let effect: string | null = null;
+  let firstFail: string | null = null;
+  const mark = (id: string, cls: string) => {
+    if (cls === 'dbg-fail') firstFail ??= id;
+    add(id, cls);
+  };
   for (const h of explanation?.handlers ?? []) {
     const decider = explanation!.decided_by === h.handler_id;
+    if (h.status === 'fired' && (h.patch?.length || h.state_changes?.length || h.context !== undefined)) effect ??= h.handler_id;
     add(h.handler_id, HANDLER_CLASS[h.status]);
     if (decider) add(h.handler_id, 'dbg-decider');
-    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, add, addEdge);
+    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, mark, addEdge);
     if (options.focus === h.handler_id) {
       focused.add(h.handler_id);
       for (const p of h.paths) if (p.type_matched) for (const id of p.nodes) focused.add(id);
@@ -62,7 +75,8 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     const list = nodes.get(id);
     nodeClasses.set(id, list ? list.join(' ') : 'dbg-dim');
   }
-  return { nodeClasses, edgeClasses: edges };
+  const decidedBy = explanation?.decided_by ?? null;
+  return { nodeClasses, edgeClasses: edges, anchor: options.focus ?? decidedBy ?? effect ?? firstFail };
 }
 
 /** Marks one path whose event type matched: each matcher up to the first that failed, and the wires between. */

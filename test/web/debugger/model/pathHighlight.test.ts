@@ -52,6 +52,19 @@ describe('canvas highlight of the path an event took (read from the Explanation)
     expect(h.edgeClasses).toEqual(all.edgeClasses);
   });
 
+  it('the anchor the canvas keeps in view: the picked handler, else the decider, else the first that changed something, else the first failed matcher', () => {
+    // Step 12 blocked: the decider, unless a handler is picked for "why didn't it fire?".
+    expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids).anchor).toBe('h-block-destructive');
+    expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids, { focus: 'h-block-injection' }).anchor).toBe('h-block-injection');
+    // Step 9 continued, but a secret was redacted: the rewrite, not the audit log that also ran.
+    const redacted = stepOf('demo:09:tool.after_call');
+    expect(redacted.explanation!.decision).toBe('continue');
+    expect(pathHighlight(redacted.explanation, ids).anchor).toBe('h-redact-secrets');
+    // Step 8 changed nothing and decided nothing: where the block did not fire.
+    expect(pathHighlight(stepOf('demo:08:tool.before_call').explanation, ids).anchor).toBe('m-dangerous-tools');
+    expect(pathHighlight(null, ids).anchor).toBeNull();
+  });
+
   it('no explanation (a step after the run ended, a repeat): everything is dimmed', () => {
     const h = pathHighlight(null, ids);
     expect([...h.nodeClasses.values()].every((c) => c === 'dbg-dim')).toBe(true);
