@@ -47,6 +47,22 @@ async function expectReplayMatches(live: Live) {
   for (const r of replayed) expect({ decision: r.decision, reason: r.reason, decided_by: r.decided_by }).toEqual(live_.get(r.event_id));
 }
 
+/** A resumed run that waits on a lost answer would hang: the test fails after 5 s instead. */
+function within<T>(run: Promise<T>, what: string): Promise<T> {
+  return Promise.race([run, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(what)), 5000))]);
+}
+
+/**
+ * The waiting ASK got the person's approval: the tool ran once with the rewritten input, its event was
+ * dispatched once and recorded as approved, and the CLI's replay of the recording agrees.
+ */
+async function expectApprovedOnce(live: Live, sent: unknown[]) {
+  expect(sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
+  expect(live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
+  expect(recordedLine(live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
+  await expectReplayMatches(live);
+}
+
 describe('ASK through the frameworks\' own approval [O4]', () => {
   const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
   const oaRun = (traceId: string, resuming = false, on?: Live) => {
@@ -125,12 +141,9 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const b = oaRun('native-oa-same', true, a.live);
     const state = await RunState.fromString(b.agent, first.state.toString());
     state.approve(state.getInterruptions()[0]!);
-    const second = await Promise.race([b.runner.run(b.agent, state), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed run hangs')), 5000))]);
+    const second = await within(b.runner.run(b.agent, state), 'the resumed run hangs');
     expect(second.finalOutput).toBe('done');
-    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
-    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
-    await expectReplayMatches(a.live);
+    await expectApprovedOnce(a.live, b.m.sent);
   });
 
   it('[O4] OpenAI Agents: a run state rejected after a resume elsewhere never runs the tool: the SDK refuses it and the model reads the refusal', async () => {
@@ -198,12 +211,9 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const request = first.content.find((p) => p.type === 'tool-approval-request')!;
     const b = aiRun('native-ai-same', true, a.live);
     const response = { type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: true };
-    const second = await Promise.race([generateText({ ...b.settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] }), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed call hangs')), 5000))]);
+    const second = await within(generateText({ ...b.settings, messages: [...messages, ...first.response.messages, { role: 'tool', content: [response] }] }), 'the resumed call hangs');
     expect(second.text).toBe('done');
-    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
-    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
-    await expectReplayMatches(a.live);
+    await expectApprovedOnce(a.live, b.m.sent);
   });
 
   it('[O4] AI SDK: denied in a response sent to a new adapter and trace, execute never runs and the model reads the denial', async () => {
@@ -297,11 +307,8 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const first = await a.agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, a.config);
     expect((first as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(1);
     const b = lcRun('native-lc-same', checkpointer, 'thread-s', true, a.live);
-    await Promise.race([b.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), b.config), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the resumed run hangs')), 5000))]);
-    expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(a.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
-    expect(recordedLine(a.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver' } });
-    await expectReplayMatches(a.live);
+    await within(b.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), b.config), 'the resumed run hangs');
+    await expectApprovedOnce(a.live, b.m.sent);
   });
 
   it('[O4] LangChain: a thread interrupted under one agent and trace and resumed under new ones (one checkpointer, as a database shared by two processes) runs the tool, recorded there as approved', async () => {
