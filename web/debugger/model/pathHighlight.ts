@@ -41,7 +41,9 @@ const EDGE_RANK = ['dbg-edge-fail', 'dbg-edge-pass', 'dbg-edge-decider'];
 export function pathHighlight(explanation: Explanation | null, nodeIds: readonly string[], options: HighlightOptions = {}): Highlight {
   const nodes = new Map<string, string[]>();
   const edges = new Map<string, string>();
+  let firstFail: string | null = null;
   const add = (id: string, cls: string) => {
+    if (cls === 'dbg-fail') firstFail ??= id;
     const list = nodes.get(id);
     if (!list) nodes.set(id, [cls]);
     else if (!list.includes(cls)) list.push(cls);
@@ -53,17 +55,12 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   };
   const focused = new Set<string>();
   let effect: string | null = null;
-  let firstFail: string | null = null;
-  const mark = (id: string, cls: string) => {
-    if (cls === 'dbg-fail') firstFail ??= id;
-    add(id, cls);
-  };
   for (const h of explanation?.handlers ?? []) {
     const decider = explanation!.decided_by === h.handler_id;
     if (h.status === 'fired' && (h.patch?.length || h.state_changes?.length || h.context !== undefined)) effect ??= h.handler_id;
     add(h.handler_id, HANDLER_CLASS[h.status]);
     if (decider) add(h.handler_id, 'dbg-decider');
-    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, mark, addEdge);
+    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, add, addEdge);
     if (options.focus === h.handler_id) {
       focused.add(h.handler_id);
       for (const p of h.paths) if (p.type_matched) for (const id of p.nodes) focused.add(id);
