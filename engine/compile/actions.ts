@@ -73,11 +73,12 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
         if (!g) return null;
         fields.push([f, g]);
       }
-      const level = action.level;
+      const { level } = action;
+      const { name } = node;
       return {
         rewrites: [],
         run: (scope, into) => {
-          const record = auditRecord(scope, node.name, level, message, fields);
+          const record = auditRecord(scope, name, level, message, fields);
           return into === undefined ? new ActionOk(new AuditOutcome(record)) : fill(into, 'continue', undefined, undefined, undefined, undefined, record);
         },
       };

@@ -687,28 +687,33 @@ function describeRun(h: CompiledHandler, paths: PathExplain[], rec: RunRecord): 
   return out;
 }
 
-/** Whether a step's decision counts for the precedence note: a run that decided, or an open breaker that blocked [E3]. */
-function decides(rec: StepRecord): boolean {
-  if (rec.kind === 'breaker') return rec.blocked;
-  if (rec.result.ok) return rec.result.outcome.decision !== 'continue';
+/**
+ * What a step decided, for the precedence note: a run's own decision, the error policy that decided for a
+ * failed run, or the block of an open breaker [E3]; null when it decided nothing (CONTINUE, a logged error).
+ */
+function stepDecision(rec: StepRecord): string | null {
+  if (rec.kind === 'breaker') return rec.blocked ? 'block_action' : null;
+  if (rec.result.ok) return rec.result.outcome.decision === 'continue' ? null : rec.result.outcome.decision;
   const policy = rec.error?.policy;
-  return policy !== 'continue' && policy !== 'logged';
+  return policy === undefined || policy === 'continue' || policy === 'logged' ? null : policy;
 }
 
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
 function precedenceNote(compiled: CompiledPipeline, records: readonly StepRecord[], result: DispatchResult, sync: boolean): string | undefined {
   let count = 0;
-  for (const rec of records) if (decides(rec)) count++;
+  for (const rec of records) if (stepDecision(rec) !== null) count++;
   if (!sync && count > 0) return 'This event is async: decisions are reported but never enforced.';
   if (count < 2) return undefined;
-  const deciders = records.filter(decides);
-  const winner = deciders.find((rec) => compiled.handlers[rec.rank]!.id === result.decided_by);
-  const others = deciders.filter((rec) => rec !== winner).map((rec) => {
+  const deciders = records.flatMap((rec) => {
+    const decision = stepDecision(rec);
+    return decision === null ? [] : [{ rec, decision }];
+  });
+  const winner = deciders.find((d) => compiled.handlers[d.rec.rank]!.id === result.decided_by);
+  const others = deciders.filter((d) => d !== winner).map(({ rec, decision }) => {
     const h = compiled.handlers[rec.rank]!;
     const shadow = rec.kind === 'ran' && rec.ignored === 'shadow';
-    const decision = rec.kind === 'breaker' ? 'block_action' : rec.result.ok ? rec.result.outcome.decision : rec.error!.policy;
     return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${decision.toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
   });
-  const winnerName = winner ? compiled.handlers[winner.rank]!.name : result.decided_by;
+  const winnerName = winner ? compiled.handlers[winner.rec.rank]!.name : result.decided_by;
   return `${result.decision.toUpperCase()} from "${winnerName}" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: ${others.join('; ')}.`;
 }

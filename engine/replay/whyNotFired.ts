@@ -79,17 +79,17 @@ export function whyNotFiredIn(explanation: Explanation, handlerId: string, handl
     case 'not_reached':
       return notReached(explanation, h, answer, didNot);
     case 'breaker_open': {
-      const until = h.breaker_open_until ?? 0;
+      const until = h.breaker_open_until;
       return answer({ kind: 'breaker_open', until }, `${didNot} its circuit breaker is open after repeated failures, until ${isoTime(until) ?? `${until} ms`}.`);
     }
     case 'not_matched':
       return notMatched(explanation, h, answer, didNot);
     case 'error': {
-      const e = h.error!;
+      const e = h.error;
       return answer({ kind: 'error', error: e }, `${who} ran and failed (${e.kind}: ${clip(e.message, 120)}); ${POLICY_WORDS[e.policy]}.`);
     }
     case 'fired': {
-      const decision = h.decision ?? 'continue';
+      const decision = h.decision;
       const reason: WhyReason = { kind: 'fired', decision, reason: h.reason ?? '', ...(h.ignored ? { ignored: h.ignored } : {}) };
       const note = h.ignored === 'shadow' ? ' (shadow mode: not enforced)' : h.ignored === 'async' ? ' (async event: the decision is ignored)' : '';
       return answer(reason, `${who} fired and decided ${decisionWithReason(decision, h.reason)}${note}.`);
