@@ -4,6 +4,7 @@ import jsonPatch from 'fast-json-patch';
 const { compare } = jsonPatch;
 import type { HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
+import type { Decision } from '../model/decision.ts';
 import { ownGet } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
@@ -688,14 +689,15 @@ function describeRun(h: CompiledHandler, paths: PathExplain[], rec: RunRecord): 
 }
 
 /**
- * What a step decided, for the precedence note: a run's own decision, the error policy that decided for a
- * failed run, or the block of an open breaker [E3]; null when it decided nothing (CONTINUE, a logged error).
+ * What a step decided, for the precedence note: a run's own decision, the decision its error policy took
+ * for a failed run [E1], or the block of an open breaker [E3]; null when it decided nothing (CONTINUE, an
+ * error that is logged or ignored).
  */
-function stepDecision(rec: StepRecord): string | null {
+function stepDecision(rec: StepRecord): Decision | null {
   if (rec.kind === 'breaker') return rec.blocked ? 'block_action' : null;
   if (rec.result.ok) return rec.result.outcome.decision === 'continue' ? null : rec.result.outcome.decision;
   const policy = rec.error?.policy;
-  return policy === undefined || policy === 'continue' || policy === 'logged' ? null : policy;
+  return policy === 'block' ? 'block_action' : policy === 'terminate' ? 'terminate' : null;
 }
 
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
@@ -712,6 +714,8 @@ function precedenceNote(compiled: CompiledPipeline, records: readonly StepRecord
   const others = deciders.filter((d) => d !== winner).map(({ rec, decision }) => {
     const h = compiled.handlers[rec.rank]!;
     const shadow = rec.kind === 'ran' && rec.ignored === 'shadow';
+    // Only the last decider can be a failure or an open breaker (both end the chain), and it is the winner
+    // unless an earlier TERMINATE outranks it, which would have ended the chain first: so the others ran.
     return `"${h.name}" ${shadow ? 'would have decided' : 'decided'} ${decision.toUpperCase()}${shadow ? ' (shadow, not enforced)' : ''}`;
   });
   const winnerName = winner ? compiled.handlers[winner.rec.rank]!.name : result.decided_by;

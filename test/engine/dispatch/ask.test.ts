@@ -85,3 +85,19 @@ describe('add_context [H11]', () => {
     expect(() => chain({ id: 'a', action: ask('{{nope.x}}') })).toThrow(/bad_path/);
   });
 });
+
+describe('the precedence note [D5]', () => {
+  it('[D5][H8] names the effective decision and every other decider in chain order, a shadow one as not enforced', () => {
+    const c = chain({ id: 'a', action: ask() }, { id: 'sh', action: block('shadow says no'), shadow: true }, { id: 'log', action: audit() }, { id: 't', action: terminate('end') });
+    const { fast, explanation } = both(c, event('tool.before_call'));
+    expect(fast.decided_by).toBe('t');
+    expect(explanation.precedence).toBe(
+      'TERMINATE from "t" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: "a" decided ASK; "sh" would have decided BLOCK_ACTION (shadow, not enforced).',
+    );
+  });
+
+  it('[D5] one decider, or deciders that only continue, get no note', () => {
+    expect(both(chain({ id: 'a', action: ask() }, { id: 'log', action: audit() }), event('tool.before_call')).explanation.precedence).toBeUndefined();
+    expect(both(chain({ id: 'n', action: note('hi') }, { id: 'log', action: audit() }), event('tool.before_call')).explanation.precedence).toBeUndefined();
+  });
+});

@@ -197,3 +197,12 @@ describe('code handlers in the engine', () => {
     expect(noSandbox.ok || noSandbox.problems[0]!.code).toBe('no_sandbox');
   });
 });
+
+describe('the precedence note with a failing handler [D5][E1]', () => {
+  it('[D5][E1] a failure whose error policy blocks is the effective decider over an earlier ASK', () => {
+    const c = compileWith(pipeline([ev('e', '*'), handler('a', { type: 'ask', reason: 'sure?' }, { order: 1 }), handler('f', code('export default () => { throw new Error("oops"); }'), { order: 2 })], ['e->a', 'e->f']));
+    const { result, explanation } = explainEvent(c, event('tool.before_call'), initialState(), { clock: fixedClock() });
+    expect([result.decision, result.decided_by]).toEqual(['block_action', 'f']);
+    expect(explanation.precedence).toBe('BLOCK_ACTION from "f" is effective (TERMINATE > BLOCK_ACTION > ASK > STOP_PROPAGATION > CONTINUE); also: "a" decided ASK.');
+  });
+});
