@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect, type Page } from '@playwright/test';
-import type { Pipeline } from '../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../engine/model/pipelineTypes.ts';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { shot } from './editorHelpers.ts';

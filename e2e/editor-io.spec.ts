@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { PIPELINE_SCHEMA_ID } from '../engine/model/pipelineSchema.ts';
+import { PIPELINE_SCHEMA_ID } from '../engine/model/pipelineTypes.ts';
 import { exportedDoc, node, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 async function download(page: import('@playwright/test').Page, layout: boolean): Promise<{ text: string; path: string; name: string }> {

@@ -6,7 +6,7 @@ export * from './model/json.ts';
 export * from './model/event.ts';
 export * from './model/decision.ts';
 export * from './model/problem.ts';
-export * from './model/pipelineSchema.ts';
+export * from './model/pipelineTypes.ts';
 export { loadPipeline, parsePipelineText, type LoadResult, type LoadOptions } from './compile/loadPipeline.ts';
 export { jsonErrorMessage, parseJsonText } from './model/jsonErrorOffset.ts';
 export { hasCode, isCodeNode } from './model/codeNodes.ts';

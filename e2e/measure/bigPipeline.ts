@@ -1,6 +1,6 @@
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline, type PipelineNode, type Wire } from '../../engine/model/pipelineSchema.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline, type PipelineNode, type Wire } from '../../engine/model/pipelineTypes.ts';
 import { LIFECYCLE_EVENT_TYPES } from '../../engine/model/event.ts';
-import { HANDLER_ACTION_TYPES } from '../../engine/model/pipelineSchema.ts';
+import { HANDLER_ACTION_TYPES } from '../../engine/model/pipelineTypes.ts';
 import { defaultAction } from '../../web/model/nodeFactory.ts';
 import { autoLayout } from '../../web/model/autoLayout.ts';
 

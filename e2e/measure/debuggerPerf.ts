@@ -22,7 +22,7 @@ import { compilePipeline } from '../../engine/compile/compilePipeline.ts';
 import { createReplayer } from '../../engine/replay/createReplayer.ts';
 import { readTrace } from '../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
-import type { Trace } from '../../engine/trace/traceSchema.ts';
+import type { Trace } from '../../engine/trace/traceTypes.ts';
 import { demoPipeline } from '../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../web/demo/demoTrace.ts';
 

@@ -1,4 +1,4 @@
-import type { HandlerNode } from '../model/pipelineSchema.ts';
+import type { HandlerNode } from '../model/pipelineTypes.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { JsonObject, JsonValue } from '../model/json.ts';
 import { ownGet } from '../model/json.ts';

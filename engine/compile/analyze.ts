@@ -1,7 +1,7 @@
 import type { EventMode } from '../model/event.ts';
 import { eventModes } from '../model/eventModes.ts';
 import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
-import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineSchema.ts';
+import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineTypes.ts';
 import { parsePipeline } from '../model/parsePipeline.ts';
 import type { Problem } from '../model/problem.ts';
 import { parseEventPattern, type EventPattern } from '../model/eventPattern.ts';

@@ -1,4 +1,4 @@
-import type { HandlerNode, CodeSpec, MatcherNode } from '../model/pipelineSchema.ts';
+import type { HandlerNode, CodeSpec, MatcherNode } from '../model/pipelineTypes.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Scope } from '../match/path.ts';
 import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';

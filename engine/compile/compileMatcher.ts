@@ -1,4 +1,4 @@
-import type { MatcherNode } from '../model/pipelineSchema.ts';
+import type { MatcherNode } from '../model/pipelineTypes.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { compileCondition } from '../match/compileCondition.ts';

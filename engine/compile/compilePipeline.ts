@@ -1,5 +1,5 @@
 import type { EventMode } from '../model/event.ts';
-import type { HandlerNode, Pipeline } from '../model/pipelineSchema.ts';
+import type { HandlerNode, Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../model/eventPattern.ts';
 import type { Requirement } from '../match/atoms.ts';

@@ -1,7 +1,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { LIFECYCLE_EVENT_TYPES } from '../model/event.ts';
 import { leadingToHandlers } from '../model/graph.ts';
-import { BLOCKING_ACTIONS, type Pipeline } from '../model/pipelineSchema.ts';
+import { BLOCKING_ACTIONS, type Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import { patternCovers, patternsOverlap, type EventPattern } from '../model/eventPattern.ts';
 import type { Analysis, AnalyzedHandler } from './analyze.ts';

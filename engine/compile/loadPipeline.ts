@@ -2,7 +2,7 @@ import { analyzeDocument } from './analyze.ts';
 import { lintPipeline } from './lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
-import type { Pipeline } from '../model/pipelineSchema.ts';
+import type { Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 
 /** A loaded pipeline with its warnings, or every problem that stops it [V2]. */

@@ -1,5 +1,5 @@
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
-import type { RewriteOp } from '../model/pipelineSchema.ts';
+import type { RewriteOp } from '../model/pipelineTypes.ts';
 import { parsePath } from '../match/path.ts';
 import { compileRegex, type SafeRegex } from '../match/regex.ts';
 

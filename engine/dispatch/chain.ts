@@ -5,7 +5,7 @@ import type { Scope } from '../match/path.ts';
 import type { ActionResult, ResultSlot } from '../compile/types.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
-import { breakerWhileOpen } from '../model/pipelineSchema.ts';
+import { breakerWhileOpen } from '../model/pipelineTypes.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
 
 /**

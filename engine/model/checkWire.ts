@@ -1,4 +1,4 @@
-import type { PipelineNode, Wire } from './pipelineSchema.ts';
+import type { PipelineNode, Wire } from './pipelineTypes.ts';
 import type { Problem } from './problem.ts';
 
 import { buildGraph, reachable, wireAllowed } from './graph.ts';

@@ -1,5 +1,5 @@
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from './json.ts';
-import type { Condition, MatcherNode } from './pipelineSchema.ts';
+import type { Condition, MatcherNode } from './pipelineTypes.ts';
 
 /**
  * Readable one-line summaries of conditions, for the canvas and lists. Display only: matching lives in the

@@ -1,6 +1,6 @@
 import { LIFECYCLE_EVENTS, type EventMode } from './event.ts';
 import { parseEventPattern } from './eventPattern.ts';
-import type { Pipeline } from './pipelineSchema.ts';
+import type { Pipeline } from './pipelineTypes.ts';
 
 /** What an event pattern's events are dispatched as: one mode, or `mixed` when the types it selects differ. */
 export type PatternMode = EventMode | 'mixed';

@@ -1,4 +1,4 @@
-import type { PipelineNode, Wire } from './pipelineSchema.ts';
+import type { PipelineNode, Wire } from './pipelineTypes.ts';
 
 /** The wiring of a pipeline as adjacency maps (Maps, so user-named ids are just names [V8]). */
 export interface PipelineGraph {

@@ -1,20 +1,19 @@
 import { z } from 'zod';
+import { sameType, type Same } from './sameType.ts';
+import type { JsonValue } from './json.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Action, type ActionInput, type CodeSpec, type Condition, type EventNode, type EventTypeDecl, type HandlerNode, type HandlerNodeInput, type Layout, type MatcherNode, type Pipeline, type PipelineInput, type PipelineNode, type RewriteOp, type Wire } from './pipelineTypes.ts';
 
 /**
- * Pipeline document, format `hookwire.pipeline` version 1: the single definition of the file format.
- * The JSON Schema shipped in `engine/schema/pipeline.v1.schema.json` is generated from it.
+ * The checks of the pipeline document, format `hookwire.pipeline` version 1: what a file may hold. The JSON
+ * Schema shipped in `engine/schema/pipeline.v1.schema.json` is generated from them; the types are written
+ * out in `pipelineTypes.ts`, and the end of this file makes the compiler hold the two equal.
  *
  * Semantics (what the nodes mean) live in SPEC.md; here is only the shape. Conditions are checked in depth
  * by `compileCondition`, which reports problems with their JSON path like the rest of the loader.
  */
-export const PIPELINE_FORMAT = 'hookwire.pipeline';
-export const PIPELINE_VERSION = 1;
-/**
- * The `$id` of the pipeline JSON Schema [V10]: the file as the npm package ships it, on a CDN that serves
- * package files (`hookwire/schema/pipeline.v1.schema.json` locally; `hookwire ui` serves it at /schema/).
- */
-export const PIPELINE_SCHEMA_ID = `https://unpkg.com/hookwire/dist/schema/pipeline.v${PIPELINE_VERSION}.schema.json`;
 
+/** Any JSON value (typed as the engine's own `JsonValue`). */
+const Json = z.json() as unknown as z.ZodType<JsonValue, JsonValue>;
 const Id = z.string().min(1).max(200).describe('Node id, unique in the pipeline.');
 const Template = z.string().max(10_000).describe('Text with {{path}} placeholders, e.g. "blocked {{payload.tool_name}}".');
 
@@ -50,7 +49,7 @@ export const MatcherNodeSchema = z.strictObject({
 });
 
 export const RewriteOpSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('set'), path: z.string().min(1), value: z.json() }),
+  z.strictObject({ op: z.literal('set'), path: z.string().min(1), value: Json }),
   z.strictObject({ op: z.literal('remove'), path: z.string().min(1) }),
   z.strictObject({
     op: z.literal('redact'),
@@ -107,15 +106,6 @@ export const HandlerNodeSchema = z.strictObject({
   action: ActionSchema,
 });
 
-/** Actions that can block: a breaker in front of one blocks while open unless told to skip [E3]. */
-export const BLOCKING_ACTIONS: ReadonlySet<string> = new Set(['block', 'terminate', 'budget', 'code', 'ask']);
-
-/** What an open breaker does to an event the handler matches [E3]: `skip` the handler, or `block` the action. */
-export function breakerWhileOpen(node: { breaker?: { while_open?: 'skip' | 'block' | undefined } | undefined; action: { type: string } }): 'skip' | 'block' {
-  if (!node.breaker) return 'skip';
-  return node.breaker.while_open ?? (BLOCKING_ACTIONS.has(node.action.type) ? 'block' : 'skip');
-}
-
 export const NodeSchema = z.discriminatedUnion('kind', [EventNodeSchema, MatcherNodeSchema, HandlerNodeSchema]);
 
 export const WireSchema = z.strictObject({ from: Id, to: Id });
@@ -143,21 +133,19 @@ export const PipelineSchema = z.strictObject({
   layout: LayoutSchema.optional().describe('Canvas positions; no effect on semantics.'),
 });
 
-export type Condition = z.infer<typeof ConditionSchema>;
-export type CodeSpec = z.infer<typeof CodeSpecSchema>;
-export type EventNode = z.infer<typeof EventNodeSchema>;
-export type MatcherNode = z.infer<typeof MatcherNodeSchema>;
-export type RewriteOp = z.infer<typeof RewriteOpSchema>;
-export type Action = z.infer<typeof ActionSchema>;
-export type ActionType = Action['type'];
-export type HandlerNode = z.infer<typeof HandlerNodeSchema>;
-export type PipelineNode = z.infer<typeof NodeSchema>;
-export type Wire = z.infer<typeof WireSchema>;
-export type EventTypeDecl = z.infer<typeof EventTypeDeclSchema>;
-export type Layout = z.infer<typeof LayoutSchema>;
-/** A pipeline document after loading: defaults filled in. */
-export type Pipeline = z.infer<typeof PipelineSchema>;
-/** A pipeline document as written in a file: defaults optional. */
-export type PipelineInput = z.input<typeof PipelineSchema>;
-
-export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'ask', 'add_context', 'rewrite', 'audit', 'budget', 'code'];
+// The written-out types are exactly what the checks accept and produce: a compile error here names the drift.
+sameType<Same<Condition, z.infer<typeof ConditionSchema>>>();
+sameType<Same<CodeSpec, z.infer<typeof CodeSpecSchema>>>();
+sameType<Same<EventNode, z.infer<typeof EventNodeSchema>>>();
+sameType<Same<MatcherNode, z.infer<typeof MatcherNodeSchema>>>();
+sameType<Same<RewriteOp, z.infer<typeof RewriteOpSchema>>>();
+sameType<Same<Action, z.infer<typeof ActionSchema>>>();
+sameType<Same<ActionInput, z.input<typeof ActionSchema>>>();
+sameType<Same<HandlerNode, z.infer<typeof HandlerNodeSchema>>>();
+sameType<Same<HandlerNodeInput, z.input<typeof HandlerNodeSchema>>>();
+sameType<Same<PipelineNode, z.infer<typeof NodeSchema>>>();
+sameType<Same<Wire, z.infer<typeof WireSchema>>>();
+sameType<Same<EventTypeDecl, z.infer<typeof EventTypeDeclSchema>>>();
+sameType<Same<Layout, z.infer<typeof LayoutSchema>>>();
+sameType<Same<Pipeline, z.infer<typeof PipelineSchema>>>();
+sameType<Same<PipelineInput, z.input<typeof PipelineSchema>>>();

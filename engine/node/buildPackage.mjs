@@ -2,12 +2,13 @@
 // Builds the package's dist/ (`npm run build:dist`; `npm pack` and `npm publish` run it as prepack):
 //   dist/**/*.js + .d.ts   every engine module, by tsc (engine/tsconfig.dist.json): `hookwire`, `hookwire/node`
 //   dist/sandbox/sucraseTransform.js   Sucrase's `transform` bundled in (bundleSucrase below says why)
+//   dist/vendor/zod.js     zod bundled in, and the modules that use it pointed at it (bundleZod says why)
 //   dist/cli/              the `hookwire` binary, bundled by esbuild (buildCli.mjs says why)
 //   dist/schema/           the JSON Schemas (`hookwire/schema/*.json`)
 //   dist/web/              the production build of the app, served by `hookwire ui`
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { buildCli } from './buildCli.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -27,6 +28,7 @@ rmSync(dist, { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'engine/tsconfig.dist.json']);
 rewriteDeclarationImports(dist);
 await bundleSucrase(join(dist, 'sandbox'));
+await bundleZod(dist);
 if (!(await buildCli('node/bin.ts', join(dist, 'cli')))) process.exit(1);
 cpSync(join(root, 'engine', 'schema'), join(dist, 'schema'), { recursive: true });
 if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '--emptyOutDir', '--sourcemap', 'false', '--logLevel', 'warn']);
@@ -55,6 +57,66 @@ async function bundleSucrase(outDir) {
     logLevel: 'warning',
   });
   writeFileSync(join(outDir, 'sucraseTransform.d.ts'), '/** Sucrase\'s `transform`, bundled (engine-internal). */\nexport declare function transform(code: string, options: { transforms: string[]; [option: string]: unknown }): { code: string; sourceMap?: unknown };\n');
+}
+
+/**
+ * zod checks pipeline and trace files, but as a dependency it is 5.9 MB of an install (zod 3, 4 and mini,
+ * each as ESM, CommonJS and types) for the ~450 KB the engine loads. The package's public types are written
+ * out (model/pipelineTypes.ts, trace/traceTypes.ts) and name no zod type, so zod is bundled like Sucrase:
+ * dist/vendor/zod.js, with zod's license, and the emitted modules import it by relative path. The
+ * declarations of the schema modules themselves (not reachable from any entry point: the `exports` map has
+ * no deep paths) are dropped, and the build fails if any other declaration still names zod.
+ */
+async function bundleZod(dir) {
+  const { build } = await import('esbuild');
+  const license = readFileSync(join(root, 'node_modules', 'zod', 'LICENSE'), 'utf8').trim();
+  const version = JSON.parse(readFileSync(join(root, 'node_modules', 'zod', 'package.json'), 'utf8')).version;
+  await build({
+    stdin: { contents: "export { z } from 'zod';", resolveDir: root, loader: 'js' },
+    outfile: join(dir, 'vendor', 'zod.js'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    banner: { js: `/*! zod ${version} (https://github.com/colinhacks/zod), bundled.\n${license}\n*/` },
+    logLevel: 'warning',
+  });
+  writeFileSync(join(dir, 'vendor', 'zod.d.ts'), '/** zod, bundled (engine-internal: no public declaration names it). */\nexport declare const z: any;\n');
+  const reachable = publicDeclarations(dir);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    if (file.startsWith(join(dir, 'vendor')) || file.startsWith(join(dir, 'web')) || file.startsWith(join(dir, 'cli'))) continue;
+    const text = readFileSync(file, 'utf8');
+    if (!/\bfrom\s*['"]zod['"]/.test(text)) continue;
+    if (entry.name.endsWith('.d.ts')) {
+      if (reachable.has(file)) throw new Error(`${file}: a public declaration names zod, which the package does not install`);
+      rmSync(file);
+    } else if (entry.name.endsWith('.js')) {
+      const rel = relative(entry.parentPath, join(dir, 'vendor', 'zod.js'));
+      writeFileSync(file, text.replace(/(\bfrom\s*)(['"])zod\2/g, `$1$2${rel.startsWith('.') ? rel : `./${rel}`}$2`));
+    }
+  }
+}
+
+/** The declaration files a user's compiler can load: those of the `exports` entry points and what they import. */
+function publicDeclarations(dir) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const stack = Object.values(pkg.exports)
+    .filter((target) => typeof target === 'string' && target.endsWith('.js'))
+    .map((target) => join(root, target.replace(/\.js$/, '.d.ts')));
+  const seen = new Set();
+  while (stack.length) {
+    const file = stack.pop();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      stack.push(join(dirname(file), m[1]).replace(/\.(js|ts)$/, '.d.ts'));
+    }
+  }
+  return seen;
 }
 
 /**

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sink } from '../runtime/sinkQueue.ts';
-import type { TraceHeader } from '../trace/traceSchema.ts';
+import type { TraceHeader } from '../trace/traceTypes.ts';
 
 /** Appends each text as is (trace lines end with their own newline). */
 export function appendLinesTo(path: string): Sink<string> {

@@ -3,7 +3,7 @@
 import { compilePipeline, type CompiledPipeline } from '../compile/compilePipeline.ts';
 import { hasCode } from '../model/codeNodes.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
-import type { Pipeline } from '../model/pipelineSchema.ts';
+import type { Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems } from '../runtime/formatProblems.ts';

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import type { TraceProblem } from '../trace/traceProblem.ts';
-import type { Trace, TraceEvent } from '../trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../trace/traceTypes.ts';
 import { CliError, fileErrorText, type Io } from './cliIo.ts';
 import { importTraceFile } from './readTraceFile.ts';
 

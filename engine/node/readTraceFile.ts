@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
 

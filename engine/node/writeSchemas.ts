@@ -5,8 +5,10 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PipelineSchema, PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION } from '../model/pipelineSchema.ts';
-import { TraceEventLineSchema, TraceHeaderSchema, TRACE_FORMAT, TRACE_VERSION } from '../trace/traceSchema.ts';
+import { PipelineSchema } from '../model/pipelineSchema.ts';
+import { PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION } from '../model/pipelineTypes.ts';
+import { TraceEventLineSchema, TraceHeaderSchema } from '../trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION } from '../trace/traceTypes.ts';
 
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schema');
 

@@ -1,5 +1,5 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer, DEFAULT_CHECKPOINT_EVERY, type FindOptions, type ReplayerOptions } from './createReplayer.ts';
 import type { ReplayActivity } from './replayActivity.ts';

@@ -1,5 +1,5 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { coverageOf, type TraceCoverage } from './coverageOf.ts';
 import { createActivityBuilder, type ReplayActivity } from './replayActivity.ts';
 import { toEventSource } from './replaySteps.ts';

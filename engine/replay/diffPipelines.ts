@@ -2,7 +2,7 @@ import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { Decision } from '../model/decision.ts';
 import { jsonEqual, type JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createReplayRun, toEventSource } from './replaySteps.ts';
 import { OUTCOMES, type EventSource, type ReplayOptions, type ReplayStep, type StepOutcome } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { mapIdIndex, type IdIndex } from '../model/idIndex.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';
 

@@ -4,7 +4,7 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { DispatchEnv } from '../dispatch/dispatch.ts';
 import { auditRecord, rawLogRecord, type AuditRecord, type RawLogRecord } from '../dispatch/records.ts';
 import type { DispatchResult, DispatchState, Explanation, HandlerError } from '../dispatch/types.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 
 /** A result as a trace sees it: the dispatch result plus what the trace added [E5][D4]. */

@@ -6,7 +6,7 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
 import { explainEvent } from '../dispatch/explain.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
-import type { RecordedDecision, TraceEvent } from '../trace/traceSchema.ts';
+import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
 import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd, StepNote } from './types.ts';
 

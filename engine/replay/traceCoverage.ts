@@ -1,5 +1,5 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer } from './createReplayer.ts';
 import type { EventSource, ReplayOptions } from './types.ts';

@@ -3,7 +3,7 @@ import type { Approval } from '../model/approval.ts';
 import type { EventMode, HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { DispatchState, Explanation, HandlerError } from '../dispatch/types.ts';
-import type { RecordedDecision, TraceEvent } from '../trace/traceSchema.ts';
+import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 
 /**
  * What a step ended with: the replayed decision, or `not_reached` for an event after a TERMINATE [R4].

@@ -3,7 +3,7 @@ import type { Decision } from '../model/decision.ts';
 import type { JsonObject } from '../model/json.ts';
 import { replaySteps, type StraightReplayOptions } from '../replay/replaySteps.ts';
 import type { ReplayStep } from '../replay/types.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 
 /** One event's decision as the CLI prints it: the stable `replay --json` record [P10]. */
 export interface DecisionRow {

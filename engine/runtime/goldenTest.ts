@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { sameType, type Same } from '../model/sameType.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { DECISIONS, type Decision } from '../model/decision.ts';
 import { isJsonObject, jsonEqual, ownGet, type JsonObject } from '../model/json.ts';
 import { formatIssues } from '../trace/formatIssues.ts';
-import type { TraceEvent } from '../trace/traceSchema.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
 import { decisionRow, type DecisionRow } from './decideTrace.ts';
 import { APPROVAL_ANSWERS, type ApprovalAnswer } from '../model/approval.ts';
 import { replaySteps } from '../replay/replaySteps.ts';
@@ -14,17 +15,32 @@ import type { ReplayStep } from '../replay/types.ts';
  * `{"decision": "block_action", "reason_includes": "rm -rf"}`. Unknown fields are refused (a typo must not
  * turn a check into no check).
  */
-export const ExpectationSchema = z.strictObject({
-  decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
-  reason: z.string().optional().describe('The exact reason.'),
-  reason_includes: z.string().optional().describe('A part the reason must contain.'),
-  decided_by: z.string().nullable().optional().describe('Id of the handler whose decision won (null: none).'),
-  payload: z.custom<JsonObject>(isJsonObject, { message: 'expected a JSON object' }).optional().describe('The whole payload after rewrites.'),
-  approval: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]).optional().describe('For an ASK: the answer replay gives (the recorded one, else deny).'),
-  context: z.array(z.string()).optional().describe('The texts for the model, in order.'),
-});
+export interface Expectation {
+  decision: Decision;
+  /** The exact reason. */
+  reason?: string;
+  /** A part the reason must contain. */
+  reason_includes?: string;
+  /** Id of the handler whose decision won (null: none). */
+  decided_by?: string | null;
+  /** The whole payload after rewrites. */
+  payload?: JsonObject;
+  /** For an ASK: the answer replay gives (the recorded one, else deny). */
+  approval?: ApprovalAnswer;
+  /** The texts for the model, in order. */
+  context?: string[];
+}
 
-export type Expectation = z.infer<typeof ExpectationSchema>;
+const ExpectationSchema = z.strictObject({
+  decision: z.enum(DECISIONS as [Decision, ...Decision[]]),
+  reason: z.string().optional(),
+  reason_includes: z.string().optional(),
+  decided_by: z.string().nullable().optional(),
+  payload: z.custom<JsonObject>(isJsonObject, { message: 'expected a JSON object' }).optional(),
+  approval: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]).optional(),
+  context: z.array(z.string()).optional(),
+});
+sameType<Same<Expectation, z.infer<typeof ExpectationSchema>>>();
 
 export interface GoldenCheck {
   event_id: string;

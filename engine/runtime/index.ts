@@ -10,7 +10,7 @@ export { blockedResult } from './guard.ts';
 export { formatProblems } from './formatProblems.ts';
 export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type Scheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
-export { runGoldenTrace, ExpectationSchema, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
+export { runGoldenTrace, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
 export {
   claudeHookEvent, claudeReply, claudeFailClosedReply, toCommandAnswer, toHttpAnswer, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_COMMON_FIELDS,
   type ClaudeHookAnswer, type ClaudeHttpAnswer, type ClaudeReply, type ClaudeOutcome, type ClaudeAnswerOptions, type ClaudeHookParse,

@@ -6,7 +6,7 @@ import { requireIsoTime } from '../model/time.ts';
 import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
 import { jsonLimitBreach, type JsonLimitBreach } from '../model/jsonLimits.ts';
 import { isTraceTimestamp } from '../trace/traceSchema.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';

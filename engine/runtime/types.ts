@@ -6,7 +6,7 @@ import type { Problem } from '../model/problem.ts';
 import type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
 import type { HandlerError } from '../dispatch/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { TraceHeader } from '../trace/traceSchema.ts';
+import type { TraceHeader } from '../trace/traceTypes.ts';
 import type { Scheduler, Sink, SinkFailure, SinkQueue } from './sinkQueue.ts';
 import type { RuntimeTelemetry } from './telemetry.ts';
 

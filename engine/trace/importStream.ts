@@ -15,7 +15,7 @@ import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { JsonObject } from '../model/json.ts';
-import type { Trace, TraceEvent } from './traceSchema.ts';
+import type { Trace, TraceEvent } from './traceTypes.ts';
 
 /**
  * The one import pipeline [I1], for the browser and Node alike: they only feed decoded text and take the

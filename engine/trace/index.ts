@@ -1,6 +1,6 @@
 // Public surface of the trace half of the engine: format v1, reading, writing, detection and importers.
-export { TRACE_FORMAT, TRACE_VERSION, TraceHeaderSchema, TraceEventLineSchema, RecordedDecisionSchema, TraceSourceSchema } from './traceSchema.ts';
-export type { Trace, TraceEvent, TraceEventLine, TraceHeader, TraceSource, RecordedDecision } from './traceSchema.ts';
+export { TRACE_FORMAT, TRACE_VERSION } from './traceTypes.ts';
+export type { Trace, TraceEvent, TraceEventLine, TraceHeader, TraceSource, RecordedApproval, RecordedDecision } from './traceTypes.ts';
 export { createTraceReader, readTrace, readTraceChunks, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 export type { TraceReader, TraceReaderOptions, TraceReadResult, TraceReadStatus } from './traceReader.ts';
 export { traceToJsonl, traceHeaderLine, traceEventLine } from './traceToJsonl.ts';

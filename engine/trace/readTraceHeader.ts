@@ -3,7 +3,8 @@ import { detectTraceFormat, TRACE_FORMAT_LABELS } from './detectTraceFormat.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { looksBinary } from './looksBinary.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
-import { TRACE_FORMAT, TRACE_VERSION, TraceHeaderSchema, type TraceHeader } from './traceSchema.ts';
+import { TraceHeaderSchema } from './traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from './traceTypes.ts';
 
 export type HeaderReadResult = { ok: true; header: TraceHeader } | { ok: false; problem: TraceProblem };
 

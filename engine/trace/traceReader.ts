@@ -6,7 +6,8 @@ import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
 import { readTraceHeader } from './readTraceHeader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
-import { TraceEventLineSchema, type TraceEvent, type TraceHeader } from './traceSchema.ts';
+import { TraceEventLineSchema } from './traceSchema.ts';
+import { type TraceEvent, type TraceHeader } from './traceTypes.ts';
 
 /** 8 Mi characters: longer lines are reported and skipped [T3]. */
 export const DEFAULT_MAX_LINE_CHARS = 8 * 1024 * 1024;

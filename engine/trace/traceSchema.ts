@@ -1,20 +1,19 @@
 import { z } from 'zod';
+import { sameType, type Same } from '../model/sameType.ts';
 import { DECISIONS, type Decision } from '../model/decision.ts';
 import { APPROVAL_ANSWERS, APPROVAL_SOURCES, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';
-import { EVENT_TYPE_RE, type HookEvent } from '../model/event.ts';
+import { EVENT_TYPE_RE } from '../model/event.ts';
 import { isJsonObject, type JsonObject } from '../model/json.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type RecordedApproval, type RecordedDecision, type TraceEventLine, type TraceHeader, type TraceSource } from './traceTypes.ts';
 
 /**
- * Trace file, format `hookwire.trace` version 1 (JSON Lines): the single definition of the format.
- * Line 1 is a header; every following non-blank line is one event. The JSON Schema shipped in
- * `engine/schema/trace.v1.schema.json` is generated from these schemas (`npm run schema`).
+ * The checks of a trace file, format `hookwire.trace` version 1 (JSON Lines). The JSON Schema shipped in
+ * `engine/schema/trace.v1.schema.json` is generated from these schemas (`npm run schema`); the types are
+ * written out in `traceTypes.ts`, and the end of this file makes the compiler hold the two equal.
  *
  * Semantics live in SPEC.md (rules T1..). The reader validates each line with these schemas but keeps the
  * object `JSON.parse` made, so keys such as `__proto__` in a payload survive [V8].
  */
-export const TRACE_FORMAT = 'hookwire.trace';
-export const TRACE_VERSION = 1;
-
 /** Where a trace came from: `kind` names the recorder or importer; the rest is source-specific. */
 export const TraceSourceSchema = z
   .looseObject({
@@ -87,17 +86,9 @@ export const TraceEventLineSchema = z
   })
   .describe('One event line of a Hookwire trace.');
 
-export type TraceSource = z.infer<typeof TraceSourceSchema>;
-export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
-export type RecordedDecision = z.infer<typeof RecordedDecisionSchema>;
-/** An event as it may be written in a file (trace_id/agent_id optional). */
-export type TraceEventLine = z.infer<typeof TraceEventLineSchema>;
-
-/** An event in memory: a full HookEvent (ids filled from the header) plus the recorded decision, if any. */
-export type TraceEvent = HookEvent & { recorded?: RecordedDecision };
-
-/** A whole trace in memory. */
-export interface Trace {
-  header: TraceHeader;
-  events: TraceEvent[];
-}
+// The written-out types are exactly what the checks accept and produce: a compile error here names the drift.
+sameType<Same<TraceSource, z.infer<typeof TraceSourceSchema>>>();
+sameType<Same<TraceHeader, z.infer<typeof TraceHeaderSchema>>>();
+sameType<Same<RecordedApproval, z.infer<typeof RecordedApprovalSchema>>>();
+sameType<Same<RecordedDecision, z.infer<typeof RecordedDecisionSchema>>>();
+sameType<Same<TraceEventLine, z.infer<typeof TraceEventLineSchema>>>();

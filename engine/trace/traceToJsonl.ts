@@ -1,4 +1,4 @@
-import type { Trace, TraceEvent, TraceHeader } from './traceSchema.ts';
+import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
 
 /**
  * The header line of a trace file, with its `\n` [T1]. `format` and `version` come first so a reader (or

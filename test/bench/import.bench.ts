@@ -10,7 +10,7 @@ import { importTrace } from '../../engine/trace/importTrace.ts';
 import { createTraceReader, readTrace } from '../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine, traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
 import type { JsonObject } from '../../engine/model/json.ts';
-import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceSchema.ts';
+import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceTypes.ts';
 import { fmt, table, timeBest } from './measure.ts';
 
 const FIXTURES = FIXTURES_DIR;

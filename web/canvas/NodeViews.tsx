@@ -1,5 +1,5 @@
 import { memo, useRef } from 'react';
-import type { PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
 import { useApp } from '../store/appStore.ts';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { HookFlowNode } from '../model/pipelineToFlow.ts';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { CodeSpec } from '../../engine/model/pipelineSchema.ts';
+import type { CodeSpec } from '../../engine/model/pipelineTypes.ts';
 import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/types.ts';
 import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../engine/model/json.ts';
-import type { CodeSpec } from '../../engine/model/pipelineSchema.ts';
+import type { CodeSpec } from '../../engine/model/pipelineTypes.ts';
 import { sandboxInput } from '../../engine/sandbox/codeResult.ts';
 import type { CodeRunReport } from '../../engine/sandbox/runCode.ts';
 import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/types.ts';

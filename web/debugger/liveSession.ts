@@ -1,6 +1,7 @@
-import { TRACE_FORMAT, TRACE_VERSION, TraceEventLineSchema, type TraceEvent } from '../../engine/trace/traceSchema.ts';
+import { TraceEventLineSchema } from '../../engine/trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent } from '../../engine/trace/traceTypes.ts';
 import { readTrace } from '../../engine/trace/traceReader.ts';
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { beginTrace, removeTraceNow, renameTrace, writeTraceTail } from '../persistence/traceLibrary.ts';

@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { StepQuery } from '../../engine/replay/types.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { getSetting, setSetting } from '../persistence/library.ts';

@@ -1,4 +1,4 @@
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineSchema.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineTypes.ts';
 
 /**
  * The pipeline a new user sees on first run: a permission check on dangerous tools, prompt-injection

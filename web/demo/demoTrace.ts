@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../engine/model/json.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceEvent } from '../../engine/trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceEvent } from '../../engine/trace/traceTypes.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Action, RewriteOp } from '../../engine/model/pipelineSchema.ts';
+import type { Action, RewriteOp } from '../../engine/model/pipelineTypes.ts';
 import type { JsonValue } from '../../engine/model/json.ts';
 import { CodeField } from '../code/CodeField.tsx';
 import { Icon } from '../ui/Icon.tsx';

@@ -1,5 +1,5 @@
 import { LIFECYCLE_EVENTS, type EventMode } from '../../engine/model/event.ts';
-import type { EventNode } from '../../engine/model/pipelineSchema.ts';
+import type { EventNode } from '../../engine/model/pipelineTypes.ts';
 import { eventModes, patternMode } from '../../engine/model/eventModes.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { Field, TextField } from './fields.tsx';

@@ -1,4 +1,4 @@
-import type { PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
 import { formatPath } from '../../engine/model/problem.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import { useApp, selectInspected, selectProblems, selectSelectedNodes } from '../store/appStore.ts';

@@ -1,4 +1,4 @@
-import type { MatcherNode } from '../../engine/model/pipelineSchema.ts';
+import type { MatcherNode } from '../../engine/model/pipelineTypes.ts';
 import { MATCHER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
 import { Checkbox, ListField, TextField } from './fields.tsx';
 import { ConditionEditor } from './ConditionEditor.tsx';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { checkWire } from '../../engine/model/checkWire.ts';
-import type { Pipeline, PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline, PipelineNode } from '../../engine/model/pipelineTypes.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 
 /** A node's name as the canvas shows it. */

@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import { isCodeNode } from '../../engine/model/codeNodes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 

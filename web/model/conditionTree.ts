@@ -1,5 +1,5 @@
 import { isJsonObject, ownSet, type JsonObject, type JsonValue } from '../../engine/model/json.ts';
-import type { Condition } from '../../engine/model/pipelineSchema.ts';
+import type { Condition } from '../../engine/model/pipelineTypes.ts';
 
 /**
  * The condition builder's model: an exact mirror of the condition JSON, so the builder and the raw JSON

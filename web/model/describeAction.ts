@@ -1,4 +1,4 @@
-import type { Action, HandlerNode, RewriteOp } from '../../engine/model/pipelineSchema.ts';
+import type { Action, HandlerNode, RewriteOp } from '../../engine/model/pipelineTypes.ts';
 import { shortPath } from '../../engine/model/describeCondition.ts';
 
 /** Display names of the handler kinds, in palette order. */

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../../engine/model/json.ts';
 import { loadPipeline } from '../../engine/compile/loadPipeline.ts';
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineSchema.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { normalizeLayout } from './autoLayout.ts';
 

@@ -1,5 +1,5 @@
 import { loadPipeline, parsePipelineText, type LoadResult } from '../../engine/compile/loadPipeline.ts';
-import { PIPELINE_SCHEMA_ID, type Pipeline } from '../../engine/model/pipelineSchema.ts';
+import { PIPELINE_SCHEMA_ID, type Pipeline } from '../../engine/model/pipelineTypes.ts';
 import { normalizeLayout } from './autoLayout.ts';
 
 export interface ExportOptions {

@@ -1,4 +1,4 @@
-import type { Action, HandlerNode, Pipeline, PipelineNode } from '../../engine/model/pipelineSchema.ts';
+import type { Action, HandlerNode, Pipeline, PipelineNode } from '../../engine/model/pipelineTypes.ts';
 import { HANDLER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
 import { ACTION_LABELS } from './describeAction.ts';
 

@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { describeMatcher } from '../../engine/model/describeCondition.ts';
 import { describeAction } from './describeAction.ts';

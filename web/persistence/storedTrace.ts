@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from '../../engine/model/json.ts';
 import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
 import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
-import type { TraceEvent, TraceHeader } from '../../engine/trace/traceSchema.ts';
+import type { TraceEvent, TraceHeader } from '../../engine/trace/traceTypes.ts';
 
 /**
  * What one trace of the debugger's library looks like in IndexedDB: a small record (name, header, counts,

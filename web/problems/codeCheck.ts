@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import { hasCode } from '../model/codeProblems.ts';
 import { latestWins } from '../services/latestWins.ts';

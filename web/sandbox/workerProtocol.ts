@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../engine/model/json.ts';
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import type { CodeRunReport, CodeSpec } from '../../engine/sandbox/runCode.ts';
 import type { SandboxLimits } from '../../engine/sandbox/types.ts';

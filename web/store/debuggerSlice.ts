@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Pipeline } from '../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../engine/model/problem.ts';
 import type { TraceCoverage } from '../../engine/replay/coverageOf.ts';
 import type { PipelineDiff } from '../../engine/replay/diffPipelines.ts';

@@ -6,7 +6,7 @@
 // many listeners run through `walkChain` itself, code matchers through their compiled closures (their code
 // runs in the sandbox, as always).
 import type { HookEvent } from '../../model/event.ts';
-import type { MatcherNode } from '../../model/pipelineSchema.ts';
+import type { MatcherNode } from '../../model/pipelineTypes.ts';
 import type { Scope } from '../../match/path.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../../compile/compilePipeline.ts';
 import type { MatcherFailure } from '../../compile/compileMatcher.ts';

@@ -6,7 +6,7 @@ import { isJsonObject, type JsonValue } from '../../model/json.ts';
 import type { ClauseOp } from '../../match/types.ts';
 import { compileGetter, parsePath, type ParsedPath } from '../../match/path.ts';
 import { compileOperator, isOperator } from '../../match/operators.ts';
-import type { MatcherNode } from '../../model/pipelineSchema.ts';
+import type { MatcherNode } from '../../model/pipelineTypes.ts';
 
 /** What the generated source refers to by number: `K[i]`, bound to a local `k<i>` once per generated function. */
 export class Constants {

@@ -10,7 +10,7 @@ import type { JsonObject } from '../../model/json.ts';
 import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
 import { defaultHookTimeoutSeconds } from '../../runtime/claudeEvents.ts';
 import { isJsonObject, ownGet } from '../../model/json.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
 import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';

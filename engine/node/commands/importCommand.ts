@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
-import type { Trace } from '../../trace/traceSchema.ts';
+import type { Trace } from '../../trace/traceTypes.ts';
 import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
 import { loadTraceForCli } from '../loadTraceForCli.ts';
 import { plural } from './validateCommand.ts';

@@ -1,7 +1,7 @@
 // `hookwire schema [--trace]`: the JSON Schema of the pipeline format (or of a trace line), generated from the
 // same zod definitions as engine/schema/*.json.
-import { PIPELINE_VERSION } from '../../model/pipelineSchema.ts';
-import { TRACE_VERSION } from '../../trace/traceSchema.ts';
+import { PIPELINE_VERSION } from '../../model/pipelineTypes.ts';
+import { TRACE_VERSION } from '../../trace/traceTypes.ts';
 import { EXIT, type Io } from '../cliIo.ts';
 import { schemaFiles } from '../writeSchemas.ts';
 

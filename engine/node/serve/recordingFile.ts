@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { readTraceFile } from '../readTraceFile.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
-import type { TraceEvent, TraceHeader } from '../../trace/traceSchema.ts';
+import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
 
 /** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
 export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;

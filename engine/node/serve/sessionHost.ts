@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import type { PipelineStore } from './pipelineStore.ts';
 import { checkLineLength, openRecordingWriter, readRecording, RecordingError, type FlushPolicy, type RecordingWriter } from './recordingFile.ts';

@@ -1,7 +1,7 @@
 import { isDecision } from '../../model/decision.ts';
 import { EVENT_TYPE_RE } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../../model/json.ts';
-import type { TraceEvent } from '../traceSchema.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { parseMaybeJson } from './otelAttributes.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
-import type { TraceEvent } from '../traceSchema.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { parseMaybeJson } from './otelAttributes.ts';
 import { TraceBuilder } from './traceBuilder.ts';

@@ -3,7 +3,7 @@ import { traceProblem } from '../traceProblem.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
 import { ownGet } from '../../model/json.ts';
-import type { TraceEvent } from '../traceSchema.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { hookwireSeq, hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
 import { spansOfValue } from './otlpSpans.ts';
 import { orderSpanPoints, spanMicros, type OrderedSpan } from './spanOrder.ts';

@@ -1,7 +1,7 @@
 import { ownGet, ownSet, type JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import type { TraceProblem } from '../traceProblem.ts';
-import type { Trace } from '../traceSchema.ts';
+import type { Trace } from '../traceTypes.ts';
 
 /**
  * What an importer did with its source [I2]: counts per event type, what it kept as annotations, what it

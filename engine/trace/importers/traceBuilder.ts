@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceSchema.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceTypes.ts';
 import { bump, emptyReport, type ImportReport, type ImportResult } from './importReport.ts';
 
 /** The epoch used for synthesised timestamps: obviously not a real time, one second per event [I3]. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkWire } from '../../../engine/model/checkWire.ts';
-import type { PipelineNode, Wire } from '../../../engine/model/pipelineSchema.ts';
+import type { PipelineNode, Wire } from '../../../engine/model/pipelineTypes.ts';
 
 const ev = (id: string): PipelineNode => ({ id, kind: 'event', pattern: 'tool.before_call' });
 const m = (id: string): PipelineNode => ({ id, kind: 'matcher', when: { 'payload.x': 1 } });

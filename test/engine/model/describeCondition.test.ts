@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../../../engine/model/pipelineSchema.ts';
+import type { Condition } from '../../../engine/model/pipelineTypes.ts';
 import { describeCondition, describeMatcher, shortPath } from '../../../engine/model/describeCondition.ts';
 
 describe('describeCondition', () => {

@@ -6,7 +6,7 @@ import { readTrace } from '../../../engine/trace/index.ts';
 import { runGoldenTrace } from '../../../engine/runtime/goldenTest.ts';
 import { ev, handler, match, pipeline } from '../helpers.ts';
 import type { JsonObject } from '../../../engine/index.ts';
-import type { TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 // Deploys need a person's approval; rm -rf is blocked; every tool call gets a note for the model.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importClaudeCode } from '../../../engine/trace/importers/importClaudeCode.ts';
-import type { Trace, TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 function load(rel: string): { trace: Trace; report: NonNullable<ReturnType<typeof importTrace>['report']> } {

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import type { ImportReport } from '../../../engine/trace/importers/importReport.ts';
 import type { TraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
-import type { Trace, TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../../../engine/trace/traceTypes.ts';
 
 import { readFormat } from '../../shared/formatFixtures.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importOpenHands } from '../../../engine/trace/importers/importOpenHands.ts';
-import type { Trace } from '../../../engine/trace/traceSchema.ts';
+import type { Trace } from '../../../engine/trace/traceTypes.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 // Hand-checked with python: 4 events (user message 0, edit action 3, its observation 4 with cause 3,

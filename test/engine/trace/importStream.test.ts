@@ -4,7 +4,7 @@ import { createImportStream } from '../../../engine/trace/importStream.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
-import type { Trace, TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { FORMAT_FIXTURES, formatFiles, readFormat } from '../../shared/formatFixtures.ts';
 import { FIXTURE_FILES, HAVE_FIXTURES, readFixture, fileName } from '../../shared/fixtures.ts';
 

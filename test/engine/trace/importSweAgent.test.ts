@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importSweAgent } from '../../../engine/trace/importers/importSweAgent.ts';
 import { commandsFromSystemPrompt, parseSweAction, splitWords, SWE_COMMANDS } from '../../../engine/trace/importers/parseSweAction.ts';
-import type { Trace } from '../../../engine/trace/traceSchema.ts';
+import type { Trace } from '../../../engine/trace/traceTypes.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 const cmds = new Set(SWE_COMMANDS);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { jsonEqual } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
-import { TraceEventLineSchema, TraceHeaderSchema, type Trace } from '../../../engine/trace/traceSchema.ts';
+import { TraceEventLineSchema, TraceHeaderSchema } from '../../../engine/trace/traceSchema.ts';
+import { type Trace } from '../../../engine/trace/traceTypes.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 

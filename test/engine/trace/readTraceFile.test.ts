@@ -8,7 +8,7 @@ import { importTraceFile, readTraceFile } from '../../../engine/node/readTraceFi
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
-import type { Trace } from '../../../engine/trace/traceSchema.ts';
+import type { Trace } from '../../../engine/trace/traceTypes.ts';
 import { FIXTURE, FIXTURES_DIR, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookwire-trace-'));

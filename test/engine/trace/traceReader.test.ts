@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTraceReader, readTrace, readTraceChunks } from '../../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine, traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
-import type { TraceEvent, TraceHeader } from '../../../engine/trace/traceSchema.ts';
+import type { TraceEvent, TraceHeader } from '../../../engine/trace/traceTypes.ts';
 
 const header: TraceHeader = {
   format: 'hookwire.trace',

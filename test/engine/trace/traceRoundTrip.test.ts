@@ -4,7 +4,7 @@ import { DECISIONS } from '../../../engine/model/decision.ts';
 import { jsonEqual, type JsonObject } from '../../../engine/model/json.ts';
 import { createTraceReader, readTrace } from '../../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
-import type { Trace, TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { Trace, TraceEvent } from '../../../engine/trace/traceTypes.ts';
 
 const id = fc.string({ minLength: 1, maxLength: 12 });
 const ts = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoLayout, normalizeLayout } from '../../../web/model/autoLayout.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
-import type { Pipeline } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../../engine/model/pipelineTypes.ts';
 
 const demo = demoPipeline();
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { applyChange, applyChanges, ChangeError, type Change } from '../../../web/model/changes.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { createNode } from '../../../web/model/nodeFactory.ts';
-import type { Pipeline } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../../engine/model/pipelineTypes.ts';
 
 const demo = demoPipeline();
 const ids = demo.nodes.map((n) => n.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pipeline, PipelineNode } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline, PipelineNode } from '../../../engine/model/pipelineTypes.ts';
 import type { Problem } from '../../../engine/model/problem.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { hasCode, isCodeNode, mergeCodeProblems } from '../../../web/model/codeProblems.ts';

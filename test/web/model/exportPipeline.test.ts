@@ -52,7 +52,7 @@ describe('export and import', () => {
 
 describe('export names the JSON Schema', () => {
   it('[V10] writes "$schema" first, the package schema id, and keeps a document\'s own', async () => {
-    const { PIPELINE_SCHEMA_ID } = await import('../../../engine/model/pipelineSchema.ts');
+    const { PIPELINE_SCHEMA_ID } = await import('../../../engine/model/pipelineTypes.ts');
     const text = exportPipelineText(demo, { layout: false });
     expect(Object.keys(JSON.parse(text))[0]).toBe('$schema');
     expect(JSON.parse(text).$schema).toBe(PIPELINE_SCHEMA_ID);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pipeline } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../../engine/model/pipelineTypes.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { DEFAULT_SIZES } from '../../../web/model/autoLayout.ts';
 import { freeSpot } from '../../../web/model/freeSpot.ts';

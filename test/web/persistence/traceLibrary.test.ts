@@ -10,7 +10,7 @@ import {
   sampleTraceEvents, storeTrace,
 } from '../../../web/persistence/traceLibrary.ts';
 import { sampleStoredEvents } from '../../../web/persistence/traceSamples.ts';
-import type { Trace } from '../../../engine/trace/traceSchema.ts';
+import type { Trace } from '../../../engine/trace/traceTypes.ts';
 
 let db: HookwireDb;
 let n = 0;

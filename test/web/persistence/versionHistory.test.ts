@@ -7,7 +7,7 @@ import { COALESCE_MS, KEEP, listVersions, nameVersion } from '../../../web/persi
 import { STORED_FORMAT, STORED_VERSION } from '../../../web/persistence/storedPipeline.ts';
 import { summarizeVersionChange } from '../../../web/model/versionSummary.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
-import type { Pipeline } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../../engine/model/pipelineTypes.ts';
 
 let n = 0;
 const open: Dexie[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pipeline, PipelineNode } from '../../../engine/model/pipelineSchema.ts';
+import type { Pipeline, PipelineNode } from '../../../engine/model/pipelineTypes.ts';
 import { createNodeSandbox } from '../../../engine/node/loadQuickJS.ts';
 import type { QuickJSSandbox } from '../../../engine/sandbox/quickjsSandbox.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';

@@ -1,5 +1,5 @@
 import type { AsyncEventSource } from '../../../engine/replay/types.ts';
-import type { TraceEvent } from '../../../engine/trace/traceSchema.ts';
+import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import type { HookwireDb } from '../../persistence/db.ts';
 
 /** Where a stored trace's events are: enough to read them (storedTrace.ts). */

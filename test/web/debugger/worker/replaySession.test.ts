@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compilePipeline, type CompiledPipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { decideTrace } from '../../../../engine/runtime/decideTrace.ts';
 import { outcomeAt } from '../../../../engine/replay/replayTimeline.ts';
-import type { Pipeline } from '../../../../engine/model/pipelineSchema.ts';
+import type { Pipeline } from '../../../../engine/model/pipelineTypes.ts';
 import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../../web/demo/demoTrace.ts';
 import { HookwireDb } from '../../../../web/persistence/db.ts';
