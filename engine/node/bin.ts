@@ -5,6 +5,25 @@ import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+// [P12] A Claude Code hook must never crash into Node's exit 1: Claude Code takes every exit code but 0
+// and 2 as a non-blocking error and runs the tool (https://code.claude.com/docs/en/hooks#exit-code-output).
+// So any error no command caught (a chunk that does not load, a throw in a timer, a rejection nobody
+// awaited) ends a claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Installed
+// before the CLI is loaded (the imports above are Node's own); bin.mjs does the same for a checkout.
+const args = process.argv.slice(2);
+const claudeHook = args[0] === 'claude-hook';
+if (claudeHook) {
+  const failClosed = (err: unknown) => {
+    try {
+      process.stderr.write(`hookwire claude-hook: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)\n`);
+    } finally {
+      process.exit(2);
+    }
+  };
+  process.on('uncaughtException', failClosed);
+  process.on('unhandledRejection', failClosed);
+}
+
 // Node 22.1+ keeps V8's compiled code of the CLI's chunks on disk, so a `claude-hook` call (one process per
 // tool call) does not compile ~700 KB of JavaScript again (`npm run bench -- package`: 0.107 → 0.089 s of CPU
 // per call on Node 22.12). The cache lives in the user's own cache directory, not a shared /tmp one that
@@ -24,11 +43,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 // `claude-hook --server URL` runs once per tool call: only the forwarder is loaded, not the CLI and the engine.
-const args = process.argv.slice(2);
-const forwarded = args[0] === 'claude-hook' && args.some((a) => a === '--server' || a.startsWith('--server=')) ? await (await import('./serve/forwardMain.ts')).forwardMain(args.slice(1)) : null;
+const forwarded = claudeHook && args.some((a) => a === '--server' || a.startsWith('--server=')) ? await (await import('./serve/forwardMain.ts')).forwardMain(args.slice(1)) : null;
 if (forwarded !== null) process.exit(forwarded);
 const { main } = await import('./cli.ts');
 process.exitCode = await main(process.argv);
 // A Claude Code hook answers and leaves (Claude Code reads the exit code only once the process has exited):
 // work its deadline answered for must not keep it alive. stdout and stderr are synchronous for files and pipes.
-if (args[0] === 'claude-hook') process.exit(process.exitCode);
+if (claudeHook) process.exit(process.exitCode);

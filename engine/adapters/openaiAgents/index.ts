@@ -1,8 +1,8 @@
 /**
  * Hookwire for the OpenAI Agents SDK (`@openai/agents` 0.20): `import { hookwireAgents } from 'hookwire/openai-agents'`.
  *
- * - `agent(a)` returns a copy of the agent (and of every agent it hands off to) with its function tools guarded,
- *   an input guardrail, an output guardrail and guarded handoffs.
+ * - `agent(a)` returns a copy of the agent (and of every agent it hands off to) with its function tools guarded
+ *   (those of its MCP servers too, fetched at run time), an input guardrail, an output guardrail and guarded handoffs.
  *   - tools: `tool.before_call` {tool_name, tool_input = the parsed arguments, tool_use_id = call id}; a block
  *     returns Hookwire's message as the tool's output (the model reads it; the tool never runs); a rewritten
  *     `tool_input` is the arguments the tool gets. `tool.after_call` {…, tool_response}: a rewrite is the output
@@ -162,6 +162,10 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       outputGuardrails: [...a.outputGuardrails, outputGuardrail],
     });
     done.set(a, copy);
+    // The tools of the agent's MCP servers come at run time (`getAllTools` asks `getMcpTools`), never in `tools`:
+    // guarded as they come, or an MCP tool call would pass Hookwire by.
+    const mcpTools = copy.getMcpTools.bind(copy);
+    copy.getMcpTools = async (ctx, parent) => (await mcpTools(ctx, parent)).map(tool);
     copy.handoffs = a.handoffs.map((h) => guardHandoff(copy, getHandoff(h)));
     return copy as A;
   };

@@ -143,6 +143,23 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       if (err instanceof HttpError) return failClosed(null, err.message);
       throw err;
     }
+    try {
+      return await decideClaudeHook(req, input, asCommand, failClosed);
+    } catch (err) {
+      // A bug or a broken dependency (the log, the live stream) must not become a 500: Claude Code would run the action.
+      const why = err instanceof Error ? err.message : String(err);
+      try {
+        log(`hookwire serve: internal error on the Claude Code hook route: ${err instanceof Error ? (err.stack ?? why) : why}`);
+      } catch {
+        // the log is what failed
+      }
+      const named = isJsonObject(input) ? ownGet(input, 'hook_event_name') : undefined;
+      return failClosed(typeof named === 'string' ? named : null, `internal error: ${why}`);
+    }
+  };
+
+  /** One Claude Code hook input → its answer, as a dispatched event of its session [P12][P15]. */
+  const decideClaudeHook = async (req: IncomingMessage, input: unknown, asCommand: boolean, failClosed: (hook: string | null, reason: string) => [number, string, string]): Promise<[number, string, string]> => {
     const session = claudeSessionId(input);
     const ts = new Date().toISOString();
     // Checked before the session is opened, so a bad input leaves no trace behind.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, Runner, tool, Usage, type ModelProvider } from '@openai/agents';
+import { Agent, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, Runner, tool, Usage, type MCPServer, type ModelProvider } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
 import type { PipelineInput } from '../../../engine/index.ts';
-import { GATE_PIPELINE, liveDecisions, replayedDecisions, replayWithCli, REWRITTEN_PATH, scenarioTools, SECRET, startLive } from './adapterFixture.ts';
+import { GATE_PIPELINE, PIPELINE, liveDecisions, replayedDecisions, replayWithCli, REWRITTEN_PATH, scenarioTools, SECRET, startLive } from './adapterFixture.ts';
 
 // The OpenAI Agents SDK: the real Runner with a custom model provider serving the SDK's own ScriptedModel
 // (@openai/agents/testing). Tracing to OpenAI is off: nothing leaves the process.
@@ -104,5 +104,41 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     expect(scripted.calls).toHaveLength(2);
     expect(err).toBeInstanceOf(OutputGuardrailTripwireTriggered);
     expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
+  });
+
+  // An agent's MCP servers give it tools at run time (`Agent.getAllTools` → `getMcpTools`), never in `agent.tools`:
+  // those calls are guarded like any function tool. The server here is the SDK's own MCPServer interface, served
+  // in-process (no MCP client package, nothing spawned).
+  it('[O2] tools from an agent\'s MCP servers are guarded: a blocked one never reaches the server, a rewritten input does', async () => {
+    const served: { tool: string; args: unknown }[] = [];
+    const files: MCPServer = {
+      name: 'files',
+      cacheToolsList: false,
+      async connect() {},
+      async close() {},
+      async invalidateToolsCache() {},
+      async listTools() {
+        const path = { type: 'object' as const, properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false };
+        return [{ name: 'delete_file', description: 'delete a file', inputSchema: path }, { name: 'read_file', description: 'read a file', inputSchema: path }];
+      },
+      async callTool(toolName, args) {
+        served.push({ tool: toolName, args });
+        return [{ type: 'text', text: toolName === 'read_file' ? `contents of ${String((args as { path?: unknown }).path)}` : 'deleted' }];
+      },
+    };
+    const live = startLive({}, 'mcp-trace', PIPELINE);
+    const hw = hookwireAgents(live.trace);
+    const scripted = new ScriptedModel([
+      { usage: usage(1), output: [functionCall('delete_file', { path: '/' }, { callId: 'm1' })] },
+      { usage: usage(1), output: [functionCall('read_file', { path: '/etc/passwd' }, { callId: 'm2' })] },
+      { usage: usage(1), output: [assistantMessage('done')] },
+    ]);
+    const runner = new Runner({ modelProvider: hw.modelProvider(providerOf(scripted)), tracingDisabled: true });
+    const result = await runner.run(hw.agent(new Agent({ name: 'mcp-user', model: 'scripted', mcpServers: [files] })), 'tidy up');
+
+    expect(result.finalOutput).toBe('done');
+    expect(served).toEqual([{ tool: 'read_file', args: { path: REWRITTEN_PATH } }]);
+    expect(outputsOf(scripted.calls[1]!.request.input)).toContain('Blocked by Hookwire: destructive tool delete_file');
+    expect(liveDecisions(live).filter((d) => d.type.startsWith('tool.')).map((d) => `${d.type}:${d.decision}`)).toEqual(['tool.before_call:block_action', 'tool.before_call:continue', 'tool.after_call:continue']);
   });
 });

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { HOOK_INPUTS, common } from '../runtime/claudeHookInputs.ts';
-import { GUARD, hookwire, hookwireInProcess, tempDir } from './runCli.ts';
+import { spawn } from 'node:child_process';
+import { GUARD, ROOT, hookwire, hookwireInProcess, tempDir, type CliRun } from './runCli.ts';
 
 const pre = (command: string, id: string) => ({ ...HOOK_INPUTS.PreToolUse, tool_input: { command }, tool_use_id: id });
 const json = (s: string) => JSON.parse(s);
@@ -47,6 +48,29 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
     expect(empty.stderr).toContain('no hook input on stdin');
     expect(missing.stderr).toContain('no such file');
     expect(refused.stderr).toMatch(/is refused \(\d+ errors?\):\nerror/);
+  });
+
+  // Claude Code reads any exit code but 0 and 2 as a non-blocking error and runs the tool (hooks reference, "Exit
+  // code output": https://code.claude.com/docs/en/hooks#exit-code-output), so Node's own exit 1 for an uncaught
+  // error would let the call through. Both binaries: the checkout's bin.mjs and the package's bin.ts (through tsx).
+  it('[P12] a crash outside the command (an uncaught exception or rejection) is exit 2 with the reason, never Node\'s exit 1', async () => {
+    // Each preload strikes once the hook input has been read (Buffer.concat of stdin), while the command works.
+    const onInput = (crash: string) =>
+      `const concat = Buffer.concat;\nBuffer.concat = function (...a) {\n  const out = concat.apply(this, a);\n  if (out.includes('hook_event_name')) { Buffer.concat = concat; ${crash} }\n  return out;\n};\n`;
+    const dir = tempDir({
+      'throw.cjs': onInput("setImmediate(() => { throw new Error('simulated crash'); });"),
+      'reject.cjs': onInput("setImmediate(() => { Promise.reject(new Error('simulated rejection')); });"),
+    });
+    const bins = [[join(ROOT, 'engine', 'node', 'bin.mjs')], ['--import', 'tsx', join(ROOT, 'engine', 'node', 'bin.ts')]];
+    const input = JSON.stringify(pre('rm -rf /', 'toolu_crash'));
+    for (const bin of bins) {
+      for (const [preload, message] of [['throw.cjs', 'simulated crash'], ['reject.cjs', 'simulated rejection']] as const) {
+        const r = await node([...bin, 'claude-hook', GUARD], input, { NODE_OPTIONS: `--require ${join(dir, preload)}` });
+        expect(r.code, `${bin.join(' ')} ${preload}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/^hookwire claude-hook: internal error: .*\(failing closed\)\n$/s);
+        expect(r.stderr).toContain(message);
+      }
+    }
   });
 
   it('[P13] --record appends one line per event; the session\'s state carries across calls; the file replays to the same decisions', async () => {
@@ -128,3 +152,17 @@ describe('claude-hook: every event kind through the CLI (in-process)', () => {
     expect(readFileSync(foreign, 'utf8')).toBe('my notes\n');
   });
 });
+
+/** `node <args>` with stdin and extra environment, from the checkout's root. */
+function node(args: string[], stdin: string, env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
