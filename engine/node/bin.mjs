@@ -3,23 +3,11 @@
 // that is current, and otherwise the TypeScript sources through tsx's loader, registered for this process only.
 import { pathToFileURL } from 'node:url';
 
-// [P12] A Claude Code hook must never crash into Node's exit 1: Claude Code takes every exit code but 0
-// and 2 as a non-blocking error and runs the tool (https://code.claude.com/docs/en/hooks#exit-code-output).
-// So any error no command caught (a module that does not load, a throw in a timer, a rejection nobody
-// awaited) ends a claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Installed
-// before anything else is loaded; bin.ts does the same for the installed package.
+import { crashFailsClosed } from './crashFailsClosed.mjs';
+
+// Before anything else is loaded: a crash of a claude-hook call fails closed [P12].
 const claudeHook = process.argv[2] === 'claude-hook';
-if (claudeHook) {
-  const failClosed = (err) => {
-    try {
-      process.stderr.write(`hookwire claude-hook: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)\n`);
-    } finally {
-      process.exit(2);
-    }
-  };
-  process.on('uncaughtException', failClosed);
-  process.on('unhandledRejection', failClosed);
-}
+if (claudeHook) crashFailsClosed();
 const { FORWARD_BUNDLE, freshBundle } = await import('./cliBundle.mjs');
 
 // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).

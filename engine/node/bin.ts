@@ -1,28 +1,15 @@
 #!/usr/bin/env node
-// The installed package's `hookwire` binary (package.json "bin" → dist/node/bin.js): the CLI as built
+// The installed package's `hookwire` binary (package.json "bin" → dist/cli/bin.js, bundled by buildCli.mjs): the CLI as built
 // JavaScript, no TypeScript loader. A checkout runs engine/node/bin.mjs instead.
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { crashFailsClosed } from './crashFailsClosed.mjs';
 
-// [P12] A Claude Code hook must never crash into Node's exit 1: Claude Code takes every exit code but 0
-// and 2 as a non-blocking error and runs the tool (https://code.claude.com/docs/en/hooks#exit-code-output).
-// So any error no command caught (a chunk that does not load, a throw in a timer, a rejection nobody
-// awaited) ends a claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Installed
-// before the CLI is loaded (the imports above are Node's own); bin.mjs does the same for a checkout.
+// Before the CLI is loaded (the imports above are Node's own): a crash of a claude-hook call fails closed [P12].
 const args = process.argv.slice(2);
 const claudeHook = args[0] === 'claude-hook';
-if (claudeHook) {
-  const failClosed = (err: unknown) => {
-    try {
-      process.stderr.write(`hookwire claude-hook: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)\n`);
-    } finally {
-      process.exit(2);
-    }
-  };
-  process.on('uncaughtException', failClosed);
-  process.on('unhandledRejection', failClosed);
-}
+if (claudeHook) crashFailsClosed();
 
 // Node 22.1+ keeps V8's compiled code of the CLI's chunks on disk, so a `claude-hook` call (one process per
 // tool call) does not compile ~700 KB of JavaScript again (`npm run bench -- package`: 0.107 → 0.089 s of CPU

@@ -41,22 +41,28 @@ if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '-
  * nothing public exposes it.
  */
 async function bundleSucrase(outDir) {
+  await bundlePackage('sucrase', { entryPoints: [join(root, 'engine', 'sandbox', 'sucraseTransform.ts')] }, join(outDir, 'sucraseTransform.js'), 'its transform only');
+  writeFileSync(join(outDir, 'sucraseTransform.d.ts'), '/** Sucrase\'s `transform`, bundled (engine-internal). */\nexport declare function transform(code: string, options: { transforms: string[]; [option: string]: unknown }): { code: string; sourceMap?: unknown };\n');
+}
+
+/** One minified ES module of (a part of) an npm package, no Node built-ins, headed by the package's license. */
+async function bundlePackage(name, input, outfile, what) {
   const { build } = await import('esbuild');
-  const license = readFileSync(join(root, 'node_modules', 'sucrase', 'LICENSE'), 'utf8').trim();
-  const version = JSON.parse(readFileSync(join(root, 'node_modules', 'sucrase', 'package.json'), 'utf8')).version;
+  const license = readFileSync(join(root, 'node_modules', name, 'LICENSE'), 'utf8').trim();
+  const { version, repository } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  const url = (typeof repository === 'string' ? repository : repository?.url ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
   await build({
-    entryPoints: [join(root, 'engine', 'sandbox', 'sucraseTransform.ts')],
-    outfile: join(outDir, 'sucraseTransform.js'),
+    ...input,
+    outfile,
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2022',
-    banner: { js: `/*! Sucrase ${version} (https://github.com/alangpierce/sucrase), bundled: its transform only.\n${license}\n*/` },
+    banner: { js: `/*! ${name} ${version} (${url}), bundled: ${what}.\n${license}\n*/` },
     logLevel: 'warning',
   });
-  writeFileSync(join(outDir, 'sucraseTransform.d.ts'), '/** Sucrase\'s `transform`, bundled (engine-internal). */\nexport declare function transform(code: string, options: { transforms: string[]; [option: string]: unknown }): { code: string; sourceMap?: unknown };\n');
 }
 
 /**
@@ -68,22 +74,7 @@ async function bundleSucrase(outDir) {
  * no deep paths) are dropped, and the build fails if any other declaration still names zod.
  */
 async function bundleZod(dir) {
-  const { build } = await import('esbuild');
-  const license = readFileSync(join(root, 'node_modules', 'zod', 'LICENSE'), 'utf8').trim();
-  const version = JSON.parse(readFileSync(join(root, 'node_modules', 'zod', 'package.json'), 'utf8')).version;
-  await build({
-    stdin: { contents: "export { z } from 'zod';", resolveDir: root, loader: 'js' },
-    outfile: join(dir, 'vendor', 'zod.js'),
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    banner: { js: `/*! zod ${version} (https://github.com/colinhacks/zod), bundled.\n${license}\n*/` },
-    logLevel: 'warning',
-  });
-  writeFileSync(join(dir, 'vendor', 'zod.d.ts'), '/** zod, bundled (engine-internal: no public declaration names it). */\nexport declare const z: any;\n');
+  await bundlePackage('zod', { stdin: { contents: "export { z } from 'zod';", resolveDir: root, loader: 'js' } }, join(dir, 'vendor', 'zod.js'), 'its `z` API');
   const reachable = publicDeclarations(dir);
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;

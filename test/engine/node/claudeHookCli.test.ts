@@ -3,8 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { HOOK_INPUTS, common } from '../runtime/claudeHookInputs.ts';
-import { spawn } from 'node:child_process';
-import { GUARD, ROOT, hookwire, hookwireInProcess, tempDir, type CliRun } from './runCli.ts';
+import { GUARD, ROOT, hookwire, hookwireInProcess, spawnNode, tempDir } from './runCli.ts';
 
 const pre = (command: string, id: string) => ({ ...HOOK_INPUTS.PreToolUse, tool_input: { command }, tool_use_id: id });
 const json = (s: string) => JSON.parse(s);
@@ -65,7 +64,7 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
     const input = JSON.stringify(pre('rm -rf /', 'toolu_crash'));
     for (const bin of bins) {
       for (const [preload, message] of [['throw.cjs', 'simulated crash'], ['reject.cjs', 'simulated rejection']] as const) {
-        const r = await node([...bin, 'claude-hook', GUARD], input, { NODE_OPTIONS: `--require ${join(dir, preload)}` });
+        const r = await spawnNode([...bin, 'claude-hook', GUARD], (s) => s.end(input), { env: { NODE_OPTIONS: `--require ${join(dir, preload)}` } });
         expect(r.code, `${bin.join(' ')} ${preload}: ${r.stderr}`).toBe(2);
         expect(r.stderr).toMatch(/^hookwire claude-hook: internal error: .*\(failing closed\)\n$/s);
         expect(r.stderr).toContain(message);
@@ -152,17 +151,3 @@ describe('claude-hook: every event kind through the CLI (in-process)', () => {
     expect(readFileSync(foreign, 'utf8')).toBe('my notes\n');
   });
 });
-
-/** `node <args>` with stdin and extra environment, from the checkout's root. */
-function node(args: string[], stdin: string, env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}

@@ -34,16 +34,12 @@ async function slot<T>(f: () => Promise<T>): Promise<T> {
 }
 
 /**
- * One `hookwire` process, not throttled: `send` writes its stdin (end it, or leave it open to test a hook input
- * that never finishes arriving); resolves with exit code, stdout and stderr.
+ * One `node <argv>` process from the checkout's root, not throttled: `send` writes its stdin (end it, or leave
+ * it open to test a hook input that never finishes arriving); resolves with exit code, stdout and stderr.
  */
-export function spawnHookwire(
-  args: string[],
-  send: (stdin: NodeJS.WritableStream) => void,
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<CliRun> {
+export function spawnNode(argv: string[], send: (stdin: NodeJS.WritableStream) => void, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise<CliRun>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, argv, { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -52,6 +48,11 @@ export function spawnHookwire(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     send(child.stdin);
   });
+}
+
+/** One `hookwire` process (the checkout's binary), not throttled: see `spawnNode`. */
+export function spawnHookwire(args: string[], send: (stdin: NodeJS.WritableStream) => void, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return spawnNode([BIN, ...args], send, options);
 }
 
 /** `hookwire <args>` as a subprocess, with optional stdin, at most MAX_PARALLEL at a time. */
