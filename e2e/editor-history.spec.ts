@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { node, openApp, shot, tabTo, waitSaved } from './editorHelpers.ts';
 
 /**
  * Automatic version history in real IndexedDB: every save that changes the pipeline is a version (saves
@@ -135,4 +135,36 @@ test('a database from the previous schema (v2) with a pipeline in it upgrades in
   await page.keyboard.press('Enter');
   await waitSaved(page);
   await expect(items(page).getByTestId('history-summary')).toHaveText(['changed “Audit every tool”', 'As saved before version history began']);
+});
+
+test('a restore within the minute of an edit keeps the edited version in the history (after a reload too), and the focus stays on Restore', async ({ page }) => {
+  await page.clock.setFixedTime(T0);
+  await openApp(page);
+  // Ten seconds later, fix the matcher's path by typing: one version beside the first.
+  await page.clock.setFixedTime(T0 + 10_000);
+  await node(page, 'm-prompt-injection').click();
+  await typeInto(page, 'cond-0-path', 'payload.user_input');
+  await waitSaved(page);
+  await page.getByTestId('tab-history').click();
+  await expect(items(page).getByTestId('history-summary')).toHaveText([/^changed “Prompt injection”/, 'First version']);
+
+  // Twenty seconds later, still within that version's minute: restore the first version with the keyboard.
+  await page.clock.setFixedTime(T0 + 30_000);
+  await tabTo(page, '[data-testid="history-restore"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('cond-0-path')).toHaveValue('payload.input');
+  await waitSaved(page);
+  // The version left is still there to go back to; the restore is the new current one.
+  await expect(items(page).getByTestId('history-summary')).toHaveText([/^Restored 10:00:00 · changed “Prompt injection”/, /^changed “Prompt injection”/, 'First version']);
+  await expect(page.locator(':focus')).toHaveAttribute('data-testid', 'history-restore');
+  await shot(page, 'editor-history-restore-within-minute');
+
+  // After a reload, that version can be restored: the fix comes back.
+  await page.reload();
+  await expect(node(page, 'ev-tool-before')).toBeVisible();
+  await page.getByTestId('tab-history').click();
+  await expect(items(page)).toHaveCount(3);
+  await items(page).nth(1).getByTestId('history-restore').click();
+  await node(page, 'm-prompt-injection').click();
+  await expect(page.getByTestId('cond-0-path')).toHaveValue('payload.user_input');
 });

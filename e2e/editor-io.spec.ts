@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { PIPELINE_SCHEMA_ID } from '../engine/model/pipelineTypes.ts';
-import { exportedDoc, node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { exportedDoc, node, openApp, shot, tabTo, waitSaved } from './editorHelpers.ts';
 
 async function download(page: import('@playwright/test').Page, layout: boolean): Promise<{ text: string; path: string; name: string }> {
   await page.getByTestId('open-export').click();
@@ -87,4 +88,28 @@ test('importing a broken file shows every problem and changes nothing', async ({
   await page.reload();
   await expect(node(page, 'ev-any')).toBeVisible();
   expect(await exportedDoc(page)).toEqual(before);
+});
+
+test('a recorded run opened in Import pipeline is recognised as a trace, and one button imports it into the debugger', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('open-import').click();
+  await page.getByTestId('import-file').setInputFiles({ name: 'session.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(demoTraceJsonl()) });
+  await expect(page.getByTestId('import-refused')).toBeVisible();
+  await expect(page.getByTestId('import-is-trace')).toContainText('This is a recorded run (Hookwire trace v1 (JSON Lines)), not a pipeline');
+  await shot(page, 'editor-import-is-trace');
+  // By keyboard: Tab to the button, Enter.
+  await tabTo(page, '[data-testid="import-as-trace"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('import-dialog')).toHaveCount(0);
+  await expect(page.getByTestId('mode-debug')).toHaveAttribute('aria-pressed', 'true');
+  const current = page.locator('[data-testid="trace-item"][aria-current="true"]');
+  await expect(current).toContainText('session');
+  await expect(page.getByTestId('trace-item')).toHaveCount(2);
+  await expect(page.getByTestId('position')).toContainText('of 22');
+  // A pipeline with a mistake is not taken for a trace.
+  await page.getByTestId('open-import').click();
+  await page.getByTestId('import-text').click();
+  await page.keyboard.type('{ "format": "hookwire.pipeline", "version": 1, "name": "x", "nodes": [], "wires": [');
+  await expect(page.getByTestId('import-refused')).toBeVisible();
+  await expect(page.getByTestId('import-is-trace')).toHaveCount(0);
 });

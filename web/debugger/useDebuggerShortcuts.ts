@@ -21,12 +21,28 @@ function typing(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.monaco-editor');
 }
 
+/** Controls that Space and Enter press: on one of them those keys are the control's, not the trace's. */
+const PRESSABLE = 'button, summary, a[href], [role="button"], [role="tab"], [role="checkbox"], [role="switch"], [role="radio"], [role="option"], [role^="menuitem"]';
+
+const TAB_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
+
+function pressable(target: EventTarget | null): boolean {
+  return !!(target as HTMLElement | null)?.closest?.(PRESSABLE);
+}
+
 export function useDebuggerShortcuts(): void {
   const { replay, playback } = useServices();
   useEffect(() => {
     const { move } = replay;
     const { nextBlock, nextDivergence, pause, runToBreakpoint, togglePlay } = playback;
+    // The last element pressed with a pointer: a button focused by a click lets the focus go at a shortcut (its
+    // ring would show at every key), one reached with Tab keeps it, so a keyboard user does not lose their place.
+    let pointed: EventTarget | null = null;
+    const onPointer = (e: PointerEvent) => {
+      pointed = e.target;
+    };
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Tab') pointed = null;
       // Edits made in the Edit node tab undo as in the editor (the canvas is read-only here, so it does not).
       const z = e.key.toLowerCase();
       if ((e.ctrlKey || e.metaKey) && !e.altKey && (z === 'z' || z === 'y') && !(e.target as HTMLElement | null)?.closest?.('.monaco-editor')) {
@@ -37,6 +53,10 @@ export function useDebuggerShortcuts(): void {
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog:modal')) return;
       const k = e.key;
+      if ((k === ' ' || k === 'Enter') && pressable(e.target)) return;
+      // On a tab strip the arrows, Home and End go from tab to tab (web/ui/tablistKeys.ts). Not a defaultPrevented
+      // check: React Flow takes Space (its pan key) with preventDefault on every key event of the window.
+      if (TAB_KEYS.has(k) && (e.target as HTMLElement | null)?.closest?.('[role="tablist"]')) return;
       let handled = true;
       if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'j' || k === 'J') move('next');
       else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'k' || k === 'K') move('prev');
@@ -50,11 +70,13 @@ export function useDebuggerShortcuts(): void {
       else handled = false;
       if (!handled) return;
       e.preventDefault();
-      // A button clicked earlier keeps the focus and would show its focus ring at every key: let it go.
-      if ((document.activeElement as HTMLElement | null)?.tagName === 'BUTTON') (document.activeElement as HTMLElement).blur();
+      const active = document.activeElement as HTMLElement | null;
+      if (active?.tagName === 'BUTTON' && pointed instanceof Node && active.contains(pointed)) active.blur();
     };
+    window.addEventListener('pointerdown', onPointer, true);
     window.addEventListener('keydown', onKey);
     return () => {
+      window.removeEventListener('pointerdown', onPointer, true);
       window.removeEventListener('keydown', onKey);
       pause();
     };

@@ -1,7 +1,9 @@
 import { useState, type DragEvent } from 'react';
 import { formatPath } from '../../engine/model/problem.ts';
+import { detectTraceFormat, TRACE_FORMAT_LABELS } from '../../engine/trace/detectTraceFormat.ts';
 import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
 import { useServices } from '../services/AppServices.tsx';
+import { useApp } from '../store/appStore.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Icon } from '../ui/Icon.tsx';
 
@@ -10,7 +12,7 @@ import { Icon } from '../ui/Icon.tsx';
  * it is; a pipeline that loads is added to the library as a new entry, so nothing saved is ever changed.
  */
 export function ImportDialog({ onClose }: { onClose: () => void }) {
-  const { workspace } = useServices();
+  const { workspace, traces } = useServices();
   const [text, setText] = useState('');
   const [source, setSource] = useState<string | null>(null);
   const [check, setCheck] = useState<ImportCheck | null>(null);
@@ -31,6 +33,16 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   };
   const errors = check?.problems.filter((p) => p.severity === 'error') ?? [];
   const warnings = check?.problems.filter((p) => p.severity === 'warning') ?? [];
+
+  // A recording opened here by mistake (the Debug mode's own Import is "Import trace"): the engine's detector
+  // says what it is, by its content only, and the debugger imports it.
+  const traceFormat = check && !check.ok ? detectTraceFormat(text, source ?? undefined) : null;
+  const asTrace = traceFormat?.by === 'content' ? traceFormat.format : null;
+  const importAsTrace = () => {
+    traces.importFiles([new File([text], source ?? 'pasted trace.jsonl')]);
+    useApp.getState().setMode('debug');
+    onClose();
+  };
 
   const doImport = async () => {
     if (!check?.ok || !check.doc) return;
@@ -68,6 +80,12 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           ) : (
             <p style={{ color: 'var(--danger)', fontWeight: 600, margin: '12px 0 0' }} data-testid="import-refused">
               This file cannot be imported: {errors.length} problem{errors.length === 1 ? '' : 's'}. Nothing was changed.
+            </p>
+          )}
+          {asTrace && (
+            <p className="hint" data-testid="import-is-trace">
+              This is a recorded run ({TRACE_FORMAT_LABELS[asTrace]}), not a pipeline: the debugger replays it.{' '}
+              <button className="btn small" onClick={importAsTrace} data-testid="import-as-trace">Import as a trace</button>
             </p>
           )}
           {check.problems.length > 0 && (

@@ -1,6 +1,6 @@
 import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import type { HookwireDb } from './db.ts';
-import { deleteVersionsOf, recordVersion } from './versionHistory.ts';
+import { deleteVersionsOf, recordVersion, type RecordOptions } from './versionHistory.ts';
 import { migrateStoredRecord, STORED_FORMAT, STORED_VERSION, type StoredPipeline } from './storedPipeline.ts';
 
 /** Identifies this tab in saved records, so a tab can tell its own saves from another tab's. */
@@ -62,7 +62,7 @@ export async function readPipeline(db: HookwireDb, id: string): Promise<ReturnTy
  * conflict and writes nothing, so two tabs never silently overwrite each other. Storage errors (quota)
  * are thrown for the caller to show.
  */
-export async function savePipeline(db: HookwireDb, id: string, doc: Pipeline, baseRevision: number): Promise<SaveResult> {
+export async function savePipeline(db: HookwireDb, id: string, doc: Pipeline, baseRevision: number, record: RecordOptions = {}): Promise<SaveResult> {
   return db.transaction('rw', db.pipelines, db.versions, async (): Promise<SaveResult> => {
     const current = await db.pipelines.get(id);
     if (!current || current.deleted_at !== undefined) return { ok: false, reason: 'missing' };
@@ -70,7 +70,7 @@ export async function savePipeline(db: HookwireDb, id: string, doc: Pipeline, ba
     const revision = current.revision + 1;
     const now = Date.now();
     await db.pipelines.put({ ...current, doc, name: doc.name, revision, saved_by: TAB_ID, updated_at: now });
-    await recordVersion(db, id, doc, revision, now);
+    await recordVersion(db, id, doc, revision, now, record);
     return { ok: true, revision };
   });
 }

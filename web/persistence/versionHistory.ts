@@ -42,11 +42,20 @@ export async function listVersions(db: HookwireDb, pipelineId: string): Promise<
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** How a save is recorded: `fold: false` starts a version even within the fold window (a restore does). */
+export interface RecordOptions {
+  fold?: boolean;
+  /** Said before what changed, in a version this save starts ("Restored 14:03:12"). */
+  note?: string;
+}
+
 /**
  * Records `doc` as the newest version of a pipeline (call it inside the save's transaction, which must
- * include `db.versions`). A document equal to the newest version records nothing.
+ * include `db.versions`). A document equal to the newest version records nothing. A restore is recorded with
+ * `fold: false`: folded into the newest version it would overwrite (or, back to the one before, delete) the
+ * version the user is leaving, and that version is what they may want back.
  */
-export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unknown, revision: number, now: number): Promise<void> {
+export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unknown, revision: number, now: number, options: RecordOptions = {}): Promise<void> {
   const [lo, hi] = range(pipelineId);
   const [latest, before] = await db.versions.where('[pipeline_id+seq]').between(lo, hi, true, true).reverse().limit(2).toArray();
   if (latest && same(latest.doc, doc)) {
@@ -55,7 +64,7 @@ export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unk
   }
   const name = typeof (doc as { name?: unknown })?.name === 'string' ? (doc as { name: string }).name : '';
   // The first version (as created, or as found when history began) is never folded into: it stays to go back to.
-  if (latest && before && latest.label === undefined && now - latest.first_at < COALESCE_MS && now >= latest.first_at) {
+  if (options.fold !== false && latest && before && latest.label === undefined && now - latest.first_at < COALESCE_MS && now >= latest.first_at) {
     // Back to the version before (an undo right after an edit): the folded version goes away.
     if (same(before.doc, doc)) {
       await db.versions.delete(latest.seq!);
@@ -65,7 +74,8 @@ export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unk
     await db.versions.update(latest.seq!, { doc, name, at: now, revision, summary: summarizeVersionChange(before.doc, doc) });
     return;
   }
-  await db.versions.add({ pipeline_id: pipelineId, doc, name, first_at: now, at: now, revision, summary: summarizeVersionChange(latest ? latest.doc : null, doc) });
+  const summary = summarizeVersionChange(latest ? latest.doc : null, doc);
+  await db.versions.add({ pipeline_id: pipelineId, doc, name, first_at: now, at: now, revision, summary: options.note ? `${options.note} · ${summary}` : summary });
   await prune(db, pipelineId);
 }
 

@@ -47,6 +47,8 @@ export interface Workspace {
 export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
   let watch: Subscription | null = null;
   let inflight: Promise<void> | null = null;
+  // A restore not saved yet: the save that first holds it starts a version of its own (see recordVersion).
+  let restored: { id: string; version: number; when: string } | null = null;
 
   const store = () => appStore.getState();
 
@@ -58,6 +60,7 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
   async function openPipeline(id: string): Promise<void> {
     // Whatever the open pipeline still has unsaved is written before another one replaces it.
     await flushSave();
+    restored = null;
     const read = await readPipeline(db, id);
     if (!read) return;
     if (!read.ok) {
@@ -105,10 +108,12 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
     const s = store();
     if (!s.doc || !s.pipelineId || s.version === s.savedVersion || s.save.status === 'conflict') return Promise.resolve();
     const { pipelineId: id, doc, version, revision } = s;
+    const seal = restored !== null && restored.id === id && version >= restored.version ? restored : null;
     s.setSave({ status: 'saving' });
     inflight = (async () => {
       try {
-        const result = await savePipeline(db, id, doc, revision);
+        const result = await savePipeline(db, id, doc, revision, seal ? { fold: false, note: `Restored ${seal.when}` } : {});
+        if (seal && result.ok && restored === seal) restored = null;
         if (store().pipelineId !== id) return;
         if (result.ok) store().setSave({ status: 'saved', at: Date.now() }, { revision: result.revision, savedVersion: version });
         else if (result.reason === 'conflict') store().setSave({ status: 'conflict', theirRevision: result.theirRevision, by: 'other-tab' });
@@ -208,7 +213,11 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
       return;
     }
     const when = new Date(version.at).toLocaleTimeString('en-GB');
+    // Set before the edit: the autosave starts inside apply().
+    const from = s.version;
+    restored = { id: version.pipeline_id, version: from + 1, when };
     s.apply([{ type: 'replaceDoc', doc: opened.doc }], `Restore the version of ${when}`);
+    if (store().version === from) restored = null;
     s.toast({ tone: 'info', message: `Restored the version of ${when}.`, actionLabel: 'Undo', action: () => store().undo() });
   }
 

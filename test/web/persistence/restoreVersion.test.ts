@@ -29,11 +29,17 @@ describe('restoring a version (workspace service over IndexedDB)', () => {
     expect(s().history.past.at(-1)?.label).toMatch(/^Restore the version of/);
     await ws.flushSave();
     expect((await db.pipelines.get(id))?.name).toBe(seeded.name);
+    // Within the fold window too, the version left stays in the history: the restore is a version of its own.
+    const kept = await listVersions(db, id);
+    expect(kept.map((v) => v.name)).toEqual([seeded.name, 'Edited', seeded.name]);
+    expect(kept[0]!.summary).toMatch(/^Restored \d\d:\d\d:\d\d · renamed to “/);
 
     s().undo();
     expect(s().doc!.name).toBe('Edited');
     await ws.flushSave();
     await until(async () => (await db.pipelines.get(id))?.name === 'Edited');
+    // Undone at once: the restore leaves no version behind.
+    expect((await listVersions(db, id)).map((v) => v.name)).toEqual(['Edited', seeded.name]);
     ws.dispose();
     await db.delete();
   });

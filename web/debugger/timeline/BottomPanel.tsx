@@ -5,6 +5,7 @@ import { ComparePanel } from '../panels/ComparePanel.tsx';
 import { CoveragePanel } from '../panels/CoveragePanel.tsx';
 import { Timeline } from './Timeline.tsx';
 import { TimelineControls } from './TimelineControls.tsx';
+import { onTablistKeyDown } from '../../ui/tablistKeys.ts';
 
 const PHASE: Record<string, string> = { timeline: 'Replaying', analysis: 'Explaining', compare: 'Comparing' };
 
@@ -23,7 +24,7 @@ export function BottomPanel() {
   );
   return (
     <section className="dbg-bottom" aria-label="Replay">
-      <div className="tabs dbg-tabs" role="tablist">
+      <div className="tabs dbg-tabs" role="tablist" onKeyDown={onTablistKeyDown}>
         {tabButton('timeline', 'Timeline')}
         {tabButton('breakpoints', 'Breakpoints', breakpoints)}
         {tabButton('compare', 'Compare', changed, 'warn')}

@@ -1,0 +1,68 @@
+import { test, expect, type Page } from '@playwright/test';
+import { shot, tabTo } from './editorHelpers.ts';
+import { key, openDebugger, stepView } from './debuggerHelpers.ts';
+
+// The debugger's single keys (Space plays, arrows step) are for the trace, not for a control the keyboard is on:
+// Space and Enter press the focused button or tab, arrows move between tabs, and the focus stays where it was.
+
+const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+
+test('Space presses the focused button or tab in the debugger instead of playing the trace, and the focus stays on it', async ({ page }) => {
+  await openDebugger(page);
+  await expect(stepView(page, 0)).toBeVisible();
+
+  // Tab to the bottom panel's Compare tab and press Space: the tab opens, the trace stays on step 1.
+  await page.getByTestId('tab-timeline').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await focusedTestId(page)).toBe('tab-compare');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('tab-compare')).toHaveAttribute('aria-selected', 'true');
+  expect(await focusedTestId(page)).toBe('tab-compare');
+  await expect(page.getByTestId('play')).toHaveCount(0); // the timeline's controls are behind the other tab
+  await expect(stepView(page, 0)).toBeVisible();
+
+  // Arrows on a tab move to the next tab (and open it), not to the next step.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('tab-coverage')).toHaveAttribute('aria-selected', 'true');
+  expect(await focusedTestId(page)).toBe('tab-coverage');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('tab-timeline')).toHaveAttribute('aria-selected', 'true');
+  expect(await focusedTestId(page)).toBe('tab-timeline');
+  await expect(stepView(page, 0)).toBeVisible();
+
+  // A button reached with Tab: Space presses it (Next block goes to step 12) and the focus stays on it.
+  await tabTo(page, '[data-testid="next-block"]');
+  await page.keyboard.press('Space');
+  await expect(stepView(page, 11)).toBeVisible();
+  expect(await focusedTestId(page)).toBe('next-block');
+  // An arrow with the focus on that button steps the trace, and the keyboard user keeps their place.
+  await page.keyboard.press('ArrowRight');
+  await expect(stepView(page, 12)).toBeVisible();
+  expect(await focusedTestId(page)).toBe('next-block');
+  await shot(page, 'debugger-keyboard-controls');
+
+  // The Step / Edit node tabs: Space opens Edit node, ArrowLeft comes back to Step.
+  await page.getByTestId('tab-step').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('tab-edit-node')).toHaveAttribute('aria-selected', 'true');
+  expect(await focusedTestId(page)).toBe('tab-edit-node');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('tab-step')).toHaveAttribute('aria-selected', 'true');
+
+  // With no control focused the keys still drive the trace: Space plays, Escape pauses.
+  const before = await page.getByTestId('step-view').getAttribute('data-index');
+  await key(page, 'Space');
+  await expect(page.getByTestId('step-view')).not.toHaveAttribute('data-index', before!);
+  await key(page, 'Escape');
+});
+
+test('a button clicked with the mouse still lets the keys drive the trace, as before', async ({ page }) => {
+  await openDebugger(page);
+  await page.getByTestId('next-block').click();
+  await expect(stepView(page, 11)).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(stepView(page, 12)).toBeVisible();
+  // The clicked button lets the focus go, so Space is the trace's play key again.
+  expect(await focusedTestId(page)).toBe('BODY');
+});
