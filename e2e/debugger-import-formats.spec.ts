@@ -64,3 +64,28 @@ test("OTLP/JSON with Hookwire's own spans: the recorded decisions come back, and
   await expect(page.getByTestId('step-view')).toContainText('rm -rf is not allowed');
   await shot(page, 'debugger-import-hookwire-spans');
 });
+
+test('a pipeline file picked in Import trace is added as a pipeline and the debugger replays with it; a broken one says what it is', async ({ page }) => {
+  await openDebugger(page);
+  const doc = {
+    format: 'hookwire.pipeline', version: 1, name: 'Picked by mistake',
+    nodes: [{ id: 'ev', kind: 'event', pattern: 'tool.before_call' }, { id: 'h', kind: 'handler', name: 'Block every tool', action: { type: 'block', reason: 'no tools today' } }],
+    wires: [{ from: 'ev', to: 'h' }],
+  };
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+  await chooser.setFiles({ name: 'guard.trace.jsonl', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc, null, 2)) });
+  await expect(page.getByTestId('toast').filter({ hasText: 'is a pipeline, not a recorded run' })).toContainText('“Picked by mistake”');
+  await expect(page.getByTestId('pipeline-title')).toHaveText('Picked by mistake');
+  await expect(page.getByTestId('trace-item')).toHaveCount(1); // no trace was added
+  // The demo trace now replays through the picked pipeline: its first tool call is blocked by it.
+  await page.getByTestId('filter-type').selectOption('tool.before_call');
+  await key(page, 'j');
+  await expect(page.getByTestId('step-decision')).toContainText(/block/i);
+  // A pipeline that does not load is still named for what it is.
+  const [again] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+  await again.setFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "hookwire.pipeline", "version": 1, "name": "b", "nodes": [{"id": "x", "kind": "nope"}], "wires": []}') });
+  await expect(page.getByTestId('import-result')).toContainText('this is a Hookwire pipeline');
+  await shot(page, 'debugger-import-pipeline-as-trace');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('import-result')).toBeHidden();
+});

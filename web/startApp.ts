@@ -48,7 +48,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopSessionSync = startDebugSessionSync({ store, db, runCompare: () => void replay.runCompare(), unpin: replay.unpin });
   const stopCodeCheck = startCodeCheck(store, options.codeCheck);
   const playback = createPlayback(store, replay);
-  const traces = createTraceCommands(store, db, replay);
+  const traces = createTraceCommands(store, db, replay, workspace.newPipeline);
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window);
   const live = createLiveSession(store, db, replay);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);

@@ -35,7 +35,8 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
  * Why detection decided as it did, as a code callers branch on (never the English text):
  * `content` and `file_name` found a format; the others did not.
  */
-export type DetectionCode = 'content' | 'file_name' | 'empty' | 'binary' | 'unknown_format';
+/** `pipeline`: the input is a Hookwire pipeline document, not a recorded run (someone opened the wrong file). */
+export type DetectionCode = 'content' | 'file_name' | 'empty' | 'binary' | 'pipeline' | 'unknown_format';
 
 export interface FormatDetection {
   format: TraceFormat | null;
@@ -54,6 +55,8 @@ const CLAUDE_IDS = /"(sessionId|uuid|messageId|leafUuid|parentUuid)"\s*:/;
 const OPENHANDS_SOURCE = /"source"\s*:\s*"(user|agent|environment)"/;
 const OPENHANDS_KIND = /"(action|observation)"\s*:\s*"/;
 const FIRST_KEY = /^\{\s*"([^"\\]{1,100})"\s*:/;
+/** A pipeline document: `"format": "hookwire.pipeline"` among the first keys (after `$schema`, say). */
+const PIPELINE_DOC = /^\{(?:\s*"(?:[^"\\]|\\.)*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)\s*,)*\s*"format"\s*:\s*"hookwire\.pipeline"/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -70,6 +73,7 @@ export function detectTraceFormat(firstBytes: string, fileName?: string): Format
   if (looksBinary(s)) return { format: null, by: null, code: 'binary', reason: 'this is binary data, not a trace (a NUL byte or many control characters in the first bytes)' };
   const found = s[0] === '{' ? detectObject(s) : s[0] === '[' ? detectArray(s) : null;
   if (found) return { format: found, by: 'content', code: 'content', reason: `recognised as ${TRACE_FORMAT_LABELS[found]} by its content` };
+  if (s[0] === '{' && PIPELINE_DOC.test(s)) return { format: null, by: null, code: 'pipeline', reason: 'this is a Hookwire pipeline (format "hookwire.pipeline"), not a recorded run: open it as a pipeline (Import in the editor, or `hookwire validate` / `hookwire replay PIPELINE TRACE`)' };
   return byName(fileName, 'unknown_format', `the content is not one of: ${TRACE_FORMATS.map((f) => TRACE_FORMAT_LABELS[f]).join('; ')} (it is ${describeContent(s)})`);
 }
 

@@ -111,7 +111,7 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
     detection = d;
     const forced = options.format;
     if (!forced && d.format === null) {
-      const code = d.code === 'binary' ? 'binary' : d.code === 'empty' ? 'empty' : 'unknown_format';
+      const code = d.code === 'binary' || d.code === 'empty' || d.code === 'pipeline' ? d.code : 'unknown_format';
       failedEarly = failure(null, [traceProblem(code, 0, `cannot import${options.fileName ? ` ${options.fileName}` : ''}: ${d.reason}`, 'error', true)]);
       return;
     }

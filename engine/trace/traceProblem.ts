@@ -15,6 +15,7 @@ export const TRACE_PROBLEM_CODES = {
   truncated: 'The input ends in the middle of a line.',
   duplicate_event_id: 'An event id appears again; the event is kept (replay treats it as a re-dispatch).',
   unknown_format: 'The format of the input could not be recognised.',
+  pipeline: 'The input is a Hookwire pipeline, not a recorded run.',
   format_mismatch: 'The input was to be read as one format but its content is another (or none of it fits).',
   bad_source: 'The input is in a known format but its content does not have the expected shape.',
   too_large: 'The input is larger than the limit.',

@@ -5,6 +5,8 @@ import { startTraceImport } from '../persistence/traceImporter.ts';
 import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace } from '../persistence/traceLibrary.ts';
 import { traceEventLine, traceHeaderLine } from '../../engine/trace/traceToJsonl.ts';
 import type { AppStore } from '../store/appStore.ts';
+import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { checkImport } from '../model/exportPipeline.ts';
 import type { ReplayService } from './replayService.ts';
 
 /** Library commands: import (with progress and cancel), keep or discard a partial import, rename, delete with undo. */
@@ -27,7 +29,11 @@ export function traceFileName(name: string): string {
   return `${base || 'trace'}.trace.jsonl`;
 }
 
-export function createTraceCommands(store: AppStore, db: HookwireDb, replay: ReplayService): TraceCommands {
+/**
+ * `addPipeline`: adds a checked pipeline to the library and opens it (the workspace's `newPipeline`), for a
+ * pipeline file imported here as if it were a trace.
+ */
+export function createTraceCommands(store: AppStore, db: HookwireDb, replay: ReplayService, addPipeline: (doc: Pipeline) => Promise<string | null>): TraceCommands {
   const s = () => store.getState();
   const toast = (message: string, tone: 'info' | 'error' = 'info', action?: { label: string; run: () => void }) =>
     s().toast({ tone, message, ...(action ? { actionLabel: action.label, action: action.run } : {}) });
@@ -54,6 +60,7 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
           toast(`Imported “${r.name}”: ${r.events.toLocaleString('en')} events (${r.format ? TRACE_FORMAT_LABELS[r.format] : 'trace'})${warnings}.`);
           return;
         }
+        if (r.problems[0]?.code === 'pipeline' && (await openAsPipeline(file))) return;
         s().showImportResult({ ...r, fileName: file.name });
       },
       (e: unknown) => {
@@ -61,6 +68,20 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
         toast(`Import of ${file.name} failed: ${describeStorageError(e)}`, 'error');
       },
     );
+  }
+
+  /**
+   * A pipeline dropped on the debugger (or picked in Import trace) is what the person wants to replay with: the
+   * engine checks it as any pipeline import, and a new library entry holds it (nothing saved is changed).
+   * False when it does not load as a pipeline either: then the import's own reason is shown.
+   */
+  async function openAsPipeline(file: File): Promise<boolean> {
+    const check = checkImport(await file.text());
+    if (!check.ok || !check.doc) return false;
+    const id = await addPipeline(check.doc);
+    if (id === null) return true; // the workspace said why (storage)
+    toast(`${file.name} is a pipeline, not a recorded run: added “${check.doc.name}” to your pipelines; the debugger replays with it.`);
+    return true;
   }
 
   return {

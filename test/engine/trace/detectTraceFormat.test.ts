@@ -41,4 +41,13 @@ describe('detectTraceFormat', () => {
     expect(csv.reason).toMatch(/not one of: Hookwire trace v1/);
     expect(detectTraceFormat('').reason).toMatch(/empty/);
   });
+
+  it('[I1] says a pipeline document is a pipeline, not an unknown trace, whatever the file is called; a payload that mentions the format is not one', () => {
+    const pipeline = JSON.stringify({ $schema: 'https://unpkg.com/hookwire/dist/schema/pipeline.v1.schema.json', format: 'hookwire.pipeline', version: 1, name: 'guard', nodes: [], wires: [] }, null, 2);
+    for (const name of [undefined, 'guard.pipeline.json', 'mislabelled.trace.jsonl']) {
+      expect(detectTraceFormat(pipeline, name)).toMatchObject({ format: null, by: null, code: 'pipeline', reason: expect.stringMatching(/Hookwire pipeline .*not a recorded run/) });
+    }
+    expect(detectTraceFormat('{"name":"x","version":1,"format":"hookwire.pipeline","nodes":[]}').code).toBe('pipeline');
+    expect(detectTraceFormat('{"note": {"format": "hookwire.pipeline"}}').code).toBe('unknown_format');
+  });
 });

@@ -87,6 +87,12 @@ describe('importTrace on bad input', () => {
     expect(r.problems[0]).toMatchObject({ code: 'unknown_format', message: expect.stringMatching(/^cannot import people.csv: the content is not one of/) });
   });
 
+  it('[I1] a pipeline file is refused as a pipeline, with the way to open it', () => {
+    const r = importTrace('{"format": "hookwire.pipeline", "version": 1, "name": "g", "nodes": [], "wires": []}', { fileName: 'g.pipeline.json' });
+    expect(r).toMatchObject({ format: null, trace: null });
+    expect(r.problems[0]).toMatchObject({ code: 'pipeline', fatal: true, message: expect.stringMatching(/^cannot import g.pipeline.json: this is a Hookwire pipeline/) });
+  });
+
   it('[I1] a forced format that does not fit', () => {
     const r = importTrace('{"a": 1}', { format: 'swe-agent' });
     expect(r.problems[0]).toMatchObject({ code: 'bad_source' });
