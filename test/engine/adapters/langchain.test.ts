@@ -69,6 +69,23 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
     expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
   });
 
+  it('[O2] a tool call id the model repeats (in a later step, or twice in one step) is a new call: a blocked tool never runs under an allowed call\'s id', async () => {
+    const step = (...c: [string, Record<string, unknown>][]) => new AIMessage({ content: '', tool_calls: c.map(([name, args]) => ({ id: 'x', name, args, type: 'tool_call' as const })), usage_metadata: usage(1) });
+    for (const steps of [[step(['read_file', { path: '/w/a' }]), step(['delete_file', { path: '/' }])], [step(['read_file', { path: '/w/a' }], ['delete_file', { path: '/' }])]]) {
+      const live = startLive();
+      const t = scenarioTools();
+      const model = steps.reduce((m, s) => m.respond(s), fakeModel()).respond(new AIMessage('done'));
+      const agent = createAgent({ model, tools: toolsOf(t), middleware: [hookwireMiddleware(live.trace)] });
+      const out = await agent.invoke({ messages: [{ role: 'user', content: 'tidy up' }] });
+      expect(t.calls).toEqual([{ tool: 'read_file', input: { path: '/w/a' } }]);
+      expect(toolMessages(out.messages).filter((m) => m.startsWith('Blocked by Hookwire: destructive tool delete_file'))).toHaveLength(1);
+      // Each call has its own events, so the recording replays to the same decisions.
+      const before = live.results.filter((r) => r.type === 'tool.before_call');
+      expect(before.map((r) => [r.event_id, r.decision, r.duplicate]).sort()).toEqual([['x#2:before', expect.any(String), false], ['x:before', expect.any(String), false]]);
+      expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
+    }
+  });
+
   it('[O2] a rewritten prompt is what the model gets (a pasted key is redacted before the call)', async () => {
     const live = startLive({}, 'prompt-trace', GATE_PIPELINE);
     const model = fakeModel().respond(new AIMessage({ content: 'ok', usage_metadata: usage(1) }));
