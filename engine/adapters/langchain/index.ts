@@ -76,6 +76,13 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const next = { ...request, messages: rewriteMessages(request.messages, messages, rewrittenField(before, 'messages', messages)) };
       const system = ownGet(before.payload, 'system_prompt');
       if (typeof system === 'string' && system !== (request.systemPrompt ?? '')) next.systemPrompt = system;
+      // LangGraph's `messages` stream mode hands the model's tokens and answer to the reader as the model makes them,
+      // before `model.after_call` decides (a key the pipeline redacts, an answer it blocks, were read as they
+      // came). Its handler skips a chat model run tagged `nostream` (@langchain/langgraph pregel/messages.js,
+      // handleChatModelStart) and streams the node's output instead, which is the answer as decided: enforcement
+      // over token latency, as for the AI SDK's streams.
+      const m = request.model as { withConfig?: (c: { tags: string[] }) => typeof request.model };
+      if (typeof m.withConfig === 'function') next.model = m.withConfig({ tags: ['nostream'] });
       const ai = await handler(next);
       const response = { content: asJson(ai.content), tool_calls: asJson((ai.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null }))) };
       const payload: JsonObject = { model, response };

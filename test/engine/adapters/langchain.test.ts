@@ -86,6 +86,17 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
     }
   });
 
+  it('[O2] streamMode "messages": the reader gets the answer as model.after_call left it (a key redacted), never the model\'s own first', async () => {
+    const live = startLive();
+    const model = fakeModel().respond(calls('c1', 'read_file', { path: '/w/a' }, 1)).respond(new AIMessage({ content: `the key is ${SECRET}`, usage_metadata: usage(1) }));
+    const agent = createAgent({ model, tools: toolsOf(scenarioTools()), middleware: [hookwireMiddleware(live.trace)] });
+    const streamed: unknown[] = [];
+    for await (const [message] of await agent.stream({ messages: [{ role: 'user', content: 'read it' }] }, { streamMode: 'messages' })) streamed.push(message.content);
+    expect(JSON.stringify(streamed)).not.toContain(SECRET);
+    expect(streamed).toContain('the key is [REDACTED]');
+    expect(streamed.filter((c) => typeof c === 'string' && c.startsWith('contents of /w/a'))).toHaveLength(1); // the tool's (redacted) answer is streamed too
+  });
+
   it('[O2] a rewritten prompt is what the model gets (a pasted key is redacted before the call)', async () => {
     const live = startLive({}, 'prompt-trace', GATE_PIPELINE);
     const model = fakeModel().respond(new AIMessage({ content: 'ok', usage_metadata: usage(1) }));
