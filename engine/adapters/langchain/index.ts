@@ -80,7 +80,7 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       // before `model.after_call` decides (a key the pipeline redacts, an answer it blocks, were read as they
       // came). Its handler skips a chat model run tagged `nostream` (@langchain/langgraph pregel/messages.js,
       // handleChatModelStart) and streams the node's output instead, which is the answer as decided: enforcement
-      // over token latency, as for the AI SDK's streams.
+      // over token latency, as for the AI SDK's streams. (`messages` mode: https://docs.langchain.com/oss/javascript/langgraph/streaming)
       const m = request.model as { withConfig?: (c: { tags: string[] }) => typeof request.model };
       if (typeof m.withConfig === 'function') next.model = m.withConfig({ tags: ['nostream'] });
       const ai = await handler(next);
