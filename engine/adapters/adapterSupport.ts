@@ -1,4 +1,4 @@
-import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../index.ts';
+import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type GuardResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../index.ts';
 
 /**
  * What the framework adapters share: JSON views of framework values and the one-line messages a model or a
@@ -71,18 +71,113 @@ export class HookwireTerminated extends Error {
   }
 }
 
+/** A tool call an adapter dispatched: its tool and input as emitted tell it from another call with the same framework id. */
+export interface TableCall {
+  readonly tool_name: string;
+  readonly tool_input: JsonObject;
+  /** The base of its event ids (`<base>:before`, `<base>:after`): the framework's id, made unique in the trace. */
+  readonly event_id: string;
+}
+
 /**
- * An adapter's calls in flight on one trace, by the framework's call id, shared by every adapter made for
- * that trace [E5][O4]. An app that makes an adapter per request (and keeps one trace per conversation)
- * resumes a paused call through a new adapter: it must find the ASK that is waiting, not dispatch the call
- * again behind it (the repeat would wait for that ASK's answer, which the first adapter never gets).
- * `const callsOf = perTrace<Call>()` once per adapter module; `callsOf(trace)` in each adapter.
+ * An adapter's tool calls in flight on one trace, by the framework's call id, shared by every adapter made for
+ * that trace [O4]. An app that makes an adapter per request (and keeps one trace per conversation) resumes a
+ * paused call through a new adapter: it must find the ASK that is waiting, not dispatch the call again behind it
+ * (the repeat would wait for that ASK's answer, which the first adapter never gets).
+ *
+ * The call id is the model's: nothing stops a model from giving two calls one id, in one step or in two. So a
+ * call is found only under its id AND its tool and input, and a new call gets event ids no earlier call of the
+ * trace had: the engine answers a repeated event id with the first event's recorded result, payload included
+ * [E5], so a reused id would run the new call on the old call's decision and input (a blocked `delete_file`
+ * ran under an allowed `read_file`'s id).
  */
-export function perTrace<V>(): (trace: RuntimeTrace) => Map<string, V> {
-  const maps = new WeakMap<RuntimeTrace, Map<string, V>>();
+export class CallTable<C extends TableCall> {
+  private readonly inFlight = new Map<string, C[]>();
+  private readonly used = new Set<string>();
+
+  /** The first call in flight with this id, tool and input (compared as JSON) that `also` accepts, if any. */
+  find(id: string, tool_name: string, tool_input: JsonObject, also: (c: C) => boolean = () => true): C | undefined {
+    return this.inFlight.get(id)?.find((c) => c.tool_name === tool_name && jsonEqual(c.tool_input, tool_input) && also(c));
+  }
+
+  /** The calls in flight with this id. */
+  withId(id: string): readonly C[] {
+    return this.inFlight.get(id) ?? [];
+  }
+
+  /** Every call in flight, with its id. */
+  *entries(): IterableIterator<[string, C]> {
+    for (const [id, calls] of this.inFlight) for (const c of calls) yield [id, c];
+  }
+
+  add(id: string, call: C): void {
+    const calls = this.inFlight.get(id);
+    if (calls) calls.push(call);
+    else this.inFlight.set(id, [call]);
+  }
+
+  /** Takes the call out once it runs or is refused: a later call with this id is a new call. */
+  remove(id: string, call: C): void {
+    const calls = this.inFlight.get(id)?.filter((c) => c !== call) ?? [];
+    if (calls.length) this.inFlight.set(id, calls);
+    else this.inFlight.delete(id);
+  }
+
+  /** The event id base for a new call with this framework id: the id itself the first time, else `<id>#<n>`, never one used before. */
+  eventId(id: string): string {
+    let base = id;
+    for (let n = 2; this.used.has(base); n++) base = `${id}#${n}`;
+    this.used.add(base);
+    return base;
+  }
+}
+
+/** `const callsOf = callTables<Call>()` once per adapter module; `callsOf(trace)` in each adapter. */
+export function callTables<C extends TableCall>(): (trace: RuntimeTrace) => CallTable<C> {
+  const tables = new WeakMap<RuntimeTrace, CallTable<C>>();
   return (trace) => {
-    let calls = maps.get(trace);
-    if (!calls) maps.set(trace, (calls = new Map()));
-    return calls;
+    let t = tables.get(trace);
+    if (!t) tables.set(trace, (t = new CallTable<C>()));
+    return t;
   };
+}
+
+/**
+ * A before event answered from an earlier event with the same id [E5] decided another call (the event id was
+ * dispatched in this trace by someone else): the call is refused (fail closed).
+ */
+export function ownResult(r: EmitResult): EmitResult {
+  if (!r.duplicate) return r;
+  return { ...r, decision: 'block_action', blocked: true, approval: null, reason: `event ${r.event_id} was already dispatched in this trace for another call`, decided_by: null };
+}
+
+/**
+ * `trace.guardTool` with the event ids of a table call (`<event_id>:before` / `:after`), which may differ from
+ * the framework's call id (`tool_use_id` in the payloads) [P6]. The before event is `dispatched` when the adapter
+ * dispatched it at the framework's approval hook, else dispatched here.
+ */
+export function guardToolCall<R>(
+  trace: RuntimeTrace,
+  call: { tool_name: string; tool_input: JsonObject; tool_use_id: string; event_id: string },
+  run: (input: JsonObject) => R | PromiseLike<R>,
+  dispatched?: PromiseLike<EmitResult>,
+): Promise<GuardResult<R>> {
+  const { tool_name, tool_use_id } = call;
+  const inputOf = (p: JsonObject): JsonObject => {
+    const v = ownGet(p, 'tool_input');
+    return isJsonObject(v) ? v : {};
+  };
+  const before = { type: 'tool.before_call', payload: { tool_name, tool_input: call.tool_input, tool_use_id } };
+  return trace.guard<R>({
+    before,
+    run: (p) => run(inputOf(p)),
+    after: {
+      type: 'tool.after_call',
+      payload: (result, p) => ({ tool_name, tool_input: inputOf(p), tool_response: jsonOf(result), is_error: false, tool_use_id }),
+      error: (error, p) => ({ tool_name, tool_input: inputOf(p), tool_response: error instanceof Error ? error.message : String(error), is_error: true, tool_use_id }),
+      value: (after, result) => (ownGet(after, 'tool_response') ?? result) as R,
+    },
+    event_id: call.event_id,
+    dispatched: dispatched ?? trace.emitAsync(before.type, before.payload, { event_id: `${call.event_id}:before` }).then(ownResult),
+  });
 }

@@ -16,7 +16,7 @@
  */
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
 import type { Approver, ApproverAnswer, EmitResult, JsonObject, RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, callTables, guardToolCall, ownResult, rewrittenField, toolInputOf, type TableCall } from '../adapterSupport.ts';
 
 // The v3 model types, read off the middleware type that `ai` exports (so `ai` is the one peer dependency).
 type LanguageModelV3Middleware = LanguageModelMiddleware;
@@ -33,12 +33,12 @@ export interface HookwireAiSdk {
 }
 
 /** A tool call this trace dispatched: its `tool.before_call`, and the answer its ASK waits for. */
-interface Call {
+interface Call extends TableCall {
   result: Promise<EmitResult>;
   ask: ((a: ApproverAnswer) => void) | null;
   answered: boolean;
 }
-const callsOf = perTrace<Call>();
+const callsOf = callTables<Call>();
 
 export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   const before = async (params: LanguageModelV3CallOptions, model: { modelId: string; provider: string }): Promise<{ result: EmitResult; params: LanguageModelV3CallOptions }> => {
@@ -105,14 +105,22 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
   // again. The question waits as the emit's approver; the answer in the messages settles it (an approved call's
   // `execute`, a denied one's `execution-denied` result in the next prompt), recorded as an approver's answer [P14].
   // Shared by every adapter of this trace (an adapter per request resumes another's pause); a call leaves once
-  // its tool ran or was denied.
+  // its tool runs or is denied. A call is found by its id, tool and input, never by the id alone (the model's ids
+  // may repeat: `CallTable`).
   const calls = callsOf(trace);
   const answer = (toolCallId: string, a: ApproverAnswer) => {
-    const c = calls.get(toolCallId);
-    if (!c?.ask || c.answered) return;
-    c.answered = true;
-    c.ask(a);
-    if (a === 'deny' || (typeof a === 'object' && a.answer === 'deny')) calls.delete(toolCallId); // a denied call never executes
+    const denied = a === 'deny' || (typeof a === 'object' && a.answer === 'deny');
+    const waiting = calls.withId(toolCallId);
+    // The SDK keeps one approval per tool call id: with two calls of one id in flight, it cannot say which one the
+    // person saw, so neither is approved.
+    const answerOfCall = waiting.length > 1 && !denied ? { answer: 'deny' as const, reason: `tool call id ${toolCallId} names ${waiting.length} calls: the approval cannot say which` } : a;
+    for (const c of waiting) {
+      if (c.ask && !c.answered) {
+        c.answered = true;
+        c.ask(answerOfCall);
+      }
+      if (denied) calls.remove(toolCallId, c); // a denied call never executes (also when its own needsApproval asked)
+    }
   };
   /** Reads the person's answers from messages or a prompt: approval responses, and denied results. */
   const settle = (messages: unknown) => {
@@ -129,13 +137,13 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
       }
     }
   };
-  const dispatchBefore = (name: string, input: unknown, toolCallId: string): Promise<boolean> => {
-    const call: Call = { result: null as unknown as Promise<EmitResult>, ask: null, answered: false };
+  const dispatchBefore = (name: string, input: JsonObject, toolCallId: string): Promise<boolean> => {
+    const call: Call = { tool_name: name, tool_input: input, event_id: calls.eventId(toolCallId), result: null as unknown as Promise<EmitResult>, ask: null, answered: false };
     let asked!: () => void;
     const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
     const approver: Approver = () => new Promise<ApproverAnswer>((resolve) => ((call.ask = resolve), asked()));
-    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: toolInputOf(input), tool_use_id: toolCallId }, { event_id: `${toolCallId}:before`, approver });
-    calls.set(toolCallId, call);
+    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: toolCallId }, { event_id: `${call.event_id}:before`, approver }).then(ownResult);
+    calls.add(toolCallId, call);
     return Promise.race([askedNow, call.result.then(() => false)]);
   };
 
@@ -153,21 +161,25 @@ export function hookwireAiSdk(trace: RuntimeTrace): HookwireAiSdk {
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: unknown[] }) => {
           const mine = typeof own === 'function' ? await (own as (i: unknown, o: unknown) => boolean | PromiseLike<boolean>)(input, options) : own === true;
           settle(options.messages);
-          const seen = calls.get(options.toolCallId);
-          const isAsk = seen ? seen.ask !== null : await dispatchBefore(name, input, options.toolCallId);
+          const toolInput = toolInputOf(input);
+          // The ASK of this very call (asked again on a resume, answered or not) is not dispatched twice.
+          const isAsk = calls.find(options.toolCallId, name, toolInput, (c) => c.ask !== null) ? true : await dispatchBefore(name, toolInput, options.toolCallId);
           return isAsk || mine;
         },
         execute: async (input: unknown, options: { toolCallId: string; messages?: unknown[] }) => {
           settle(options.messages);
-          const call = calls.get(options.toolCallId);
+          const id = options.toolCallId;
+          const toolInput = toolInputOf(input);
+          // This call's own before event (dispatched in needsApproval), taken so that no other execute runs on it.
+          const call = calls.find(id, name, toolInput);
+          if (call) calls.remove(id, call);
           // The SDK executes an asked call only after an approval response; without one in the messages it fails closed.
-          if (call?.ask && !call.answered) answer(options.toolCallId, { answer: 'deny', reason: 'the AI SDK ran the tool without an approval response' });
-          try {
-            const r = await trace.guardTool(name, toolInputOf(input), (rewritten) => execute(rewritten as never, options as never), { tool_use_id: options.toolCallId, ...(call ? { dispatched: call.result } : {}) });
-            return r.status === 'blocked' ? r.message : r.value;
-          } finally {
-            calls.delete(options.toolCallId);
+          if (call?.ask && !call.answered) {
+            call.answered = true;
+            call.ask({ answer: 'deny', reason: 'the AI SDK ran the tool without an approval response' });
           }
+          const r = await guardToolCall(trace, { tool_name: name, tool_input: toolInput, tool_use_id: id, event_id: call?.event_id ?? calls.eventId(id) }, (rewritten) => execute(rewritten as never, options as never), call?.result);
+          return r.status === 'blocked' ? r.message : r.value;
         },
       };
     }

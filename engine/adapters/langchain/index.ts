@@ -16,7 +16,7 @@
 import { interrupt } from '@langchain/langgraph';
 import { AIMessage, createMiddleware, ToolMessage, type BaseMessage } from 'langchain';
 import { isJsonObject, ownGet, type ApprovalRequest, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, changed, jsonOf, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, callTables, changed, jsonOf, ownResult, rewrittenField, toolInputOf, type TableCall } from '../adapterSupport.ts';
 
 /** The resume value of a Hookwire interrupt, as `humanInTheLoopMiddleware` takes it: one decision. */
 export interface HookwireResume {
@@ -24,14 +24,16 @@ export interface HookwireResume {
 }
 
 /** A tool call this trace dispatched: its `tool.before_call`, and the ASK waiting for the resume value. */
-interface Call {
+interface Call extends TableCall {
   result: Promise<EmitResult>;
   isAsk: Promise<boolean>;
   request: ApprovalRequest | null;
   answer: ((a: ApproverAnswer) => void) | null;
   answered: boolean;
+  /** A `wrapToolCall` is on it now (a second call with the same id, tool and input gets its own event). */
+  busy: boolean;
 }
-const callsOf = perTrace<Call>();
+const callsOf = callTables<Call>();
 
 export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string } = {}) {
   // [O4] An ASK is LangGraph's human-in-the-loop interrupt: `wrapToolCall` dispatches `tool.before_call` once per
@@ -40,17 +42,26 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
   // runs again and `interrupt()` returns the person's decision. The question waits as the emit's approver; the
   // decision settles it, recorded as an approver's answer [P14].
   // Shared by every middleware of this trace (one made per request resumes another's interrupt); a call leaves
-  // once its tool ran or was refused.
+  // once its tool runs or is refused. A call is found by its id, tool and input, never by the id alone (the
+  // model's ids may repeat: `CallTable`).
   const calls = callsOf(trace);
   const dispatchBefore = (name: string, input: JsonObject, id: string) => {
     let asked!: () => void;
     const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
-    const call: Call = { result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null, answer: null, answered: false };
+    const event_id = id ? calls.eventId(id) : '';
+    const call: Call = { tool_name: name, tool_input: input, event_id, result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null, answer: null, answered: false, busy: true };
     const approver: Approver = (req) => new Promise<ApproverAnswer>((resolve) => ((call.request = req), (call.answer = resolve), asked()));
-    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: id }, { ...(id ? { event_id: `${id}:before` } : {}), approver });
+    call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: id }, { ...(event_id ? { event_id: `${event_id}:before` } : {}), approver }).then(ownResult);
     call.isAsk = Promise.race([askedNow, call.result.then(() => false)]);
-    if (id) calls.set(id, call);
+    if (id) calls.add(id, call);
     return call;
+  };
+  /** The paused call this one resumes (same id, tool and input, no `wrapToolCall` on it), taken for this run. */
+  const resumedCall = (id: string, name: string, input: JsonObject) => {
+    const c = id ? calls.find(id, name, input) : undefined;
+    if (!c || c.busy) return undefined;
+    c.busy = true;
+    return c;
   };
   const endIfTerminated = () => (trace.terminated ? { jumpTo: 'end' as const } : undefined);
   return createMiddleware({
@@ -65,6 +76,13 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const next = { ...request, messages: rewriteMessages(request.messages, messages, rewrittenField(before, 'messages', messages)) };
       const system = ownGet(before.payload, 'system_prompt');
       if (typeof system === 'string' && system !== (request.systemPrompt ?? '')) next.systemPrompt = system;
+      // LangGraph's `messages` stream mode hands the model's tokens and answer to the reader as the model makes them,
+      // before `model.after_call` decides (a key the pipeline redacts, an answer it blocks, were read as they
+      // came). Its handler skips a chat model run tagged `nostream` (@langchain/langgraph pregel/messages.js,
+      // handleChatModelStart) and streams the node's output instead, which is the answer as decided: enforcement
+      // over token latency, as for the AI SDK's streams. (`messages` mode: https://docs.langchain.com/oss/javascript/langgraph/streaming)
+      const m = request.model as { withConfig?: (c: { tags: string[] }) => typeof request.model };
+      if (typeof m.withConfig === 'function') next.model = m.withConfig({ tags: ['nostream'] });
       const ai = await handler(next);
       const response = { content: asJson(ai.content), tool_calls: asJson((ai.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null }))) };
       const payload: JsonObject = { model, response };
@@ -87,18 +105,25 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const name = call.name;
       const id = call.id ?? '';
       const input = toolInputOf(call.args);
-      const asked = (id ? calls.get(id) : undefined) ?? dispatchBefore(name, input, id);
+      const asked = resumedCall(id, name, input) ?? dispatchBefore(name, input, id);
       if ((await asked.isAsk) && !asked.answered) {
         const q = asked.request!;
-        // Throws the first time (the run stops); returns the person's decision when the run resumes.
-        const decision: unknown = interrupt({
-          actionRequests: [{ name, args: ownGet(q.payload, 'tool_input') ?? input, description: q.reason }],
-          reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'reject'] }],
-          hookwire: { trace_id: q.trace_id, event_id: q.event_id, decided_by: q.decided_by },
-        });
+        let decision: unknown;
+        try {
+          // Throws the first time (the run stops); returns the person's decision when the run resumes.
+          decision = interrupt({
+            actionRequests: [{ name, args: ownGet(q.payload, 'tool_input') ?? input, description: q.reason }],
+            reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'reject'] }],
+            hookwire: { trace_id: q.trace_id, event_id: q.event_id, decided_by: q.decided_by },
+          });
+        } catch (e) {
+          asked.busy = false; // paused: the resumed run's wrapToolCall takes it up
+          throw e;
+        }
         asked.answered = true;
         asked.answer!(answerOf(decision));
       }
+      if (id) calls.remove(id, asked); // past the interrupt: this call runs or is refused now
       const r = await trace.guard<Awaited<ReturnType<typeof handler>>>({
         dispatched: asked.result,
         before: { type: 'tool.before_call', payload: { tool_name: name, tool_input: input, tool_use_id: id } },
@@ -116,9 +141,8 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
               ? new ToolMessage({ content: contentOf(ownGet(after, 'tool_response'), result.content), tool_call_id: result.tool_call_id, name: result.name, status: result.status, ...(result.id !== undefined ? { id: result.id } : {}) })
               : result,
         },
-        event_id: id || undefined,
+        event_id: asked.event_id || undefined,
       });
-      if (id) calls.delete(id); // past the interrupt: this call is done
       if (r.status === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name, status: 'error' });
       return r.value;
     },

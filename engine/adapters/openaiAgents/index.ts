@@ -22,7 +22,7 @@
  */
 import { Agent, getHandoff, Usage, type FunctionTool, type RunContext, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
 import { ownGet, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
-import { asJson, blockMessage, perTrace, rewrittenField, toolInputOf } from '../adapterSupport.ts';
+import { asJson, blockMessage, callTables, guardToolCall, ownResult, rewrittenField, toolInputOf, type TableCall } from '../adapterSupport.ts';
 
 type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
 type AnyAgent = Agent<any, any>;
@@ -36,11 +36,11 @@ interface PendingAsk {
 }
 
 /** A tool call this trace dispatched: its `tool.before_call`, and the ASK waiting for the SDK's approval. */
-interface Call {
+interface Call extends TableCall {
   result: Promise<EmitResult>;
   ask: PendingAsk | null;
 }
-const callsOf = perTrace<Call>();
+const callsOf = callTables<Call>();
 
 export interface HookwireAgents {
   agent<A extends AnyAgent>(agent: A): A;
@@ -57,17 +57,20 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   // the run resumes. The question waits as the emit's approver; the SDK's answer settles it, and the runtime
   // records it as any approver's answer [P14], so `hookwire replay` reproduces it [R15].
   // Shared by every adapter of this trace (an adapter per request resumes another's pause); a call leaves once
-  // its tool ran or was refused.
+  // its tool runs or is refused. A call is found by its id and tool, never by the id alone (the model's ids may
+  // repeat: `CallTable`); not by its input, which the SDK hands `needsApproval` parsed by the tool's schema and
+  // `invoke` as the model's text, so the two can differ for one call.
   const calls = callsOf(trace);
+  const callOf = (callId: string, toolName: string) => calls.withId(callId).find((c) => c.tool_name === toolName);
   const settle = () => {
-    for (const [callId, c] of calls) {
+    for (const [callId, c] of [...calls.entries()]) {
       const a = c.ask;
       if (!a || a.answered) continue;
       const approved = a.ctx.isToolApproved({ toolName: a.toolName, callId });
       if (approved === true) a.answer('allow');
       else if (approved === false) {
         a.answer({ answer: 'deny', reason: a.ctx.getRejectionMessage(a.toolName, callId) ?? 'rejected in the Agents SDK' });
-        calls.delete(callId); // the SDK never runs a rejected call
+        calls.remove(callId, c); // the SDK never runs a rejected call
       }
     }
   };
@@ -81,9 +84,11 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
         ask = a;
         asked();
       });
-    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver });
-    const call: Call = { result, ask: null };
-    calls.set(callId, call);
+    const tool_input = toolInputOf(input);
+    const event_id = calls.eventId(callId);
+    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver }).then(ownResult);
+    const call: Call = { tool_name: f.name, tool_input, event_id, result, ask: null };
+    calls.add(callId, call);
     return Promise.race([askedNow, result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
   };
 
@@ -95,9 +100,11 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     const approved = ctx.isToolApproved({ toolName: f.name, callId });
     if (approved === undefined) return undefined;
     const answer: ApproverAnswer = approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(f.name, callId) ?? 'rejected in the Agents SDK' };
-    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId }, { event_id: `${callId}:before`, approver: () => answer });
-    const call: Call = { result, ask: null };
-    calls.set(callId, call);
+    const tool_input = toolInputOf(input);
+    const event_id = calls.eventId(callId);
+    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver: () => answer }).then(ownResult);
+    const call: Call = { tool_name: f.name, tool_input, event_id, result, ask: null };
+    calls.add(callId, call);
     return call;
   };
 
@@ -108,26 +115,25 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       const own = await f.needsApproval(ctx, input, callId);
       if (callId === undefined) return own;
       settle();
-      const seen = calls.get(callId);
-      // The SDK asks again after a resume; the event was dispatched once [E5].
-      const isAsk = seen ? seen.ask !== null : await before(f, ctx, input, callId);
+      // The SDK asks again after a resume: the ASK of this call (answered or not) is not dispatched twice.
+      const isAsk = calls.withId(callId).some((c) => c.tool_name === f.name && c.ask !== null) ? true : await before(f, ctx, input, callId);
       return isAsk || own;
     };
     const invoke: FunctionTool<any, any, unknown>['invoke'] = async (ctx, input, details) => {
       const callId = details?.toolCall?.callId;
       settle();
-      const call = callId !== undefined ? calls.get(callId) ?? resumed(f, ctx, input, callId) : undefined;
-      // The SDK runs an asked call only once the person approved it; anything else fails closed.
-      if (call?.ask && !call.ask.answered) call.ask.answer(ctx.isToolApproved({ toolName: f.name, callId: callId! }) === true ? 'allow' : { answer: 'deny', reason: 'the Agents SDK ran the tool without an approval' });
-      try {
-        const r = await trace.guardTool(f.name, toolInputOf(input), (rewritten) => f.invoke(ctx, JSON.stringify(rewritten), details), {
-          ...(callId !== undefined ? { tool_use_id: callId } : {}),
-          ...(call ? { dispatched: call.result } : {}),
-        });
+      const run = (rewritten: JsonObject) => f.invoke(ctx, JSON.stringify(rewritten), details);
+      if (callId === undefined) {
+        const r = await trace.guardTool(f.name, toolInputOf(input), run);
         return r.status === 'blocked' ? r.message : r.value;
-      } finally {
-        if (callId !== undefined) calls.delete(callId);
       }
+      // This call's own before event, taken so that no other call with this id runs on it.
+      const call = callOf(callId, f.name) ?? resumed(f, ctx, input, callId);
+      if (call) calls.remove(callId, call);
+      // The SDK runs an asked call only once the person approved it; anything else fails closed.
+      if (call?.ask && !call.ask.answered) call.ask.answer(ctx.isToolApproved({ toolName: f.name, callId }) === true ? 'allow' : { answer: 'deny', reason: 'the Agents SDK ran the tool without an approval' });
+      const r = await guardToolCall(trace, { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId, event_id: call?.event_id ?? calls.eventId(callId) }, run, call?.result);
+      return r.status === 'blocked' ? r.message : r.value;
     };
     return { ...f, needsApproval, invoke } as Tool<any>;
   };

@@ -111,6 +111,28 @@ describe('AI SDK adapter (ai 6, MockLanguageModelV3)', () => {
     expect(replayedDecisions(replayed)).toEqual(liveDecisions(live));
   });
 
+  it('[O2] a tool call id the model repeats (in a later step, or twice in one step; generateText and streamText) is a new call: a blocked tool never runs under an allowed call\'s id', async () => {
+    const read = call('x', 'read_file', { path: '/w/a' });
+    const del = call('x', 'delete_file', { path: '/' });
+    const done = { content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage: usage(1), warnings: [] };
+    for (const [stream, steps] of [[false, [[read], [del]]], [false, [[read, del]]], [true, [[read, del]]]] as const) {
+      const live = startLive();
+      const hw = hookwireAiSdk(live.trace);
+      const t = scenarioTools();
+      const mock = new MockLanguageModelV3({
+        doGenerate: [...steps.map((content) => ({ content: [...content], finishReason: toolCalls, usage: usage(1), warnings: [] })), done],
+        doStream: [...steps.map((content) => ({ stream: convertArrayToReadableStream([...content, { type: 'finish' as const, usage: usage(1), finishReason: toolCalls }]) })), { stream: convertArrayToReadableStream([{ type: 'finish' as const, usage: usage(1), finishReason: { unified: 'stop' as const, raw: undefined } }]) }],
+      });
+      const settings = { model: wrapLanguageModel({ model: mock, middleware: hw.middleware }), tools: hw.tools(toolsOf(t)), stopWhen: stepCountIs(5), prompt: 'tidy up' };
+      if (stream) await streamText(settings).consumeStream();
+      else await generateText(settings);
+      expect(t.calls).toEqual([{ tool: 'read_file', input: { path: '/w/a' } }]);
+      const before = live.results.filter((r) => r.type === 'tool.before_call');
+      expect(before.map((r) => [r.event_id, r.duplicate]).sort()).toEqual([['x#2:before', false], ['x:before', false]]);
+      expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
+    }
+  });
+
   it('[O2] a block before the model call answers with the message and never calls the model', async () => {
     const live = startLive();
     live.trace.emit('tool.before_call', { tool_name: 'run_shell', tool_input: {} }); // a block; the trace goes on

@@ -69,6 +69,34 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
     expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
   });
 
+  it('[O2] a tool call id the model repeats (in a later step, or twice in one step) is a new call: a blocked tool never runs under an allowed call\'s id', async () => {
+    const step = (...c: [string, Record<string, unknown>][]) => new AIMessage({ content: '', tool_calls: c.map(([name, args]) => ({ id: 'x', name, args, type: 'tool_call' as const })), usage_metadata: usage(1) });
+    for (const steps of [[step(['read_file', { path: '/w/a' }]), step(['delete_file', { path: '/' }])], [step(['read_file', { path: '/w/a' }], ['delete_file', { path: '/' }])]]) {
+      const live = startLive();
+      const t = scenarioTools();
+      const model = steps.reduce((m, s) => m.respond(s), fakeModel()).respond(new AIMessage('done'));
+      const agent = createAgent({ model, tools: toolsOf(t), middleware: [hookwireMiddleware(live.trace)] });
+      const out = await agent.invoke({ messages: [{ role: 'user', content: 'tidy up' }] });
+      expect(t.calls).toEqual([{ tool: 'read_file', input: { path: '/w/a' } }]);
+      expect(toolMessages(out.messages).filter((m) => m.startsWith('Blocked by Hookwire: destructive tool delete_file'))).toHaveLength(1);
+      // Each call has its own events, so the recording replays to the same decisions.
+      const before = live.results.filter((r) => r.type === 'tool.before_call');
+      expect(before.map((r) => [r.event_id, r.decision, r.duplicate]).sort()).toEqual([['x#2:before', expect.any(String), false], ['x:before', expect.any(String), false]]);
+      expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
+    }
+  });
+
+  it('[O2] streamMode "messages": the reader gets the answer as model.after_call left it (a key redacted), never the model\'s own first', async () => {
+    const live = startLive();
+    const model = fakeModel().respond(calls('c1', 'read_file', { path: '/w/a' }, 1)).respond(new AIMessage({ content: `the key is ${SECRET}`, usage_metadata: usage(1) }));
+    const agent = createAgent({ model, tools: toolsOf(scenarioTools()), middleware: [hookwireMiddleware(live.trace)] });
+    const streamed: unknown[] = [];
+    for await (const [message] of await agent.stream({ messages: [{ role: 'user', content: 'read it' }] }, { streamMode: 'messages' })) streamed.push(message.content);
+    expect(JSON.stringify(streamed)).not.toContain(SECRET);
+    expect(streamed).toContain('the key is [REDACTED]');
+    expect(streamed.filter((c) => typeof c === 'string' && c.startsWith('contents of /w/a'))).toHaveLength(1); // the tool's (redacted) answer is streamed too
+  });
+
   it('[O2] a rewritten prompt is what the model gets (a pasted key is redacted before the call)', async () => {
     const live = startLive({}, 'prompt-trace', GATE_PIPELINE);
     const model = fakeModel().respond(new AIMessage({ content: 'ok', usage_metadata: usage(1) }));

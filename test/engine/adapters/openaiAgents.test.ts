@@ -58,6 +58,27 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     expect(replayedDecisions(await replayWithCli(live))).toEqual(live_);
   });
 
+
+  it('[O2] a call id the model repeats in a later run on the same trace (the SDK refuses a repeat within one run) is a new call: a blocked tool never runs under an allowed call\'s id', async () => {
+    const live = startLive();
+    const hw = hookwireAgents(live.trace);
+    const t = scenarioTools();
+    const scripted = new ScriptedModel([
+      { usage: usage(1), output: [functionCall('read_file', { path: '/w/a' }, { callId: 'x' })] },
+      { usage: usage(1), output: [assistantMessage('read')] },
+      { usage: usage(1), output: [functionCall('delete_file', { path: '/' }, { callId: 'x' })] },
+      { usage: usage(1), output: [assistantMessage('done')] },
+    ]);
+    const runner = new Runner({ modelProvider: hw.modelProvider(providerOf(scripted)), tracingDisabled: true });
+    const agent = hw.agent(new Agent({ name: 'janitor', model: 'scripted', tools: toolsOf(t) }));
+    await runner.run(agent, 'read it');
+    await runner.run(agent, 'now tidy up'); // one trace per conversation, one run per user turn
+    expect(t.calls).toEqual([{ tool: 'read_file', input: { path: '/w/a' } }]);
+    expect(outputsOf(scripted.calls[3]!.request.input)).toContain('Blocked by Hookwire: destructive tool delete_file');
+    const before = live.results.filter((r) => r.type === 'tool.before_call');
+    expect(before.map((r) => [r.event_id, r.decision, r.duplicate])).toEqual([['x:before', 'continue', false], ['x#2:before', 'block_action', false]]);
+    expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
+  });
   it('[O2] a blocked input trips the input guardrail before the model is called', async () => {
     const pipeline: PipelineInput = {
       ...GATE_PIPELINE,
