@@ -32,6 +32,22 @@ test('"why didn\'t it fire?" outlines the picked handler without hiding what fir
   await expect(page.getByTestId('why-handler')).toHaveValue('');
 });
 
+test('"why didn\'t it fire?" picked by keyboard at zoom 1: the view keeps the matcher that stopped the handler in sight', async ({ page }) => {
+  await openDebugger(page);
+  await typeStep(page, 17);
+  await page.getByTestId('why-handler').focus();
+  await page.keyboard.type('Block prompt');
+  await expect(page.getByTestId('why-handler')).toHaveValue('h-block-injection');
+  await expect(page.getByTestId('why-answer')).toContainText('`payload.input` is missing');
+  await expect(page.locator('.dbg-canvas-wrap')).toHaveAttribute('data-anchor', 'm-prompt-injection');
+  await page.waitForTimeout(400); // the view pans in 200 ms
+  const pane = (await page.locator('.dbg-canvas-wrap').boundingBox())!;
+  const matcher = (await flowNode(page, 'm-prompt-injection').boundingBox())!;
+  expect(matcher.x >= pane.x - 1 && matcher.x + matcher.width <= pane.x + pane.width + 1, 'the failed matcher is in view').toBe(true);
+  expect(matcher.y >= pane.y - 1 && matcher.y + matcher.height <= pane.y + pane.height + 1, 'the failed matcher is in view').toBe(true);
+  await shot(page, 'debugger-why-anchor-matcher');
+});
+
 test('the URL keeps mode, pipeline, trace and step: reload lands on the same step, Back goes back', async ({ page }) => {
   await openDebugger(page);
   await typeStep(page, 11);

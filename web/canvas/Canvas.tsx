@@ -46,7 +46,11 @@ function OverflowMiniMap() {
  * The nodes the view keeps in sight (the debugger's lit path), and the one that must stay in sight when
  * they do not all fit at the zoom the person chose (the node that decided the step).
  */
-export interface CanvasFollow { readonly ids: readonly string[]; readonly anchor?: string }
+/**
+ * Nodes the view keeps in sight: all of `ids` when they fit; else `group` when it fits, else `anchor` alone,
+ * starting from the top-left of `ids` (where the event is).
+ */
+export interface CanvasFollow { readonly ids: readonly string[]; readonly anchor?: string; readonly group?: readonly string[] }
 
 /**
  * The pipeline as a React Flow graph. Every edit made here becomes a typed change in the store.
@@ -99,12 +103,13 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
 
   // The debugger's lit path stays in view: when a step lights nodes that are off screen, the view pans
   // (keeping the zoom the person chose) to centre them. When they do not fit, it starts from their
-  // top-left corner (where the event is), moved just enough that the anchor (the deciding node) is in view.
-  const followKey = follow ? [follow.anchor ?? '', ...follow.ids].join('\n') : '';
+  // top-left corner (where the event is), moved just enough that the anchor's group (a failed matcher and
+  // its handler), or when that does not fit the anchor alone (the deciding node, the failed matcher), is in view.
+  const followKey = follow ? JSON.stringify([follow.anchor ?? '', follow.group ?? [], follow.ids]) : '';
   useEffect(() => {
     const el = wrapper.current;
     if (!followKey || !el) return;
-    const [anchorId, ...ids] = followKey.split('\n');
+    const [anchorId, group, ids] = JSON.parse(followKey) as [string, string[], string[]];
     const all = nodeBoxes(flow.getNodes());
     const boxes = ids.flatMap((id) => all.get(id) ?? []);
     if (boxes.length === 0) return;
@@ -116,13 +121,24 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     if (inView) return;
     const pad = 28;
     const anchor = anchorId ? all.get(anchorId) : undefined;
-    const axis = (lo: number, hi: number, size: number, anchorHi: number | undefined): number => {
-      if ((hi - lo) * zoom + 2 * pad <= size) return size / 2 - ((lo + hi) / 2) * zoom;
+    const grouped = group.flatMap((id) => all.get(id) ?? []);
+    const span = (bs: readonly { x: number; y: number; width: number; height: number }[], horizontal: boolean): [number, number] => [
+      Math.min(...bs.map((b) => (horizontal ? b.x : b.y))),
+      Math.max(...bs.map((b) => (horizontal ? b.x + b.width : b.y + b.height))),
+    ];
+    const fits = ([lo, hi]: [number, number], size: number) => (hi - lo) * zoom + 2 * pad <= size;
+    const axis = (horizontal: boolean, size: number): number => {
+      const [lo, hi] = span(boxes, horizontal);
+      if (fits([lo, hi], size)) return size / 2 - ((lo + hi) / 2) * zoom;
       const fromStart = pad - lo * zoom;
-      return anchorHi === undefined ? fromStart : Math.min(fromStart, size - pad - anchorHi * zoom);
+      if (!anchor) return fromStart;
+      const g = grouped.length > 0 ? span(grouped, horizontal) : null;
+      const [klo, khi] = g && fits(g, size) ? g : span([anchor], horizontal);
+      // From the start, moved just enough that the far edge is in view, never past the near edge.
+      return Math.max(Math.min(fromStart, size - pad - khi * zoom), pad - klo * zoom);
     };
-    const x = axis(x0, x1, width, anchor && anchor.x + anchor.width);
-    const y = axis(y0, y1, height, anchor && anchor.y + anchor.height);
+    const x = axis(true, width);
+    const y = axis(false, height);
     void flow.setViewport({ x, y, zoom }, { duration: 200 });
   }, [followKey, flow]);
 

@@ -71,7 +71,7 @@ export function DebugMain() {
 const LIT = /\bdbg-(event|pass|fail|fired|error|decider|focus)\b/;
 function litNodes(highlight: Highlight): CanvasFollow {
   const ids = [...highlight.nodeClasses].filter(([, c]) => LIT.test(c)).map(([id]) => id);
-  return { ids, ...(highlight.anchor ? { anchor: highlight.anchor } : {}) };
+  return { ids, ...(highlight.anchor ? { anchor: highlight.anchor, group: highlight.anchorGroup } : {}) };
 }
 
 function StepBadge() {

@@ -10,11 +10,14 @@ export interface Highlight {
   nodeClasses: Map<string, string>;
   edgeClasses: Map<string, string>;
   /**
-   * The node the canvas keeps in view when the lit path does not fit: the "why didn't it fire?" handler, else
-   * the one that decided, else the first that changed something (payload, state, context for the model), else
-   * the first matcher that failed. Null when none of these is on the step.
+   * The node the canvas keeps in view when the lit path does not fit: for the "why didn't it fire?" handler,
+   * the matcher that failed on its path (the reason its answer names), else that handler; else the one that
+   * decided, else the first that changed something (payload, state, context for the model), else the first
+   * matcher that failed. Null when none of these is on the step.
    */
   anchor: string | null;
+  /** The anchor and what it explains (a failed matcher and the handler behind it): kept in view together when they fit. */
+  anchorGroup: string[];
 }
 
 export interface HighlightOptions {
@@ -55,12 +58,20 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   };
   const focused = new Set<string>();
   let effect: string | null = null;
+  let focusFail: string | null = null;
+  // The first failed matcher's handler, for the group of a failed-matcher anchor.
+  let firstFailHandler: string | null = null;
   for (const h of explanation?.handlers ?? []) {
     const decider = explanation!.decided_by === h.handler_id;
     if (h.status === 'fired' && (h.patch?.length || h.state_changes?.length || h.context !== undefined)) effect ??= h.handler_id;
     add(h.handler_id, HANDLER_CLASS[h.status]);
     if (decider) add(h.handler_id, 'dbg-decider');
-    for (const p of h.paths) if (p.type_matched) markPath(p, h, decider, add, addEdge);
+    for (const p of h.paths) {
+      if (!p.type_matched) continue;
+      const failed = markPath(p, h, decider, add, addEdge);
+      if (failed !== null && firstFailHandler === null && firstFail === failed) firstFailHandler = h.handler_id;
+      if (failed !== null && options.focus === h.handler_id) focusFail ??= failed;
+    }
     if (options.focus === h.handler_id) {
       focused.add(h.handler_id);
       for (const p of h.paths) if (p.type_matched) for (const id of p.nodes) focused.add(id);
@@ -73,14 +84,25 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     nodeClasses.set(id, list ? list.join(' ') : 'dbg-dim');
   }
   const decidedBy = explanation?.decided_by ?? null;
-  return { nodeClasses, edgeClasses: edges, anchor: options.focus ?? decidedBy ?? effect ?? firstFail };
+  const focus = options.focus ?? null;
+  const focusFired = focus !== null && explanation?.handlers.some((h) => h.handler_id === focus && (h.status === 'fired' || h.status === 'error'));
+  const [anchor, anchorGroup]: [string | null, string[]] =
+    focus !== null ? (focusFail !== null && !focusFired ? [focusFail, [focusFail, focus]] : [focus, [focus]])
+    : decidedBy !== null ? [decidedBy, [decidedBy]]
+    : effect !== null ? [effect, [effect]]
+    : firstFail !== null ? [firstFail, firstFailHandler !== null ? [firstFail, firstFailHandler] : [firstFail]]
+    : [null, []];
+  return { nodeClasses, edgeClasses: edges, anchor, anchorGroup };
 }
 
-/** Marks one path whose event type matched: each matcher up to the first that failed, and the wires between. */
+/**
+ * Marks one path whose event type matched: each matcher up to the first that failed, and the wires between.
+ * Returns the matcher that failed, if one did.
+ */
 function markPath(
   p: PathExplain, h: HandlerExplain, decider: boolean,
   add: (id: string, cls: string) => void, addEdge: (from: string, to: string, cls: string) => void,
-): void {
+): string | null {
   add(p.event_node_id, 'dbg-event');
   const verdict = new Map(p.matchers.map((m) => [m.matcher_id, m.pass]));
   for (let k = 1; k < p.nodes.length; k++) {
@@ -89,12 +111,13 @@ function markPath(
     if (to === h.handler_id) {
       const ran = h.status === 'fired' || h.status === 'error';
       if (p.pass && ran) addEdge(from, to, decider ? 'dbg-edge-decider' : 'dbg-edge-pass');
-      return;
+      return null;
     }
     const pass = verdict.get(to);
-    if (pass === undefined) return; // not evaluated on this path
+    if (pass === undefined) return null; // not evaluated on this path
     add(to, pass ? 'dbg-pass' : 'dbg-fail');
     addEdge(from, to, pass ? 'dbg-edge-pass' : 'dbg-edge-fail');
-    if (!pass) return;
+    if (!pass) return to;
   }
+  return null;
 }

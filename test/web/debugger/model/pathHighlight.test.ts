@@ -65,6 +65,18 @@ describe('canvas highlight of the path an event took (read from the Explanation)
     expect(pathHighlight(null, ids).anchor).toBeNull();
   });
 
+  it('the anchor group: a failed matcher is kept in view with the handler behind it; a picked handler that did not fire is anchored at the matcher that stopped it', () => {
+    const step8 = pathHighlight(stepOf('demo:08:tool.before_call').explanation, ids);
+    expect(step8.anchorGroup).toEqual(['m-dangerous-tools', 'h-block-destructive']);
+    // Step 18: "why didn't the injection block fire?" is answered by its matcher (`payload.input` is missing).
+    const step18 = pathHighlight(stepOf('demo:18:input.received').explanation, ids, { focus: 'h-block-injection' });
+    expect([step18.anchor, step18.anchorGroup]).toEqual(['m-prompt-injection', ['m-prompt-injection', 'h-block-injection']]);
+    // A picked handler that fired, or one of another event type, is the anchor itself.
+    expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids, { focus: 'h-block-destructive' }).anchorGroup).toEqual(['h-block-destructive']);
+    expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids, { focus: 'h-block-injection' }).anchorGroup).toEqual(['h-block-injection']);
+    expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids).anchorGroup).toEqual(['h-block-destructive']);
+  });
+
   it('no explanation (a step after the run ended, a repeat): everything is dimmed', () => {
     const h = pathHighlight(null, ids);
     expect([...h.nodeClasses.values()].every((c) => c === 'dbg-dim')).toBe(true);
