@@ -46,6 +46,9 @@ test('each new recording format imports through the file picker, recognised by c
     await shot(page, `debugger-import-${c.format}`);
     await page.getByTestId('filter-type').selectOption('');
   }
+  // Every row's details ("16 events · OTel spans · just now") stay on one line under its name, current or not.
+  const metas = await page.locator('[data-testid="trace-item"] .meta').evaluateAll((els) => els.map((e) => ({ text: e.textContent, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })));
+  expect(metas.filter((m) => m.lines !== 1), 'details that wrap').toEqual([]);
 });
 
 test("OTLP/JSON with Hookwire's own spans: the recorded decisions come back, and a divergence from them is found by keyboard", async ({ page }) => {

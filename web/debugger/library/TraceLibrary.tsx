@@ -65,10 +65,10 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
     else if (!current) void replay.openTrace(t.id);
   };
   return (
-    <div className="lib-item" aria-current={current} data-testid="trace-item" data-name={t.name}
+    <div className="lib-item lib-rows" aria-current={current} data-testid="trace-item" data-name={t.name}
       title={`${t.name}\n${TRACE_FORMAT_LABELS[t.source_format]}${t.file_name ? `\nfrom ${t.file_name}` : ''}`}
       onClick={open}>
-      <div style={{ minWidth: 0 }}>
+      <div className="lib-head">
         {renaming ? (
           <RenameInput initial={t.name} onDone={(name) => {
             setRenaming(false);
@@ -77,16 +77,6 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
         ) : (
           // The keyboard's way in: a click on it bubbles to the row, which opens the trace.
           <button type="button" className="title lib-open" aria-current={current}>{t.name}</button>
-        )}
-        <div className="meta">
-          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {timeAgo(t.updated_at)}
-        </div>
-        {(t.demo || warnings > 0 || pending) && (
-          <div className="dbg-item-badges">
-            {t.demo && <span className="badge sync">demo</span>}
-            {pending && <span className="badge error">review import</span>}
-            {!pending && warnings > 0 && <span className="badge warning" title={t.problems.slice(0, 5).map((p) => p.message).join('\n')}>{warnings} note{warnings === 1 ? '' : 's'}</span>}
-          </div>
         )}
       </div>
       <div className="actions">
@@ -107,6 +97,19 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
           }}><DebugIcon name="download" size={13} /></button>
         <button className="btn ghost icon" title="Delete" aria-label={`Delete ${t.name}`} data-testid="trace-delete"
           onClick={(e) => { e.stopPropagation(); void traces.deleteTrace(t.id, t.name); }}><DebugIcon name="trash" size={13} /></button>
+      </div>
+      {/* Under the name and its buttons, across the whole row: the details fit on one line. */}
+      <div className="lib-body">
+        <div className="meta">
+          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {timeAgo(t.updated_at)}
+        </div>
+        {(t.demo || warnings > 0 || pending) && (
+          <div className="dbg-item-badges">
+            {t.demo && <span className="badge sync">demo</span>}
+            {pending && <span className="badge error">review import</span>}
+            {!pending && warnings > 0 && <span className="badge warning" title={t.problems.slice(0, 5).map((p) => p.message).join('\n')}>{warnings} note{warnings === 1 ? '' : 's'}</span>}
+          </div>
+        )}
       </div>
     </div>
   );
