@@ -24,11 +24,14 @@ export function BottomPanel() {
   );
   return (
     <section className="dbg-bottom" aria-label="Replay">
-      <div className="tabs dbg-tabs" role="tablist" onKeyDown={onTablistKeyDown}>
-        {tabButton('timeline', 'Timeline')}
-        {tabButton('breakpoints', 'Breakpoints', breakpoints)}
-        {tabButton('compare', 'Compare', changed, 'warn')}
-        {tabButton('coverage', 'Coverage', neverFired, 'muted')}
+      {/* The progress note beside the tabs, not in their tablist: a tablist holds only tabs (ARIA). */}
+      <div className="tabs dbg-tabs">
+        <div className="tab-strip" role="tablist" aria-label="Replay views" onKeyDown={onTablistKeyDown}>
+          {tabButton('timeline', 'Timeline')}
+          {tabButton('breakpoints', 'Breakpoints', breakpoints)}
+          {tabButton('compare', 'Compare', changed, 'warn')}
+          {tabButton('coverage', 'Coverage', neverFired, 'muted')}
+        </div>
         <span className="grow" />
         <ProgressNote />
       </div>
