@@ -169,3 +169,37 @@ test('the inspector\'s Delete button gives the focus to the canvas, not to the p
   await page.keyboard.press('Control+z');
   await expect(page.locator('.react-flow__node[data-id="m-prompt-injection"]')).toHaveCount(1);
 });
+
+test('Monaco keeps Tab for indenting and lets the keyboard out: Escape then Tab (or Shift+Tab) moves the focus on, as its hint says', async ({ page }) => {
+  await openApp(page);
+  await tabTo(page, '[data-testid="palette-handler:code"]');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+  const textbox = page.locator('.monaco-editor [role="textbox"]');
+  await tabTo(page, '.monaco-editor [role="textbox"]');
+  await expect(page.getByTestId('code-tab-hint')).toHaveText('Esc, Tab leaves the editor');
+  await expect(textbox).toHaveAttribute('aria-label', /Escape then Tab leaves the editor/);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('const a = 1;');
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Time limit (ms)')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(textbox).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('code-expand')).toBeFocused();
+  // Escape, then typing, then Tab: Tab indents again.
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+  await waitSaved(page);
+  expect(codeSource(await exportedDoc(page))).toBe('const a = 1;    ');
+});
