@@ -110,3 +110,96 @@ test('a TypeScript error under Monaco is also in the Problems panel (a warning: 
   await expect.poll(warnings).toBe(before);
   await expect(panel).not.toContainText('Type check');
 });
+
+test('the keys act on the node the focus is on, which shows a ring: F2 and Delete there leave a node selected elsewhere alone', async ({ page }) => {
+  await openApp(page);
+  const wrapper = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+  const ring = (id: string) => wrapper(id).locator('> .hw-node').evaluate((el) => {
+    const cs = getComputedStyle(el);
+    return cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth);
+  });
+  // Select "Dangerous tools" (Tab to it, Enter), then Tab on: "Destructive command" has the focus, not the selection.
+  await tabTo(page, '.react-flow__node[data-id="m-dangerous-tools"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'm-dangerous-tools');
+  await page.keyboard.press('Tab');
+  await expect(wrapper('m-destructive-command')).toBeFocused();
+  // The focus ring is on the focused card only (the selected one shows its selection, not a ring).
+  expect(await ring('m-destructive-command')).toBeGreaterThanOrEqual(2);
+  expect(await ring('m-dangerous-tools')).toBe(0);
+  await shot(page, 'editor-keyboard-focus-ring');
+
+  // F2 renames the focused node (it had renamed the selected one), and selects it.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('node-rename')).toBeFocused();
+  await page.keyboard.type('Rm commands');
+  await page.keyboard.press('Enter');
+  await expect(wrapper('m-destructive-command')).toBeFocused();
+  await expect(node(page, 'm-destructive-command')).toContainText('Rm commands');
+  await expect(node(page, 'm-dangerous-tools')).toContainText('Dangerous tools');
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'm-destructive-command');
+
+  // Delete removes the focused node (it had removed the selected one); the focus goes to the canvas, not to the page.
+  await page.keyboard.press('Shift+Tab');
+  await expect(wrapper('m-dangerous-tools')).toBeFocused();
+  await page.keyboard.press('Delete');
+  await expect(wrapper('m-dangerous-tools')).toHaveCount(0);
+  await expect(wrapper('m-destructive-command')).toHaveCount(1);
+  await expect(page.getByTestId('canvas')).toBeFocused();
+  await page.keyboard.press('Control+z');
+  await expect(wrapper('m-dangerous-tools')).toHaveCount(1);
+
+  // A focused wire: Backspace removes that wire, and the selected node stays.
+  await tabTo(page, '.react-flow__edge[data-id=\'["ev-input","m-prompt-injection"]\']');
+  await page.keyboard.press('Backspace');
+  await expect(page.locator('.react-flow__edge[data-id=\'["ev-input","m-prompt-injection"]\']')).toHaveCount(0);
+  await expect(wrapper('m-destructive-command')).toHaveCount(1);
+  await expect(page.getByTestId('canvas')).toBeFocused();
+});
+
+test('the inspector\'s Delete button gives the focus to the canvas, not to the page', async ({ page }) => {
+  await openApp(page);
+  await tabTo(page, '.react-flow__node[data-id="m-prompt-injection"]');
+  await page.keyboard.press('Enter');
+  await tabTo(page, '[data-testid="inspector-delete"]');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.react-flow__node[data-id="m-prompt-injection"]')).toHaveCount(0);
+  await expect(page.getByTestId('canvas')).toBeFocused();
+  // From there the keyboard goes on in the canvas: Ctrl+Z brings the node back.
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('.react-flow__node[data-id="m-prompt-injection"]')).toHaveCount(1);
+});
+
+test('Monaco keeps Tab for indenting and lets the keyboard out: Escape then Tab (or Shift+Tab) moves the focus on, as its hint says', async ({ page }) => {
+  await openApp(page);
+  await tabTo(page, '[data-testid="palette-handler:code"]');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+  const textbox = page.locator('.monaco-editor [role="textbox"]');
+  await tabTo(page, '.monaco-editor [role="textbox"]');
+  await expect(page.getByTestId('code-tab-hint')).toHaveText('Esc, Tab leaves the editor');
+  await expect(textbox).toHaveAttribute('aria-label', /Escape then Tab leaves the editor/);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('const a = 1;');
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Time limit (ms)')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(textbox).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('code-expand')).toBeFocused();
+  // Escape, then typing, then Tab: Tab indents again.
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Tab');
+  await expect(textbox).toBeFocused();
+  await waitSaved(page);
+  expect(codeSource(await exportedDoc(page))).toBe('const a = 1;    ');
+});

@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background, BackgroundVariant, MiniMap, ReactFlow, useReactFlow, useStore,
-  type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type OnDelete,
+  type Connection, type EdgeChange, type NodeChange, type OnConnectEnd,
 } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
 import { createFlowMapper, nodeBoxes, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
-import type { Change } from '../model/changes.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';
 import { ConnectionLine } from './ConnectionLine.tsx';
@@ -203,17 +202,6 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   // The move itself arrives in onNodesChange as the drag's last position change.
   const onNodeDragStop = useCallback(() => setDragging(null), []);
 
-  // Deleting goes through onDelete (nodes and their wires in one step), not through remove changes.
-  const onDelete: OnDelete<HookFlowNode, HookFlowEdge> = useCallback(({ nodes, edges }) => {
-    const gone = new Set(nodes.map((n) => n.id));
-    const wires = edges.map((e) => wireOfEdgeId(e.id)).filter((w) => !gone.has(w.from) && !gone.has(w.to));
-    const changes: Change[] = [];
-    if (wires.length) changes.push({ type: 'disconnect', wires });
-    if (gone.size) changes.push({ type: 'removeNodes', ids: [...gone] });
-    const label = gone.size ? `Delete ${gone.size} node${gone.size === 1 ? '' : 's'}` : `Delete ${wires.length} wire${wires.length === 1 ? '' : 's'}`;
-    useApp.getState().apply(changes, label);
-  }, []);
-
   const isValidConnection = useCallback((c: Connection | HookFlowEdge) => {
     const current = useApp.getState().doc;
     return !!current && checkWire(current, { from: c.source, to: c.target }) === null;
@@ -334,14 +322,14 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         onEdgesChange={onEdgesChange}
         onNodeDragStop={onNodeDragStop}
         onNodeDoubleClick={readOnly ? undefined : (_e, n) => useApp.getState().startRename(n.id)}
-        onDelete={onDelete}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         connectionLineComponent={ConnectionLine}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
+        // Delete and Backspace act on the focused node or wire, else the selection (useCanvasShortcuts).
+        deleteKeyCode={null}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
         selectionKeyCode="Shift"
         minZoom={0.1}

@@ -16,3 +16,16 @@ export function focusNodeElement(id: string): void {
     el?.focus({ preventScroll: true });
   });
 }
+
+/**
+ * After an edit that removes the focused element (a deleted node or wire, the inspector's Delete button
+ * of the node it showed): the focus goes to the canvas, a frame later once the element is gone, instead
+ * of being lost to the page (where Tab starts again at the top).
+ */
+export function focusCanvasIfLost(): void {
+  requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected) return;
+    document.querySelector<HTMLElement>('.canvas-pane')?.focus({ preventScroll: true });
+  });
+}

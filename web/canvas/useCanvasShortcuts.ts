@@ -4,13 +4,48 @@ import { copyNodes, parseClipboard, pasteChange, type ClipboardData } from '../m
 import { useApp } from '../store/appStore.ts';
 import { DEFAULT_SIZES } from '../model/autoLayout.ts';
 import { freeSpot } from '../model/freeSpot.ts';
-import type { HookFlowEdge, HookFlowNode } from '../model/pipelineToFlow.ts';
+import { wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
+import type { Change } from '../model/changes.ts';
+import { focusCanvasIfLost } from './focusNodeElement.ts';
 
 /** True when keys belong to a text field or the code editor rather than to the canvas. */
 export function typingTarget(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || typeof el.closest !== 'function') return false;
   return !!el.closest('input, textarea, select, [contenteditable="true"], .monaco-editor');
+}
+
+/** The node or wire of the canvas that `target` (the keyboard focus) is on, if any. */
+function focusedOnCanvas(target: EventTarget | null): { kind: 'node' | 'edge'; id: string } | null {
+  const el = (target as Element | null)?.closest?.('.react-flow__node, .react-flow__edge');
+  const id = el?.getAttribute('data-id');
+  if (!el || !id) return null;
+  return { kind: el.classList.contains('react-flow__node') ? 'node' : 'edge', id };
+}
+
+/**
+ * What Delete, Backspace and F2 act on: the node or wire the keyboard focus is on, when the selection does
+ * not hold it (Tab moves the focus without selecting, and the selection may be a node elsewhere, even off
+ * screen: deleting or renaming that one would change a node the person is not on); else the selection.
+ */
+export function keyTargets(target: EventTarget | null, selectedNodes: readonly string[], selectedEdges: readonly string[]): { nodes: string[]; edges: string[] } {
+  const on = focusedOnCanvas(target);
+  if (on?.kind === 'node' && !selectedNodes.includes(on.id)) return { nodes: [on.id], edges: [] };
+  if (on?.kind === 'edge' && !selectedEdges.includes(on.id)) return { nodes: [], edges: [on.id] };
+  return { nodes: [...selectedNodes], edges: [...selectedEdges] };
+}
+
+/** Deletes nodes (with their wires) and wires in one undo step; the focus goes to the canvas if it was on one of them. */
+function deleteByKey(nodes: readonly string[], edges: readonly string[]): void {
+  const s = useApp.getState();
+  const gone = new Set(nodes);
+  const wires = edges.map(wireOfEdgeId).filter((w) => !gone.has(w.from) && !gone.has(w.to));
+  const changes: Change[] = [];
+  if (wires.length) changes.push({ type: 'disconnect', wires });
+  if (gone.size) changes.push({ type: 'removeNodes', ids: [...gone] });
+  if (changes.length === 0) return;
+  s.apply(changes, gone.size ? `Delete ${gone.size} node${gone.size === 1 ? '' : 's'}` : `Delete ${wires.length} wire${wires.length === 1 ? '' : 's'}`);
+  focusCanvasIfLost();
 }
 
 let clipboard: ClipboardData | null = null;
@@ -87,13 +122,25 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
         useApp.getState().select([]);
         return;
       }
-      // F2 renames the one selected node in place (as in file managers and n8n).
+      // F2 renames in place (as in file managers and n8n) the focused node, or the one selected node.
       if (e.key === 'F2' && !readOnly && !typingTarget(e.target)) {
         const s = useApp.getState();
-        if (s.selectedNodes.length === 1) {
+        const { nodes } = keyTargets(e.target, s.selectedNodes, s.selectedEdges);
+        if (nodes.length === 1) {
           e.preventDefault();
-          s.startRename(s.selectedNodes[0]!);
+          if (!s.selectedNodes.includes(nodes[0]!)) s.select(nodes);
+          s.startRename(nodes[0]!);
         }
+        return;
+      }
+      // Delete and Backspace are ours, not React Flow's (which deletes the selection wherever the focus is).
+      if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly && !e.ctrlKey && !e.metaKey && !e.altKey
+        && !typingTarget(e.target) && !(e.target as Element | null)?.closest?.('.nokey, .ctx-menu') && !document.querySelector('dialog:modal')) {
+        const s = useApp.getState();
+        const { nodes, edges } = keyTargets(e.target, s.selectedNodes, s.selectedEdges);
+        if (nodes.length + edges.length === 0) return;
+        e.preventDefault();
+        deleteByKey(nodes, edges);
         return;
       }
       const mod = e.ctrlKey || e.metaKey;
@@ -108,10 +155,16 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
         return;
       }
       if (typingTarget(e.target)) return;
+      // Copy, cut and duplicate take the focused node too, as Delete and F2 do.
+      if (key === 'c' || key === 'x' || key === 'd') {
+        const { nodes } = keyTargets(e.target, s.selectedNodes, s.selectedEdges);
+        if (nodes.length === 1 && !s.selectedNodes.includes(nodes[0]!)) s.select(nodes);
+      }
       if (key === 'c' && copySelection() > 0) e.preventDefault();
       else if (key === 'x' && copySelection() > 0) {
         e.preventDefault();
-        s.apply([{ type: 'removeNodes', ids: s.selectedNodes }], 'Cut');
+        s.apply([{ type: 'removeNodes', ids: useApp.getState().selectedNodes }], 'Cut');
+        focusCanvasIfLost();
       } else if (key === 'v') {
         e.preventDefault();
         if (clipboard) pasteClipboard();

@@ -65,6 +65,7 @@ export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; ro
       <div className="field">
         <div className="row code-head">
           <span className="field-label grow">Source</span>
+          <span className="hint" data-testid="code-tab-hint">Esc, Tab leaves the editor</span>
           <button type="button" className="btn ghost small" onClick={() => setExpanded(true)} data-testid="code-expand"
             aria-keyshortcuts="Control+Shift+E" title={`Edit the code full screen (${EXPAND_SHORTCUT})`}>
             <Icon name="expand" size={13} /> Full screen

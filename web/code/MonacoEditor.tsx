@@ -63,6 +63,23 @@ function toMarkers(uri: monaco.Uri): CodeMarker[] {
     }));
 }
 
+const MODIFIER_KEYS: ReadonlySet<monaco.KeyCode> = new Set([monaco.KeyCode.Shift, monaco.KeyCode.Ctrl, monaco.KeyCode.Alt, monaco.KeyCode.Meta]);
+const TABBABLE = 'a[href], button, input, select, textarea, [tabindex]';
+
+/**
+ * The control Tab (or Shift+Tab) reaches from the editor, as the browser would if Monaco did not keep Tab
+ * for indenting: the next (previous) tabbable element in document order, inside the modal dialog when
+ * the editor is in one (full screen).
+ */
+function tabFrom(host: HTMLElement, back: boolean): HTMLElement | null {
+  const scope = host.closest('dialog[open]') ?? document;
+  const all = [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter((el) =>
+    el.tabIndex >= 0 && !el.matches(':disabled') && !host.contains(el) && !el.contains(host) && el.getClientRects().length > 0 && !el.closest('[inert]'));
+  const after = all.filter((el) => host.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const before = all.filter((el) => host.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
+  return (back ? before[before.length - 1] : after[0]) ?? null;
+}
+
 function revealAt(editor: monaco.editor.IStandaloneCodeEditor, at: RevealRequest): void {
   editor.setPosition({ lineNumber: at.line, column: at.column });
   editor.revealLineInCenterIfOutsideViewport(at.line);
@@ -99,17 +116,37 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       wordWrap: 'on',
       scrollbar: { verticalScrollbarSize: 8, horizontalScrollbarSize: 8 },
       padding: { top: 6 },
-      ariaLabel: label ?? 'Code',
+      ariaLabel: `${label ?? 'Code'}. Tab indents; Escape then Tab leaves the editor`,
     });
     editorRef.current = editor;
     if (handle) handle.current = { focus: () => editor.focus() };
     // A problem picked before the editor loaded (it loads lazily) puts the cursor on its line now.
     if (pendingReveal.current) revealAt(editor, pendingReveal.current);
+    // Tab indents, so the keyboard would be trapped: Escape then Tab (Shift+Tab) moves the focus out, as in
+    // CodeMirror (WCAG 2.1.2). Any other key in between makes Tab indent again.
+    let escaped = false;
+    const keys = editor.onKeyDown((e) => {
+      if (e.keyCode === monaco.KeyCode.Escape) {
+        escaped = true;
+        return;
+      }
+      // Shift pressed on the way to Shift+Tab arrives as a key of its own.
+      if (MODIFIER_KEYS.has(e.keyCode)) return;
+      const leave = escaped && e.keyCode === monaco.KeyCode.Tab && !e.ctrlKey && !e.altKey && !e.metaKey;
+      escaped = false;
+      if (!leave || !host.current) return;
+      const next = tabFrom(host.current, e.shiftKey);
+      if (!next) return;
+      e.preventDefault();
+      e.stopPropagation();
+      next.focus();
+    });
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
     });
     return () => {
+      keys.dispose();
       sub.dispose();
       markers.dispose();
       editor.dispose();

@@ -4,6 +4,7 @@ import { ACTION_LABELS } from '../model/describeAction.ts';
 import { useApp, selectInspected, selectProblems, selectSelectedNodes } from '../store/appStore.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import { duplicateSelection } from '../canvas/useCanvasShortcuts.ts';
+import { focusCanvasIfLost } from '../canvas/focusNodeElement.ts';
 import { EventForm } from './EventForm.tsx';
 import { HandlerForm } from './HandlerForm.tsx';
 import { MatcherForm } from './MatcherForm.tsx';
@@ -65,7 +66,7 @@ export function Inspector() {
           <div className="sub">{h.kind} · {node.id}</div>
         </div>
         <button className="btn ghost icon" title="Delete node (Del)" aria-label="Delete node" data-testid="inspector-delete"
-          onClick={() => apply([{ type: 'removeNodes', ids: [node.id] }], 'Delete node')}>
+          onClick={() => { apply([{ type: 'removeNodes', ids: [node.id] }], 'Delete node'); focusCanvasIfLost(); }}>
           <Icon name="trash" />
         </button>
       </div>
