@@ -87,3 +87,21 @@ test('no serious or critical axe-core violation in the debugger: step, edit node
   const strays = await page.locator('[role="tablist"] > :not([role="tab"])').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 80)));
   expect(strays).toEqual([]);
 });
+
+test('canvas nodes and wires have names a screen reader can say, and in the debugger what each did on the step', async ({ page }) => {
+  await openApp(page);
+  await expect(page.getByRole('group', { name: 'Handler Block destructive commands, block' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Matcher Dangerous tools' })).toBeVisible();
+  await expect(page.locator('.react-flow__edge[aria-label="Wire from Dangerous tools to Destructive command"]')).toHaveCount(1);
+  // Tab reaches a node: what is focused has its name (not the card's text run together, nor an internal id).
+  await page.locator('.react-flow__node').first().focus();
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toMatch(/^(Event|Matcher|Handler) \S/);
+  await page.getByTestId('mode-debug').click();
+  await page.getByTestId('goto-step').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('12');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('group', { name: 'Handler Block destructive commands, block: decided this step' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Handler Block prompt injection, block' })).toBeVisible();
+  expect(await seriousViolations(page, 'debugger step 12')).toEqual([]);
+});

@@ -13,7 +13,8 @@ import { EDGE_TYPES } from './RoutedEdge.tsx';
 import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
 import { openingView } from './openingView.ts';
 import { ContextMenu, type MenuItem, type MenuState } from './ContextMenu.tsx';
-import { nodeMenu, nodeName, paneMenu, wireMenu } from './canvasMenu.ts';
+import { nodeMenu, paneMenu, wireMenu } from './canvasMenu.ts';
+import { nodeName } from '../model/nodeName.ts';
 import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 

@@ -1,6 +1,6 @@
 import { checkWire } from '../../engine/model/checkWire.ts';
 import { LIFECYCLE_EVENTS } from '../../engine/model/event.ts';
-import { HANDLER_ACTION_TYPES, type PipelineNode } from '../../engine/model/pipelineTypes.ts';
+import { HANDLER_ACTION_TYPES } from '../../engine/model/pipelineTypes.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp } from '../store/appStore.ts';
@@ -8,16 +8,13 @@ import type { Wire } from '../../engine/model/pipelineTypes.ts';
 import { addPaletteItem } from './addPaletteItem.ts';
 import type { MenuItem } from './ContextMenu.tsx';
 import { duplicateSelection } from './useCanvasShortcuts.ts';
+import { nodeName } from '../model/nodeName.ts';
 
 /**
  * What the canvas context menu offers for a node, a wire or the empty pane. Every action is a typed change
  * through the store (so undo takes it back) or a store action the rest of the app already uses; the wire
  * rule offered in "Connect to…" is the engine's [V3] (checkWire), never a copy of it.
  */
-export function nodeName(n: PipelineNode): string {
-  return n.kind === 'handler' ? n.name : n.label || (n.kind === 'event' ? n.pattern : 'Matcher');
-}
-
 export function nodeMenu(id: string, readOnly: boolean): MenuItem[] {
   const s = useApp.getState();
   const doc = s.doc;

@@ -2,13 +2,7 @@ import { useId, useState } from 'react';
 import { checkWire } from '../../engine/model/checkWire.ts';
 import type { Pipeline, PipelineNode } from '../../engine/model/pipelineTypes.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
-
-/** A node's name as the canvas shows it. */
-export function nodeName(n: PipelineNode): string {
-  if (n.kind === 'event') return n.label ?? n.pattern;
-  if (n.kind === 'matcher') return n.label ?? n.id;
-  return n.name || n.id;
-}
+import { nodeName } from '../model/nodeName.ts';
 
 /** Every wire the engine would accept between `node` and another node, in both directions [V3]. */
 function candidates(doc: Pipeline, node: PipelineNode): { value: string; label: string; from: string; to: string }[] {

@@ -6,6 +6,7 @@ import { describeAction } from './describeAction.ts';
 import { eventModes, patternMode, type PatternMode } from '../../engine/model/eventModes.ts';
 import { DEFAULT_SIZES } from './autoLayout.ts';
 import { routeWires, type Box, type Point } from './routeWires.ts';
+import { nodeAriaLabel, nodeName } from './nodeName.ts';
 
 /**
  * The pure mapping from a pipeline document to React Flow nodes and edges (STYLE habit 6), and back from a
@@ -93,6 +94,7 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW, reuse
       position: { x: p?.x ?? 0, y: p?.y ?? 0 },
       ...(measured ? { measured } : {}),
       ...(view.nodeClasses?.has(node.id) ? { className: view.nodeClasses.get(node.id) } : {}),
+      ariaLabel: nodeAriaLabel(node, view.nodeClasses?.get(node.id)),
       selected: view.selectedNodes.has(node.id),
       data: { node, summary: summarize(node, mode), ...(mode ? { mode } : {}), problems: byNode.get(node.id) ?? NO_PROBLEMS },
     };
@@ -105,11 +107,17 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW, reuse
     if (r) kept.set(w.id, r);
   }
   const routes: Routes = new Map([...kept, ...routeWires(boxes, wires.filter((w) => !kept.has(w.id)))]);
+  const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+  const named = (id: string) => {
+    const n = byId.get(id);
+    return n ? nodeName(n) : id;
+  };
   const edges = doc.wires.map((wire, k): HookFlowEdge => {
     const id = wires[k]!.id;
     const className = view.edgeClasses?.get(id);
     const points = routes.get(id);
-    return { id, type: 'routed', source: wire.from, target: wire.to, selected: view.selectedEdges.has(id), data: { wire, ...(points ? { points } : {}) }, ...(className ? { className } : {}) };
+    const ariaLabel = `Wire from ${named(wire.from)} to ${named(wire.to)}`;
+    return { id, type: 'routed', source: wire.from, target: wire.to, ariaLabel, selected: view.selectedEdges.has(id), data: { wire, ...(points ? { points } : {}) }, ...(className ? { className } : {}) };
   });
   return { nodes, edges };
 }
@@ -169,7 +177,7 @@ export function createFlowMapper(): (doc: Pipeline, view: FlowView) => { nodes: 
     });
     const edges = fresh.edges.map((e) => {
       const old = lastEdges.get(e.id);
-      return old && old.selected === e.selected && old.className === e.className && samePoints(old.data?.points, e.data?.points) ? old : e;
+      return old && old.selected === e.selected && old.className === e.className && old.ariaLabel === e.ariaLabel && samePoints(old.data?.points, e.data?.points) ? old : e;
     });
     lastNodes = new Map(nodes.map((n) => [n.id, n]));
     lastEdges = new Map(edges.map((e) => [e.id, e]));
