@@ -66,6 +66,10 @@ test.describe('at 1280×720', () => {
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    // The tips' key chords ("Ctrl/⌘ Shift E") never break across lines.
+    const chords = await page.locator('.kbd').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+    expect(chords, 'key chords broken across lines').toEqual([]);
+    expect(await page.locator('.kbd').count()).toBeGreaterThan(3);
     await shot(page, 'layout-1280-editor');
   });
 
