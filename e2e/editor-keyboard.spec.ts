@@ -203,3 +203,14 @@ test('Monaco keeps Tab for indenting and lets the keyboard out: Escape then Tab 
   await waitSaved(page);
   expect(codeSource(await exportedDoc(page))).toBe('const a = 1;    ');
 });
+
+test('Escape on a focused wire unselects it and keeps the focus there, so Tab goes on from the wire', async ({ page }) => {
+  await openApp(page);
+  const wire = page.locator('.react-flow__edge[aria-label="Wire from Dangerous tools to Destructive command"]');
+  await tabTo(page, '.react-flow__edge[aria-label="Wire from Dangerous tools to Destructive command"]');
+  await page.keyboard.press('Enter');
+  await expect(wire).toHaveClass(/selected/);
+  await page.keyboard.press('Escape');
+  await expect(wire).not.toHaveClass(/selected/);
+  await expect(wire).toBeFocused();
+});

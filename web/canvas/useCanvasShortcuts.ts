@@ -120,6 +120,9 @@ export function useCanvasShortcuts(flow: ReactFlowInstance<HookFlowNode, HookFlo
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !typingTarget(e.target) && !document.querySelector('dialog:modal')) {
         useApp.getState().select([]);
+        // React Flow blurs a wire on Escape (a node keeps its focus): the keyboard stays where it was.
+        const wire = (e.target as Element | null)?.closest?.('.react-flow__edge');
+        if (wire instanceof SVGElement && document.activeElement !== wire) wire.focus({ preventScroll: true });
         return;
       }
       // F2 renames in place (as in file managers and n8n) the focused node, or the one selected node.
