@@ -154,7 +154,7 @@ export function ownResult(r: EmitResult): EmitResult {
 /**
  * `trace.guardTool` with the event ids of a table call (`<event_id>:before` / `:after`), which may differ from
  * the framework's call id (`tool_use_id` in the payloads) [P6]. The before event is `dispatched` when the adapter
- * dispatched it at the framework's approval hook, else dispatched here.
+ * dispatched it at the framework's approval hook, else dispatched here, refused if its id was another's.
  */
 export function guardToolCall<R>(
   trace: RuntimeTrace,
@@ -162,22 +162,7 @@ export function guardToolCall<R>(
   run: (input: JsonObject) => R | PromiseLike<R>,
   dispatched?: PromiseLike<EmitResult>,
 ): Promise<GuardResult<R>> {
-  const { tool_name, tool_use_id } = call;
-  const inputOf = (p: JsonObject): JsonObject => {
-    const v = ownGet(p, 'tool_input');
-    return isJsonObject(v) ? v : {};
-  };
-  const before = { type: 'tool.before_call', payload: { tool_name, tool_input: call.tool_input, tool_use_id } };
-  return trace.guard<R>({
-    before,
-    run: (p) => run(inputOf(p)),
-    after: {
-      type: 'tool.after_call',
-      payload: (result, p) => ({ tool_name, tool_input: inputOf(p), tool_response: jsonOf(result), is_error: false, tool_use_id }),
-      error: (error, p) => ({ tool_name, tool_input: inputOf(p), tool_response: error instanceof Error ? error.message : String(error), is_error: true, tool_use_id }),
-      value: (after, result) => (ownGet(after, 'tool_response') ?? result) as R,
-    },
-    event_id: call.event_id,
-    dispatched: dispatched ?? trace.emitAsync(before.type, before.payload, { event_id: `${call.event_id}:before` }).then(ownResult),
-  });
+  const { tool_name, tool_input, tool_use_id, event_id } = call;
+  const before = dispatched ?? trace.emitAsync('tool.before_call', { tool_name, tool_input, tool_use_id }, { event_id: `${event_id}:before` }).then(ownResult);
+  return trace.guardTool(tool_name, tool_input, run, { tool_use_id, event_id, dispatched: before });
 }

@@ -55,9 +55,10 @@ export function guardToolSpec<R>(
   tool_name: string,
   tool_input: JsonObject,
   run: (input: JsonObject) => R | PromiseLike<R>,
-  options: { tool_use_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> },
+  options: { tool_use_id?: string; event_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> },
 ): GuardSpec<R> {
   const id: JsonObject = options.tool_use_id !== undefined ? { tool_use_id: options.tool_use_id } : {};
+  const base = options.event_id ?? options.tool_use_id;
   const inputOf = (p: JsonObject): JsonObject => {
     const v = ownGet(p, 'tool_input');
     return isJsonObject(v) ? v : {};
@@ -71,7 +72,7 @@ export function guardToolSpec<R>(
       error: (error, p) => ({ tool_name, tool_input: inputOf(p), tool_response: error instanceof Error ? error.message : String(error), is_error: true, ...id }),
       value: (after, result) => (ownGet(after, 'tool_response') ?? result) as R,
     },
-    ...(options.tool_use_id !== undefined ? { event_id: options.tool_use_id } : {}),
+    ...(base !== undefined ? { event_id: base } : {}),
     ...(options.meta !== undefined ? { meta: options.meta } : {}),
     ...(options.approver ? { approver: options.approver } : {}),
     ...(options.dispatched !== undefined ? { dispatched: options.dispatched } : {}),

@@ -212,8 +212,11 @@ export interface RuntimeTrace {
   /** `emit` that waits for an asynchronous approver (with the approval timeout) [P14]. */
   emitAsync(type: string, payload: JsonObject, options?: EmitOptions): Promise<EmitResult>;
   guard<R>(spec: GuardSpec<R>): Promise<GuardResult<R>>;
-  /** `guard` with the canonical tool payloads: tool.before_call → run(tool_input) → tool.after_call. */
-  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> }): Promise<GuardResult<R>>;
+  /**
+   * `guard` with the canonical tool payloads: tool.before_call → run(tool_input) → tool.after_call. The events'
+   * base id is `event_id`, else `tool_use_id` (an adapter whose framework repeats call ids gives each call its own).
+   */
+  guardTool<R>(tool_name: string, tool_input: JsonObject, run: (input: JsonObject) => R | PromiseLike<R>, options?: { tool_use_id?: string; event_id?: string; meta?: JsonObject; approver?: Approver; dispatched?: EmitResult | PromiseLike<EmitResult> }): Promise<GuardResult<R>>;
   /** Emits `agent.end` with the payload, waits for every queued event and record of the trace, and releases it from the runtime. */
   end(payload?: JsonObject): Promise<void>;
   /** Dispatches queued async events now and waits for the trace's records to be delivered. */

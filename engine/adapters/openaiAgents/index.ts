@@ -42,6 +42,11 @@ interface Call extends TableCall {
 }
 const callsOf = callTables<Call>();
 
+/** The person's answer as the SDK's run state holds it: approved, or rejected with its message. */
+function sdkAnswer(ctx: RunContext<any>, toolName: string, callId: string, approved: boolean): ApproverAnswer {
+  return approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(toolName, callId) ?? 'rejected in the Agents SDK' };
+}
+
 export interface HookwireAgents {
   agent<A extends AnyAgent>(agent: A): A;
   tools(tools: Tool<any>[]): Tool<any>[];
@@ -67,11 +72,9 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       const a = c.ask;
       if (!a || a.answered) continue;
       const approved = a.ctx.isToolApproved({ toolName: a.toolName, callId });
-      if (approved === true) a.answer('allow');
-      else if (approved === false) {
-        a.answer({ answer: 'deny', reason: a.ctx.getRejectionMessage(a.toolName, callId) ?? 'rejected in the Agents SDK' });
-        calls.remove(callId, c); // the SDK never runs a rejected call
-      }
+      if (approved === undefined) continue;
+      a.answer(sdkAnswer(a.ctx, a.toolName, callId, approved));
+      if (!approved) calls.remove(callId, c); // the SDK never runs a rejected call
     }
   };
   const before = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
@@ -84,12 +87,8 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
         ask = a;
         asked();
       });
-    const tool_input = toolInputOf(input);
-    const event_id = calls.eventId(callId);
-    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver }).then(ownResult);
-    const call: Call = { tool_name: f.name, tool_input, event_id, result, ask: null };
-    calls.add(callId, call);
-    return Promise.race([askedNow, result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
+    const call = dispatch(f, input, callId, approver);
+    return Promise.race([askedNow, call.result.then(() => false)]).then((isAsk) => ((call.ask = ask), isAsk));
   };
 
   // A run resumed from a state this adapter never saw (`RunState.fromString` in another process, or another
@@ -99,10 +98,15 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   const resumed = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
     const approved = ctx.isToolApproved({ toolName: f.name, callId });
     if (approved === undefined) return undefined;
-    const answer: ApproverAnswer = approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(f.name, callId) ?? 'rejected in the Agents SDK' };
+    const answer = sdkAnswer(ctx, f.name, callId, approved);
+    return dispatch(f, input, callId, () => answer);
+  };
+
+  /** Dispatches a call's `tool.before_call` under event ids of its own and files it in the trace's table. */
+  const dispatch = (f: FunctionTool<any, any, unknown>, input: unknown, callId: string, approver: Approver): Call => {
     const tool_input = toolInputOf(input);
     const event_id = calls.eventId(callId);
-    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver: () => answer }).then(ownResult);
+    const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver }).then(ownResult);
     const call: Call = { tool_name: f.name, tool_input, event_id, result, ask: null };
     calls.add(callId, call);
     return call;
