@@ -2,7 +2,6 @@
 // The `hookwire` binary. It runs the prebuilt bundle (engine/node/buildCli.mjs, made by `npm install`) while
 // that is current, and otherwise the TypeScript sources through tsx's loader, registered for this process only.
 import { pathToFileURL } from 'node:url';
-
 import { crashFailsClosed } from './crashFailsClosed.mjs';
 
 // Before anything else is loaded: a crash of a claude-hook call fails closed [P12].

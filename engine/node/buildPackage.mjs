@@ -81,7 +81,8 @@ async function bundleZod(dir) {
     const file = join(entry.parentPath, entry.name);
     if (file.startsWith(join(dir, 'vendor')) || file.startsWith(join(dir, 'web')) || file.startsWith(join(dir, 'cli'))) continue;
     const text = readFileSync(file, 'utf8');
-    if (!/\bfrom\s*['"]zod['"]/.test(text)) continue;
+    // `from 'zod'`, and `import("zod").…`, which tsc writes for an inferred type that names zod.
+    if (!/\bfrom\s*['"]zod['"]|\bimport\s*\(\s*['"]zod['"]\s*\)/.test(text)) continue;
     if (entry.name.endsWith('.d.ts')) {
       if (reachable.has(file)) throw new Error(`${file}: a public declaration names zod, which the package does not install`);
       rmSync(file);
