@@ -44,9 +44,7 @@ const EDGE_RANK = ['dbg-edge-fail', 'dbg-edge-pass', 'dbg-edge-decider'];
 export function pathHighlight(explanation: Explanation | null, nodeIds: readonly string[], options: HighlightOptions = {}): Highlight {
   const nodes = new Map<string, string[]>();
   const edges = new Map<string, string>();
-  let firstFail: string | null = null;
   const add = (id: string, cls: string) => {
-    if (cls === 'dbg-fail') firstFail ??= id;
     const list = nodes.get(id);
     if (!list) nodes.set(id, [cls]);
     else if (!list.includes(cls)) list.push(cls);
@@ -58,9 +56,11 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   };
   const focused = new Set<string>();
   let effect: string | null = null;
-  let focusFail: string | null = null;
-  // The first failed matcher's handler, for the group of a failed-matcher anchor.
+  // The first matcher that failed and the handler behind it; the picked handler's failed matcher, and whether it ran.
+  let firstFail: string | null = null;
   let firstFailHandler: string | null = null;
+  let focusFail: string | null = null;
+  let focusRan = false;
   for (const h of explanation?.handlers ?? []) {
     const decider = explanation!.decided_by === h.handler_id;
     if (h.status === 'fired' && (h.patch?.length || h.state_changes?.length || h.context !== undefined)) effect ??= h.handler_id;
@@ -69,10 +69,12 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     for (const p of h.paths) {
       if (!p.type_matched) continue;
       const failed = markPath(p, h, decider, add, addEdge);
-      if (failed !== null && firstFailHandler === null && firstFail === failed) firstFailHandler = h.handler_id;
-      if (failed !== null && options.focus === h.handler_id) focusFail ??= failed;
+      if (failed === null) continue;
+      if (firstFail === null) [firstFail, firstFailHandler] = [failed, h.handler_id];
+      if (options.focus === h.handler_id) focusFail ??= failed;
     }
     if (options.focus === h.handler_id) {
+      focusRan = h.status === 'fired' || h.status === 'error';
       focused.add(h.handler_id);
       for (const p of h.paths) if (p.type_matched) for (const id of p.nodes) focused.add(id);
     }
@@ -85,12 +87,11 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   }
   const decidedBy = explanation?.decided_by ?? null;
   const focus = options.focus ?? null;
-  const focusFired = focus !== null && explanation?.handlers.some((h) => h.handler_id === focus && (h.status === 'fired' || h.status === 'error'));
   const [anchor, anchorGroup]: [string | null, string[]] =
-    focus !== null ? (focusFail !== null && !focusFired ? [focusFail, [focusFail, focus]] : [focus, [focus]])
+    focus !== null ? (focusFail !== null && !focusRan ? [focusFail, [focusFail, focus]] : [focus, [focus]])
     : decidedBy !== null ? [decidedBy, [decidedBy]]
     : effect !== null ? [effect, [effect]]
-    : firstFail !== null ? [firstFail, firstFailHandler !== null ? [firstFail, firstFailHandler] : [firstFail]]
+    : firstFail !== null && firstFailHandler !== null ? [firstFail, [firstFail, firstFailHandler]]
     : [null, []];
   return { nodeClasses, edgeClasses: edges, anchor, anchorGroup };
 }
