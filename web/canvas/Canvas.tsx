@@ -115,20 +115,19 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     if (boxes.length === 0) return;
     const { x: tx, y: ty, zoom } = flow.getViewport();
     const { width, height } = el.getBoundingClientRect();
-    const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-    const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+    const span = (bs: readonly { x: number; y: number; width: number; height: number }[], horizontal: boolean): [number, number] => [
+      Math.min(...bs.map((b) => (horizontal ? b.x : b.y))),
+      Math.max(...bs.map((b) => (horizontal ? b.x + b.width : b.y + b.height))),
+    ];
+    const [x0, x1] = span(boxes, true);
+    const [y0, y1] = span(boxes, false);
     const inView = x0 * zoom + tx >= 0 && y0 * zoom + ty >= 0 && x1 * zoom + tx <= width && y1 * zoom + ty <= height;
     if (inView) return;
     const pad = 28;
     const anchor = anchorId ? all.get(anchorId) : undefined;
     const grouped = group.flatMap((id) => all.get(id) ?? []);
-    const span = (bs: readonly { x: number; y: number; width: number; height: number }[], horizontal: boolean): [number, number] => [
-      Math.min(...bs.map((b) => (horizontal ? b.x : b.y))),
-      Math.max(...bs.map((b) => (horizontal ? b.x + b.width : b.y + b.height))),
-    ];
     const fits = ([lo, hi]: [number, number], size: number) => (hi - lo) * zoom + 2 * pad <= size;
-    const axis = (horizontal: boolean, size: number): number => {
-      const [lo, hi] = span(boxes, horizontal);
+    const axis = (horizontal: boolean, [lo, hi]: [number, number], size: number): number => {
       if (fits([lo, hi], size)) return size / 2 - ((lo + hi) / 2) * zoom;
       const fromStart = pad - lo * zoom;
       if (!anchor) return fromStart;
@@ -137,8 +136,8 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
       // From the start, moved just enough that the far edge is in view, never past the near edge.
       return Math.max(Math.min(fromStart, size - pad - khi * zoom), pad - klo * zoom);
     };
-    const x = axis(true, width);
-    const y = axis(false, height);
+    const x = axis(true, [x0, x1], width);
+    const y = axis(false, [y0, y1], height);
     void flow.setViewport({ x, y, zoom }, { duration: 200 });
   }, [followKey, flow]);
 

@@ -1,4 +1,4 @@
-import { useState, type DragEvent } from 'react';
+import { useMemo, useState, type DragEvent } from 'react';
 import { formatPath } from '../../engine/model/problem.ts';
 import { detectTraceFormat, TRACE_FORMAT_LABELS } from '../../engine/trace/detectTraceFormat.ts';
 import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
@@ -36,7 +36,9 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
   // A recording opened here by mistake (the Debug mode's own Import is "Import trace"): the engine's detector
   // says what it is, by its content only, and the debugger imports it.
-  const traceFormat = check && !check.ok ? detectTraceFormat(text, source ?? undefined) : null;
+  // (Once per checked text, not at every render: detection reads up to 64 KB of it.)
+  const failed = check !== null && !check.ok;
+  const traceFormat = useMemo(() => (failed ? detectTraceFormat(text, source ?? undefined) : null), [failed, text, source]);
   const asTrace = traceFormat?.by === 'content' ? traceFormat.format : null;
   const importAsTrace = () => {
     traces.importFiles([new File([text], source ?? 'pasted trace.jsonl')]);
