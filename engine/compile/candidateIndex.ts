@@ -5,47 +5,49 @@ import type { CompiledMatcher } from './compileMatcher.ts';
 import { literalAutomaton, type LiteralAutomaton } from './literalAutomaton.ts';
 
 /**
- * The candidate index of one event type: handlers filed under the atoms that must hold for them to match
- * (values of eq/in, bounds of numeric compares, literals of regexes and prefixes). A handler's atoms come in
- * groups that must all hold, one atom of each (`all` of several indexed clauses is several groups); its
- * postings carry the group's bit, and a gather ORs the bits of the atoms that hold into the handler's mask:
- * it is a candidate once its mask is full (the counting method of boolean-expression indexes). Per event the
- * dispatcher reads each indexed path once and collects only the candidates; the rest cannot match and are
- * never evaluated. Handlers without atoms are always candidates. Immutable: the masks live in the
- * dispatcher's scratch (`GatherMemory`).
+ * The candidate index of one event type, over its live handlers' slots (slot i: the i-th live handler in
+ * execution order): handlers filed under the atoms that must hold for them to match (values of eq/in,
+ * bounds of numeric compares, literals of regexes and prefixes). A handler's atoms come in groups that must
+ * all hold, one atom of each (`all` of several indexed clauses is several groups). A gather sets, per group,
+ * the bit of every slot that has an atom of that group hold (a posting is a word offset and a bit: one OR),
+ * then reads the candidates out a word at a time: group 0's bits, AND for each further group its bits or
+ * "does not need it", OR the handlers that are always candidates. Per event the dispatcher reads each
+ * indexed path once and collects only the candidates; the rest cannot match and are never evaluated.
+ * Immutable: the bits live in the dispatcher's scratch (`GatherMemory`).
  */
 export interface CandidateIndex {
-  /** Ranks that must always be evaluated, ascending. */
+  /** Words of one slot bitset: (live handlers + 31) >> 5. */
+  words: number;
+  /** The most groups any slot needs (0 when nothing is indexed). */
+  groups: number;
+  /** The slots that are always candidates (no atoms known), as a bitset. */
   always: Int32Array;
-  /** Per rank: the bits of its groups (all must be hit to be a candidate); 0 for `always` and for ranks that are not live. */
-  need: Int32Array;
-  /** Postings are (rank, group bit) pairs, flat. */
+  /** For group g >= 1, the slots that need it, as a bitset at [(g - 1) * words, g * words). */
+  needs: Int32Array;
+  /** Postings are (offset, bit) pairs, flat: `hits[offset] |= bit` marks the slot's group as held. */
   values: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
   ranges: { number: NumberReader; gt: Sorted; gte: Sorted; lt: Sorted; lte: Sorted }[];
   /** Per path: literals with their postings; `scan` finds the exact ones in one pass (null: test each). */
   literals: { getter: Getter; exact: [string, Int32Array][]; folded: [string, Int32Array][]; scan: LiteralAutomaton | null }[];
-  /** Per rank: 1 when an index hit alone proves the handler matches (its requirement is exact): no evaluation. */
+  /** Per slot: 1 when an index hit alone proves the handler matches (its requirement is exact): no evaluation. */
   exact: Uint8Array;
 }
 
-/** Bounds ascending, with the (rank, bit) pair filed under each (pairs[2i], pairs[2i + 1] for bounds[i]). */
+/** Bounds ascending, with the posting filed under each (pairs[2i], pairs[2i + 1] for bounds[i]). */
 interface Sorted {
   bounds: Float64Array;
   pairs: Int32Array;
 }
 
-/** The gather's working memory, owned by the dispatcher (one per compiled pipeline, sized to its handlers). */
+/** The gather's working memory, owned by the dispatcher: one bitset per group, all zero between gathers. */
 export interface GatherMemory {
-  /** Per rank, the stamp of the gather that last set its mask. */
-  stamps: Int32Array;
-  masks: Int32Array;
-  stamp: number;
-  /** The candidates of the gather as a bitset over ranks (read out in ascending order, and cleared, at its end). */
-  bits: Int32Array;
+  hits: Int32Array;
+  /** Set while a gather runs: one that did not finish (a throw) left bits behind, and the next clears them. */
+  dirty: boolean;
 }
 
-export function gatherMemory(handlerCount: number): GatherMemory {
-  return { stamps: new Int32Array(handlerCount), masks: new Int32Array(handlerCount), stamp: 0, bits: new Int32Array((handlerCount + 31) >> 5) };
+export function gatherMemory(): GatherMemory {
+  return { hits: new Int32Array(0), dirty: false };
 }
 
 /** What a handler requires: its one live path's (matchers in a row: AND), or of several paths (OR) their union. */
@@ -54,46 +56,48 @@ export function handlerRequirement(paths: readonly Int32Array[], matchers: reado
   return each.length === 1 ? each[0]! : requireAny(each);
 }
 
-/** Builds the index for the live handlers of one type: `live[i]` is rank i's requirement, `undefined` when not live. */
-export function buildCandidateIndex(handlerCount: number, live: (Requirement | undefined)[]): CandidateIndex {
-  const always: number[] = [];
-  const need = new Int32Array(handlerCount);
-  const exact = new Uint8Array(handlerCount);
+/** Builds the index over the live handlers of one type: `live[slot]` is the requirement of the slot's handler. */
+export function buildCandidateIndex(live: readonly Requirement[]): CandidateIndex {
+  const words = (live.length + 31) >> 5;
+  const groups = live.reduce((g, r) => Math.max(g, r.groups.length), 0);
+  const always = new Int32Array(words);
+  const needs = new Int32Array(Math.max(0, groups - 1) * words);
+  const exact = new Uint8Array(live.length);
   const values = new Map<string, { getter: Getter; byValue: Map<JsonPrimitive, number[]> }>();
   const ranges = new Map<string, { number: NumberReader; lists: Record<'gt' | 'gte' | 'lt' | 'lte', [number, number, number][]> }>();
   const literals = new Map<string, { getter: Getter; exact: Map<string, number[]>; folded: Map<string, number[]> }>();
-  const file = <K>(m: Map<K, number[]>, k: K, rank: number, bit: number) => {
+  const file = <K>(m: Map<K, number[]>, k: K, offset: number, bit: number) => {
     const list = m.get(k);
-    if (list) list.push(rank, bit);
-    else m.set(k, [rank, bit]);
+    if (list) list.push(offset, bit);
+    else m.set(k, [offset, bit]);
   };
-  live.forEach((required, rank) => {
-    if (required === undefined) return;
+  live.forEach((required, slot) => {
+    const word = slot >> 5;
+    const bit = 1 << (slot & 31);
     if (required.groups.length === 0) {
-      always.push(rank);
+      always[word]! |= bit;
       return;
     }
     required.groups.forEach((group, g) => {
-      const bit = 1 << g;
-      need[rank]! |= bit;
-      for (const atom of group) fileAtom(atom, rank, bit);
+      if (g > 0) needs[(g - 1) * words + word]! |= bit;
+      for (const atom of group) fileAtom(atom, g * words + word, bit);
     });
-    if (required.exact) exact[rank] = 1;
+    if (required.exact) exact[slot] = 1;
   });
 
-  function fileAtom(atom: Atom, rank: number, bit: number) {
+  function fileAtom(atom: Atom, offset: number, bit: number) {
     if (atom.kind === 'value') {
       let ix = values.get(atom.path);
       if (!ix) values.set(atom.path, (ix = { getter: atom.getter, byValue: new Map() }));
-      for (const v of new Set(atom.values)) file(ix.byValue, v, rank, bit);
+      for (const v of new Set(atom.values)) file(ix.byValue, v, offset, bit);
     } else if (atom.kind === 'range') {
       let ix = ranges.get(atom.path);
       if (!ix) ranges.set(atom.path, (ix = { number: atom.number, lists: { gt: [], gte: [], lt: [], lte: [] } }));
-      ix.lists[atom.op].push([atom.bound, rank, bit]);
+      ix.lists[atom.op].push([atom.bound, offset, bit]);
     } else {
       let ix = literals.get(atom.path);
       if (!ix) literals.set(atom.path, (ix = { getter: atom.getter, exact: new Map(), folded: new Map() }));
-      file(atom.folded ? ix.folded : ix.exact, atom.text, rank, bit);
+      file(atom.folded ? ix.folded : ix.exact, atom.text, offset, bit);
     }
   }
 
@@ -102,8 +106,10 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
     return { bounds: Float64Array.from(list.map((x) => x[0])), pairs: Int32Array.from(list.flatMap((x) => [x[1], x[2]])) };
   };
   return {
-    always: Int32Array.from(always),
-    need,
+    words,
+    groups,
+    always,
+    needs,
     values: [...values.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, Int32Array.from(v)])) })),
     ranges: [...ranges.values()].map((ix) => ({ number: ix.number, gt: sorted(ix.lists.gt), gte: sorted(ix.lists.gte), lt: sorted(ix.lists.lt), lte: sorted(ix.lists.lte) })),
     literals: [...literals.values()].map((ix) => ({
@@ -119,39 +125,31 @@ export function buildCandidateIndex(handlerCount: number, live: (Requirement | u
 const SLOT = new Float64Array(1);
 
 /**
- * Collects into `out` the ranks after `after` that may match in this scope, ascending; returns how many.
- * Allocates nothing (a case-insensitive literal folds the text).
+ * Collects into `out` the slots after `after` that may match in this scope, ascending; returns how many.
+ * Allocates nothing (a case-insensitive literal folds the text; the memory grows once to the widest index).
  */
 export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Array, after: number, mem: GatherMemory): number {
-  if (++mem.stamp >= 0x3fffffff) {
-    mem.stamp = 1;
-    mem.stamps.fill(0);
-  }
-  let n = 0;
-  const always = ix.always;
-  const bits = mem.bits;
-  for (let i = 0; i < always.length; i++) {
-    const r = always[i]!;
-    if (r > after) {
-      bits[r >> 5]! |= 1 << (r & 31);
-      n++;
-    }
-  }
+  const W = ix.words;
+  const G = ix.groups;
+  if (mem.hits.length < G * W) mem.hits = new Int32Array(G * W);
+  else if (mem.dirty) mem.hits.fill(0);
+  mem.dirty = true;
+  const hits = mem.hits;
   for (let k = 0; k < ix.values.length; k++) {
     const v = ix.values[k]!;
     const value = v.getter(scope);
     if (value === undefined || (value !== null && typeof value === 'object')) continue;
     const pairs = v.byValue.get(value);
-    if (pairs !== undefined) n = hit(pairs, 0, pairs.length >> 1, ix.need, n, after, mem);
+    if (pairs !== undefined) hit(hits, pairs, 0, pairs.length);
   }
   for (let k = 0; k < ix.ranges.length; k++) {
     const r = ix.ranges[k]!;
     if (!r.number(scope, SLOT)) continue;
     const x = SLOT[0]!;
-    n = hit(r.gt.pairs, 0, lowerBound(r.gt.bounds, x), ix.need, n, after, mem); // bound < x
-    n = hit(r.gte.pairs, 0, upperBound(r.gte.bounds, x), ix.need, n, after, mem); // bound <= x
-    n = hit(r.lt.pairs, upperBound(r.lt.bounds, x), r.lt.bounds.length, ix.need, n, after, mem); // x < bound
-    n = hit(r.lte.pairs, lowerBound(r.lte.bounds, x), r.lte.bounds.length, ix.need, n, after, mem); // x <= bound
+    hit(hits, r.gt.pairs, 0, lowerBound(r.gt.bounds, x) << 1); // bound < x
+    hit(hits, r.gte.pairs, 0, upperBound(r.gte.bounds, x) << 1); // bound <= x
+    hit(hits, r.lt.pairs, upperBound(r.lt.bounds, x) << 1, r.lt.pairs.length); // x < bound
+    hit(hits, r.lte.pairs, lowerBound(r.lte.bounds, x) << 1, r.lte.pairs.length); // x <= bound
   }
   for (let k = 0; k < ix.literals.length; k++) {
     const l = ix.literals[k]!;
@@ -167,62 +165,55 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
         st = code < 128 ? delta[(st << 7) | code]! : 0;
         if (st < outFrom) continue;
         for (let j = outStart[st]!, end = outStart[st + 1]!; j < end; j++) {
-          const entry = l.exact[outList[j]!]!;
-          n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
+          const pairs = l.exact[outList[j]!]![1];
+          hit(hits, pairs, 0, pairs.length);
         }
       }
     } else {
       for (let i = 0; i < l.exact.length; i++) {
         const entry = l.exact[i]!;
-        if (s.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
+        if (s.includes(entry[0])) hit(hits, entry[1], 0, entry[1].length);
       }
     }
     if (l.folded.length === 0) continue;
     const folded = foldCase(s);
     for (let i = 0; i < l.folded.length; i++) {
       const entry = l.folded[i]!;
-      if (folded.includes(entry[0])) n = hit(entry[1], 0, entry[1].length >> 1, ix.need, n, after, mem);
+      if (folded.includes(entry[0])) hit(hits, entry[1], 0, entry[1].length);
     }
   }
-  // Read the bitset out in ascending rank order, clearing it for the next gather.
-  let k = 0;
-  for (let w = 0; k < n; w++) {
-    let x = bits[w]!;
-    if (x === 0) continue;
-    bits[w] = 0;
+  // Read the candidates out a word at a time in ascending slot order, clearing the bits for the next gather.
+  const needs = ix.needs;
+  const always = ix.always;
+  const from = (after + 1) >> 5;
+  for (let w = 0; w < from; w++) for (let g = 0; g < G; g++) hits[g * W + w] = 0;
+  let n = 0;
+  for (let w = from; w < W; w++) {
+    let x = 0;
+    if (G !== 0) {
+      x = hits[w]!;
+      hits[w] = 0;
+      for (let g = 1; g < G; g++) {
+        const o = g * W + w;
+        x &= hits[o]! | ~needs[o - W]!;
+        hits[o] = 0;
+      }
+    }
+    x |= always[w]!;
+    if (w === from) x &= -1 << ((after + 1) & 31);
     while (x !== 0) {
       const low = x & -x;
-      out[k++] = (w << 5) + 31 - Math.clz32(low);
+      out[n++] = (w << 5) + 31 - Math.clz32(low);
       x ^= low;
     }
   }
+  mem.dirty = false;
   return n;
 }
 
-/**
- * ORs the group bits of postings [from, to) (pairs) into their ranks' masks; a rank after `after` whose mask
- * just became full joins the candidate bitset. Returns the new count.
- */
-function hit(pairs: Int32Array, from: number, to: number, need: Int32Array, n: number, after: number, mem: GatherMemory): number {
-  const stamps = mem.stamps;
-  const masks = mem.masks;
-  const stamp = mem.stamp;
-  for (let i = from << 1, end = to << 1; i < end; i += 2) {
-    const r = pairs[i]!;
-    if (r <= after) continue;
-    let old = 0;
-    if (stamps[r] === stamp) old = masks[r]!;
-    else stamps[r] = stamp;
-    const m = old | pairs[i + 1]!;
-    if (m !== old) {
-      masks[r] = m;
-      if (m === need[r]) {
-        mem.bits[r >> 5]! |= 1 << (r & 31);
-        n++;
-      }
-    }
-  }
-  return n;
+/** Marks the postings [from, to) of `pairs` (offsets into `hits`, bits) as held. */
+function hit(hits: Int32Array, pairs: Int32Array, from: number, to: number): void {
+  for (let i = from; i < to; i += 2) hits[pairs[i]!]! |= pairs[i + 1]!;
 }
 
 /** First index whose bound is >= x. */

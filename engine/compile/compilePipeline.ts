@@ -38,6 +38,8 @@ export interface CompiledHandler {
  */
 export interface PlanStep {
   rank: number;
+  /** Its place among the type's live handlers (execution order): what the candidate index files and returns. */
+  slot: number;
   handler: CompiledHandler;
   /** The handler has a breaker: its state must be read before the handler runs [E3]. */
   breaker: boolean;
@@ -60,13 +62,13 @@ export interface TypePlan {
   paths: (Int32Array | null)[];
   /** Where the fast path finds its candidates. */
   index: CandidateIndex;
-  /** Per rank: the step of a live handler, null for the others. */
-  steps: (PlanStep | null)[];
+  /** The steps of the live handlers in execution order (`steps[slot]`). */
+  steps: readonly PlanStep[];
   /**
-   * When few handlers listen to the type, their steps in order: the dispatcher evaluates each instead of
-   * asking the index (a gather costs more than a few conditions). Otherwise null.
+   * Few handlers listen to the type: the dispatcher evaluates each step in order instead of asking the index
+   * (a gather costs more than a few conditions).
    */
-  scan: PlanStep[] | null;
+  scan: boolean;
   liveCount: number;
 }
 
@@ -159,27 +161,24 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 /** The live paths of each handler for one type, and the candidate index over them. */
 function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[], scanUpTo: number): TypePlan {
   const paths: (Int32Array | null)[] = [];
-  const atoms: (Requirement | undefined)[] = [];
-  let liveCount = 0;
+  const live: CompiledHandler[] = [];
+  const required: Requirement[] = [];
   for (const h of handlers) {
-    const live: number[] = [];
-    if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && live.push(i));
-    paths.push(live.length ? Int32Array.from(live) : null);
-    const liveMatchers = live.map((i) => h.paths[i]!.matchers);
-    atoms.push(live.length ? handlerRequirement(liveMatchers, matchers) : undefined);
-    if (live.length) liveCount++;
+    const on: number[] = [];
+    if (h.node.enabled) h.paths.forEach((p, i) => p.pattern.matches(type) && on.push(i));
+    paths.push(on.length ? Int32Array.from(on) : null);
+    if (!on.length) continue;
+    live.push(h);
+    required.push(handlerRequirement(on.map((i) => h.paths[i]!.matchers), matchers));
   }
-  const index = buildCandidateIndex(handlers.length, atoms);
+  const index = buildCandidateIndex(required);
   const direct = directMatchers(handlers, paths, matchers.length);
-  const useScan = liveCount <= scanUpTo;
-  const steps = handlers.map((h): PlanStep | null => {
-    const live = paths[h.rank]!;
-    if (live === null) return null;
+  const scan = live.length <= scanUpTo;
+  const steps = live.map((h, slot): PlanStep => {
     const d = direct[h.rank]!;
-    return { rank: h.rank, handler: h, breaker: h.breaker !== null, exact: !useScan && index.exact[h.rank] === 1, test: d >= 0 ? matchers[d]!.test : null, paths: live };
+    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: !scan && index.exact[slot] === 1, test: d >= 0 ? matchers[d]!.test : null, paths: paths[h.rank]! };
   });
-  const scan = useScan ? steps.filter((x) => x !== null) : null;
-  return { type, mode, paths, index, steps, scan, liveCount };
+  return { type, mode, paths, index, steps, scan, liveCount: live.length };
 }
 
 /** Per rank: the matcher index when the handler's live paths are one path of one matcher no other live handler shares, else -1 (see `PlanStep.test`). */

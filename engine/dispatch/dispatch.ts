@@ -73,9 +73,9 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
   const steps = plan.steps;
   const candidates = scratch.candidates;
   nextEpoch(scratch);
-  let n = scan !== null ? scan.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
+  let n = scan ? steps.length : gatherCandidates(plan.index, scope, candidates, -1, scratch.gather);
   for (let i = 0; i < n; i++) {
-    const s = scan !== null ? scan[i]! : steps[candidates[i]!]!;
+    const s = steps[scan ? i : candidates[i]!]!;
     const h = s.handler;
     const openUntil = s.breaker ? breakerOpenUntil(c.breakers, h, now) : 0;
     if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
@@ -96,8 +96,8 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
       scope.payload = c.payload;
       scope.state = c.vars;
       nextEpoch(scratch);
-      if (scan === null) {
-        n = gatherCandidates(plan.index, scope, candidates, s.rank, scratch.gather);
+      if (!scan) {
+        n = gatherCandidates(plan.index, scope, candidates, s.slot, scratch.gather);
         i = -1;
       }
     }

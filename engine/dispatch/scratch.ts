@@ -18,7 +18,7 @@ export interface Scratch {
   /** The failure of a matcher whose memoised verdict is "failed to answer" (memoPass 2) [M8]. */
   memoFailure: (MatcherFailure | undefined)[];
   epoch: number;
-  /** The candidate index's masks for one gather. */
+  /** The candidate index's bits for one gather. */
   gather: GatherMemory;
   chain: Chain | undefined;
   /** The result slot built-in actions fill on the fast path (settle reads it before the next handler runs). */
@@ -32,7 +32,7 @@ export const scratchOf = lastMemo((compiled: CompiledPipeline) => newScratch(com
 
 /** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
 export function newScratch(compiled: CompiledPipeline): Scratch {
-  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(compiled.handlers.length), chain: undefined, result: resultSlot(), scope: undefined, busy: false };
+  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(), chain: undefined, result: resultSlot(), scope: undefined, busy: false };
 }
 
 /**

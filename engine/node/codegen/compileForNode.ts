@@ -167,22 +167,22 @@ function generateIndexed(compiled: CompiledPipeline, plan: TypePlan, matcherNode
   const k = new Constants();
   // One generated test per handler, called by the loop in place of its matcher test. A handler whose matchers
   // have code keeps its step as it is.
-  const ranks: number[] = [];
+  const slots: number[] = [];
   const tests: string[] = [];
-  for (const h of compiled.handlers) {
-    if (plan.paths[h.rank] === null || plan.steps[h.rank]!.exact) continue;
+  for (const step of plan.steps) {
+    if (step.exact) continue;
     const t = new Temps();
-    const expr = handlerExpression(compiled, plan, h, matcherNodes, new ConditionSource(k, t, NAMES));
+    const expr = handlerExpression(compiled, plan, step.handler, matcherNodes, new ConditionSource(k, t, NAMES));
     if (expr === null) continue;
-    ranks.push(h.rank);
+    slots.push(step.slot);
     tests.push(`function (scope) { const p = scope.payload, st = scope.state, ev = scope.event; ${t.declaration()} return ${expr}; }`);
   }
   const source = factorySource(k, `return [\n${tests.join(',\n')}\n];`);
   const made = new Function('K', 'R', source)(k.values, RUNTIME) as HandlerTest[];
   const steps = plan.steps.slice();
-  ranks.forEach((rank, i) => (steps[rank] = { ...steps[rank]!, test: made[i]! }));
+  slots.forEach((slot, i) => (steps[slot] = { ...steps[slot]!, test: made[i]! }));
   // Always through the index: a plan the closure path scans has no exact hits, so its steps are right as they are.
-  const indexed: TypePlan = { ...plan, steps, scan: null };
+  const indexed: TypePlan = { ...plan, steps, scan: false };
   const run: TypeRun = (ev, state, now, into, _scope, s) => walkChain(compiled, indexed, s, ev, state, now, into, null);
   return { plan, run, source };
 }

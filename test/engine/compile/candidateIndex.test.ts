@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { compilePipeline, dispatch, initialState, type HookEvent, type JsonObject } from '../../../engine/index.ts';
+import { block, ev, handler, match, pipeline } from '../helpers.ts';
+
+// The candidate index's gather marks, per group, the handlers whose atoms hold and reads the candidates out
+// at its end; these tests pin what the property tests (test/engine/dispatch/properties.test.ts) do not reach.
+
+const event = (payload: JsonObject): HookEvent => ({ event_id: 'e', trace_id: 't', agent_id: 'a', type: 'tool.before_call', ts: '2026-01-01T00:00:00.000Z', payload });
+
+describe('candidate index', () => {
+  // Two indexed groups (a value and a bound), exact, so a candidate runs without its condition being tested.
+  const doc = pipeline(
+    [ev('e', 'tool.before_call'), match('m', { all: [{ 'payload.tool_name': { in: ['Bash', 'Write'] } }, { 'payload.cost': { gt: 50 } }] }), handler('h', block('expensive shell'))],
+    ['e->m', 'm->h'],
+  );
+  const r = compilePipeline(doc, { scanUpTo: 0 });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const env = { clock: { now: () => 0 } };
+
+  it('[X5] a gather cut short by a throwing payload getter leaves no mark behind for the next event', () => {
+    // tool_name holds (group 0 is marked), then reading cost throws: the gather never reaches its read-out.
+    const hostile = { tool_name: 'Bash' } as JsonObject;
+    Object.defineProperty(hostile, 'cost', { enumerable: true, get: () => { throw new Error('no cost'); } });
+    expect(() => dispatch(r.compiled, event(hostile), initialState(), env)).toThrow('no cost');
+    // Only group 1 holds here: without clearing group 0's stale mark the handler would be a candidate, and
+    // since its requirement is exact it would block without its condition being tested.
+    expect(dispatch(r.compiled, event({ tool_name: 'Read', cost: 90 }), initialState(), env).decision).toBe('continue');
+    expect(dispatch(r.compiled, event({ tool_name: 'Bash', cost: 90 }), initialState(), env).decision).toBe('block_action');
+  });
+
+  it('[X5] handlers past the 32nd slot are gathered (the read-out crosses words) and in execution order', () => {
+    const nodes = [ev('e', 'tool.before_call')];
+    const wires: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      nodes.push(match(`m${i}`, { 'payload.n': { gte: i } }), handler(`h${i}`, { type: 'add_context', text: `h${i}` }, { order: i }));
+      wires.push(`e->m${i}`, `m${i}->h${i}`);
+    }
+    const big = compilePipeline(pipeline(nodes, wires), { scanUpTo: 0 });
+    if (!big.ok) throw new Error(JSON.stringify(big.problems));
+    const out = dispatch(big.compiled, event({ n: 40 }), initialState(), env);
+    expect(out.context).toEqual(Array.from({ length: 41 }, (_, i) => `h${i}`));
+  });
+});
