@@ -75,11 +75,16 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
       }
       const { level } = action;
       const { name } = node;
+      const plain = message === null && fields.length === 0;
       return {
         rewrites: [],
         run: (scope, into) => {
-          const record = auditRecord(scope, name, level, message, fields);
-          return into === undefined ? new ActionOk(new AuditOutcome(record)) : fill(into, 'continue', undefined, undefined, undefined, undefined, record);
+          if (into === undefined) return new ActionOk(new AuditOutcome(auditRecord(scope, name, level, message, fields)));
+          // A reused result's record of an earlier event, overwritten in place: a hot loop audits without allocating.
+          const spares = into.spares;
+          const spare = plain && spares !== null && spares.spareAudit !== null ? spares.spareAudit[spares.auditCount] : undefined;
+          const record = spare instanceof AuditEntry && spare.constructor === AuditEntry ? refill(spare, scope, name, level) : auditRecord(scope, name, level, message, fields);
+          return fill(into, 'continue', undefined, undefined, undefined, undefined, record);
         },
       };
     }
@@ -130,7 +135,8 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
   // Plain indexing: no prototype has `user_id` or `tool_name`, so only an own property is found [V8].
   const userId = e.meta ? e.meta.user_id : undefined;
   const toolName = scope.payload.tool_name;
-  const record = new AuditEntry(handler, level, e.trace_id, e.agent_id, userId ?? null, e.event_id, e.type, toolName ?? null, requireIsoTime(scope.now)) as unknown as JsonObject;
+  const Entry = message === null && fields.length === 0 ? AuditEntry : DetailedAuditEntry;
+  const record = new Entry(handler, level, e.trace_id, e.agent_id, userId ?? null, e.event_id, e.type, toolName ?? null, requireIsoTime(scope.now)) as unknown as JsonObject;
   if (message) record.message = message(scope);
   if (fields.length) {
     const values: JsonObject = {};
@@ -140,6 +146,22 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
   return record;
 }
 
+/** `auditRecord` of a plain audit, written over an earlier one (same fields, same order). */
+function refill(r: AuditEntry, scope: Scope, handler: string, level: string): JsonObject {
+  const e = scope.event;
+  const userId = e.meta ? e.meta.user_id : undefined;
+  const toolName = scope.payload.tool_name;
+  r.handler = handler;
+  r.level = level;
+  r.trace_id = e.trace_id;
+  r.agent_id = e.agent_id;
+  r.user_id = userId ?? null;
+  r.event_id = e.event_id;
+  r.event_type = e.type;
+  r.tool_name = toolName ?? null;
+  r.timestamp = requireIsoTime(scope.now);
+  return r as unknown as JsonObject;
+}
 
 /**
  * What a built-in action returns when it has no slot to fill (explain mode, a fresh dispatch): class
@@ -159,10 +181,13 @@ class AuditOutcome {
   constructor(readonly audit: JsonObject) {}
 }
 
-/** An audit record; its fields in the order JSON writes them (message and fields follow when set). */
+/** An audit record; its fields in the order JSON writes them. Writable: a reused result's records are refilled. */
 class AuditEntry {
   constructor(
-    readonly handler: string, readonly level: string, readonly trace_id: string, readonly agent_id: string, readonly user_id: JsonValue,
-    readonly event_id: string, readonly event_type: string, readonly tool_name: JsonValue, readonly timestamp: string,
+    public handler: string, public level: string, public trace_id: string, public agent_id: string, public user_id: JsonValue,
+    public event_id: string, public event_type: string, public tool_name: JsonValue, public timestamp: string,
   ) {}
 }
+
+/** An audit record with a message or fields (they follow the others); never refilled, so a class of its own. */
+class DetailedAuditEntry extends AuditEntry {}

@@ -15,6 +15,11 @@ export type ActionResult =
  */
 export interface ResultSlot {
   ok: true;
+  /**
+   * The records of the caller's reused result, from its earlier events, that this event's audit handlers may
+   * overwrite in turn: `spareAudit[auditCount]` is the next one to take (null: none, make fresh records).
+   */
+  spares: RecordSpares | null;
   outcome: {
     decision: HandlerOutcome['decision'];
     reason: string | undefined;
@@ -24,6 +29,12 @@ export interface ResultSlot {
     logs: string[] | undefined;
     audit: JsonObject | undefined;
   };
+}
+
+/** Where an audit action finds the record it may overwrite (the dispatcher's chain, for a reused result). */
+export interface RecordSpares {
+  readonly spareAudit: JsonObject[] | null;
+  readonly auditCount: number;
 }
 
 /**

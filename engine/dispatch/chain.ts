@@ -22,9 +22,14 @@ export interface Chain {
   vars: JsonObject;
   breakers: Readonly<Record<string, BreakerState>>;
   errors: HandlerError[] | null;
+  /** The audit records so far: `audit[0 … auditCount)`. */
   audit: JsonObject[] | null;
-  /** Texts for the model, in handler order [H11]. */
+  auditCount: number;
+  /** A reused result's records of earlier events, for the audit actions to write over (see `ResultArrays`). */
+  spareAudit: JsonObject[] | null;
+  /** Texts for the model, in handler order [H11]: `context[0 … contextCount)`. */
   context: string[] | null;
+  contextCount: number;
   /** Set by `settle` when the handler that just ran ended the chain (its own decision, or its error policy) [D2]-[D4][D9]. */
   ended: boolean;
   /** Set by `settle` when the payload or state changed (matchers must be evaluated afresh [M6]). */
@@ -33,12 +38,31 @@ export interface Chain {
   lastIgnored: 'shadow' | 'async' | undefined;
 }
 
-/** A chain for one event; `into` reuses an object (the fast path keeps one per compiled pipeline). */
-export function startChain(event: HookEvent, state: DispatchState, sync: boolean, into?: Chain): Chain {
+/**
+ * The arrays a caller's reused result carries from event to event (see `dispatch`'s `into`): the chain writes
+ * its records and texts over them instead of making new arrays.
+ */
+export interface ResultArrays {
+  audit: JsonObject[];
+  context: string[];
+  /**
+   * Every record the audit list held at each position, kept when the list is cut to a shorter event's: the
+   * next event's audit actions overwrite them in turn.
+   */
+  spareAudit: JsonObject[];
+}
+
+/**
+ * A chain for one event; `into` reuses an object (the fast path keeps one per compiled pipeline), `arrays`
+ * the caller's result arrays.
+ */
+export function startChain(event: HookEvent, state: DispatchState, sync: boolean, into?: Chain, arrays: ResultArrays | null = null): Chain {
   if (!into) {
     return {
       sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
-      errors: null, audit: null, context: null, ended: false, changed: false, lastError: null, lastIgnored: undefined,
+      errors: null, audit: arrays !== null ? arrays.audit : null, auditCount: 0, spareAudit: arrays !== null ? arrays.spareAudit : null,
+      context: arrays !== null ? arrays.context : null, contextCount: 0,
+      ended: false, changed: false, lastError: null, lastIgnored: undefined,
     };
   }
   into.sync = sync;
@@ -49,8 +73,11 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   into.vars = state.vars;
   into.breakers = state.breakers;
   into.errors = null;
-  into.audit = null;
-  into.context = null;
+  into.audit = arrays !== null ? arrays.audit : null;
+  into.auditCount = 0;
+  into.spareAudit = arrays !== null ? arrays.spareAudit : null;
+  into.context = arrays !== null ? arrays.context : null;
+  into.contextCount = 0;
   into.ended = false;
   into.changed = false;
   into.lastError = null;
@@ -60,7 +87,7 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
 
 /** A result slot for `runSafely` (one per chain loop's scratch). */
 export function resultSlot(): ResultSlot {
-  return { ok: true, outcome: { decision: 'continue', reason: undefined, context: undefined, new_payload: undefined, state_patch: undefined, logs: undefined, audit: undefined } };
+  return { ok: true, spares: null, outcome: { decision: 'continue', reason: undefined, context: undefined, new_payload: undefined, state_patch: undefined, logs: undefined, audit: undefined } };
 }
 
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];
@@ -68,7 +95,14 @@ const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
 export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
   const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
-  return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, c.audit ?? EMPTY, c.context ?? EMPTY, mode);
+  return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, upTo(c.audit, c.auditCount), upTo(c.context, c.contextCount), mode);
+}
+
+/** The first `n` entries of `list` as the list itself (cut to them), or the shared empty list. */
+function upTo<T>(list: T[] | null, n: number): T[] {
+  if (n === 0 || list === null) return EMPTY;
+  if (list.length !== n) list.length = n;
+  return list;
 }
 
 /** A result: a new object (one shape, all fields in one literal), or `into` overwritten. */
@@ -184,14 +218,18 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
       c.changed = true;
     }
   }
-  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a push.
+  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a
+  // push; a reused result's list is written over.
   if (o.audit !== undefined) {
     if (c.audit === null) c.audit = [o.audit];
-    else c.audit.push(o.audit);
+    else c.audit[c.auditCount] = o.audit;
+    if (c.spareAudit !== null) c.spareAudit[c.auditCount] = o.audit;
+    c.auditCount++;
   }
   if (o.context !== undefined) {
     if (c.context === null) c.context = [o.context];
-    else c.context.push(o.context);
+    else c.context[c.contextCount] = o.context;
+    c.contextCount++;
   }
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';

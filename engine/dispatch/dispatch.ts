@@ -4,8 +4,9 @@ import type { Scope } from '../match/path.ts';
 import type { Chain } from './chain.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
-import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type ResultArrays } from './chain.ts';
 import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
+import { lastMemo } from './lastMemo.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 
@@ -27,10 +28,12 @@ export function initialState(vars: JsonObject = {}): DispatchState {
  * not changed. Candidates come from per-type plans and value indexes, so cost grows slowly with handlers.
  * `dispatch(compiled, event, initialState(), { clock: { now: () => Date.parse(event.ts) } }).decision`.
  *
- * `into`: a result object of the caller's to overwrite and return instead of a new one (for a hot loop that
- * reads each result before the next dispatch). With it, an event that neither rewrites, changes state, nor
- * blocks, audits, adds context or fails allocates nothing (test/engine/dispatch/allocation.test.ts). The arrays
- * of a result are fresh whenever they are not empty, so they may be kept; the result object itself may not.
+ * `into`: a result object of the caller's to overwrite and return instead of a new one, for a hot loop that
+ * reads each result before the next dispatch. The next dispatch into it also reuses its `audit` and `context`
+ * arrays and writes the next event's audit records over the last one's: copy what you keep
+ * (`structuredClone(result.audit)`). With it, an event that neither rewrites, changes state, nor blocks, and
+ * whose handlers audit (without a message or fields), add a fixed text or do nothing allocates nothing
+ * (test/engine/dispatch/allocation.test.ts). Without it, every result and its arrays are fresh and may be kept.
  */
 export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: DispatchState, env: DispatchEnv, into?: DispatchResult): DispatchResult {
   const plan = compiled.plan(event.type);
@@ -62,7 +65,10 @@ export interface ChainRecorder {
  */
 export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: Scratch, event: HookEvent, state: DispatchState, now: number, into: DispatchResult | undefined, recorder: ChainRecorder | null): DispatchResult {
   const sync = plan.mode === 'sync';
-  const c = (scratch.chain = startChain(event, state, sync, scratch.chain));
+  const arrays = into !== undefined ? arraysOf(into) : null;
+  const c = (scratch.chain = startChain(event, state, sync, scratch.chain, arrays));
+  // The audit actions overwrite the caller's records of its last event (`into`), in turn.
+  scratch.result.spares = arrays !== null ? c : null;
   const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
   scope.event = event;
   scope.payload = event.payload;
@@ -104,6 +110,9 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
   }
   return finishChain(c, state, plan.mode, into);
 }
+
+/** The arrays a caller's reused result carries from event to event, made on its first dispatch. */
+const arraysOf = lastMemo((_into: DispatchResult): ResultArrays => ({ audit: [], context: [], spareAudit: [] }));
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compilePipeline, dispatch, initialState, type DispatchResult, type HookEvent, type JsonObject } from '../../../engine/index.ts';
 import { audit, block, ev, handler, match, pipeline } from '../helpers.ts';
 
-// The fast path allocates nothing for an event that neither rewrites, changes state, nor blocks, audits, adds
-// context or fails, when the caller passes its own result object (`dispatch(…, into)`). Counted, not timed:
+// The fast path allocates nothing for an event that neither rewrites, changes state, nor blocks, when the
+// caller passes its own result object (`dispatch(…, into)`): audit records and texts for the model are written
+// over the reused result's from its last event. Counted, not timed:
 // the heap grows by what a batch allocates as long as no collection runs in between, and a batch of quiet
 // events that allocated even one small object each would grow it by tens of bytes per event. Several
 // batches, the median, so that one collection landing inside a batch cannot decide the answer.
@@ -25,7 +26,8 @@ function doc() {
   const nodes = [ev('tools', 'tool.*'), ev('before', 'tool.before_call'), ev('all', '*')];
   const wires: string[] = [];
   conditions.forEach((when, i) => {
-    nodes.push(match(`m${i}`, when), handler(`h${i}`, i % 3 === 0 ? block(`no {{payload.tool_name}}`) : audit(), { order: i }));
+    const action = i % 3 === 0 ? block(`no {{payload.tool_name}}`) : i === 5 ? { type: 'add_context' as const, text: 'careful: privileged command' } : audit();
+    nodes.push(match(`m${i}`, when), handler(`h${i}`, action, { order: i }));
     wires.push(`${['tools', 'before', 'all'][i % 3]}->m${i}`, `m${i}->h${i}`);
   });
   return pipeline(nodes, wires);
@@ -70,10 +72,15 @@ describe('fast path allocation', () => {
   const fresh = all.map((e) => dispatch(c, e, state, env));
   const quiet = all.filter((_, i) => fresh[i]!.decision === 'continue' && fresh[i]!.audit.length === 0 && fresh[i]!.payload === all[i]!.payload);
   const loud = all.filter((_, i) => fresh[i]!.audit.length > 0);
+  // Audited (one record or several), maybe with a text for the model, and neither blocked nor rewritten.
+  const audited = all.filter((_, i) => fresh[i]!.decision === 'continue' && fresh[i]!.audit.length > 0 && fresh[i]!.payload === all[i]!.payload);
 
   it('the workload has quiet events, audited ones and blocked ones', () => {
     expect(quiet.length).toBeGreaterThan(1000);
     expect(loud.length).toBeGreaterThan(500);
+    expect(audited.length).toBeGreaterThan(500);
+    expect(audited.some((e) => dispatch(c, e, state, env).audit.length >= 2)).toBe(true);
+    expect(audited.some((e) => dispatch(c, e, state, env).context.length === 1)).toBe(true);
     expect(fresh.some((x) => x.decision === 'block_action')).toBe(true);
   });
 
@@ -83,16 +90,34 @@ describe('fast path allocation', () => {
       const out = dispatch(c, e, state, env, into);
       expect(out).toBe(into);
       expect({ ...out }).toEqual(fresh[i]);
+      // Records written over the last event's are whole records of this one: the same fields in the same order.
+      expect(JSON.stringify(out.audit)).toBe(JSON.stringify(fresh[i]!.audit));
     });
   });
 
-  it('allocates nothing per quiet event with a reused result, and the count does see allocation', () => {
+  it('a reused result\'s arrays and records are the next event\'s; a fresh result\'s are its own', () => {
+    const into = dispatch(c, audited[0]!, state, env);
+    const kept = into.audit; // fresh: the caller may keep it
+    const first = dispatch(c, audited[1]!, state, env, into).audit;
+    expect(first).not.toBe(kept);
+    const before = JSON.stringify(first);
+    dispatch(c, audited[2]!, state, env, into);
+    expect(into.audit).toBe(first); // the same array, written over
+    expect(JSON.stringify(first)).toBe(JSON.stringify(fresh[all.indexOf(audited[2]!)]!.audit));
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh[all.indexOf(audited[0]!)]!.audit));
+    expect(before).toBe(JSON.stringify(fresh[all.indexOf(audited[1]!)]!.audit));
+  });
+
+  let kept: DispatchResult | null = null; // kept, so the optimiser cannot drop the allocation
+  it('allocates nothing per quiet or audited event with a reused result, and the count does see allocation', () => {
     const into: DispatchResult = dispatch(c, quiet[0]!, state, env);
     const quietBytes = bytesPerCall(quiet, 100_000, (e) => dispatch(c, e, state, env, into));
-    // The same counter on events whose audit handlers fire (each makes its record): it must see them.
-    const loudBytes = bytesPerCall(loud, 10_000, (e) => dispatch(c, e, state, env, into));
+    const auditedBytes = bytesPerCall(audited, 100_000, (e) => dispatch(c, e, state, env, into));
+    // The same counter on audited events with fresh results (each makes its records): it must see them.
+    const loudBytes = bytesPerCall(audited, 10_000, (e) => {
+      kept = dispatch(c, e, state, env);
+    });
     // And on quiet events without `into`: one result object each.
-    let kept: DispatchResult | null = null; // kept, so the optimiser cannot drop the allocation
     const freshBytes = bytesPerCall(quiet, 50_000, (e) => {
       kept = dispatch(c, e, state, env);
     });
@@ -100,5 +125,6 @@ describe('fast path allocation', () => {
     expect(loudBytes).toBeGreaterThan(100);
     expect(freshBytes).toBeGreaterThan(40);
     expect(quietBytes).toBeLessThan(1);
+    expect(auditedBytes).toBeLessThan(1);
   });
 });

@@ -49,6 +49,9 @@ const action = fc.oneof(
   fc.constant({ type: 'ask', reason: 'ok {{payload.f0}}?' }),
   fc.constant({ type: 'add_context', text: 'note {{payload.f1}}' }),
   fc.constant({ type: 'audit', fields: ['payload.f1'] }),
+  // Plain records are written over a reused result's from its earlier events; detailed ones never are.
+  fc.constant({ type: 'audit' }),
+  fc.constant({ type: 'audit', message: 'saw {{payload.f0}}' }),
   fc.record({ f: field, v: value }).map(({ f, v }) => ({ type: 'rewrite', ops: [{ op: 'set', path: `payload.${f}`, value: v }] })),
   fc.constant({ type: 'rewrite', ops: [{ op: 'redact', pattern: 'a' }] }),
   fc.integer({ min: 0, max: 4 }).map((limit) => ({ type: 'budget', key: 'n', limit })),
