@@ -50,6 +50,11 @@ export interface PlanStep {
    * that matcher's test is the handler's verdict (a memo would only cost). Else null: `paths` with the memo.
    */
   test: CompiledMatcher['test'] | null;
+  /**
+   * Else, when the handler's live paths are one path of one matcher (whose verdict other handlers share), that
+   * matcher's index: its memoised verdict is the handler's. Else -1: `paths`, with the memo.
+   */
+  matcher: number;
   /** Indexes of the handler's paths whose pattern selects the type. */
   paths: Int32Array;
 }
@@ -76,6 +81,13 @@ export interface CompiledPipeline {
   pipeline: Pipeline;
   handlers: readonly CompiledHandler[];
   matchers: readonly CompiledMatcher[];
+  /**
+   * Per matcher, where the dispatcher memoises its verdict for an event [M6]: matchers with the same
+   * conditions (the same `when`, `tools` and `agents`) and no code share one place, so a condition that many
+   * handlers repeat is evaluated once per event. `verdictSlots` places in all.
+   */
+  verdictSlot: Int32Array;
+  verdictSlots: number;
   modeOf(type: string): EventMode;
   plan(type: string): TypePlan;
 }
@@ -108,6 +120,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 
   const matcherList = [...analysis.matchers.values()];
   const matcherIndex = new Map(matcherList.map((m, i) => [m.id, i]));
+  const { verdictSlot, verdictSlots } = sharedVerdicts(doc, matcherList);
   const handlers: CompiledHandler[] = analysis.handlers.map((h) => {
     const paths: CompiledPath[] = h.paths.map((p) => ({
       nodes: Object.freeze([...p.nodes]),
@@ -140,6 +153,8 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
     pipeline: doc,
     handlers: Object.freeze(handlers),
     matchers: Object.freeze(matcherList),
+    verdictSlot,
+    verdictSlots,
     modeOf: analysis.modeOf,
     plan(type: string) {
       const slot = (type.length * 7 + (type.charCodeAt((type.length >> 1) + 1) | 0)) & (PLAN_SLOTS - 1);
@@ -147,7 +162,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       let plan = plans.get(type);
       if (plan === undefined) {
         if (plans.size >= PLAN_CACHE_LIMIT) plans.clear(); // custom types are unbounded; the cache is not
-        plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, env.scanUpTo ?? SCAN_UP_TO);
+        plan = buildPlan(type, analysis.modeOf(type), handlers, matcherList, verdictSlot, verdictSlots, env.scanUpTo ?? SCAN_UP_TO);
         plans.set(type, plan);
       }
       slotTypes[slot] = type;
@@ -159,7 +174,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 }
 
 /** The live paths of each handler for one type, and the candidate index over them. */
-function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[], scanUpTo: number): TypePlan {
+function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[], verdictSlot: Int32Array, verdictSlots: number, scanUpTo: number): TypePlan {
   const paths: (Int32Array | null)[] = [];
   const live: CompiledHandler[] = [];
   const required: Requirement[] = [];
@@ -172,25 +187,58 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
     required.push(handlerRequirement(on.map((i) => h.paths[i]!.matchers), matchers));
   }
   const index = buildCandidateIndex(required);
-  const direct = directMatchers(handlers, paths, matchers.length);
   const scan = live.length <= scanUpTo;
+  // A candidate the index proves needs no test (never with `scan`); only the others' matchers are evaluated.
+  const exact = live.map((_, slot) => !scan && index.exact[slot] === 1);
+  const direct = directMatchers(live, exact, paths, verdictSlot, verdictSlots);
   const steps = live.map((h, slot): PlanStep => {
-    const d = direct[h.rank]!;
-    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: !scan && index.exact[slot] === 1, test: d >= 0 ? matchers[d]!.test : null, paths: paths[h.rank]! };
+    const d = direct[slot]!;
+    const on = paths[h.rank]!;
+    const one = on.length === 1 && h.paths[on[0]!]!.matchers.length === 1 ? h.paths[on[0]!]!.matchers[0]! : -1;
+    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: exact[slot]!, test: d >= 0 ? matchers[d]!.test : null, matcher: d >= 0 ? -1 : one, paths: on };
   });
   return { type, mode, paths, index, steps, scan, liveCount: live.length };
 }
 
-/** Per rank: the matcher index when the handler's live paths are one path of one matcher no other live handler shares, else -1 (see `PlanStep.test`). */
-function directMatchers(handlers: readonly CompiledHandler[], paths: readonly (Int32Array | null)[], matcherCount: number): Int32Array {
-  const uses = new Int32Array(matcherCount);
-  for (const h of handlers) for (const p of paths[h.rank] ?? []) for (const m of h.paths[p]!.matchers) uses[m]!++;
-  const direct = new Int32Array(handlers.length).fill(-1);
-  for (const h of handlers) {
-    const live = paths[h.rank] ?? null;
-    if (live === null || live.length !== 1) continue;
-    const ms = h.paths[live[0]!]!.matchers;
-    if (ms.length === 1 && uses[ms[0]!] === 1) direct[h.rank] = ms[0]!;
-  }
+/**
+ * Per slot: the matcher index when the handler's live paths are one path of one matcher whose verdict no
+ * other evaluated handler of the type shares (see `PlanStep.test`), else -1.
+ */
+function directMatchers(live: readonly CompiledHandler[], exact: readonly boolean[], paths: readonly (Int32Array | null)[], verdictSlot: Int32Array, verdictSlots: number): Int32Array {
+  const uses = new Int32Array(verdictSlots);
+  live.forEach((h, slot) => {
+    if (!exact[slot]) for (const p of paths[h.rank]!) for (const m of h.paths[p]!.matchers) uses[verdictSlot[m]!]!++;
+  });
+  const direct = new Int32Array(live.length).fill(-1);
+  live.forEach((h, slot) => {
+    const on = paths[h.rank]!;
+    if (on.length !== 1) return;
+    const ms = h.paths[on[0]!]!.matchers;
+    if (ms.length === 1 && uses[verdictSlot[ms[0]!]!]! <= 1) direct[slot] = ms[0]!;
+  });
   return direct;
+}
+
+/**
+ * The memo places of the matchers' verdicts: one per distinct condition text among matchers without code
+ * (the same text is the same verdict on every event), one of its own for a matcher with code.
+ */
+function sharedVerdicts(doc: Pipeline, matchers: readonly CompiledMatcher[]): { verdictSlot: Int32Array; verdictSlots: number } {
+  const nodes = new Map<string, Pipeline['nodes'][number]>();
+  for (const n of doc.nodes) nodes.set(n.id, n);
+  const byText = new Map<string, number>();
+  const verdictSlot = new Int32Array(matchers.length);
+  let verdictSlots = 0;
+  matchers.forEach((m, i) => {
+    const node = nodes.get(m.id);
+    if (node === undefined || node.kind !== 'matcher' || node.code !== undefined) {
+      verdictSlot[i] = verdictSlots++;
+      return;
+    }
+    const text = JSON.stringify([node.when ?? null, node.tools ?? null, node.agents ?? null]);
+    let slot = byText.get(text);
+    if (slot === undefined) byText.set(text, (slot = verdictSlots++));
+    verdictSlot[i] = slot;
+  });
+  return { verdictSlot, verdictSlots };
 }

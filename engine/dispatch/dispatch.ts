@@ -5,7 +5,7 @@ import type { Chain } from './chain.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type ResultArrays } from './chain.ts';
-import { handlerMatches, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
+import { handlerMatches, memoVerdict, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { lastMemo } from './lastMemo.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
@@ -85,8 +85,9 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
     const h = s.handler;
     const openUntil = s.breaker ? breakerOpenUntil(c.breakers, h, now) : 0;
     if (openUntil !== 0 && whileOpen(h) === 'skip') continue;
-    // An index hit that is the verdict; a handler behind one unshared matcher (no memo needed); or its paths [M3].
-    const matched = s.exact ? true : s.test !== null ? s.test(scope) : handlerMatches(compiled, scratch, s.paths, h, scope);
+    // An index hit that is the verdict; a handler behind one unshared matcher (no memo needed), or one shared
+    // matcher (its memoised verdict); or its paths [M3].
+    const matched = s.exact ? true : s.test !== null ? s.test(scope) : s.matcher >= 0 ? memoVerdict(compiled, scratch, s.matcher, scope) : handlerMatches(compiled, scratch, s.paths, h, scope);
     if (matched === false) continue;
     if (openUntil !== 0) {
       const blocked = breakerBlocks(c, h, openUntil);

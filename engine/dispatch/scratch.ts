@@ -32,11 +32,12 @@ export const scratchOf = lastMemo((compiled: CompiledPipeline) => newScratch(com
 
 /** A fresh working memory for `compiled` (explain mode's decision walk keeps its own, apart from the fast path's). */
 export function newScratch(compiled: CompiledPipeline): Scratch {
-  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.matchers.length), memoPass: new Uint8Array(compiled.matchers.length), memoFailure: new Array<MatcherFailure | undefined>(compiled.matchers.length).fill(undefined), epoch: 0, gather: gatherMemory(), chain: undefined, result: resultSlot(), scope: undefined, busy: false };
+  return { candidates: new Int32Array(compiled.handlers.length), memoEpoch: new Int32Array(compiled.verdictSlots), memoPass: new Uint8Array(compiled.verdictSlots), memoFailure: new Array<MatcherFailure | undefined>(compiled.verdictSlots).fill(undefined), epoch: 0, gather: gatherMemory(), chain: undefined, result: resultSlot(), scope: undefined, busy: false };
 }
 
 /**
- * Whether some live path of the handler passes, with shared matcher verdicts memoised per epoch [M3][M6].
+ * Whether some live path of the handler passes, with shared verdicts memoised per epoch [M3][M6] (matchers
+ * with the same conditions share one: `CompiledPipeline.verdictSlot`).
  * When none passes but one failed only because a code matcher could not answer (its other matchers all
  * passed), that failure: the handler then follows its error policy, as if it had failed itself [M8][E1].
  */
@@ -47,26 +48,31 @@ export function handlerMatches(compiled: CompiledPipeline, s: Scratch, live: Int
     let pass = true;
     let pathFailure: MatcherFailure | null = null;
     for (let k = 0; k < ms.length; k++) {
-      const m = ms[k]!;
-      let v: number;
-      if (s.memoEpoch[m] === s.epoch) v = s.memoPass[m]!;
-      else {
-        const r = compiled.matchers[m]!.test(scope);
-        v = r === true ? 1 : r === false ? 0 : 2;
-        s.memoEpoch[m] = s.epoch;
-        s.memoPass[m] = v;
-        s.memoFailure[m] = v === 2 ? (r as MatcherFailure) : undefined;
-      }
-      if (v === 0) {
+      const v = memoVerdict(compiled, s, ms[k]!, scope);
+      if (v === false) {
         pass = false;
         break;
       }
-      if (v === 2) pathFailure ??= s.memoFailure[m]!;
+      if (v !== true) pathFailure ??= v;
     }
     if (pass && pathFailure === null) return true;
     if (pass && failure === false) failure = pathFailure!;
   }
   return failure;
+}
+
+/** Matcher `m`'s verdict on this event, evaluated once per epoch and kept in its verdict slot [M6]. */
+export function memoVerdict(compiled: CompiledPipeline, s: Scratch, m: number, scope: Scope): true | false | MatcherFailure {
+  const at = compiled.verdictSlot[m]!;
+  if (s.memoEpoch[at] === s.epoch) {
+    const v = s.memoPass[at]!;
+    return v === 1 ? true : v === 0 ? false : s.memoFailure[at]!;
+  }
+  const r = compiled.matchers[m]!.test(scope);
+  s.memoEpoch[at] = s.epoch;
+  s.memoPass[at] = r === true ? 1 : r === false ? 0 : 2;
+  s.memoFailure[at] = r === true || r === false ? undefined : r;
+  return r;
 }
 
 /** A fresh memo epoch; the counters wrap long before Int32 overflow. */

@@ -41,3 +41,33 @@ describe('candidate index', () => {
     expect(out.context).toEqual(Array.from({ length: 41 }, (_, i) => `h${i}`));
   });
 });
+
+describe('shared verdicts [M6]', () => {
+  const env = { clock: { now: () => 0 } };
+  it('[M6] matchers with the same conditions share one verdict per event, and differ when tools or agents differ', () => {
+    // Four handlers behind matchers with the same `when`: two of them also restrict the tools, one the agents.
+    const when = { 'payload.cmd': { regex: 'rm -[rf]+ ' } };
+    const doc = pipeline(
+      [
+        ev('e', 'tool.before_call'),
+        match('plain1', when), match('plain2', when), match('bash', when, { tools: ['Bash'] }), match('agent', when, { agents: ['ops'] }),
+        handler('h1', { type: 'add_context', text: 'plain1' }, { order: 1 }), handler('h2', { type: 'add_context', text: 'plain2' }, { order: 2 }),
+        handler('h3', { type: 'add_context', text: 'bash' }, { order: 3 }), handler('h4', { type: 'add_context', text: 'agent' }, { order: 4 }),
+      ],
+      ['e->plain1', 'e->plain2', 'e->bash', 'e->agent', 'plain1->h1', 'plain2->h2', 'bash->h3', 'agent->h4'],
+    );
+    for (const scanUpTo of [0, 8]) {
+      const r = compilePipeline(doc, { scanUpTo });
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      const slot = (id: string) => r.compiled.verdictSlot[r.compiled.matchers.findIndex((m) => m.id === id)];
+      expect(slot('plain1')).toBe(slot('plain2'));
+      expect(new Set(['plain1', 'bash', 'agent'].map(slot)).size).toBe(3);
+      const run = (tool: string, agent: string, cmd: string) =>
+        dispatch(r.compiled, { ...event({ tool_name: tool, cmd }), agent_id: agent }, initialState(), env).context;
+      expect(run('Shell', 'dev', 'rm -rf /tmp')).toEqual(['plain1', 'plain2']);
+      expect(run('Bash', 'dev', 'rm -rf /tmp')).toEqual(['plain1', 'plain2', 'bash']);
+      expect(run('Bash', 'ops', 'rm -rf /tmp')).toEqual(['plain1', 'plain2', 'bash', 'agent']);
+      expect(run('Bash', 'ops', 'ls')).toEqual([]);
+    }
+  });
+});

@@ -60,7 +60,11 @@ const action = fc.oneof(
 const pipelineArb: fc.Arbitrary<PipelineInput> = fc
   .record({
     events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
-    matchers: fc.array(condition, { maxLength: 4 }),
+    // Half the pipelines repeat conditions across matchers: their verdict is memoised once per event [M6].
+    matchers: fc.oneof(
+      fc.array(condition, { maxLength: 4 }),
+      fc.array(condition, { minLength: 1, maxLength: 2 }).chain((pool) => fc.array(fc.constantFrom(...pool), { minLength: 2, maxLength: 5 })),
+    ),
     handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: fc.boolean(), enabled: fc.integer({ min: 0, max: 7 }).map((n) => n !== 0) }), { minLength: 1, maxLength: 6 }),
     wireBits: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 200, maxLength: 200 }),
   })
