@@ -11,14 +11,23 @@ test('Space presses the focused button or tab in the debugger instead of playing
   await openDebugger(page);
   await expect(stepView(page, 0)).toBeVisible();
 
-  // Tab to the bottom panel's Compare tab and press Space: the tab opens, the trace stays on step 1.
+  // A tab strip is one Tab stop, the selected tab (WAI-ARIA tabs): Tab from it leaves the strip, Shift+Tab
+  // comes back to it, and the other tabs are reached with the arrows.
   await page.getByTestId('tab-timeline').focus();
   await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  expect(await focusedTestId(page)).toBe('tab-compare');
+  expect(await focusedTestId(page)).not.toMatch(/^tab-/);
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusedTestId(page)).toBe('tab-timeline');
+  await expect(page.getByTestId('tab-compare')).toHaveAttribute('tabindex', '-1');
+
+  // Space on the focused Compare tab (a screen reader can move there without the arrows): the tab opens, the
+  // trace stays on step 1.
+  await page.getByTestId('tab-compare').focus();
   await page.keyboard.press('Space');
   await expect(page.getByTestId('tab-compare')).toHaveAttribute('aria-selected', 'true');
   expect(await focusedTestId(page)).toBe('tab-compare');
+  await expect(page.getByTestId('tab-compare')).toHaveAttribute('tabindex', '0');
+  await expect(page.getByTestId('tab-timeline')).toHaveAttribute('tabindex', '-1');
   await expect(page.getByTestId('play')).toHaveCount(0); // the timeline's controls are behind the other tab
   await expect(stepView(page, 0)).toBeVisible();
 

@@ -1,7 +1,7 @@
 import { Inspector } from '../../inspector/Inspector.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { StepView } from './StepView.tsx';
-import { onTablistKeyDown } from '../../ui/tablistKeys.ts';
+import { Tab, TabList } from '../../ui/Tabs.tsx';
 
 /**
  * The right-hand panel: the current step explained, or the editor's inspector for the selected node, so a
@@ -12,10 +12,10 @@ export function StepPanel() {
   const setTab = (rightTab: 'step' | 'edit') => useApp.getState().showRightTab(rightTab);
   return (
     <div className="dbg-step-panel">
-      <div className="tabs" role="tablist" onKeyDown={onTablistKeyDown}>
-        <button role="tab" aria-selected={tab === 'step'} onClick={() => setTab('step')} data-testid="tab-step">Step</button>
-        <button role="tab" aria-selected={tab === 'edit'} onClick={() => setTab('edit')} data-testid="tab-edit-node">Edit node</button>
-      </div>
+      <TabList label="Step or node">
+        <Tab selected={tab === 'step'} onSelect={() => setTab('step')} testId="tab-step">Step</Tab>
+        <Tab selected={tab === 'edit'} onSelect={() => setTab('edit')} testId="tab-edit-node">Edit node</Tab>
+      </TabList>
       {tab === 'step' ? <StepView /> : <Inspector />}
     </div>
   );

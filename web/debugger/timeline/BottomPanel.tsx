@@ -5,7 +5,7 @@ import { ComparePanel } from '../panels/ComparePanel.tsx';
 import { CoveragePanel } from '../panels/CoveragePanel.tsx';
 import { Timeline } from './Timeline.tsx';
 import { TimelineControls } from './TimelineControls.tsx';
-import { onTablistKeyDown } from '../../ui/tablistKeys.ts';
+import { Tab, TabList } from '../../ui/Tabs.tsx';
 
 const PHASE: Record<string, string> = { timeline: 'Replaying', analysis: 'Explaining', compare: 'Comparing' };
 
@@ -18,20 +18,20 @@ export function BottomPanel() {
   const neverFired = useApp((s) => s.coverage?.never_fired.length ?? null);
   const setTab = (t: BottomTab) => useApp.getState().showBottomTab(t);
   const tabButton = (t: BottomTab, label: string, count?: number | null, tone = '') => (
-    <button role="tab" aria-selected={tab === t} onClick={() => setTab(t)} data-testid={`tab-${t}`}>
+    <Tab selected={tab === t} onSelect={() => setTab(t)} testId={`tab-${t}`}>
       {label}{count !== undefined && count !== null && count > 0 && <span className={`dbg-count ${tone}`}>{count}</span>}
-    </button>
+    </Tab>
   );
   return (
     <section className="dbg-bottom" aria-label="Replay">
       {/* The progress note beside the tabs, not in their tablist: a tablist holds only tabs (ARIA). */}
       <div className="tabs dbg-tabs">
-        <div className="tab-strip" role="tablist" aria-label="Replay views" onKeyDown={onTablistKeyDown}>
+        <TabList className="tab-strip" label="Replay views">
           {tabButton('timeline', 'Timeline')}
           {tabButton('breakpoints', 'Breakpoints', breakpoints)}
           {tabButton('compare', 'Compare', changed, 'warn')}
           {tabButton('coverage', 'Coverage', neverFired, 'muted')}
-        </div>
+        </TabList>
         <span className="grow" />
         <ProgressNote />
       </div>
