@@ -81,9 +81,15 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
         run: (scope, into) => {
           if (into === undefined) return new ActionOk(new AuditOutcome(auditRecord(scope, name, level, message, fields)));
           // A reused result's record of an earlier event, overwritten in place: a hot loop audits without allocating.
-          const spares = into.spares;
-          const spare = plain && spares !== null && spares.spareAudit !== null ? spares.spareAudit[spares.auditCount] : undefined;
-          const record = spare instanceof AuditEntry && spare.constructor === AuditEntry ? refill(spare, scope, name, level) : auditRecord(scope, name, level, message, fields);
+          const pool = plain && into.spares !== null ? into.spares.spareAudit : null;
+          let record: JsonObject;
+          if (pool === null) record = auditRecord(scope, name, level, message, fields);
+          else {
+            const k = into.spares!.auditCount;
+            const spare = pool[k] as AuditEntry | undefined;
+            if (spare !== undefined) record = refill(spare, scope, name, level);
+            else pool[k] = record = auditRecord(scope, name, level, message, fields);
+          }
           return fill(into, 'continue', undefined, undefined, undefined, undefined, record);
         },
       };

@@ -31,7 +31,11 @@ export interface ResultSlot {
   };
 }
 
-/** Where an audit action finds the record it may overwrite (the dispatcher's chain, for a reused result). */
+/**
+ * Where an audit action finds the record it may overwrite (the dispatcher's chain, for a reused result):
+ * `spareAudit` holds plain audit records only, position by position; the action writes over the one at
+ * `auditCount` (the record it returns goes there in the result), or puts a new one there.
+ */
 export interface RecordSpares {
   readonly spareAudit: JsonObject[] | null;
   readonly auditCount: number;

@@ -25,7 +25,7 @@ export interface Chain {
   /** The audit records so far: `audit[0 … auditCount)`. */
   audit: JsonObject[] | null;
   auditCount: number;
-  /** A reused result's records of earlier events, for the audit actions to write over (see `ResultArrays`). */
+  /** A reused result's plain records of earlier events, for the audit actions to write over (see `RecordSpares`). */
   spareAudit: JsonObject[] | null;
   /** Texts for the model, in handler order [H11]: `context[0 … contextCount)`. */
   context: string[] | null;
@@ -46,8 +46,8 @@ export interface ResultArrays {
   audit: JsonObject[];
   context: string[];
   /**
-   * Every record the audit list held at each position, kept when the list is cut to a shorter event's: the
-   * next event's audit actions overwrite them in turn.
+   * The plain audit records made for this result, by position, kept when the list is cut to a shorter
+   * event's: the next events' audit actions overwrite them in turn (see `RecordSpares`).
    */
   spareAudit: JsonObject[];
 }
@@ -223,7 +223,6 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
   if (o.audit !== undefined) {
     if (c.audit === null) c.audit = [o.audit];
     else c.audit[c.auditCount] = o.audit;
-    if (c.spareAudit !== null) c.spareAudit[c.auditCount] = o.audit;
     c.auditCount++;
   }
   if (o.context !== undefined) {
