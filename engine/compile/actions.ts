@@ -137,12 +137,7 @@ function fill(into: ResultSlot, decision: Decision, reason: string | undefined, 
 }
 
 function auditRecord(scope: Scope, handler: string, level: string, message: Template | null, fields: [string, Getter][]): JsonObject {
-  const e = scope.event;
-  // Plain indexing: no prototype has `user_id` or `tool_name`, so only an own property is found [V8].
-  const userId = e.meta ? e.meta.user_id : undefined;
-  const toolName = scope.payload.tool_name;
-  const Entry = message === null && fields.length === 0 ? AuditEntry : DetailedAuditEntry;
-  const record = new Entry(handler, level, e.trace_id, e.agent_id, userId ?? null, e.event_id, e.type, toolName ?? null, requireIsoTime(scope.now)) as unknown as JsonObject;
+  const record = refill(message === null && fields.length === 0 ? new AuditEntry() : new DetailedAuditEntry(), scope, handler, level);
   if (message) record.message = message(scope);
   if (fields.length) {
     const values: JsonObject = {};
@@ -152,9 +147,10 @@ function auditRecord(scope: Scope, handler: string, level: string, message: Temp
   return record;
 }
 
-/** `auditRecord` of a plain audit, written over an earlier one (same fields, same order). */
+/** An audit record's fields written into `r` (a new record, or a reused result's record of an earlier event). */
 function refill(r: AuditEntry, scope: Scope, handler: string, level: string): JsonObject {
   const e = scope.event;
+  // Plain indexing: no prototype has `user_id` or `tool_name`, so only an own property is found [V8].
   const userId = e.meta ? e.meta.user_id : undefined;
   const toolName = scope.payload.tool_name;
   r.handler = handler;
@@ -187,12 +183,17 @@ class AuditOutcome {
   constructor(readonly audit: JsonObject) {}
 }
 
-/** An audit record; its fields in the order JSON writes them. Writable: a reused result's records are refilled. */
+/** An audit record; its fields in the order JSON writes them (`refill` sets them; a reused result's are set again). */
 class AuditEntry {
-  constructor(
-    public handler: string, public level: string, public trace_id: string, public agent_id: string, public user_id: JsonValue,
-    public event_id: string, public event_type: string, public tool_name: JsonValue, public timestamp: string,
-  ) {}
+  handler = '';
+  level = '';
+  trace_id = '';
+  agent_id = '';
+  user_id: JsonValue = null;
+  event_id = '';
+  event_type = '';
+  tool_name: JsonValue = null;
+  timestamp = '';
 }
 
 /** An audit record with a message or fields (they follow the others); never refilled, so a class of its own. */
