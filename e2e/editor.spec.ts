@@ -49,6 +49,16 @@ test('refuses an invalid wire while it is drawn and says why', async ({ page }) 
   await page.mouse.up();
   await expect(page.getByTestId('toast')).toContainText('Wire refused: This wire would close a cycle.');
   await expect(edges(page)).toHaveCount(1);
+  // The toast sits at the foot of the canvas: it covers neither the Problems panel (its Hide) nor the inspector.
+  const toast = (await page.getByTestId('toast').boundingBox())!;
+  const canvas = (await page.getByTestId('canvas').boundingBox())!;
+  for (const id of ['problems-toggle', 'inspector']) {
+    const b = (await page.getByTestId(id).boundingBox())!;
+    const apart = toast.x + toast.width <= b.x || b.x + b.width <= toast.x || toast.y + toast.height <= b.y || b.y + b.height <= toast.y;
+    expect(apart, `the toast covers ${id}`).toBe(true);
+  }
+  expect(toast.y + toast.height).toBeLessThanOrEqual(canvas.y + canvas.height);
+  await shot(page, 'editor-toast');
 
   // A handler has no output handle and an event no input handle: those wires cannot even start.
   await dropFromPalette(page, 'handler:block', 560, 420);

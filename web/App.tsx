@@ -7,7 +7,7 @@ import { ImportDialog } from './io/ImportDialog.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { Debugger } from './debugger/Debugger.tsx';
 import { LeftPanel } from './shell/LeftPanel.tsx';
-import { NoPipelineNote, OpenErrorNote, SaveBanner, Toasts } from './shell/Notices.tsx';
+import { NoPipelineNote, OpenErrorNote, SaveBanner } from './shell/Notices.tsx';
 import { useServices } from './services/AppServices.tsx';
 import { demoPipeline } from './demo/demoPipeline.ts';
 import { emptyPipeline } from './model/emptyPipeline.ts';
@@ -54,7 +54,6 @@ export function App() {
         )}
         {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
         {dialog === 'export' && <ExportDialog onClose={() => setDialog(null)} />}
-        <Toasts />
       </div>
     </ReactFlowProvider>
   );
