@@ -28,10 +28,15 @@ type Rect = { x0: number; y0: number; x1: number; y1: number };
 
 const grow = (b: Box, m: number): Rect => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m });
 
+/**
+ * The distinct values, ascending. Exactly distinct: merging near-equal ones (a rect's side half a pixel from
+ * the midpoint between the endpoints) lost that side from the grid, and `search` then found no cell of the
+ * rect to block, so a wire could run straight through the node.
+ */
 function sortedUnique(values: number[]): number[] {
   values.sort((a, b) => a - b);
   const out: number[] = [];
-  for (const v of values) if (out.length === 0 || v - out[out.length - 1]! > 0.5) out.push(v);
+  for (const v of values) if (out.length === 0 || v !== out[out.length - 1]) out.push(v);
   return out;
 }
 

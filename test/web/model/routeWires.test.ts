@@ -59,6 +59,15 @@ describe('routeWire', () => {
       { numRuns: 400 },
     );
   });
+
+  it('keeps a node whose side is half a pixel from the midpoint of the endpoints (a CI run\'s counterexample)', () => {
+    // The source's handle stub ends at x 1970 and the target's at -3: their midpoint 983.5 sits 0.5 px from the
+    // grown left side (984) of the node between. Grid values that close were merged and the node was lost.
+    const between = box(996, 0, 240, 90);
+    const r = routeWire(box(1710, 0, 240, 90), box(17, 150, 240, 90), [between])!;
+    expect(r).not.toBeNull();
+    expect(crossesAny(r, [between])).toBe(false);
+  });
 });
 
 describe('path helpers', () => {
