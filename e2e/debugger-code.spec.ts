@@ -48,7 +48,9 @@ const NO_ENV = `export default (ctx: { payload: { tool_input?: { file_path?: str
 };`;
 
 test('a TypeScript code handler runs in the replay worker, and decides as the CLI does', async ({ page }) => {
-  const doc = withCode('No .env reads', NO_ENV, 'tool.before_call');
+  // A time limit well past the default 50 ms: this test compares the app's decisions with the CLI's, and on a
+  // loaded 2-core machine a process descheduled for 50 ms mid-call times out (and so blocks) on one side only.
+  const doc = withCode('No .env reads', NO_ENV, 'tool.before_call', { timeout_ms: 2000 });
   await importPipelineAndDebug(page, doc);
   await goToStep(page, 7);
   await expect(page.getByTestId('step-outcome')).toHaveText('BLOCK_ACTION');
