@@ -81,14 +81,14 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
         run: (scope, into) => {
           if (into === undefined) return new ActionOk(new AuditOutcome(auditRecord(scope, name, level, message, fields)));
           // A reused result's record of an earlier event, overwritten in place: a hot loop audits without allocating.
-          const pool = plain && into.spares !== null ? into.spares.spareAudit : null;
+          const spares = plain ? into.spares : null;
+          const pool = spares !== null ? spares.spareAudit : null;
           let record: JsonObject;
-          if (pool === null) record = auditRecord(scope, name, level, message, fields);
+          if (spares === null || pool === null) record = auditRecord(scope, name, level, message, fields);
           else {
-            const k = into.spares!.auditCount;
-            const spare = pool[k] as AuditEntry | undefined;
+            const spare = pool[spares.auditCount] as AuditEntry | undefined;
             if (spare !== undefined) record = refill(spare, scope, name, level);
-            else pool[k] = record = auditRecord(scope, name, level, message, fields);
+            else pool[spares.auditCount] = record = auditRecord(scope, name, level, message, fields);
           }
           return fill(into, 'continue', undefined, undefined, undefined, undefined, record);
         },
@@ -137,7 +137,7 @@ function fill(into: ResultSlot, decision: Decision, reason: string | undefined, 
 }
 
 function auditRecord(scope: Scope, handler: string, level: string, message: Template | null, fields: [string, Getter][]): JsonObject {
-  const record = refill(message === null && fields.length === 0 ? new AuditEntry() : new DetailedAuditEntry(), scope, handler, level);
+  const record = refill(new AuditEntry(), scope, handler, level);
   if (message) record.message = message(scope);
   if (fields.length) {
     const values: JsonObject = {};
@@ -183,7 +183,10 @@ class AuditOutcome {
   constructor(readonly audit: JsonObject) {}
 }
 
-/** An audit record; its fields in the order JSON writes them (`refill` sets them; a reused result's are set again). */
+/**
+ * An audit record; its fields in the order JSON writes them, then `message` and `fields` when set (`refill` sets
+ * them; a reused result's plain records are set again).
+ */
 class AuditEntry {
   handler = '';
   level = '';
@@ -195,6 +198,3 @@ class AuditEntry {
   tool_name: JsonValue = null;
   timestamp = '';
 }
-
-/** An audit record with a message or fields (they follow the others); never refilled, so a class of its own. */
-class DetailedAuditEntry extends AuditEntry {}

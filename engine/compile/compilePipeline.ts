@@ -1,5 +1,5 @@
 import type { EventMode } from '../model/event.ts';
-import type { HandlerNode, Pipeline } from '../model/pipelineTypes.ts';
+import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import type { EventPattern } from '../model/eventPattern.ts';
 import type { Requirement } from '../match/atoms.ts';
@@ -120,7 +120,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
 
   const matcherList = [...analysis.matchers.values()];
   const matcherIndex = new Map(matcherList.map((m, i) => [m.id, i]));
-  const { verdictSlot, verdictSlots } = sharedVerdicts(doc, matcherList);
+  const { verdictSlot, verdictSlots } = sharedVerdicts(analysis.graph.nodes, matcherList);
   const handlers: CompiledHandler[] = analysis.handlers.map((h) => {
     const paths: CompiledPath[] = h.paths.map((p) => ({
       nodes: Object.freeze([...p.nodes]),
@@ -190,42 +190,36 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   const scan = live.length <= scanUpTo;
   // A candidate the index proves needs no test (never with `scan`); only the others' matchers are evaluated.
   const exact = live.map((_, slot) => !scan && index.exact[slot] === 1);
-  const direct = directMatchers(live, exact, paths, verdictSlot, verdictSlots);
-  const steps = live.map((h, slot): PlanStep => {
-    const d = direct[slot]!;
+  // A handler behind one matcher (one live path of one matcher) takes that matcher's verdict: straight from its
+  // test when no other evaluated handler of the type shares the verdict (a memo would only cost), else memoised.
+  const lone = live.map((h) => {
     const on = paths[h.rank]!;
-    const one = on.length === 1 && h.paths[on[0]!]!.matchers.length === 1 ? h.paths[on[0]!]!.matchers[0]! : -1;
-    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: exact[slot]!, test: d >= 0 ? matchers[d]!.test : null, matcher: d >= 0 ? -1 : one, paths: on };
+    const ms = on.length === 1 ? h.paths[on[0]!]!.matchers : null;
+    return ms !== null && ms.length === 1 ? ms[0]! : -1;
+  });
+  const uses = verdictUses(live, exact, paths, verdictSlot, verdictSlots);
+  const steps = live.map((h, slot): PlanStep => {
+    const m = lone[slot]!;
+    const direct = m >= 0 && uses[verdictSlot[m]!]! <= 1;
+    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: exact[slot]!, test: direct ? matchers[m]!.test : null, matcher: direct ? -1 : m, paths: paths[h.rank]! };
   });
   return { type, mode, paths, index, steps, scan, liveCount: live.length };
 }
 
-/**
- * Per slot: the matcher index when the handler's live paths are one path of one matcher whose verdict no
- * other evaluated handler of the type shares (see `PlanStep.test`), else -1.
- */
-function directMatchers(live: readonly CompiledHandler[], exact: readonly boolean[], paths: readonly (Int32Array | null)[], verdictSlot: Int32Array, verdictSlots: number): Int32Array {
+/** Per verdict slot: how many matcher uses on the live paths of handlers that are evaluated (not exact index hits). */
+function verdictUses(live: readonly CompiledHandler[], exact: readonly boolean[], paths: readonly (Int32Array | null)[], verdictSlot: Int32Array, verdictSlots: number): Int32Array {
   const uses = new Int32Array(verdictSlots);
   live.forEach((h, slot) => {
     if (!exact[slot]) for (const p of paths[h.rank]!) for (const m of h.paths[p]!.matchers) uses[verdictSlot[m]!]!++;
   });
-  const direct = new Int32Array(live.length).fill(-1);
-  live.forEach((h, slot) => {
-    const on = paths[h.rank]!;
-    if (on.length !== 1) return;
-    const ms = h.paths[on[0]!]!.matchers;
-    if (ms.length === 1 && uses[verdictSlot[ms[0]!]!]! <= 1) direct[slot] = ms[0]!;
-  });
-  return direct;
+  return uses;
 }
 
 /**
  * The memo places of the matchers' verdicts: one per distinct condition text among matchers without code
  * (the same text is the same verdict on every event), one of its own for a matcher with code.
  */
-function sharedVerdicts(doc: Pipeline, matchers: readonly CompiledMatcher[]): { verdictSlot: Int32Array; verdictSlots: number } {
-  const nodes = new Map<string, Pipeline['nodes'][number]>();
-  for (const n of doc.nodes) nodes.set(n.id, n);
+function sharedVerdicts(nodes: ReadonlyMap<string, PipelineNode>, matchers: readonly CompiledMatcher[]): { verdictSlot: Int32Array; verdictSlots: number } {
   const byText = new Map<string, number>();
   const verdictSlot = new Int32Array(matchers.length);
   let verdictSlots = 0;
