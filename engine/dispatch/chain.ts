@@ -7,6 +7,7 @@ import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeli
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineTypes.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
+import { exactCopy } from './exactLists.ts';
 
 /**
  * The part of dispatch that the fast path and explain mode share, so they cannot disagree [X5]: running a
@@ -30,6 +31,8 @@ export interface Chain {
   /** Texts for the model, in handler order [H11]: `context[0 … contextCount)`. */
   context: string[] | null;
   contextCount: number;
+  /** A reused result's lists (see `dispatch`'s `into`): the result's audit and context lists are cut from `audit` and `context`. */
+  arrays: ResultArrays | null;
   /** Set by `settle` when the handler that just ran ended the chain (its own decision, or its error policy) [D2]-[D4][D9]. */
   ended: boolean;
   /** Set by `settle` when the payload or state changed (matchers must be evaluated afresh [M6]). */
@@ -43,8 +46,12 @@ export interface Chain {
  * its records and texts over them instead of making new arrays.
  */
 export interface ResultArrays {
+  /** The chain's working lists, written from the start at each event and never cut (so never reallocated). */
   audit: JsonObject[];
   context: string[];
+  /** The lists the result hands out, copied from the working lists, one per length class (`exactCopy`). */
+  auditOut: JsonObject[][];
+  contextOut: string[][];
   /**
    * The plain audit records made for this result, by position, kept when the list is cut to a shorter
    * event's: the next events' audit actions overwrite them in turn (see `RecordSpares`).
@@ -61,7 +68,7 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
     return {
       sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
       errors: null, audit: arrays !== null ? arrays.audit : null, auditCount: 0, spareAudit: arrays !== null ? arrays.spareAudit : null,
-      context: arrays !== null ? arrays.context : null, contextCount: 0,
+      context: arrays !== null ? arrays.context : null, contextCount: 0, arrays,
       ended: false, changed: false, lastError: null, lastIgnored: undefined,
     };
   }
@@ -78,6 +85,7 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   into.spareAudit = arrays !== null ? arrays.spareAudit : null;
   into.context = arrays !== null ? arrays.context : null;
   into.contextCount = 0;
+  into.arrays = arrays;
   into.ended = false;
   into.changed = false;
   into.lastError = null;
@@ -95,14 +103,10 @@ const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
 export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
   const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
-  return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, upTo(c.audit, c.auditCount), upTo(c.context, c.contextCount), mode);
-}
-
-/** The first `n` entries of `list` as the list itself (cut to them), or the shared empty list. */
-function upTo<T>(list: T[] | null, n: number): T[] {
-  if (n === 0 || list === null) return EMPTY;
-  if (list.length !== n) list.length = n;
-  return list;
+  const a = c.arrays;
+  const audit = c.auditCount === 0 ? EMPTY : a !== null ? exactCopy(a.auditOut, c.audit!, c.auditCount) : c.audit!;
+  const context = c.contextCount === 0 ? EMPTY : a !== null ? exactCopy(a.contextOut, c.context!, c.contextCount) : c.context!;
+  return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, audit, context, mode);
 }
 
 /** A result: a new object (one shape, all fields in one literal), or `into` overwritten. */

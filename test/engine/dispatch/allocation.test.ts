@@ -128,3 +128,41 @@ describe('fast path allocation', () => {
     expect(auditedBytes).toBeLessThan(1);
   });
 });
+
+describe('fast path allocation, events of very different audit counts', () => {
+  // 80 audit handlers, of which an event passes 2 or 80 (by its `tokens`): one reused list cut from 80 records
+  // to 2 and grown again would lose and remake its backing store at every other event (V8 trims a list cut to
+  // less than half its capacity). The result's lists are kept per length class instead (dispatch/exactLists.ts).
+  const nodes = [ev('before', 'tool.before_call')];
+  const wires: string[] = [];
+  for (let i = 0; i < 80; i++) {
+    nodes.push(match(`m${i}`, { 'payload.tokens': { gte: i < 2 ? 0 : 100 } }), handler(`h${i}`, audit(), { order: i }));
+    wires.push(`before->m${i}`, `m${i}->h${i}`);
+  }
+  const r = compilePipeline(pipeline(nodes, wires));
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const c = r.compiled;
+  const state = initialState();
+  const env = { clock: { now: () => 1767225600000 } };
+  const all: HookEvent[] = Array.from({ length: 200 }, (_, i) => ({
+    event_id: `e${i}`, trace_id: 't', agent_id: 'a', type: 'tool.before_call', ts: '2026-01-01T00:00:00.000Z', payload: { tool_name: 'Bash', tokens: i % 2 ? 500 : 5 },
+  }));
+  const fresh = all.map((e) => dispatch(c, e, state, env));
+
+  it('[X5] gives the fresh results, 2 and 80 records in turn', () => {
+    expect(new Set(fresh.map((x) => x.audit.length))).toEqual(new Set([2, 80]));
+    const into = dispatch(c, all[0]!, state, env);
+    all.forEach((e, i) => {
+      const out = dispatch(c, e, state, env, into);
+      expect(out.audit.length).toBe(fresh[i]!.audit.length);
+      expect(JSON.stringify(out.audit)).toBe(JSON.stringify(fresh[i]!.audit));
+    });
+  });
+
+  it('allocates nothing per event with a reused result', () => {
+    const into = dispatch(c, all[0]!, state, env);
+    // A short batch: a list remade at every other event allocates ~650 bytes per event, and a batch long enough
+    // to fill the young generation would be collected inside and read as nothing.
+    expect(bytesPerCall(all, 4000, (e) => dispatch(c, e, state, env, into))).toBeLessThan(1);
+  });
+});
