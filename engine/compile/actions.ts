@@ -5,7 +5,7 @@ import { ownGet } from '../model/json.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
-import type { ActionCompileOptions, ActionResult, CompiledAction, ResultSlot } from './types.ts';
+import type { ActionCompileOptions, ActionResult, CompiledAction, RecordRun, RecordSpares, ResultSlot } from './types.ts';
 import type { HandlerOutcome } from '../sandbox/types.ts';
 import type { Decision } from '../model/decision.ts';
 import { compileRewrite } from './rewrite.ts';
@@ -75,22 +75,19 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
       }
       const { level } = action;
       const { name } = node;
-      const plain = message === null && fields.length === 0;
+      if (message === null && fields.length === 0) {
+        const record: RecordRun = (scope, spare) => refill(spare !== undefined ? (spare as unknown as AuditEntry) : new AuditEntry(), scope, name, level);
+        return {
+          rewrites: [],
+          record,
+          run: (scope, into) => (into === undefined ? new ActionOk(new AuditOutcome(record(scope, undefined))) : fill(into, 'continue', undefined, undefined, undefined, undefined, pooledRecord(record, scope, into.spares))),
+        };
+      }
       return {
         rewrites: [],
         run: (scope, into) => {
-          if (into === undefined) return new ActionOk(new AuditOutcome(auditRecord(scope, name, level, message, fields)));
-          // A reused result's record of an earlier event, overwritten in place: a hot loop audits without allocating.
-          const spares = plain ? into.spares : null;
-          const pool = spares !== null ? spares.spareAudit : null;
-          let record: JsonObject;
-          if (spares === null || pool === null) record = auditRecord(scope, name, level, message, fields);
-          else {
-            const spare = pool[spares.auditCount] as AuditEntry | undefined;
-            if (spare !== undefined) record = refill(spare, scope, name, level);
-            else pool[spares.auditCount] = record = auditRecord(scope, name, level, message, fields);
-          }
-          return fill(into, 'continue', undefined, undefined, undefined, undefined, record);
+          const record = auditRecord(scope, name, level, message, fields);
+          return into === undefined ? new ActionOk(new AuditOutcome(record)) : fill(into, 'continue', undefined, undefined, undefined, undefined, record);
         },
       };
     }
@@ -121,6 +118,19 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
     case 'code':
       return compileCodeAction(node, action, here, problems, options);
   }
+}
+
+/**
+ * A plain audit record for the next place of a reused result's list: the spare record there written over, or a
+ * new one left there for the next events (a hot loop audits without allocating); without spares, a new one.
+ */
+export function pooledRecord(record: RecordRun, scope: Scope, spares: RecordSpares | null): JsonObject {
+  const pool = spares !== null ? spares.spareAudit : null;
+  if (pool === null) return record(scope, undefined);
+  const at = spares!.auditCount;
+  const spare = pool[at];
+  if (spare !== undefined) return record(scope, spare);
+  return (pool[at] = record(scope, undefined));
 }
 
 /** `into` overwritten with an ok outcome (every field written, so nothing of an earlier handler's remains). */

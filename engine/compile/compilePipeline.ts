@@ -5,7 +5,7 @@ import type { EventPattern } from '../model/eventPattern.ts';
 import type { Requirement } from '../match/atoms.ts';
 import { buildCandidateIndex, handlerRequirement, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { ActionRun } from './types.ts';
+import type { ActionRun, RecordRun } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 import { lintPipeline } from './lint.ts';
@@ -24,6 +24,8 @@ export interface CompiledHandler {
   name: string;
   node: HandlerNode;
   run: ActionRun;
+  /** A plain audit's record (`CompiledAction.record`), else null. */
+  record: RecordRun | null;
   paths: readonly CompiledPath[];
   // The node's fields dispatch reads per event, copied flat: every CompiledHandler has one shape, so the
   // fast path's property reads stay monomorphic (handler nodes differ in their optional fields).
@@ -43,6 +45,11 @@ export interface PlanStep {
   handler: CompiledHandler;
   /** The handler has a breaker: its state must be read before the handler runs [E3]. */
   breaker: boolean;
+  /**
+   * The handler's outcome is one audit record and nothing else can come of it (a plain audit, not shadow, no
+   * breaker): the chain takes the record straight (`settleRecord`) instead of through a result.
+   */
+  record: boolean;
   /** A candidate found through the index needs no evaluation (its requirement is exact; never with `scan`). */
   exact: boolean;
   /**
@@ -134,6 +141,7 @@ export function compilePipeline(input: unknown, env: CompileEnv = {}): CompileRe
       name: h.node.name,
       node: h.node,
       run: h.action!.run,
+      record: h.action!.record ?? null,
       paths,
       shadow: h.node.shadow,
       onError: h.node.on_error,
@@ -201,7 +209,7 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   const steps = live.map((h, slot): PlanStep => {
     const m = lone[slot]!;
     const direct = m >= 0 && uses[verdictSlot[m]!]! <= 1;
-    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, exact: exact[slot]!, test: direct ? matchers[m]!.test : null, matcher: direct ? -1 : m, paths: paths[h.rank]! };
+    return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, record: h.record !== null && !h.shadow && h.breaker === null, exact: exact[slot]!, test: direct ? matchers[m]!.test : null, matcher: direct ? -1 : m, paths: paths[h.rank]! };
   });
   return { type, mode, paths, index, steps, scan, liveCount: live.length };
 }

@@ -47,10 +47,18 @@ export interface RecordSpares {
  */
 export type ActionRun = (scope: Scope, into?: ResultSlot) => ActionResult;
 
+/**
+ * The whole outcome of an action that only writes an audit record (CONTINUE, nothing else): the record,
+ * written over `spare` when given (a plain record of the caller's reused result, see `RecordSpares`).
+ */
+export type RecordRun = (scope: Scope, spare: JsonObject | undefined) => JsonObject;
+
 /** Which fields of the payload a handler rewrites (for the conflicting-rewrites lint). */
 export interface CompiledAction {
   run: ActionRun;
   rewrites: string[];
+  /** Set for a plain audit (no message, no fields): its outcome is this record alone, so the chain may take it straight [H8]. */
+  record?: RecordRun;
 }
 
 export interface ActionCompileOptions {

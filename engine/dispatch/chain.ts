@@ -3,6 +3,7 @@ import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Scope } from '../match/path.ts';
 import type { ActionResult, ResultSlot } from '../compile/types.ts';
+import { pooledRecord } from '../compile/actions.ts';
 import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineTypes.ts';
@@ -162,8 +163,42 @@ export function runSafely(h: CompiledHandler, scope: Scope, into?: ResultSlot): 
   try {
     return h.run(scope, into);
   } catch (e) {
-    return { ok: false, error: { kind: 'builtin', message: e instanceof Error ? e.message : String(e) } };
+    return builtinFailure(e);
   }
+}
+
+/**
+ * A handler whose outcome is one audit record and nothing else (`PlanStep.record`: a plain audit, not shadow,
+ * no breaker) applied as `settle` would apply `{ ok, continue, audit }`, without the round trip through a
+ * result slot [H8]. A record that cannot be made (an unrepresentable clock) goes through `settle` as the
+ * built-in's failure.
+ */
+export function settleRecord(c: Chain, h: CompiledHandler, scope: Scope, event: HookEvent, now: number): void {
+  let record: JsonObject;
+  try {
+    record = pooledRecord(h.record!, scope, c.spareAudit !== null ? c : null);
+  } catch (e) {
+    settle(c, h, builtinFailure(e), event, now);
+    return;
+  }
+  c.ended = false;
+  c.lastError = null;
+  c.lastIgnored = undefined;
+  c.changed = false;
+  addAudit(c, record);
+}
+
+function builtinFailure(e: unknown): ActionResult {
+  return { ok: false, error: { kind: 'builtin', message: e instanceof Error ? e.message : String(e) } };
+}
+
+/** One more audit record, in handler order. */
+function addAudit(c: Chain, record: JsonObject): void {
+  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a
+  // push; a reused result's working list is written over.
+  if (c.audit === null) c.audit = [record];
+  else c.audit[c.auditCount] = record;
+  c.auditCount++;
 }
 
 /**
@@ -222,13 +257,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
       c.changed = true;
     }
   }
-  // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a
-  // push; a reused result's list is written over.
-  if (o.audit !== undefined) {
-    if (c.audit === null) c.audit = [o.audit];
-    else c.audit[c.auditCount] = o.audit;
-    c.auditCount++;
-  }
+  if (o.audit !== undefined) addAudit(c, o.audit);
   if (o.context !== undefined) {
     if (c.context === null) c.context = [o.context];
     else c.context[c.contextCount] = o.context;

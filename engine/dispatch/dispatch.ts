@@ -4,7 +4,7 @@ import type { Scope } from '../match/path.ts';
 import type { Chain } from './chain.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
-import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type ResultArrays } from './chain.ts';
+import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, settleRecord, startChain, whileOpen, type ResultArrays } from './chain.ts';
 import { handlerMatches, memoVerdict, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { lastMemo } from './lastMemo.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
@@ -95,8 +95,12 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
       if (blocked) break;
       continue;
     }
-    if (recorder === null) settle(c, h, matched === true ? runSafely(h, scope, scratch.result) : matcherFailed(compiled, matched), event, now);
-    else recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
+    if (recorder !== null) recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
+    else if (s.record && matched === true) {
+      settleRecord(c, h, scope, event, now);
+      if (c.ended) break;
+      continue;
+    } else settle(c, h, matched === true ? runSafely(h, scope, scratch.result) : matcherFailed(compiled, matched), event, now);
     if (c.ended) break;
     if (c.changed) {
       // [M6] a rewrite or state change: matchers and indexes see the new values for the rest of the chain.
