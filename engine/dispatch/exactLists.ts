@@ -28,6 +28,6 @@ export function exactCopy<T>(classes: T[][], from: readonly T[], n: number): T[]
   let out = classes[k];
   if (out === undefined) classes[k] = out = new Array<T>(CAPACITY[k]!);
   for (let i = 0; i < n; i++) out[i] = from[i]!;
-  out.length = n;
+  if (out.length !== n) out.length = n; // a call into the runtime: only when the last event's length differs
   return out;
 }

@@ -1,4 +1,5 @@
 import { foldCase } from './fold.ts';
+import { literalAutomaton } from './literalAutomaton.ts';
 
 /**
  * Regular expressions whose language is a small finite set of strings, run as string operations with
@@ -318,15 +319,29 @@ function testerOf({ words, fold, multiline }: Language): (s: string) => boolean 
   // With `m`, an empty word anchored at one end matches every text too (position 0 is a line start, the end a line end).
   if (multiline && (prefix.includes('') || suffix.includes(''))) return () => true;
   const equalSet = new Set(equal);
-  const lineEqual = multiline ? equal.map((w) => [`${w}\n`, `\n${w}`, `\n${w}\n`] as const) : [];
-  const linePrefix = multiline ? prefix.map((w) => `\n${w}`) : [];
-  const lineSuffix = multiline ? suffix.map((w) => `${w}\n`) : [];
+  if (!multiline) {
+    // Starts and ends walk a trie of the words from that end of the text, a code unit at a time; words inside
+    // run as one pass of an automaton (or `includes`, for one or two): no call per word.
+    const starts = trieWalk(prefix, false);
+    const ends = trieWalk(suffix, true);
+    const inside = infix.length > 2 ? containsAny(infix) : null;
+    const one = infix.length > 0 && inside === null ? infix[0]! : null;
+    const two = infix.length > 1 && inside === null ? infix[1]! : null;
+    const anyWord = (t: string): boolean =>
+      (equalSet.size > 0 && equalSet.has(t)) ||
+      (starts !== null && starts(t)) ||
+      (ends !== null && ends(t)) ||
+      (inside !== null ? inside(t) : (one !== null && t.includes(one)) || (two !== null && t.includes(two)));
+    return fold ? (s) => anyWord(foldCase(s)) : anyWord;
+  }
+  const lineEqual = equal.map((w) => [`${w}\n`, `\n${w}`, `\n${w}\n`] as const);
+  const linePrefix = prefix.map((w) => `\n${w}`);
+  const lineSuffix = suffix.map((w) => `${w}\n`);
   const anyOf = (t: string): boolean => {
     if (equalSet.size > 0 && equalSet.has(t)) return true;
     for (let i = 0; i < prefix.length; i++) if (t.startsWith(prefix[i]!)) return true;
     for (let i = 0; i < suffix.length; i++) if (t.endsWith(suffix[i]!)) return true;
     for (let i = 0; i < infix.length; i++) if (t.includes(infix[i]!)) return true;
-    if (!multiline) return false;
     for (let i = 0; i < lineEqual.length; i++) {
       const [head, tail, inner] = lineEqual[i]!;
       if (t.startsWith(head) || t.endsWith(tail) || t.includes(inner)) return true;
@@ -336,4 +351,67 @@ function testerOf({ words, fold, multiline }: Language): (s: string) => boolean 
     return false;
   };
   return fold ? (s) => anyOf(foldCase(s)) : anyOf;
+}
+
+/**
+ * Whether a text starts (`fromEnd`: ends) with one of `words` (non-empty, ASCII), by walking a trie of them
+ * from that end of the text; null for no words. State 0 is "no word can follow", the root is 1.
+ */
+function trieWalk(words: readonly string[], fromEnd: boolean): ((t: string) => boolean) | null {
+  if (words.length === 0) return null;
+  const next: number[][] = [[], []];
+  const accept: boolean[] = [false, false];
+  for (const w of words) {
+    let st = 1;
+    for (let k = 0; k < w.length; k++) {
+      const c = w.charCodeAt(fromEnd ? w.length - 1 - k : k);
+      let t = next[st]![c];
+      if (t === undefined) {
+        t = next.length;
+        next.push([]);
+        accept.push(false);
+        next[st]![c] = t;
+      }
+      st = t;
+    }
+    accept[st] = true;
+  }
+  const table = new Int32Array(next.length << 7);
+  next.forEach((row, st) => row.forEach((t, c) => (table[(st << 7) | c] = t)));
+  const done = Uint8Array.from(accept, (a) => (a ? 1 : 0));
+  if (!fromEnd) {
+    return (t) => {
+      for (let i = 0, st = 1; ; i++) {
+        if (done[st] === 1) return true;
+        if (i === t.length) return false;
+        const c = t.charCodeAt(i);
+        st = c < 128 ? table[(st << 7) | c]! : 0;
+        if (st === 0) return false;
+      }
+    };
+  }
+  return (t) => {
+    for (let i = t.length - 1, st = 1; ; i--) {
+      if (done[st] === 1) return true;
+      if (i < 0) return false;
+      const c = t.charCodeAt(i);
+      st = c < 128 ? table[(st << 7) | c]! : 0;
+      if (st === 0) return false;
+    }
+  };
+}
+
+/** Whether one of `words` (non-empty, ASCII) occurs in a text, in one pass (`includes` each past the automaton's bounds). */
+function containsAny(words: readonly string[]): (t: string) => boolean {
+  const a = literalAutomaton(words);
+  if (a === null) return (t) => words.some((w) => t.includes(w));
+  const { delta, outFrom } = a;
+  return (t) => {
+    for (let i = 0, st = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      st = c < 128 ? delta[(st << 7) | c]! : 0;
+      if (st >= outFrom) return true;
+    }
+    return false;
+  };
 }
