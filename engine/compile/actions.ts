@@ -5,7 +5,7 @@ import { ownGet } from '../model/json.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate, type Template } from '../match/template.ts';
-import type { ActionCompileOptions, ActionResult, CompiledAction, RecordRun, RecordSpares, ResultSlot } from './types.ts';
+import type { ActionCompileOptions, ActionResult, CompiledAction, PlainAudit, RecordSpares, ResultSlot } from './types.ts';
 import type { HandlerOutcome } from '../sandbox/types.ts';
 import type { Decision } from '../model/decision.ts';
 import { compileRewrite } from './rewrite.ts';
@@ -76,11 +76,11 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
       const { level } = action;
       const { name } = node;
       if (message === null && fields.length === 0) {
-        const record: RecordRun = (scope, spare) => refill(spare !== undefined ? (spare as unknown as AuditEntry) : new AuditEntry(), scope, name, level);
+        const record: PlainAudit = { handler: name, level };
         return {
           rewrites: [],
           record,
-          run: (scope, into) => (into === undefined ? new ActionOk(new AuditOutcome(record(scope, undefined))) : fill(into, 'continue', undefined, undefined, undefined, undefined, pooledRecord(record, scope, into.spares))),
+          run: (scope, into) => (into === undefined ? new ActionOk(new AuditOutcome(plainRecord(record, scope, undefined))) : fill(into, 'continue', undefined, undefined, undefined, undefined, pooledRecord(record, scope, into.spares))),
         };
       }
       return {
@@ -124,13 +124,18 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
  * A plain audit record for the next place of a reused result's list: the spare record there written over, or a
  * new one left there for the next events (a hot loop audits without allocating); without spares, a new one.
  */
-export function pooledRecord(record: RecordRun, scope: Scope, spares: RecordSpares | null): JsonObject {
+export function pooledRecord(audit: PlainAudit, scope: Scope, spares: RecordSpares | null): JsonObject {
   const pool = spares !== null ? spares.spareAudit : null;
-  if (pool === null) return record(scope, undefined);
+  if (pool === null) return plainRecord(audit, scope, undefined);
   const at = spares!.auditCount;
   const spare = pool[at];
-  if (spare !== undefined) return record(scope, spare);
-  return (pool[at] = record(scope, undefined));
+  if (spare !== undefined) return plainRecord(audit, scope, spare);
+  return (pool[at] = plainRecord(audit, scope, undefined));
+}
+
+/** A plain audit's record, written over `spare` (a plain record, as this function makes them) when given. */
+export function plainRecord(audit: PlainAudit, scope: Scope, spare: JsonObject | undefined): JsonObject {
+  return refill(spare !== undefined ? (spare as unknown as AuditEntry) : new AuditEntry(), scope, audit.handler, audit.level);
 }
 
 /** `into` overwritten with an ok outcome (every field written, so nothing of an earlier handler's remains). */

@@ -146,10 +146,13 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
     const r = ix.ranges[k]!;
     if (!r.number(scope, SLOT)) continue;
     const x = SLOT[0]!;
-    hit(hits, r.gt.pairs, 0, lowerBound(r.gt.bounds, x) << 1); // bound < x
-    hit(hits, r.gte.pairs, 0, upperBound(r.gte.bounds, x) << 1); // bound <= x
-    hit(hits, r.lt.pairs, upperBound(r.lt.bounds, x) << 1, r.lt.pairs.length); // x < bound
-    hit(hits, r.lte.pairs, lowerBound(r.lte.bounds, x) << 1, r.lte.pairs.length); // x <= bound
+    // Each list walked from the end its hits are at, up to the first bound that fails: the postings hit plus
+    // one comparison (a binary search's unpredictable branches cost more than that on lists this short).
+    const { gt, gte, lt, lte } = r;
+    for (let i = 0, b = gt.bounds, p = gt.pairs; i < b.length && b[i]! < x; i++) hits[p[2 * i]!]! |= p[2 * i + 1]!; // bound < x
+    for (let i = 0, b = gte.bounds, p = gte.pairs; i < b.length && b[i]! <= x; i++) hits[p[2 * i]!]! |= p[2 * i + 1]!; // bound <= x
+    for (let i = lt.bounds.length - 1, b = lt.bounds, p = lt.pairs; i >= 0 && b[i]! > x; i--) hits[p[2 * i]!]! |= p[2 * i + 1]!; // x < bound
+    for (let i = lte.bounds.length - 1, b = lte.bounds, p = lte.pairs; i >= 0 && b[i]! >= x; i--) hits[p[2 * i]!]! |= p[2 * i + 1]!; // x <= bound
   }
   for (let k = 0; k < ix.literals.length; k++) {
     const l = ix.literals[k]!;
@@ -214,28 +217,4 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
 /** Marks the postings [from, to) of `pairs` (offsets into `hits`, bits) as held. */
 function hit(hits: Int32Array, pairs: Int32Array, from: number, to: number): void {
   for (let i = from; i < to; i += 2) hits[pairs[i]!]! |= pairs[i + 1]!;
-}
-
-/** First index whose bound is >= x. */
-function lowerBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose bound is > x. */
-function upperBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

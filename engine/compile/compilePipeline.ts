@@ -5,7 +5,7 @@ import type { EventPattern } from '../model/eventPattern.ts';
 import type { Requirement } from '../match/atoms.ts';
 import { buildCandidateIndex, handlerRequirement, type CandidateIndex } from './candidateIndex.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { ActionRun, RecordRun } from './types.ts';
+import type { ActionRun, PlainAudit } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 import { lintPipeline } from './lint.ts';
@@ -24,8 +24,8 @@ export interface CompiledHandler {
   name: string;
   node: HandlerNode;
   run: ActionRun;
-  /** A plain audit's record (`CompiledAction.record`), else null. */
-  record: RecordRun | null;
+  /** A plain audit (`CompiledAction.record`), else null. */
+  record: PlainAudit | null;
   paths: readonly CompiledPath[];
   // The node's fields dispatch reads per event, copied flat: every CompiledHandler has one shape, so the
   // fast path's property reads stay monomorphic (handler nodes differ in their optional fields).

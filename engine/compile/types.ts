@@ -48,17 +48,21 @@ export interface RecordSpares {
 export type ActionRun = (scope: Scope, into?: ResultSlot) => ActionResult;
 
 /**
- * The whole outcome of an action that only writes an audit record (CONTINUE, nothing else): the record,
- * written over `spare` when given (a plain record of the caller's reused result, see `RecordSpares`).
+ * An action whose whole outcome is one audit record (CONTINUE, nothing else): a plain audit, without a
+ * message or fields. Its record is `plainRecord(audit, scope, spare)` (compile/actions.ts): data, not a
+ * closure, so the chain makes the record with one direct call.
  */
-export type RecordRun = (scope: Scope, spare: JsonObject | undefined) => JsonObject;
+export interface PlainAudit {
+  readonly handler: string;
+  readonly level: string;
+}
 
 /** Which fields of the payload a handler rewrites (for the conflicting-rewrites lint). */
 export interface CompiledAction {
   run: ActionRun;
   rewrites: string[];
-  /** Set for a plain audit (no message, no fields): its outcome is this record alone, so the chain may take it straight [H8]. */
-  record?: RecordRun;
+  /** Set for a plain audit (no message, no fields): its outcome is its record alone, so the chain may take it straight [H8]. */
+  record?: PlainAudit;
 }
 
 export interface ActionCompileOptions {
