@@ -8,7 +8,7 @@ import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeli
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineTypes.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
-import { exactCopy } from './exactLists.ts';
+import { classList, cut, moveUp, roomOf } from './exactLists.ts';
 
 /**
  * The part of dispatch that the fast path and explain mode share, so they cannot disagree [X5]: running a
@@ -27,12 +27,15 @@ export interface Chain {
   /** The audit records so far: `audit[0 … auditCount)`. */
   audit: JsonObject[] | null;
   auditCount: number;
+  /** With a reused result: the length class of `audit` and `context` (see exactLists.ts). */
+  auditClass: number;
+  contextClass: number;
   /** A reused result's plain records of earlier events, for the audit actions to write over (see `RecordSpares`). */
   spareAudit: JsonObject[] | null;
   /** Texts for the model, in handler order [H11]: `context[0 … contextCount)`. */
   context: string[] | null;
   contextCount: number;
-  /** A reused result's lists (see `dispatch`'s `into`): the result's audit and context lists are cut from `audit` and `context`. */
+  /** A reused result's lists (see `dispatch`'s `into`): `audit` and `context` are lists of its classes. */
   arrays: ResultArrays | null;
   /** Set by `settle` when the handler that just ran ended the chain (its own decision, or its error policy) [D2]-[D4][D9]. */
   ended: boolean;
@@ -47,12 +50,9 @@ export interface Chain {
  * its records and texts over them instead of making new arrays.
  */
 export interface ResultArrays {
-  /** The chain's working lists, written from the start at each event and never cut (so never reallocated). */
-  audit: JsonObject[];
-  context: string[];
-  /** The lists the result hands out, copied from the working lists, one per length class (`exactCopy`). */
-  auditOut: JsonObject[][];
-  contextOut: string[][];
+  /** The lists the result hands out, one per length class, written from the start at each event (exactLists.ts). */
+  audit: JsonObject[][];
+  context: string[][];
   /**
    * The plain audit records made for this result, by position, kept when the list is cut to a shorter
    * event's: the next events' audit actions overwrite them in turn (see `RecordSpares`).
@@ -68,8 +68,8 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   if (!into) {
     return {
       sync, decision: 'continue', reason: '', decidedBy: null, payload: event.payload, vars: state.vars, breakers: state.breakers,
-      errors: null, audit: arrays !== null ? arrays.audit : null, auditCount: 0, spareAudit: arrays !== null ? arrays.spareAudit : null,
-      context: arrays !== null ? arrays.context : null, contextCount: 0, arrays,
+      errors: null, audit: arrays !== null ? classList(arrays.audit, 0) : null, auditCount: 0, auditClass: 0, contextClass: 0,
+      spareAudit: arrays !== null ? arrays.spareAudit : null, context: arrays !== null ? classList(arrays.context, 0) : null, contextCount: 0, arrays,
       ended: false, changed: false, lastError: null, lastIgnored: undefined,
     };
   }
@@ -81,10 +81,12 @@ export function startChain(event: HookEvent, state: DispatchState, sync: boolean
   into.vars = state.vars;
   into.breakers = state.breakers;
   into.errors = null;
-  into.audit = arrays !== null ? arrays.audit : null;
+  into.audit = arrays !== null ? classList(arrays.audit, 0) : null;
   into.auditCount = 0;
+  into.auditClass = 0;
+  into.contextClass = 0;
   into.spareAudit = arrays !== null ? arrays.spareAudit : null;
-  into.context = arrays !== null ? arrays.context : null;
+  into.context = arrays !== null ? classList(arrays.context, 0) : null;
   into.contextCount = 0;
   into.arrays = arrays;
   into.ended = false;
@@ -104,9 +106,9 @@ const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
 export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
   const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
-  const a = c.arrays;
-  const audit = c.auditCount === 0 ? EMPTY : a !== null ? exactCopy(a.auditOut, c.audit!, c.auditCount) : c.audit!;
-  const context = c.contextCount === 0 ? EMPTY : a !== null ? exactCopy(a.contextOut, c.context!, c.contextCount) : c.context!;
+  // A fresh list was made for this result at its length; a reused result's list is cut to it.
+  const audit = c.auditCount === 0 ? EMPTY : c.arrays !== null ? cut(c.audit!, c.auditCount) : c.audit!;
+  const context = c.contextCount === 0 ? EMPTY : c.arrays !== null ? cut(c.context!, c.contextCount) : c.context!;
   return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, audit, context, mode);
 }
 
@@ -195,10 +197,25 @@ function builtinFailure(e: unknown): ActionResult {
 /** One more audit record, in handler order. */
 function addAudit(c: Chain, record: JsonObject): void {
   // A first entry makes a list of one (most events get one or none), instead of an empty list grown by a
-  // push; a reused result's working list is written over.
+  // push; a reused result's list is written over, and moves up a class when full.
+  const n = c.auditCount;
   if (c.audit === null) c.audit = [record];
-  else c.audit[c.auditCount] = record;
-  c.auditCount++;
+  else {
+    if (c.arrays !== null && n === roomOf(c.auditClass)) c.audit = moveUp(c.arrays.audit, c.auditClass++, c.audit, n);
+    c.audit[n] = record;
+  }
+  c.auditCount = n + 1;
+}
+
+/** One more text for the model, in handler order [H11]; as `addAudit`. */
+function addContext(c: Chain, text: string): void {
+  const n = c.contextCount;
+  if (c.context === null) c.context = [text];
+  else {
+    if (c.arrays !== null && n === roomOf(c.contextClass)) c.context = moveUp(c.arrays.context, c.contextClass++, c.context, n);
+    c.context[n] = text;
+  }
+  c.contextCount = n + 1;
 }
 
 /**
@@ -258,11 +275,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
     }
   }
   if (o.audit !== undefined) addAudit(c, o.audit);
-  if (o.context !== undefined) {
-    if (c.context === null) c.context = [o.context];
-    else c.context[c.contextCount] = o.context;
-    c.contextCount++;
-  }
+  if (o.context !== undefined) addContext(c, o.context);
   if (!c.sync) {
     if (o.decision !== 'continue') c.lastIgnored = 'async';
     return;

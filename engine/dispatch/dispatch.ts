@@ -117,7 +117,7 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
 }
 
 /** The arrays a caller's reused result carries from event to event, made on its first dispatch. */
-const arraysOf = lastMemo((_into: DispatchResult): ResultArrays => ({ audit: [], context: [], auditOut: [], contextOut: [], spareAudit: [] }));
+const arraysOf = lastMemo((_into: DispatchResult): ResultArrays => ({ audit: [], context: [], spareAudit: [] }));
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 

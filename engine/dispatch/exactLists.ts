@@ -6,6 +6,9 @@
  * ~800 bytes per event. So a list is kept per length class, made once with the class's capacity C, and only
  * ever given lengths n with `2 * n + 16 > C` and `n <= C`: neither trimmed nor grown. Classes: C = 17
  * (lengths 1-17), then C' = 2C + 17 (18-51, 52-119, 120-255, …).
+ *
+ * A chain fills the list of class 0 from the start; when the list is full (`roomOf`), `moveUp` carries its
+ * entries to the next class's list; at the end `cut` sets the length, which then lies in the class's range.
  */
 const CAPACITY: readonly number[] = (() => {
   const out: number[] = [];
@@ -13,21 +16,28 @@ const CAPACITY: readonly number[] = (() => {
   return out;
 })();
 
-const EMPTY: never[] = Object.freeze([]) as unknown as never[];
+/** The list of class `k` of `classes` (made on first use); past the last class, a new list to grow as it will. */
+export function classList<T>(classes: T[][], k: number): T[] {
+  if (k >= CAPACITY.length) return [];
+  let list = classes[k];
+  if (list === undefined) classes[k] = list = new Array<T>(CAPACITY[k]!);
+  return list;
+}
 
-/**
- * `from[0 … n)` in the list of `classes` (by length class, made on first use) cut to length n; the shared
- * empty list for 0 (a cut to 0 would drop the backing store), a fresh copy past the last class.
- * `exactCopy(classes, work, 3)` is `work.slice(0, 3)` without a new array after the first call of its class.
- */
-export function exactCopy<T>(classes: T[][], from: readonly T[], n: number): T[] {
-  if (n === 0) return EMPTY;
-  let k = 0;
-  while (k < CAPACITY.length && CAPACITY[k]! < n) k++;
-  if (k === CAPACITY.length) return from.slice(0, n);
-  let out = classes[k];
-  if (out === undefined) classes[k] = out = new Array<T>(CAPACITY[k]!);
-  for (let i = 0; i < n; i++) out[i] = from[i]!;
-  if (out.length !== n) out.length = n; // a call into the runtime: only when the last event's length differs
-  return out;
+/** How many entries the list of class `k` takes before it must move up (unbounded past the last class). */
+export function roomOf(k: number): number {
+  return k < CAPACITY.length ? CAPACITY[k]! : Number.MAX_SAFE_INTEGER;
+}
+
+/** The list of class `k + 1`, holding the `n` entries of the full list of class `k`. */
+export function moveUp<T>(classes: T[][], k: number, full: readonly T[], n: number): T[] {
+  const list = classList(classes, k + 1);
+  for (let i = 0; i < n; i++) list[i] = full[i]!;
+  return list;
+}
+
+/** `list` with length `n` (a call into the runtime, so only when the last event left another length). */
+export function cut<T>(list: T[], n: number): T[] {
+  if (list.length !== n) list.length = n;
+  return list;
 }
