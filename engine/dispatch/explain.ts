@@ -491,7 +491,7 @@ interface PlanInfo {
 }
 
 /** A plan's info, computed once per plan (a trace repeats a few types). */
-const planInfo = lastMemo((plan: TypePlan, compiled: CompiledPipeline) => buildPlanInfo(compiled, plan));
+const planInfo = lastMemo((plan: TypePlan, compiled: CompiledPipeline) => buildPlanInfo(compiled, plan), 16);
 
 function buildPlanInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
   const n = compiled.handlers.length;
@@ -703,7 +703,7 @@ function stepDecision(rec: StepRecord): Decision | null {
 /** Says which decision won and why, when more than one handler decided something other than CONTINUE [D5]. */
 function precedenceNote(compiled: CompiledPipeline, records: readonly StepRecord[], result: DispatchResult, sync: boolean): string | undefined {
   let count = 0;
-  for (const rec of records) if (stepDecision(rec) !== null) count++;
+  for (let i = 0; i < records.length; i++) if (stepDecision(records[i]!) !== null) count++;
   if (!sync && count > 0) return 'This event is async: decisions are reported but never enforced.';
   if (count < 2) return undefined;
   const deciders = records.flatMap((rec) => {

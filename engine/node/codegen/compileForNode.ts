@@ -60,7 +60,7 @@ export function compileForNode(compiled: CompiledPipeline, options: NodeDispatch
   const matcherNodes = new Map<string, MatcherNode>();
   for (const n of compiled.pipeline.nodes) if (n.kind === 'matcher') matcherNodes.set(n.id, n);
   // One generated function per plan, kept while the compiled pipeline keeps the plan (its cache is bounded).
-  const generated = lastMemo((plan: TypePlan) => generate(compiled, plan, matcherNodes, scanUpTo));
+  const generated = lastMemo((plan: TypePlan) => generate(compiled, plan, matcherNodes, scanUpTo), 16);
   const entryOf = (type: string): TypeEntry => generated(compiled.plan(type));
 
   return {
