@@ -42,7 +42,7 @@ interface ChildResult {
   hash: string;
   hash10k: string;
   blocked: number;
-  alloc: { all: number | null; quiet: number | null } | null;
+  alloc: { all: number | null; unblocked: number | null; quiet: number | null } | null;
 }
 
 const median = (xs: number[]) => {
@@ -92,7 +92,7 @@ function runContenders(eventCount: number, sizes: number[], runs: number, worklo
   // `only`: a subset of the contenders (the seed port and the fast path always run: the ratios are against them).
   const contenders = CONTENDERS.filter((c) => !only || c.name === 'seed' || c.name === 'hookwire' || only.includes(c.name));
   console.log(`dispatch: ${eventCount} events; each contender in its own process, ${rounds} rounds of processes taking turns, ${runs} timed passes each after a warm-up pass; CPU µs per event (median of all passes); ratio = seed port's time / contender's time (higher is faster)`);
-  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'generated code vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, all)']];
+  const summary: (string | number)[][] = [['workload', 'handlers', 'blocked', 'fast path vs seed', 'generated code vs seed', 'explain / fast path', 'explain, statuses read / fast path', 'explain, read in full / fast path', 'fast path bytes/event (quiet, unblocked, all)']];
   for (const workload of workloads) {
     for (const n of sizes) {
       const disagreements = checkConditions(n, workload, 2_000);
@@ -121,7 +121,7 @@ function runContenders(eventCount: number, sizes: number[], runs: number, worklo
       const fast = results[1]!;
       const pick = (name: ContenderName) => results.find((x) => x.c.name === name);
       const gen = pick('hookwire-codegen');
-      const bytes = (a: ChildResult['alloc']) => (a ? `${a.quiet?.toFixed(1) ?? '-'}, ${a.all?.toFixed(0) ?? '-'}` : '-');
+      const bytes = (a: ChildResult['alloc']) => (a ? `${a.quiet?.toFixed(1) ?? '-'}, ${a.unblocked?.toFixed(1) ?? '-'}, ${a.all?.toFixed(0) ?? '-'}` : '-');
       const vsFast = (name: ContenderName) => {
         const x = pick(name);
         return x ? `${(median(x.micros) / median(fast.micros)).toFixed(2)}x` : '-';

@@ -160,14 +160,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     micros.push((cpuMicros() - t0) / events.length);
   }
   const blocked = decisions.filter((d) => d !== 'continue').length / events.length;
-  let alloc: { all: number | null; quiet: number | null } | null = null;
+  let alloc: { all: number | null; unblocked: number | null; quiet: number | null } | null = null;
   if (name === 'hookwire' || name === 'hookwire-codegen' || name === 'hookwire-fresh') {
-    // "Quiet" events: no handler decides or audits (nothing rewritten, nothing blocked, no record).
-    const quiet = events.filter((e) => {
-      const r = decide(e) as { audit?: unknown[]; decision: string };
-      return r.decision === 'continue' && (r.audit?.length ?? 0) === 0;
+    // "Unblocked" events: nothing rewritten, nothing blocked (audit records and texts for the model allowed);
+    // "quiet" ones: besides, no handler audits or decides.
+    const outcome = (e: HookEvent) => decide(e) as { audit?: unknown[]; decision: string; payload?: unknown };
+    const unblocked = events.filter((e) => {
+      const r = outcome(e);
+      return r.decision === 'continue' && r.payload === e.payload;
     });
-    alloc = { all: bytesPerEvent(decide, events.slice(0, 20_000), 100_000), quiet: bytesPerEvent(decide, quiet.slice(0, 20_000), 200_000) };
+    const quiet = unblocked.filter((e) => (outcome(e).audit?.length ?? 0) === 0);
+    alloc = {
+      all: bytesPerEvent(decide, events.slice(0, 20_000), 100_000),
+      unblocked: bytesPerEvent(decide, unblocked.slice(0, 20_000), 100_000),
+      quiet: bytesPerEvent(decide, quiet.slice(0, 20_000), 200_000),
+    };
   }
   const cut = Math.min(events.length, 10_000);
   console.log(JSON.stringify({ name, n, workload, events: events.length, micros, hash: decisionHash(decisions, by), hash10k: decisionHash(decisions.slice(0, cut), by.slice(0, cut)), blocked, alloc }));
