@@ -489,13 +489,17 @@ function tester(nfa: Nfa): (text: string) => boolean {
   };
   // Over-approximations (every condition holding at once): what no combination of conditions can exceed.
   const loose = table(nfa, ALL_CONDITIONS);
-  const lead = leadingLiteral(nfa, loose);
+  const { text: lead, last: leadLast } = leadingLiteral(nfa, loose);
   const used = nfa.conditions;
 
   if (used === 0) {
     const { follow, start, final, empty } = table(nfa, 0);
     if (empty) return () => true;
     const shift = shifts(follow);
+    // Where the lead is found, its characters can be skipped: the state after them is its last position alone,
+    // provided no other thread can be alive there, i.e. no proper prefix of the lead is also a suffix of it
+    // (a thread started inside the lead would have to be reading such a prefix). Else they are stepped through.
+    const jump = lead.length > 1 && borderFree(lead);
     return (text) => {
       const n = text.length;
       let state = 0;
@@ -504,6 +508,12 @@ function tester(nfa: Nfa): (text: string) => boolean {
         if (state === 0 && lead !== '') {
           i = text.indexOf(lead, i);
           if (i < 0) return false;
+          if (jump) {
+            i += lead.length;
+            state = leadLast;
+            if ((state & final) !== 0) return true;
+            continue;
+          }
         }
         let c = text.charCodeAt(i++);
         if (state === 0) {
@@ -600,11 +610,13 @@ function shifts(follow: Int32Array): number {
 /**
  * The literal every match begins with, under the loose table (so under any conditions): the chain of
  * positions from the start while each step leads to exactly one position, of exactly one BMP character,
- * and no match can end before it. Empty when there is none.
+ * and no match can end before it. Empty when there is none. `last`: the bit of the position that reads its
+ * last character.
  */
-function leadingLiteral(nfa: Nfa, loose: Table): string {
-  if (loose.empty) return '';
+function leadingLiteral(nfa: Nfa, loose: Table): { text: string; last: number } {
+  if (loose.empty) return { text: '', last: 0 };
   let out = '';
+  let last = 0;
   let at = loose.start;
   for (let k = 0; k < 32; k++) {
     if (at === 0 || (at & (at - 1)) !== 0) break;
@@ -612,10 +624,22 @@ function leadingLiteral(nfa: Nfa, loose: Table): string {
     const set = nfa.sets[p]!;
     if (set.length !== 2 || set[0] !== set[1] || set[0]! > 0xffff || (set[0]! >= 0xd800 && set[0]! <= 0xdfff)) break;
     out += String.fromCharCode(set[0]!);
+    last = at;
     if ((loose.final & at) !== 0) break;
     at = loose.follow[p]!;
   }
-  return out;
+  return { text: out, last };
+}
+
+/** Whether no proper prefix of `s` is also a suffix of it (KMP's failure value at the end is 0). */
+function borderFree(s: string): boolean {
+  const fail = new Int32Array(s.length);
+  for (let i = 1, k = 0; i < s.length; i++) {
+    while (k > 0 && s[i] !== s[k]) k = fail[k - 1]!;
+    if (s[i] === s[k]) k++;
+    fail[i] = k;
+  }
+  return fail[s.length - 1] === 0;
 }
 
 // The kind of a UTF-16 unit for boundary conditions, and the conditions that hold between two kinds.
