@@ -143,6 +143,19 @@ describe('[C10] the linear-time matcher', () => {
     expect(ours!(input)).toBe(want);
   });
 
+  it('[C10] a leading literal is skipped where found only when no thread can start inside it (literals with a border step through)', () => {
+    // "abab" has the border "ab": in "ababab1" the match "abab1" starts inside the first "abab" found.
+    const cases: [string, string][] = [
+      ['abab[0-9]', 'ababab1'], ['aa[0-9]', 'aaa1'], ['abcab+c', 'abcabcabbc'], ['xyx[a-z]+!', 'xyxyxq!'],
+      ['src/file[0-9]+\\.', 'cp src/filesrc/file12.ts'], ['abc[0-9]', 'ababc1'], ['abc[0-9]', 'abcabc'],
+    ];
+    for (const [p, text] of cases) {
+      const t = linearTest(p, '')!;
+      expect(t, p).not.toBeNull();
+      expect(t(text), `${p} on ${text}`).toBe(RE2JS.compile(p).test(text));
+    }
+  });
+
   it('[C10] leaves constructs outside the subset to re2js', () => {
     for (const p of ['\\pL', '\\p{Greek}x', '[[:alpha:]]', '\\Qa.b\\E', '\\101', 'a{,2}', '(?i)é', '(?i)[à-é]', '(?i)\\x{212A}', 'a**', '(a{2}){3}{2}', 'a{130}', '(abc|def){30}']) {
       expect(linearTest(p, ''), p).toBeNull();
