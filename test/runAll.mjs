@@ -48,6 +48,10 @@ function ensureChromium() {
 let passed = 0;
 let failed = 0;
 
+// Before any runner: the packed-package tests among the unit tests drive Chromium too (`npx hookwire ui`), so
+// a fresh machine gets its browser first, not between the unit and the end-to-end tests.
+const chromium = ensureChromium();
+
 // Type-checking counts as one check per project: a type error anywhere is a failure.
 for (const project of ['tsconfig.json', 'engine/tsconfig.json', 'engine/node/tsconfig.json', 'engine/adapters/tsconfig.json']) {
   if (only === 'e2e') break;
@@ -69,7 +73,7 @@ if (only !== 'e2e') {
 }
 
 if (only !== 'unit') {
-  if (ensureChromium()) {
+  if (chromium) {
     run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { CI: process.env.CI ?? '1' });
     const file = join(reports, 'e2e.json');
     if (existsSync(file)) {
