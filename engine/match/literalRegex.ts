@@ -322,16 +322,22 @@ function testerOf({ words, fold, multiline }: Language): (s: string) => boolean 
   if (!multiline) {
     // Starts and ends walk a trie of the words from that end of the text, a code unit at a time; words inside
     // run as one pass of an automaton (or `includes`, for one or two): no call per word.
+    // A language of one kind of word (the common case) is that kind's test itself: no call in between.
+    const parts: ((t: string) => boolean)[] = [];
+    if (equalSet.size > 0) parts.push((t) => equalSet.has(t));
     const starts = trieWalk(prefix, false);
+    if (starts !== null) parts.push(starts);
     const ends = trieWalk(suffix, true);
-    const inside = infix.length > 2 ? containsAny(infix) : null;
-    const one = infix.length > 0 && inside === null ? infix[0]! : null;
-    const two = infix.length > 1 && inside === null ? infix[1]! : null;
-    const anyWord = (t: string): boolean =>
-      (equalSet.size > 0 && equalSet.has(t)) ||
-      (starts !== null && starts(t)) ||
-      (ends !== null && ends(t)) ||
-      (inside !== null ? inside(t) : (one !== null && t.includes(one)) || (two !== null && t.includes(two)));
+    if (ends !== null) parts.push(ends);
+    if (infix.length > 0) parts.push(containsAny(infix));
+    const [first, second] = parts;
+    const anyWord =
+      parts.length === 1 ? first!
+      : parts.length === 2 ? (t: string) => first!(t) || second!(t)
+      : (t: string) => {
+          for (let i = 0; i < parts.length; i++) if (parts[i]!(t)) return true;
+          return false;
+        };
     return fold ? (s) => anyWord(foldCase(s)) : anyWord;
   }
   const lineEqual = equal.map((w) => [`${w}\n`, `\n${w}`, `\n${w}\n`] as const);
@@ -401,8 +407,19 @@ function trieWalk(words: readonly string[], fromEnd: boolean): ((t: string) => b
   };
 }
 
-/** Whether one of `words` (non-empty, ASCII) occurs in a text, in one pass (`includes` each past the automaton's bounds). */
+/**
+ * Whether one of `words` (non-empty, ASCII) occurs in a text: `includes` for one or two, else one pass of an
+ * automaton (`includes` each past its bounds).
+ */
 function containsAny(words: readonly string[]): (t: string) => boolean {
+  if (words.length === 1) {
+    const [w] = words as [string];
+    return (t) => t.includes(w);
+  }
+  if (words.length === 2) {
+    const [w, v] = words as [string, string];
+    return (t) => t.includes(w) || t.includes(v);
+  }
   const a = literalAutomaton(words);
   if (a === null) return (t) => words.some((w) => t.includes(w));
   const { delta, outFrom } = a;
