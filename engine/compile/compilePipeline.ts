@@ -199,7 +199,8 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   // A candidate the index proves needs no test (never with `scan`); only the others' matchers are evaluated.
   const exact = live.map((_, slot) => !scan && index.exact[slot] === 1);
   // A handler behind one matcher (one live path of one matcher) takes that matcher's verdict: straight from its
-  // test when no other evaluated handler of the type shares the verdict (a memo would only cost), else memoised.
+  // test when no other evaluated handler of the type shares the verdict, or when its conditions are only
+  // values and ranges (a memo would only cost: evaluating `tool_name == "Bash"` again is cheaper), else memoised.
   const lone = live.map((h) => {
     const on = paths[h.rank]!;
     const ms = on.length === 1 ? h.paths[on[0]!]!.matchers : null;
@@ -208,7 +209,7 @@ function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHan
   const uses = verdictUses(live, exact, paths, verdictSlot, verdictSlots);
   const steps = live.map((h, slot): PlanStep => {
     const m = lone[slot]!;
-    const direct = m >= 0 && uses[verdictSlot[m]!]! <= 1;
+    const direct = m >= 0 && (uses[verdictSlot[m]!]! <= 1 || matchers[m]!.required.exact);
     return { rank: h.rank, slot, handler: h, breaker: h.breaker !== null, record: h.record !== null && !h.shadow && h.breaker === null, exact: exact[slot]!, test: direct ? matchers[m]!.test : null, matcher: direct ? -1 : m, paths: paths[h.rank]! };
   });
   return { type, mode, paths, index, steps, scan, liveCount: live.length };

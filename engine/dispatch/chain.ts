@@ -8,7 +8,7 @@ import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeli
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineTypes.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
-import { classList, cut, moveUp, roomOf } from './exactLists.ts';
+import { classList, finish, moveUp, roomOf, type ExactLists } from './exactLists.ts';
 
 /**
  * The part of dispatch that the fast path and explain mode share, so they cannot disagree [X5]: running a
@@ -50,9 +50,9 @@ export interface Chain {
  * its records and texts over them instead of making new arrays.
  */
 export interface ResultArrays {
-  /** The lists the result hands out, one per length class, written from the start at each event (exactLists.ts). */
-  audit: JsonObject[][];
-  context: string[][];
+  /** The lists the result hands out, written from the start at each event (exactLists.ts). */
+  audit: ExactLists<JsonObject>;
+  context: ExactLists<string>;
   /**
    * The plain audit records made for this result, by position, kept when the list is cut to a shorter
    * event's: the next events' audit actions overwrite them in turn (see `RecordSpares`).
@@ -106,9 +106,10 @@ const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
 export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
   const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
-  // A fresh list was made for this result at its length; a reused result's list is cut to it.
-  const audit = c.auditCount === 0 ? EMPTY : c.arrays !== null ? cut(c.audit!, c.auditCount) : c.audit!;
-  const context = c.contextCount === 0 ? EMPTY : c.arrays !== null ? cut(c.context!, c.contextCount) : c.context!;
+  // A fresh list was made for this result at its length; a reused result hands out its list of that length.
+  const a = c.arrays;
+  const audit = c.auditCount === 0 ? EMPTY : a !== null ? finish(a.audit, c.audit!, c.auditCount) : c.audit!;
+  const context = c.contextCount === 0 ? EMPTY : a !== null ? finish(a.context, c.context!, c.contextCount) : c.context!;
   return fillResult(into, c.decision, c.reason, c.decidedBy, c.payload, next, c.errors ?? EMPTY, audit, context, mode);
 }
 

@@ -7,6 +7,7 @@ import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/com
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, settleRecord, startChain, whileOpen, type ResultArrays } from './chain.ts';
 import { handlerMatches, memoVerdict, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
 import { lastMemo } from './lastMemo.ts';
+import { exactLists } from './exactLists.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 
@@ -117,7 +118,7 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
 }
 
 /** The arrays a caller's reused result carries from event to event, made on its first dispatch. */
-const arraysOf = lastMemo((_into: DispatchResult): ResultArrays => ({ audit: [], context: [], spareAudit: [] }));
+const arraysOf = lastMemo((_into: DispatchResult): ResultArrays => ({ audit: exactLists(), context: exactLists(), spareAudit: [] }));
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
