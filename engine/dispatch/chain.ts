@@ -184,11 +184,16 @@ export function settleRecord(c: Chain, h: CompiledHandler, scope: Scope, event: 
     settle(c, h, builtinFailure(e), event, now);
     return;
   }
+  clearLast(c);
+  addAudit(c, record);
+}
+
+/** Forgets what the handler before did to the chain (`ended`, `changed`, its error and why it was ignored). */
+function clearLast(c: Chain): void {
   c.ended = false;
   c.lastError = null;
   c.lastIgnored = undefined;
   c.changed = false;
-  addAudit(c, record);
 }
 
 function builtinFailure(e: unknown): ActionResult {
@@ -232,10 +237,7 @@ export function matcherFailed(compiled: CompiledPipeline, f: MatcherFailure): Ac
 
 /** Applies one handler's result to the chain [D5][D7][D9][E1][E2][E3][H8][H11]. */
 export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: HookEvent, now: number): void {
-  c.ended = false;
-  c.lastError = null;
-  c.lastIgnored = undefined;
-  c.changed = false;
+  clearLast(c);
   if (h.breaker !== null) c.breakers = updateBreaker(c.breakers, h.id, h.breaker, !r.ok, now);
   if (!r.ok) {
     const policy = !c.sync || h.shadow ? 'logged' : h.onError;

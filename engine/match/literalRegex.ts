@@ -421,7 +421,12 @@ function containsAny(words: readonly string[]): (t: string) => boolean {
     return (t) => t.includes(w) || t.includes(v);
   }
   const a = literalAutomaton(words);
-  if (a === null) return (t) => words.some((w) => t.includes(w));
+  if (a === null) {
+    return (t) => {
+      for (let i = 0; i < words.length; i++) if (t.includes(words[i]!)) return true;
+      return false;
+    };
+  }
   const { delta, outFrom } = a;
   return (t) => {
     for (let i = 0, st = 0; i < t.length; i++) {
