@@ -174,18 +174,20 @@ export function runSafely(h: CompiledHandler, scope: Scope, into?: ResultSlot): 
  * A handler whose outcome is one audit record and nothing else (`PlanStep.record`: a plain audit, not shadow,
  * no breaker) applied as `settle` would apply `{ ok, continue, audit }`, without the round trip through a
  * result slot [H8]. A record that cannot be made (an unrepresentable clock) goes through `settle` as the
- * built-in's failure.
+ * built-in's failure, which is returned (null when the record was made).
  */
-export function settleRecord(c: Chain, h: CompiledHandler, scope: Scope, event: HookEvent, now: number): void {
+export function settleRecord(c: Chain, h: CompiledHandler, scope: Scope, event: HookEvent, now: number): ActionResult | null {
   let record: JsonObject;
   try {
     record = pooledRecord(h.record!, scope, c.spareAudit !== null ? c : null);
   } catch (e) {
-    settle(c, h, builtinFailure(e), event, now);
-    return;
+    const failed = builtinFailure(e);
+    settle(c, h, failed, event, now);
+    return failed;
   }
   clearLast(c);
   addAudit(c, record);
+  return null;
 }
 
 /** Forgets what the handler before did to the chain (`ended`, `changed`, its error and why it was ignored). */

@@ -57,7 +57,8 @@ export function dispatch(compiled: CompiledPipeline, event: HookEvent, state: Di
  */
 export interface ChainRecorder {
   breaker(rank: number, blocked: boolean, reason: string): void;
-  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number): void;
+  /** `plain`: the handler's step is a plain audit (`PlanStep.record`), to be settled by `settleRecord`. */
+  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, plain: boolean): void;
 }
 
 /**
@@ -96,7 +97,7 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
       if (blocked) break;
       continue;
     }
-    if (recorder !== null) recorder.ran(c, h, matched === true ? null : matched, scope, event, now);
+    if (recorder !== null) recorder.ran(c, h, matched === true ? null : matched, scope, event, now, s.record && matched === true);
     else if (s.record && matched === true) {
       settleRecord(c, h, scope, event, now);
       if (c.ended) break;

@@ -11,8 +11,8 @@ import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/com
 import type { ActionResult } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { isCodeNode } from '../model/codeNodes.ts';
-import { newScratch } from './scratch.ts';
-import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen, type Chain } from './chain.ts';
+import { newScratch, type Scratch } from './scratch.ts';
+import { breakerBlocks, breakerOpenUntil, finishChain, matcherFailed, runSafely, settle, settleRecord, startChain, whileOpen, type Chain } from './chain.ts';
 import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
 import { lastMemo } from './lastMemo.ts';
@@ -45,7 +45,8 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const recorder = walkRecorder(compiled);
   const result = walk(compiled, plan, event, state, now, timer, recorder);
   const records = recorder.records;
-  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), null, { compiled, plan, info, now, records });
+  const walked: Walked = { compiled, plan, info, now, records, event, breakers: state.breakers, statuses: null, stories: null, complete: false };
+  const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), null, walked);
   return { result, explanation };
 }
 
@@ -62,8 +63,9 @@ export function explainEventEagerly(compiled: CompiledPipeline, event: HookEvent
  * `HANDLER_STATUSES` [X1]. For an explanation from `explainEvent` this is computed from the record of the
  * chain without building any handler's story (what coverage, activity and telemetry read for every event of
  * a trace); for any other (a structured clone, parsed JSON) it is read from `handlers`. Read-only: the
- * array is kept and returned again. It may be a view into a buffer shared with other explanations' statuses
- * (engine/dispatch/byteSlab.ts): `slice()` it before posting or storing it.
+ * array is kept and returned again, and may be the very array of another explanation of the same event type
+ * with the same statuses, or a view into a buffer shared with others (engine/dispatch/byteSlab.ts): `slice()`
+ * it before changing, posting or storing it.
  */
 export function handlerStatuses(explanation: Explanation): Uint8Array {
   if (explanation instanceof EventExplanation) return EventExplanation.statusesOf(explanation);
@@ -100,13 +102,22 @@ function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEve
   return { result, explanation };
 }
 
-/** Where a lazily explained event's statuses and stories come from: its plan and the record of its walk. */
+/**
+ * Where a lazily explained event's statuses and stories come from: its plan and the record of its walk, and
+ * what was derived from them so far (one object, so that an explanation starts with few fields to set).
+ */
 interface Walked {
   compiled: CompiledPipeline;
   plan: TypePlan;
   info: PlanInfo;
   now: number;
   records: readonly StepRecord[];
+  event: HookEvent;
+  breakers: DispatchState['breakers'];
+  statuses: Uint8Array | null;
+  /** Stories built so far, by rank; complete once `handlers` was built. */
+  stories: (HandlerExplain | undefined)[] | null;
+  complete: boolean;
 }
 
 /**
@@ -140,20 +151,14 @@ class EventExplanation implements Explanation {
   audit: JsonObject[];
   context: string[];
   #handlers: HandlerExplain[] | null;
-  #statuses: Uint8Array | null = null;
   /** The record the statuses and stories come from until `handlers` is set from outside; null for an eager explanation. */
   #walked: Walked | null;
-  #event: HookEvent;
-  #breakers: DispatchState['breakers'];
-  /** Stories built so far, by rank; complete once `handlers` was built. */
-  #stories: (HandlerExplain | undefined)[] | null = null;
-  #complete = false;
+  /** The statuses of an eager explanation, or of one whose `handlers` was set. */
+  #statuses: Uint8Array | null = null;
 
   constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | null, walked: Walked | null) {
     this.#handlers = handlers;
     this.#walked = walked;
-    this.#event = event;
-    this.#breakers = state.breakers;
     this.event_id = event.event_id;
     this.event_type = event.type;
     this.trace_id = event.trace_id;
@@ -180,12 +185,13 @@ class EventExplanation implements Explanation {
   static setHandlers(x: EventExplanation, value: HandlerExplain[]): void {
     x.#handlers = value;
     x.#walked = null;
-    x.#stories = null;
     x.#statuses = null;
   }
 
   static statusesOf(x: EventExplanation): Uint8Array {
-    return (x.#statuses ??= x.#walked ? x.#statusesFrom(x.#walked) : statusesFromStories(EventExplanation.handlersOf(x)));
+    const w = x.#walked;
+    if (w !== null) return (w.statuses ??= statusesFrom(w));
+    return (x.#statuses ??= statusesFromStories(EventExplanation.handlersOf(x)));
   }
 
   static handlerOf(x: EventExplanation, rank: number): HandlerExplain {
@@ -195,28 +201,9 @@ class EventExplanation implements Explanation {
     return h;
   }
 
-  /** Every handler's status code (see `handlerStatuses`). */
-  #statusesFrom(w: Walked): Uint8Array {
-    const info = w.info;
-    const s = copyBytes(info.template);
-    // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
-    for (let k = 0; k < info.skippers.length; k++) {
-      const r = info.skippers[k]!;
-      if (breakerOpenUntil(this.#breakers, w.compiled.handlers[r]!, w.now) !== 0) s[r] = BREAKER_OPEN;
-    }
-    const recs = w.records;
-    for (let k = 0; k < recs.length; k++) {
-      const rec = recs[k]!;
-      s[rec.rank] = rec.kind === 'breaker' ? BREAKER_OPEN : rec.result.ok ? FIRED : ERROR;
-    }
-    const end = endedAt(recs);
-    if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
-    return s;
-  }
-
   /** The story of the handler at `rank`. */
   #at(w: Walked, rank: number): HandlerExplain | undefined {
-    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
+    const stories = (w.stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
     const built = stories[rank];
     if (built !== undefined || rank < 0 || rank >= stories.length) return built;
     // A matcher shared with an earlier handler: whether it is `cached` depends on that one's evaluation.
@@ -227,9 +214,9 @@ class EventExplanation implements Explanation {
 
   /** Every handler's story, in order: the same objects `#at` returned, the rest built now. */
   #all(w: Walked): HandlerExplain[] {
-    const stories = (this.#stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
-    if (this.#complete) return stories as HandlerExplain[];
-    const event = this.#event;
+    const stories = (w.stories ??= new Array<HandlerExplain | undefined>(w.compiled.handlers.length));
+    if (w.complete) return stories as HandlerExplain[];
+    const event = w.event;
     const scope: Scope = { event, payload: event.payload, state: this.state_before, now: w.now };
     const memo = explainMemo(w.compiled);
     const recs = w.records;
@@ -247,13 +234,13 @@ class EventExplanation implements Explanation {
       }
     }
     if (next !== recs.length) throw new Error('internal: the chain ran handlers that the explanation does not show as matched');
-    this.#complete = true;
+    w.complete = true;
     return stories as HandlerExplain[];
   }
 
   /** The payload and state the handler at `rank` saw, and its record. */
   #scopeAt(w: Walked, rank: number): { scope: Scope; rec: StepRecord | null } {
-    let payload = this.#event.payload;
+    let payload = w.event.payload;
     let vars = this.state_before;
     let rec: StepRecord | null = null;
     for (const x of w.records) {
@@ -266,7 +253,7 @@ class EventExplanation implements Explanation {
         vars = x.varsAfter;
       }
     }
-    return { scope: { event: this.#event, payload, state: vars, now: w.now }, rec };
+    return { scope: { event: w.event, payload, state: vars, now: w.now }, rec };
   }
 
   #build(w: Walked, rank: number, scope: Scope, rec: StepRecord | null, memo: ExplainMemo): HandlerExplain {
@@ -276,14 +263,45 @@ class EventExplanation implements Explanation {
     const h = handlers[rank]!;
     const status = EventExplanation.statusesOf(this)[rank]!;
     if (status === NOT_REACHED) return notReached(h, handlers[endedAt(w.records)]!.id);
-    if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(this.#breakers, h, w.now));
+    if (status === BREAKER_OPEN && rec === null) return breakerSkipped(h, breakerOpenUntil(w.breakers, h, w.now));
     const paths = explainPaths(w.compiled, h, w.plan.paths[rank]!, scope, memo);
     // The index and the record against the clause-level evaluation: a disagreement is an engine bug.
     if (paths.some((p) => p.pass) !== (rec !== null)) throw new Error(`internal: the explanation of handler "${h.id}" disagrees with the chain that ran (candidate index and explain mode differ)`);
     if (rec === null) return story(h, 'not_matched', paths);
-    if (rec.kind === 'breaker') return describeBreaker(h, paths, breakerOpenUntil(this.#breakers, h, w.now), rec);
+    if (rec.kind === 'breaker') return describeBreaker(h, paths, breakerOpenUntil(w.breakers, h, w.now), rec);
     return describeRun(h, paths, rec);
   }
+}
+
+/**
+ * Every handler's status code of a lazily explained event (see `handlerStatuses`), worked out in the plan's
+ * scratch bytes. Equal to the statuses the plan gave last (most events of a trace repeat a few patterns),
+ * it is that same array, so a trace's explanations keep one copy of each pattern instead of one per event.
+ */
+function statusesFrom(w: Walked): Uint8Array {
+  const info = w.info;
+  const s = info.work;
+  s.set(info.template);
+  // [E3] an open breaker that skips: the handler is not evaluated (its breaker changes only when it runs).
+  for (let k = 0; k < info.skippers.length; k++) {
+    const r = info.skippers[k]!;
+    if (breakerOpenUntil(w.breakers, w.compiled.handlers[r]!, w.now) !== 0) s[r] = BREAKER_OPEN;
+  }
+  const recs = w.records;
+  for (let k = 0; k < recs.length; k++) {
+    const rec = recs[k]!;
+    s[rec.rank] = rec.kind === 'breaker' ? BREAKER_OPEN : rec.result.ok ? FIRED : ERROR;
+  }
+  const end = endedAt(recs);
+  if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
+  const last = info.last;
+  if (last !== null && sameBytes(last, s)) return last;
+  return (info.last = copyBytes(s));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The patch of an explanation whose payload did not change (shared: an explanation is read, not edited). */
@@ -348,6 +366,21 @@ function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, fai
   return new RunRecordOf(h.rank, result, c.lastError, c.lastIgnored, payloadBefore, varsBefore, c.payload, c.vars, c.changed, c.ended, result.duration_ms ?? elapsed);
 }
 
+/**
+ * A plain audit handler's run (`PlanStep.record`), settled as on the fast path (`settleRecord`): its result is
+ * the shared CONTINUE a plain audit comes to (the story shows no more of it), or the failure to make the record.
+ */
+function plainRunRecord(c: Chain, h: CompiledHandler, scope: Scope, event: HookEvent, now: number, timer: () => number): RunRecord {
+  const payload = c.payload;
+  const vars = c.vars;
+  const t0 = timer();
+  const failed = settleRecord(c, h, scope, event, now);
+  const elapsed = timer() - t0;
+  return new RunRecordOf(h.rank, failed ?? PLAIN_AUDIT, c.lastError, c.lastIgnored, payload, vars, c.payload, c.vars, c.changed, c.ended, elapsed);
+}
+
+const PLAIN_AUDIT: ActionResult = Object.freeze({ ok: true as const, outcome: Object.freeze({ decision: 'continue' as const }) });
+
 /** A RunRecord as a class instance, not a literal: see `ActionOk` (compile/actions.ts) for why. */
 class RunRecordOf implements RunRecord {
   readonly kind = 'ran' as const;
@@ -364,7 +397,7 @@ class RunRecordOf implements RunRecord {
  * (its records are the walk's until the next walk).
  */
 function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, state: DispatchState, now: number, timer: () => number, recorder: WalkRecorder): DispatchResult {
-  const scratch = walkScratch(compiled);
+  const scratch = recorder.scratch;
   if (scratch.busy) throw new Error('explainEvent re-entered: an explanation on this compiled pipeline is still running (explain mode is not reentrant)');
   recorder.start(timer);
   if (plan.liveCount === 0) return finishChain((scratch.chain = startChain(event, state, plan.mode === 'sync', scratch.chain)), state, plan.mode);
@@ -379,11 +412,15 @@ function walk(compiled: CompiledPipeline, plan: TypePlan, event: HookEvent, stat
 /**
  * Keeps what the walk met, for the explanation to be built from later. One per compiled pipeline, reused:
  * `start` gives it a new event (records start as a shared empty list, most events record one handler or none).
+ * It holds explain mode's own scratch of the pipeline, apart from the fast path's.
  */
 class WalkRecorder implements ChainRecorder {
   records: StepRecord[] = NO_RECORDS;
   timer: () => number = noTimer;
-  constructor(private readonly compiled: CompiledPipeline) {}
+  readonly scratch: Scratch;
+  constructor(private readonly compiled: CompiledPipeline) {
+    this.scratch = newScratch(compiled);
+  }
   start(timer: () => number): this {
     this.records = NO_RECORDS;
     this.timer = timer;
@@ -392,8 +429,8 @@ class WalkRecorder implements ChainRecorder {
   breaker(rank: number, blocked: boolean, reason: string): void {
     this.keep({ kind: 'breaker', rank, blocked, reason });
   }
-  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number): void {
-    this.keep(runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
+  ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, plain: boolean): void {
+    this.keep(plain ? plainRunRecord(c, h, scope, event, now, this.timer) : runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
   }
   private keep(rec: StepRecord): void {
     if (this.records === NO_RECORDS) this.records = [rec];
@@ -403,11 +440,8 @@ class WalkRecorder implements ChainRecorder {
 
 const NO_RECORDS: StepRecord[] = Object.freeze([]) as unknown as StepRecord[];
 
-/** Explain mode's recorder for `compiled`, made on first use. */
+/** Explain mode's recorder (and scratch) for `compiled`, made on first use. */
 const walkRecorder = lastMemo((compiled: CompiledPipeline) => new WalkRecorder(compiled));
-
-/** Explain mode's own scratch of `compiled` (apart from the fast path's), made on first use. */
-const walkScratch = lastMemo((compiled: CompiledPipeline) => newScratch(compiled));
 
 /**
  * The eager explaining loop [X1]-[X4], the oracle of the lazy one and the explanation of plans with code
@@ -479,6 +513,9 @@ interface PlanInfo {
   eager: boolean;
   /** Every handler's status before anything ran: disabled, wrong event type, or (live) not matched. */
   template: Uint8Array;
+  /** Where an event's statuses are worked out (see `statusesFrom`), and the statuses given last. */
+  work: Uint8Array;
+  last: Uint8Array | null;
   /** Per rank: the shared, frozen story of a disabled or wrong-event-type handler; null for a live one. */
   fixed: (HandlerExplain | null)[];
   /** Ranks of live handlers whose open breaker skips them [E3]. */
@@ -521,7 +558,7 @@ function buildPlanInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
       }
     }
   }
-  return { eager, template, fixed, skippers: Int32Array.from(skippers), shares };
+  return { eager, template, work: new Uint8Array(n), last: null, fixed, skippers: Int32Array.from(skippers), shares };
 }
 
 /** Marks the matchers a built story evaluated as evaluated in the memo's epoch, with their explanations [M6]. */
