@@ -50,6 +50,20 @@ describe('readers of explanations over a trace', () => {
     expect(() => explainedHandler(x, 5)).toThrow(/no handler at rank 5/);
   });
 
+  it('[X6][X1] equal statuses of events of one type are one array; a later event never changes an earlier one', () => {
+    const [blocked, audited, quiet] = events.map(explain) as [Explanation, Explanation, Explanation];
+    const again = explain(events[1]!);
+    const names = (x: Explanation) => [...handlerStatuses(x)].map((c) => HANDLER_STATUSES[c]);
+    // Read in turn, each after the next event was explained: the plan's scratch bytes were reused in between.
+    expect(names(blocked)).toEqual(['fired', 'fired', 'not_reached', 'wrong_event_type', 'disabled']);
+    expect(names(audited)).toEqual(['fired', 'not_matched', 'fired', 'wrong_event_type', 'disabled']);
+    expect(names(quiet)).toEqual(['not_matched', 'not_matched', 'fired', 'wrong_event_type', 'disabled']);
+    expect(handlerStatuses(again)).not.toBe(handlerStatuses(quiet));
+    expect(names(again)).toEqual(names(audited));
+    expect(handlerStatuses(explain(events[1]!))).toBe(handlerStatuses(again));
+    expect(names(blocked)).toEqual(['fired', 'fired', 'not_reached', 'wrong_event_type', 'disabled']);
+  });
+
   it('[X6][R13] activity counts statuses and runs without building every story', () => {
     const open = createActivityBuilder(compiled, events.length);
     const shut = createActivityBuilder(compiled, events.length);
