@@ -182,8 +182,9 @@ const intersects = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.
 
 /**
  * One wire's route: source handle (right middle of `from`) to target handle (left middle of `to`), around
- * every other box in `boxes` (but one lying on the source's or target's handle), keeping MARGIN from
- * them where there is room. Null when there is no way around (nodes packed too tight to pass between).
+ * every box in `obstacles` (but one lying on the source's or target's handle) and around its own two nodes
+ * (a wire back to a node on the left goes round its source and its target, not under them), keeping MARGIN
+ * from them where there is room. Null when there is no way around (nodes packed too tight to pass between).
  */
 export function routeWire(from: Box, to: Box, obstacles: readonly Box[]): Point[] | null {
   const S = { x: from.x + from.width, y: from.y + from.height / 2 };
@@ -193,7 +194,7 @@ export function routeWire(from: Box, to: Box, obstacles: readonly Box[]): Point[
   // A node close to an endpoint keeps a smaller margin there (the wire still passes beside it); one lying
   // on an endpoint (nodes dropped onto each other) cannot be avoided: route around the rest.
   const gap = (p: Point, b: Box) => Math.max(b.x - p.x, p.x - (b.x + b.width), b.y - p.y, p.y - (b.y + b.height));
-  const rects = obstacles.flatMap((b) => {
+  const rects = [from, to, ...obstacles].flatMap((b) => {
     const d = Math.min(gap(s, b), gap(g, b));
     if (d <= 0) return [];
     return [grow(b, Math.min(MARGIN, d - 0.5))];

@@ -23,6 +23,17 @@ describe('routeWire', () => {
     for (let k = 1; k < r.length; k++) expect(r[k]!.x === r[k - 1]!.x || r[k]!.y === r[k - 1]!.y).toBe(true);
   });
 
+  it('goes round its own source and target on the way back to a node on the left, not under them', () => {
+    const from = box(400, 0), to = box(0, 0);
+    const r = routeWire(from, to, [])!;
+    expect(crossesAny(r, [from, to])).toBe(false);
+    expect(r[0]).toEqual({ x: 600, y: 40 });
+    expect(r[r.length - 1]).toEqual({ x: 0, y: 40 });
+    // Out of the source to the right, and into the target from its left.
+    expect(r[1]!.x).toBeGreaterThan(600);
+    expect(r[r.length - 2]!.x).toBeLessThan(0);
+  });
+
   it('gives up (null) when the source is walled in', () => {
     const walls = [box(-100, -100, 50, 300), box(260, -100, 40, 300), box(-100, -100, 400, 50), box(-100, 130, 400, 50)];
     expect(routeWire(box(0, 0), box(400, 0), walls)).toBeNull();
@@ -41,7 +52,7 @@ describe('routeWire', () => {
     expect(crossesAny(r, [between])).toBe(false);
   });
 
-  it('crosses no other node, for random non-overlapping layouts (when it finds a route)', () => {
+  it('crosses no node, its own two included, for random non-overlapping layouts (when it finds a route)', () => {
     const cell = fc.record({ col: fc.integer({ min: 0, max: 5 }), row: fc.integer({ min: 0, max: 5 }), dx: fc.integer({ min: 0, max: 60 }), dy: fc.integer({ min: 0, max: 40 }) });
     fc.assert(
       fc.property(fc.uniqueArray(cell, { minLength: 2, maxLength: 14, selector: (c) => `${c.col},${c.row}` }), fc.nat(), fc.nat(), (cells, a, b) => {
@@ -53,6 +64,7 @@ describe('routeWire', () => {
         if (!r) return;
         const others = [...boxes].filter(([id]) => id !== from && id !== to).map(([, bx]) => bx);
         expect(crossesAny(r, others)).toBe(false);
+        expect(crossesAny(r, [boxes.get(from)!, boxes.get(to)!])).toBe(false);
         expect(r[0]).toEqual({ x: boxes.get(from)!.x + 240, y: boxes.get(from)!.y + 45 });
         expect(r[r.length - 1]).toEqual({ x: boxes.get(to)!.x, y: boxes.get(to)!.y + 45 });
       }),
