@@ -17,11 +17,8 @@ async function expectTruthfulWires(page: Page, what: string, scope = '.react-flo
   expect(crossings, `${what}: wires passing under other nodes, or under their own past the handles`).toEqual([]);
 }
 
-/** Drags node `id` with the mouse so that its centre sits on the middle of the wire `from`→`to`. */
-async function dropOnWire(page: Page, id: string, from: string, to: string): Promise<void> {
-  const wire = await page.locator(`.react-flow__edge[data-id='${JSON.stringify([from, to])}'] path.react-flow__edge-path`).boundingBox();
-  if (!wire) throw new Error('wire not on screen');
-  const target = { x: wire.x + wire.width / 2, y: wire.y + wire.height / 2 };
+/** Drags node `id` with the mouse until its centre sits at `target` (screen coordinates). */
+async function dragCentreTo(page: Page, id: string, target: { x: number; y: number }): Promise<void> {
   // React Flow starts a drag after a small threshold: correct once if the first drag fell short.
   for (let i = 0; i < 2; i++) {
     const box = await node(page, id).boundingBox();
@@ -30,6 +27,14 @@ async function dropOnWire(page: Page, id: string, from: string, to: string): Pro
     if (Math.abs(dx) < 4 && Math.abs(dy) < 4) break;
     await dragNode(page, id, dx, dy);
   }
+}
+
+/** Drags node `id` with the mouse so that its centre sits on the middle of the wire `from`→`to`. */
+async function dropOnWire(page: Page, id: string, from: string, to: string): Promise<void> {
+  const wire = await page.locator(`.react-flow__edge[data-id='${JSON.stringify([from, to])}'] path.react-flow__edge-path`).boundingBox();
+  if (!wire) throw new Error('wire not on screen');
+  const target = { x: wire.x + wire.width / 2, y: wire.y + wire.height / 2 };
+  await dragCentreTo(page, id, target);
   const box = (await node(page, id).boundingBox())!;
   expect(box.y < target.y && target.y < box.y + box.height, 'the node sits across the wire').toBe(true);
 }
@@ -76,14 +81,8 @@ test('a wire back to a node on its left goes round its own source and target, no
   // right side and go round both cards to reach the handler's left side.
   const matcher = (await node(page, 'm-prompt-injection').boundingBox())!;
   const handler = (await node(page, 'h-block-injection').boundingBox())!;
-  // Onto free space below the other cards, its right side left of the matcher's left side (corrected once:
-  // React Flow starts a drag after a small threshold).
-  const target = { x: matcher.x - 40 - handler.width, y: matcher.y + 420 };
-  for (let i = 0; i < 2; i++) {
-    const at = (await node(page, 'h-block-injection').boundingBox())!;
-    if (Math.abs(target.x - at.x) < 4 && Math.abs(target.y - at.y) < 4) break;
-    await dragNode(page, 'h-block-injection', target.x - at.x, target.y - at.y);
-  }
+  // Onto free space below the other cards, its right side left of the matcher's left side.
+  await dragCentreTo(page, 'h-block-injection', { x: matcher.x - 40 - handler.width / 2, y: matcher.y + 420 + handler.height / 2 });
   await settled(page);
   const moved = (await node(page, 'h-block-injection').boundingBox())!;
   expect(moved.x + moved.width, 'the handler now stands left of its matcher').toBeLessThan(matcher.x);

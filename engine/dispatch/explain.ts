@@ -45,7 +45,7 @@ export function explainEvent(compiled: CompiledPipeline, event: HookEvent, state
   const recorder = walkRecorder(compiled);
   const result = walk(compiled, plan, event, state, now, timer, recorder);
   const records = recorder.records;
-  const walked: Walked = { compiled, plan, info, now, records, event, breakers: state.breakers, statuses: null, stories: null, complete: false };
+  const walked: Walked = { compiled, plan, info, now, records, event, breakers: state.breakers, stories: null, complete: false };
   const explanation = new EventExplanation(event, state, plan.mode, result, precedenceNote(compiled, records, result, plan.mode === 'sync'), null, walked);
   return { result, explanation };
 }
@@ -104,7 +104,7 @@ function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEve
 
 /**
  * Where a lazily explained event's statuses and stories come from: its plan and the record of its walk, and
- * what was derived from them so far (one object, so that an explanation starts with few fields to set).
+ * the stories built from them so far (one object, so that an explanation starts with few fields to set).
  */
 interface Walked {
   compiled: CompiledPipeline;
@@ -114,7 +114,6 @@ interface Walked {
   records: readonly StepRecord[];
   event: HookEvent;
   breakers: DispatchState['breakers'];
-  statuses: Uint8Array | null;
   /** Stories built so far, by rank; complete once `handlers` was built. */
   stories: (HandlerExplain | undefined)[] | null;
   complete: boolean;
@@ -153,7 +152,6 @@ class EventExplanation implements Explanation {
   #handlers: HandlerExplain[] | null;
   /** The record the statuses and stories come from until `handlers` is set from outside; null for an eager explanation. */
   #walked: Walked | null;
-  /** The statuses of an eager explanation, or of one whose `handlers` was set. */
   #statuses: Uint8Array | null = null;
 
   constructor(event: HookEvent, state: DispatchState, mode: DispatchResult['mode'], result: DispatchResult, precedence: string | undefined, handlers: HandlerExplain[] | null, walked: Walked | null) {
@@ -189,9 +187,7 @@ class EventExplanation implements Explanation {
   }
 
   static statusesOf(x: EventExplanation): Uint8Array {
-    const w = x.#walked;
-    if (w !== null) return (w.statuses ??= statusesFrom(w));
-    return (x.#statuses ??= statusesFromStories(EventExplanation.handlersOf(x)));
+    return (x.#statuses ??= x.#walked ? statusesFrom(x.#walked) : statusesFromStories(EventExplanation.handlersOf(x)));
   }
 
   static handlerOf(x: EventExplanation, rank: number): HandlerExplain {
@@ -354,29 +350,20 @@ interface RunRecord {
 
 type StepRecord = BreakerRecord | RunRecord;
 
-/** Runs one handler on the chain [M8][E1] and records what happened. */
-function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, timer: () => number): RunRecord {
+/**
+ * Runs one handler on the chain [M8][E1] and records what happened. `plain`: a plain audit handler
+ * (`PlanStep.record`), settled as on the fast path (`settleRecord`); it comes to the shared CONTINUE (the
+ * story shows no more of it), or to the failure to make its record.
+ */
+function runRecord(compiled: CompiledPipeline, c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, timer: () => number, plain = false): RunRecord {
   const payloadBefore = c.payload;
   const varsBefore = c.vars;
   const t0 = timer();
   // [M8][E1] a code matcher that could not answer: the handler's error policy decides, as on the fast path.
-  const result = failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
+  const result = plain ? settleRecord(c, h, scope, event, now) ?? PLAIN_AUDIT : failure ? matcherFailed(compiled, failure) : runSafely(h, scope);
   const elapsed = timer() - t0;
-  settle(c, h, result, event, now);
+  if (!plain) settle(c, h, result, event, now);
   return new RunRecordOf(h.rank, result, c.lastError, c.lastIgnored, payloadBefore, varsBefore, c.payload, c.vars, c.changed, c.ended, result.duration_ms ?? elapsed);
-}
-
-/**
- * A plain audit handler's run (`PlanStep.record`), settled as on the fast path (`settleRecord`): its result is
- * the shared CONTINUE a plain audit comes to (the story shows no more of it), or the failure to make the record.
- */
-function plainRunRecord(c: Chain, h: CompiledHandler, scope: Scope, event: HookEvent, now: number, timer: () => number): RunRecord {
-  const payload = c.payload;
-  const vars = c.vars;
-  const t0 = timer();
-  const failed = settleRecord(c, h, scope, event, now);
-  const elapsed = timer() - t0;
-  return new RunRecordOf(h.rank, failed ?? PLAIN_AUDIT, c.lastError, c.lastIgnored, payload, vars, c.payload, c.vars, c.changed, c.ended, elapsed);
 }
 
 const PLAIN_AUDIT: ActionResult = Object.freeze({ ok: true as const, outcome: Object.freeze({ decision: 'continue' as const }) });
@@ -430,7 +417,7 @@ class WalkRecorder implements ChainRecorder {
     this.keep({ kind: 'breaker', rank, blocked, reason });
   }
   ran(c: Chain, h: CompiledHandler, failure: MatcherFailure | null, scope: Scope, event: HookEvent, now: number, plain: boolean): void {
-    this.keep(plain ? plainRunRecord(c, h, scope, event, now, this.timer) : runRecord(this.compiled, c, h, failure, scope, event, now, this.timer));
+    this.keep(runRecord(this.compiled, c, h, failure, scope, event, now, this.timer, plain));
   }
   private keep(rec: StepRecord): void {
     if (this.records === NO_RECORDS) this.records = [rec];
