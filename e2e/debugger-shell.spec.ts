@@ -78,6 +78,18 @@ test('the URL keeps mode, pipeline, trace and step: reload lands on the same ste
   await expect(stepView(page, 21)).toBeVisible();
 });
 
+test('Debug clicked the moment the app shows stays Debug: the start-up does not switch back to Edit', async ({ page }) => {
+  // A first visit on a slow machine: the demo trace is still being stored when the button is clicked.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+  await page.goto('/');
+  await page.getByTestId('mode-debug').click();
+  await expect(page.getByTestId('step-view')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('mode-debug')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/[?&]mode=debug/);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+});
+
 test('downloads the stored trace as trace v1 JSONL from the library row, and it imports back the same', async ({ page }) => {
   await openDebugger(page);
   const row = page.getByTestId('trace-item').first();

@@ -56,8 +56,14 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   let stopUrlSync = () => undefined as void;
   let stopped = false;
   if (typeof window !== 'undefined') {
+    // A mode chosen while the app starts (Debug clicked before the trace library is up) is kept.
+    let modeChosen = false;
+    const stopWatch = store.subscribe((s, prev) => {
+      if (s.mode !== prev.mode) modeChosen = true;
+    });
     void ready.then(() => {
-      if (!stopped) stopUrlSync = startUrlSync({ store, openPipeline: workspace.openPipeline, openTrace: replay.openTrace, goTo: replay.goTo, window });
+      stopWatch();
+      if (!stopped) stopUrlSync = startUrlSync({ store, openPipeline: workspace.openPipeline, openTrace: replay.openTrace, goTo: replay.goTo, window, modeChosen });
     });
   }
   return {

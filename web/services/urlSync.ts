@@ -9,7 +9,8 @@ import type { Mode } from '../store/shellSlice.ts';
  * a bounded integer, anything else is ignored.
  */
 export interface Place {
-  mode: Mode;
+  /** Null when the URL does not say (a first visit to `/`): the mode in use stays. */
+  mode: Mode | null;
   pipeline: string | null;
   trace: string | null;
   /** 0-based step index. */
@@ -26,13 +27,14 @@ export function parsePlace(search: string): Place {
   };
   const stepText = p.get('step');
   const step = stepText !== null && /^[0-9]{1,9}$/.test(stepText) && Number(stepText) >= 1 ? Number(stepText) - 1 : null;
-  return { mode: p.get('mode') === 'debug' ? 'debug' : 'edit', pipeline: id('pipeline'), trace: id('trace'), step };
+  const mode = p.get('mode');
+  return { mode: mode === 'debug' || mode === 'edit' ? mode : null, pipeline: id('pipeline'), trace: id('trace'), step };
 }
 
 export function formatPlace(place: Place, base: string): string {
   const p = new URLSearchParams(base);
   for (const k of ['mode', 'pipeline', 'trace', 'step']) p.delete(k);
-  p.set('mode', place.mode);
+  if (place.mode) p.set('mode', place.mode);
   if (place.pipeline) p.set('pipeline', place.pipeline);
   if (place.mode === 'debug' && place.trace) p.set('trace', place.trace);
   if (place.mode === 'debug' && place.trace && place.step !== null) p.set('step', String(place.step + 1));
@@ -45,6 +47,11 @@ export interface UrlSyncDeps {
   openTrace(id: string): Promise<void>;
   goTo(index: number): void;
   window: Window;
+  /**
+   * The user switched mode while the app was starting (before this sync): the landing URL's mode does
+   * not switch it back. Without this, Debug clicked during start-up flipped back to Edit.
+   */
+  modeChosen?: boolean;
 }
 
 function placeOf(store: AppStore): Place {
@@ -53,15 +60,16 @@ function placeOf(store: AppStore): Place {
 }
 
 /** Starts after the app is ready: goes to the URL's place, then keeps the URL in step with the store. */
-export function startUrlSync({ store, openPipeline, openTrace, goTo, window: win }: UrlSyncDeps): () => void {
+export function startUrlSync({ store, openPipeline, openTrace, goTo, window: win, modeChosen = false }: UrlSyncDeps): () => void {
   let applying = false;
 
-  async function apply(place: Place): Promise<void> {
+  async function apply(place: Place, keepMode: boolean): Promise<void> {
     applying = true;
     try {
       const s = store.getState();
       if (place.pipeline && place.pipeline !== s.pipelineId) await openPipeline(place.pipeline).catch(() => undefined);
-      if (place.mode !== store.getState().mode) store.getState().setMode(place.mode);
+      if (keepMode) place = { ...place, mode: store.getState().mode };
+      if (place.mode && place.mode !== store.getState().mode) store.getState().setMode(place.mode);
       if (place.mode === 'debug' && place.trace && place.trace !== store.getState().traceId) await openTrace(place.trace).catch(() => undefined);
       if (place.mode === 'debug' && place.step !== null && store.getState().traceId === place.trace && place.step !== store.getState().position) goTo(place.step);
     } finally {
@@ -85,9 +93,9 @@ export function startUrlSync({ store, openPipeline, openTrace, goTo, window: win
     if (moved) write(true);
     else if (s.pipelineId !== prev.pipelineId || s.traceId !== prev.traceId || s.position !== prev.position) write(false);
   });
-  const onPop = () => void apply(parsePlace(win.location.search));
+  const onPop = () => void apply(parsePlace(win.location.search), false);
   win.addEventListener('popstate', onPop);
-  void apply(parsePlace(win.location.search));
+  void apply(parsePlace(win.location.search), modeChosen);
   return () => {
     unsubscribe();
     win.removeEventListener('popstate', onPop);
