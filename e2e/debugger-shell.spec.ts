@@ -87,7 +87,6 @@ test('Debug clicked the moment the app shows stays Debug: the start-up does not 
   await expect(page.getByTestId('step-view')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('mode-debug')).toHaveAttribute('aria-pressed', 'true');
   await expect(page).toHaveURL(/[?&]mode=debug/);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
 });
 
 test('downloads the stored trace as trace v1 JSONL from the library row, and it imports back the same', async ({ page }) => {

@@ -63,12 +63,11 @@ function placeOf(store: AppStore): Place {
 export function startUrlSync({ store, openPipeline, openTrace, goTo, window: win, modeChosen = false }: UrlSyncDeps): () => void {
   let applying = false;
 
-  async function apply(place: Place, keepMode: boolean): Promise<void> {
+  async function apply(place: Place): Promise<void> {
     applying = true;
     try {
       const s = store.getState();
       if (place.pipeline && place.pipeline !== s.pipelineId) await openPipeline(place.pipeline).catch(() => undefined);
-      if (keepMode) place = { ...place, mode: store.getState().mode };
       if (place.mode && place.mode !== store.getState().mode) store.getState().setMode(place.mode);
       if (place.mode === 'debug' && place.trace && place.trace !== store.getState().traceId) await openTrace(place.trace).catch(() => undefined);
       if (place.mode === 'debug' && place.step !== null && store.getState().traceId === place.trace && place.step !== store.getState().position) goTo(place.step);
@@ -93,9 +92,10 @@ export function startUrlSync({ store, openPipeline, openTrace, goTo, window: win
     if (moved) write(true);
     else if (s.pipelineId !== prev.pipelineId || s.traceId !== prev.traceId || s.position !== prev.position) write(false);
   });
-  const onPop = () => void apply(parsePlace(win.location.search), false);
+  const onPop = () => void apply(parsePlace(win.location.search));
   win.addEventListener('popstate', onPop);
-  void apply(parsePlace(win.location.search), modeChosen);
+  const landing = parsePlace(win.location.search);
+  void apply(modeChosen ? { ...landing, mode: store.getState().mode } : landing);
   return () => {
     unsubscribe();
     win.removeEventListener('popstate', onPop);
