@@ -2,12 +2,12 @@ import type { JsonPrimitive } from '../model/json.ts';
 import { foldCase, requireAll, requireAny, UNKNOWN, type Atom, type Requirement } from '../match/atoms.ts';
 import type { Getter, NumberReader, Scope } from '../match/path.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
-import { literalAutomaton, type LiteralAutomaton } from '../match/literalAutomaton.ts';
+import { literalAutomaton, wordTrie, type LiteralAutomaton, type WordTrie } from '../match/literalAutomaton.ts';
 
 /**
  * The candidate index of one event type, over its live handlers' slots (slot i: the i-th live handler in
  * execution order): handlers filed under the atoms that must hold for them to match (values of eq/in,
- * bounds of numeric compares, literals of regexes and prefixes). A handler's atoms come in groups that must
+ * bounds of numeric compares, literals of regexes, prefixes and suffixes). A handler's atoms come in groups that must
  * all hold, one atom of each (`all` of several indexed clauses is several groups). A gather sets, per group,
  * the bit of every slot that has an atom of that group hold (a posting is a word offset and a bit: one OR),
  * then reads the candidates out a word at a time: group 0's bits, AND for each further group its bits or
@@ -27,8 +27,21 @@ export interface CandidateIndex {
   /** Postings are (offset, bit) pairs, flat: `hits[offset] |= bit` marks the slot's group as held. */
   values: { getter: Getter; byValue: Map<JsonPrimitive, Int32Array> }[];
   ranges: { number: NumberReader; gt: Sorted; gte: Sorted; lt: Sorted; lte: Sorted }[];
-  /** Per path: literals with their postings; `scan` finds the exact ones in one pass (null: test each). */
-  literals: { getter: Getter; exact: [string, Int32Array][]; folded: [string, Int32Array][]; scan: LiteralAutomaton | null }[];
+  /**
+   * Per path: literals with their postings — found anywhere (`exact`: case as written; `folded`: in the folded
+   * text), at the start (`starts`) or at the end (`ends`). `scan` finds the `exact` ones in one pass, and
+   * `startTrie`/`endTrie` the anchored ones in one walk from their end of the text (null: test each).
+   */
+  literals: {
+    getter: Getter;
+    exact: [string, Int32Array][];
+    folded: [string, Int32Array][];
+    scan: LiteralAutomaton | null;
+    starts: [string, Int32Array][];
+    startTrie: WordTrie | null;
+    ends: [string, Int32Array][];
+    endTrie: WordTrie | null;
+  }[];
   /** Per slot: 1 when an index hit alone proves the handler matches (its requirement is exact): no evaluation. */
   exact: Uint8Array;
 }
@@ -65,7 +78,7 @@ export function buildCandidateIndex(live: readonly Requirement[]): CandidateInde
   const exact = new Uint8Array(live.length);
   const values = new Map<string, { getter: Getter; byValue: Map<JsonPrimitive, number[]> }>();
   const ranges = new Map<string, { number: NumberReader; lists: Record<'gt' | 'gte' | 'lt' | 'lte', [number, number, number][]> }>();
-  const literals = new Map<string, { getter: Getter; exact: Map<string, number[]>; folded: Map<string, number[]> }>();
+  const literals = new Map<string, { getter: Getter; exact: Map<string, number[]>; folded: Map<string, number[]>; starts: Map<string, number[]>; ends: Map<string, number[]> }>();
   const file = <K>(m: Map<K, number[]>, k: K, offset: number, bit: number) => {
     const list = m.get(k);
     if (list) list.push(offset, bit);
@@ -96,8 +109,9 @@ export function buildCandidateIndex(live: readonly Requirement[]): CandidateInde
       ix.lists[atom.op].push([atom.bound, offset, bit]);
     } else {
       let ix = literals.get(atom.path);
-      if (!ix) literals.set(atom.path, (ix = { getter: atom.getter, exact: new Map(), folded: new Map() }));
-      file(atom.folded ? ix.folded : ix.exact, atom.text, offset, bit);
+      if (!ix) literals.set(atom.path, (ix = { getter: atom.getter, exact: new Map(), folded: new Map(), starts: new Map(), ends: new Map() }));
+      // Folded literals are only ever filed as found anywhere (clauseAtoms).
+      file(atom.folded ? ix.folded : atom.at === 'start' ? ix.starts : atom.at === 'end' ? ix.ends : ix.exact, atom.text, offset, bit);
     }
   }
 
@@ -110,17 +124,33 @@ export function buildCandidateIndex(live: readonly Requirement[]): CandidateInde
     groups,
     always,
     needs,
-    values: [...values.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, Int32Array.from(v)])) })),
+    values: [...values.values()].map((ix) => ({ getter: ix.getter, byValue: new Map([...ix.byValue].map(([k, v]) => [k, postings(v)])) })),
     ranges: [...ranges.values()].map((ix) => ({ number: ix.number, gt: sorted(ix.lists.gt), gte: sorted(ix.lists.gte), lt: sorted(ix.lists.lt), lte: sorted(ix.lists.lte) })),
     literals: [...literals.values()].map((ix) => ({
       getter: ix.getter,
-      exact: [...ix.exact].map(([t, r]) => [t, Int32Array.from(r)] as [string, Int32Array]),
-      folded: [...ix.folded].map(([t, r]) => [t, Int32Array.from(r)] as [string, Int32Array]),
+      exact: [...ix.exact].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      folded: [...ix.folded].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
       scan: ix.exact.size > 2 ? literalAutomaton([...ix.exact.keys()]) : null,
+      starts: [...ix.starts].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      startTrie: ix.starts.size > 1 ? wordTrie([...ix.starts.keys()]) : null,
+      ends: [...ix.ends].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      endTrie: ix.ends.size > 1 ? wordTrie([...ix.ends.keys()].map(reversed)) : null,
     })),
     exact,
   };
 }
+
+/**
+ * Flat (offset, bit) pairs as postings: the bits of one offset merged into one mask (a value that many
+ * handlers list marks their bits word by word, one OR per word instead of one per handler), offsets ascending.
+ */
+function postings(pairs: readonly number[]): Int32Array {
+  const byOffset = new Map<number, number>();
+  for (let i = 0; i < pairs.length; i += 2) byOffset.set(pairs[i]!, (byOffset.get(pairs[i]!) ?? 0) | pairs[i + 1]!);
+  return Int32Array.from([...byOffset].sort((a, b) => a[0] - b[0]).flat());
+}
+
+const reversed = (text: string): string => [...text].reverse().join('');
 
 const SLOT = new Float64Array(1);
 
@@ -176,6 +206,42 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
       for (let i = 0; i < l.exact.length; i++) {
         const entry = l.exact[i]!;
         if (s.includes(entry[0])) hit(hits, entry[1], 0, entry[1].length);
+      }
+    }
+    if (l.starts.length !== 0) {
+      const t = l.startTrie;
+      if (t !== null) {
+        // One walk from the first code unit: each word that begins the text ends at a state on the way.
+        const { next, word } = t;
+        for (let i = 0, st = 0, end = s.length < t.depth ? s.length : t.depth; i < end; i++) {
+          const code = s.charCodeAt(i);
+          if (code >= 128 || (st = next[(st << 7) | code]!) === 0) break;
+          const w = word[st]!;
+          if (w >= 0) hit(hits, l.starts[w]![1], 0, l.starts[w]![1].length);
+        }
+      } else {
+        for (let i = 0; i < l.starts.length; i++) {
+          const entry = l.starts[i]!;
+          if (s.startsWith(entry[0])) hit(hits, entry[1], 0, entry[1].length);
+        }
+      }
+    }
+    if (l.ends.length !== 0) {
+      const t = l.endTrie;
+      if (t !== null) {
+        // The same over the words reversed, from the last code unit down.
+        const { next, word } = t;
+        for (let i = s.length - 1, st = 0, end = s.length < t.depth ? 0 : s.length - t.depth; i >= end; i--) {
+          const code = s.charCodeAt(i);
+          if (code >= 128 || (st = next[(st << 7) | code]!) === 0) break;
+          const w = word[st]!;
+          if (w >= 0) hit(hits, l.ends[w]![1], 0, l.ends[w]![1].length);
+        }
+      } else {
+        for (let i = 0; i < l.ends.length; i++) {
+          const entry = l.ends[i]!;
+          if (s.endsWith(entry[0])) hit(hits, entry[1], 0, entry[1].length);
+        }
       }
     }
     if (l.folded.length === 0) continue;

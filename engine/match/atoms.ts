@@ -1,7 +1,7 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
 import type { Getter, NumberReader } from './path.ts';
-import { finiteWords, wholeWords } from './literalRegex.ts';
+import { finiteLanguage } from './literalRegex.ts';
 import { foldCase } from './fold.ts';
 import { requiredLiteral } from './requiredLiteral.ts';
 
@@ -12,7 +12,15 @@ import { requiredLiteral } from './requiredLiteral.ts';
 export type Atom =
   | { kind: 'value'; path: string; getter: Getter; values: readonly JsonPrimitive[] }
   | { kind: 'range'; path: string; getter: Getter; number: NumberReader; op: 'gt' | 'gte' | 'lt' | 'lte'; bound: number }
-  | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean };
+  | { kind: 'literal'; path: string; getter: Getter; text: string; folded: boolean; at: LiteralPlace; exact: boolean };
+
+/**
+ * Where a literal atom's text must occur in the string at its path: anywhere (`any`), at its start or at its
+ * end. With `exact`, the clause passes exactly when one of its atoms holds (`prefix "rm "`, or a regex whose
+ * language is those words at those places, `^(ls|cat)`), so an index hit is the verdict; without, the atom is
+ * only necessary (a regex's required literal: `rm` of `rm\s+-rf`), and the clause is still evaluated.
+ */
+export type LiteralPlace = 'any' | 'start' | 'end';
 
 /** The atom a single clause implies, if any. */
 export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number: NumberReader = readNumber(getter)): Atom | null {
@@ -28,7 +36,7 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
       return typeof expected === 'number' ? { kind: 'range', path, getter, number, op, bound: expected } : null;
     case 'prefix':
     case 'suffix':
-      return typeof expected === 'string' && expected.length > 0 ? { kind: 'literal', path, getter, text: expected, folded: false } : null;
+      return typeof expected === 'string' && expected.length > 0 ? { kind: 'literal', path, getter, text: expected, folded: false, at: op === 'prefix' ? 'start' : 'end', exact: true } : null;
     case 'regex': {
       const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
       const flags = typeof expected === 'object' && expected && !Array.isArray(expected) && typeof expected.flags === 'string' ? expected.flags : '';
@@ -36,7 +44,7 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
       const text = requiredLiteral(source);
       if (text === null) return null;
       const folded = flags.includes('i');
-      return { kind: 'literal', path, getter, text: folded ? foldCase(text) : text, folded };
+      return { kind: 'literal', path, getter, text: folded ? foldCase(text) : text, folded, at: 'any', exact: false };
     }
     default:
       return null; // ne, nin, exists, contains (arrays too): no safe necessary atom
@@ -44,25 +52,41 @@ export function clauseAtom(path: string, getter: Getter, op: ClauseOp, expected:
 }
 
 /**
- * The atoms of a clause: for a regex with a finite language (`^(sudo|su) `), one literal per string of it —
- * one of them occurs in any text it matches — which narrows far better than one required literal; else the
- * clause's single atom, if any.
+ * The atoms of a clause: for a regex with a finite language (`^(sudo|su) `), one atom per word of it — one of
+ * them occurs in any text it matches — which narrows far better than one required literal; else the
+ * clause's single atom, if any. Without `i` or `m`, a word is filed where RE2 lets it match — the whole text
+ * (a value), its start, its end or anywhere — and the atoms are exact: the regex passes exactly when one holds
+ * (a finite language's words are ASCII, so code units and code points agree; see literalRegex.ts). With `i`
+ * or `m` they are folded or unanchored necessary literals, and the regex is still evaluated.
  */
 export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected: JsonValue, number?: NumberReader): readonly Atom[] | null {
   if (op === 'regex') {
     const source = typeof expected === 'string' ? expected : typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.pattern : null;
     const flags = typeof expected === 'object' && expected && !Array.isArray(expected) ? expected.flags ?? '' : '';
     if (typeof source === 'string' && typeof flags === 'string') {
-      // `^(rm|mv)$`: the text is one of the words — a value atom, exact like `in` (the regex sees only strings).
-      const whole = wholeWords(source, flags);
-      if (whole) return [{ kind: 'value', path, getter, values: whole }];
-      const finite = finiteWords(source, flags);
-      if (finite && finite.words.length > 0 && finite.words.length <= 8 && !finite.words.includes('')) return finite.words.map((text) => ({ kind: 'literal', path, getter, text, folded: finite.folded }));
+      const lang = finiteLanguage(source, flags);
+      if (lang !== null && lang.words.length > 0 && lang.words.length <= MAX_REGEX_WORDS) {
+        if (!lang.fold && !lang.multiline) {
+          const whole = lang.words.filter((w) => w.start && w.end).map((w) => w.text);
+          const rest = lang.words.filter((w) => !(w.start && w.end));
+          // An empty word at one end or none (`^`, `a?`) matches every text: nothing to index.
+          if (!rest.some((w) => w.text === '')) {
+            const atoms: Atom[] = rest.map((w) => ({ kind: 'literal', path, getter, text: w.text, folded: false, at: w.start ? 'start' : w.end ? 'end' : 'any', exact: true }));
+            if (whole.length > 0) atoms.unshift({ kind: 'value', path, getter, values: [...new Set(whole)] });
+            return atoms;
+          }
+        } else if (!lang.words.some((w) => w.text === '')) {
+          return [...new Set(lang.words.map((w) => w.text))].map((text) => ({ kind: 'literal', path, getter, text, folded: lang.fold, at: 'any', exact: false }));
+        }
+      }
     }
   }
   const atom = clauseAtom(path, getter, op, expected, number);
   return atom ? [atom] : null;
 }
+
+/** At most this many words of a regex's finite language are filed in the index (else its required literal). */
+const MAX_REGEX_WORDS = 16;
 
 export { foldCase } from './fold.ts';
 

@@ -240,9 +240,10 @@ function requirementOf(node: Node): Requirement {
   switch (node.kind) {
     case 'clause': {
       const { path, getter, op, expected, number } = node.clause;
-      // Exact when every atom is a value or a range (eq/in, numeric compares, whole-string regexes `^(a|b)$`).
+      // Exact when every atom is a value, a range or an exact literal (eq/in, numeric compares, prefix/suffix,
+      // finite-language regexes `^(a|b)$`, `^(ls|cat) `, `\.(ts|js)$`).
       const atoms = clauseAtoms(path.text, getter, op, expected, number);
-      return requireAtoms(atoms, atoms !== null && atoms.every((a) => a.kind !== 'literal'));
+      return requireAtoms(atoms, atoms !== null && atoms.every((a) => a.kind !== 'literal' || a.exact));
     }
     case 'all':
       return requireAll(node.children.map(requirementOf));

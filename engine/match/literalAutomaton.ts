@@ -105,3 +105,59 @@ export function occurring(a: LiteralAutomaton, text: string): number[] {
   }
   return [...found];
 }
+
+/**
+ * Which of a set of words begin a text (or, built over the words reversed and walked from the text's last
+ * code unit down, end it): a trie walked from that end of the text for at most the longest word's length,
+ * without failure links (a word anchored at an end can only start there). Words must be non-empty printable
+ * ASCII; otherwise, or past a size bound, `wordTrie` returns null and the index tests them one by one.
+ * `anchoredWords(wordTrie(['ls', 'cat'])!, 'ls -l', false)` → `[0]`.
+ */
+export interface WordTrie {
+  /** next[(state << 7) | code]: the next state, 0 when no word goes on with that code (the root is never re-entered). */
+  next: Uint16Array;
+  /** Per state: the index of the word that ends there, or -1. */
+  word: Int32Array;
+  /** The longest word's length. */
+  depth: number;
+}
+
+export function wordTrie(words: readonly string[]): WordTrie | null {
+  if (words.length === 0) return null;
+  let states = 1;
+  for (const w of words) {
+    if (w.length === 0) return null;
+    for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) >= 128) return null;
+    states += w.length;
+  }
+  if (states > MAX_STATES) return null;
+  const next = new Uint16Array(states << 7);
+  const word = new Int32Array(states).fill(-1);
+  let made = 1;
+  let depth = 0;
+  words.forEach((w, index) => {
+    let s = 0;
+    for (let i = 0; i < w.length; i++) {
+      const at = (s << 7) | w.charCodeAt(i);
+      if (next[at] === 0) next[at] = made++;
+      s = next[at]!;
+    }
+    if (word[s] === -1) word[s] = index;
+    depth = Math.max(depth, w.length);
+  });
+  return { next: next.slice(0, made << 7), word: word.slice(0, made), depth };
+}
+
+/** The indexes of the trie's words that begin `text` (`fromEnd`: that end it, for a trie of reversed words): for tests and tools. */
+export function anchoredWords(t: WordTrie, text: string, fromEnd: boolean): number[] {
+  const found: number[] = [];
+  let s = 0;
+  for (let k = 0; k < text.length && k < t.depth; k++) {
+    const c = text.charCodeAt(fromEnd ? text.length - 1 - k : k);
+    if (c >= 128) break;
+    s = t.next[(s << 7) | c]!;
+    if (s === 0) break;
+    if (t.word[s]! >= 0) found.push(t.word[s]!);
+  }
+  return found;
+}

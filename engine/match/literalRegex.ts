@@ -21,7 +21,7 @@ import { literalAutomaton } from './literalAutomaton.ts';
 /** At most this many words in the language (a product of alternations and classes grows fast). */
 const MAX_WORDS = 256;
 
-interface Word {
+export interface Word {
   text: string;
   /** Anchored at the start (`^`, `\A`): the word must begin the text (with `m`: or follow a `\n`). */
   start: boolean;
@@ -29,7 +29,7 @@ interface Word {
   end: boolean;
 }
 
-interface Language {
+export interface Language {
   words: Word[];
   /** Case-insensitive: the words are folded, and so must the text be. */
   fold: boolean;
@@ -40,28 +40,6 @@ interface Language {
 export function literalSetTest(source: string, flags: string): ((s: string) => boolean) | null {
   const lang = finiteLanguage(source, flags);
   return lang === null ? null : testerOf(lang);
-}
-
-/**
- * The strings a finite-language pattern matches as a whole, when that is all it does (every word anchored
- * at both ends, no `i`, no `m`): `^(rm|mv)$` → `['rm', 'mv']`. The regex then passes exactly when the
- * text is one of them — a value lookup for the candidate index, whose hit is the verdict.
- */
-export function wholeWords(source: string, flags: string): string[] | null {
-  const lang = finiteLanguage(source, flags);
-  if (lang === null || lang.fold || lang.multiline || lang.words.length === 0 || !lang.words.every((w) => w.start && w.end)) return null;
-  return [...new Set(lang.words.map((w) => w.text))];
-}
-
-/**
- * The strings of a finite-language pattern, anchors ignored — one of them occurs in any text it matches
- * (folded when `folded`: compare against `foldCase(text)`) — or null when the pattern is not one. The
- * candidate index files the handler under each.
- */
-export function finiteWords(source: string, flags: string): { words: string[]; folded: boolean } | null {
-  const lang = finiteLanguage(source, flags);
-  if (lang === null) return null;
-  return { words: [...new Set(lang.words.map((w) => w.text))], folded: lang.fold };
 }
 
 /** The language of a pattern, or null when it is not a small finite set of ASCII words. */

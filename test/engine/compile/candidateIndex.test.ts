@@ -42,6 +42,43 @@ describe('candidate index', () => {
   });
 });
 
+describe('literal atoms at their place [C5][X5]', () => {
+  const env = { clock: { now: () => 0 } };
+  const stepsOf = (when: JsonObject) => {
+    const r = compilePipeline(pipeline([ev('e', 'tool.before_call'), match('m', when), handler('h', { type: 'add_context', text: 'hit' })], ['e->m', 'm->h']), { scanUpTo: 0 });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return { compiled: r.compiled, step: r.compiled.plan('tool.before_call').steps[0]! };
+  };
+
+  it('[C5] a finite language anchored at the start, the end or nowhere, and prefix/suffix, are exact: an index hit is the verdict', () => {
+    const cases: [JsonObject, string[], string[]][] = [
+      [{ 'payload.cmd': { regex: '^(ls|cat|grep)' } }, ['ls -l', 'cat x', 'grep'], ['echo ls', 'xls', 'l', '']],
+      [{ 'payload.cmd': { regex: '\\.(ts|js)$' } }, ['a.ts', '.js'], ['a.ts.bak', 'ts', 'a.tsx']],
+      [{ 'payload.cmd': { regex: '^rm$|^sudo |curl|\\.sh$' } }, ['rm', 'sudo ls', 'a curl b', 'x.sh'], ['rm -rf', 'ls sudo ', 'cur', 'x.shx']],
+      [{ 'payload.cmd': { prefix: 'git ' } }, ['git log'], ['a git ', 'git']],
+      [{ 'payload.cmd': { suffix: '.pem' } }, ['k.pem'], ['k.pem ', 'pem']],
+      [{ 'payload.cmd': { suffix: 'ſh' } }, ['baſh'], ['bash', 'ſ']],
+    ];
+    for (const [when, pass, fail] of cases) {
+      const { compiled, step } = stepsOf(when);
+      expect(step.exact, JSON.stringify(when)).toBe(true);
+      for (const cmd of pass) expect(dispatch(compiled, event({ cmd }), initialState(), env).context, `${JSON.stringify(when)} on ${cmd}`).toEqual(['hit']);
+      for (const cmd of [...fail, 7, null]) expect(dispatch(compiled, event({ cmd } as JsonObject), initialState(), env).context, `${JSON.stringify(when)} on ${cmd}`).toEqual([]);
+    }
+  });
+
+  it('[C5] case-insensitive and multi-line languages, and required literals, only narrow: the regex is still evaluated', () => {
+    for (const when of [{ 'payload.cmd': { regex: { pattern: '^(ls|cat)', flags: 'i' } } }, { 'payload.cmd': { regex: '(?m)^(ls|cat)' } }, { 'payload.cmd': { regex: 'rm\\s+-rf' } }]) {
+      const { compiled, step } = stepsOf(when);
+      expect(step.exact, JSON.stringify(when)).toBe(false);
+      expect(compiled.plan('tool.before_call').index.literals.length, JSON.stringify(when)).toBe(1);
+    }
+    const { compiled } = stepsOf({ 'payload.cmd': { regex: '(?m)^(ls|cat)' } });
+    expect(dispatch(compiled, event({ cmd: 'cd /\ncat x' }), initialState(), env).context).toEqual(['hit']);
+    expect(dispatch(compiled, event({ cmd: 'cd /; cat x' }), initialState(), env).context).toEqual([]);
+  });
+});
+
 describe('shared verdicts [M6]', () => {
   const env = { clock: { now: () => 0 } };
   it('[M6] matchers with the same conditions share one verdict per event, and differ when tools or agents differ', () => {

@@ -18,10 +18,13 @@ const clause: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.record({ p: path, v: value }).map(({ p, v }) => ({ [p]: v })),
   fc.record({ p: path, v: fc.array(value, { maxLength: 3 }) }).map(({ p, v }) => ({ [p]: { in: v } })),
   fc.record({ p: path, v: value }).map(({ p, v }) => ({ [p]: { ne: v } })),
-  fc.record({ p: path, v: fc.constantFrom('^B', 'a|b', 'sh$', '^(B|a)', '(ash|a)$', '^(Bash|b)$', 'a|sh$', '(?:as|ba)', 'B[a]') }).map(({ p, v }) => ({ [p]: { regex: v } })),
+  // Finite languages anchored at the start, the end, both or neither, mixed in one pattern, and with `m`
+  // (unanchored in the index): the index files their words where they may match, and an exact hit is the verdict.
+  fc.record({ p: path, v: fc.constantFrom('^B', 'a|b', 'sh$', '^(B|a)', '(ash|a)$', '^(Bash|b)$', 'a|sh$', '(?:as|ba)', 'B[a]', '^a$|^Ba|sh$|as', '^(b|ba|bas)', '(h|sh|ash)$', '(?m)^a', 'ſh$|^ba') }).map(({ p, v }) => ({ [p]: { regex: v } })),
   fc.record({ p: path, v: fc.integer({ min: 0, max: 5 }), op: fc.constantFrom('gt', 'gte', 'lt', 'lte') }).map(({ p, v, op }) => ({ [p]: { [op]: v } })),
   fc.record({ p: path, v: fc.constantFrom('ba', 'B', 'as', 'S') }).map(({ p, v }) => ({ [p]: { regex: { pattern: v, flags: 'i' } } })),
-  fc.record({ p: path, v: fc.constantFrom('a', 'B', 'Ba') }).map(({ p, v }) => ({ [p]: { prefix: v } })),
+  fc.record({ p: path, v: fc.constantFrom('a', 'B', 'Ba', 'ba') }).map(({ p, v }) => ({ [p]: { prefix: v } })),
+  fc.record({ p: path, v: fc.constantFrom('a', 'h', 'sh', 'ſh', 'SH') }).map(({ p, v }) => ({ [p]: { suffix: v } })),
   fc.record({ p: path, v: fc.boolean() }).map(({ p, v }) => ({ [p]: { exists: v } })),
 );
 const condition: fc.Arbitrary<JsonObject> = fc.oneof(

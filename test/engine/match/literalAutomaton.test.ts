@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { literalAutomaton, occurring } from '../../../engine/match/literalAutomaton.ts';
+import { anchoredWords, literalAutomaton, occurring, wordTrie } from '../../../engine/match/literalAutomaton.ts';
 
 // The candidate index finds its literal atoms in one pass; it must find exactly the literals `includes`
 // finds, or the fast path would skip a handler that matches (or evaluate one it need not) [X5].
@@ -27,5 +27,23 @@ describe('literal automaton', () => {
     expect(literalAutomaton(['ab', ''])).toBeNull();
     expect(literalAutomaton(['ab', 'é'])).toBeNull();
     expect(occurring(literalAutomaton(['he', 'she', 'his', 'hers'])!, 'ushers').sort()).toEqual([0, 1, 3]);
+  });
+
+  it('[X5] a word trie finds exactly the words that begin the text, or (over the words reversed, walked from the end) end it', () => {
+    const reversed = (w: string) => [...w].reverse().join('');
+    fc.assert(
+      fc.property(fc.uniqueArray(literal, { minLength: 1, maxLength: 12 }), fc.array(text, { minLength: 1, maxLength: 5 }), (words, texts) => {
+        const starts = wordTrie(words)!;
+        const ends = wordTrie(words.map(reversed))!;
+        for (const t of texts) {
+          expect(anchoredWords(starts, t, false).sort((x, y) => x - y)).toEqual(words.map((w, i) => (t.startsWith(w) ? i : -1)).filter((i) => i >= 0));
+          expect(anchoredWords(ends, t, true).sort((x, y) => x - y)).toEqual(words.map((w, i) => (t.endsWith(w) ? i : -1)).filter((i) => i >= 0));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(anchoredWords(wordTrie(['ls', 'cat', 'l'])!, 'ls -l', false).sort()).toEqual([0, 2]);
+    expect(wordTrie(['ab', ''])).toBeNull();
+    expect(wordTrie(['ab', 'ſh'])).toBeNull();
   });
 });
