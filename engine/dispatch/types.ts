@@ -133,8 +133,11 @@ export interface Explanation {
   event_type: string;
   trace_id: string;
   mode: EventMode;
-  /** Every handler of the pipeline, in execution order. */
-  handlers: HandlerExplain[];
+  /**
+   * Every handler of the pipeline, in execution order. From `explainEvent`, an own, enumerable, read-only
+   * accessor built on first read [X6]; in a copy (JSON, structured clone, spread), a plain array.
+   */
+  readonly handlers: HandlerExplain[];
   decision: Decision;
   reason: string;
   decided_by: string | null;

@@ -40,7 +40,14 @@ function compareTrace(doc: PipelineInput, trace: TraceEvent[], withSandbox: bool
     const lazy = explainEvent(r.compiled, e, lazyState, env);
     expect(withoutDurations(lazy.result)).toEqual(withoutDurations(eager.result));
     // Without code matchers the handlers are not computed yet: an accessor until first read.
-    if (!withSandbox) expect(typeof Object.getOwnPropertyDescriptor(lazy.explanation, 'handlers')?.get).toBe('function');
+    if (!withSandbox) {
+      // Own and enumerable (JSON, structured clone, spread see it), read-only: a report is spread to be changed.
+      const d = Object.getOwnPropertyDescriptor(lazy.explanation, 'handlers');
+      expect([typeof d?.get, d?.set, d?.enumerable, d?.configurable]).toEqual(['function', undefined, true, true]);
+      expect(() => {
+        (lazy.explanation as { handlers: unknown }).handlers = [];
+      }).toThrow(TypeError);
+    }
     // The handlers are read last, after later events ran: the record alone must reconstruct them.
     lazyState = lazy.result.state;
     eagerState = eager.result.state;
@@ -66,6 +73,7 @@ function compareTrace(doc: PipelineInput, trace: TraceEvent[], withSandbox: bool
     expect(withoutDurations(clone)).toEqual(withoutDurations(eager));
     expect([...handlerStatuses(clone)]).toEqual([...handlerStatuses(lazy)]);
     expect([...handlerStatuses(JSON.parse(JSON.stringify(lazy)) as Explanation)]).toEqual([...handlerStatuses(lazy)]);
+    expect(withoutDurations({ ...lazy })).toEqual(withoutDurations(eager));
     read++;
   });
   return read;
