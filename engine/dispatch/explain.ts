@@ -17,7 +17,7 @@ import { verdictOfExplain } from '../compile/compileMatcher.ts';
 import { walkChain, type ChainRecorder, type DispatchEnv } from './dispatch.ts';
 import { lastMemo } from './lastMemo.ts';
 import { copyBytes } from './byteSlab.ts';
-import { STATUS_CODE, type DispatchResult, type DispatchState, type Explanation, type HandlerError, type HandlerExplain, type MatcherExplain, type PathExplain, type StateChange } from './types.ts';
+import { HANDLER_STATUSES, STATUS_CODE, type DispatchResult, type DispatchState, type Explanation, type HandlerError, type HandlerExplain, type MatcherExplain, type PathExplain, type StateChange } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
 /**
@@ -266,8 +266,9 @@ class EventExplanation implements Explanation {
 
 /**
  * Every handler's status code of a lazily explained event (see `handlerStatuses`), worked out in the plan's
- * scratch bytes. Equal to the statuses the plan gave last (most events of a trace repeat a few patterns),
- * it is that same array, so a trace's explanations keep one copy of each pattern instead of one per event.
+ * scratch bytes. Equal to statuses the plan gave before (for up to 18 handlers, any of the last 1024
+ * patterns; else the last one: most events of a trace repeat a few patterns), it is that same array, so a
+ * trace's explanations keep one copy of each pattern instead of one per event.
  */
 function statusesFrom(w: Walked): Uint8Array {
   const info = w.info;
@@ -285,10 +286,30 @@ function statusesFrom(w: Walked): Uint8Array {
   }
   const end = endedAt(recs);
   if (end >= 0) for (let r = end + 1; r < s.length; r++) if (s[r] === NOT_MATCHED || s[r] === BREAKER_OPEN) s[r] = NOT_REACHED;
+  if (s.length <= KEYED_UP_TO) {
+    // Few handlers: the statuses as one number (a digit in base STATUS_BASE per handler, exact in a double),
+    // the key of the patterns given before, so an event whose pattern was seen allocates nothing.
+    let key = 0;
+    for (let r = 0; r < s.length; r++) key = key * STATUS_BASE + s[r]!;
+    let known = info.byKey.get(key);
+    if (known === undefined) {
+      if (info.byKey.size >= KEYED_MAX) info.byKey.clear();
+      info.byKey.set(key, (known = copyBytes(s)));
+    }
+    return known;
+  }
   const last = info.last;
   if (last !== null && sameBytes(last, s)) return last;
   return (info.last = copyBytes(s));
 }
+
+/**
+ * Up to KEYED_UP_TO handlers a plan's status patterns are kept by key, at most KEYED_MAX of them: as many
+ * digits of STATUS_BASE as a double holds exactly (7 statuses: 18 handlers, 7^18 < 2^53).
+ */
+const STATUS_BASE = HANDLER_STATUSES.length;
+const KEYED_UP_TO = Math.floor(53 / Math.log2(STATUS_BASE));
+const KEYED_MAX = 1024;
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -500,6 +521,8 @@ interface PlanInfo {
   /** Where an event's statuses are worked out (see `statusesFrom`), and the statuses given last. */
   work: Uint8Array;
   last: Uint8Array | null;
+  /** Up to KEYED_UP_TO handlers: the statuses given so far, by their key (see `statusesFrom`). */
+  byKey: Map<number, Uint8Array>;
   /** Per rank: the shared, frozen story of a disabled or wrong-event-type handler; null for a live one. */
   fixed: (HandlerExplain | null)[];
   /** Ranks of live handlers whose open breaker skips them [E3]. */
@@ -542,7 +565,7 @@ function buildPlanInfo(compiled: CompiledPipeline, plan: TypePlan): PlanInfo {
       }
     }
   }
-  return { eager, template, work: new Uint8Array(n), last: null, fixed, skippers: Int32Array.from(skippers), shares };
+  return { eager, template, work: new Uint8Array(n), last: null, byKey: new Map(), fixed, skippers: Int32Array.from(skippers), shares };
 }
 
 /** Marks the matchers a built story evaluated as evaluated in the memo's epoch, with their explanations [M6]. */

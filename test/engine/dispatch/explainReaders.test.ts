@@ -60,8 +60,27 @@ describe('readers of explanations over a trace', () => {
     expect(names(quiet)).toEqual(['not_matched', 'not_matched', 'fired', 'wrong_event_type', 'disabled']);
     expect(handlerStatuses(again)).not.toBe(handlerStatuses(quiet));
     expect(names(again)).toEqual(names(audited));
+    // A pattern given before (not only the last one) is that same array, for a plan of few handlers.
+    expect(handlerStatuses(again)).toBe(handlerStatuses(audited));
     expect(handlerStatuses(explain(events[1]!))).toBe(handlerStatuses(again));
     expect(names(blocked)).toEqual(['fired', 'fired', 'not_reached', 'wrong_event_type', 'disabled']);
+  });
+
+  it('[X6][X1] past 18 handlers (statuses too many for one number) equal statuses in a row are one array, and right', () => {
+    const nodes: PipelineInput['nodes'] = [{ id: 'e', kind: 'event', pattern: 'tool.before_call' }];
+    const wires: PipelineInput['wires'] = [];
+    for (let i = 0; i < 25; i++) {
+      nodes.push({ id: `m${i}`, kind: 'matcher', when: { 'payload.n': { gte: i } } }, { id: `h${i}`, kind: 'handler', name: `h${i}`, order: i, action: { type: 'audit' } });
+      wires.push({ from: 'e', to: `m${i}` }, { from: `m${i}`, to: `h${i}` });
+    }
+    const big = compilePipeline({ format: 'hookwire.pipeline', version: 1, name: 'big', nodes, wires });
+    if (!big.ok) throw new Error(JSON.stringify(big.problems));
+    const at = (n: number) => explainEvent(big.compiled, { ...events[0]!, payload: { n } }, initialState(), { clock: fixedClock(0) }).explanation;
+    const [a, b, c, d] = [at(3), at(3), at(20), at(3)];
+    const expected = (n: number) => Array.from({ length: 25 }, (_, i) => (i <= n ? 'fired' : 'not_matched'));
+    for (const [x, n] of [[a, 3], [b, 3], [c, 20], [d, 3]] as const) expect([...handlerStatuses(x)].map((k) => HANDLER_STATUSES[k])).toEqual(expected(n));
+    expect(handlerStatuses(b)).toBe(handlerStatuses(a));
+    expect(handlerStatuses(c)).not.toBe(handlerStatuses(b));
   });
 
   it('[X6][R13] activity counts statuses and runs without building every story', () => {
