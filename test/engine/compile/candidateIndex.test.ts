@@ -67,6 +67,30 @@ describe('literal atoms at their place [C5][X5]', () => {
     }
   });
 
+  it('[X5] many literals on one path are found in one automaton pass, few with includes: the same handlers as evaluating each', () => {
+    const words = ['git status', 'git log', 'curl', 'wget', 'rm -r', 'src/file', 'sudo', 'chmod'];
+    const scans = new Set<boolean>();
+    for (const count of [1, 2, 3, 8]) {
+      const nodes = [ev('e', 'tool.before_call')];
+      const wires: string[] = [];
+      words.slice(0, count).forEach((w, i) => {
+        nodes.push(match(`m${i}`, { 'payload.cmd': { regex: i % 2 ? `x?${w.replace(' ', ' +')}` : `(${w}|${w}!)` } }), handler(`h${i}`, { type: 'add_context', text: w }, { order: i }));
+        wires.push(`e->m${i}`, `m${i}->h${i}`);
+      });
+      const indexed = compilePipeline(pipeline(nodes, wires), { scanUpTo: 0 });
+      const scanned = compilePipeline(pipeline(nodes, wires), { scanUpTo: 100 });
+      if (!indexed.ok || !scanned.ok) throw new Error('does not compile');
+      const lits = indexed.compiled.plan('tool.before_call').index.literals[0]!;
+      expect(lits.scan !== null, `${count} handlers`).toBe(lits.exact.length > 4);
+      scans.add(lits.scan !== null);
+      for (const cmd of ['git status && curl x', 'sudo rm  -r src/file1', 'wget; chmod 7 git log', 'nothing here', 'gi', 'src/fil']) {
+        const want = dispatch(scanned.compiled, event({ cmd }), initialState(), env).context;
+        expect(dispatch(indexed.compiled, event({ cmd }), initialState(), env).context, `${count}: ${cmd}`).toEqual(want);
+      }
+    }
+    expect([...scans].sort()).toEqual([false, true]);
+  });
+
   it('[C5] case-insensitive and multi-line languages, and required literals, only narrow: the regex is still evaluated', () => {
     for (const when of [{ 'payload.cmd': { regex: { pattern: '^(ls|cat)', flags: 'i' } } }, { 'payload.cmd': { regex: '(?m)^(ls|cat)' } }, { 'payload.cmd': { regex: 'rm\\s+-rf' } }]) {
       const { compiled, step } = stepsOf(when);
