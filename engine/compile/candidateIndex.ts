@@ -2,7 +2,7 @@ import type { JsonPrimitive } from '../model/json.ts';
 import { foldCase, requireAll, requireAny, UNKNOWN, type Atom, type Requirement } from '../match/atoms.ts';
 import type { Getter, NumberReader, Scope } from '../match/path.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
-import { literalAutomaton, wordTrie, type LiteralAutomaton, type WordTrie } from '../match/literalAutomaton.ts';
+import { anchoredFound, literalAutomaton, wordTrie, type LiteralAutomaton, type WordTrie } from '../match/literalAutomaton.ts';
 
 /**
  * The candidate index of one event type, over its live handlers' slots (slot i: the i-th live handler in
@@ -57,10 +57,12 @@ export interface GatherMemory {
   hits: Int32Array;
   /** Set while a gather runs: one that did not finish (a throw) left bits behind, and the next clears them. */
   dirty: boolean;
+  /** The words an anchored walk found (see `anchoredFound`), as long as the deepest trie met. */
+  found: Int32Array;
 }
 
 export function gatherMemory(): GatherMemory {
-  return { hits: new Int32Array(0), dirty: false };
+  return { hits: new Int32Array(0), dirty: false, found: new Int32Array(0) };
 }
 
 /** What a handler requires: its one live path's (matchers in a row: AND), or of several paths (OR) their union. */
@@ -214,42 +216,8 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
         if (s.includes(entry[0])) hit(hits, entry[1], 0, entry[1].length);
       }
     }
-    if (l.starts.length !== 0) {
-      const t = l.startTrie;
-      if (t !== null) {
-        // One walk from the first code unit: each word that begins the text ends at a state on the way.
-        const { next, word } = t;
-        for (let i = 0, st = 0, end = s.length < t.depth ? s.length : t.depth; i < end; i++) {
-          const code = s.charCodeAt(i);
-          if (code >= 128 || (st = next[(st << 7) | code]!) === 0) break;
-          const w = word[st]!;
-          if (w >= 0) hit(hits, l.starts[w]![1], 0, l.starts[w]![1].length);
-        }
-      } else {
-        for (let i = 0; i < l.starts.length; i++) {
-          const entry = l.starts[i]!;
-          if (s.startsWith(entry[0])) hit(hits, entry[1], 0, entry[1].length);
-        }
-      }
-    }
-    if (l.ends.length !== 0) {
-      const t = l.endTrie;
-      if (t !== null) {
-        // The same over the words reversed, from the last code unit down.
-        const { next, word } = t;
-        for (let i = s.length - 1, st = 0, end = s.length < t.depth ? 0 : s.length - t.depth; i >= end; i--) {
-          const code = s.charCodeAt(i);
-          if (code >= 128 || (st = next[(st << 7) | code]!) === 0) break;
-          const w = word[st]!;
-          if (w >= 0) hit(hits, l.ends[w]![1], 0, l.ends[w]![1].length);
-        }
-      } else {
-        for (let i = 0; i < l.ends.length; i++) {
-          const entry = l.ends[i]!;
-          if (s.endsWith(entry[0])) hit(hits, entry[1], 0, entry[1].length);
-        }
-      }
-    }
+    if (l.starts.length !== 0) markAnchored(hits, s, l.starts, l.startTrie, false, mem);
+    if (l.ends.length !== 0) markAnchored(hits, s, l.ends, l.endTrie, true, mem);
     if (l.folded.length === 0) continue;
     const folded = foldCase(s);
     for (let i = 0; i < l.folded.length; i++) {
@@ -284,6 +252,26 @@ export function gatherCandidates(ix: CandidateIndex, scope: Scope, out: Int32Arr
   }
   mem.dirty = false;
   return n;
+}
+
+/**
+ * Marks the postings of the words of `entries` that begin `s` (`fromEnd`: that end it): found in one walk of
+ * their trie (built over the words reversed for the end), or, without one, tested one by one.
+ */
+function markAnchored(hits: Int32Array, s: string, entries: [string, Int32Array][], t: WordTrie | null, fromEnd: boolean, mem: GatherMemory): void {
+  if (t === null) {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (fromEnd ? s.endsWith(entry[0]) : s.startsWith(entry[0])) hit(hits, entry[1], 0, entry[1].length);
+    }
+    return;
+  }
+  if (mem.found.length < t.depth) mem.found = new Int32Array(t.depth);
+  const found = mem.found;
+  for (let i = 0, n = anchoredFound(t, s, fromEnd, found); i < n; i++) {
+    const pairs = entries[found[i]!]![1];
+    hit(hits, pairs, 0, pairs.length);
+  }
 }
 
 /** Marks the postings [from, to) of `pairs` (offsets into `hits`, bits) as held. */

@@ -148,16 +148,25 @@ export function wordTrie(words: readonly string[]): WordTrie | null {
   return { next: next.slice(0, made << 7), word: word.slice(0, made), depth };
 }
 
-/** The indexes of the trie's words that begin `text` (`fromEnd`: that end it, for a trie of reversed words): for tests and tools. */
-export function anchoredWords(t: WordTrie, text: string, fromEnd: boolean): number[] {
-  const found: number[] = [];
-  let s = 0;
-  for (let k = 0; k < text.length && k < t.depth; k++) {
-    const c = text.charCodeAt(fromEnd ? text.length - 1 - k : k);
-    if (c >= 128) break;
-    s = t.next[(s << 7) | c]!;
-    if (s === 0) break;
-    if (t.word[s]! >= 0) found.push(t.word[s]!);
+/**
+ * The trie's words that begin `text` (`fromEnd`: that end it, for a trie of reversed words), written into
+ * `found` (at least `t.depth` long) in the order met; returns how many. One walk from that end of the text:
+ * each word found there ends at a state on the way. Allocates nothing (the candidate index's gather).
+ */
+export function anchoredFound(t: WordTrie, text: string, fromEnd: boolean, found: Int32Array): number {
+  const { next, word } = t;
+  const last = text.length - 1;
+  let n = 0;
+  for (let k = 0, s = 0, end = text.length < t.depth ? text.length : t.depth; k < end; k++) {
+    const c = text.charCodeAt(fromEnd ? last - k : k);
+    if (c >= 128 || (s = next[(s << 7) | c]!) === 0) break;
+    if (word[s]! >= 0) found[n++] = word[s]!;
   }
-  return found;
+  return n;
+}
+
+/** The indexes of the trie's words that begin `text` (`fromEnd`: that end it), as a list: for tests and tools. */
+export function anchoredWords(t: WordTrie, text: string, fromEnd: boolean): number[] {
+  const found = new Int32Array(t.depth);
+  return [...found.subarray(0, anchoredFound(t, text, fromEnd, found))];
 }
