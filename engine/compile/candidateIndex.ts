@@ -130,12 +130,12 @@ export function buildCandidateIndex(live: readonly Requirement[]): CandidateInde
     ranges: [...ranges.values()].map((ix) => ({ number: ix.number, gt: sorted(ix.lists.gt), gte: sorted(ix.lists.gte), lt: sorted(ix.lists.lt), lte: sorted(ix.lists.lte) })),
     literals: [...literals.values()].map((ix) => ({
       getter: ix.getter,
-      exact: [...ix.exact].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
-      folded: [...ix.folded].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      exact: textPostings(ix.exact),
+      folded: textPostings(ix.folded),
       scan: ix.exact.size > SCAN_FROM ? literalAutomaton([...ix.exact.keys()]) : null,
-      starts: [...ix.starts].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      starts: textPostings(ix.starts),
       startTrie: ix.starts.size > 1 ? wordTrie([...ix.starts.keys()]) : null,
-      ends: [...ix.ends].map(([t, r]) => [t, postings(r)] as [string, Int32Array]),
+      ends: textPostings(ix.ends),
       endTrie: ix.ends.size > 1 ? wordTrie([...ix.ends.keys()].map(reversed)) : null,
     })),
     exact,
@@ -150,6 +150,11 @@ function postings(pairs: readonly number[]): Int32Array {
   const byOffset = new Map<number, number>();
   for (let i = 0; i < pairs.length; i += 2) byOffset.set(pairs[i]!, (byOffset.get(pairs[i]!) ?? 0) | pairs[i + 1]!);
   return Int32Array.from([...byOffset].sort((a, b) => a[0] - b[0]).flat());
+}
+
+/** Each literal of a map with its postings, in the map's order (the order the tries and the automaton number them). */
+function textPostings(byText: Map<string, number[]>): [string, Int32Array][] {
+  return [...byText].map(([text, pairs]) => [text, postings(pairs)]);
 }
 
 /**

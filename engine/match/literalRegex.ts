@@ -21,7 +21,7 @@ import { literalAutomaton } from './literalAutomaton.ts';
 /** At most this many words in the language (a product of alternations and classes grows fast). */
 const MAX_WORDS = 256;
 
-export interface Word {
+interface Word {
   text: string;
   /** Anchored at the start (`^`, `\A`): the word must begin the text (with `m`: or follow a `\n`). */
   start: boolean;
@@ -29,7 +29,7 @@ export interface Word {
   end: boolean;
 }
 
-export interface Language {
+interface Language {
   words: Word[];
   /** Case-insensitive: the words are folded, and so must the text be. */
   fold: boolean;
