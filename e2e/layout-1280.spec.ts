@@ -1,6 +1,6 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { openApp, shot } from './editorHelpers.ts';
-import { openDebugger } from './debuggerHelpers.ts';
+import { key, openDebugger } from './debuggerHelpers.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { overlap, screenBoxes, type Box } from './canvasGeometry.ts';
 
@@ -14,6 +14,49 @@ async function box(l: Locator): Promise<Box> {
 async function zoomOf(page: Page, scope: string): Promise<number> {
   const t = await page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
   return Number(/scale\(([\d.]+)\)/.exec(t)![1]);
+}
+
+/**
+ * Waits until the canvas in `scope` stops moving: its transform the same over four reads 80 ms apart. The
+ * debugger pans for 200 ms after a step; on a loaded machine the frames of that pan come late, so a fixed
+ * wait can measure the view half-way.
+ */
+async function viewSettled(page: Page, scope: string): Promise<void> {
+  const read = () => page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
+  let last = await read(), same = 0;
+  for (let i = 0; i < 100 && same < 3; i++) {
+    await page.waitForTimeout(80);
+    const now = await read();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  expect(same, `the view in ${scope} came to rest`).toBe(3);
+}
+
+/**
+ * The debugger's lit path is in view once the view has come to rest: every node the step went through when
+ * they fit together, else its anchor (the handler that decided it, else the first that changed something,
+ * else the first matcher that failed), or when there is none of these its first event.
+ */
+async function expectStepInView(page: Page, label: string): Promise<{ lit: number; fitTogether: boolean; anchor: string | null }> {
+  await viewSettled(page, '.dbg-canvas-wrap');
+  const pane = await box(page.locator('.dbg-canvas-wrap'));
+  const boxes = await page.locator('.dbg-canvas-wrap .react-flow__node').evaluateAll((els) => els
+    .filter((e) => /\bdbg-(event|pass|fail|fired|error|decider)\b/.test(e.className))
+    .map((e) => ({ id: (e as HTMLElement).dataset.id!, decider: e.classList.contains('dbg-decider'), event: e.classList.contains('dbg-event'), r: e.getBoundingClientRect().toJSON() as DOMRect })));
+  const x0 = Math.min(...boxes.map((b) => b.r.x)), x1 = Math.max(...boxes.map((b) => b.r.x + b.r.width));
+  const y0 = Math.min(...boxes.map((b) => b.r.y)), y1 = Math.max(...boxes.map((b) => b.r.y + b.r.height));
+  const fitTogether = x1 - x0 + 56 <= pane.width && y1 - y0 + 56 <= pane.height;
+  const decider = boxes.filter((b) => b.decider);
+  const first = boxes.filter((b) => b.event).sort((a, b) => a.r.y - b.r.y).slice(0, 1);
+  expect(first.length, `${label}: its event is lit`).toBeGreaterThan(0);
+  const anchorId = await page.locator('.dbg-canvas-wrap').getAttribute('data-anchor');
+  if (decider.length > 0) expect(anchorId, `${label}: the decider is the anchor`).toBe(decider[0]!.id);
+  const anchor = boxes.filter((b) => b.id === anchorId);
+  for (const { id, r } of fitTogether ? boxes : anchor.length > 0 ? anchor : first) {
+    expect(r.x >= pane.x - 1 && r.y >= pane.y - 1 && r.x + r.width <= pane.x + pane.width + 1 && r.y + r.height <= pane.y + pane.height + 1, `${label}: ${id} is in view`).toBe(true);
+  }
+  return { lit: boxes.length, fitTogether, anchor: anchorId };
 }
 
 /** The smallest rendered text in the nodes of the canvas in `scope`: font size times zoom, in screen px. */
@@ -93,30 +136,15 @@ test.describe('at 1280×720', () => {
     // is in view whenever they fit together, and otherwise its anchor: the handler that decided it, else
     // the first that changed something, else the first matcher that failed (or, when there is none of
     // these, its first event).
-    const pane = await box(page.locator('.dbg-canvas-wrap'));
     let lit = 0, partial = 0;
     const anchors: (string | null)[] = [];
     for (let i = 0; i < 12; i++) {
       await page.getByTestId('step-next').click();
-      await page.waitForTimeout(300);
-      const boxes = await page.locator('.dbg-canvas-wrap .react-flow__node').evaluateAll((els) => els
-        .filter((e) => /\bdbg-(event|pass|fail|fired|error|decider)\b/.test(e.className))
-        .map((e) => ({ id: (e as HTMLElement).dataset.id!, decider: e.classList.contains('dbg-decider'), event: e.classList.contains('dbg-event'), r: e.getBoundingClientRect().toJSON() as DOMRect })));
-      lit += boxes.length;
-      const x0 = Math.min(...boxes.map((b) => b.r.x)), x1 = Math.max(...boxes.map((b) => b.r.x + b.r.width));
-      const y0 = Math.min(...boxes.map((b) => b.r.y)), y1 = Math.max(...boxes.map((b) => b.r.y + b.r.height));
-      const fitTogether = x1 - x0 + 56 <= pane.width && y1 - y0 + 56 <= pane.height;
-      const decider = boxes.filter((b) => b.decider);
-      const first = boxes.filter((b) => b.event).sort((a, b) => a.r.y - b.r.y).slice(0, 1);
-      expect(first.length).toBeGreaterThan(0);
-      const anchorId = await page.locator('.dbg-canvas-wrap').getAttribute('data-anchor');
-      anchors.push(anchorId);
-      if (decider.length > 0) expect(anchorId, `step ${i + 2}: the decider is the anchor`).toBe(decider[0]!.id);
-      const anchor = boxes.filter((b) => b.id === anchorId);
-      if (!fitTogether) partial++;
-      for (const { id, r } of fitTogether ? boxes : anchor.length > 0 ? anchor : first) {
-        expect(r.x >= pane.x - 1 && r.y >= pane.y - 1 && r.x + r.width <= pane.x + pane.width + 1 && r.y + r.height <= pane.y + pane.height + 1, `step ${i + 2}: ${id} is in view`).toBe(true);
-      }
+      await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(i + 1));
+      const step = await expectStepInView(page, `step ${i + 2}`);
+      lit += step.lit;
+      if (!step.fitTogether) partial++;
+      anchors.push(step.anchor);
     }
     expect(partial, 'steps whose lit path does not fit at zoom 1').toBeGreaterThan(0);
     // Step 9 decides nothing but redacts a secret; step 8 changes nothing and its block did not fire.
@@ -135,6 +163,26 @@ test.describe('at 1280×720', () => {
       if (r) expect(overlap(t, r), `toast covers timeline row ${i + 1}`).toBe(false);
     }
     await shot(page, 'layout-1280-debugger');
+  });
+
+  test('playing at 25 steps a second, the view ends on the step it stops at, paused or at the end', async ({ page }) => {
+    await openDebugger(page);
+    await page.getByTestId('speed').selectOption('25');
+    // Steps come every 40 ms, faster than a 200 ms pan: each is measured against where the view is going.
+    for (let round = 0; round < 3; round++) {
+      await key(page, ' ');
+      await page.waitForTimeout(150 + 120 * round);
+      await key(page, ' ');
+      await expect(page.getByTestId('play')).toHaveAttribute('aria-label', 'Play');
+      const at = Number(await page.getByTestId('position').getAttribute('data-position'));
+      await expectStepInView(page, `paused at step ${at + 1}`);
+    }
+    await key(page, ' ');
+    await expect(page.getByTestId('play')).toHaveAttribute('aria-label', 'Play', { timeout: 15_000 });
+    const end = Number(await page.getByTestId('position').getAttribute('data-position'));
+    const of = /of ([\d,]+)/.exec((await page.getByTestId('position').textContent())!)![1]!;
+    expect(end + 1, 'play ran to the last step').toBe(Number(of.replace(/,/g, '')));
+    await expectStepInView(page, `the last step (${end + 1})`);
   });
 });
 

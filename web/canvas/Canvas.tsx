@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background, BackgroundVariant, MiniMap, ReactFlow, useReactFlow, useStore,
-  type Connection, type EdgeChange, type NodeChange, type OnConnectEnd,
+  type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type Viewport,
 } from '@xyflow/react';
 import { checkWire } from '../../engine/model/checkWire.ts';
 import { createFlowMapper, nodeBoxes, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
@@ -106,6 +106,10 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   // top-left corner (where the event is), moved just enough that the anchor's group (a failed matcher and
   // its handler), or when that does not fit the anchor alone (the deciding node, the failed matcher), is in view.
   const followKey = follow ? JSON.stringify([follow.anchor ?? '', follow.group ?? [], follow.ids]) : '';
+  // Where the view is heading while a follow pan is under way. Playback at 10 or 25 steps a second moves
+  // on before a 200 ms pan ends: the next step is measured against where the view will be, not where
+  // the pan is half-way (a half-way view could pass for "in view" while the pan then carries the nodes out).
+  const heading = useRef<{ view: Viewport; until: number } | null>(null);
   useEffect(() => {
     const el = wrapper.current;
     if (!followKey || !el) return;
@@ -113,7 +117,8 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     const all = nodeBoxes(flow.getNodes());
     const boxes = ids.flatMap((id) => all.get(id) ?? []);
     if (boxes.length === 0) return;
-    const { x: tx, y: ty, zoom } = flow.getViewport();
+    const now = performance.now();
+    const { x: tx, y: ty, zoom } = heading.current && now < heading.current.until ? heading.current.view : flow.getViewport();
     const { width, height } = el.getBoundingClientRect();
     const span = (bs: readonly { x: number; y: number; width: number; height: number }[], horizontal: boolean): [number, number] => [
       Math.min(...bs.map((b) => (horizontal ? b.x : b.y))),
@@ -138,7 +143,12 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     };
     const x = axis(true, [x0, x1], width);
     const y = axis(false, [y0, y1], height);
-    void flow.setViewport({ x, y, zoom }, { duration: 200 });
+    // A pan the person takes over is dropped at once (onMoveStart with an event); a heading also lapses after a second.
+    const trip = { view: { x, y, zoom }, until: now + 1000 };
+    heading.current = trip;
+    void flow.setViewport(trip.view, { duration: 200 }).then(() => {
+      if (heading.current === trip) heading.current = null;
+    });
   }, [followKey, flow]);
 
   useEffect(() => {
@@ -324,6 +334,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         onNodeDoubleClick={readOnly ? undefined : (_e, n) => useApp.getState().startRename(n.id)}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
+        onMoveStart={(e) => { if (e) heading.current = null; }}
         isValidConnection={isValidConnection}
         connectionLineComponent={ConnectionLine}
         nodesDraggable={!readOnly}
