@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { edges, node, openApp, shot, tabUntil, waitSaved } from './editorHelpers.ts';
 import { openDebugger } from './debuggerHelpers.ts';
+import { viewSettled } from './canvasGeometry.ts';
 
 const menu = (page: Page) => page.getByRole('menu');
 const focusedNode = (page: Page) => page.evaluate(() => (document.activeElement?.closest('.react-flow__node') as HTMLElement | null)?.dataset.id ?? null);
@@ -28,7 +29,7 @@ async function freePanePoint(page: Page): Promise<{ x: number; y: number }> {
 
 test('right-click a node, a wire and the pane: duplicate, delete a wire, add a node where the pointer is', async ({ page }) => {
   await openApp(page);
-  await page.waitForTimeout(300);
+  await viewSettled(page, '[data-testid="canvas"]');
   const nodes = page.locator('[data-testid="canvas"] .react-flow__node');
   const count = await nodes.count();
 
@@ -69,7 +70,7 @@ test('right-click a node, a wire and the pane: duplicate, delete a wire, add a n
   await page.getByTestId('fit-view').click();
   await page.getByTestId('zoom-out').click();
   await page.getByTestId('zoom-out').click();
-  await page.waitForTimeout(400);
+  await viewSettled(page, '[data-testid="canvas"]');
   const at = await freePanePoint(page);
   await page.mouse.click(at.x, at.y, { button: 'right' });
   await expect(menu(page)).toBeVisible();
@@ -152,7 +153,7 @@ test('by keyboard: Shift+F10 and the ContextMenu key on a focused node rename it
 test('in the debugger a handler\'s menu sets "Break when it fires", with its on state', async ({ page }) => {
   await openDebugger(page);
   await page.getByTestId('fit-view').click();
-  await page.waitForTimeout(300);
+  await viewSettled(page, '.dbg-canvas-wrap');
   const handler = page.locator('.dbg-canvas-wrap .react-flow__node[data-id="h-block-injection"]');
   await handler.click({ button: 'right' });
   await expect(menu(page)).toBeVisible();

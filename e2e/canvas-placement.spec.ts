@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { dropFromPalette, newEmptyPipeline, node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { viewSettled } from './canvasGeometry.ts';
 
 /** The canvas zoom, read from the viewport transform React Flow renders. */
 async function zoom(page: Page): Promise<number> {
@@ -40,7 +41,7 @@ test('the first drop on an empty canvas lands where the pointer let go, at zoom 
   await dropFromPalette(page, 'event:tool.before_call', 200, 160);
   const added = page.locator('[data-testid="canvas"] .react-flow__node');
   await expect(added).toHaveCount(1);
-  await page.waitForTimeout(400); // any fit animation would be over
+  await viewSettled(page, '[data-testid="canvas"]'); // any fit animation would be over
   expect(await zoom(page)).toBe(1);
   const box = (await added.first().boundingBox())!;
   // The node is centred on the drop point (within a few pixels).
@@ -49,7 +50,7 @@ test('the first drop on an empty canvas lands where the pointer let go, at zoom 
   // A second drop lands where it was dropped too (no jump of the view after the first).
   await dropFromPalette(page, 'matcher', 520, 160);
   await expect(added).toHaveCount(2);
-  await page.waitForTimeout(400);
+  await viewSettled(page, '[data-testid="canvas"]');
   expect(await zoom(page)).toBe(1);
   const second = (await added.nth(1).boundingBox())!;
   expect(Math.abs(second.x + second.width / 2 - (canvas.x + 520))).toBeLessThan(6);
@@ -58,7 +59,7 @@ test('the first drop on an empty canvas lands where the pointer let go, at zoom 
 
 test('nodes added by click or by keyboard land on free space, never on a wire or a node', async ({ page }) => {
   await openApp(page);
-  await page.waitForTimeout(400);
+  await viewSettled(page, '[data-testid="canvas"]');
   const items = ['handler:block', 'matcher', 'handler:audit', 'event:tool.after_call', 'handler:budget', 'matcher'];
   for (const [k, item] of items.entries()) {
     const wires = await wirePoints(page);

@@ -1,13 +1,13 @@
 import { test, expect, type Page } from '@playwright/test';
 import { dragNode, node, openApp, shot, waitSaved } from './editorHelpers.ts';
 import { openDebugger } from './debuggerHelpers.ts';
-import { bigPipeline, wireCrossings } from './canvasGeometry.ts';
+import { bigPipeline, viewSettled, wireCrossings } from './canvasGeometry.ts';
 
 /** Waits until every wire is drawn along a route (not the plain fallback) and the canvas is still. */
 async function settled(page: Page, scope = '.react-flow'): Promise<void> {
   await expect(page.locator(`${scope} .react-flow__edge`).first()).toBeVisible();
   await expect(page.locator(`${scope} .react-flow__edge-path[data-routed="no"]`)).toHaveCount(0);
-  await page.waitForTimeout(350); // fitView / layout animations are 250 ms
+  await viewSettled(page, scope); // fitView / layout animations are 250 ms
 }
 
 async function expectTruthfulWires(page: Page, what: string, scope = '.react-flow'): Promise<void> {

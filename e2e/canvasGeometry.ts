@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export type Box = { x: number; y: number; width: number; height: number };
 export type Crossing = { edge: string; node: string; segment: [number, number, number, number] };
@@ -84,4 +84,21 @@ export function bigPipeline(groups: number): unknown {
     if (g + 1 < groups) wires.push({ from: `ev-${g}`, to: `h-${g + 1}-0` });
   }
   return { format: 'hookwire.pipeline', version: 1, name: `Generated ${groups} groups`, event_types: [], nodes, wires };
+}
+
+/**
+ * Waits until the canvas in `scope` stops moving: its transform the same over four reads 80 ms apart. The
+ * canvas pans and fits with 150–250 ms animations; on a loaded machine their frames come late, so a fixed
+ * wait can measure the view half-way.
+ */
+export async function viewSettled(page: Page, scope: string): Promise<void> {
+  const read = () => page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
+  let last = await read(), same = 0;
+  for (let i = 0; i < 100 && same < 3; i++) {
+    await page.waitForTimeout(80);
+    const now = await read();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  expect(same, `the view in ${scope} came to rest`).toBe(3);
 }

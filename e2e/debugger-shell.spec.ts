@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { shot } from './editorHelpers.ts';
 import { flowNode, key, openDebugger, stepView, typeStep } from './debuggerHelpers.ts';
+import { viewSettled } from './canvasGeometry.ts';
 
 // Debugger shell: the "why didn't it fire?" pick, URLs, trace download and small display fixes.
 
@@ -40,7 +41,7 @@ test('"why didn\'t it fire?" picked by keyboard at zoom 1: the view keeps the ma
   await expect(page.getByTestId('why-handler')).toHaveValue('h-block-injection');
   await expect(page.getByTestId('why-answer')).toContainText('`payload.input` is missing');
   await expect(page.locator('.dbg-canvas-wrap')).toHaveAttribute('data-anchor', 'm-prompt-injection');
-  await page.waitForTimeout(400); // the view pans in 200 ms
+  await viewSettled(page, '.dbg-canvas-wrap'); // the view pans in 200 ms
   const pane = (await page.locator('.dbg-canvas-wrap').boundingBox())!;
   const matcher = (await flowNode(page, 'm-prompt-injection').boundingBox())!;
   expect(matcher.x >= pane.x - 1 && matcher.x + matcher.width <= pane.x + pane.width + 1, 'the failed matcher is in view').toBe(true);

@@ -2,7 +2,7 @@ import { test, expect, type Locator, type Page } from '@playwright/test';
 import { openApp, shot } from './editorHelpers.ts';
 import { key, openDebugger } from './debuggerHelpers.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
-import { overlap, screenBoxes, type Box } from './canvasGeometry.ts';
+import { overlap, screenBoxes, viewSettled, type Box } from './canvasGeometry.ts';
 
 async function box(l: Locator): Promise<Box> {
   const b = await l.boundingBox();
@@ -14,23 +14,6 @@ async function box(l: Locator): Promise<Box> {
 async function zoomOf(page: Page, scope: string): Promise<number> {
   const t = await page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
   return Number(/scale\(([\d.]+)\)/.exec(t)![1]);
-}
-
-/**
- * Waits until the canvas in `scope` stops moving: its transform the same over four reads 80 ms apart. The
- * debugger pans for 200 ms after a step; on a loaded machine the frames of that pan come late, so a fixed
- * wait can measure the view half-way.
- */
-async function viewSettled(page: Page, scope: string): Promise<void> {
-  const read = () => page.locator(`${scope} .react-flow__viewport`).evaluate((el) => (el as HTMLElement).style.transform);
-  let last = await read(), same = 0;
-  for (let i = 0; i < 100 && same < 3; i++) {
-    await page.waitForTimeout(80);
-    const now = await read();
-    same = now === last ? same + 1 : 0;
-    last = now;
-  }
-  expect(same, `the view in ${scope} came to rest`).toBe(3);
 }
 
 /**
@@ -105,7 +88,7 @@ test.describe('at 1280×720', () => {
 
   test('editor: readable node text at the default zoom, and no control over a node', async ({ page }) => {
     await openApp(page, { fit: false });
-    await page.waitForTimeout(400);
+    await viewSettled(page, '[data-testid="canvas"]');
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
@@ -118,7 +101,7 @@ test.describe('at 1280×720', () => {
 
   test('debugger: a usable canvas, step header and transport bar on one line, toasts clear of the timeline', async ({ page }) => {
     await openDebugger(page);
-    await page.waitForTimeout(400);
+    await viewSettled(page, '.dbg-canvas-wrap');
     const canvas = await box(page.locator('.dbg-canvas-wrap'));
     expect(canvas.height, 'debugger canvas height').toBeGreaterThanOrEqual(340);
     const text = await smallestNodeText(page, '.dbg-canvas-wrap');
@@ -190,12 +173,12 @@ test.describe('at 1920×1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
   test('editor and debugger screenshots', async ({ page }) => {
     await openApp(page, { fit: false });
-    await page.waitForTimeout(400);
+    await viewSettled(page, '[data-testid="canvas"]');
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     await shot(page, 'layout-1920-editor');
     await page.getByTestId('mode-debug').click();
     await expect(page.getByTestId('step-view')).toBeVisible();
-    await page.waitForTimeout(400);
+    await viewSettled(page, '.dbg-canvas-wrap');
     await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
     await shot(page, 'layout-1920-debugger');
   });
