@@ -51,6 +51,10 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
   let server = '';
   let token = '';
   let events: TraceEvent[] = [];
+  // The server's decision on the last of `events` (what the panel shows as "last server decision"), and that
+  // step's index in its session: a step the recording already brought is not added again.
+  let lastDecision = '';
+  let lastIndex = -1;
   let written = 0;
   let record: StoredTrace | null = null;
   let opening: Promise<StoredTrace> | null = null;
@@ -109,6 +113,8 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     const mine = switching?.traceId === traceId ? switching : { traceId, pending: [] as Pending[] };
     switching = mine;
     events = [];
+    lastDecision = '';
+    lastIndex = -1;
     written = 0;
     record = null;
     opening = null;
@@ -123,8 +129,10 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     }
     if (switching !== mine) return;
     switching = null;
-    events = [...earlier, ...mine.pending.filter((p) => p.index >= earlier.length).map((p) => p.event)];
-    const last = mine.pending.at(-1)?.decision ?? earlier.at(-1)?.recorded?.decision ?? '';
+    const tail = mine.pending.filter((p) => p.index >= earlier.length);
+    events = [...earlier, ...tail.map((p) => p.event)];
+    lastDecision = tail.at(-1)?.decision ?? earlier.at(-1)?.recorded?.decision ?? '';
+    lastIndex = tail.at(-1)?.index ?? earlier.length - 1;
     if (events.length === 0) return;
     opening = begin(traceId, events[0]!);
     const r = await opening;
@@ -132,7 +140,8 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
     record = r;
     s().liveStored(r.id);
     const paused = s().live.paused;
-    s().liveArrived(events.length, paused ? events.length : 0, last);
+    // Steps that arrived while the trace was being made are in `events` and `lastDecision` already.
+    s().liveArrived(events.length, paused ? events.length : 0, lastDecision);
     if (!paused) schedule();
   };
 
@@ -154,8 +163,11 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
       void followSession(d.trace_id);
       return;
     }
-    if (following !== d.trace_id) return;
+    // A step at or before the last one in hand came with the recording read when the session was opened.
+    if (following !== d.trace_id || d.index <= lastIndex) return;
     events.push(event);
+    lastDecision = decision;
+    lastIndex = d.index;
     const paused = s().live.paused;
     s().liveArrived(events.length, paused ? events.length - written : 0, decision);
     if (!paused && record) schedule();
