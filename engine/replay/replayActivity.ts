@@ -1,6 +1,6 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { HANDLER_STATUSES, STATUS_CODE, type Explanation } from '../dispatch/types.ts';
-import { handlerStatuses } from '../dispatch/explain.ts';
+import { handlerStatuses } from '../dispatch/explain/explainEvent.ts';
 
 const FIRED = STATUS_CODE.fired;
 const ERROR = STATUS_CODE.error;

@@ -4,7 +4,7 @@ import type { EventMode, HookEvent } from '../model/event.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
-import { explainEvent } from '../dispatch/explain.ts';
+import { explainEvent } from '../dispatch/explain/explainEvent.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';

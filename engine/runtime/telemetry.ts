@@ -2,7 +2,7 @@ import type { HookEvent } from '../model/event.ts';
 import type { JsonValue } from '../model/json.ts';
 import { jsonEqual, ownGet } from '../model/json.ts';
 import { STATUS_CODE, type Explanation } from '../dispatch/types.ts';
-import { explainedHandler, handlerStatuses } from '../dispatch/explain.ts';
+import { explainedHandler, handlerStatuses } from '../dispatch/explain/explainEvent.ts';
 import type { SessionResult } from '../replay/session.ts';
 import { HOOKWIRE_SPAN_ATTRIBUTES } from '../trace/importers/hookwireSpans.ts';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compilePipeline, explainEvent, initialState, type DispatchState, type Explanation, type JsonObject, type PipelineInput, type Sandbox, type TraceEvent } from '../../../engine/index.ts';
-import { explainedHandler, explainEventEagerly, handlerStatuses } from '../../../engine/dispatch/explain.ts';
+import { explainedHandler, explainEventEagerly, handlerStatuses } from '../../../engine/dispatch/explain/explainEvent.ts';
 import { HANDLER_STATUSES, STATUS_CODE } from '../../../engine/dispatch/types.ts';
 import { createNodeSandbox } from '../../../engine/node/loadQuickJS.ts';
 import { pipelineArb, traceArb } from '../replay/arbitraries.ts';

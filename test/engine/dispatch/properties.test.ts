@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compilePipeline, decisionRank, dispatch, explainEvent, initialState, type DispatchState, type HookEvent, type JsonObject, type JsonValue, type PipelineInput } from '../../../engine/index.ts';
-import { explainEventEagerly } from '../../../engine/dispatch/explain.ts';
+import { explainEventEagerly } from '../../../engine/dispatch/explain/explainEvent.ts';
 import { env } from '../helpers.ts';
 
 // Random pipelines over a small vocabulary, so that matches, ties, rewrites and blocks happen often.
