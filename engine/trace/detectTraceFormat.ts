@@ -11,10 +11,12 @@ export type TraceFormat =
   | 'otel-console'
   | 'swe-agent'
   | 'mini-swe-agent'
-  | 'openhands';
+  | 'openhands'
+  | 'gemini-cli';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
+  'gemini-cli',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -29,6 +31,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'swe-agent': 'SWE-agent trajectory (.traj)',
   'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
   openhands: 'OpenHands event stream (JSON)',
+  'gemini-cli': 'Gemini CLI chat recording (session-*.jsonl, or the older session-*.json)',
 };
 
 /**
@@ -57,6 +60,7 @@ const OPENHANDS_KIND = /"(action|observation)"\s*:\s*"/;
 const FIRST_KEY = /^\{\s*"([^"\\]{1,100})"\s*:/;
 /** A pipeline document: `"format": "hookwire.pipeline"` among the first keys (after `$schema`, say). */
 const PIPELINE_DOC = /^\{(?:\s*"(?:[^"\\]|\\.)*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)\s*,)*\s*"format"\s*:\s*"hookwire\.pipeline"/;
+const GEMINI_META = /^\{\s*"sessionId"\s*:\s*"/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -85,6 +89,9 @@ function detectObject(s: string): TraceFormat | null {
   if (firstKey === 'resourceSpans' || (firstKey !== undefined && /^\{\s*"resourceSpans"\s*:/.test(s))) return 'otlp-json';
   // JSON Lines: the first line is a whole record; a pretty-printed document's first line is just "{".
   if (CODEX_TYPE.test(firstLine) && /"payload"\s*:/.test(firstLine)) return 'codex-rollout';
+  // Gemini CLI: a metadata line (JSONL) or document (older .json) with sessionId and projectHash [I12].
+  if (GEMINI_META.test(firstLine) && /"projectHash"\s*:/.test(firstLine)) return 'gemini-cli';
+  if (firstLine.trim() === '{' && firstKey === 'sessionId' && /^\{\s*"sessionId"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"projectHash"\s*:/.test(s)) return 'gemini-cli';
   if (CLAUDE_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine)) return 'claude-code';
   if (isSpanLine(firstLine)) return 'otel-spans-jsonl';
   if (firstLine.trim() === '{' && firstKey === 'name' && /^\{\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/.test(s)) return 'otel-console';

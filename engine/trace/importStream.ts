@@ -7,6 +7,7 @@ import { importOpenHands } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
+import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
@@ -177,6 +178,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early, options.ids)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
+    : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
@@ -186,7 +188,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
 function deliver(format: TraceFormat, result: ImportResult, onEvent: (e: TraceEvent) => void, problems: TraceProblem[]): ImportTraceOutcome {
   if (!result.ok) return failure(format, [...problems, result.problem]);
   for (const e of result.trace.events) onEvent(e);
-  return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+  return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
 }
 
 function traceV1Body(onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[], ids: IdIndexFactory | undefined): Body {
@@ -228,9 +230,58 @@ function codexBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, 
       lines.end();
       const result = codex.finish(lines.lines);
       if (!result.ok) return failure('codex-rollout', [...problems, result.problem]);
-      return { format: 'codex-rollout', trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+      return { format: 'codex-rollout', trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
     },
     stopped: false,
+  };
+}
+
+/** An importer fed one parsed record at a time (a JSON Lines line, or a whole document as line 1). */
+interface RecordImporter {
+  record(value: unknown, line: number): void;
+  finish(sourceRecords: number): ImportResult;
+}
+
+/**
+ * A record importer's input: JSON Lines streamed line by line (a bad line is a problem, the rest go on), or,
+ * when the first line is not a whole JSON value, one pretty-printed document buffered up to `maxDocChars`.
+ */
+function recordsBody(format: TraceFormat, imp: RecordImporter, maxLineChars: number, maxDocChars: number, early: TraceProblem[], jsonLines: boolean): Body {
+  const problems = [...early];
+  const finish = (records: number): ImportTraceOutcome => {
+    const result = imp.finish(records);
+    if (!result.ok) return failure(format, [...problems, result.problem]);
+    return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
+  };
+  if (jsonLines) {
+    const lines = jsonlSplitter(maxLineChars, problems, (r) => imp.record(r.value, r.line));
+    return {
+      push: (t) => lines.push(t),
+      end() {
+        lines.end();
+        return finish(lines.lines);
+      },
+      stopped: false,
+    };
+  }
+  const parts: string[] = [];
+  const cap = capped(format, maxDocChars, problems);
+  return {
+    push(t) {
+      if (cap.add(t.length)) parts.push(t);
+      else parts.length = 0;
+    },
+    end() {
+      if (cap.over) return failure(format, problems);
+      const doc = parseJsonDocument(parts.join(''));
+      parts.length = 0;
+      if (!doc.ok) return failure(format, [...problems, doc.problem]);
+      imp.record(doc.value, 1);
+      return finish(1);
+    },
+    get stopped() {
+      return cap.over;
+    },
   };
 }
 
@@ -312,7 +363,7 @@ function spanStreamBody(
       const result = importSpans(spans, { ...importer, format, sourceRecords: spans.length, onEvent });
       if (!result.ok) return failure(format, [...problems, result.problem]);
       if (ignored > 0) result.report.unknown['(JSON value without spans)'] = ignored;
-      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems };
+      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
     },
     stopped: false,
   };

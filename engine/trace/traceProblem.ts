@@ -18,6 +18,8 @@ export const TRACE_PROBLEM_CODES = {
   pipeline: 'The input is a Hookwire pipeline, not a recorded run.',
   format_mismatch: 'The input was to be read as one format but its content is another (or none of it fits).',
   bad_source: 'The input is in a known format but its content does not have the expected shape.',
+  unknown_record: 'A record of a kind the importer does not know: kept as an annotation, not replayed.',
+  unreadable_record: 'A record that could not be imported (a malformed message, span or step): skipped, so the import is partial.',
   too_large: 'The input is larger than the limit.',
   too_deep: 'JSON nested deeper than the limit (128 levels) [V9].',
   more_problems: 'More problems were found than are listed.',

@@ -7,6 +7,8 @@ import { toIsoTs } from './toIsoTs.ts';
 
 /** Injected context that Codex writes as `user` messages: not typed by the user [I9]. */
 const CONTEXT_TEXT = /^\s*(<(environment_context|user_instructions|user_shell_command|turn_aborted)\b|# AGENTS\.md instructions)/;
+/** A shell result written as text: `Process exited with code 1` (its first line, or a line of its own). */
+const PROCESS_EXITED = /^Process exited with code (-?\d+)\b/m;
 /** Response items the model produces: together, between two inputs, they are one model call. */
 const MODEL_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 
@@ -236,8 +238,14 @@ function toolCall(item: JsonObject): { id: string | null; name: string; input: J
   return { id, name: 'web_search', input: isJsonObject(item.action) ? item.action : {} };
 }
 
-/** A failed call: an exit code other than 0 in the output's metadata, or `success: false`. */
+/**
+ * A failed call: an exit code other than 0 in the output's metadata, `success: false`, or an output text
+ * that says `Process exited with code N` with N ≠ 0 (the text form of a shell call's result) [I9].
+ */
 function outputFailed(response: JsonValue): boolean {
+  const text = typeof response === 'string' ? response : isJsonObject(response) && typeof response.output === 'string' ? response.output : '';
+  const exited = PROCESS_EXITED.exec(text);
+  if (exited && Number(exited[1]) !== 0) return true;
   if (!isJsonObject(response)) return false;
   if (response.success === false) return true;
   const meta = isJsonObject(response.metadata) ? response.metadata : null;

@@ -34,7 +34,11 @@ export interface ImportReport {
   synthetic_timestamps: number;
 }
 
-export type ImportResult = { ok: true; trace: Trace; report: ImportReport } | { ok: false; problem: TraceProblem };
+/**
+ * `problems`: every source record the importer could not turn into events, with where it was (line, span
+ * or step id) and why, so nothing is dropped silently; an error problem makes the import partial.
+ */
+export type ImportResult = { ok: true; trace: Trace; report: ImportReport; problems?: TraceProblem[] } | { ok: false; problem: TraceProblem };
 
 /** Options every importer takes. */
 export interface ImporterOptions {

@@ -1,4 +1,5 @@
-import type { JsonObject } from '../../model/json.ts';
+import type { JsonObject, JsonValue } from '../../model/json.ts';
+import { traceProblem, type TraceProblem } from '../traceProblem.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceTypes.ts';
 import { bump, emptyReport, type ImportReport, type ImportResult } from './importReport.ts';
@@ -112,6 +113,31 @@ export class TraceBuilder {
     bump(this.report.unknown, kind);
   }
 
+  /** Records the importer could not import or did not know, listed with where they were [I11]. */
+  readonly problems: TraceProblem[] = [];
+
+  /**
+   * A source record of a kind this importer does not know [I11]: counted, kept whole (up to 4 KB of its
+   * JSON) as an annotation of the current event, and listed as a warning with its line (0: none) or id.
+   */
+  unknownRecord(kind: string, line: number, record: unknown, where = ''): void {
+    this.unknown(kind);
+    const text = JSON.stringify(record ?? null) ?? 'null';
+    this.annotate(`unknown:${kind}`, { line, record: text.length <= 4096 ? (record as JsonValue) : `${text.slice(0, 4096)}…` });
+    this.listProblem('unknown_record', line, `${where}a record of unknown kind ${JSON.stringify(kind.slice(0, 100))}: kept as an annotation, not replayed`, 'warning');
+  }
+
+  /** A source record that could not be imported [I11]: listed as an error (the import is partial). */
+  dropRecord(kind: string, line: number, reason: string, where = ''): void {
+    bump(this.report.skipped, `(unreadable) ${kind}`);
+    this.listProblem('unreadable_record', line, `${where}${reason}; the record was skipped`, 'error');
+  }
+
+  private listProblem(code: 'unknown_record' | 'unreadable_record', line: number, detail: string, severity: 'error' | 'warning'): void {
+    if (this.problems.length < 1000) this.problems.push(traceProblem(code, line, detail, severity));
+    else if (this.problems.length === 1000) this.problems.push(traceProblem('more_problems', 0, 'more records could not be imported than are listed', severity));
+  }
+
   warn(message: string): void {
     if (this.report.warnings.length < 200) this.report.warnings.push(message);
   }
@@ -139,7 +165,7 @@ export class TraceBuilder {
       source,
       created: created ?? this.firstTs ?? new Date(SYNTHETIC_EPOCH_MS).toISOString(),
     } as const;
-    return { ok: true, trace: { header, events: this.events }, report };
+    return { ok: true, trace: { header, events: this.events }, report, problems: this.problems };
   }
 
   private firstTs: string | null = null;

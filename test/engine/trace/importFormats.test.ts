@@ -216,3 +216,19 @@ describe("OTLP/JSON with Hookwire's own spans (otlp-hookwire-decisions.json)", (
     expect(report.skipped).toEqual({ 'span:execute_tool': 1 });
   });
 });
+
+describe('Codex CLI: a shell result written as text', () => {
+  const rollout = (output: string) => [
+    { timestamp: '2026-03-02T10:00:00.000Z', type: 'session_meta', payload: { id: 'text-exit', cwd: '/w' } },
+    { timestamp: '2026-03-02T10:00:01.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["bash","-lc","make"]}', call_id: 'c1' } },
+    { timestamp: '2026-03-02T10:00:02.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output } },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const isError = (output: string) => importTrace(rollout(output), { fileName: 'rollout-x.jsonl' }).trace?.events.find((e) => e.type === 'tool.after_call')?.payload.is_error;
+  it('[I9] "Process exited with code N", N ≠ 0, is a failed call; code 0 and no such line are not', () => {
+    expect(isError('Process exited with code 2\nmake: *** [all] Error 2\n')).toBe(true);
+    expect(isError('compiling…\nProcess exited with code 127')).toBe(true);
+    expect(isError('Process exited with code 0\nok\n')).toBe(false);
+    expect(isError('all good')).toBe(false);
+    expect(isError('{"output": "Process exited with code 1", "metadata": {}}')).toBe(true);
+  });
+});

@@ -21,6 +21,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'swe-agent': 'SWE-agent',
   'mini-swe-agent': 'mini-swe-agent',
   openhands: 'OpenHands',
+  'gemini-cli': 'Gemini CLI',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
