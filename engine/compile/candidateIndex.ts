@@ -2,7 +2,7 @@ import type { JsonPrimitive } from '../model/json.ts';
 import { foldCase, requireAll, requireAny, UNKNOWN, type Atom, type Requirement } from '../match/atoms.ts';
 import type { Getter, NumberReader, Scope } from '../match/path.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
-import { anchoredFound, literalAutomaton, wordTrie, type LiteralAutomaton, type WordTrie } from '../match/literalAutomaton.ts';
+import { anchoredFound, literalAutomaton, wordTrie, type LiteralAutomaton, type WordTrie } from '../accel/literalAutomaton.ts';
 
 /**
  * The candidate index of one event type, over its live handlers' slots (slot i: the i-th live handler in

@@ -8,7 +8,7 @@ import type { CompiledHandler, CompiledPipeline } from '../compile/compilePipeli
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { breakerWhileOpen } from '../model/pipelineTypes.ts';
 import type { BreakerState, DispatchResult, DispatchState, HandlerError } from './types.ts';
-import { classList, finish, moveUp, roomOf, type ExactLists } from './exactLists.ts';
+import { classList, finish, moveUp, roomOf, type ExactLists } from '../accel/exactLists.ts';
 
 /**
  * The part of dispatch that the fast path and explain mode share, so they cannot disagree [X5]: running a

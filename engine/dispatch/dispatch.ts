@@ -6,8 +6,8 @@ import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import type { CompiledHandler, CompiledPipeline, TypePlan } from '../compile/compilePipeline.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, settleRecord, startChain, whileOpen, type ResultArrays } from './chain.ts';
 import { handlerMatches, memoVerdict, nextEpoch, scratchOf, type Scratch } from './scratch.ts';
-import { lastMemo } from './lastMemo.ts';
-import { exactLists } from './exactLists.ts';
+import { lastMemo } from '../accel/lastMemo.ts';
+import { exactLists } from '../accel/exactLists.ts';
 import { gatherCandidates } from '../compile/candidateIndex.ts';
 import type { DispatchResult, DispatchState } from './types.ts';
 

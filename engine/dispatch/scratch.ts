@@ -4,7 +4,7 @@ import { resultSlot, type Chain } from './chain.ts';
 import type { ResultSlot } from '../compile/types.ts';
 import type { MatcherFailure } from '../compile/compileMatcher.ts';
 import { gatherMemory, type GatherMemory } from '../compile/candidateIndex.ts';
-import { lastMemo } from './lastMemo.ts';
+import { lastMemo } from '../accel/lastMemo.ts';
 
 /**
  * The fast path's working memory for one compiled pipeline, owned by dispatch (the compiled pipeline itself

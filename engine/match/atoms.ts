@@ -1,9 +1,9 @@
 import type { JsonPrimitive, JsonValue } from '../model/json.ts';
 import type { ClauseOp } from './types.ts';
 import type { Getter, NumberReader } from './path.ts';
-import { finiteLanguage } from './literalRegex.ts';
-import { foldCase } from './fold.ts';
-import { requiredLiteral } from './requiredLiteral.ts';
+import { finiteLanguage } from '../accel/literalRegex.ts';
+import { foldCase } from '../accel/fold.ts';
+import { requiredLiteral } from '../accel/requiredLiteral.ts';
 
 /**
  * A necessary condition the dispatcher can look up instead of evaluating: if a condition passes, at least
@@ -88,7 +88,7 @@ export function clauseAtoms(path: string, getter: Getter, op: ClauseOp, expected
 /** At most this many words of a regex's finite language are filed in the index (else its required literal). */
 const MAX_REGEX_WORDS = 16;
 
-export { foldCase } from './fold.ts';
+export { foldCase } from '../accel/fold.ts';
 
 /**
  * What a condition requires, for the candidate index: groups that must all hold, each group atoms of which

@@ -1,8 +1,8 @@
 import { RE2JS } from 're2js';
-import { foldCase } from './fold.ts';
-import { linearTest } from './linearRegex.ts';
-import { literalSetTest } from './literalRegex.ts';
-import { requiredLiterals } from './requiredLiteral.ts';
+import { foldCase } from '../accel/fold.ts';
+import { linearTest } from '../accel/linearRegex.ts';
+import { literalSetTest } from '../accel/literalRegex.ts';
+import { requiredLiterals } from '../accel/requiredLiteral.ts';
 
 /** A compiled regular expression that runs in time linear in its input (RE2 semantics) [C5]. */
 export interface SafeRegex {

@@ -4,7 +4,7 @@
 // timed on the process's CPU time (process.cpuUsage). The contenders' processes take turns, round after
 // round (the machine is shared), and each figure is the median of every pass of every round, in CPU ns per
 // test call. Before the figures mean anything, every contender's match count per pattern must equal re2js's.
-// Contenders: `linear` (engine/match/linearRegex.ts alone; `-` for a pattern outside its subset), `hookwire` (compileRegex's test: the prefilters
+// Contenders: `linear` (engine/accel/linearRegex.ts alone; `-` for a pattern outside its subset), `hookwire` (compileRegex's test: the prefilters
 // and string operations in front, then the linear matcher or re2js), `re2js` (plain RE2JS.test) and
 // `native` (the JavaScript RegExp with the `u` flag: a backtracking engine, for scale only; Hookwire cannot
 // use it, since a payload could make it hang).
@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RE2JS } from 're2js';
-import { linearTest } from '../../engine/match/linearRegex.ts';
+import { linearTest } from '../../engine/accel/linearRegex.ts';
 import { compileRegex } from '../../engine/match/regex.ts';
 import { makeEvents } from './dispatch/workload.ts';
 import { table } from './measure.ts';

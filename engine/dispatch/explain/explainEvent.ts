@@ -56,7 +56,7 @@ export function explainEventEagerly(compiled: CompiledPipeline, event: HookEvent
  * chain without building any handler's story (what coverage, activity and telemetry read for every event of
  * a trace); for any other (a structured clone, parsed JSON) it is read from `handlers`. Read-only: the
  * array is kept and returned again, and may be the very array of another explanation of the same event type
- * with the same statuses, or a view into a buffer shared with others (engine/dispatch/byteSlab.ts): `slice()`
+ * with the same statuses, or a view into a buffer shared with others (engine/accel/byteSlab.ts): `slice()`
  * it before changing, posting or storing it.
  */
 export function handlerStatuses(explanation: Explanation): Uint8Array {

@@ -7,7 +7,7 @@ import type { MatcherFailure } from '../../compile/compileMatcher.ts';
 import { newScratch, type Scratch } from '../scratch.ts';
 import { finishChain, matcherFailed, runSafely, settle, settleRecord, startChain, type Chain } from '../chain.ts';
 import { walkChain, type ChainRecorder } from '../dispatch.ts';
-import { lastMemo } from '../lastMemo.ts';
+import { lastMemo } from '../../accel/lastMemo.ts';
 import type { DispatchResult, DispatchState, HandlerError } from '../types.ts';
 
 // The record of an explained event: what each handler that matched did, in order. The lazy explanation

@@ -1,8 +1,8 @@
 import type { CompiledPipeline, TypePlan } from '../../compile/compilePipeline.ts';
 import { isCodeNode } from '../../model/codeNodes.ts';
 import { breakerOpenUntil, whileOpen } from '../chain.ts';
-import { lastMemo } from '../lastMemo.ts';
-import { copyBytes } from '../byteSlab.ts';
+import { lastMemo } from '../../accel/lastMemo.ts';
+import { copyBytes } from '../../accel/byteSlab.ts';
 import { HANDLER_STATUSES, STATUS_CODE, type DispatchState, type HandlerExplain } from '../types.ts';
 import { endedAt, type StepRecord } from './records.ts';
 import { fixedExplain } from './stories.ts';

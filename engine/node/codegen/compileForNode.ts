@@ -13,7 +13,7 @@ import type { MatcherFailure } from '../../compile/compileMatcher.ts';
 import { breakerBlocks, breakerOpenUntil, fillResult, finishChain, matcherFailed, runSafely, settle, startChain, whileOpen } from '../../dispatch/chain.ts';
 import { handlerMatches, newScratch, nextEpoch, type Scratch } from '../../dispatch/scratch.ts';
 import { walkChain, type DispatchEnv } from '../../dispatch/dispatch.ts';
-import { lastMemo } from '../../dispatch/lastMemo.ts';
+import { lastMemo } from '../../accel/lastMemo.ts';
 import type { DispatchResult, DispatchState } from '../../dispatch/types.ts';
 import { ConditionSource, Constants, Temps, or, and } from './conditionSource.ts';
 

@@ -132,7 +132,7 @@ describe('fast path allocation', () => {
 describe('fast path allocation, events of very different audit counts', () => {
   // 80 audit handlers, of which an event passes 10 or 80 (by its `tokens`): one reused list cut from 80 records
   // to 10 and grown again would lose and remake its backing store at every other event (V8 trims a list cut to
-  // less than half its capacity). The result's lists are kept per length class instead (dispatch/exactLists.ts).
+  // less than half its capacity). The result's lists are kept per length class instead (accel/exactLists.ts).
   const nodes = [ev('before', 'tool.before_call')];
   const wires: string[] = [];
   for (let i = 0; i < 80; i++) {

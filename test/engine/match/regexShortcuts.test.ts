@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { compileRegex } from '../../../engine/match/regex.ts';
-import { requiredLiterals } from '../../../engine/match/requiredLiteral.ts';
+import { requiredLiterals } from '../../../engine/accel/requiredLiteral.ts';
 import { dispatch, initialState } from '../../../engine/index.ts';
 import { compile, env, ev, event, handler, match, pipeline } from '../helpers.ts';
 

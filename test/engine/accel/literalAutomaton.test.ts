@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { anchoredWords, literalAutomaton, occurring, wordTrie } from '../../../engine/match/literalAutomaton.ts';
+import { anchoredWords, literalAutomaton, occurring, wordTrie } from '../../../engine/accel/literalAutomaton.ts';
 
 // The candidate index finds its literal atoms in one pass; it must find exactly the literals `includes`
 // finds, or the fast path would skip a handler that matches (or evaluate one it need not) [X5].

@@ -12,7 +12,7 @@
  * hold at a boundary. A test reads the text once, one code point at a time, with a state of one machine
  * word: no text can make it slower than linear or make it hang.
  *
- * Why it answers exactly as RE2 (re2js) does — each point is checked by test/engine/match/linearRegex.test.ts
+ * Why it answers exactly as RE2 (re2js) does — each point is checked by test/engine/accel/linearRegex.test.ts
  * against plain re2js on random patterns and texts:
  * - The text is read by code points as re2js reads UTF-16: a high surrogate followed by a low one is one
  *   character, any other unit is one character of its own value; `.` and negated classes take either.

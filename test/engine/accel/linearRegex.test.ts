@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
-import { linearTest } from '../../../engine/match/linearRegex.ts';
+import { linearTest } from '../../../engine/accel/linearRegex.ts';
 import { compileRegex } from '../../../engine/match/regex.ts';
 
 const BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
-import { literalSetTest } from '../../../engine/match/literalRegex.ts';
+import { literalSetTest } from '../../../engine/accel/literalRegex.ts';
 import { compileRegex } from '../../../engine/match/regex.ts';
 import { dispatch, initialState } from '../../../engine/index.ts';
 import { compile, env, ev, event, handler, match, pipeline } from '../helpers.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as re2 from 're2js';
 import fc from 'fast-check';
-import { requiredLiteral } from '../../../engine/match/requiredLiteral.ts';
+import { requiredLiteral } from '../../../engine/accel/requiredLiteral.ts';
 import { compileRegex } from '../../../engine/match/regex.ts';
 
 describe('required literals of regexes (candidate index)', () => {
@@ -52,13 +52,13 @@ describe('regex shortcuts [C5]', () => {
 
 describe('all required literals', () => {
   it('lists every run outside groups and classes', async () => {
-    const { requiredLiterals } = await import('../../../engine/match/requiredLiteral.ts');
+    const { requiredLiterals } = await import('../../../engine/accel/requiredLiteral.ts');
     expect(requiredLiterals('\\bls\\s+cat\\b')).toEqual(['ls', 'cat']);
     expect(requiredLiterals('chmod.*table')).toEqual(['chmod', 'table']);
     expect(requiredLiterals('a|b')).toEqual([]);
   });
   it('is sound: a matching string contains every literal', async () => {
-    const { requiredLiterals } = await import('../../../engine/match/requiredLiteral.ts');
+    const { requiredLiterals } = await import('../../../engine/accel/requiredLiteral.ts');
     const atoms = fc.constantFrom('a', 'b', 'ab', '.', '\\.', '[ab]', '(a|b)', 'a*', 'b?', 'a+', 'x{0,2}', '\\s', ' ', '-', '\\b', '^', '$', '(ab)+', '.*');
     fc.assert(
       fc.property(fc.array(atoms, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', 'x', ' ', '.', '-'), maxLength: 12 }), (parts, input) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { copyBytes } from '../../../engine/dispatch/byteSlab.ts';
+import { copyBytes } from '../../../engine/accel/byteSlab.ts';
 
 describe('copyBytes (explain mode statuses [X6])', () => {
   it('gives copies equal to their template that never share bytes, at every length and across slabs', () => {

@@ -4,7 +4,7 @@
  * must be non-empty printable ASCII (a code unit ≥ 128 of the text then cannot be part of any of them and
  * sends the scan back to the root); otherwise, or past a size bound, `literalAutomaton` returns null and the
  * index keeps testing them one by one. `occurring(a, text)` equals `literals.filter((l) => text.includes(l))`
- * (test/engine/match/literalAutomaton.test.ts).
+ * (test/engine/accel/literalAutomaton.test.ts).
  */
 export interface LiteralAutomaton {
   /** delta[(state << 7) | code]: the next state (states × 128; 16 bits, so a table of many literals stays in the first-level cache). */
