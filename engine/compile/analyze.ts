@@ -2,7 +2,7 @@ import type { EventMode } from '../model/event.ts';
 import { eventModes } from '../model/eventModes.ts';
 import { buildGraph, pathsTo, type PipelineGraph } from '../model/graph.ts';
 import type { HandlerNode, Pipeline, PipelineNode } from '../model/pipelineTypes.ts';
-import { parsePipeline } from '../model/parsePipeline.ts';
+import type { ParseResult } from '../model/parsePipeline.ts';
 import type { Problem } from '../model/problem.ts';
 import { parseEventPattern, type EventPattern } from '../model/eventPattern.ts';
 import type { Sandbox } from '../sandbox/types.ts';
@@ -39,12 +39,13 @@ export interface Analysis {
 }
 
 /**
- * Loads a document as far as it goes [V2]: structure first; then either the full analysis, or, when the
- * structure is refused, the conditions and actions of the nodes that are well-formed, so that every problem
- * is reported at once. Shared by `loadPipeline` and `compilePipeline`.
+ * Loads a document as far as it goes [V2], from its structural parse (`parsePipeline`): either the full
+ * analysis, or, when the structure is refused, the conditions and actions of the nodes that are well-formed,
+ * so that every problem is reported at once. Shared by `loadPipeline` and `compilePipeline`. It takes the
+ * parse rather than making it so that a caller holding an already validated document (the CLI's pipeline
+ * cache, engine/node/pipelineCache.ts) compiles without loading the schema library at all.
  */
-export function analyzeDocument(input: unknown, options: AnalyzeOptions): { doc: Pipeline; analysis: Analysis; problems: Problem[] } | { doc: null; problems: Problem[] } {
-  const parsed = parsePipeline(input);
+export function analyzeDocument(parsed: ParseResult, options: AnalyzeOptions): { doc: Pipeline; analysis: Analysis; problems: Problem[] } | { doc: null; problems: Problem[] } {
   if (!parsed.doc) {
     if (parsed.partial) checkNodeContents(parsed.partial.nodes, parsed.partial.indexes, parsed.problems, options);
     return { doc: null, problems: parsed.problems };

@@ -1,4 +1,5 @@
 import { analyzeDocument } from './analyze.ts';
+import { parsePipeline } from '../model/parsePipeline.ts';
 import { lintPipeline } from './lint.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
@@ -19,7 +20,7 @@ export interface LoadOptions {
  * `loadPipeline(JSON.parse(text))` → `{ ok: true, pipeline, problems: [/* warnings *\/] }`.
  */
 export function loadPipeline(input: unknown, options: LoadOptions = {}): LoadResult {
-  const r = analyzeDocument(input, { sandbox: options.sandbox ?? null, requireSandbox: false });
+  const r = analyzeDocument(parsePipeline(input), { sandbox: options.sandbox ?? null, requireSandbox: false });
   if (!r.doc) return { ok: false, problems: r.problems };
   return { ok: true, pipeline: r.doc, problems: lintPipeline(r.doc, r.analysis) };
 }

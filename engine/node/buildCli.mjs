@@ -8,7 +8,9 @@
 // Two callers, one set of options: `npm install` in a checkout (prepare) bundles engine/node/cli.ts into
 // node_modules/.cache/hookwire/ for engine/node/bin.mjs; `npm pack` (engine/node/buildPackage.mjs) bundles
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR } from './cliBundle.mjs';
 
@@ -35,10 +37,28 @@ export async function buildCli(entry, outdir) {
     external: ['quickjs-emscripten-core', '@jitl/*'],
     // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
     banner: { js: "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
+    // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
+    // validated by one build is validated again by the next.
+    define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()) },
     logLevel: 'warning',
     absWorkingDir: ENGINE_DIR,
   });
   return true;
+}
+
+/** A hash of every engine source and package.json: what a build is made of. */
+function sourceHash() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(dir, d.name);
+      if (d.isDirectory()) walk(full);
+      else if (/\.(ts|mjs|json)$/.test(d.name)) hash.update(full.slice(ENGINE_DIR.length)).update('\0').update(readFileSync(full));
+    }
+  };
+  walk(ENGINE_DIR);
+  hash.update(readFileSync(join(ENGINE_DIR, '..', 'package.json')));
+  return hash.digest('hex').slice(0, 32);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

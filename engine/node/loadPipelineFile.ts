@@ -1,13 +1,15 @@
 // Reading a pipeline file for the CLI and the Node runtime helpers: text → JSON → compiled pipeline, with a
 // QuickJS sandbox only when the pipeline has code (loading QuickJS costs time every CLI run otherwise).
-import { compilePipeline, type CompiledPipeline } from '../compile/compilePipeline.ts';
+import { compileParsed, type CompiledPipeline } from '../compile/compileParsed.ts';
 import { hasCode } from '../model/codeNodes.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
+import type { ParseResult } from '../model/parsePipeline.ts';
 import type { Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
+import { cachedParse, pipelineCache, rememberParse } from './pipelineCache.ts';
 
 export interface LoadedPipeline {
   compiled: CompiledPipeline;
@@ -33,15 +35,29 @@ export async function compilePipelineFile(path: string): Promise<LoadedPipeline>
 
 /** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
 export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) throw refused(path, parsed.problems);
-  const sandbox = await sandboxFor(parsed.doc);
-  const r = compilePipeline(parsed.doc, { sandbox });
+  const { structural, json } = await parseStructure(text, path);
+  const sandbox = await sandboxFor(json);
+  const r = compileParsed(structural, { sandbox });
   if (!r.ok) {
     sandbox?.dispose();
     throw refused(path, r.problems);
   }
   return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, dispose: () => sandbox?.dispose() };
+}
+
+/**
+ * The structural parse of pipeline text: from the cache of validated pipelines when this exact text was
+ * accepted before by this build (engine/node/pipelineCache.ts), else `parsePipeline`, loaded only then.
+ */
+async function parseStructure(text: string, path: string): Promise<{ structural: ParseResult; json: unknown }> {
+  const cache = pipelineCache();
+  const doc = cachedParse(text, cache);
+  if (doc) return { structural: { doc, problems: [] }, json: doc };
+  const json = parseJsonText(text);
+  if (!json.ok) throw refused(path, json.problems);
+  const structural = (await import('../model/parsePipeline.ts')).parsePipeline(json.doc);
+  rememberParse(text, structural, cache);
+  return { structural, json: json.doc };
 }
 
 function refused(path: string, problems: Problem[]): CliError {

@@ -14,8 +14,10 @@ import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
 import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';
-import { checkLineLength, readRecording as readRecordingFile } from '../serve/recordingFile.ts';
-import { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } from '../serve/recordingLock.ts';
+// The recording's reader (its trace schema is zod) and lock (proper-lockfile) are loaded by calls that
+// record, only: a plain hook call starts without them (test/bench/package.bench.ts).
+const recordingFile = () => import('../serve/recordingFile.ts');
+const recordingLock = () => import('../serve/recordingLock.ts');
 
 export interface ClaudeHookOptions {
   /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
@@ -163,7 +165,9 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   try {
     // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
     const work = () => decideAndRecord(loaded, input, options, now, signal, bind);
-    return options.record ? await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal) : await work();
+    if (!options.record) return await work();
+    const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
+    return await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal);
   } finally {
     loaded.dispose();
   }
@@ -199,7 +203,7 @@ async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: 
     };
     const line = traceEventLine({ ...mapped.event, recorded }, header);
     // A line the reader would not read back is refused before it is written [recordings].
-    checkLineLength(line);
+    (await recordingFile()).checkLineLength(line);
     // The deadline answered while this was read and decided: the call is over, nothing is recorded.
     signal.throwIfAborted();
     await appendRecording(options.record, prior ? line : traceHeaderLine(header) + line);
@@ -224,7 +228,7 @@ function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader 
  */
 async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
   try {
-    return await readRecordingFile(path);
+    return await (await recordingFile()).readRecording(path);
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message : String(err));
   }

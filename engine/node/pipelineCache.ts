@@ -1,0 +1,81 @@
+// The structural parse of a pipeline file, remembered per exact text and per build of the CLI, so that a
+// hook call (once per tool call) compiles a pipeline it has validated before without loading the schema
+// library. Loading zod was about half of a `claude-hook` call's CPU (its 450 KB of code compiled at every
+// start); a hit reads one small JSON file instead. Measured with test/bench/package.bench.ts.
+//
+// What a hit skips is exactly `parsePipeline` (structure, migration, ids, wires, patterns): everything after
+// it (conditions, regexes, code, lint) runs as always, in `compileParsed`. A hit needs the same bytes of the
+// pipeline AND the same build (the key hashes both), so a change to either validates again. The cache is the
+// user's own (the same trust as the pipeline file next to it); any failure to read or write it only means
+// validating as if there were none.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isJsonObject } from '../model/json.ts';
+import type { ParseResult } from '../model/parsePipeline.ts';
+import type { Pipeline } from '../model/pipelineTypes.ts';
+
+/** Set by the CLI bundle (engine/node/buildCli.mjs): a hash of the sources it was built from. */
+declare const __HOOKWIRE_BUILD__: string | undefined;
+
+/** Entries kept; past this the oldest go (each is one pipeline text, a few KB). */
+const MAX_ENTRIES = 64;
+
+/** The build this process runs, or null when it runs from sources (tsx): then nothing is remembered. */
+const BUILD: string | null = typeof __HOOKWIRE_BUILD__ === 'string' ? __HOOKWIRE_BUILD__ : null;
+
+/** Where validated pipelines are kept, and for which build. */
+export interface PipelineCache {
+  dir: string;
+  build: string;
+}
+
+/**
+ * The cache of this process: in HOOKWIRE_CACHE_DIR, else $XDG_CACHE_HOME/hookwire, else ~/.cache/hookwire;
+ * none when HOOKWIRE_PIPELINE_CACHE=0 or the process runs from sources.
+ */
+export function pipelineCache(env: NodeJS.ProcessEnv = process.env, build: string | null = BUILD): PipelineCache | null {
+  if (env.HOOKWIRE_PIPELINE_CACHE === '0' || build === null) return null;
+  const base = env.HOOKWIRE_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hookwire');
+  return { dir: join(base, 'pipelines'), build };
+}
+
+/** The entry's file for this text under this build. */
+function entryFile(text: string, cache: PipelineCache): string {
+  return join(cache.dir, `${createHash('sha256').update(cache.build).update('\0').update(text).digest('hex')}.json`);
+}
+
+/** A structurally valid document remembered for exactly `text`, or null. */
+export function cachedParse(text: string, cache: PipelineCache | null): Pipeline | null {
+  if (cache === null) return null;
+  try {
+    const entry: unknown = JSON.parse(readFileSync(entryFile(text, cache), 'utf8'));
+    // A torn or foreign file is no hit: validate as if it were absent.
+    return isJsonObject(entry) && isJsonObject(entry.doc) ? (entry.doc as unknown as Pipeline) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers a structural parse that accepted `text` (a refused one is never kept). */
+export function rememberParse(text: string, parsed: ParseResult, cache: PipelineCache | null): void {
+  if (cache === null || parsed.doc === null) return;
+  try {
+    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const file = entryFile(text, cache);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ doc: parsed.doc }), { mode: 0o600 });
+    renameSync(tmp, file); // whole or absent: a reader never sees half an entry
+    prune(cache.dir);
+  } catch {
+    // A read-only or full cache: the next call validates again.
+  }
+}
+
+function prune(dir: string): void {
+  const entries = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (entries.length <= MAX_ENTRIES) return;
+  const aged = entries.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+  for (const { n } of aged.slice(0, entries.length - MAX_ENTRIES)) rmSync(join(dir, n), { force: true });
+}

@@ -1,0 +1,102 @@
+// The CLI's cache of validated pipelines (engine/node/pipelineCache.ts): a hit is exactly the structural parse
+// it stands for, a change of text or build validates again, a broken cache is no cache, and a hook call's
+// static module graph holds neither the schema library nor the recording lock (they load on demand).
+import { build } from 'esbuild';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parsePipeline } from '../../../engine/model/parsePipeline.ts';
+import { cachedParse, pipelineCache, rememberParse } from '../../../engine/node/pipelineCache.ts';
+import { freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
+import { FIXTURES, GUARD, ROOT, hookwire } from './runCli.ts';
+
+const cacheOf = (build = 'test-build') => pipelineCache({ HOOKWIRE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'hookwire-cache-')) }, build)!;
+
+describe('pipeline cache', () => {
+  it('[V5] a hit is the structural parse itself, unchanged by the round trip through the file', () => {
+    const pipelines = [demoPipeline(), ...readdirSync(FIXTURES).filter((f) => f.endsWith('.pipeline.json')).map((f) => JSON.parse(readFileSync(join(FIXTURES, f), 'utf8')))];
+    const cache = cacheOf();
+    for (const doc of pipelines) {
+      const text = JSON.stringify(doc);
+      const parsed = parsePipeline(JSON.parse(text));
+      if (!parsed.doc) continue;
+      expect(cachedParse(text, cache)).toBeNull();
+      rememberParse(text, parsed, cache);
+      expect(cachedParse(text, cache)).toStrictEqual(JSON.parse(JSON.stringify(parsed.doc)));
+      expect(JSON.parse(JSON.stringify(parsed.doc))).toEqual(parsed.doc);
+    }
+  });
+
+  it('a refused document is never remembered; another text or another build is no hit', () => {
+    const cache = cacheOf('build-a');
+    const text = readFileSync(GUARD, 'utf8');
+    rememberParse(text, parsePipeline(JSON.parse(text)), cache);
+    expect(cachedParse(text, cache)).not.toBeNull();
+    expect(cachedParse(`${text} `, cache)).toBeNull();
+    expect(cachedParse(text, { ...cache, build: 'build-b' })).toBeNull();
+    const bad = JSON.stringify({ ...JSON.parse(text), wires: [{ from: 'nowhere', to: 'nobody' }] });
+    const refused = parsePipeline(JSON.parse(bad));
+    expect(refused.doc).toBeNull();
+    rememberParse(bad, refused, cache);
+    expect(cachedParse(bad, cache)).toBeNull();
+  });
+
+  it('a torn or foreign entry, or a cache that cannot be written, is no cache', () => {
+    const cache = cacheOf();
+    const text = readFileSync(GUARD, 'utf8');
+    rememberParse(text, parsePipeline(JSON.parse(text)), cache);
+    const [entry] = readdirSync(cache.dir);
+    writeFileSync(join(cache.dir, entry!), '{"doc": {"format": "hookw');
+    expect(cachedParse(text, cache)).toBeNull();
+    writeFileSync(join(cache.dir, entry!), '{"doc": 7}');
+    expect(cachedParse(text, cache)).toBeNull();
+    const readOnly = cacheOf();
+    rememberParse('{}', { doc: null, problems: [] }, readOnly); // nothing to keep: no directory made
+    writeFileSync(join(readOnly.dir, '..', 'x'), '');
+    chmodSync(join(readOnly.dir, '..'), 0o500);
+    expect(() => rememberParse(text, parsePipeline(JSON.parse(text)), readOnly)).not.toThrow();
+  });
+
+  it('is off when HOOKWIRE_PIPELINE_CACHE=0 and when running from sources', () => {
+    expect(pipelineCache({ HOOKWIRE_PIPELINE_CACHE: '0' }, 'b')).toBeNull();
+    expect(pipelineCache({}, null)).toBeNull();
+  });
+
+  it('a hook call loads neither zod nor the recording lock before it needs them (static module graph)', async () => {
+    for (const entry of ['node/cli.ts', 'node/commands/claudeHookCommand.ts']) {
+      const r = await build({ entryPoints: [entry], absWorkingDir: join(ROOT, 'engine'), bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', splitting: true, outdir: join(tmpdir(), 'hookwire-graph'), external: ['quickjs-emscripten-core', '@jitl/*'] });
+      const inputs = r.metafile.inputs;
+      const start = entry; // metafile paths are relative to absWorkingDir
+      expect(inputs[start]).toBeDefined();
+      const seen = new Set([start]);
+      const queue = [start];
+      while (queue.length) {
+        for (const i of inputs[queue.shift()!]!.imports) {
+          if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) seen.add(i.path), queue.push(i.path);
+        }
+      }
+      const heavy = [...seen].filter((p) => /node_modules\/(zod|proper-lockfile)\//.test(p));
+      expect(heavy, entry).toEqual([]);
+    }
+  });
+
+  it('a real hook call remembers the pipeline and answers the same from the cache, and validates an edited file again', async (ctx) => {
+    if (!freshBundle()) ctx.skip(); // the cache belongs to the built CLI; a stale bundle runs sources (no cache)
+    const dir = mkdtempSync(join(tmpdir(), 'hookwire-cache-'));
+    const env = { HOOKWIRE_CACHE_DIR: dir };
+    const pipeline = join(dir, 'guard.json');
+    writeFileSync(pipeline, readFileSync(GUARD, 'utf8'));
+    const input = JSON.stringify({ session_id: 's', transcript_path: '/tmp/t', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't1' });
+    const first = await hookwire(['claude-hook', pipeline], { stdin: input, env });
+    expect(readdirSync(join(dir, 'pipelines'))).toHaveLength(1);
+    const second = await hookwire(['claude-hook', pipeline], { stdin: input, env });
+    expect(second).toEqual(first);
+    expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    writeFileSync(pipeline, readFileSync(GUARD, 'utf8').replace('"format"', '"formt"'));
+    const edited = await hookwire(['claude-hook', pipeline], { stdin: input, env });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain('not a Hookwire pipeline');
+  });
+});
