@@ -4,17 +4,21 @@
 import { pathToFileURL } from 'node:url';
 import { crashFailsClosed } from './crashFailsClosed.mjs';
 
-// Before anything else is loaded: a crash of a claude-hook call fails closed [P12].
-const claudeHook = process.argv[2] === 'claude-hook';
-if (claudeHook) crashFailsClosed();
+// Before anything else is loaded: a crash of an agent's hook call fails closed in its block form [P12][AG4].
+const hookAgent = (argv) => {
+  const i = argv.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
+  return i < 0 ? 'claude' : argv[i].startsWith('--agent=') ? argv[i].slice('--agent='.length) : argv[i + 1] ?? 'claude';
+};
+const claudeHook = process.argv[2] === 'claude-hook' || process.argv[2] === 'hook';
+if (claudeHook) crashFailsClosed(process.argv[2] === 'hook' ? hookAgent(process.argv.slice(3)) : 'claude');
 const { FORWARD_BUNDLE, freshBundle } = await import('./cliBundle.mjs');
 
 // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
 const fromSource = process.env.HOOKWIRE_FROM_SOURCE === '1';
 const args = process.argv.slice(2);
 // `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
-const forward = !fromSource && args[0] === 'claude-hook' && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
-const forwarded = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1)) : null;
+const forward = !fromSource && (args[0] === 'claude-hook' || args[0] === 'hook') && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
+const forwarded = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1), args[0] === 'hook') : null;
 const bundle = forwarded !== null || fromSource ? null : freshBundle();
 let main;
 if (forwarded !== null) {

@@ -7,6 +7,8 @@ import { CliError, EXIT, processIo, type Io } from './cliIo.ts';
 
 const VERSION = pkg.version;
 
+const AGENT_LIST = 'claude, codex, gemini, copilot, cursor, windsurf, qwen, factory, goose, kimi';
+
 const fromOption = () => new Option('--from <format>', 'read the trace as this format instead of detecting it').choices(TRACE_FORMATS as string[]);
 
 const EXIT_HELP = `
@@ -25,6 +27,42 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .addHelpText('after', EXIT_HELP);
+
+  /**
+   * One agent hook call [AG4]: every error, expected or not, ends in the agent's own block form (Copilot reads
+   * only a JSON deny on stdout; an exit code of 2 with a message would let its tool run).
+   */
+  const hookAction = async (agent: string, p: string | undefined, opts: Record<string, string | boolean | undefined>): Promise<number> => {
+    const { isAgentId } = await import('../agents/types.ts');
+    if (!isAgentId(agent)) throw new CliError(`--agent ${agent} is not one of ${AGENT_LIST}`);
+    const { agentAdapter } = await import('../runtime/agentHook.ts');
+    const adapter = agentAdapter(agent);
+    const say = (a: { exitCode: number; stdout: string; stderr: string }) => {
+      if (a.stdout) io.out(a.stdout);
+      if (a.stderr) io.err(a.stderr);
+      return a.exitCode;
+    };
+    try {
+      const str = (k: string) => (typeof opts[k] === 'string' ? (opts[k] as string) : undefined);
+      if (opts.server !== undefined) {
+        if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
+        const { forwardHook } = await import('./serve/forwardHook.ts');
+        const timeoutMs = opts.deadline === undefined ? undefined : Number(opts.deadline);
+        if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--deadline ${opts.deadline} must be a positive number of milliseconds`);
+        return say(await forwardHook(await readStdin(), { server: str('server')!, tokenFile: str('tokenFile'), stateDir: str('stateDir'), agent: { id: agent, failClosed: adapter.failClosed }, ...(timeoutMs ? { timeoutMs } : {}) }));
+      }
+      if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
+      const lockTimeoutMs = opts.lockTimeout === undefined ? undefined : Number(opts.lockTimeout);
+      if (lockTimeoutMs !== undefined && !(lockTimeoutMs > 0)) throw new CliError(`--lock-timeout ${opts.lockTimeout} must be a positive number of milliseconds`);
+      const options = {
+        record: str('record'), audit: str('audit'), allowRewrites: opts.allowRewrites === true, timeout: str('timeout'), settings: str('settings'), event: str('event'),
+        ...(lockTimeoutMs ? { lockTimeoutMs } : {}),
+      };
+      return await (await import('./commands/claudeHookCommand.ts')).agentHookCommand(adapter, p, options, io, readStdin);
+    } catch (err) {
+      return say(adapter.failClosed(null, err instanceof Error ? err.message : String(err)));
+    }
+  };
 
   program
     .command('validate')
@@ -108,6 +146,25 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     })());
 
   program
+    .command('hook')
+    .description('one coding agent\'s hook call: read its native input on stdin, dispatch it, answer exactly as that agent documents (see docs/agents.md)')
+    .requiredOption('--agent <id>', `the agent: ${AGENT_LIST}`)
+    .argument('[pipeline]', 'pipeline JSON file (not with --server)')
+    .option('--event <name>', 'the agent\'s hook event, for inputs that do not name it (GitHub Copilot\'s camelCase input)')
+    .option('--record <trace>', 'append every event to this trace v1 file; earlier events of the session restore its state')
+    .option('--audit <file>', 'append audit records to this JSON Lines file')
+    .option('--allow-rewrites', 'send a rewritten tool input where the agent can only take it by approving the call (Claude Code, Codex, Copilot)')
+    .option('--timeout <seconds>', "the hook's timeout as configured in the agent (default: the agent's default)")
+    .option('--settings <file>', 'Claude Code: read the hook timeout from this settings file')
+    .option('--lock-timeout <ms>', 'with --record: fail closed when the recording stays locked by other hook calls this long (default 10000)')
+    .option('--server <url>', 'forward to a running `hookwire serve` instead of deciding here')
+    .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
+    .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
+    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
+    .addHelpText('after', '\nFails closed in the agent\'s own block form: input it cannot read, another agent\'s input, a pipeline it cannot load, no\ndecision before the hook\'s timeout, a server that does not answer, any internal error.')
+    .action((p: string | undefined, opts) => run(async () => hookAction(opts.agent, p, opts))());
+
+  program
     .command('serve')
     .description('run a decision server on 127.0.0.1: Claude Code http hooks, a JSON API for any agent, a live stream for the debugger')
     .argument('<pipeline>', 'pipeline JSON file (reloaded when it changes; a bad file keeps the old one)')
@@ -144,11 +201,20 @@ export async function main(argv: string[], io: Io = processIo, readStdin: () => 
     await program.parseAsync(argv);
     return result.code;
   } catch (err) {
+    const command = argv[2] ?? '';
+    if (command === 'hook' && !(err instanceof CommanderError && err.exitCode === 0)) {
+      // [AG4] a usage error of an agent's hook call still answers in the agent's block form.
+      const closed = await hookUsageFailClosed(argv, err instanceof Error ? err.message : String(err));
+      if (closed) {
+        if (closed.stdout) io.out(closed.stdout);
+        if (closed.stderr) io.err(closed.stderr);
+        return closed.exitCode;
+      }
+    }
     if (err instanceof CommanderError) {
       // Help and version end with code 0; a usage error is "could not run" [P9].
       return err.exitCode === 0 ? EXIT.ok : EXIT.cannotRun;
     }
-    const command = argv[2] ?? '';
     if (err instanceof CliError) {
       io.err(`hookwire ${command}: ${err.message}\n`);
       return err.exitCode;
@@ -156,6 +222,16 @@ export async function main(argv: string[], io: Io = processIo, readStdin: () => 
     io.err(`hookwire ${command}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.cannotRun;
   }
+}
+
+/** The block form of the agent named by `--agent` in argv, for a call that could not even be parsed; null: no known agent. */
+async function hookUsageFailClosed(argv: string[], reason: string): Promise<{ exitCode: number; stdout: string; stderr: string } | null> {
+  const i = argv.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
+  const agent = i < 0 ? undefined : argv[i]!.startsWith('--agent=') ? argv[i]!.slice('--agent='.length) : argv[i + 1];
+  const { isAgentId } = await import('../agents/types.ts');
+  if (agent === undefined || !isAgentId(agent)) return null;
+  const { agentAdapter } = await import('../runtime/agentHook.ts');
+  return agentAdapter(agent).failClosed(null, reason.replace(/^error: /, ''));
 }
 
 /** All of stdin as text, up to a limit; a terminal on stdin is no input. */

@@ -1,2 +1,2 @@
-/** For a `claude-hook` call: every uncaught exception or rejection from now on is exit 2 with the reason [P12]. */
-export declare function crashFailsClosed(): void;
+/** For an agent's hook call: every uncaught exception or rejection from now on ends in the agent's block form [P12][AG4]. */
+export declare function crashFailsClosed(agent?: string): void;

@@ -4,13 +4,26 @@
 // claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Plain JavaScript, so the
 // checkout's binary (bin.mjs) can install it before anything else loads; the package's (bin.ts) bundles it.
 
-/** For a `claude-hook` call: every uncaught exception or rejection from now on is exit 2 with the reason. */
-export function crashFailsClosed() {
+/**
+ * For an agent's hook call (`claude-hook`, `hook --agent <id>`): every uncaught exception or rejection from now
+ * on ends in the agent's block form [AG4]. Plain data here, since nothing else may have loaded: GitHub Copilot
+ * ignores exit codes and reads only a JSON deny on stdout (exit 0); Cursor takes a JSON deny and exit 2; every
+ * other agent blocks on exit 2 with the reason on stderr (engine/agents/ has the sources).
+ */
+export function crashFailsClosed(agent = 'claude') {
   const failClosed = (err) => {
+    const reason = `hookwire ${agent === 'claude' ? 'claude-hook' : `hook --agent ${agent}`}: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)`;
+    let code = 2;
     try {
-      process.stderr.write(`hookwire claude-hook: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)\n`);
+      if (agent === 'copilot') {
+        code = 0;
+        process.stdout.write(`${JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason })}\n`);
+      } else if (agent === 'cursor') {
+        process.stdout.write(`${JSON.stringify({ permission: 'deny', user_message: reason, agent_message: reason })}\n`);
+      }
+      process.stderr.write(`${reason}\n`);
     } finally {
-      process.exit(2);
+      process.exit(code);
     }
   };
   process.on('uncaughtException', failClosed);

@@ -3,7 +3,9 @@ import type { Approval } from '../model/approval.ts';
 import type { Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, jsonEqual, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
-import { claudeEventSpec, type ClaudeEventSpec, type FieldType } from './claudeEvents.ts';
+import { claudeEventSpec, type ClaudeEventSpec, type FieldType } from '../agents/claudeEvents.ts';
+import { CLAUDE_CONTRACT } from '../agents/claude.ts';
+import { addPortableFields, toolEntry } from '../agents/portable.ts';
 
 /*
  * The Claude Code mapping, one pure module for every transport [P12]: a hook input becomes a Hookwire event
@@ -80,7 +82,13 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
     const v = ownGet(input, k);
     if (v !== undefined) ownSet(meta, k, v);
   }
+  // [AG2] the portable fields, additive: Claude Code's tool events have no top-level field of these names.
+  ownSet(meta, 'agent', 'claude');
   const payload = payloadOf(hook, input, session);
+  const toolName = ownGet(input, 'tool_name');
+  if (spec.type.startsWith('tool.') || spec.required.tool_name !== undefined) {
+    if (typeof toolName === 'string') addPortableFields(payload, toolEntry(CLAUDE_CONTRACT, toolName), ownGet(input, 'tool_input'));
+  }
   const toolUse = ownGet(input, 'tool_use_id');
   const event_id =
     typeof toolUse === 'string' && toolUse !== '' && spec.type.startsWith('tool.')

@@ -15,7 +15,7 @@ export {
   claudeHookEvent, claudeReply, claudeFailClosedReply, toCommandAnswer, toHttpAnswer, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_COMMON_FIELDS,
   type ClaudeHookAnswer, type ClaudeHttpAnswer, type ClaudeReply, type ClaudeOutcome, type ClaudeAnswerOptions, type ClaudeHookParse,
 } from './claudeHook.ts';
-export { CLAUDE_EVENTS, claudeEventSpec, defaultHookTimeoutSeconds, type ClaudeEventSpec, type BlockChannel, type AskChannel, type ContextChannel } from './claudeEvents.ts';
+export { CLAUDE_EVENTS, claudeEventSpec, defaultHookTimeoutSeconds, type ClaudeEventSpec, type BlockChannel, type AskChannel, type ContextChannel } from '../agents/claudeEvents.ts';
 export { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
 export { actionBlocked, type Approval, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';
 export { writeEventSpan, eventSpanName, pipelineVersionOf, HOOKWIRE_ATTR, type RuntimeTelemetry, type TelemetryTracer, type TelemetrySpan, type TelemetryAttributes, type TelemetryAttribute } from './telemetry.ts';

@@ -9,7 +9,7 @@ const root = join(__dirname, '..', '..', 'engine');
 /** Bottom to top. Folders on the same line are siblings and do not import each other. */
 const LAYERS: readonly (readonly string[])[] = [
   ['model', 'accel'],
-  ['match', 'sandbox', 'trace'],
+  ['match', 'sandbox', 'trace', 'agents'],
   ['compile'],
   ['dispatch'],
   ['replay'],

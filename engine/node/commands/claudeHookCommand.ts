@@ -1,14 +1,17 @@
-// `hookwire claude-hook <pipeline.json>`: the Claude Code adapter [P12][P13]. Reads one hook input on stdin,
-// dispatches it and answers the way Claude Code reads answers (engine/runtime/claudeHook.ts has the mapping and
-// the sources). Anything that stops it from deciding fails closed: exit 2 with the reason on stderr.
+// `hookwire hook --agent <id> <pipeline.json>` and its alias `hookwire claude-hook` [P12][P13][AG4]: reads one
+// hook input on stdin, dispatches it and answers the way that agent reads answers (engine/agents/ has each
+// agent's contract and mapping; Claude Code's is engine/runtime/claudeHook.ts). Anything that stops it from
+// deciding fails closed in the agent's own block form (Claude Code, Codex, Gemini, Windsurf: exit 2 with the
+// reason on stderr; Copilot: a JSON deny on stdout; Cursor: both).
 import { appendFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
 import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
 import type { JsonObject } from '../../model/json.ts';
-import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
-import { defaultHookTimeoutSeconds } from '../../runtime/claudeEvents.ts';
+import { defaultHookTimeoutSeconds } from '../../agents/claudeEvents.ts';
+import type { AgentAdapter, NativeAnswer } from '../../agents/types.ts';
+import { CLAUDE_ADAPTER } from '../../runtime/agentHook.ts';
 import { isJsonObject, ownGet } from '../../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
@@ -32,7 +35,11 @@ export interface ClaudeHookOptions {
   settings?: string;
   /** How long to wait for the recording's lock before failing closed (default 10 s). */
   lockTimeoutMs?: number;
+  /** The agent's event this call is, when its input does not say (Copilot's camelCase input). */
+  event?: string;
 }
+
+type ClaudeHookAnswer = NativeAnswer;
 
 /** Where the adapter looks for the hook's configured timeout, most specific first (Claude Code's settings files). */
 function settingsFiles(options: ClaudeHookOptions, env: NodeJS.ProcessEnv): string[] {
@@ -53,15 +60,16 @@ export function configuredTimeout(settings: unknown, hook: string): number | nul
       if (!isJsonObject(h)) continue;
       const command = [ownGet(h, 'command'), ...(Array.isArray(ownGet(h, 'args')) ? (ownGet(h, 'args') as unknown[]) : [])].join(' ');
       const t = ownGet(h, 'timeout');
-      if (command.includes('claude-hook') && typeof t === 'number' && t > 0) return t;
+      if (/claude-hook|hook --agent claude\b/.test(command) && typeof t === 'number' && t > 0) return t;
     }
   }
   return null;
 }
 
-/** The hook's timeout in seconds: the flag, else the settings, else Claude Code's default for the event. */
-async function hookTimeoutSeconds(hook: string, options: ClaudeHookOptions, env: NodeJS.ProcessEnv): Promise<number> {
+/** The hook's timeout in seconds: the flag, else (Claude Code) the settings, else the agent's default for the event. */
+async function hookTimeoutSeconds(adapter: AgentAdapter, hook: string, options: ClaudeHookOptions, env: NodeJS.ProcessEnv): Promise<number> {
   if (options.timeout !== undefined) return Number(options.timeout);
+  if (adapter.contract.id !== 'claude') return adapter.contract.timeoutSeconds;
   for (const file of settingsFiles(options, env)) {
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text === null) continue;
@@ -94,9 +102,25 @@ export async function claudeHookCommand(
   now: () => number = Date.now,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
+  return agentHookCommand(CLAUDE_ADAPTER, pipelinePath, options, io, readStdin, now, env);
+}
+
+/** One hook call of an agent [AG4]: the answer in the agent's form, its block form on every failure. */
+export async function agentHookCommand(
+  adapter: AgentAdapter,
+  pipelinePath: string,
+  options: ClaudeHookOptions,
+  io: Io,
+  readStdin: () => Promise<string>,
+  now: () => number = Date.now,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const failClosedAnswer = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   if (options.timeout !== undefined && !(Number(options.timeout) > 0)) {
-    io.err(`hookwire claude-hook: --timeout ${options.timeout} is not a number of seconds above 0\n`);
-    return 2;
+    const a = failClosedAnswer(null, `--timeout ${options.timeout} is not a number of seconds above 0`);
+    if (a.stdout) io.out(a.stdout);
+    if (a.stderr) io.err(a.stderr);
+    return a.exitCode;
   }
   // [P12] answer before Claude Code's timeout: a slow load must end in the fail-closed answer, not in Claude
   // Code's timeout (a non-blocking error). The deadline starts at the flag's (or the longest default) and
@@ -118,24 +142,24 @@ export async function claudeHookCommand(
       if (bound.answer) return fire(bound.answer);
       const reason = `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`;
       abandon.abort(new CliError(reason));
-      fire(toCommandAnswer(claudeFailClosedReply(known.hook, reason)));
+      fire(failClosedAnswer(known.hook, reason));
     }, wait);
     timer.unref?.();
   };
-  arm(options.timeout !== undefined ? Number(options.timeout) : defaultHookTimeoutSeconds(''));
+  arm(options.timeout !== undefined ? Number(options.timeout) : adapter.contract.id === 'claude' ? defaultHookTimeoutSeconds('') : adapter.contract.timeoutSeconds);
   const onHook = async (hook: string) => {
     known.hook = hook;
-    arm(await hookTimeoutSeconds(hook, options, env));
+    arm(await hookTimeoutSeconds(adapter, hook, options, env));
   };
   let answer: ClaudeHookAnswer;
-  const work = decide(pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a));
+  const work = decide(adapter, pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a));
   // The abandoned work ends in the abort's error, which nobody waits for any more.
   work.catch(() => undefined);
   try {
     answer = await Promise.race([work, late]);
   } catch (err) {
     // Every failure, expected or not, must block: a crashed adapter must not read as "allow".
-    answer = toCommandAnswer(claudeFailClosedReply(known.hook, err instanceof Error ? err.message : String(err)));
+    answer = failClosedAnswer(known.hook, err instanceof Error ? err.message : String(err));
   } finally {
     clearTimeout(timer);
   }
@@ -144,8 +168,8 @@ export async function claudeHookCommand(
   return answer.exitCode;
 }
 
-async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
-  const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
+async function decide(adapter: AgentAdapter, pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
+  const failClosed = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   const text = await readStdin();
   if (text.trim() === '') return failClosed(null, 'no hook input on stdin');
   let input: unknown;
@@ -154,7 +178,7 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   } catch (err) {
     return failClosed(null, `stdin is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
   }
-  const named = isJsonObject(input) ? ownGet(input, 'hook_event_name') : undefined;
+  const named = adapter.hookName(input, options.event);
   if (typeof named === 'string') await onHook(named);
   let loaded: LoadedPipeline;
   try {
@@ -164,7 +188,7 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   }
   try {
     // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
-    const work = () => decideAndRecord(loaded, input, options, now, signal, bind);
+    const work = () => decideAndRecord(adapter, loaded, input, options, now, signal, bind);
     if (!options.record) return await work();
     const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
     return await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal);
@@ -173,13 +197,13 @@ async function decide(pipelinePath: string, options: ClaudeHookOptions, readStdi
   }
 }
 
-async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
-  const failClosed = (hook: string | null, reason: string) => toCommandAnswer(claudeFailClosedReply(hook, reason));
+async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
+  const failClosed = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   const prior = options.record ? await readRecording(options.record) : null;
   const ts = new Date(now()).toISOString();
-  const sessionId = claudeSessionId(input);
+  const sessionId = adapter.sessionId(input);
   const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
-  const mapped = claudeHookEvent(input, { ts, seq: earlier.length + 1 });
+  const mapped = adapter.parse(input, { ts, seq: earlier.length + 1 }, options.event);
   if (!mapped.ok) return failClosed(mapped.hook, mapped.reason);
 
   // [P13] The new event is the next step of replaying the session's recording: budgets, breakers, repeated
@@ -188,12 +212,12 @@ async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: 
   for (const e of earlier) run.push(e);
   const step = run.push(mapped.event);
   const result = { decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, context: [...step.context] };
-  const reply = claudeReply(mapped.hook, mapped.event, result, { allowRewrites: options.allowRewrites === true });
+  const reply = adapter.reply(mapped.hook, mapped.event, result, { allowRewrites: options.allowRewrites === true });
   const audit: (AuditRecord | JsonObject)[] = step.duplicate ? [] : [...step.audit];
   if (step.mode === 'sync') audit.push(auditRecord(mapped.event, { ...result, state: step.state_after, errors: [...step.errors], audit: [...step.audit], mode: step.mode }, step.now));
 
   if (options.record) {
-    const header: TraceHeader = prior?.header ?? newHeader(mapped.event.trace_id, loaded.pipeline.name, ts);
+    const header: TraceHeader = prior?.header ?? newHeader(adapter, mapped.event.trace_id, loaded.pipeline.name, ts);
     // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
     const recorded = {
       decision: result.decision,
@@ -207,18 +231,20 @@ async function decideAndRecord(loaded: LoadedPipeline, input: unknown, options: 
     // The deadline answered while this was read and decided: the call is over, nothing is recorded.
     signal.throwIfAborted();
     await appendRecording(options.record, prior ? line : traceHeaderLine(header) + line);
-    bind(toCommandAnswer(reply));
+    bind(reply.answer);
   }
   if (options.audit && audit.length > 0) {
     await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {
       throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
     });
   }
-  return toCommandAnswer(reply);
+  return reply.answer;
 }
 
-function newHeader(trace_id: string, pipeline: string, ts: string): TraceHeader {
-  return { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id, agent_id: 'claude-code', source: { kind: 'claude-code-hook', pipeline }, created: ts };
+/** A new recording's header; the source says which agent sent the events (the debugger shows it) [AG4]. */
+function newHeader(adapter: AgentAdapter, trace_id: string, pipeline: string, ts: string): TraceHeader {
+  const id = adapter.contract.id;
+  return { format: TRACE_FORMAT, version: TRACE_VERSION, trace_id, agent_id: adapter.contract.agentId, source: { kind: id === 'claude' ? 'claude-code-hook' : `${id}-hook`, pipeline, agent: id }, created: ts };
 }
 
 /**

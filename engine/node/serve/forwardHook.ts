@@ -4,9 +4,12 @@
 // exit 2, which Claude Code treats as blocking (an `http` hook would treat the same failures as non-blocking).
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { claudeHookFailClosed, type ClaudeHookAnswer } from '../../runtime/claudeHook.ts';
+import { claudeHookFailClosed as claudeFailClosed } from '../../runtime/claudeHook.ts';
+import type { NativeAnswer as ClaudeHookAnswer } from '../../agents/types.ts';
 
 export interface ForwardOptions {
+  /** The agent (default Claude Code): its route on the server and its block form when no answer comes [AG4]. */
+  agent?: { id: string; failClosed: (hook: string | null, reason: string) => ClaudeHookAnswer };
   server: string;
   /** File holding the bearer token (default `<state-dir>/token`); HOOKWIRE_TOKEN wins when set. */
   tokenFile?: string;
@@ -22,6 +25,8 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.ProcessEnv = process.env): Promise<ClaudeHookAnswer> {
   const deadline = o.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
+  const claudeHookFailClosed = (reason: string) => (o.agent ? o.agent.failClosed(null, reason) : claudeFailClosed(reason));
+  const route = o.agent && o.agent.id !== 'claude' ? `/v1/agents/${encodeURIComponent(o.agent.id)}/hook?answer=command` : '/v1/claude/hook?answer=command';
   let token = env.HOOKWIRE_TOKEN?.trim();
   if (!token) {
     const file = o.tokenFile ?? `${o.stateDir ?? '.hookwire'}/token`;
@@ -33,7 +38,7 @@ export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.
   }
   let url: URL;
   try {
-    url = new URL('/v1/claude/hook?answer=command', o.server);
+    url = new URL(route, o.server);
   } catch {
     return claudeHookFailClosed(`--server ${o.server} is not a URL`);
   }

@@ -4,25 +4,33 @@
 import { parseArgs } from 'node:util';
 import { forwardHook } from './forwardHook.ts';
 import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
+import { agentAdapter } from '../../runtime/agentHook.ts';
+import { isAgentId } from '../../agents/types.ts';
 
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
-/** Runs `claude-hook --server …` (argv after the command name); null: not a plain forwarding call. */
-export async function forwardMain(argv: string[]): Promise<number | null> {
-  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string };
+/** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
+export async function forwardMain(argv: string[], agentCall = false): Promise<number | null> {
+  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string; agent?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { server: { type: 'string' }, 'token-file': { type: 'string' }, 'state-dir': { type: 'string' }, deadline: { type: 'string' } }, strict: true, allowPositionals: false }));
+    const s = { type: 'string' } as const;
+    const options: Record<string, typeof s> = { server: s, 'token-file': s, 'state-dir': s, deadline: s };
+    if (agentCall) options.agent = s;
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }) as { values: typeof values });
   } catch {
     return null;
   }
   const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
   if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
+  if (agentCall && (values.agent === undefined || !isAgentId(values.agent))) return null;
+  const adapter = agentCall ? agentAdapter(values.agent as Parameters<typeof agentAdapter>[0]) : null;
+  const failClosed = (reason: string) => (adapter ? adapter.failClosed(null, reason) : claudeHookFailClosed(reason));
   let answer;
   try {
     const stdin = await readStdin();
-    answer = await forwardHook(stdin, { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(timeoutMs ? { timeoutMs } : {}) });
+    answer = await forwardHook(stdin, { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(adapter ? { agent: { id: adapter.contract.id, failClosed: adapter.failClosed } } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   } catch (err) {
-    answer = claudeHookFailClosed(err instanceof Error ? err.message : String(err));
+    answer = failClosed(err instanceof Error ? err.message : String(err));
   }
   if (answer.stdout) process.stdout.write(answer.stdout);
   if (answer.stderr) process.stderr.write(answer.stderr);

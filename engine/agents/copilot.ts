@@ -1,0 +1,179 @@
+import type { HookEvent } from '../model/event.ts';
+import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
+import { addPortableFields, toolEntry } from './portable.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer, ToolEntry } from './types.ts';
+import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
+
+/*
+ * GitHub Copilot (CLI and cloud agent) [AG3]. Read from github/docs:
+ * - content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md (commit 927566b0, 2026-12;
+ *   https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference): `.github/hooks/*.json`,
+ *   `{version: 1, hooks: {preToolUse: [{type: "command", bash, powershell, cwd, env, timeoutSec}]}}` (timeout
+ *   default 30 s); camelCase input without an event name (sessionId, timestamp, cwd, toolName, toolArgs …);
+ *   a PascalCase event name in the config gives a VS Code-style snake_case input with `hook_event_name`;
+ *   preToolUse output `permissionDecision` "allow" | "deny" | "ask", `permissionDecisionReason` (required for
+ *   deny), `modifiedArgs`; agentStop/subagentStop `{decision: "block", reason}`; permissionRequest
+ *   `{behavior, message, interrupt}`; userPromptSubmitted, sessionStart/End, errorOccurred, preCompact: output
+ *   not processed. "Hook failures (non-zero exit codes or timeouts) are logged and skipped — they never block
+ *   agent execution": a deny must be JSON on stdout with exit 0, on every failure path too.
+ *   Tools: bash, powershell, view, create, edit, glob, grep, web_fetch, task, ask_user.
+ * - content/copilot/reference/hooks-configuration.md (commit 1912b4fc): `toolArgs` is "a JSON string containing
+ *   the tool's arguments"; "only \"deny\" is currently processed" — so an ASK is a deny here, and a rewrite
+ *   (`modifiedArgs`, processed by the CLI only) is sent only with --allow-rewrites.
+ */
+
+export const COPILOT_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
+  ['bash', { tool: 'shell', command: ['command'] }],
+  ['powershell', { tool: 'shell', command: ['command'] }],
+  ['view', { tool: 'read', file: ['path'] }],
+  ['create', { tool: 'write', file: ['path'] }],
+  ['edit', { tool: 'edit', file: ['path'] }],
+  ['web_fetch', { tool: 'fetch', url: ['url'] }],
+  ['glob', { tool: 'search' }],
+  ['grep', { tool: 'search' }],
+  ['task', { tool: 'task' }],
+]);
+
+const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
+  name,
+  { name, type, required: {}, block: 'none', ask: false, context: 'none', terminate: false, ...more },
+];
+const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
+
+export const COPILOT_CONTRACT: AgentContract = {
+  id: 'copilot',
+  name: 'GitHub Copilot',
+  sources: [
+    { url: 'https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference', version: 'github/docs commit 927566b0 (2026-12)' },
+    { url: 'https://docs.github.com/en/copilot/reference/hooks-configuration', version: 'github/docs commit 1912b4fc (2026-12)' },
+  ],
+  // Required fields are checked on the normalised input (tool_name, tool_input parsed from toolArgs).
+  events: new Map([
+    ev('preToolUse', 'tool.before_call', { required: TOOL, block: 'json', rewrite: { field: 'tool_input', how: 'apply-if-allowed' } }),
+    ev('permissionRequest', 'copilot.permission_request', { required: { tool_name: 'string' }, block: 'json', terminate: true }),
+    ev('postToolUse', 'tool.after_call', { required: TOOL }),
+    ev('postToolUseFailure', 'tool.after_call', { required: TOOL }),
+    ev('userPromptSubmitted', 'input.received', { required: { prompt: 'string' } }),
+    ev('agentStop', 'final_answer.before', { block: 'json' }),
+    ev('subagentStart', 'copilot.subagent_start', { context: 'model' }),
+    ev('subagentStop', 'copilot.subagent_stop', { block: 'json' }),
+    ev('sessionStart', 'agent.start'),
+    ev('sessionEnd', 'agent.end'),
+    ev('errorOccurred', 'agent.error'),
+    ev('preCompact', 'copilot.pre_compact'),
+    ev('notification', 'copilot.notification', { context: 'model' }),
+  ]),
+  tools: COPILOT_TOOLS,
+  unseen: [],
+  agentId: 'copilot',
+  // `timeoutSec`, default 30 ("Command hooks").
+  timeoutSeconds: 30,
+  onFailure: 'exit codes are ignored: a crash, a timeout or any non-zero exit is logged and skipped, the tool runs',
+  confirmed: true,
+};
+
+/** The VS Code-compatible PascalCase names and the camelCase event each is. */
+const PASCAL = new Map([
+  ['PreToolUse', 'preToolUse'], ['PostToolUse', 'postToolUse'], ['PostToolUseFailure', 'postToolUseFailure'], ['UserPromptSubmit', 'userPromptSubmitted'],
+  ['Stop', 'agentStop'], ['SubagentStop', 'subagentStop'], ['SessionStart', 'sessionStart'], ['SessionEnd', 'sessionEnd'], ['ErrorOccurred', 'errorOccurred'],
+  ['PreCompact', 'preCompact'], ['Notification', 'notification'], ['PermissionRequest', 'permissionRequest'],
+]);
+
+/** The event a camelCase input is, from its shape alone (it names none) [AG4]. */
+export function copilotEventOf(input: JsonObject): string | null {
+  const has = (k: string) => ownGet(input, k) !== undefined;
+  if (has('toolName') || has('tool_name')) return has('toolResult') || has('tool_result') ? 'postToolUse' : typeof ownGet(input, 'error') === 'string' ? 'postToolUseFailure' : 'preToolUse';
+  if (has('prompt')) return 'userPromptSubmitted';
+  if (has('errorContext') || isJsonObject(ownGet(input, 'error'))) return 'errorOccurred';
+  if (has('agentName')) return has('stopReason') ? 'subagentStop' : 'subagentStart';
+  if (has('stopReason')) return 'agentStop';
+  if (has('trigger')) return 'preCompact';
+  if (has('notification_type')) return 'notification';
+  if (has('source')) return 'sessionStart';
+  if (has('reason')) return 'sessionEnd';
+  return null;
+}
+
+function hookName(input: unknown, hint?: string): string | null {
+  if (hint !== undefined) return COPILOT_CONTRACT.events.has(hint) ? hint : PASCAL.get(hint) ?? null;
+  if (!isJsonObject(input)) return null;
+  const named = ownGet(input, 'hook_event_name');
+  if (isEventName(named)) return PASCAL.get(named) ?? (COPILOT_CONTRACT.events.has(named) ? named : null);
+  return copilotEventOf(input);
+}
+
+/** camelCase and snake_case inputs in one shape; `toolArgs` parsed when it is a JSON string. */
+function normalise(input: JsonObject): { payload: JsonObject; meta: JsonObject } | string {
+  const payload: JsonObject = {};
+  const meta: JsonObject = { agent: 'copilot' };
+  const META = new Set(['sessionId', 'session_id', 'timestamp', 'cwd', 'hook_event_name', 'transcriptPath', 'transcript_path']);
+  for (const k of Object.keys(input)) {
+    const v = input[k] as JsonValue;
+    if (META.has(k)) ownSet(meta, k, v);
+    else if (k === 'toolName') ownSet(payload, 'tool_name', v);
+    else if (k === 'toolArgs' || k === 'tool_input') {
+      let args = v;
+      if (typeof v === 'string') {
+        try {
+          args = JSON.parse(v) as JsonValue;
+        } catch {
+          return 'toolArgs is a string that is not JSON';
+        }
+      }
+      ownSet(payload, 'tool_input', args);
+    } else if (k === 'toolResult' || k === 'tool_result') ownSet(payload, 'tool_response', v);
+    else ownSet(payload, k, v);
+  }
+  return { payload, meta };
+}
+
+const label = 'hookwire hook --agent copilot';
+
+function deny(hook: string | null, reason: string, interrupt = false): NativeAnswer {
+  const json = hook === 'permissionRequest' ? { behavior: 'deny', message: reason, ...(interrupt ? { interrupt: true } : {}) } : hook === 'agentStop' || hook === 'subagentStop' ? { decision: 'block', reason } : { permissionDecision: 'deny', permissionDecisionReason: reason };
+  return { exitCode: 0, stdout: `${JSON.stringify(json)}\n`, stderr: '' };
+}
+
+function sessionId(input: unknown): string {
+  const s = isJsonObject(input) ? ownGet(input, 'sessionId') ?? ownGet(input, 'session_id') : undefined;
+  return typeof s === 'string' && s !== '' ? s : 'copilot';
+}
+
+function parse(input: unknown, at: { ts: string; seq: number }, hint?: string): AgentParse {
+  const other = foreignAgent(input, 'copilot');
+  if (other) return { ok: false, hook: null, reason: `this is ${other}'s hook input, not GitHub Copilot's (run hookwire hook --agent ${other})` };
+  if (!isJsonObject(input)) return refuseInput(input, null, {})!;
+  const hook = hookName(input, hint);
+  if (hook === null) return { ok: false, hook: null, reason: hint ? `${hint} is not a GitHub Copilot hook event` : 'cannot tell which GitHub Copilot hook this input is (its camelCase input names no event; pass --event)' };
+  const big = refuseInput(input, hook, {});
+  if (big) return big;
+  const n = normalise(input);
+  if (typeof n === 'string') return { ok: false, hook, reason: `${hook}: ${n}` };
+  const spec = COPILOT_CONTRACT.events.get(hook)!;
+  const refused = refuseInput(n.payload, hook, spec.required);
+  if (refused) return refused;
+  const name = ownGet(n.payload, 'tool_name');
+  if (spec.type.startsWith('tool.') && typeof name === 'string') addPortableFields(n.payload, toolEntry(COPILOT_CONTRACT, name), ownGet(n.payload, 'tool_input'));
+  const session = sessionId(input);
+  return { ok: true, hook, event: { event_id: `copilot:${session}:${at.seq}:${hook}`, trace_id: session, agent_id: 'copilot', type: spec.type, ts: at.ts, payload: n.payload, meta: n.meta } };
+}
+
+function reply(hook: string, event: HookEvent, outcome: AgentOutcome, options: AgentReplyOptions = {}): AgentReply {
+  const spec = COPILOT_CONTRACT.events.get(hook);
+  if (!spec) return { answer: deny(null, `${label}: ${hook} is not a GitHub Copilot hook event (failing closed)`), approval: null };
+  const v = verdictOf(COPILOT_CONTRACT, spec, event, outcome, options);
+  let json: JsonObject | null = null;
+  if (v.act === 'block' && spec.block === 'json') json = JSON.parse(deny(hook, v.reason, v.stop).stdout) as JsonObject;
+  else if (v.act === 'rewrite') json = { permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', modifiedArgs: v.input! };
+  if (v.context && spec.context === 'model') json = { ...(json ?? {}), additionalContext: v.context };
+  return { answer: { exitCode: 0, stdout: json ? `${JSON.stringify(json)}\n` : '', stderr: '' }, approval: v.approval };
+}
+
+export const COPILOT_ADAPTER: AgentAdapter = {
+  contract: COPILOT_CONTRACT,
+  sessionId,
+  hookName,
+  parse,
+  reply,
+  failClosed: (hook, reason) => deny(hook, `${label}: ${reason} (failing closed)`),
+};

@@ -1,0 +1,78 @@
+import { claudeLikeAdapter, mergeOnlyRefusal } from './claudeLike.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, ToolEntry } from './types.ts';
+
+/*
+ * Gemini CLI [AG3]. Read from google-gemini/gemini-cli docs/hooks/reference.md (commit 06c0d810, 2026-12;
+ * https://geminicli.com/docs/hooks/reference):
+ * - stdout must hold nothing but the final JSON ("Silence is Mandatory"); exit 2 blocks with stderr as the
+ *   reason; any other exit code is a warning and the action goes on.
+ * - Common output: `decision` "allow" | "deny" (alias "block"), `reason`, `continue: false` stops the agent
+ *   loop, `systemMessage` is shown to the person.
+ * - BeforeTool: `decision: "deny"` + reason blocks the tool; `hookSpecificOutput.tool_input` merges into and
+ *   overrides the model's arguments (so a removed key cannot be said); no ask, no model context.
+ * - AfterTool: deny hides the result, `hookSpecificOutput.additionalContext` is appended to it.
+ * - BeforeAgent (a prompt): deny discards it, `additionalContext` is added. AfterAgent: deny makes the agent retry
+ *   with the reason (Claude Code's Stop). BeforeModel/AfterModel: deny blocks the model call or its response.
+ * - SessionStart: context only; SessionEnd, Notification, PreCompress: advisory (nothing can be blocked).
+ * Tools ("Matchers and tool names", Tools reference https://geminicli.com/docs/tools): run_shell_command
+ * {command}, read_file {file_path}, read_many_files, write_file {file_path}, replace {file_path}, web_fetch
+ * {prompt: URLs written in the text}, google_web_search, glob, search_file_content, list_directory; MCP tools
+ * are `mcp__<server>__<tool>`.
+ */
+
+const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
+
+const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
+  name,
+  { name, type, required: {}, block: 'json', ask: false, context: 'none', terminate: true, ...more },
+];
+
+export const GEMINI_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
+  ['run_shell_command', { tool: 'shell', command: ['command'] }],
+  ['read_file', { tool: 'read', file: ['file_path', 'absolute_path'] }],
+  ['read_many_files', { tool: 'read', file: ['file_path'] }],
+  ['write_file', { tool: 'write', file: ['file_path'] }],
+  ['replace', { tool: 'edit', file: ['file_path'] }],
+  ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
+  ['google_web_search', { tool: 'search' }],
+  ['glob', { tool: 'search' }],
+  ['search_file_content', { tool: 'search' }],
+  ['list_directory', { tool: 'search' }],
+]);
+
+export const GEMINI_CONTRACT: AgentContract = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+  sources: [{ url: 'https://geminicli.com/docs/hooks/reference', version: 'google-gemini/gemini-cli docs/hooks/reference.md, commit 06c0d810 (2026-12)' }],
+  events: new Map([
+    ev('SessionStart', 'agent.start', { block: 'none', context: 'model', terminate: false }),
+    ev('SessionEnd', 'agent.end', { block: 'none', context: 'user', terminate: false }),
+    ev('BeforeAgent', 'input.received', { required: { prompt: 'string' }, context: 'model', rewrite: { field: 'prompt', how: 'block' } }),
+    ev('AfterAgent', 'final_answer.before', { context: 'user' }),
+    ev('BeforeModel', 'model.before_call', { required: { llm_request: 'object' }, context: 'user', rewrite: { field: 'llm_request', how: 'block' } }),
+    ev('AfterModel', 'model.after_call', { required: { llm_response: 'object' }, context: 'user', rewrite: { field: 'llm_response', how: 'block' } }),
+    ev('BeforeToolSelection', 'gemini.before_tool_selection', { block: 'none', terminate: false }),
+    ev('BeforeTool', 'tool.before_call', { required: TOOL, context: 'user', rewrite: { field: 'tool_input', how: 'apply' } }),
+    ev('AfterTool', 'tool.after_call', { required: TOOL, context: 'model' }),
+    ev('Notification', 'gemini.notification', { block: 'none', context: 'user', terminate: false }),
+    ev('PreCompress', 'gemini.pre_compress', { block: 'none', context: 'user', terminate: false }),
+  ]),
+  tools: GEMINI_TOOLS,
+  mcpPrefix: 'mcp__',
+  unseen: [],
+  agentId: 'gemini',
+  // `timeout` in milliseconds, default 60000 ("Hook configuration").
+  timeoutSeconds: 60,
+  onFailure: 'an exit code other than 0 and 2 (a crash) is a warning and the action goes on; exit 2 blocks with stderr as the reason',
+  confirmed: true,
+};
+
+export const GEMINI_ADAPTER: AgentAdapter = claudeLikeAdapter({
+  contract: GEMINI_CONTRACT,
+  common: ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'timestamp'],
+  shapes: new Map([['BeforeTool', 'decision']]),
+  denyWord: 'deny',
+  rewriteOut: 'tool_input',
+  systemMessage: true,
+  rewriteRefusal: mergeOnlyRefusal,
+});

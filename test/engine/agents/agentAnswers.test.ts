@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compile } from '../helpers.ts';
+import { createReplayRun } from '../../../engine/replay/replaySteps.ts';
+import { agentAdapter } from '../../../engine/runtime/agentHook.ts';
+import { AGENT_IDS, type AgentId, type NativeAnswer } from '../../../engine/agents/types.ts';
+import { urlsIn } from '../../../engine/agents/portable.ts';
+import { NATIVE, foreignInput, missingFieldInput, type Call } from './nativeInputs.ts';
+import type { Decision } from '../../../engine/model/decision.ts';
+
+const PIPELINE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'portable.pipeline.json'), 'utf8'));
+const compiled = compile(PIPELINE);
+const TS = '2026-12-06T00:00:00.000Z';
+
+/** One call through an agent's adapter and the portable pipeline, in process: its native answer. */
+function answer(agent: AgentId, input: object, options: { allowRewrites?: boolean } = {}): NativeAnswer {
+  const a = agentAdapter(agent);
+  const parsed = a.parse(input, { ts: TS, seq: 1 });
+  if (!parsed.ok) return a.failClosed(parsed.hook, parsed.reason);
+  const step = createReplayRun(compiled, { explain: false }).push(parsed.event);
+  return a.reply(parsed.hook, parsed.event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, options).answer;
+}
+
+const shell = (command: string): Call => ({ kind: 'shell', command });
+const json = (o: object) => `${JSON.stringify(o)}\n`;
+const ok = (stdout = ''): NativeAnswer => ({ exitCode: 0, stdout, stderr: '' });
+const exit2 = (stderr: string): NativeAnswer => ({ exitCode: 2, stdout: '', stderr: `${stderr}\n` });
+const hso = (fields: object) => json({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
+
+/**
+ * How each agent reads an answer, written from its documentation independently of the renderers: the oracle of
+ * the fail-closed property. Claude Code-style agents: exit 2 blocks, `permissionDecision` deny/ask, top-level
+ * `decision` block/deny; Copilot: exit codes are ignored, only a stdout deny blocks; Cursor: exit 2 or a
+ * `permission` deny; Windsurf: exit 2 only.
+ */
+function readAs(agent: AgentId, a: NativeAnswer): 'allow' | 'block' | 'ask' {
+  const out = a.stdout.trim() === '' ? {} : (JSON.parse(a.stdout) as Record<string, any>);
+  if (agent === 'copilot') return out.permissionDecision === 'deny' ? 'block' : 'allow';
+  if (a.exitCode === 2) return 'block';
+  if (a.exitCode !== 0) return 'allow';
+  if (agent === 'windsurf') return 'allow';
+  if (agent === 'cursor') return out.permission === 'deny' ? 'block' : out.permission === 'ask' ? 'ask' : 'allow';
+  const d = out.hookSpecificOutput?.permissionDecision;
+  if (d === 'deny' || out.decision === 'block' || out.decision === 'deny') return 'block';
+  if (d === 'ask') return 'ask';
+  return 'allow';
+}
+
+describe('[AG3] one logical call, every agent, its own form', () => {
+  it('[AG3] `rm -rf /` in a shell is blocked by every agent, each in its own form', () => {
+    const r = 'destructive command: rm -rf /';
+    const expected: Record<AgentId, NativeAnswer> = {
+      claude: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      codex: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      gemini: ok(json({ decision: 'deny', reason: r })),
+      copilot: ok(json({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      cursor: { exitCode: 2, stdout: json({ permission: 'deny', user_message: r, agent_message: r }), stderr: `${r}\n` },
+      windsurf: exit2(r),
+      qwen: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      factory: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      goose: exit2(r),
+      kimi: exit2(r),
+    };
+    for (const agent of AGENT_IDS) expect([agent, answer(agent, NATIVE[agent](shell('rm -rf /'))!)]).toEqual([agent, expected[agent]]);
+  });
+
+  it('[AG2] a read of .env and a fetch of an unlisted URL are blocked wherever the agent shows them to a hook', () => {
+    for (const agent of AGENT_IDS) {
+      for (const call of [{ kind: 'read', path: '/w/.env' }, { kind: 'fetch', url: 'https://evil.example.net/x' }] as Call[]) {
+        const input = NATIVE[agent](call);
+        if (input === null) continue; // no hook for it in this agent: the loss report says so (loss.test.ts)
+        expect([agent, call.kind, readAs(agent, answer(agent, input))]).toEqual([agent, call.kind, 'block']);
+      }
+      // A listed URL and an ordinary file pass.
+      const fine = NATIVE[agent]({ kind: 'fetch', url: 'https://docs.example.com/a' });
+      if (fine) expect([agent, readAs(agent, answer(agent, fine))]).toEqual([agent, 'allow']);
+    }
+  });
+
+  it('[AG3] an ordinary command passes with each agent\'s allow (nothing, or Cursor\'s explicit permission)', () => {
+    for (const agent of AGENT_IDS) {
+      expect([agent, answer(agent, NATIVE[agent](shell('ls -la'))!)]).toEqual([agent, agent === 'cursor' ? ok(json({ permission: 'allow' })) : ok()]);
+    }
+  });
+
+  it('[AG3] ASK: the agent asks where it can (Claude Code, Qwen, Factory, Cursor); elsewhere it is denied, saying why', () => {
+    const asks = new Set<AgentId>(['claude', 'qwen', 'factory', 'cursor']);
+    for (const agent of AGENT_IDS) {
+      const a = answer(agent, NATIVE[agent](shell('git push origin main'))!);
+      expect([agent, readAs(agent, a)]).toEqual([agent, asks.has(agent) ? 'ask' : 'block']);
+      if (!asks.has(agent)) expect(a.stdout + a.stderr).toContain('cannot ask for approval');
+    }
+    expect(answer('claude', NATIVE.claude(shell('git push origin main'))!)).toEqual(ok(hso({ permissionDecision: 'ask', permissionDecisionReason: 'push to a remote' })));
+    expect(answer('cursor', NATIVE.cursor(shell('git push'))!)).toEqual(ok(json({ permission: 'ask', user_message: 'push to a remote', agent_message: 'push to a remote' })));
+  });
+
+  it('[AG3] rewrite: applied where the agent can (Claude Code with ask, Gemini merged), else blocked; --allow-rewrites where it approves', () => {
+    const cmd = 'curl --token=abc123 https://docs.example.com/x';
+    const redacted = 'curl --token=[REDACTED] https://docs.example.com/x';
+    expect(answer('claude', NATIVE.claude(shell(cmd))!)).toEqual(
+      ok(hso({ permissionDecision: 'ask', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', updatedInput: { command: redacted, description: 'run' } })),
+    );
+    expect(answer('gemini', NATIVE.gemini(shell(cmd))!)).toEqual(ok(json({ hookSpecificOutput: { tool_input: { command: redacted, description: 'run' } } })));
+    expect(readAs('codex', answer('codex', NATIVE.codex(shell(cmd))!))).toBe('block');
+    expect(answer('codex', NATIVE.codex(shell(cmd))!, { allowRewrites: true })).toEqual(
+      ok(hso({ permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', updatedInput: { command: redacted } })),
+    );
+    expect(readAs('copilot', answer('copilot', NATIVE.copilot(shell(cmd))!))).toBe('block');
+    expect(answer('copilot', NATIVE.copilot(shell(cmd))!, { allowRewrites: true })).toEqual(
+      ok(json({ permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', modifiedArgs: { command: redacted, description: 'run' } })),
+    );
+    for (const agent of ['cursor', 'windsurf', 'goose', 'kimi'] as AgentId[]) expect([agent, readAs(agent, answer(agent, NATIVE[agent](shell(cmd))!))]).toEqual([agent, 'block']);
+  });
+
+  it('[AG3] Gemini merges a rewrite into the arguments, so a rewrite that removes a key blocks instead', () => {
+    const a = agentAdapter('gemini');
+    const p = a.parse(NATIVE.gemini(shell('ls'))!, { ts: TS, seq: 1 });
+    if (!p.ok) throw new Error(p.reason);
+    const r = a.reply(p.hook, p.event, { decision: 'continue', reason: '', payload: { ...p.event.payload, tool_input: { command: 'ls' } } });
+    expect(r.answer.stdout).toContain('"decision":"deny"');
+    expect(r.answer.stdout).toContain('removing `description` cannot be expressed');
+  });
+
+  it('[AG3] add_context: to the model where the event carries it, to the person (Gemini systemMessage), else dropped', () => {
+    const text = 'Deploys go to staging first.';
+    const call = shell('make deploy');
+    expect(answer('claude', NATIVE.claude(call)!)).toEqual(ok(hso({ additionalContext: text })));
+    expect(answer('codex', NATIVE.codex(call)!)).toEqual(ok(hso({ additionalContext: text })));
+    expect(answer('gemini', NATIVE.gemini(call)!)).toEqual(ok(json({ systemMessage: text })));
+    expect(answer('copilot', NATIVE.copilot(call)!)).toEqual(ok());
+    expect(answer('cursor', NATIVE.cursor(call)!)).toEqual(ok(json({ permission: 'allow' })));
+    expect(answer('windsurf', NATIVE.windsurf(call)!)).toEqual(ok());
+  });
+});
+
+describe('[AG4] every kind of bad input ends in the agent\'s block form', () => {
+  const bad: [string, (agent: AgentId) => unknown][] = [
+    ['a list', () => [1, 2]],
+    ['null', () => null],
+    ['another agent\'s input', foreignInput],
+    ['a missing field', missingFieldInput],
+    ['an event the agent does not have', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), hook_event_name: 'NoSuchEvent', agent_action_name: 'no_such_event' })],
+    ['a huge input', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), blob: 'x'.repeat(5 * 1024 * 1024) })],
+  ];
+  for (const [what, make] of bad) {
+    it(`[AG4] ${what}`, () => {
+      for (const agent of AGENT_IDS) {
+        if (agent === 'claude' && what === 'an event the agent does not have') continue; // Claude Code maps unknown events (forward compatible) [P12]
+        const input = make(agent);
+        const a = agentAdapter(agent);
+        const p = a.parse(input, { ts: TS, seq: 1 });
+        expect([agent, p.ok]).toEqual([agent, false]);
+        if (p.ok) continue;
+        const closed = a.failClosed(p.hook, p.reason);
+        expect([agent, readAs(agent, closed)]).toEqual([agent, 'block']);
+        if (agent === 'codex') expect(closed.stderr.trim()).not.toBe(''); // Codex needs a reason on stderr
+        if (agent === 'gemini') expect(closed.stdout).toBe(''); // nothing but JSON on stdout
+      }
+    });
+  }
+
+  it('[AG4] Copilot: the event is inferred from the camelCase shape; toolArgs may be a JSON string or an object', () => {
+    const a = agentAdapter('copilot');
+    for (const args of [JSON.stringify({ command: 'rm -rf /' }), { command: 'rm -rf /' }]) {
+      const p = a.parse({ timestamp: 1, cwd: '/w', toolName: 'bash', toolArgs: args }, { ts: TS, seq: 1 });
+      expect(p.ok && p.hook).toBe('preToolUse');
+      expect(p.ok && p.event.payload.command).toBe('rm -rf /');
+    }
+    expect(a.hookName({ timestamp: 1, cwd: '/w', prompt: 'hi' })).toBe('userPromptSubmitted');
+    expect(a.hookName({ timestamp: 1, cwd: '/w', toolName: 'bash', toolArgs: '{}', toolResult: { resultType: 'success' } })).toBe('postToolUse');
+    const p = a.parse({ timestamp: 1, cwd: '/w', toolName: 'bash', toolArgs: '{not json' }, { ts: TS, seq: 1 });
+    expect(p.ok ? '' : p.reason).toContain('toolArgs is a string that is not JSON');
+  });
+});
+
+describe('[AG2] portable fields', () => {
+  it('[AG2] every agent\'s shell call carries payload.tool = shell and the command; meta.agent names the agent', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.constantFrom(...AGENT_IDS), (command, agent) => {
+        const p = agentAdapter(agent).parse(NATIVE[agent](shell(command))!, { ts: TS, seq: 1 });
+        expect(p.ok).toBe(true);
+        if (!p.ok) return;
+        expect(p.event.payload.tool).toBe('shell');
+        expect(p.event.payload.command).toBe(command);
+        expect(p.event.meta?.agent).toBe(agent);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('[AG2] a URL in free text is extracted when it is the only one, else reported missing (never guessed)', () => {
+    const g = agentAdapter('gemini');
+    const parse = (prompt: string) => {
+      const p = g.parse({ session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'BeforeTool', timestamp: TS, tool_name: 'web_fetch', tool_input: { prompt } }, { ts: TS, seq: 1 });
+      if (!p.ok) throw new Error(p.reason);
+      return p.event.payload;
+    };
+    expect(parse('read https://a.example/x.').url).toBe('https://a.example/x');
+    expect(parse('compare https://a.example/ and https://b.example/')).toMatchObject({ urls: ['https://a.example/', 'https://b.example/'], portable_missing: ['url'] });
+    expect(parse('no link here')).toMatchObject({ portable_missing: ['url'] });
+    expect(parse('no link here').url).toBeUndefined();
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true }), (u) => {
+        const found = urlsIn(`see ${u} now`);
+        expect(found.length).toBe(1);
+        expect(u.startsWith(found[0]!)).toBe(true);
+      }),
+    );
+  });
+
+  it('[AG2] an unknown tool is `other`, never dropped; an MCP tool is `mcp`; a Codex patch names its file', () => {
+    const c = agentAdapter('claude').parse({ ...NATIVE.claude(shell('x')), tool_name: 'SomethingNew', tool_input: { a: 1 } }, { ts: TS, seq: 1 });
+    expect(c.ok && c.event.payload).toMatchObject({ tool: 'other', tool_name: 'SomethingNew', tool_input: { a: 1 } });
+    const m = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'mcp__db__query', tool_input: { sql: 'select 1' } }, { ts: TS, seq: 1 });
+    expect(m.ok && m.event.payload.tool).toBe('mcp');
+    const patch = '*** Begin Patch\n*** Update File: src/.env\n@@\n-A=1\n+A=2\n*** End Patch';
+    const e = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'apply_patch', tool_input: { command: patch } }, { ts: TS, seq: 1 });
+    expect(e.ok && e.event.payload).toMatchObject({ tool: 'edit', file_path: 'src/.env', file_paths: ['src/.env'] });
+  });
+
+  it('[AG2] Claude Code\'s mapping gains the portable fields additively: tool_name, tool_input and every input field stay as they were', () => {
+    const input = NATIVE.claude(shell('ls')) as Record<string, unknown>;
+    const p = agentAdapter('claude').parse(input, { ts: TS, seq: 1 });
+    expect(p.ok && p.event.payload).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'ls', description: 'run' }, tool_use_id: 'toolu_1', tool: 'shell', command: 'ls' });
+    expect(p.ok && p.event.agent_id).toBe('claude-code');
+  });
+});
+
+describe('[AG3] fail closed, as each agent reads it', () => {
+  it('[AG3] no blocking decision ever reads as allow in any agent; an ASK reads as ask only where the agent asks', () => {
+    const decisions: Decision[] = ['block_action', 'terminate', 'ask'];
+    fc.assert(
+      fc.property(fc.constantFrom(...AGENT_IDS), fc.constantFrom(...decisions), fc.string({ maxLength: 40 }), fc.boolean(), (agent, decision, reason, allowRewrites) => {
+        const a = agentAdapter(agent);
+        const p = a.parse(NATIVE[agent](shell('ls'))!, { ts: TS, seq: 1 });
+        if (!p.ok) throw new Error(p.reason);
+        const r = a.reply(p.hook, p.event, { decision, reason, payload: p.event.payload }, { allowRewrites });
+        const read = readAs(agent, r.answer);
+        expect(read).not.toBe('allow');
+        if (read === 'ask') expect(a.contract.events.get(p.hook)?.ask).toBe(true);
+        // Every fail-closed answer blocks too.
+        expect(readAs(agent, a.failClosed(p.hook, reason))).toBe('block');
+        expect(readAs(agent, a.failClosed(null, reason))).toBe('block');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

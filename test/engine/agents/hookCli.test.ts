@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { hookwire, spawnHookwire, tempDir } from '../node/runCli.ts';
+import type { AgentId } from '../../../engine/agents/types.ts';
+import { NATIVE, foreignInput, type Call } from './nativeInputs.ts';
+
+// `hookwire hook --agent <id>` as real processes [AG4]: one pipeline, one logical call, every agent, each answer
+// in its own form; and every kind of failure in the agent's block form.
+const PIPELINE = join(__dirname, 'fixtures', 'portable.pipeline.json');
+const MAIN: AgentId[] = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'windsurf'];
+
+/** How the agent reads the process's answer (as in agentAnswers.test.ts, from each agent's documentation). */
+function readAs(agent: AgentId, r: { code: number | null; stdout: string }): 'allow' | 'block' | 'ask' {
+  const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, any>);
+  if (agent === 'copilot') return r.code === 0 && out.permissionDecision === 'deny' ? 'block' : 'allow';
+  if (r.code === 2) return 'block';
+  if (r.code !== 0 || agent === 'windsurf') return 'allow';
+  if (agent === 'cursor') return out.permission === 'deny' ? 'block' : out.permission === 'ask' ? 'ask' : 'allow';
+  const d = out.hookSpecificOutput?.permissionDecision;
+  return d === 'deny' || out.decision === 'block' || out.decision === 'deny' ? 'block' : d === 'ask' ? 'ask' : 'allow';
+}
+
+const run = (agent: AgentId, stdin: string, more: string[] = [PIPELINE]) => hookwire(['hook', '--agent', agent, ...more], { stdin });
+
+describe('[AG4] hookwire hook --agent, real processes', () => {
+  it('[AG4] rm -rf /, a read of .env and a fetch of an unlisted URL: the same decision in every agent, each in its own form', async () => {
+    const calls: Call[] = [{ kind: 'shell', command: 'rm -rf /' }, { kind: 'read', path: '/w/.env' }, { kind: 'fetch', url: 'https://evil.example.net/x' }];
+    const jobs = MAIN.flatMap((agent) =>
+      calls.flatMap((call) => {
+        const input = NATIVE[agent](call);
+        return input === null ? [] : [run(agent, JSON.stringify(input)).then((r) => ({ agent, call: call.kind, r }))];
+      }),
+    );
+    const results = await Promise.all(jobs);
+    expect(results.length).toBeGreaterThanOrEqual(14);
+    for (const { agent, call, r } of results) {
+      expect([agent, call, readAs(agent, r)]).toEqual([agent, call, 'block']);
+      if (agent === 'copilot' || agent === 'claude' || agent === 'codex' || agent === 'gemini') expect([agent, r.code]).toEqual([agent, 0]);
+      if (agent === 'windsurf') expect([agent, r.code, r.stdout]).toEqual([agent, 2, '']);
+      if (agent === 'gemini') expect(() => JSON.parse(r.stdout)).not.toThrow(); // nothing but the JSON object
+    }
+  }, 240_000);
+
+  it('[AG4] not JSON, another agent\'s input, a pipeline that does not load, a server that is down: the block form', async () => {
+    const dir = tempDir({ 'broken.json': '{"format": "hookwire.pipeline", "version": 1, "nodes": [' });
+    // A port nothing listens on: bind one, note it, close it.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const cases: [string, (agent: AgentId) => Promise<{ code: number | null; stdout: string; stderr: string }>][] = [
+      ['not JSON', (agent) => run(agent, 'this is not json')],
+      ['another agent', (agent) => run(agent, JSON.stringify(foreignInput(agent)))],
+      ['pipeline does not load', (agent) => run(agent, JSON.stringify(NATIVE[agent]({ kind: 'shell', command: 'ls' })), [join(dir, 'broken.json')])],
+      ['server down', (agent) => run(agent, JSON.stringify(NATIVE[agent]({ kind: 'shell', command: 'ls' })), ['--server', `http://127.0.0.1:${port}`, '--deadline', '2000'], )],
+    ];
+    const jobs = cases.flatMap(([what, f]) => MAIN.map((agent) => f(agent).then((r) => ({ what, agent, r }))));
+    for (const { what, agent, r } of await Promise.all(jobs)) {
+      expect([what, agent, readAs(agent, r)]).toEqual([what, agent, 'block']);
+      expect(r.stdout + r.stderr).toContain('failing closed');
+      if (agent === 'codex' || agent === 'windsurf' || agent === 'claude' || agent === 'gemini') expect([what, agent, r.code, r.stderr.trim() !== '']).toEqual([what, agent, 2, true]);
+      if (agent === 'gemini' || agent === 'windsurf') expect([what, agent, r.stdout]).toEqual([what, agent, '']);
+      if (agent === 'copilot') expect([what, r.code, JSON.parse(r.stdout).permissionDecision]).toEqual([what, 0, 'deny']);
+    }
+  }, 300_000);
+
+  it('[AG4] a hook input that never ends: the agent\'s block form before its timeout', async () => {
+    for (const agent of ['copilot', 'codex'] as AgentId[]) {
+      const r = await spawnHookwire(['hook', '--agent', agent, '--timeout', '1', PIPELINE], (stdin) => stdin.write('{"toolName": "bash", '));
+      expect([agent, readAs(agent, r)]).toEqual([agent, 'block']);
+      expect(r.stdout + r.stderr).toMatch(/no decision within \d+ ms/);
+    }
+  }, 60_000);
+
+  it('[AG4] a usage error (an unknown option) still answers in the agent\'s block form', async () => {
+    const r = await hookwire(['hook', '--agent', 'copilot', '--no-such-option', PIPELINE], { stdin: '{}' });
+    expect([r.code, JSON.parse(r.stdout).permissionDecision]).toEqual([0, 'deny']);
+  }, 60_000);
+});
