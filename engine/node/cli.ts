@@ -49,7 +49,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
         const { forwardHook } = await import('./serve/forwardHook.ts');
         const timeoutMs = opts.deadline === undefined ? undefined : Number(opts.deadline);
         if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--deadline ${opts.deadline} must be a positive number of milliseconds`);
-        return say(await forwardHook(await readStdin(), { server: str('server')!, tokenFile: str('tokenFile'), stateDir: str('stateDir'), agent: { id: agent, failClosed: adapter.failClosed }, ...(timeoutMs ? { timeoutMs } : {}) }));
+        return say(await forwardHook(await readStdin(), { server: str('server')!, tokenFile: str('tokenFile'), stateDir: str('stateDir'), agent: { id: agent, failClosed: adapter.failClosed }, ...(str('event') ? { event: str('event') } : {}), ...(timeoutMs ? { timeoutMs } : {}) }));
       }
       if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
       const lockTimeoutMs = opts.lockTimeout === undefined ? undefined : Number(opts.lockTimeout);

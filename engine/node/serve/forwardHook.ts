@@ -10,6 +10,8 @@ import type { NativeAnswer as ClaudeHookAnswer } from '../../agents/types.ts';
 export interface ForwardOptions {
   /** The agent (default Claude Code): its route on the server and its block form when no answer comes [AG4]. */
   agent?: { id: string; failClosed: (hook: string | null, reason: string) => ClaudeHookAnswer };
+  /** The agent's event, for inputs that do not name it (Copilot's camelCase input). */
+  event?: string;
   server: string;
   /** File holding the bearer token (default `<state-dir>/token`); HOOKWIRE_TOKEN wins when set. */
   tokenFile?: string;
@@ -26,7 +28,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.ProcessEnv = process.env): Promise<ClaudeHookAnswer> {
   const deadline = o.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
   const claudeHookFailClosed = (reason: string) => (o.agent ? o.agent.failClosed(null, reason) : claudeFailClosed(reason));
-  const route = o.agent && o.agent.id !== 'claude' ? `/v1/agents/${encodeURIComponent(o.agent.id)}/hook?answer=command` : '/v1/claude/hook?answer=command';
+  const route = o.agent && o.agent.id !== 'claude' ? `/v1/agents/${encodeURIComponent(o.agent.id)}/hook?answer=command${o.event ? `&event=${encodeURIComponent(o.event)}` : ''}` : '/v1/claude/hook?answer=command';
   let token = env.HOOKWIRE_TOKEN?.trim();
   if (!token) {
     const file = o.tokenFile ?? `${o.stateDir ?? '.hookwire'}/token`;

@@ -14,6 +14,8 @@ import type { ReplayStep } from '../../replay/types.ts';
 import { FORWARD_DEADLINE_HEADER } from './forwardHook.ts';
 import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
 import { Metrics } from './metrics.ts';
+import { agentHookRoute } from './agentRoute.ts';
+import { agentList } from '../../agents/listing.ts';
 import { OPENAPI } from './openapi.ts';
 import { PipelineStore } from './pipelineStore.ts';
 import type { FlushPolicy } from './recordingFile.ts';
@@ -193,6 +195,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     return [200, 'application/json', toHttpAnswer(reply).body];
   };
 
+  // [AG5] every other coding agent's hook input, answered in its own form (engine/node/serve/agentRoute.ts).
+  const agentHook = agentHookRoute({ sessions, metrics, allowRewrites, readJson, deadline: forwardDeadline, log, statusOf: (err) => (err instanceof HttpError ? err.status : null) });
+
   const emit = async (trace_id: string, body: unknown, end: boolean): Promise<[number, string, string]> => {
     if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object');
     if (!sessions.has(trace_id)) throw new HttpError(404, `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)`);
@@ -249,6 +254,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (is('GET', '/metrics')) return json(200, { ...metrics.snapshot(), sessions: sessions.size, stream_clients: streams.size, rss_bytes: process.memoryUsage().rss });
     if (is('GET', '/openapi.json')) return json(200, OPENAPI);
     if (is('POST', '/v1/claude/hook')) return claudeHook(req, query.get('answer') === 'command');
+    if (is('GET', '/v1/agents')) return json(200, { agents: agentList() });
+    const agentPath = method === 'POST' ? /^\/v1\/agents\/([^/]+)\/hook$/.exec(path) : null;
+    if (agentPath) return agentPath[1] === 'claude' ? claudeHook(req, query.get('answer') === 'command') : agentHook(req, agentPath[1]!, query);
     if (is('GET', '/v1/traces')) return json(200, { traces: sessions.summaries() });
     if (is('POST', '/v1/traces')) {
       const body = await readJson(req);
@@ -328,7 +336,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const out = await route(req, res, url.pathname, url.searchParams);
       if (out) send(...out);
-      if (url.pathname === '/v1/claude/hook' || url.pathname.endsWith('/events') || url.pathname.endsWith('/end')) metrics.latency(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (url.pathname === '/v1/claude/hook' || url.pathname.startsWith('/v1/agents/') || url.pathname.endsWith('/events') || url.pathname.endsWith('/end')) metrics.latency(Number(process.hrtime.bigint() - t0) / 1e6);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
       if (!(err instanceof HttpError)) log(`hookwire serve: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
