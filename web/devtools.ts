@@ -1,8 +1,4 @@
-import type { JsonObject } from '../engine/model/json.ts';
-import type { DecisionRow } from '../engine/runtime/decideTrace.ts';
-import type { CodeRunReport, CodeSpec } from '../engine/sandbox/runCode.ts';
-import type { SandboxLimits } from '../engine/sandbox/types.ts';
-import type { QuickJSSandbox } from '../engine/sandbox/quickjsSandbox.ts';
+import { runCodeOn, type JsonObject, type DecisionRow, type CodeRunReport, type CodeRunSpec as CodeSpec, type SandboxLimits, type QuickJSSandbox } from '../engine/app.ts';
 import type { WorkerSandbox } from './sandbox/workerSandbox.ts';
 import type { AppServices } from './startApp.ts';
 
@@ -41,7 +37,7 @@ const sandboxTools: HookwireDevtools['sandbox'] = {
   async runCase(spec, inputs, limits, options) {
     const stack = options?.maxStackBytes;
     const made = stack === undefined ? (pageSandbox ??= import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox())) : import('./sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox({ maxStackBytes: stack }));
-    const [sandbox, { runCodeOn }] = await Promise.all([made, import('../engine/sandbox/runCode.ts')]);
+    const sandbox = await made;
     try {
       return runCodeOn(sandbox, spec, inputs, limits);
     } finally {

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { basename, extname, join, normalize, sep } from 'node:path';
+import type { OpenManifest } from '../model/openManifest.ts';
 
 /** The policy the app runs under (issue 13 keeps the app free of violations; index.html has the same). */
 export const APP_CSP = [
@@ -45,12 +46,6 @@ const TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** What the app finds at GET /api/open (with the token): the files to open, by URL. */
-export interface OpenManifest {
-  pipeline: { name: string; url: string } | null;
-  traces: { name: string; url: string; size: number }[];
-}
 
 export interface UiServerOptions {
   webDir: string;

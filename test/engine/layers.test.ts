@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dispatch'],
   ['replay'],
   ['runtime'],
-  ['node', 'index.ts'],
+  ['node', 'index.ts', 'app.ts'],
   ['adapters'],
 ];
 const rankOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
@@ -36,7 +36,7 @@ export function relativeImports(code: string): string[] {
   return out;
 }
 
-/** Which layer unit a file belongs to: its top folder under engine/, or `index.ts`. */
+/** Which layer unit a file belongs to: its top folder under engine/, or a top-level file (`index.ts`, `app.ts`). */
 function unitOf(file: string): string {
   const rel = relative(root, file).split(/[\\/]/);
   return rel.length === 1 ? rel[0]! : rel[0]!;
@@ -108,5 +108,31 @@ describe('engine layers', () => {
   it('resolves every relative import to an engine file', () => {
     const missing = [...graph].flatMap(([f, ts]) => ts.filter((t) => t.startsWith(root) && !graph.has(t) && !/\.(json|wasm)$/.test(t)).map((t) => `${relative(root, f)} → ${relative(root, t)}`));
     expect(missing).toEqual([]);
+  });
+
+  it('web/ (its workers too) imports the engine only through its face, engine/app.ts', () => {
+    const web = join(root, '..', 'web');
+    const face = join(root, 'app.ts');
+    const deep = sources(web).flatMap((f) =>
+      relativeImports(readFileSync(f, 'utf8'))
+        .map((s) => resolve(dirname(f), s))
+        .filter((t) => t.startsWith(root + '/') && t !== face)
+        .map((t) => `${relative(join(root, '..'), f)} imports ${relative(join(root, '..'), t)}`),
+    );
+    expect(deep).toEqual([]);
+    // The check sees web's imports at all: the face is imported, from many files.
+    expect(sources(web).filter((f) => relativeImports(readFileSync(f, 'utf8')).some((s) => resolve(dirname(f), s) === face)).length).toBeGreaterThan(20);
+  });
+
+  it('the face for the app reaches no Node-only code (engine/node/)', () => {
+    const seen = new Set<string>();
+    const walk = (f: string): void => {
+      if (seen.has(f) || !graph.has(f)) return;
+      seen.add(f);
+      for (const t of graph.get(f)!) walk(t);
+    };
+    walk(join(root, 'app.ts'));
+    expect([...seen].map((f) => relative(root, f)).filter((f) => f.startsWith('node/') || f === 'index.ts')).toEqual([]);
+    expect(seen.size).toBeGreaterThan(20);
   });
 });

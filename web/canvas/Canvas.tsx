@@ -3,7 +3,7 @@ import {
   Background, BackgroundVariant, MiniMap, ReactFlow, useReactFlow, useStore,
   type Connection, type EdgeChange, type NodeChange, type OnConnectEnd, type Viewport,
 } from '@xyflow/react';
-import { checkWire } from '../../engine/model/checkWire.ts';
+import { checkWire } from '../../engine/app.ts';
 import { createFlowMapper, nodeBoxes, wireOfEdgeId, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEdges, selectSelectedNodes } from '../store/appStore.ts';

@@ -1,5 +1,5 @@
 import { getBezierPath, type ConnectionLineComponentProps } from '@xyflow/react';
-import { checkWire } from '../../engine/model/checkWire.ts';
+import { checkWire } from '../../engine/app.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 

@@ -1,11 +1,10 @@
 import { memo, useRef } from 'react';
-import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
+import type { PipelineNode, Problem } from '../../engine/app.ts';
 import { useApp } from '../store/appStore.ts';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
-import type { Problem } from '../../engine/model/problem.ts';
 import { focusNodeElement } from './focusNodeElement.ts';
 
 /**

@@ -1,7 +1,6 @@
 import type { DragEvent } from 'react';
 import { useReactFlow } from '@xyflow/react';
-import { LIFECYCLE_EVENTS } from '../../engine/model/event.ts';
-import { HANDLER_ACTION_TYPES } from '../../engine/model/pipelineTypes.ts';
+import { LIFECYCLE_EVENTS, HANDLER_ACTION_TYPES } from '../../engine/app.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';

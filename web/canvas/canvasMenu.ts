@@ -1,10 +1,7 @@
-import { checkWire } from '../../engine/model/checkWire.ts';
-import { LIFECYCLE_EVENTS } from '../../engine/model/event.ts';
-import { HANDLER_ACTION_TYPES } from '../../engine/model/pipelineTypes.ts';
+import { checkWire, LIFECYCLE_EVENTS, HANDLER_ACTION_TYPES, type Wire } from '../../engine/app.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import type { PaletteItem } from '../model/nodeFactory.ts';
 import { useApp } from '../store/appStore.ts';
-import type { Wire } from '../../engine/model/pipelineTypes.ts';
 import { addPaletteItem } from './addPaletteItem.ts';
 import type { MenuItem } from './ContextMenu.tsx';
 import { duplicateSelection } from './useCanvasShortcuts.ts';

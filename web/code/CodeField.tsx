@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { CodeSpec } from '../../engine/model/pipelineTypes.ts';
-import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/types.ts';
+import { type CodeSpec, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/app.ts';
 import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';
 import { Icon } from '../ui/Icon.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker';
-import { HANDLER_API_DTS, HANDLER_API_LIB, HANDLER_API_URI } from '../../engine/sandbox/handlerApi.ts';
+import { HANDLER_API_DTS, HANDLER_API_LIB, HANDLER_API_URI } from '../../engine/app.ts';
 
 /**
  * Monaco, fully offline: bundled workers (no CDN, no loader), TypeScript with the handler API's declarations

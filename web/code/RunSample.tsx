@@ -1,9 +1,5 @@
 import { useState } from 'react';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../engine/model/json.ts';
-import type { CodeSpec } from '../../engine/model/pipelineTypes.ts';
-import { sandboxInput } from '../../engine/sandbox/codeResult.ts';
-import type { CodeRunReport } from '../../engine/sandbox/runCode.ts';
-import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/types.ts';
+import { isJsonObject, type JsonObject, type JsonValue, type CodeSpec, sandboxInput, type CodeRunReport, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/app.ts';
 import { SAMPLE_TYPES, sampleEvent, samplePayload } from '../model/sampleEvents.ts';
 import { Icon } from '../ui/Icon.tsx';
 import type { WorkerSandbox } from '../sandbox/workerSandbox.ts';

@@ -1,7 +1,4 @@
-import { TraceEventLineSchema } from '../../engine/trace/traceSchema.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent } from '../../engine/trace/traceTypes.ts';
-import { readTrace } from '../../engine/trace/traceReader.ts';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { TraceEventLineSchema, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, readTrace, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { beginTrace, removeTraceNow, renameTrace, writeTraceTail } from '../persistence/traceLibrary.ts';

@@ -1,5 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { StepQuery } from '../../engine/replay/types.ts';
+import type { Pipeline, StepQuery } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { getSetting, setSetting } from '../persistence/library.ts';
 import { TRACE_SETTINGS } from '../persistence/startTraceLibrary.ts';

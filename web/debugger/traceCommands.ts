@@ -1,11 +1,9 @@
-import { TRACE_FORMAT_LABELS } from '../../engine/trace/detectTraceFormat.ts';
+import { TRACE_FORMAT_LABELS, traceEventLine, traceHeaderLine, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { describeStorageError } from '../persistence/library.ts';
 import { startTraceImport } from '../persistence/traceImporter.ts';
 import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace } from '../persistence/traceLibrary.ts';
-import { traceEventLine, traceHeaderLine } from '../../engine/trace/traceToJsonl.ts';
 import type { AppStore } from '../store/appStore.ts';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
 import { checkImport } from '../model/exportPipeline.ts';
 import type { ReplayService } from './replayService.ts';
 

@@ -1,4 +1,4 @@
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/app.ts';
 
 /**
  * The pipeline a new user sees on first run: a permission check on dangerous tools, prompt-injection

@@ -1,6 +1,4 @@
-import type { JsonObject } from '../../engine/model/json.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceEvent } from '../../engine/trace/traceTypes.ts';
-import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
+import { type JsonObject, TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceEvent, traceToJsonl } from '../../engine/app.ts';
 
 /**
  * The trace a new user finds in the debugger beside the demo pipeline (demoPipeline.ts): a short coding-agent

@@ -1,5 +1,4 @@
-import type { Action, RewriteOp } from '../../engine/model/pipelineTypes.ts';
-import type { JsonValue } from '../../engine/model/json.ts';
+import type { Action, RewriteOp, JsonValue } from '../../engine/app.ts';
 import { CodeField } from '../code/CodeField.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { Field, NumberField, SelectField, TextField } from './fields.tsx';

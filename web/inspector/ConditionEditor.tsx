@@ -1,7 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { JsonObject, JsonValue } from '../../engine/model/json.ts';
-import { isJsonObject } from '../../engine/model/json.ts';
-import type { Condition } from '../../engine/model/pipelineTypes.ts';
+import { type JsonObject, type JsonValue, isJsonObject, type Condition } from '../../engine/app.ts';
 import { conditionToEntries, entriesToCondition, OPERATORS, OPERATOR_LABELS, valueForOperator, type Entry } from '../model/conditionTree.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { PathInput } from './PathInput.tsx';

@@ -1,6 +1,4 @@
-import { LIFECYCLE_EVENTS, type EventMode } from '../../engine/model/event.ts';
-import type { EventNode } from '../../engine/model/pipelineTypes.ts';
-import { eventModes, patternMode } from '../../engine/model/eventModes.ts';
+import { LIFECYCLE_EVENTS, type EventMode, type EventNode, eventModes, patternMode } from '../../engine/app.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { Field, TextField } from './fields.tsx';
 import { compact, useUpdateNode } from './useUpdateNode.ts';

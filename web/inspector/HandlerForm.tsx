@@ -1,4 +1,4 @@
-import { HANDLER_ACTION_TYPES, type Action, type HandlerNode } from '../../engine/model/pipelineTypes.ts';
+import { HANDLER_ACTION_TYPES, type Action, type HandlerNode } from '../../engine/app.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import { defaultAction } from '../model/nodeFactory.ts';
 import { ActionFields } from './ActionFields.tsx';

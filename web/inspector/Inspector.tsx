@@ -1,5 +1,4 @@
-import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
-import { formatPath } from '../../engine/model/problem.ts';
+import { type PipelineNode, formatPath } from '../../engine/app.ts';
 import { ACTION_LABELS } from '../model/describeAction.ts';
 import { useApp, selectInspected, selectProblems, selectSelectedNodes } from '../store/appStore.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';

@@ -1,5 +1,4 @@
-import type { MatcherNode } from '../../engine/model/pipelineTypes.ts';
-import { MATCHER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
+import { type MatcherNode, MATCHER_TEMPLATE } from '../../engine/app.ts';
 import { Checkbox, ListField, TextField } from './fields.tsx';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import { CodeField } from '../code/CodeField.tsx';

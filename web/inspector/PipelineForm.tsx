@@ -1,5 +1,4 @@
-import { EVENT_TYPE_RE } from '../../engine/model/event.ts';
-import type { EventTypeDecl } from '../../engine/model/pipelineTypes.ts';
+import { EVENT_TYPE_RE, type EventTypeDecl } from '../../engine/app.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { TextField } from './fields.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { JsonValue } from '../../engine/model/json.ts';
+import type { JsonValue } from '../../engine/app.ts';
 import { formatList, parseList, readRegex, writeRegex } from '../model/conditionTree.ts';
 
 type ValueKind = 'text' | 'number' | 'boolean' | 'null' | 'json';

@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
-import { checkWire } from '../../engine/model/checkWire.ts';
-import type { Pipeline, PipelineNode } from '../../engine/model/pipelineTypes.ts';
+import { checkWire, type Pipeline, type PipelineNode } from '../../engine/app.ts';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { nodeName } from '../model/nodeName.ts';
 

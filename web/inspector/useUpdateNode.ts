@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
+import type { PipelineNode } from '../../engine/app.ts';
 import { useApp } from '../store/appStore.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { useMemo, useState, type DragEvent } from 'react';
-import { formatPath } from '../../engine/model/problem.ts';
-import { detectTraceFormat, TRACE_FORMAT_LABELS } from '../../engine/trace/detectTraceFormat.ts';
+import { formatPath, detectTraceFormat, TRACE_FORMAT_LABELS } from '../../engine/app.ts';
 import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp } from '../store/appStore.ts';

@@ -1,4 +1,4 @@
-import type { OpenManifest } from '../../engine/node/uiServer.ts';
+import type { OpenManifest } from '../../engine/app.ts';
 import { checkImport } from '../model/exportPipeline.ts';
 import type { AppServices } from '../startApp.ts';
 

@@ -1,5 +1,5 @@
 import dagre from '@dagrejs/dagre';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import type { Pipeline } from '../../engine/app.ts';
 import type { NodePosition } from './changes.ts';
 
 export type Size = { width: number; height: number };

@@ -1,4 +1,4 @@
-import type { EventTypeDecl, Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineTypes.ts';
+import type { EventTypeDecl, Pipeline, PipelineNode, Wire } from '../../engine/app.ts';
 
 /**
  * Every edit of a pipeline is one of these typed changes, applied by `applyChange` and nothing else

@@ -1,4 +1,4 @@
-import type { Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineTypes.ts';
+import type { Pipeline, PipelineNode, Wire } from '../../engine/app.ts';
 import type { Change, NodePosition } from './changes.ts';
 import { freeId } from './nodeFactory.ts';
 

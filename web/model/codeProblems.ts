@@ -1,6 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import { isCodeNode } from '../../engine/model/codeNodes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
+import { type Pipeline, isCodeNode, type Problem } from '../../engine/app.ts';
 
 /**
  * The editor validates on the page without a sandbox (user code never runs on the page's thread), so
@@ -10,7 +8,7 @@ import type { Problem } from '../../engine/model/problem.ts';
  * dropped, and the rest are moved to their node's current index, until the next answer replaces them.
  */
 
-export { hasCode, isCodeNode } from '../../engine/model/codeNodes.ts';
+export { hasCode, isCodeNode } from '../../engine/app.ts';
 
 const same = (a: Problem, b: Problem) => a.code === b.code && a.node_id === b.node_id && a.message === b.message;
 

@@ -1,5 +1,4 @@
-import { isJsonObject, ownSet, type JsonObject, type JsonValue } from '../../engine/model/json.ts';
-import type { Condition } from '../../engine/model/pipelineTypes.ts';
+import { isJsonObject, ownSet, type JsonObject, type JsonValue, type Condition } from '../../engine/app.ts';
 
 /**
  * The condition builder's model: an exact mirror of the condition JSON, so the builder and the raw JSON

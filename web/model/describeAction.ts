@@ -1,5 +1,4 @@
-import type { Action, HandlerNode, RewriteOp } from '../../engine/model/pipelineTypes.ts';
-import { shortPath } from '../../engine/model/describeCondition.ts';
+import { type Action, type HandlerNode, type RewriteOp, shortPath } from '../../engine/app.ts';
 
 /** Display names of the handler kinds, in palette order. */
 export const ACTION_LABELS: Readonly<Record<Action['type'], string>> = {

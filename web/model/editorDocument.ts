@@ -1,7 +1,4 @@
-import { isJsonObject } from '../../engine/model/json.ts';
-import { loadPipeline } from '../../engine/compile/loadPipeline.ts';
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
+import { isJsonObject, loadPipeline, PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline, type Problem } from '../../engine/app.ts';
 import { normalizeLayout } from './autoLayout.ts';
 
 export type OpenResult = { ok: true; doc: Pipeline; migratedFrom?: number } | { ok: false; message: string; problems: Problem[] };

@@ -1,4 +1,4 @@
-import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { PIPELINE_FORMAT, PIPELINE_VERSION, type Pipeline } from '../../engine/app.ts';
 
 /** A new, empty pipeline for the library's "New pipeline". */
 export function emptyPipeline(name = 'Untitled pipeline'): Pipeline {

@@ -1,5 +1,4 @@
-import { loadPipeline, parsePipelineText, type LoadResult } from '../../engine/compile/loadPipeline.ts';
-import { PIPELINE_SCHEMA_ID, type Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { loadPipeline, parsePipelineText, type LoadResult, PIPELINE_SCHEMA_ID, type Pipeline } from '../../engine/app.ts';
 import { normalizeLayout } from './autoLayout.ts';
 
 export interface ExportOptions {

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from '../../engine/model/json.ts';
+import { isJsonObject, type JsonValue } from '../../engine/app.ts';
 
 /** The part of an event that completion looks at. */
 export interface EventSample {

@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import type { Pipeline } from '../../engine/app.ts';
 import { DEFAULT_SIZES, type Size } from './autoLayout.ts';
 import { routeWires, segmentCrossesBox } from './routeWires.ts';
 

@@ -1,5 +1,4 @@
-import type { Action, HandlerNode, Pipeline, PipelineNode } from '../../engine/model/pipelineTypes.ts';
-import { HANDLER_TEMPLATE } from '../../engine/sandbox/handlerApi.ts';
+import { type Action, type HandlerNode, type Pipeline, type PipelineNode, HANDLER_TEMPLATE } from '../../engine/app.ts';
 import { ACTION_LABELS } from './describeAction.ts';
 
 /** What the palette can add: an event node for a pattern, a matcher, or a handler of one kind. */

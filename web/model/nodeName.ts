@@ -1,4 +1,4 @@
-import type { PipelineNode } from '../../engine/model/pipelineTypes.ts';
+import type { PipelineNode } from '../../engine/app.ts';
 
 /**
  * A node's name for lists, menus and screen readers: an event's label or pattern, a matcher's label or

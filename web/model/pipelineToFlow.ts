@@ -1,9 +1,6 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { Pipeline, PipelineNode, Wire } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
-import { describeMatcher } from '../../engine/model/describeCondition.ts';
+import { type Pipeline, type PipelineNode, type Wire, type Problem, describeMatcher, eventModes, patternMode, type PatternMode } from '../../engine/app.ts';
 import { describeAction } from './describeAction.ts';
-import { eventModes, patternMode, type PatternMode } from '../../engine/model/eventModes.ts';
 import { DEFAULT_SIZES } from './autoLayout.ts';
 import { routeWires, type Box, type Point } from './routeWires.ts';
 import { nodeAriaLabel, nodeName } from './nodeName.ts';

@@ -1,5 +1,4 @@
-import type { HookEvent } from '../../engine/model/event.ts';
-import type { JsonObject } from '../../engine/model/json.ts';
+import type { HookEvent, JsonObject } from '../../engine/app.ts';
 
 /** Realistic payloads per lifecycle type (the canonical shapes), for "run on a sample event". */
 const SAMPLE_PAYLOADS: Readonly<Record<string, JsonObject>> = {

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../engine/model/json.ts';
+import { isJsonObject } from '../../engine/app.ts';
 
 /**
  * A short, human summary of what changed between two stored versions of a pipeline ("added “Block rm” ·

@@ -1,5 +1,4 @@
-import { isJsonObject } from '../../engine/model/json.ts';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import { isJsonObject, type Pipeline } from '../../engine/app.ts';
 import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';
 import { DECISION_FILTERS } from '../debugger/model/timelineFilter.ts';
 import type { HookwireDb } from './db.ts';

@@ -1,8 +1,4 @@
-import { TRACE_FORMAT_LABELS, type TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
-import { createImportStream, type ImportStream } from '../../engine/trace/importStream.ts';
-import type { ImportReport } from '../../engine/trace/importers/importReport.ts';
-import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
-import type { TraceHeader } from '../../engine/trace/traceTypes.ts';
+import { TRACE_FORMAT_LABELS, type TraceFormat, createImportStream, type ImportStream, type ImportReport, type TraceProblem, type TraceHeader } from '../../engine/app.ts';
 import type { HookwireDb } from './db.ts';
 import { TRACE_CHUNK } from './storedTrace.ts';
 import { beginTrace, createChunkWriter, finishTrace, removeTraceNow } from './traceLibrary.ts';

@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import type { Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from './db.ts';
 import { deleteVersionsOf, recordVersion, type RecordOptions } from './versionHistory.ts';
 import { migrateStoredRecord, STORED_FORMAT, STORED_VERSION, type StoredPipeline } from './storedPipeline.ts';

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../engine/model/json.ts';
+import { isJsonObject } from '../../engine/app.ts';
 
 /**
  * What one library entry looks like in IndexedDB: an envelope with its own format version around the

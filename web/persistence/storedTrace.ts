@@ -1,7 +1,4 @@
-import { isJsonObject, type JsonObject } from '../../engine/model/json.ts';
-import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
-import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
-import type { TraceEvent, TraceHeader } from '../../engine/trace/traceTypes.ts';
+import { isJsonObject, type JsonObject, type TraceFormat, type TraceProblem, type TraceEvent, type TraceHeader } from '../../engine/app.ts';
 
 /**
  * What one trace of the debugger's library looks like in IndexedDB: a small record (name, header, counts,

@@ -1,6 +1,4 @@
-import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
-import type { TraceProblem } from '../../engine/trace/traceProblem.ts';
-import type { Trace, TraceEvent, TraceHeader } from '../../engine/trace/traceTypes.ts';
+import type { TraceFormat, TraceProblem, Trace, TraceEvent, TraceHeader } from '../../engine/app.ts';
 import type { HookwireDb } from './db.ts';
 import {
   checkStoredTrace, MAX_STORED_PROBLEMS, STORED_TRACE_FORMAT, STORED_TRACE_VERSION, TRACE_CHUNK,

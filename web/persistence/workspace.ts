@@ -1,5 +1,5 @@
 import { liveQuery, type Subscription } from 'dexie';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
+import type { Pipeline } from '../../engine/app.ts';
 import { demoPipeline } from '../demo/demoPipeline.ts';
 import { documentForEditor } from '../model/editorDocument.ts';
 import type { AppStore } from '../store/appStore.ts';

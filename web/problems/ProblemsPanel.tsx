@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { formatPath, type Problem } from '../../engine/model/problem.ts';
+import { formatPath, type Problem } from '../../engine/app.ts';
 import { focusNodeElement } from '../canvas/focusNodeElement.ts';
 import { useApp, selectProblems } from '../store/appStore.ts';
 

@@ -1,5 +1,4 @@
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
+import type { Pipeline, Problem } from '../../engine/app.ts';
 import { hasCode } from '../model/codeProblems.ts';
 import { latestWins } from '../services/latestWins.ts';
 import type { AppStore } from '../store/appStore.ts';

@@ -1,7 +1,4 @@
-import { loadPipeline } from '../../engine/compile/loadPipeline.ts';
-import type { Problem } from '../../engine/model/problem.ts';
-import type { Sandbox } from '../../engine/sandbox/types.ts';
-import { trackPrograms } from '../../engine/sandbox/trackPrograms.ts';
+import { loadPipeline, type Problem, type Sandbox, trackPrograms } from '../../engine/app.ts';
 
 /**
  * Compiles the code nodes of a pipeline document with the engine's own loader and returns its

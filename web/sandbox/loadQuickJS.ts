@@ -1,9 +1,7 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
-import { guardMemory, type HeapGuard } from '../../engine/sandbox/heapGuard.ts';
-import { createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from '../../engine/sandbox/quickjsSandbox.ts';
-import { loadRenewableQuickJS } from '../../engine/sandbox/renewableQuickJS.ts';
+import { guardMemory, type HeapGuard, createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions, loadRenewableQuickJS } from '../../engine/app.ts';
 
 /**
  * Loads QuickJS in the browser (a page or a worker) from the same package files Node uses. The .wasm is a

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import '../zodConfig.ts';
-import { runCodeOn } from '../../engine/sandbox/runCode.ts';
+import { runCodeOn } from '../../engine/app.ts';
 import { checkCode } from './checkCode.ts';
 import { createBrowserSandbox } from './loadQuickJS.ts';
 import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';

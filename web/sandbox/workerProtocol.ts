@@ -1,8 +1,4 @@
-import type { JsonObject } from '../../engine/model/json.ts';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
-import type { CodeRunReport, CodeSpec } from '../../engine/sandbox/runCode.ts';
-import type { SandboxLimits } from '../../engine/sandbox/types.ts';
+import type { JsonObject, Pipeline, Problem, CodeRunReport, CodeRunSpec as CodeSpec, SandboxLimits } from '../../engine/app.ts';
 
 /** Page → sandbox worker: run `spec` once per input (engine/sandbox/runCode.ts `runCodeOn`). */
 export interface RunRequest {

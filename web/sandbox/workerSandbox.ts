@@ -1,9 +1,4 @@
-import type { JsonObject } from '../../engine/model/json.ts';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
-import type { CodeRunReport, CodeSpec } from '../../engine/sandbox/runCode.ts';
-import { COMPILE_TIMEOUT_MS } from '../../engine/sandbox/quickjsSandbox.ts';
-import type { SandboxLimits } from '../../engine/sandbox/types.ts';
+import { type JsonObject, type Pipeline, type Problem, type CodeRunReport, type CodeRunSpec as CodeSpec, COMPILE_TIMEOUT_MS, type SandboxLimits } from '../../engine/app.ts';
 import { isCodeNode } from '../model/codeProblems.ts';
 import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
 

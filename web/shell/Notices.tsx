@@ -1,4 +1,4 @@
-import { formatPath } from '../../engine/model/problem.ts';
+import { formatPath } from '../../engine/app.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectOpenError, selectSave, selectToasts } from '../store/appStore.ts';
 

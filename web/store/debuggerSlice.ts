@@ -1,9 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
-import type { TraceCoverage } from '../../engine/replay/coverageOf.ts';
-import type { PipelineDiff } from '../../engine/replay/diffPipelines.ts';
-import type { ReplayTimeline } from '../../engine/replay/types.ts';
+import type { Pipeline, Problem, TraceCoverage, PipelineDiff, ReplayTimeline } from '../../engine/app.ts';
 import type { ImportFileResult, ImportProgress } from '../persistence/importTraceFile.ts';
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';

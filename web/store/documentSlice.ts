@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Pipeline } from '../../engine/model/pipelineTypes.ts';
-import type { Problem } from '../../engine/model/problem.ts';
+import type { Pipeline, Problem } from '../../engine/app.ts';
 import { applyChanges, ChangeError, type Change } from '../model/changes.ts';
 import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../model/history.ts';
 import { mergeCodeProblems, typeProblems, type TypeMarks } from '../model/codeProblems.ts';

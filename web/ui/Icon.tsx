@@ -1,4 +1,4 @@
-import type { Action } from '../../engine/model/pipelineTypes.ts';
+import type { Action } from '../../engine/app.ts';
 
 /** A small set of line icons drawn for Hookwire (16px grid, stroke = currentColor). */
 const PATHS = {

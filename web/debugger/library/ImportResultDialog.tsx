@@ -1,4 +1,4 @@
-import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
+import { TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { useServices } from '../../services/AppServices.tsx';

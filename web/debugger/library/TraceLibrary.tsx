@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { TRACE_FORMAT_LABELS } from '../../../engine/trace/detectTraceFormat.ts';
+import { TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
 import { listTraces } from '../../persistence/traceLibrary.ts';
 import type { StoredTrace } from '../../persistence/storedTrace.ts';
 import { useServices } from '../../services/AppServices.tsx';

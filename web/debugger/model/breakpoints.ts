@@ -1,4 +1,4 @@
-import type { StepQuery } from '../../../engine/replay/types.ts';
+import type { StepQuery } from '../../../engine/app.ts';
 import { DECISION_FILTERS, decisionQuery, type DecisionFilter } from './timelineFilter.ts';
 
 /**

@@ -1,7 +1,4 @@
-import type { HandlerStatus } from '../../../engine/dispatch/types.ts';
-import type { ClauseOp } from '../../../engine/match/types.ts';
-import { isJsonObject, ownGet, type JsonValue } from '../../../engine/model/json.ts';
-import type { StepOutcome } from '../../../engine/replay/types.ts';
+import { type HandlerStatus, type ClauseOp, isJsonObject, ownGet, type JsonValue, type StepOutcome } from '../../../engine/app.ts';
 
 /** Words and CSS classes for what the engine returns: decisions, outcomes, handler statuses, values. */
 export const OUTCOME_LABEL: Record<StepOutcome, string> = {

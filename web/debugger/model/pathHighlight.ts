@@ -1,4 +1,4 @@
-import type { Explanation, HandlerExplain, PathExplain } from '../../../engine/dispatch/types.ts';
+import type { Explanation, HandlerExplain, PathExplain } from '../../../engine/app.ts';
 import { edgeId } from '../../model/pipelineToFlow.ts';
 
 /**

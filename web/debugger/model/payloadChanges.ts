@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../../../engine/model/json.ts';
+import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../../../engine/app.ts';
 
 /**
  * The engine's JSON Patch of a payload [X4] as rows people read: the field as a dotted path, what it was and

@@ -1,4 +1,4 @@
-import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../../../engine/model/json.ts';
+import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../../../engine/app.ts';
 
 /**
  * One line that says what an event carried, for the timeline: the tool and its command, the model's

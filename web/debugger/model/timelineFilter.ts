@@ -1,4 +1,4 @@
-import type { StepOutcome, StepQuery } from '../../../engine/replay/types.ts';
+import type { StepOutcome, StepQuery } from '../../../engine/app.ts';
 
 /**
  * The timeline's filters as data, and their translation to the engine's step queries [R11]. Which steps

@@ -1,4 +1,4 @@
-import type { ConditionExplain } from '../../../engine/match/types.ts';
+import type { ConditionExplain } from '../../../engine/app.ts';
 import { expectedText, OP_LABEL, valueLine } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 

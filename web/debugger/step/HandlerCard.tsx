@@ -1,6 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import type { HandlerExplain } from '../../../engine/dispatch/types.ts';
-import type { WhyNotFired } from '../../../engine/replay/whyNotFired.ts';
+import type { HandlerExplain, WhyNotFired } from '../../../engine/app.ts';
 import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LONG, STATUS_LABEL, valueLine } from '../model/labels.ts';
 import { changeRows } from '../model/payloadChanges.ts';

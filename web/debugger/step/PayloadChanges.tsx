@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ReplayStep } from '../../../engine/replay/types.ts';
+import type { ReplayStep } from '../../../engine/app.ts';
 import { valueBlock, valueLine } from '../model/labels.ts';
 import { changeRows, type ChangeRow } from '../model/payloadChanges.ts';
 

@@ -1,7 +1,5 @@
-import { isSyntheticTs } from '../../../engine/trace/importers/traceBuilder.ts';
+import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt } from '../../../engine/app.ts';
 import { useMemo, useState } from 'react';
-import type { ReplayStep } from '../../../engine/replay/types.ts';
-import type { Approval } from '../../../engine/model/approval.ts';
 import { useApp, selectDetail, selectHandlers } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
 import { OUTCOME_LONG, stepNumber, valueBlock, valueLine } from '../model/labels.ts';
@@ -10,7 +8,6 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { HandlerCard } from './HandlerCard.tsx';
 import { PayloadChanges } from './PayloadChanges.tsx';
 import { WhyPanel } from './WhyPanel.tsx';
-import { breakerOpenAt } from '../../../engine/dispatch/chain.ts';
 
 /**
  * The engine's story of the current event, for people [X1]-[X4][R1]: the decision and who made it, the

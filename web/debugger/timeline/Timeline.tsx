@@ -1,7 +1,6 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { timelineStep } from '../../../engine/replay/timelineStep.ts';
-import type { ReplayTimeline } from '../../../engine/replay/types.ts';
+import { timelineStep, type ReplayTimeline } from '../../../engine/app.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPosition, selectTimeline, selectVisible } from '../../store/appStore.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';

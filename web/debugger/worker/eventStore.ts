@@ -1,5 +1,4 @@
-import type { AsyncEventSource } from '../../../engine/replay/types.ts';
-import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
+import type { AsyncEventSource, TraceEvent } from '../../../engine/app.ts';
 import type { HookwireDb } from '../../persistence/db.ts';
 
 /** Where a stored trace's events are: enough to read them (storedTrace.ts). */

@@ -1,9 +1,4 @@
-import type { Problem } from '../../../engine/model/problem.ts';
-import type { TraceCoverage } from '../../../engine/replay/coverageOf.ts';
-import type { PipelineDiff } from '../../../engine/replay/diffPipelines.ts';
-import type { ReplayStep, ReplayTimeline, StepQuery } from '../../../engine/replay/types.ts';
-import type { WhyNotFired } from '../../../engine/replay/whyNotFired.ts';
-import type { DecisionRow } from '../../../engine/runtime/decideTrace.ts';
+import type { Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow } from '../../../engine/app.ts';
 import type { TimelineFilter } from '../model/timelineFilter.ts';
 import type { TraceRef } from './eventStore.ts';
 

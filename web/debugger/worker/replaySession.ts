@@ -1,9 +1,4 @@
-import type { CompiledPipeline } from '../../../engine/compile/compilePipeline.ts';
-import { createAsyncReplayer, type AsyncReplayer } from '../../../engine/replay/createAsyncReplayer.ts';
-import { createTraceDiff } from '../../../engine/replay/diffPipelines.ts';
-import type { StepQuery } from '../../../engine/replay/types.ts';
-import { whyNotFired } from '../../../engine/replay/whyNotFired.ts';
-import { decisionRow, type DecisionRow } from '../../../engine/runtime/decideTrace.ts';
+import { type CompiledPipeline, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow } from '../../../engine/app.ts';
 import { nearestHit } from '../model/breakpoints.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';

@@ -1,9 +1,6 @@
 /// <reference lib="webworker" />
 import '../../zodConfig.ts';
-import { compilePipeline, type CompileResult } from '../../../engine/compile/compilePipeline.ts';
-import { hasCode } from '../../../engine/model/codeNodes.ts';
-import type { Sandbox } from '../../../engine/sandbox/types.ts';
-import { trackPrograms } from '../../../engine/sandbox/trackPrograms.ts';
+import { compilePipeline, type CompileResult, hasCode, type Sandbox, trackPrograms } from '../../../engine/app.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
 import { payloadSummary } from '../model/payloadSummary.ts';

@@ -1,0 +1,45 @@
+// The engine's one face for the app: everything web/ uses of the engine, and nothing else. web/ (its
+// workers too) imports the engine only through this file (test/engine/layers.test.ts), so what the app
+// may rely on is listed here, and a deep import cannot bring Node-only or unused code into the bundle.
+// Only re-exports: bundlers keep a module only where something that is imported uses it, so the lazily
+// loaded parts (the QuickJS sandbox) stay in their own chunks.
+
+export type { Approval } from './model/approval.ts';
+export { checkWire } from './model/checkWire.ts';
+export { hasCode, isCodeNode } from './model/codeNodes.ts';
+export { describeMatcher, shortPath } from './model/describeCondition.ts';
+export { EVENT_TYPE_RE, type EventMode, type HookEvent, LIFECYCLE_EVENTS } from './model/event.ts';
+export { eventModes, patternMode, type PatternMode } from './model/eventModes.ts';
+export { isJsonObject, type JsonObject, type JsonValue, ownGet, ownSet } from './model/json.ts';
+export type { OpenManifest } from './model/openManifest.ts';
+export { type Action, type CodeSpec, type Condition, type EventNode, type EventTypeDecl, HANDLER_ACTION_TYPES, type HandlerNode, type MatcherNode, type Pipeline, PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION, type PipelineNode, type RewriteOp, type Wire } from './model/pipelineTypes.ts';
+export { formatPath, type Problem } from './model/problem.ts';
+export type { ClauseOp, ConditionExplain } from './match/types.ts';
+export { sandboxInput } from './sandbox/codeResult.ts';
+export { HANDLER_API_DTS, HANDLER_API_LIB, HANDLER_API_URI, HANDLER_TEMPLATE, MATCHER_TEMPLATE } from './sandbox/handlerApi.ts';
+export { guardMemory, type HeapGuard } from './sandbox/heapGuard.ts';
+export { COMPILE_TIMEOUT_MS, createQuickJSSandbox, type QuickJSSandbox, type QuickJSSandboxOptions } from './sandbox/quickjsSandbox.ts';
+export { loadRenewableQuickJS } from './sandbox/renewableQuickJS.ts';
+export { type CodeRunReport, type CodeSpec as CodeRunSpec, runCodeOn } from './sandbox/runCode.ts';
+export { trackPrograms } from './sandbox/trackPrograms.ts';
+export { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits } from './sandbox/types.ts';
+export { detectTraceFormat, TRACE_FORMAT_LABELS, type TraceFormat } from './trace/detectTraceFormat.ts';
+export { createImportStream, type ImportStream } from './trace/importStream.ts';
+export type { ImportReport } from './trace/importers/importReport.ts';
+export { isSyntheticTs } from './trace/importers/traceBuilder.ts';
+export type { TraceProblem } from './trace/traceProblem.ts';
+export { readTrace } from './trace/traceReader.ts';
+export { TraceEventLineSchema } from './trace/traceSchema.ts';
+export { traceEventLine, traceHeaderLine, traceToJsonl } from './trace/traceToJsonl.ts';
+export { type Trace, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from './trace/traceTypes.ts';
+export { type CompiledPipeline, compilePipeline, type CompileResult } from './compile/compilePipeline.ts';
+export { loadPipeline, type LoadResult, parsePipelineText } from './compile/loadPipeline.ts';
+export { breakerOpenAt } from './dispatch/chain.ts';
+export type { Explanation, HandlerExplain, HandlerStatus, PathExplain } from './dispatch/types.ts';
+export type { TraceCoverage } from './replay/coverageOf.ts';
+export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
+export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
+export { timelineStep } from './replay/timelineStep.ts';
+export type { AsyncEventSource, ReplayStep, ReplayTimeline, StepOutcome, StepQuery } from './replay/types.ts';
+export { type WhyNotFired, whyNotFired } from './replay/whyNotFired.ts';
+export { type DecisionRow, decisionRow } from './runtime/decideTrace.ts';
