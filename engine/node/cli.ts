@@ -126,7 +126,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
     .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
     .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
-    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout, a server that\ndoes not answer within --deadline or any internal error → exit 2 with the reason on stderr (PermissionRequest: a deny\ndecision), which Claude Code treats as blocking. See README "Production".')
+    .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout, a server that\ndoes not answer within --deadline or any internal error → exit 2 with the reason on stderr (PermissionRequest: a deny\ndecision), which Claude Code treats as blocking. See docs/claude-code.md (in the package and the repository).')
     .action((p: string | undefined, opts) => run(async () => {
       if (opts.server !== undefined) {
         if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
@@ -176,7 +176,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--allow-origin <origin...>', 'browser origins allowed to call the server (the debugger, e.g. http://127.0.0.1:4173)')
     .option('--no-watch', 'do not reload the pipeline file when it changes')
     .option('--allow-rewrites', 'Claude Code: send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
-    .addHelpText('after', '\nEvery request needs Authorization: Bearer <token>; the token is printed once at start and written to <state-dir>/token (0600).\nEndpoints: GET /openapi.json. See README "hookwire serve".')
+    .addHelpText('after', '\nEvery request needs Authorization: Bearer <token>; the token is printed once at start and written to <state-dir>/token (0600).\nEndpoints: GET /openapi.json. See docs/serve.md (in the package and the repository).')
     .action((p: string, opts) => run(async () => (await import('./serve/serveCommand.ts')).serveCommand(p, opts, io))());
 
   program

@@ -2,8 +2,8 @@ import { CLAUDE_EVENTS, claudeHookEvent, claudeReply, type ClaudeReply } from '.
 import type { Decision, JsonObject } from '../../../engine/index.ts';
 import { HOOK_INPUTS, type HookName } from './claudeHookInputs.ts';
 
-// The README's table of what each Hookwire outcome does on each Claude Code event, computed from the mapping
-// itself (so the table cannot drift from the code); `test/engine/runtime/claudeTable.test.ts` holds the README to it.
+// docs/claude-code.md's table of what each Hookwire outcome does on each Claude Code event, computed from the mapping
+// itself (so the table cannot drift from the code); `test/engine/runtime/claudeTable.test.ts` holds that page to it.
 
 function cell(r: ClaudeReply): string {
   const denied = r.approval?.answer === 'deny' ? 'denied: ' : '';
