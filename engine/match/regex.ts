@@ -1,8 +1,6 @@
 import { RE2JS } from 're2js';
-import { foldCase } from '../accel/fold.ts';
 import { linearTest } from '../accel/linearRegex.ts';
 import { literalSetTest } from '../accel/literalRegex.ts';
-import { requiredLiterals } from '../accel/requiredLiteral.ts';
 
 /** A compiled regular expression that runs in time linear in its input (RE2 semantics) [C5]. */
 export interface SafeRegex {
@@ -15,7 +13,6 @@ export interface SafeRegex {
 export type RegexCompile = { ok: true; regex: SafeRegex } | { ok: false; message: string };
 
 const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
-const META = /[\\.+*?()[\]{}|^$]/;
 
 /**
  * Patterns RE2 always accepts: an optional `^`, then atoms (a plain character, `.`, `\s \S \d \D \w \W`, an
@@ -48,10 +45,9 @@ function unsupportedSyntax(source: string): string | null {
  * backtrack. `compileRegex('rm\\s+-rf', 'i')`.
  *
  * re2js is an NFA simulation, 10–50x slower than a backtracking engine on ordinary input, so `test` avoids
- * it where the answer is known without it: a pattern that is plain text is a substring test, and a string
- * that lacks the pattern's required literal cannot match, and a finite-language pattern (`^(ls|cat) `) is
- * prefix/suffix/substring tests (literalRegex.ts), and most other patterns run on a bit-parallel NFA of one
- * machine word (linearRegex.ts). Each shortcut gives exactly RE2's answer.
+ * it where it can: a finite-language pattern (`^(ls|cat) `) is prefix/suffix/substring tests
+ * (accel/literalRegex.ts), and most other patterns run on a bit-parallel NFA of one machine word
+ * (accel/linearRegex.ts). Each gives exactly RE2's answer [C10] (engine/accel/ACCEL.md).
  */
 export function compileRegex(source: string, flags = ''): RegexCompile {
   let bits = 0;
@@ -69,29 +65,12 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     }
   }
   const re = { get: (): RE2JS => (compiled ??= RE2JS.compile(source, bits)) };
-  const folded = flags.includes('i');
-  const literals = requiredLiterals(source).map((l) => (folded ? foldCase(l) : l));
-  const plain = literals.length === 1 && literals[0] === source && !META.test(source);
-  // A plain literal right after a leading ^ must start the string (unless ^ may match after a newline).
-  const head = flags.includes('m') ? null : /^\^([A-Za-z0-9 _\-:/=,]+)(?![*?{+])/.exec(source)?.[1] ?? null;
-  const start = head === null ? null : folded ? foldCase(head) : head;
-  // The literal runs of a concatenation occur in the order they are written, without overlapping.
-  const hasAll = (s: string) => {
-    const text = folded ? foldCase(s) : s;
-    if (start !== null && !text.startsWith(start)) return false;
-    let from = 0;
-    for (let i = 0; i < literals.length; i++) {
-      const at = text.indexOf(literals[i]!, from);
-      if (at < 0) return false;
-      from = at + literals[i]!.length;
-    }
-    return true;
-  };
-  // Past the string operations: the bit-parallel matcher for the patterns in its subset [C10], RE2 for the rest;
-  // chosen on first use, like RE2's program.
+  // Past the finite-language string operations: the bit-parallel matcher for the patterns in its subset, RE2
+  // for the rest [C10]; chosen on first use, like RE2's program. (A prefilter of required literals stood in
+  // front of these until it measured no gain anywhere: the candidate index has required them already.)
   let matcher: ((s: string) => boolean) | null = null;
   const run = (s: string): boolean => (matcher ??= linearTest(source, flags) ?? ((t: string) => re.get().test(t)))(s);
-  const test = literalSetTest(source, flags) ?? (plain ? hasAll : literals.length === 0 ? run : (s: string) => hasAll(s) && run(s));
+  const test = literalSetTest(source, flags) ?? run;
   return {
     ok: true,
     regex: { source, flags, test, replaceAll: (input, replacement) => re.get().matcher(input).replaceAll(replacement) },
