@@ -3,6 +3,7 @@ import type { HookwireDb } from '../persistence/db.ts';
 import { getSetting, setSetting } from '../persistence/library.ts';
 import { TRACE_SETTINGS } from '../persistence/startTraceLibrary.ts';
 import { listTraces, readTraceRecord } from '../persistence/traceLibrary.ts';
+import { listVersions } from '../persistence/versionHistory.ts';
 import { latestWins } from '../services/latestWins.ts';
 import type { AppStore, Pinned } from '../store/appStore.ts';
 import { moveTo, type Move } from './model/stepNavigation.ts';
@@ -51,6 +52,8 @@ export interface ReplayDeps {
 /** A worker busy this long on one request is shown as busy; an edit then restarts it. */
 const BUSY_MS = 1500;
 const RESTART_MS = 2000;
+/** Saved versions offered to the worker when the open document does not load (each is compiled until one loads). */
+const FALLBACK_VERSIONS = 8;
 
 export function createReplayService({ store, db, makeWorker, libraryStarted, sendDelayMs = 120 }: ReplayDeps): ReplayService {
   const s = () => store.getState();
@@ -62,6 +65,10 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
   let docTimer: ReturnType<typeof setTimeout> | undefined;
   let busyTimer: ReturnType<typeof setInterval> | undefined;
   let opening = false;
+  /** The documents sent, by epoch, until the worker says how they loaded. */
+  const sent = new Map<number, Pipeline | null>();
+  /** The last document the worker loaded, and whose it is: replayed when a later one does not load. */
+  let lastGood: { pipelineId: string | null; doc: Pipeline } | null = null;
 
   const fail = (e: unknown) => {
     if (e instanceof RestartedError) return;
@@ -76,11 +83,14 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       return;
     }
     if (event.kind === 'compiled') {
+      const doc = sent.get(eventEpoch);
+      for (const e of sent.keys()) if (e < eventEpoch) sent.delete(e);
       if (eventEpoch < st.activeEpoch) return;
       if (!event.outcome.ok) {
         st.compileFailed(event.outcome);
         return;
       }
+      if (!event.outcome.fallback && doc) lastGood = { pipelineId: st.pipelineId, doc };
       st.sessionStarted(eventEpoch, event.outcome);
       if ((st.trace?.event_count ?? 0) > 0) requestStep(s().position);
       else st.noStep();
@@ -129,6 +139,8 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
   async function openTrace(id: string): Promise<void> {
     const record = await readTraceRecord(db, id);
     if (!record) return;
+    // Read before the epoch moves: an edit sent meanwhile must not overtake this trace's open.
+    const saved = await savedVersions();
     void setSetting(db, TRACE_SETTINGS.lastTrace, id).catch(() => undefined);
     epoch++;
     openedAt = epoch;
@@ -138,8 +150,33 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     s().traceOpened(record);
     const doc = s().doc;
     sentDoc = doc;
+    sent.set(epoch, doc);
     const trace = { id: record.id, event_count: record.event_count, chunk_size: record.chunk_size };
-    await client.request({ kind: 'open', epoch, trace, doc }).catch(fail);
+    const fallbacks = loadedVersions(doc, saved);
+    await client.request({ kind: 'open', epoch, trace, doc, fallbacks }).catch(fail);
+  }
+
+  /**
+   * What the worker replays instead of `doc` when it does not load and no session is left to keep: this
+   * page's last loaded version, the editor's newest that loads, then the pipeline's saved history (newest first).
+   */
+  function loadedVersions(doc: Pipeline | null, saved: readonly Pipeline[] = []): Pipeline[] {
+    const st = s();
+    const out: Pipeline[] = [];
+    const add = (d: Pipeline | null | undefined) => {
+      if (d && d !== doc && !out.includes(d)) out.push(d);
+    };
+    if (lastGood?.pipelineId === st.pipelineId) add(lastGood.doc);
+    add(st.loadedDoc);
+    saved.forEach(add);
+    return out;
+  }
+
+  async function savedVersions(): Promise<Pipeline[]> {
+    const id = s().pipelineId;
+    if (!id) return [];
+    const versions = await listVersions(db, id).catch(() => []);
+    return versions.slice(0, FALLBACK_VERSIONS).map((v) => v.doc as Pipeline);
   }
 
   /** Sends the open pipeline to the worker when it changed (an edit, another pipeline opened). */
@@ -156,7 +193,10 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       return;
     }
     epoch++;
-    void client.request({ kind: 'pipeline', epoch, doc }).catch(fail);
+    sent.set(epoch, doc);
+    // Only a worker without a session (nothing loaded yet) needs the earlier versions.
+    const fallbacks = s().activeEpoch < 0 ? loadedVersions(doc) : [];
+    void client.request({ kind: 'pipeline', epoch, doc, fallbacks }).catch(fail);
   }
 
   function goTo(index: number): void {

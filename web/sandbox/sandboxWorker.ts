@@ -12,6 +12,8 @@ import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
  */
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const ready = createBrowserSandbox();
+// Loading QuickJS can take seconds on a busy machine: the page's watchdog counts from here, not from the first request.
+void ready.then(() => scope.postMessage({ id: 0, kind: 'ready' } satisfies SandboxReply));
 
 scope.onmessage = async (event: MessageEvent<SandboxRequest>) => {
   const request = event.data;

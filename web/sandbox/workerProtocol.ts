@@ -31,4 +31,10 @@ export interface CheckReply {
   problems: Problem[];
 }
 
-export type SandboxReply = RunReply | CheckReply;
+/** The worker has loaded QuickJS (sent once, `id` 0): request watchdogs count from here. */
+export interface ReadyReply {
+  id: 0;
+  kind: 'ready';
+}
+
+export type SandboxReply = RunReply | CheckReply | ReadyReply;

@@ -20,8 +20,10 @@ export interface WorkerSandbox {
   dispose(): void;
 }
 
-/** Time allowed past the limits for loading QuickJS and moving messages. */
+/** Time allowed past the limits for moving messages. */
 const GRACE_MS = 5000;
+/** Time allowed for a new worker to load QuickJS before its first request's own watchdog starts. */
+const LOAD_MS = 60_000;
 
 type Request = SandboxRequest extends infer R ? (R extends SandboxRequest ? Omit<R, 'id'> : never) : never;
 
@@ -34,6 +36,8 @@ interface Job {
 
 export function createWorkerSandbox(): WorkerSandbox {
   let worker: Worker | null = null;
+  /** The current worker has said it loaded QuickJS. */
+  let loaded: Promise<void> = Promise.resolve();
   let started = 0;
   let nextId = 1;
   const queue: Job[] = [];
@@ -41,8 +45,17 @@ export function createWorkerSandbox(): WorkerSandbox {
 
   function ensureWorker(): Worker {
     if (!worker) {
-      worker = new Worker(new URL('./sandboxWorker.ts', import.meta.url), { type: 'module', name: 'hookwire-sandbox' });
+      const w = new Worker(new URL('./sandboxWorker.ts', import.meta.url), { type: 'module', name: 'hookwire-sandbox' });
+      worker = w;
       started++;
+      loaded = new Promise((resolve) => {
+        const onReady = (event: MessageEvent<SandboxReply>) => {
+          if (event.data.kind !== 'ready') return;
+          w.removeEventListener('message', onReady);
+          resolve();
+        };
+        w.addEventListener('message', onReady);
+      });
     }
     return worker;
   }
@@ -55,6 +68,7 @@ export function createWorkerSandbox(): WorkerSandbox {
     const w = ensureWorker();
     const id = nextId++;
     const finish = (settle: () => void) => {
+      settled = true;
       clearTimeout(timer);
       w.removeEventListener('message', onMessage);
       busy = false;
@@ -64,11 +78,19 @@ export function createWorkerSandbox(): WorkerSandbox {
     const onMessage = (event: MessageEvent<SandboxReply>) => {
       if (event.data.id === id) finish(() => job.onReply(event.data));
     };
-    const timer = setTimeout(() => {
+    const expire = (ms: number, what: string) => () => {
       w.terminate();
       if (worker === w) worker = null;
-      finish(() => job.onTimeout(`the sandbox worker did not answer within ${job.watchdogMs} ms and was restarted`));
-    }, job.watchdogMs);
+      finish(() => job.onTimeout(`the sandbox worker did not ${what} within ${ms} ms and was restarted`));
+    };
+    // The request's own watchdog starts once the worker has loaded QuickJS (a slow load is not the code's fault).
+    let timer = setTimeout(expire(LOAD_MS, 'load QuickJS'), LOAD_MS);
+    let settled = false;
+    void loaded.then(() => {
+      if (settled) return;
+      clearTimeout(timer);
+      timer = setTimeout(expire(job.watchdogMs, 'answer'), job.watchdogMs);
+    });
     w.addEventListener('message', onMessage);
     w.postMessage({ id, ...job.request } satisfies SandboxRequest);
   }

@@ -108,7 +108,7 @@ export interface DebuggerActions {
   traceOpened(trace: StoredTrace): void;
   traceClosed(): void;
   traceRenamed(id: string, name: string): void;
-  /** The latest pipeline sent does not compile: the last good session keeps running. */
+  /** The latest pipeline sent does not compile: the last good session keeps running (or, `noReplay`, none can). */
   compileFailed(outcome: Extract<CompileOutcome, { ok: false }>): void;
   /** A pipeline compiled and its session (`epoch`) replaces the shown one; the shown step stays until its new answer. */
   sessionStarted(epoch: number, outcome: Extract<CompileOutcome, { ok: true }>): void;
@@ -168,9 +168,14 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     const trace = get().trace;
     if (trace?.id === id) set({ trace: { ...trace, name } });
   },
-  compileFailed: (outcome) => set({ compile: outcome }),
+  // With no session left (`noReplay`) no step is coming: nothing may wait for one.
+  compileFailed: (outcome) => set(outcome.noReplay ? { compile: outcome, stepLoading: false } : { compile: outcome }),
   sessionStarted: (epoch, outcome) =>
-    set({ ...NO_REPLAY, detail: get().detail, activeEpoch: epoch, compile: outcome, handlers: outcome.handlers, failure: null }),
+    set({
+      ...NO_REPLAY, detail: get().detail, activeEpoch: epoch, handlers: outcome.handlers, failure: null,
+      // A fallback session replays an earlier version: the problems of the one sent stay on show.
+      compile: outcome.fallback ? get().compile : outcome,
+    }),
   replayProgressed: (progress) => set({ progress }),
   timelineArrived: (timeline) => set({ timeline }),
   coverageArrived: (coverage) => set({ coverage, progress: null }),
@@ -231,3 +236,7 @@ export const selectPlaying = (s: AppState) => s.playing;
 export const selectProgress = (s: AppState) => s.progress;
 export const selectWhyHandler = (s: AppState) => s.whyHandler;
 export const selectCompile = (s: AppState) => s.compile;
+/** The open pipeline does not load and no earlier version does: nothing is being replayed, nor will be until it is fixed. */
+export const selectNoReplay = (s: AppState) => s.compile !== null && !s.compile.ok && s.compile.noReplay === true && s.activeEpoch < 0;
+/** Said wherever a step would show when nothing can be replayed. */
+export const NO_REPLAY_TEXT = 'Not replayed: the pipeline has errors and no earlier version of it loads. Fix them in Edit (the Problems panel lists them).';

@@ -44,6 +44,11 @@ export interface DocumentData {
   codeProblems: Problem[];
   /** Monaco's TypeScript findings per code node, for the source they were about (CodeField reports them). */
   typeMarks: ReadonlyMap<string, TypeMarks>;
+  /**
+   * The newest version of the open document known to load (no error on the page nor in the sandbox's check,
+   * problems/codeCheck.ts): what the debugger replays when the document it is sent does not load.
+   */
+  loadedDoc: Pipeline | null;
   openError: OpenError | null;
   selectedNodes: string[];
   selectedEdges: string[];
@@ -73,6 +78,8 @@ export interface DocumentActions {
   setSave(save: SaveState, patch?: Partial<Pick<DocumentData, 'revision' | 'savedVersion'>>): void;
   /** The sandbox worker's answer for the open document (it may be about a slightly older version). */
   setCodeProblems(problems: Problem[]): void;
+  /** `doc` (a version of the open document) loads; kept while it is the newest such version. */
+  docLoaded(doc: Pipeline): void;
   /** Monaco's TypeScript findings for a node's source. */
   setTypeMarks(nodeId: string, marks: TypeMarks): void;
 }
@@ -90,6 +97,7 @@ const INITIAL: DocumentData = {
   docProblems: [],
   codeProblems: [],
   typeMarks: new Map(),
+  loadedDoc: null,
   openError: null,
   selectedNodes: [],
   selectedEdges: [],
@@ -149,6 +157,7 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
         history: EMPTY_HISTORY,
         codeProblems: [],
         typeMarks: new Map(),
+        loadedDoc: null,
         ...problemsOf(doc, [], new Map()),
         openError: null,
         selectedNodes: [],
@@ -212,6 +221,10 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
       const { doc, docProblems } = get();
       if (!doc) return;
       set({ codeProblems, problems: joined(doc, docProblems, codeProblems, get().typeMarks) });
+    },
+
+    docLoaded: (doc) => {
+      if (get().loadedDoc !== doc) set({ loadedDoc: doc });
     },
 
     setTypeMarks: (nodeId, marks) => {

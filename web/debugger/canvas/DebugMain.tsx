@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { Canvas, type CanvasFollow } from '../../canvas/Canvas.tsx';
-import { useApp, selectDoc, selectPipelineId, selectSelectedNodes, selectCompile, selectDetail, selectTrace, selectWhyHandler } from '../../store/appStore.ts';
+import { useApp, selectDoc, selectPipelineId, selectSelectedNodes, selectCompile, selectNoReplay, selectDetail, selectTrace, selectWhyHandler } from '../../store/appStore.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { pathHighlight, type Highlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
@@ -24,6 +24,7 @@ export function DebugMain() {
 
   // The pick belongs to the step it was asked on (stepChosen clears it): the canvas selection goes with it.
   const position = useApp((s) => s.position);
+  const noReplay = useApp(selectNoReplay);
   useEffect(() => {
     if (useApp.getState().whyHandler === null && useApp.getState().selectedNodes.length > 0) useApp.getState().select([]);
   }, [position]);
@@ -48,7 +49,7 @@ export function DebugMain() {
   return (
     <div className="dbg-main">
       <div className="dbg-canvas-bar">
-        {detail ? <StepBadge /> : <span className="dbg-muted">{trace ? 'Replaying…' : 'No trace open'}</span>}
+        {detail ? <StepBadge /> : <span className="dbg-muted">{!trace ? 'No trace open' : noReplay ? 'Not replayed: the pipeline has errors' : 'Replaying…'}</span>}
         <span className="grow" />
         {detail && <Legend />}
         <ZoomButtons />
@@ -120,10 +121,11 @@ function CompileBanner() {
   const compile = useApp(selectCompile);
   if (!compile || compile.ok) return null;
   const errors = compile.problems.filter((p) => p.severity === 'error');
+  const has = `The pipeline has ${errors.length} error${errors.length === 1 ? '' : 's'}`;
   return (
-    <div className="banner conflict" role="alert" data-testid="replay-compile-error">
+    <div className="banner conflict" role="alert" data-testid="replay-compile-error" data-no-replay={compile.noReplay ? 'true' : undefined}>
       <div className="text">
-        <strong>The pipeline has {errors.length} error{errors.length === 1 ? '' : 's'}: the replay shows the last version that loaded</strong>
+        <strong>{compile.noReplay ? `${has} and no earlier version of it loads: the trace cannot be replayed until ${errors.length === 1 ? 'it is' : 'they are'} fixed` : `${has}: the replay shows the last version that loaded`}</strong>
         {errors[0]?.message}
       </div>
       <button className="btn" onClick={() => useApp.getState().setMode('edit')}>Fix in Edit</button>

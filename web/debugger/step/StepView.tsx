@@ -1,6 +1,6 @@
 import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt } from '../../../engine/app.ts';
 import { useMemo, useState } from 'react';
-import { useApp, selectDetail, selectHandlers } from '../../store/appStore.ts';
+import { useApp, selectDetail, selectHandlers, selectNoReplay, NO_REPLAY_TEXT } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
 import { OUTCOME_LONG, stepNumber, valueBlock, valueLine } from '../model/labels.ts';
 import { stateRows } from '../model/payloadChanges.ts';
@@ -19,10 +19,11 @@ export function StepView() {
   const loading = useApp((s) => s.stepLoading);
   const count = useApp((s) => s.trace?.event_count ?? 0);
   const hasTrace = useApp((s) => s.trace !== null);
+  const noReplay = useApp(selectNoReplay);
   // The content depends on the answer only: asking for the next step (loading) changes a class, not the tree.
   const content = useMemo(() => (detail ? <StepContent detail={detail} count={count} /> : null), [detail, count]);
   if (!detail) {
-    const text = count === 0 && hasTrace ? 'This trace has no events.' : loading ? 'Replaying…' : 'Open a trace and pick a step.';
+    const text = count === 0 && hasTrace ? 'This trace has no events.' : noReplay ? NO_REPLAY_TEXT : loading ? 'Replaying…' : 'Open a trace and pick a step.';
     return <div className="empty" data-testid="step-empty">{text}</div>;
   }
   const { step } = detail;

@@ -15,7 +15,14 @@ export interface HandlerInfo {
   enabled: boolean;
 }
 
-export type CompileOutcome = { ok: true; handlers: HandlerInfo[]; warnings: Problem[] } | { ok: false; problems: Problem[] };
+/**
+ * How a pipeline sent to the worker loaded. `fallback`: the one sent did not load and the session replays an
+ * earlier version that does (the page's last one that loaded, or one from its history). `noReplay`: it did
+ * not load and no session is left to show, so the trace cannot be replayed until the errors are fixed.
+ */
+export type CompileOutcome =
+  | { ok: true; handlers: HandlerInfo[]; warnings: Problem[]; fallback?: true }
+  | { ok: false; problems: Problem[]; noReplay?: true };
 
 /** The current step with the engine's answer to "why didn't it fire?" for every handler [R14]. */
 export interface StepDetail {
@@ -32,8 +39,8 @@ export interface RowInfo {
 }
 
 export type ReplayRequest =
-  | { kind: 'open'; epoch: number; trace: TraceRef; doc: unknown }
-  | { kind: 'pipeline'; epoch: number; doc: unknown }
+  | { kind: 'open'; epoch: number; trace: TraceRef; doc: unknown; fallbacks: unknown[] }
+  | { kind: 'pipeline'; epoch: number; doc: unknown; fallbacks: unknown[] }
   | { kind: 'close' }
   | { kind: 'step'; index: number }
   | { kind: 'rows'; start: number; end: number }

@@ -40,14 +40,34 @@ function handlersOf(result: Extract<CompileResult, { ok: true }>): HandlerInfo[]
   return result.compiled.handlers.map((h) => ({ id: h.id, name: h.name, order: h.node.order, action: h.node.action.type, enabled: h.node.enabled }));
 }
 
-/** Compiles `doc` and, when it loads, replaces the session; a document with errors keeps the last good one. */
-async function usePipeline(epoch: number, doc: unknown): Promise<void> {
+/**
+ * Compiles `doc` and, when it loads, replaces the session; a document with errors keeps the last good one.
+ * With no session to keep (a trace just opened, a fresh worker), the first of `fallbacks` that loads (earlier
+ * versions, newest first) is replayed instead, said as such; with none, the page is told plainly that
+ * nothing can be replayed, never left waiting for a session that will not come.
+ */
+async function usePipeline(epoch: number, doc: unknown, fallbacks: readonly unknown[]): Promise<void> {
   const { result, release } = await compile(doc);
-  if (!result.ok) {
-    const outcome: CompileOutcome = { ok: false, problems: result.problems };
-    emit(epoch)({ kind: 'compiled', outcome });
+  if (result.ok) {
+    startSession(epoch, result, release, false);
     return;
   }
+  const failed: CompileOutcome = { ok: false, problems: result.problems };
+  if (session || !trace) {
+    emit(epoch)({ kind: 'compiled', outcome: failed });
+    return;
+  }
+  for (const earlier of fallbacks) {
+    const other = await compile(earlier);
+    if (!other.result.ok) continue;
+    emit(epoch)({ kind: 'compiled', outcome: failed });
+    startSession(epoch, other.result, other.release, true);
+    return;
+  }
+  emit(epoch)({ kind: 'compiled', outcome: { ...failed, noReplay: true } });
+}
+
+function startSession(epoch: number, result: Extract<CompileResult, { ok: true }>, release: () => void, fallback: boolean): void {
   if (!trace) {
     release();
     return;
@@ -55,7 +75,8 @@ async function usePipeline(epoch: number, doc: unknown): Promise<void> {
   session?.stop();
   releaseSession();
   releaseSession = release;
-  emit(epoch)({ kind: 'compiled', outcome: { ok: true, handlers: handlersOf(result), warnings: result.problems } });
+  const outcome: CompileOutcome = { ok: true, handlers: handlersOf(result), warnings: result.problems, ...(fallback ? { fallback: true as const } : {}) };
+  emit(epoch)({ kind: 'compiled', outcome });
   session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch));
 }
 
@@ -80,12 +101,12 @@ const handlers: ReplayHandlers = {
       session = null;
       trace = request.trace;
       events = createEventStore(db, request.trace);
-      await usePipeline(request.epoch, request.doc);
+      await usePipeline(request.epoch, request.doc, request.fallbacks);
     });
     return { value: null, epoch: request.epoch };
   },
   async pipeline(request) {
-    await install(() => usePipeline(request.epoch, request.doc));
+    await install(() => usePipeline(request.epoch, request.doc, request.fallbacks));
     return { value: null, epoch: request.epoch };
   },
   async close() {
