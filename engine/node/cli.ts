@@ -107,6 +107,14 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .action((f: string, opts) => run(async () => (await import('./commands/importCommand.ts')).importCommand(f, opts, io))());
 
   program
+    .command('verify')
+    .description("check a recording's or an audit log's hash chain: exit 0 when intact, 1 naming the first line that breaks it (docs/records.md)")
+    .argument('<file>', 'a recording (trace v1) or an audit log (JSON Lines) written by Hookwire')
+    .option('--json', 'print one JSON object {file, ok, status, lines, head, broken?}')
+    .option('--allow-unchained', 'exit 0 for a file with no hash chain at all (written before Hookwire chained its records)')
+    .action((f: string, opts) => run(async () => (await import('./commands/verifyCommand.ts')).verifyCommand(f, opts, io))());
+
+  program
     .command('schema')
     .description('print the JSON Schema of the pipeline format')
     .option('--trace', 'print the JSON Schema of a trace v1 line instead')

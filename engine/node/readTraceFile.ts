@@ -86,5 +86,5 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
 
 function unreadable(path: string, err: unknown): TraceReadResult {
   const why = err instanceof Error ? err.message : String(err);
-  return { status: 'failed', header: null, events: [], eventCount: 0, lines: 0, problems: [traceProblem('unreadable', 0, `cannot read ${path}: ${why}`, 'error', true)] };
+  return { status: 'failed', header: null, events: [], eventCount: 0, lines: 0, problems: [traceProblem('unreadable', 0, `cannot read ${path}: ${why}`, 'error', true)], chain: { status: 'empty', lines: 0, head: null, tail: { kind: 'new' } } };
 }

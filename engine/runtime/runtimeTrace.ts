@@ -9,6 +9,7 @@ import { isTraceTimestamp } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../trace/traceToJsonl.ts';
 import { guardAction, guardToolSpec } from './guard.ts';
+import { createChainWriter } from '../trace/hashChain.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
 import { ask, deniedAsyncInSyncEmit } from './approve.ts';
 import { actionBlocked, type Approval } from '../model/approval.ts';
@@ -66,7 +67,9 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   };
   const recordSink = o.record(header);
   const recordQueue = recordSink ? createSinkQueue('record', recordSink, o.queueOptions) : null;
-  recordQueue?.push(traceHeaderLine(header));
+  // Every recording line carries the hash chain [K1]: a line edited afterwards is named by `hookwire verify`.
+  const chain = createChainWriter();
+  recordQueue?.push(chain.next(traceHeaderLine(header)));
 
   const queued: HookEvent[] = [];
   let seq = 0;
@@ -78,7 +81,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   // takes a slot, and lines leave for the sink only up to the first slot still waiting.
   const slots: { line: string | null }[] = [];
   const flushSlots = () => {
-    while (slots.length > 0 && slots[0]!.line !== null) recordQueue?.push(slots.shift()!.line!);
+    while (slots.length > 0 && slots[0]!.line !== null) recordQueue?.push(chain.next(slots.shift()!.line!));
   };
   const approvals = new Map<string, Approval | Promise<Approval>>();
   const pending = new Set<Promise<unknown>>();

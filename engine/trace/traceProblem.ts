@@ -22,6 +22,7 @@ export const TRACE_PROBLEM_CODES = {
   unreadable_record: 'A record that could not be imported (a malformed message, span or step): skipped, so the import is partial.',
   too_large: 'The input is larger than the limit.',
   too_deep: 'JSON nested deeper than the limit (128 levels) [V9].',
+  chain_broken: 'The hash chain is broken at this line: it, or a line before it, was edited, removed, inserted or moved [K2].',
   more_problems: 'More problems were found than are listed.',
   unreadable: 'The file could not be read.',
 } as const;

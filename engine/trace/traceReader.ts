@@ -2,6 +2,7 @@ import { mapIdIndex, type IdIndexFactory } from '../model/idIndex.ts';
 import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { isJsonObject, MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from '../model/json.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
+import { CHAIN_FIELD, createChainVerifier, type ChainReport } from './hashChain.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
 import { readTraceHeader } from './readTraceHeader.ts';
@@ -37,6 +38,8 @@ export interface TraceReadResult {
   problems: TraceProblem[];
   /** Lines seen, blank ones included. */
   lines: number;
+  /** The hash chain's check [K2]: a broken chain is also a `chain_broken` warning; `unchained` is an old file. */
+  chain: ChainReport;
 }
 
 /** A push-based reader: feed decoded text chunks as they arrive, then call `end()`. */
@@ -68,6 +71,7 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
   let errors = 0;
   let first = true;
   let sawHeaderLine = false;
+  const chain = createChainVerifier();
 
   const report = (p: TraceProblem): void => {
     if (p.severity === 'error') errors++;
@@ -84,8 +88,11 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
   const onHeaderLine = (text: string, lineNo: number, terminated: boolean): void => {
     sawHeaderLine = true;
     const r = readTraceHeader(text, lineNo, terminated);
-    if (r.ok) header = r.header;
-    else fail(r.problem);
+    if (r.ok) {
+      header = r.header;
+      // The chain field belongs to the line, not to the header a writer may copy into a new file [K1].
+      if (Object.hasOwn(header, CHAIN_FIELD)) delete header[CHAIN_FIELD];
+    } else fail(r.problem);
   };
 
   const onEventLine = (text: string, lineNo: number, terminated: boolean): void => {
@@ -119,7 +126,8 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
       return;
     }
     // Keep JSON.parse's object, not zod's copy: zod drops keys such as `__proto__` [V8].
-    const event = value as unknown as TraceEvent;
+    const event = value as unknown as TraceEvent & { chain?: string };
+    if (event.chain !== undefined) delete event.chain;
     const h = header as TraceHeader;
     if (event.trace_id === undefined) event.trace_id = h.trace_id;
     if (event.agent_id === undefined) event.agent_id = h.agent_id;
@@ -136,10 +144,12 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     line(text, lineNo, terminated) {
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (isBlank(text)) return;
+      chain.push(text, lineNo);
       if (!sawHeaderLine) onHeaderLine(text, lineNo, terminated);
       else onEventLine(text, lineNo, terminated);
     },
     tooLong(lineNo, length) {
+      chain.skip(lineNo, `${length} characters, past the limit`);
       if (!sawHeaderLine) {
         fail(traceProblem('bad_header', lineNo, `the header line is ${length} characters long, past the limit; this is not a trace file`, 'error', true));
         return;
@@ -163,9 +173,11 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     end(): TraceReadResult {
       splitter.end();
       if (!fatal && !sawHeaderLine) fail(traceProblem('empty', 0, 'the input is empty: a trace starts with a header line', 'error', true));
+      const chainReport = chain.report();
+      if (chainReport.broken) report(traceProblem('chain_broken', chainReport.broken.line, `the hash chain breaks here: ${chainReport.broken.reason}; the line is kept (check the file with hookwire verify)`, 'warning'));
       if (droppedProblems > 0) problems.push(traceProblem('more_problems', 0, `${droppedProblems} more problems were found and not listed`, 'warning'));
       const status: TraceReadStatus = fatal || header === null ? 'failed' : errors > 0 ? 'partial' : 'ok';
-      return { status, header, events, eventCount, problems, lines: splitter.lines };
+      return { status, header, events, eventCount, problems, lines: splitter.lines, chain: chainReport };
     },
     get header() {
       return header;

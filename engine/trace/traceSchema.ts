@@ -83,6 +83,7 @@ export const TraceEventLineSchema = z
     payload: jsonObjectField('The event payload (a JSON object).'),
     meta: jsonObjectField('Metadata: user_id, tenant, annotations kept by importers, ...').optional(),
     recorded: RecordedDecisionSchema.optional(),
+    chain: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('The line\'s hash-chain field [K1] (docs/records.md): hex SHA-256 of the previous line\'s hash and this line.'),
   })
   .describe('One event line of a Hookwire trace.');
 

@@ -64,6 +64,8 @@ export interface TraceEventLine {
   /** Metadata: user_id, tenant, annotations kept by importers, … */
   meta?: JsonObject;
   recorded?: RecordedDecision;
+  /** The line's hash-chain field [K1] (docs/records.md); the reader checks it and drops it from the event. */
+  chain?: string;
 }
 
 /** An event in memory: a full HookEvent (ids filled from the header) plus the recorded decision, if any. */

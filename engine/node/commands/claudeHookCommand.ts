@@ -13,7 +13,7 @@ import { defaultHookTimeoutSeconds } from '../../agents/claudeEvents.ts';
 import type { AgentAdapter, NativeAnswer } from '../../agents/types.ts';
 import { CLAUDE_ADAPTER } from '../../runtime/agentHook.ts';
 import { isJsonObject, ownGet } from '../../model/json.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { CliError, fileErrorText, type Io } from '../cliIo.ts';
 import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';
@@ -21,6 +21,9 @@ import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts
 // record, only: a plain hook call starts without them (test/bench/package.bench.ts).
 const recordingFile = () => import('../serve/recordingFile.ts');
 const recordingLock = () => import('../serve/recordingLock.ts');
+import type { RecordingContents } from '../serve/recordingFile.ts';
+import { createChainWriter, describeChain } from '../../trace/hashChain.ts';
+import { chainTailOfFile } from '../chainedFile.ts';
 
 export interface ClaudeHookOptions {
   /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
@@ -200,6 +203,9 @@ async function decide(adapter: AgentAdapter, pipelinePath: string, options: Clau
 async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
   const failClosed = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   const prior = options.record ? await readRecording(options.record) : null;
+  // [K4] a recording whose hash chain is broken was changed after it was written (a removed TERMINATE or budget
+  // count would let calls through): the call fails closed and names the line, as `hookwire verify` does.
+  if (prior?.chain.status === 'broken') throw new CliError(`the recording ${options.record} was changed after it was written, so its session fails closed: ${describeChain(prior.chain)} (check it with hookwire verify)`);
   const ts = new Date(now()).toISOString();
   const sessionId = adapter.sessionId(input);
   const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
@@ -226,19 +232,33 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
       ...(result.context.length > 0 ? { context: result.context } : {}),
     };
     const line = traceEventLine({ ...mapped.event, recorded }, header);
+    // The recording's hash chain continues from its last line [K1][K3].
+    const chain = createChainWriter(prior?.chain.tail ?? { kind: 'new' });
+    const out = prior ? chain.prepare(line) : chain.prepare(traceHeaderLine(header), line);
     // A line the reader would not read back is refused before it is written [recordings].
-    (await recordingFile()).checkLineLength(line);
+    (await recordingFile()).checkLineLength(out.lines.at(-1)!);
     // The deadline answered while this was read and decided: the call is over, nothing is recorded.
     signal.throwIfAborted();
-    await appendRecording(options.record, prior ? line : traceHeaderLine(header) + line);
+    await appendRecording(options.record, out.text);
     bind(reply.answer);
   }
-  if (options.audit && audit.length > 0) {
-    await appendFile(options.audit, audit.map((a) => `${JSON.stringify(a)}\n`).join('')).catch((err) => {
-      throw new CliError(`cannot append to audit file ${options.audit}: ${fileErrorText(err)}`);
-    });
-  }
+  if (options.audit && audit.length > 0) await appendAudit(options.audit, audit, signal, options.lockTimeoutMs);
   return reply.answer;
+}
+
+/**
+ * Appends the call's audit records, continuing the audit file's hash chain [K1][K3]. Under the audit file's own
+ * lock: hook calls of other sessions (other recordings, or none) append to the same audit file at once.
+ */
+async function appendAudit(path: string, records: (AuditRecord | JsonObject)[], signal: AbortSignal, lockTimeoutMs?: number): Promise<void> {
+  const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
+  const { RecordingError } = await recordingFile();
+  await withRecordingLock(path, lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, async () => {
+    const chain = createChainWriter(await chainTailOfFile(path));
+    await appendFile(path, chain.prepare(...records.map((a) => `${JSON.stringify(a)}\n`)).text);
+  }, signal).catch((err) => {
+    throw new CliError(`cannot append to audit file ${path}: ${err instanceof RecordingError ? err.message : fileErrorText(err)}`);
+  });
 }
 
 /** A new recording's header; the source says which agent sent the events (the debugger shows it) [AG4]. */
@@ -252,7 +272,7 @@ function newHeader(adapter: AgentAdapter, trace_id: string, pipeline: string, ts
  * that is not a clean trace (a bad or oversize line, binary data, not a regular file: a FIFO or a device would
  * block the read past the deadline) fails closed.
  */
-async function readRecording(path: string): Promise<{ header: TraceHeader; events: TraceEvent[] } | null> {
+async function readRecording(path: string): Promise<RecordingContents | null> {
   try {
     return await (await recordingFile()).readRecording(path);
   } catch (err) {

@@ -8,6 +8,7 @@ import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { readTraceFile } from '../readTraceFile.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
 import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
+import type { ChainReport } from '../../trace/hashChain.ts';
 
 /** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
 export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
@@ -20,6 +21,8 @@ export interface RecordingContents {
   events: TraceEvent[];
   /** Bytes cut off the end (a torn last line), 0 when the file ended cleanly. */
   cut: number;
+  /** The hash chain's check [K2]; `chain.tail` is where a writer appending to the file continues [K3]. */
+  chain: ChainReport;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     if (!r.header) throw new RecordingError(`the recording ${path} is not a Hookwire trace, so its session fails closed: ${first?.message ?? 'no header'}`);
     throw new RecordingError(`the recording ${path} has a line that cannot be read, so its session fails closed (skipping it could forget a decision): ${where}${first?.code}: ${first?.message}${more}`);
   }
-  return { header: r.header, events: r.events, cut };
+  return { header: r.header, events: r.events, cut, chain: r.chain };
 }
 
 /** Cuts a last line that has no `\n` (a torn write) off the file; returns the bytes cut. */

@@ -11,6 +11,7 @@ import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
+import { createChainWriter, type ChainWriter } from '../../trace/hashChain.ts';
 import type { PipelineStore } from './pipelineStore.ts';
 import { checkLineLength, openRecordingWriter, readRecording, RecordingError, type FlushPolicy, type RecordingWriter } from './recordingFile.ts';
 
@@ -58,6 +59,8 @@ interface Session {
   ended: boolean;
   /** A header still to be written before the first event (a new session). */
   newFile: boolean;
+  /** The recording's hash chain [K1][K3]. */
+  chain: ChainWriter;
 }
 
 export interface SessionSummary {
@@ -102,6 +105,8 @@ export class SessionHost {
           this.log(`hookwire serve: ${file}: cut a torn last line of ${rec.cut} bytes (that event was never answered)`);
         }
         const s = this.newSession(rec.header.trace_id, file, rec.header, false);
+        // Appends continue the file's hash chain [K3] (what serve does about a broken one is its own rule).
+        s.chain = createChainWriter(rec.chain.tail);
         for (const e of rec.events) {
           await this.useVersion(s, e.recorded?.pipeline ?? this.store.current.version);
           const step = s.run!.push(e);
@@ -179,7 +184,7 @@ export class SessionHost {
   }
 
   private newSession(trace_id: string, file: string, header: TraceHeader, newFile: boolean): Session {
-    const s: Session = { trace_id, file, header, run: null, version: '', writer: null, tail: Promise.resolve(), failed: this.badFiles.get(file) ?? null, ended: false, newFile };
+    const s: Session = { trace_id, file, header, run: null, version: '', writer: null, tail: Promise.resolve(), failed: this.badFiles.get(file) ?? null, ended: false, newFile, chain: createChainWriter() };
     this.sessions.set(trace_id, s);
     return s;
   }
@@ -219,12 +224,15 @@ export class SessionHost {
     const event: TraceEvent = { ...made, recorded };
     try {
       const line = traceEventLine(event, s.header);
-      checkLineLength(line);
+      // Chained before the length check: the check must see the line as written [K1].
+      const out = s.newFile ? s.chain.prepare(traceHeaderLine(s.header), line) : s.chain.prepare(line);
+      checkLineLength(out.lines.at(-1)!);
       if (!s.writer) s.writer = await openRecordingWriter(s.file, this.policy);
       const gone = options.expired?.() ?? null;
       if (gone !== null) return { ok: false, status: 504, reason: gone };
       // The header goes out with the first event in one write, so a file never holds a header alone.
-      await s.writer.append(s.newFile ? traceHeaderLine(s.header) + line : line);
+      await s.writer.append(out.text);
+      out.commit();
       s.newFile = false;
     } catch (err) {
       // Refused before anything was written: the session stays as it was. A failed write may have left part of a
