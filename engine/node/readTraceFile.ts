@@ -63,7 +63,7 @@ export interface ImportTraceFileOptions {
  */
 export async function importTraceFile(path: string, options: ImportTraceFileOptions = {}): Promise<ImportTraceOutcome> {
   const fileName = path.split(/[\\/]/).pop() ?? path;
-  const streamOptions: ImportStreamOptions = { fileName };
+  const streamOptions: ImportStreamOptions = { fileName, filePath: path };
   if (options.format) streamOptions.format = options.format;
   if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
   if (options.onEvent) streamOptions.onEvent = options.onEvent;

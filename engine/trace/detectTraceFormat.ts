@@ -12,11 +12,12 @@ export type TraceFormat =
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'openhands'
-  | 'gemini-cli';
+  | 'gemini-cli'
+  | 'cline';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli',
+  'gemini-cli', 'cline',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -32,6 +33,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
   openhands: 'OpenHands event stream (JSON)',
   'gemini-cli': 'Gemini CLI chat recording (session-*.jsonl, or the older session-*.json)',
+  cline: 'Cline / Roo Code task history (api_conversation_history.json)',
 };
 
 /**
@@ -123,7 +125,12 @@ function parsesAlone(line: string): boolean {
   }
 }
 
+/** Anthropic-style messages `[{"role": …, "content": …}]` as Cline and Roo Code keep them, with their marks [I14]. */
+const MESSAGES_ARRAY = /^\[\s*\{\s*"(role|content|ts)"\s*:/;
+const CLINE_MARKS = /<task>|<environment_details>|\] Result:|"modelInfo"\s*:\s*\{/;
+
 function detectArray(s: string): TraceFormat | null {
+  if (MESSAGES_ARRAY.test(s) && /"role"\s*:\s*"(user|assistant)"/.test(s) && CLINE_MARKS.test(s)) return 'cline';
   if (OPENHANDS_SOURCE.test(s) && OPENHANDS_KIND.test(s)) return 'openhands';
   if (/"context"\s*:\s*\{/.test(s) && /"(start_time|gen_ai\.)/.test(s)) return 'otel-genai';
   if (/^\[\s*\{\s*"resourceSpans"\s*:/.test(s)) return 'otlp-json';
@@ -173,6 +180,7 @@ function byName(fileName: string | undefined, code: 'empty' | 'unknown_format', 
   else if (name.endsWith('.traj')) format = 'swe-agent';
   else if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(name)) format = 'codex-rollout';
   else if (/_trace\.json$|\.otel\.json$/.test(name)) format = 'otel-genai';
+  else if (/(^|[\\/])api_conversation_history\.json$/.test(name)) format = 'cline';
   if (format) return { format, by: 'file_name', code: 'file_name', reason: `${why}; guessed ${TRACE_FORMAT_LABELS[format]} from the file name` };
   return { format: null, by: null, code, reason: why };
 }

@@ -8,6 +8,7 @@ import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
+import { importCline } from './importers/importCline.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
@@ -34,6 +35,8 @@ export const DEFAULT_MAX_DOCUMENT_CHARS = 256 * 1024 * 1024;
 export interface ImportStreamOptions {
   /** Used for a hint when the content is unclear, in the header's source, and for a trace id. */
   fileName?: string;
+  /** The file's whole path, when there is one: some formats keep ids and the agent's name in it (Cline's `tasks/<id>/`). */
+  filePath?: string;
   /** Read the input as this format; refused (`format_mismatch`) when the content is clearly another. */
   format?: TraceFormat;
   /** When given, each event is handed here and not kept (`trace.events` stays empty). */
@@ -172,6 +175,7 @@ function failure(format: TraceFormat | null, problems: TraceProblem[]): ImportTr
 function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: (e: TraceEvent) => void, early: TraceProblem[], sample: string): Body & { sample: string } {
   const importer: ImporterOptions = { fallbackTraceId: `${format}-${fileStem(options.fileName) ?? contentHash(sample)}` };
   if (options.fileName !== undefined) importer.fileName = options.fileName;
+  if (options.filePath !== undefined) importer.filePath = options.filePath;
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
   const body =
@@ -388,6 +392,7 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
         format === 'otel-genai' ? importOtelGenai(doc.value, importer)
         : format === 'swe-agent' ? importSweAgent(doc.value, importer)
         : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
+        : format === 'cline' ? importCline(doc.value, importer)
         : importOpenHands(doc.value, importer);
       return deliver(format, result, onEvent, problems);
     },

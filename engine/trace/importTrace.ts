@@ -6,6 +6,8 @@ export { contentHash, type ImportTraceOutcome } from './importStream.ts';
 export interface ImportTraceOptions {
   /** Used for a hint when the content is unclear, in the header's source, and for a trace id. */
   fileName?: string;
+  /** The file's whole path, when there is one (see ImportStreamOptions.filePath). */
+  filePath?: string;
   /** Read the input as this format (refused when the content is clearly another). */
   format?: TraceFormat;
 }

@@ -44,6 +44,8 @@ export type ImportResult = { ok: true; trace: Trace; report: ImportReport; probl
 export interface ImporterOptions {
   /** The file's name, kept in the header's source and used for a trace id when the source has none. */
   fileName?: string;
+  /** The file's whole path, when known (never written into the trace: only ids read from it are). */
+  filePath?: string;
   /** Trace id to use when the source carries none (importTrace passes one derived from the content). */
   fallbackTraceId?: string;
 }

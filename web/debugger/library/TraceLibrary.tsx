@@ -22,6 +22,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'mini-swe-agent': 'mini-swe-agent',
   openhands: 'OpenHands',
   'gemini-cli': 'Gemini CLI',
+  cline: 'Cline / Roo Code',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
