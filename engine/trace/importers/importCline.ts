@@ -182,7 +182,8 @@ function clineAgent(messages: unknown[], fileName: string | undefined): 'cline' 
       if (!isJsonObject(c)) continue;
       if (c.type === 'tool_use' && ROO_ONLY_TOOLS.has(String(c.name))) return 'roo-code';
       // Roo Code writes the current mode as `<slug>code</slug>` in environment details (src/core/environment/getEnvironmentDetails.ts).
-      if (c.type === 'text' && typeof c.text === 'string' && (/<slug>[a-z-]+<\/slug>/.test(c.text) || [...ROO_ONLY_TOOLS].some((t) => c.text.includes(`<${t}>`)))) return 'roo-code';
+      const text = c.type === 'text' && typeof c.text === 'string' ? c.text : '';
+      if (/<slug>[a-z-]+<\/slug>/.test(text) || [...ROO_ONLY_TOOLS].some((t) => text.includes(`<${t}>`))) return 'roo-code';
     }
   }
   return 'cline';
