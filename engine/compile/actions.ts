@@ -10,6 +10,7 @@ import type { HandlerOutcome } from '../sandbox/types.ts';
 import type { Decision } from '../model/decision.ts';
 import { compileRewrite } from './rewrite.ts';
 import { compileCodeAction } from './codeAction.ts';
+import { compileFlowRule, flowFires, flowReason } from './flowRule.ts';
 
 /** The decision of each reason-only action [H3][H10]. */
 const DECISION_OF = { block: 'block_action', terminate: 'terminate', stop: 'stop_propagation', ask: 'ask' } as const;
@@ -117,6 +118,22 @@ export function compileAction(node: HandlerNode, at: JsonPath, problems: Problem
     }
     case 'code':
       return compileCodeAction(node, action, here, problems, options);
+    case 'flow': {
+      // [F3] reads the memory of the session's earlier events (`scope.flows`); remembering this event is
+      // `observeFlows`, after the step, so an event never decides itself.
+      const rule = compileFlowRule(node, action, here, problems);
+      if (!rule) return null;
+      const { decision } = rule;
+      return {
+        rewrites: [],
+        flow: rule,
+        run: (scope, into) => {
+          if (!flowFires(rule, scope)) return into === undefined ? new ActionOk({ decision: 'continue' }) : fill(into, 'continue', undefined, undefined, undefined, undefined, undefined);
+          const reason = flowReason(rule, scope);
+          return into === undefined ? new ActionOk({ decision, reason }) : fill(into, decision, reason, undefined, undefined, undefined, undefined);
+        },
+      };
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import type { ActionRun, PlainAudit } from './types.ts';
 import { analyzeDocument } from './analyze.ts';
 import type { CompiledMatcher } from './compileMatcher.ts';
 import { lintPipeline } from './lint.ts';
+import type { CompiledFlowRule } from './flowRule.ts';
 
 export interface CompiledPath {
   nodes: readonly string[];
@@ -98,6 +99,10 @@ export interface CompiledPipeline {
   verdictSlots: number;
   modeOf(type: string): EventMode;
   plan(type: string): TypePlan;
+  /** The flow rules of enabled handlers, in execution order [F1]: what `observeFlows` steps. */
+  flows: readonly CompiledFlowRule[];
+  /** The flow rules whose `mark` or `clear` can select the type (cached like plans). */
+  flowObservers(type: string): readonly CompiledFlowRule[];
 }
 
 export interface CompileEnv {
@@ -150,6 +155,8 @@ export function compileParsed(parsed: ParseResult, env: CompileEnv = {}): Compil
     };
   });
 
+  const flows = Object.freeze(analysis.handlers.flatMap((h) => (h.node.enabled && h.action!.flow ? [h.action!.flow] : [])));
+  const observers = new Map<string, readonly CompiledFlowRule[]>();
   const plans = new Map<string, TypePlan>();
   // A small direct-mapped cache before the map, slotted by the type's length and a code unit past its
   // middle (the eleven lifecycle types get a slot each): a hit is one comparison with the type there (the
@@ -178,9 +185,23 @@ export function compileParsed(parsed: ParseResult, env: CompileEnv = {}): Compil
       slotPlans[slot] = plan;
       return plan;
     },
+    flows,
+    flowObservers(type: string) {
+      if (flows.length === 0) return NO_FLOWS;
+      let list = observers.get(type);
+      if (list === undefined) {
+        if (observers.size >= PLAN_CACHE_LIMIT) observers.clear(); // custom types are unbounded, as for plans
+        const found = flows.filter((f) => f.mark.pattern.matches(type) || (f.clear !== null && f.clear.pattern.matches(type)));
+        list = found.length ? Object.freeze(found) : NO_FLOWS;
+        observers.set(type, list);
+      }
+      return list;
+    },
   });
   return { ok: true, compiled, pipeline: doc, problems: lintPipeline(doc, analysis) };
 }
+
+const NO_FLOWS: readonly CompiledFlowRule[] = Object.freeze([]);
 
 /** The live paths of each handler for one type, and the candidate index over them. */
 function buildPlan(type: string, mode: EventMode, handlers: readonly CompiledHandler[], matchers: readonly CompiledMatcher[], verdictSlot: Int32Array, verdictSlots: number, scanUpTo: number): TypePlan {

@@ -1,6 +1,7 @@
 import type { Scope } from '../match/path.ts';
 import type { HandlerOutcome, Sandbox } from '../sandbox/types.ts';
 import type { JsonObject } from '../model/json.ts';
+import type { CompiledFlowRule } from './flowRule.ts';
 
 // What the compile layer hands to dispatch for each handler's action.
 
@@ -63,6 +64,8 @@ export interface CompiledAction {
   rewrites: string[];
   /** Set for a plain audit (no message, no fields): its outcome is its record alone, so the chain may take it straight [H8]. */
   record?: PlainAudit;
+  /** Set for a flow rule [F1]: what `observeFlows` remembers for it after each step. */
+  flow?: CompiledFlowRule;
 }
 
 export interface ActionCompileOptions {

@@ -105,7 +105,8 @@ const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 
 /** The chain's result; written into `into` when given (the fast path's caller-owned result, see `dispatch`). */
 export function finishChain(c: Chain, state: DispatchState, mode: DispatchResult['mode'], into?: DispatchResult): DispatchResult {
-  const next = c.vars === state.vars && c.breakers === state.breakers ? state : { vars: c.vars, breakers: c.breakers };
+  // Flow memory is not a handler's to change [F3]: it goes on as it came (the step remembers the event after).
+  const next = c.vars === state.vars && c.breakers === state.breakers ? state : state.flows === undefined ? { vars: c.vars, breakers: c.breakers } : { vars: c.vars, breakers: c.breakers, flows: state.flows };
   // A fresh list was made for this result at its length; a reused result hands out its list of that length.
   const a = c.arrays;
   const audit = c.auditCount === 0 ? EMPTY : a !== null ? finish(a.audit, c.audit!, c.auditCount) : c.audit!;

@@ -71,11 +71,12 @@ export function walkChain(compiled: CompiledPipeline, plan: TypePlan, scratch: S
   const c = (scratch.chain = startChain(event, state, sync, scratch.chain, arrays));
   // The audit actions overwrite the caller's records of its last event (`into`), in turn.
   scratch.result.spares = arrays !== null ? c : null;
-  const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now });
+  const scope: Scope = scratch.scope ?? (scratch.scope = { event, payload: event.payload, state: state.vars, now, flows: state.flows });
   scope.event = event;
   scope.payload = event.payload;
   scope.state = state.vars;
   scope.now = now;
+  scope.flows = state.flows;
   // Few listeners: all of them in order (`scan`); else the candidates the index gathers.
   const scan = plan.scan;
   const steps = plan.steps;

@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from '../model/json.ts';
 import type { ConditionExplain } from '../match/types.ts';
 import type { CodeErrorKind } from '../sandbox/types.ts';
 import type { Operation } from 'fast-json-patch';
+import type { FlowSessions } from '../model/flowTypes.ts';
 
 /** A handler failure, as the error policy and the explanation see it [E1]. */
 export interface HandlerError {
@@ -20,10 +21,12 @@ export interface HandlerError {
   policy: 'block' | 'continue' | 'terminate' | 'logged';
 }
 
-/** Per-trace state the engine carries from event to event: user state and circuit breakers. Immutable. */
+/** Per-trace state the engine carries from event to event: user state, circuit breakers, flow memory [F3]. Immutable. */
 export interface DispatchState {
   readonly vars: JsonObject;
   readonly breakers: Readonly<Record<string, BreakerState>>;
+  /** What flow rules remember of earlier events, per session; absent until a flow rule remembers one. */
+  readonly flows?: FlowSessions;
 }
 
 export interface BreakerState {

@@ -1,5 +1,6 @@
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
+import type { FlowSessions } from '../model/flowTypes.ts';
 
 /** Where a condition path starts [C2]. */
 export type PathRoot = 'payload' | 'state' | 'meta' | 'event';
@@ -12,6 +13,8 @@ export interface Scope {
   state: JsonObject;
   /** Clock time of the dispatch, ms since the epoch. */
   now: number;
+  /** The flow memory of the sessions before this event, which flow rules read [F3]; absent: none. */
+  flows?: FlowSessions | undefined;
 }
 
 export interface ParsedPath {

@@ -59,6 +59,25 @@ export const RewriteOpSchema = z.discriminatedUnion('op', [
   }),
 ]);
 
+/** Earlier events a flow rule remembers or forgets [F2]. */
+export const FlowSelectorSchema = z.strictObject({
+  event: z.string().min(1).describe('Event type of the earlier event: exact, "prefix.*" or "*".'),
+  when: ConditionSchema.optional().describe('Condition on the earlier event (its final payload).'),
+});
+
+/** A flow rule [F1]-[F9]. */
+export const FlowActionSchema = z.strictObject({
+  type: z.literal('flow'),
+  rule: z.enum(['sequence', 'flag', 'window', 'precondition']).describe('sequence: A then B; flag: set by one event, cleared by another; window: N within T; precondition: B only if C since the last D.'),
+  mark: FlowSelectorSchema.describe('What is remembered: sequence A, the flag setter, the counted event, or the precondition C.'),
+  clear: FlowSelectorSchema.optional().describe('What forgets the marks: the flag clearer or the precondition reset D.'),
+  limit: z.number().int().min(1).max(1000).optional().describe('window: marks allowed within within_ms before the rule decides (default 1).'),
+  within_ms: z.number().int().min(1).optional().describe('Marks older than this, by event time, are forgotten; window needs it.'),
+  same: z.strictObject({ earlier: z.string().min(1), now: z.string().min(1) }).optional().describe('Only marks whose value at earlier equals this event\'s value at now count (the same command, file, URL).'),
+  decision: z.enum(['block', 'ask', 'terminate']).default('block'),
+  reason: Template.optional(),
+});
+
 export const ActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('block'), reason: Template }),
   z.strictObject({ type: z.literal('terminate'), reason: Template }),
@@ -82,6 +101,7 @@ export const ActionSchema = z.discriminatedUnion('type', [
     reason: Template.optional(),
   }),
   z.strictObject({ type: z.literal('code'), ...CodeSpecSchema.shape }),
+  FlowActionSchema,
 ]);
 
 export const BreakerSchema = z.strictObject({

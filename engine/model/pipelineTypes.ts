@@ -137,10 +137,47 @@ export interface CodeAction extends CodeSpec {
   type: 'code';
 }
 
+/** Earlier events a flow rule remembers or forgets [F2]: an event pattern and, optionally, a condition on that event. */
+export interface FlowSelector {
+  /** Event type: exact, `prefix.*` or `*` [M1]. */
+  event: string;
+  when?: Condition;
+}
+
+/** The four flow constructs [F1]. */
+export type FlowRuleKind = 'sequence' | 'flag' | 'window' | 'precondition';
+
+/**
+ * A flow rule [F1]-[F9]: decides the events its wiring selects by what happened earlier in the session.
+ * `mark` is what it remembers (sequence: the earlier event A; flag: what sets it; window: what is counted;
+ * precondition: what must have happened, C); `clear` what makes it forget (flag: what clears it;
+ * precondition: the reset D). `sequence`, `flag` and `window` decide when at least `limit` marks are
+ * remembered; `precondition` decides when none is.
+ */
+export interface FlowActionInput {
+  type: 'flow';
+  rule: FlowRuleKind;
+  mark: FlowSelector;
+  clear?: FlowSelector;
+  /** `window`: how many marks within `within_ms` are allowed before the rule decides; the others: 1. */
+  limit?: number;
+  /** Marks older than this (by event time) are forgotten; `window` needs it. */
+  within_ms?: number;
+  /** Marks count only when the value at `earlier` (on the marked event) equals the value at `now` (on this event). */
+  same?: { earlier: string; now: string };
+  /** What the rule decides when it fires; default `block`. */
+  decision?: 'block' | 'ask' | 'terminate';
+  /** Default: the handler's name. The earlier step that set the state is added to it. */
+  reason?: string;
+}
+export interface FlowAction extends FlowActionInput {
+  decision: 'block' | 'ask' | 'terminate';
+}
+
 /** A handler's action as written [H3]-[H11]. */
-export type ActionInput = ReasonAction | RewriteActionInput | AuditActionInput | BudgetActionInput | CodeActionInput;
+export type ActionInput = ReasonAction | RewriteActionInput | AuditActionInput | BudgetActionInput | CodeActionInput | FlowActionInput;
 /** A handler's action as loaded [H3]-[H11]. */
-export type Action = ReasonAction | RewriteAction | AuditAction | BudgetAction | CodeAction;
+export type Action = ReasonAction | RewriteAction | AuditAction | BudgetAction | CodeAction | FlowAction;
 export type ActionType = Action['type'];
 
 /** A circuit breaker in front of a handler [E3]. */
@@ -223,7 +260,7 @@ export interface Pipeline extends PipelineInput {
 }
 
 /** Actions that can block: a breaker in front of one blocks while open unless told to skip [E3]. */
-export const BLOCKING_ACTIONS: ReadonlySet<string> = new Set(['block', 'terminate', 'budget', 'code', 'ask']);
+export const BLOCKING_ACTIONS: ReadonlySet<string> = new Set(['block', 'terminate', 'budget', 'code', 'ask', 'flow']);
 
 /** What an open breaker does to an event the handler matches [E3]: `skip` the handler, or `block` the action. */
 export function breakerWhileOpen(node: { breaker?: { while_open?: 'skip' | 'block' | undefined } | undefined; action: { type: string } }): 'skip' | 'block' {
@@ -231,4 +268,4 @@ export function breakerWhileOpen(node: { breaker?: { while_open?: 'skip' | 'bloc
   return node.breaker.while_open ?? (BLOCKING_ACTIONS.has(node.action.type) ? 'block' : 'skip');
 }
 
-export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'ask', 'add_context', 'rewrite', 'audit', 'budget', 'code'];
+export const HANDLER_ACTION_TYPES: readonly ActionType[] = ['block', 'terminate', 'stop', 'ask', 'add_context', 'rewrite', 'audit', 'budget', 'code', 'flow'];

@@ -7,6 +7,8 @@ import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.t
 import { explainEvent } from '../dispatch/explain/explainEvent.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
+import { observeFlows } from '../compile/flowRule.ts';
+import type { DispatchState } from '../dispatch/types.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
 import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd, StepNote } from './types.ts';
 
@@ -132,6 +134,10 @@ export function stepEvent(
     const cf = ctx.notes.counterfactual(carry.counterfactual_since);
     notes = notes === NO_NOTES ? cf : [...notes, ...cf];
   }
+  // [F3][F4] flow rules remember an event that happened: dispatched (not a repeat [F6], not after the run's end)
+  // and not blocked by its decision. An ASK counts, whatever its answer: the answer comes from outside dispatch
+  // (later, in the runtime), and the memory must be the same in replay, the runtime and serve.
+  const state = !earlier && !notReachedStep && !(result.mode === 'sync' && blocksAction(result.decision)) ? remember(ctx, result.state, event, result.payload, index, now) : result.state;
 
   const step: ReplayStep = {
     index,
@@ -149,7 +155,7 @@ export function stepEvent(
     approval,
     context: result.context,
     state_before: carry.state,
-    state_after: result.state,
+    state_after: state,
     errors: result.errors,
     audit: result.audit,
     recorded,
@@ -165,15 +171,23 @@ export function stepEvent(
   };
   const ends = !notReachedStep && !earlier && result.decision === 'terminate';
   const next: ReplayCarry =
-    result.state === carry.state && now === carry.now && !ends && !startsCounterfactual
+    state === carry.state && now === carry.now && !ends && !startsCounterfactual
       ? carry
       : {
-          state: result.state,
+          state,
           now,
           ended: ends ? ({ index, decided_by: result.decided_by, reason: result.reason } satisfies RunEnd) : carry.ended,
           counterfactual_since: startsCounterfactual ? index : carry.counterfactual_since,
         };
   return { step, carry: next, explanation };
+}
+
+/** The state after a flow rule remembered the event, or the same state when none selects it [F3]. */
+function remember(ctx: ReplayContext, state: DispatchState, event: HookEvent, payload: JsonObject, index: number, now: number): DispatchState {
+  const rules = ctx.compiled.flowObservers(event.type);
+  if (rules.length === 0) return state;
+  const flows = observeFlows(rules, state.flows, event, payload, state.vars, index, now);
+  return flows === state.flows ? state : { vars: state.vars, breakers: state.breakers, flows: flows! };
 }
 
 /** A step after the run ended: the session's answer (TERMINATE, the terminating reason), nothing run [D4]. */

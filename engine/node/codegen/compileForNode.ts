@@ -56,7 +56,7 @@ const RUNTIME = { settle, startChain, finishChain, runSafely, matcherFailed, bre
 export function compileForNode(compiled: CompiledPipeline, options: NodeDispatchOptions = {}): NodeDispatcher {
   const scanUpTo = options.scanUpTo ?? 16;
   const scratch = newScratch(compiled);
-  const scope: Scope = { event: undefined as unknown as HookEvent, payload: {}, state: {}, now: 0 };
+  const scope: Scope = { event: undefined as unknown as HookEvent, payload: {}, state: {}, now: 0, flows: undefined };
   const matcherNodes = new Map<string, MatcherNode>();
   for (const n of compiled.pipeline.nodes) if (n.kind === 'matcher') matcherNodes.set(n.id, n);
   // One generated function per plan, kept while the compiled pipeline keeps the plan (its cache is bounded).
@@ -146,7 +146,7 @@ function generateScan(compiled: CompiledPipeline, plan: TypePlan, live: Compiled
   const body = [
     t.declaration(),
     `const c = (scratch.chain = startChain(ev, state, ${plan.mode === 'sync' ? 'true' : 'false'}, scratch.chain));`,
-    'scope.event = ev; let p = (scope.payload = ev.payload); let st = (scope.state = state.vars); scope.now = now;',
+    'scope.event = ev; let p = (scope.payload = ev.payload); let st = (scope.state = state.vars); scope.now = now; scope.flows = state.flows;',
     'nextEpoch(scratch);',
     'chain: {',
     ...blocks,
