@@ -14,6 +14,7 @@ const HANDLER_HINTS: Record<string, string> = {
   audit: 'Write an audit record',
   budget: 'Count in state, block past a limit',
   code: 'TypeScript in the sandbox',
+  flow: 'Decide by what happened earlier in the session',
 };
 
 function itemKey(item: PaletteItem): string {

@@ -1,4 +1,4 @@
-import { type Action, type HandlerNode, type RewriteOp, shortPath } from '../../engine/app.ts';
+import { type Action, type FlowRuleKind, type HandlerNode, type RewriteOp, shortPath } from '../../engine/app.ts';
 
 /** Display names of the handler kinds, in palette order. */
 export const ACTION_LABELS: Readonly<Record<Action['type'], string>> = {
@@ -11,6 +11,15 @@ export const ACTION_LABELS: Readonly<Record<Action['type'], string>> = {
   audit: 'Audit log',
   budget: 'Budget',
   code: 'Code',
+  flow: 'Flow rule',
+};
+
+/** How each flow construct reads on a node [F1]. */
+export const FLOW_RULE_LABELS: Readonly<Record<FlowRuleKind, string>> = {
+  sequence: 'A then B',
+  flag: 'flag',
+  window: 'window',
+  precondition: 'only if … since …',
 };
 
 function describeOp(op: RewriteOp): string {
@@ -42,10 +51,29 @@ export function describeAction(action: Action): string {
       const amount = action.amount_path ? shortPath(action.amount_path) : String(action.amount ?? 1);
       return `state.${action.key} += ${amount}, limit ${action.limit} → ${action.on_exceed}`;
     }
+    case 'flow':
+      return describeFlow(action);
     case 'code': {
       const lines = action.source.split('\n').length;
       return `${action.language.toUpperCase()} · ${lines} line${lines === 1 ? '' : 's'}`;
     }
+  }
+}
+
+function describeFlow(action: Extract<Action, { type: 'flow' }>): string {
+  const mark = action.mark.event;
+  const clear = action.clear ? action.clear.event : null;
+  const same = action.same ? ` · same ${shortPath(action.same.now)}` : '';
+  const then = `→ ${action.decision}`;
+  switch (action.rule) {
+    case 'sequence':
+      return `after ${mark}${same} ${then}`;
+    case 'flag':
+      return `set by ${mark}${clear ? `, cleared by ${clear}` : ''}${same} ${then}`;
+    case 'window':
+      return `${action.limit ?? 1} × ${mark} within ${action.within_ms ?? '?'} ms${same} ${then}`;
+    case 'precondition':
+      return `only if ${mark} since ${clear ?? 'start'}${same}, else ${action.decision}`;
   }
 }
 

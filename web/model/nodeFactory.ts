@@ -28,6 +28,7 @@ export function defaultAction(type: Action['type']): Action {
     case 'audit': return { type, level: 'info', fields: ['payload.tool_name'] };
     case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: 'Budget of {{state.calls}} calls exceeded' };
     case 'code': return { type, language: 'ts', source: HANDLER_TEMPLATE };
+    case 'flow': return { type, rule: 'flag', mark: { event: 'tool.after_call' }, decision: 'block' };
   }
 }
 

@@ -13,6 +13,7 @@ const PATHS = {
   audit: 'M4 2h8v12H4zM6 5h4M6 8h4M6 11h2',
   budget: 'M2.5 11a5.5 5.5 0 0 1 11 0M8 11l3-4M2.5 13.5h11',
   code: 'M5.5 4 2 8l3.5 4M10.5 4 14 8l-3.5 4',
+  flow: 'M2 4h3l3 4h6M11 5.5 14 8l-3 2.5M2 12h3l1.5-2',
   undo: 'M5 3 2 6l3 3M2 6h7.5a4 4 0 0 1 0 8H6',
   redo: 'M11 3l3 3-3 3M14 6H6.5a4 4 0 0 0 0 8H10',
   layout: 'M2 3h4v3H2zM10 2h4v3h-4zM10 11h4v3h-4zM6 4.5h2v8h2M8 3.5h2',

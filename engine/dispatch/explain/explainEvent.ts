@@ -99,7 +99,7 @@ function explainEager(compiled: CompiledPipeline, plan: TypePlan, event: HookEve
  * lazy explanation must equal (test/engine/dispatch/lazyExplain.test.ts, properties.test.ts).
  */
 function explainHandlers(compiled: CompiledPipeline, plan: TypePlan, c: Chain, event: HookEvent, state: DispatchState, now: number, timer: () => number, records: StepRecord[]): HandlerExplain[] {
-  const scope: Scope = { event, payload: event.payload, state: state.vars, now };
+  const scope: Scope = { event, payload: event.payload, state: state.vars, now, flows: state.flows };
   // Matcher explanations of this event, reused across paths [M6]; a new epoch forgets them after a rewrite.
   const memo = explainMemo(compiled);
   const info = planInfo(plan, compiled);

@@ -58,6 +58,6 @@ describe('dispatch scratch', () => {
     dispatch(r.compiled, event('x'), initialState(), { clock: fixedClock() });
     expect(Object.isFrozen(r.compiled)).toBe(true);
     expect(Object.isFrozen(r.compiled.handlers)).toBe(true);
-    expect(Object.keys(r.compiled).sort()).toEqual(['handlers', 'matchers', 'modeOf', 'pipeline', 'plan', 'verdictSlot', 'verdictSlots']);
+    expect(Object.keys(r.compiled).sort()).toEqual(['flowObservers', 'flows', 'handlers', 'matchers', 'modeOf', 'pipeline', 'plan', 'verdictSlot', 'verdictSlots']);
   });
 });
