@@ -173,6 +173,25 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .action((p: string | undefined, opts) => run(async () => hookAction(opts.agent, p, opts))());
 
   program
+    .command('install')
+    .description("write (or print) a coding agent's own hook configuration for a pipeline, merged into the project's file, and print the loss report")
+    .requiredOption('--agent <id>', `the agent: ${AGENT_LIST}`)
+    .requiredOption('--pipeline <file>', 'pipeline JSON file (the hooks name its absolute path)')
+    .option('--dir <project>', 'the project directory (default: the current one)')
+    .option('--serve <url>', 'route the hooks to a running `hookwire serve` (Claude Code: an http hook) instead of deciding in each hook')
+    .option('--print', 'print the resulting file on stdout instead of writing it (the loss report goes to stderr)')
+    .option('--strict', 'exit 1 when the loss report is not empty')
+    .option('--bin <command>', 'how the hooks run hookwire (default: hookwire)')
+    .addHelpText('after', '\nAn existing file keeps every other hook and is backed up when it changes; a file that is not JSON is refused and left\nas it was; a second install changes nothing. See docs/agents.md.')
+    .action((opts) => run(async () => (await import('./commands/installCommand.ts')).installCommand(opts, io))());
+
+  program
+    .command('agents')
+    .description('list the coding agents: id, the contract version or date read, and their hook events')
+    .option('--json', 'print the contracts as JSON (events and the channel of each outcome)')
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/installCommand.ts')).agentsCommand(opts, io))());
+
+  program
     .command('serve')
     .description('run a decision server on 127.0.0.1: Claude Code http hooks, a JSON API for any agent, a live stream for the debugger')
     .argument('<pipeline>', 'pipeline JSON file (reloaded when it changes; a bad file keeps the old one)')

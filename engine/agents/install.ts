@@ -1,0 +1,197 @@
+import { isJsonObject, jsonEqual, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
+import { lossReport, type LossItem } from './loss.ts';
+import { reaches, type PipelineShape } from './plan.ts';
+import { AGENT_CONTRACTS } from './registry.ts';
+import type { AgentContract, AgentId } from './types.ts';
+
+/*
+ * The agent's own hook configuration for a pipeline [AG6]: which native events to route through Hookwire (those
+ * the pipeline's handlers listen to, no more), with matchers no wider than the pipeline's own narrowing, written
+ * in the agent's file format and merged into an existing file without touching the user's other hooks. Pure: the
+ * CLI (`hookwire install`) reads and writes the files, the app shows the same text ("Export for agent").
+ * Files and fields, from each agent's documentation (see the agent's module):
+ * - Claude Code .claude/settings.json `hooks.<Event>[{matcher, hooks: [{type: "command", command, timeout, onFailure: "block"}]}]`
+ *   (`type: "http"` with --serve; `onFailure: "block"` needs 2.1.295+, read second-hand, see claude.ts);
+ * - Codex .codex/hooks.json, same shape (project hooks.json discovery: codex-cli-best-practice "Discovery Locations");
+ * - Gemini CLI .gemini/settings.json, same shape, `timeout` in ms; Qwen Code .qwen/settings.json, ms;
+ * - Factory .factory/hooks.json keyed by event name ("Hook files are keyed by event name", docs.factory.ai/harness/hooks);
+ * - goose .agents/plugins/hookwire/hooks/hooks.json (a plugin's hooks file; the plugin also needs plugin.json);
+ * - GitHub Copilot .github/hooks/hookwire.json `{version: 1, hooks: {preToolUse: [{type: "command", bash, timeoutSec}]}}`;
+ * - Cursor .cursor/hooks.json `{version: 1, hooks: {preToolUse: [{command, matcher, failClosed: true}]}}`;
+ * - Windsurf .windsurf/hooks.json `{hooks: {pre_run_command: [{command, show_output: true}]}}`.
+ * Kimi Code has no confirmed configuration file: install refuses it (the loss report is still printed).
+ */
+
+interface FileFormat {
+  file: string;
+  /** Matcher groups `[{matcher, hooks: [entry]}]` (Claude Code's shape), or entries directly. */
+  grouped: boolean;
+  /** The object the event keys live in: `hooks`, or the file itself. */
+  root: 'hooks' | 'top';
+  version?: number;
+  /** The entry's timeout field and its unit. */
+  timeout?: { field: string; unit: 's' | 'ms' };
+}
+
+const FORMATS: ReadonlyMap<AgentId, FileFormat> = new Map<AgentId, FileFormat>([
+  ['claude', { file: '.claude/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
+  ['codex', { file: '.codex/hooks.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
+  ['gemini', { file: '.gemini/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
+  ['qwen', { file: '.qwen/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
+  ['factory', { file: '.factory/hooks.json', grouped: true, root: 'top', timeout: { field: 'timeout', unit: 's' } }],
+  ['goose', { file: '.agents/plugins/hookwire/hooks/hooks.json', grouped: true, root: 'hooks' }],
+  ['copilot', { file: '.github/hooks/hookwire.json', grouped: false, root: 'hooks', version: 1, timeout: { field: 'timeoutSec', unit: 's' } }],
+  ['cursor', { file: '.cursor/hooks.json', grouped: false, root: 'hooks', version: 1 }],
+  ['windsurf', { file: '.windsurf/hooks.json', grouped: false, root: 'hooks' }],
+]);
+
+/** Events whose hooks take a tool-name matcher in their config (Copilot: only permissionRequest, "Hook events"). */
+function takesMatcher(id: AgentId, event: string): boolean {
+  if (id === 'copilot') return event === 'permissionRequest';
+  if (id === 'windsurf') return false;
+  return ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'BeforeTool', 'AfterTool', 'preToolUse', 'postToolUse'].includes(event);
+}
+
+export interface InstallTarget {
+  /** How to run hookwire (default `hookwire`). */
+  bin?: string;
+  /** The pipeline file as the hook command names it (absolute is best). */
+  pipeline: string;
+  /** Forward to a running `hookwire serve` at this URL instead of deciding in the hook. */
+  serve?: string;
+}
+
+/** The native events to route and each one's matcher (null: every tool). */
+export function plannedEvents(doc: PipelineShape, contract: AgentContract): { name: string; matcher: string | null }[] {
+  const out = new Map<string, Set<string> | null>();
+  for (const r of reaches(doc, contract).reaches) {
+    const name = r.event.name;
+    const names = toolNames(contract, r.tools.kinds, r.tools.names);
+    // A path narrowed to tools this agent does not have needs no hook here (the loss report says so).
+    if (names !== null && names.length === 0 && r.event.type.startsWith('tool.') && !r.event.tool) continue;
+    const before = out.has(name) ? out.get(name)! : new Set<string>();
+    out.set(name, before === null || names === null ? null : new Set([...before, ...names]));
+  }
+  return [...out].map(([name, names]) => ({ name, matcher: takesMatcher(contract.id, name) && names !== null && names.size > 0 ? [...names].sort().join('|') : null }));
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The agent's tool names a narrowing allows (regex alternatives); null: not narrowed (or not expressible by name). */
+function toolNames(c: AgentContract, kinds: ReadonlySet<string> | null, names: ReadonlySet<string> | null): string[] | null {
+  if (names !== null) return [...names].map(escapeRe);
+  if (kinds === null || kinds.has('other')) return null;
+  const out = [...c.tools].filter(([, e]) => kinds.has(e.tool)).map(([n]) => escapeRe(n));
+  if (kinds.has('mcp')) {
+    if (!c.mcpPrefix) return null;
+    out.push(`${escapeRe(c.mcpPrefix)}.*`);
+  }
+  return out;
+}
+
+const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The hook command for one event: `hookwire hook --agent <id> …`, and what the shell does when hookwire itself
+ * cannot run (not installed, killed): the agent's block form, since a crashed hook lets the tool run in most
+ * agents [AG4] — Copilot reads only a JSON deny, Codex needs a non-empty stderr with exit 2.
+ */
+export function hookCommand(id: AgentId, event: string, t: InstallTarget): string {
+  const parts = [t.bin ?? 'hookwire', 'hook', '--agent', id, ...(id === 'copilot' ? ['--event', event] : []), ...(t.serve ? ['--server', t.serve] : [t.pipeline])];
+  const cmd = parts.map(quote).join(' ');
+  if (id === 'copilot') return `${cmd} || printf '%s\\n' '{"permissionDecision":"deny","permissionDecisionReason":"hookwire could not run: failing closed"}'`;
+  return `${cmd} || { rc=$?; [ "$rc" -eq 2 ] || echo "hookwire could not run (exit $rc): failing closed" >&2; exit 2; }`;
+}
+
+/** Whether a config entry is one Hookwire wrote for this agent (so a re-install replaces it, and nothing else). */
+export function isOurs(id: AgentId, entry: JsonValue): boolean {
+  if (!isJsonObject(entry)) return false;
+  const text = [ownGet(entry, 'command'), ownGet(entry, 'bash'), ownGet(entry, 'url')].filter((v) => typeof v === 'string').join(' ');
+  return text.includes(`hook --agent ${id} `) || (id === 'claude' && (/\bclaude-hook\b/.test(text) || /\/v1\/(claude|agents\/claude)\/hook/.test(text)));
+}
+
+function entryFor(c: AgentContract, f: FileFormat, event: string, t: InstallTarget): JsonObject {
+  const timeout = f.timeout ? { [f.timeout.field]: f.timeout.unit === 'ms' ? c.timeoutSeconds * 1000 : c.timeoutSeconds } : {};
+  if (c.id === 'claude' && t.serve) {
+    // An http hook: Claude Code reads the decision from the 2xx body; onFailure makes an unreachable server block.
+    return { type: 'http', url: `${t.serve.replace(/\/$/, '')}/v1/claude/hook`, headers: { Authorization: 'Bearer $HOOKWIRE_TOKEN' }, allowedEnvVars: ['HOOKWIRE_TOKEN'], ...timeout, onFailure: 'block' };
+  }
+  const command = hookCommand(c.id, event, t);
+  if (c.id === 'copilot') return { type: 'command', bash: command, ...timeout };
+  if (c.id === 'cursor') return { command, failClosed: true };
+  if (c.id === 'windsurf') return { command, show_output: true };
+  return { type: 'command', command, ...(c.id === 'gemini' || c.id === 'qwen' ? { name: 'hookwire' } : {}), ...timeout, ...(c.id === 'claude' ? { onFailure: 'block' } : {}) };
+}
+
+export type MergeResult = { ok: true; file: string; text: string; changed: boolean } | { ok: false; file: string; reason: string };
+
+/**
+ * The agent's config file after installing the pipeline's hooks into `existing` (null: no file yet). Every
+ * hook Hookwire wrote before for this agent is replaced in place, everything else is kept as it was; an existing
+ * file that is not a JSON object (or whose hooks are not) is refused, unchanged. `changed` is false when the
+ * result means the same as the file (a second install).
+ */
+export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, existing: string | null): MergeResult {
+  const f = FORMATS.get(id);
+  const c = AGENT_CONTRACTS.get(id)!;
+  if (!f) return { ok: false, file: '', reason: `${c.name} has no confirmed configuration file; see docs/agents.md` };
+  let root: JsonObject = {};
+  if (existing !== null && existing.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(existing);
+    } catch (err) {
+      return { ok: false, file: f.file, reason: `${f.file} is not JSON (${err instanceof Error ? err.message.slice(0, 120) : String(err)}): refused, left as it was` };
+    }
+    if (!isJsonObject(parsed)) return { ok: false, file: f.file, reason: `${f.file} is not a JSON object: refused, left as it was` };
+    root = parsed;
+  }
+  const before = JSON.parse(JSON.stringify(root)) as JsonObject;
+  if (f.root === 'hooks' && ownGet(root, 'hooks') !== undefined && !isJsonObject(ownGet(root, 'hooks'))) return { ok: false, file: f.file, reason: `${f.file}: "hooks" is not an object: refused, left as it was` };
+  if (f.version !== undefined && ownGet(root, 'version') === undefined) ownSet(root, 'version', f.version);
+  const hooks: JsonObject = f.root === 'hooks' ? ((ownGet(root, 'hooks') as JsonObject | undefined) ?? {}) : root;
+  // Take our old entries out, remembering where the first one was in each event.
+  const at = new Map<string, number>();
+  for (const event of Object.keys(hooks)) {
+    const list = ownGet(hooks, event);
+    if (!Array.isArray(list) || (f.root === 'top' && event === 'version')) continue;
+    const kept: JsonValue[] = [];
+    let touched = false;
+    for (const item of list) {
+      const inner = f.grouped && isJsonObject(item) ? ownGet(item, 'hooks') : undefined;
+      if (f.grouped && Array.isArray(inner)) {
+        const rest = inner.filter((h) => !isOurs(id, h));
+        if (rest.length !== inner.length) {
+          touched = true;
+          if (!at.has(event)) at.set(event, kept.length);
+          if (rest.length > 0) kept.push({ ...(item as JsonObject), hooks: rest });
+          continue;
+        }
+      } else if (!f.grouped && isOurs(id, item)) {
+        touched = true;
+        if (!at.has(event)) at.set(event, kept.length);
+        continue;
+      }
+      kept.push(item);
+    }
+    if (touched) {
+      if (kept.length > 0) ownSet(hooks, event, kept);
+      else delete hooks[event];
+    }
+  }
+  for (const { name, matcher } of plannedEvents(doc, c)) {
+    const entry = entryFor(c, f, name, t);
+    const item: JsonObject = f.grouped ? { ...(matcher !== null ? { matcher } : {}), hooks: [entry] } : { ...entry, ...(matcher !== null ? { matcher } : {}) };
+    const list = Array.isArray(ownGet(hooks, name)) ? [...(ownGet(hooks, name) as JsonValue[])] : [];
+    list.splice(at.get(name) ?? list.length, 0, item);
+    ownSet(hooks, name, list);
+  }
+  if (f.root === 'hooks') ownSet(root, 'hooks', hooks);
+  const text = `${JSON.stringify(root, null, 2)}\n`;
+  return { ok: true, file: f.file, text, changed: existing === null || !jsonEqual(before, root) };
+}
+
+/** What "Export for agent" shows [AG6]: the generated file (fresh, or merged into `existing`), and the loss report. */
+export function exportForAgent(doc: PipelineShape, id: AgentId, t: InstallTarget, existing: string | null = null): { config: MergeResult; losses: LossItem[] } {
+  return { config: mergeConfig(id, doc, t, existing), losses: lossReport(doc, AGENT_CONTRACTS.get(id)!) };
+}

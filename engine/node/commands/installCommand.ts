@@ -1,0 +1,101 @@
+// `hookwire install --agent <id> --pipeline <file>` and `hookwire agents` [AG6]: write (or print) the agent's
+// own hook configuration for a pipeline, merged into the project's file, and say before it ships what the agent
+// cannot carry out (the loss report). The configuration and the report are computed by engine/agents/install.ts
+// and loss.ts (the app's "Export for agent" shows the same); this file only reads and writes.
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { mergeConfig } from '../../agents/install.ts';
+import { agentList } from '../../agents/listing.ts';
+import { lossReport, type LossItem } from '../../agents/loss.ts';
+import { AGENT_CONTRACTS } from '../../agents/registry.ts';
+import { isAgentId, AGENT_IDS } from '../../agents/types.ts';
+import { CliError, EXIT, fileErrorText, table, type Io } from '../cliIo.ts';
+import { compilePipelineFile } from '../loadPipelineFile.ts';
+
+export interface InstallOptions {
+  agent: string;
+  pipeline: string;
+  dir?: string;
+  serve?: string;
+  print?: boolean;
+  strict?: boolean;
+  /** How the hook runs hookwire (default `hookwire`). */
+  bin?: string;
+}
+
+/** The loss report as lines, by node. */
+export function lossLines(agent: string, items: readonly LossItem[]): string {
+  if (items.length === 0) return `Loss report for ${agent}: nothing is lost.\n`;
+  const rows = items.map((i) => `  ${i.node ?? '(agent)'}: ${i.text}${i.events.length > 0 ? ` (${i.events.join(', ')})` : ''}`);
+  return `Loss report for ${agent} (${items.length}):\n${rows.join('\n')}\n`;
+}
+
+async function readIfThere(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new CliError(`cannot read ${path}: ${fileErrorText(err)}`);
+  }
+}
+
+export async function installCommand(o: InstallOptions, io: Io, now: () => Date = () => new Date()): Promise<number> {
+  if (!isAgentId(o.agent)) throw new CliError(`--agent ${o.agent} is not one of ${AGENT_IDS.join(', ')}`);
+  if (o.serve !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(o.serve);
+    } catch {
+      throw new CliError(`--serve ${o.serve} is not a URL`);
+    }
+    if (u.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) throw new CliError(`--serve ${o.serve}: hookwire serve listens on http:// loopback only`);
+  }
+  const pipelinePath = resolve(o.pipeline);
+  const loaded = await compilePipelineFile(pipelinePath);
+  const doc = loaded.pipeline;
+  loaded.dispose();
+  const dir = resolve(o.dir ?? '.');
+  const probe = mergeConfig(o.agent, doc, { pipeline: pipelinePath, bin: o.bin, serve: o.serve }, null);
+  const file = probe.file ? join(dir, probe.file) : '';
+  const existing = file ? await readIfThere(file) : null;
+  const merged = mergeConfig(o.agent, doc, { pipeline: pipelinePath, bin: o.bin, serve: o.serve }, existing);
+  const losses = lossReport(doc, AGENT_CONTRACTS.get(o.agent)!);
+  if (!merged.ok) {
+    io.err(`hookwire install: ${merged.reason}\n`);
+    io.err(lossLines(o.agent, losses));
+    return EXIT.cannotRun;
+  }
+  if (o.print) {
+    io.out(merged.text);
+    io.err(`(${merged.file} in ${dir})\n${lossLines(o.agent, losses)}`);
+  } else if (!merged.changed) {
+    io.out(`${file}: unchanged (the hooks are already installed)\n${lossLines(o.agent, losses)}`);
+  } else {
+    let backup = '';
+    if (existing !== null) {
+      backup = `${file}.hookwire-${now().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}.bak`;
+      await copyFile(file, backup);
+    }
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, merged.text);
+    if (o.agent === 'goose') {
+      // goose finds hooks in a plugin directory, which needs its manifest (plugins.md, "Plugin Structure").
+      const manifest = join(dirname(dirname(file)), 'plugin.json');
+      if ((await readIfThere(manifest)) === null) await writeFile(manifest, `${JSON.stringify({ name: 'hookwire', version: '1.0.0', description: 'Hookwire pipeline hooks' }, null, 2)}\n`);
+    }
+    io.out(`wrote ${file}${backup ? ` (the old file is ${backup})` : ''}\n${lossLines(o.agent, losses)}`);
+  }
+  return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/** `hookwire agents [--json]`: ids, the contract version or date read, and events. */
+export function agentsCommand(o: { json?: boolean }, io: Io): number {
+  const list = agentList();
+  if (o.json) {
+    io.out(`${JSON.stringify({ agents: list }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const rows = [...AGENT_CONTRACTS.values()].map((c) => [c.id, c.name, `${c.sources[0]?.version ?? ''}${c.confirmed ? '' : ' (unconfirmed)'}`, [...c.events.keys()].join(' ')]);
+  io.out(table(['id', 'agent', 'contract read', 'events'], rows));
+  return EXIT.ok;
+}

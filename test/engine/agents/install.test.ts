@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mergeConfig, exportForAgent, plannedEvents } from '../../../engine/agents/install.ts';
+import { lossReport } from '../../../engine/agents/loss.ts';
+import { AGENT_CONTRACTS } from '../../../engine/agents/registry.ts';
+import { AGENT_IDS, type AgentId } from '../../../engine/agents/types.ts';
+import { hookwire, tempDir } from '../node/runCli.ts';
+
+const PIPELINE_FILE = join(__dirname, 'fixtures', 'portable.pipeline.json');
+const doc = JSON.parse(readFileSync(PIPELINE_FILE, 'utf8'));
+const target = { pipeline: '/p/portable.pipeline.json' };
+const contract = (id: AgentId) => AGENT_CONTRACTS.get(id)!;
+const INSTALLABLE = AGENT_IDS.filter((id) => id !== 'kimi');
+
+describe('[AG6] install: the agent\'s own configuration', () => {
+  it('[AG6] the written file parses and holds one Hookwire hook per needed event; a second install changes nothing', () => {
+    for (const id of INSTALLABLE) {
+      const first = mergeConfig(id, doc, target, null);
+      if (!first.ok) throw new Error(first.reason);
+      const parsed = JSON.parse(first.text);
+      expect([id, first.changed]).toEqual([id, true]);
+      const again = mergeConfig(id, doc, target, first.text);
+      expect([id, again.ok && again.changed, again.ok && again.text]).toEqual([id, false, first.text]);
+      expect(JSON.stringify(parsed)).toContain(`hook --agent ${id} `);
+    }
+  });
+
+  it('[AG6] an existing config keeps its other hooks and settings, in place; our old hooks are replaced, not added', () => {
+    const mine = { type: 'command', command: './mine.sh' };
+    const existing = JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [mine] }], Stop: [{ hooks: [mine] }] } });
+    const r = mergeConfig('claude', doc, target, existing);
+    if (!r.ok) throw new Error(r.reason);
+    const out = JSON.parse(r.text);
+    expect(out.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(out.hooks.Stop).toEqual([{ hooks: [mine] }]);
+    expect(out.hooks.PreToolUse[0]).toEqual({ matcher: 'Bash', hooks: [mine] });
+    expect(out.hooks.PreToolUse).toHaveLength(2);
+    // A changed pipeline re-installs in place: still two groups, the new matcher.
+    const shellOnly = { ...doc, nodes: doc.nodes.filter((n: { id: string }) => !['env', 'block-env', 'fetch', 'block-fetch'].includes(n.id)), wires: doc.wires.filter((w: { from: string; to: string }) => !['env', 'fetch'].includes(w.to)) };
+    const r2 = mergeConfig('claude', shellOnly, target, r.text);
+    if (!r2.ok) throw new Error(r2.reason);
+    const out2 = JSON.parse(r2.text);
+    expect(out2.hooks.PreToolUse).toHaveLength(2);
+    expect(out2.hooks.PreToolUse[1].matcher).toBe('Bash|PowerShell');
+  });
+
+  it('[AG6] a file that is not JSON, not an object, or whose hooks are not an object is refused', () => {
+    for (const bad of ['{"hooks": [', '[1]', '{"hooks": 3}']) {
+      const r = mergeConfig('cursor', doc, target, bad);
+      expect(r.ok).toBe(false);
+      expect(r.ok ? '' : r.reason).toContain('left as it was');
+    }
+    expect(mergeConfig('kimi', doc, target, null).ok).toBe(false);
+  });
+
+  it('[AG6] fail closed where the agent allows: Claude onFailure block, Cursor failClosed, a shell fallback in the block form', () => {
+    const at = (id: AgentId) => {
+      const r = mergeConfig(id, doc, target, null);
+      if (!r.ok) throw new Error(r.reason);
+      return JSON.parse(r.text);
+    };
+    expect(at('claude').hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', onFailure: 'block', timeout: 600 });
+    expect(at('cursor').hooks.preToolUse[0]).toMatchObject({ failClosed: true });
+    expect(at('copilot')).toMatchObject({ version: 1 });
+    expect(at('copilot').hooks.preToolUse[0].bash).toMatch(/--event preToolUse .* \|\| printf .*"permissionDecision":"deny"/);
+    expect(at('codex').hooks.PreToolUse[0].hooks[0].command).toMatch(/\|\| \{ rc=\$\?; .*>&2; exit 2; \}$/);
+    const http = mergeConfig('claude', doc, { ...target, serve: 'http://127.0.0.1:7347' }, null);
+    expect(http.ok && JSON.parse(http.text).hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:7347/v1/claude/hook', onFailure: 'block' });
+  });
+
+  it('[AG6] matchers are no wider than the pipeline: a shell-only pipeline hooks only shell tools (Windsurf: only pre_run_command)', () => {
+    const shellOnly = {
+      nodes: [
+        { id: 'b', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'm', kind: 'matcher', when: { 'payload.tool': 'shell' } },
+        { id: 'h', kind: 'handler', name: 'h', action: { type: 'block', reason: 'no' } },
+      ],
+      wires: [{ from: 'b', to: 'm' }, { from: 'm', to: 'h' }],
+    };
+    expect(plannedEvents(shellOnly as never, contract('claude'))).toEqual([{ name: 'PreToolUse', matcher: 'Bash|PowerShell' }]);
+    expect(plannedEvents(shellOnly as never, contract('gemini'))).toEqual([{ name: 'BeforeTool', matcher: 'run_shell_command' }]);
+    expect(plannedEvents(shellOnly as never, contract('windsurf'))).toEqual([{ name: 'pre_run_command', matcher: null }]);
+    expect(plannedEvents(shellOnly as never, contract('copilot'))).toEqual([{ name: 'preToolUse', matcher: null }]);
+  });
+});
+
+describe('[AG6] the loss report, by node', () => {
+  const texts = (id: AgentId, d = doc) => lossReport(d, contract(id)).map((l) => `${l.node}: ${l.text}`);
+
+  it('[AG6] ask → block on windsurf; rewrite → block; add_context dropped; fetch calls unseen', () => {
+    expect(texts('windsurf')).toEqual(
+      expect.arrayContaining([
+        'ask-push: ask → block on windsurf',
+        'redact-token: rewrite of tool_input → block on windsurf',
+        'deploy-context: add_context dropped on windsurf',
+        expect.stringMatching(/^block-fetch: fetch calls: windsurf shows none to hooks/),
+      ]),
+    );
+  });
+
+  it('[AG6] model.before_call: no such hook on codex; terminate → block where the event cannot stop the agent', () => {
+    const d = {
+      nodes: [
+        { id: 'model', kind: 'event', pattern: 'model.before_call' },
+        { id: 'tools', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'halt', kind: 'handler', name: 'halt', action: { type: 'terminate', reason: 'x' } },
+        { id: 'm-h', kind: 'handler', name: 'm', action: { type: 'block', reason: 'x' } },
+      ],
+      wires: [{ from: 'tools', to: 'halt' }, { from: 'model', to: 'm-h' }],
+    };
+    expect(texts('codex', d)).toEqual(['model: model.before_call: no such hook on codex', 'halt: terminate → block on codex: PreToolUse cannot stop the agent']);
+    expect(texts('gemini', d)).toEqual([]); // BeforeModel exists; BeforeTool can stop the agent
+  });
+
+  it('[AG6] tool names another agent does not have are reported on the matcher; Claude Code loses nothing it can carry', () => {
+    const d = {
+      nodes: [
+        { id: 'b', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'bash', kind: 'matcher', tools: ['Bash'] },
+        { id: 'h', kind: 'handler', name: 'h', action: { type: 'block', reason: 'no' } },
+      ],
+      wires: [{ from: 'b', to: 'bash' }, { from: 'bash', to: 'h' }],
+    };
+    expect(texts('claude', d)).toEqual([]);
+    expect(texts('gemini', d)).toEqual(['bash: tool name Bash is not a Gemini CLI tool: match payload.tool instead']);
+  });
+
+  it('[AG6] exportForAgent gives the app the same file and report', () => {
+    const e = exportForAgent(doc, 'windsurf', target);
+    expect(e.config.ok && e.config.file).toBe('.windsurf/hooks.json');
+    expect(e.losses.map((l) => l.node)).toContain('ask-push');
+  });
+});
+
+describe('[AG6] hookwire install, a real process', () => {
+  it('[AG6] writes with a backup, leaves a broken file unchanged (exit 2), --strict exits 1 on losses, --print writes nothing', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.windsurf'));
+    writeFileSync(join(dir, '.windsurf', 'hooks.json'), '{"hooks": {"post_write_code": [{"command": "./fmt.sh"}]}}');
+    const args = ['install', '--agent', 'windsurf', '--pipeline', PIPELINE_FILE, '--dir', dir];
+    const r = await hookwire(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/wrote .*hooks\.json \(the old file is .*\.bak\)/);
+    expect(r.stdout).toContain('ask-push: ask → block on windsurf');
+    const written = JSON.parse(readFileSync(join(dir, '.windsurf', 'hooks.json'), 'utf8'));
+    expect(written.hooks.post_write_code).toEqual([{ command: './fmt.sh' }]);
+    expect(written.hooks.pre_run_command).toHaveLength(1);
+    expect(readdirSync(join(dir, '.windsurf')).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
+    const strict = await hookwire([...args, '--strict']);
+    expect([strict.code, strict.stdout.includes('unchanged')]).toEqual([1, true]);
+    writeFileSync(join(dir, '.windsurf', 'hooks.json'), '{ broken');
+    const refused = await hookwire(args);
+    expect(refused.code).toBe(2);
+    expect(readFileSync(join(dir, '.windsurf', 'hooks.json'), 'utf8')).toBe('{ broken');
+    const other = tempDir();
+    const printed = await hookwire(['install', '--agent', 'cursor', '--pipeline', PIPELINE_FILE, '--dir', other, '--print']);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout).hooks.preToolUse[0].failClosed).toBe(true);
+    expect(existsSync(join(other, '.cursor'))).toBe(false);
+  }, 120_000);
+});
