@@ -58,7 +58,7 @@ function flagsOf(s: ReplayStep): number {
   if (s.divergent) f |= STEP_FLAG.divergent;
   if (s.counterfactual) f |= STEP_FLAG.counterfactual;
   if (s.errors.length > 0) f |= STEP_FLAG.error;
-  if (s.payload_after !== s.payload_before) f |= STEP_FLAG.payload_changed;
+  if (s.payload_changed) f |= STEP_FLAG.payload_changed;
   if (s.state_after !== s.state_before) f |= STEP_FLAG.state_changed;
   if (s.mode === 'async') f |= STEP_FLAG.async;
   if (s.approval && s.blocked) f |= STEP_FLAG.denied;

@@ -1,7 +1,7 @@
 import { blocksAction, type Decision } from '../model/decision.ts';
 import { actionBlocked, deniedBy, type Approval } from '../model/approval.ts';
 import type { EventMode, HookEvent } from '../model/event.ts';
-import type { JsonObject } from '../model/json.ts';
+import { jsonEqual, type JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
 import { explainEvent } from '../dispatch/explain/explainEvent.ts';
@@ -147,6 +147,8 @@ export function stepEvent(
     explanation,
     payload_before: event.payload,
     payload_after: result.payload,
+    // A rewrite handler hands back a copy even when it matched nothing: a change is a change of value [R10].
+    payload_changed: result.payload !== event.payload && !jsonEqual(result.payload, event.payload),
     decision: result.decision,
     outcome: notReachedStep ? 'not_reached' : result.decision,
     reason: result.reason,

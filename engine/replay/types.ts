@@ -71,6 +71,8 @@ export interface ReplayStep {
   explanation: Explanation | null;
   payload_before: JsonObject;
   payload_after: JsonObject;
+  /** The handlers changed the payload's value (a rewrite that matched nothing is no change) [R10]. */
+  payload_changed: boolean;
   /** The decision the caller gets (TERMINATE for a step after the run ended, as the session answers [D4]). */
   decision: Decision;
   outcome: StepOutcome;

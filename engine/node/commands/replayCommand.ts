@@ -2,7 +2,6 @@
 // The replay itself is engine/replay's (state carried, clock = event ts, duplicates, TERMINATE, divergence).
 import type { StepOutcome } from '../../replay/types.ts';
 import { createReplayRun } from '../../replay/replaySteps.ts';
-import { jsonEqual } from '../../model/json.ts';
 import { decisionRow, type DecisionRow } from '../../runtime/decideTrace.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
@@ -27,7 +26,7 @@ function notes(s: ReplayStep): string {
   const out: string[] = [];
   if (s.not_reached) out.push(`not reached (run ended at #${(s.ended_at ?? 0) + 1})`);
   if (s.duplicate) out.push(`repeat of #${(s.duplicate_of ?? 0) + 1}`);
-  if (!jsonEqual(s.payload_before, s.payload_after)) out.push('rewritten');
+  if (s.payload_changed) out.push('rewritten');
   if (s.errors.length > 0) out.push(plural(s.errors.length, 'error'));
   if (s.divergent && s.recorded) out.push(`recorded ${s.recorded.decision}`);
   // Said once, where it starts: every later step is counterfactual too (the summary says so).
