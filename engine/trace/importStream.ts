@@ -336,11 +336,17 @@ function spanStreamBody(
   const spans: JsonObject[] = [];
   let values = 0;
   let ignored = 0;
-  const onValue = (v: unknown): void => {
+  const onValue = (v: unknown, line: number): void => {
     values++;
-    if (spansOfValue(v, spans) === null) ignored++;
+    const bad: string[] = [];
+    if (spansOfValue(v, spans, bad) === null) {
+      ignored++;
+      bad.push('a JSON value that holds no span');
+    }
+    // What held no span is listed with its line, not skipped silently [I11].
+    for (const why of bad) if (problems.length < 1000) problems.push(traceProblem('unreadable_record', line, `${why}; it was skipped`));
   };
-  const splitter = jsonLines ? jsonlSplitter(maxLineChars, problems, (r) => onValue(r.value), { prepare: quoteOtelIds, wrapping: OTLP_WRAPPING }) : new JsonValueSplitter(maxValueChars, {
+  const splitter = jsonLines ? jsonlSplitter(maxLineChars, problems, (r) => onValue(r.value, r.line), { prepare: quoteOtelIds, wrapping: OTLP_WRAPPING }) : new JsonValueSplitter(maxValueChars, {
     value(text, line) {
       let v: unknown;
       try {
@@ -351,7 +357,7 @@ function spanStreamBody(
       }
       const deep = tooDeepValue(v, line);
       if (deep) problems.push(deep);
-      else onValue(v);
+      else onValue(v, line);
     },
     tooLong: (line, length) => problems.push(traceProblem('line_too_long', line, `a JSON value of ${length} characters, past the limit of ${maxValueChars}; skipped`)),
     stray: (line, text) => {

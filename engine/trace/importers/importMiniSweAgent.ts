@@ -40,7 +40,10 @@ export function importMiniSweAgent(doc: unknown, options: ImporterOptions = {}):
   const model = typeof modelCfg.model_name === 'string' ? modelCfg.model_name : null;
   const b = new TraceBuilder('mini-swe-agent', 'mini', options.fallbackTraceId ?? 'mini-swe-agent', 'mini-swe-agent');
   const messages = doc.messages.filter(isJsonObject) as JsonObject[];
-  if (messages.length < doc.messages.length) b.unknown('(message not an object)');
+  // A message that is not an object is listed, not skipped silently [I11].
+  doc.messages.forEach((m, i) => {
+    if (!isJsonObject(m)) b.dropRecord('(message not an object)', 0, `messages[${i}] is not a JSON object`);
+  });
   const start: JsonObject = { synthesised: true };
   if (model) start.model = model;
   if (typeof info.mini_version === 'string') start.mini_version = info.mini_version;
@@ -69,13 +72,13 @@ export function importMiniSweAgent(doc: unknown, options: ImporterOptions = {}):
       const callId = typeof m.tool_call_id === 'string' ? m.tool_call_id : null;
       const k = callId ? open.findIndex((a) => a.id === callId) : 0;
       const call = open.splice(k === -1 ? 0 : k, 1)[0];
-      if (!call) return b.unknown(`${String(m.role)}:(no open action)`);
+      if (!call) return b.dropRecord(`${String(m.role)}:(no open action)`, 0, `message ${i} (role ${String(m.role)}) answers no open action: its output has no tool call to belong to`);
       b.emit('tool.after_call', `${id}:tool.after`, ts, observation(call, text));
       return;
     }
     if (m.role === 'user') return void b.emit('context.added', `${id}:context`, ts, { role: 'user', text });
     if (m.role === 'exit') return b.annotate('exit', { extra: (m.extra as JsonValue | undefined) ?? null });
-    b.unknown(`message:${String(m.role)}`);
+    b.unknownRecord(`message:${String(m.role)}`, 0, m, `message ${i}: `);
   });
   for (const a of open) b.warn(`action ${a.id} (${a.command.slice(0, 60)}) has no output`);
   const exit = typeof info.exit_status === 'string' ? info.exit_status : null;

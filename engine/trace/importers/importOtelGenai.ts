@@ -31,12 +31,16 @@ import { messageText } from './contentText.ts';
  */
 export function importOtelGenai(doc: unknown, options: ImporterOptions = {}): ImportResult {
   const spans: JsonObject[] = [];
-  spansOfValue(doc, spans);
+  const bad: string[] = [];
+  spansOfValue(doc, spans, bad);
   if (spans.length === 0) {
     return { ok: false, problem: traceProblem('bad_source', 0, 'no span found: expected {"spans": [...]}, an array of spans or OTLP resourceSpans with spans', 'error', true) };
   }
   const finalOutput = isJsonObject(doc) ? doc.final_output : undefined;
-  return importSpans(spans, { ...options, finalOutput, sourceRecords: spans.length });
+  const result = importSpans(spans, { ...options, finalOutput, sourceRecords: spans.length });
+  // Entries that hold no span are listed, not skipped silently [I11].
+  if (result.ok) result.problems = [...bad.slice(0, 1000).map((why) => traceProblem('unreadable_record', 0, `${why}; it was skipped`)), ...(result.problems ?? [])];
+  return result;
 }
 
 /** Options of importSpans: the importer's, plus what the document around the spans said. */
@@ -168,7 +172,7 @@ function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number, st: Otel
   const status = isJsonObject(s.span.status) ? s.span.status : {};
   const isError = status.status_code === 'error' || status.status_code === 'ERROR' || status.status_code === 2;
   if (s.kind === null) {
-    if (!end) b.unknown(`span:${s.op}`);
+    if (!end) b.unknownRecord(`span:${s.op}`, 0, s.span, `span ${s.hex}: `);
     return;
   }
   if (s.kind === 'agent') return agentPoint(b, s, end, st, root, { get, ts, id, isError, status });

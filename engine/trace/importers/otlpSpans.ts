@@ -80,24 +80,33 @@ function isSdkSpan(v: JsonObject): boolean {
  * array of them, one OTLP span, one SDK span, an array of spans, or any-agent's `{spans}`. Returns what the
  * value was, for the report (`null` when it holds no span).
  */
-export function spansOfValue(value: unknown, out: JsonObject[]): 'otlp' | 'sdk' | null {
+export function spansOfValue(value: unknown, out: JsonObject[], bad: string[] = []): 'otlp' | 'sdk' | null {
   if (Array.isArray(value)) {
     let kind: 'otlp' | 'sdk' | null = null;
-    for (const v of value) kind = spansOfValue(v, out) ?? kind;
+    value.forEach((v, i) => {
+      const before = out.length;
+      const k = spansOfValue(v, out, bad);
+      kind = k ?? kind;
+      // An entry of a span list that holds no span is not dropped silently [I11].
+      if (k === null && out.length === before && value.length > 1) bad.push(`entry ${i} of a span list is ${describe(v)}, not a span`);
+    });
     return kind;
   }
   if (!isJsonObject(value)) return null;
   if (Array.isArray(value.resourceSpans)) {
-    for (const rs of value.resourceSpans) {
-      if (!isJsonObject(rs)) continue;
+    value.resourceSpans.forEach((rs, i) => {
+      if (!isJsonObject(rs)) return void bad.push(`resourceSpans[${i}] is ${describe(rs)}, not an object`);
       const resource = otlpAttributes(isJsonObject(rs.resource) ? rs.resource.attributes : undefined);
       const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
-      for (const ss of scopes) {
-        if (!isJsonObject(ss)) continue;
+      scopes.forEach((ss: unknown, j: number) => {
+        if (!isJsonObject(ss)) return void bad.push(`resourceSpans[${i}].scopeSpans[${j}] is ${describe(ss)}, not an object`);
         const scope = (ss.scope ?? ss.instrumentationLibrary ?? null) as JsonValue;
-        for (const span of Array.isArray(ss.spans) ? ss.spans : []) if (isJsonObject(span)) out.push(fromOtlpSpan(span, resource, scope));
-      }
-    }
+        (Array.isArray(ss.spans) ? ss.spans : []).forEach((span, k) => {
+          if (isJsonObject(span)) out.push(fromOtlpSpan(span, resource, scope));
+          else bad.push(`resourceSpans[${i}].scopeSpans[${j}].spans[${k}] is ${describe(span)}, not a span object`);
+        });
+      });
+    });
     return 'otlp';
   }
   if (isOtlpSpan(value)) {
@@ -108,6 +117,10 @@ export function spansOfValue(value: unknown, out: JsonObject[]): 'otlp' | 'sdk' 
     out.push(value);
     return 'sdk';
   }
-  if (Array.isArray(value.spans)) return spansOfValue(value.spans, out);
+  if (Array.isArray(value.spans)) return spansOfValue(value.spans, out, bad);
   return null;
+}
+
+function describe(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : isJsonObject(v) ? 'an object without span fields' : typeof v === 'string' ? 'a string' : `a ${typeof v}`;
 }
