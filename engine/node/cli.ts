@@ -203,6 +203,9 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--allow-origin <origin...>', 'browser origins allowed to call the server (the debugger, e.g. http://127.0.0.1:4173)')
     .option('--no-watch', 'do not reload the pipeline file when it changes')
     .option('--allow-rewrites', 'Claude Code: send a rewritten tool input with "allow" (auto-approve) instead of "ask"')
+    .option('--idle-timeout <seconds>', 'a session with no event for this long leaves memory (it comes back from its recording)', '900')
+    .option('--max-sessions <n>', 'live sessions at most; one more is answered 503', '10000')
+    .option('--max-streams <n>', 'live-stream (SSE) clients at most; one more is answered 503', '32')
     .addHelpText('after', '\nEvery request needs Authorization: Bearer <token>; the token is printed once at start and written to <state-dir>/token (0600).\nEndpoints: GET /openapi.json. See docs/serve.md (in the package and the repository).')
     .action((p: string, opts) => run(async () => (await import('./serve/serveCommand.ts')).serveCommand(p, opts, io))());
 

@@ -10,6 +10,7 @@ import { runRegexBench } from './regex.bench.ts';
 import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
 import { runServeBench } from './serve.bench.ts';
+import { runServeMemoryBench } from './serveMemory.bench.ts';
 
 const all: Record<string, () => unknown> = {
   dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
@@ -22,6 +23,7 @@ const all: Record<string, () => unknown> = {
   limits: () => runLimitsBench(1_000_000, 10_000, 2),
   formats: () => runFormatsBench(),
   serve: () => runServeBench(),
+  'serve-memory': () => runServeMemoryBench(),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);

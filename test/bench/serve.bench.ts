@@ -79,14 +79,9 @@ function post(s: Server, path: string, body: string): Promise<string> {
     req.end(body);
   });
 }
-function getJson(s: Server, path: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port: s.port, path, agent, headers: { authorization: `Bearer ${s.token}` } }, (res) => {
-      let t = '';
-      res.setEncoding('utf8').on('data', (d: string) => (t += d));
-      res.on('end', () => resolve(JSON.parse(t)));
-    }).on('error', reject).end();
-  });
+/** The resident memory of a process (bytes), from /proc. */
+export function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }
 
 /** One command process; resolves with its wall time and its own CPU time (ms). */
@@ -165,13 +160,13 @@ export async function runServeBench(options: { httpCalls?: number; commandCalls?
   console.log(`\nThroughput, 50 concurrent sessions × ${perSession} calls: ${(events / secs).toFixed(0)} events/s wall; server CPU ${((cpuOf(server.pid).own - c0) / events).toFixed(3)} ms/event (${(events / ((cpuOf(server.pid).own - c0) / 1000)).toFixed(0)} events per CPU-second)`);
 
   // Memory per session: RSS growth over 2000 new sessions of 5 events each (RSS includes garbage not yet collected: an upper bound).
-  const m0 = (await getJson(server, '/metrics')).rss_bytes as number;
+  const m0 = rssOf(server.pid);
   for (let b = 0; b < 20; b++) {
     await Promise.all(Array.from({ length: 100 }, async (_, k) => {
       for (let i = 0; i < 5; i++) await post(server, '/v1/claude/hook', input(`mem-${b}-${k}`, `m-${b}-${k}-${i}`));
     }));
   }
-  const m1 = (await getJson(server, '/metrics')).rss_bytes as number;
+  const m1 = rssOf(server.pid);
   console.log(`Memory: RSS +${((m1 - m0) / 1024 / 1024).toFixed(1)} MiB for 2000 sessions of 5 events: ~${((m1 - m0) / 2000 / 1024).toFixed(1)} KiB per session (upper bound; RSS, not heap after GC)`);
   server.stop();
   agent.destroy();

@@ -50,7 +50,9 @@ export function agentHookRoute(d: AgentRouteDeps): (req: IncomingMessage, id: st
       // Checked before the session is opened, so a bad input leaves no trace behind.
       const probe = adapter.parse(input, { ts, seq: 1 }, hint);
       if (!probe.ok) return failClosed(probe.hook, probe.reason);
-      d.sessions.open(session, adapter.contract.agentId, { hook: `${id}-hook`, agent: id });
+      // A bad session id, the live-session limit, a disk fault or an unreadable recording: the block form [SV3]-[SV6].
+      const opened = await d.sessions.open(session, adapter.contract.agentId, { hook: `${id}-hook`, agent: id });
+      if (!opened.ok) return failClosed(probe.hook, opened.reason);
       const until = d.deadline(req);
       let hook = probe.hook;
       let reply: AgentReply | null = null;
@@ -67,7 +69,6 @@ export function agentHookRoute(d: AgentRouteDeps): (req: IncomingMessage, id: st
         },
         ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? "past the forwarding command's deadline" : null) }),
       });
-      d.metrics.kind(id);
       const made = reply as AgentReply | null;
       if (!r.ok || !made) return failClosed(hook, r.ok ? 'no answer was made' : r.reason);
       return [200, 'application/json', JSON.stringify(made.answer)];

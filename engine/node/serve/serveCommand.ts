@@ -12,6 +12,9 @@ export interface ServeCommandOptions {
   allowOrigin?: string[];
   watch?: boolean;
   allowRewrites?: boolean;
+  idleTimeout?: string;
+  maxSessions?: string;
+  maxStreams?: string;
 }
 
 export const DEFAULT_PORT = 7347;
@@ -21,6 +24,9 @@ export async function serveCommand(pipelinePath: string, o: ServeCommandOptions,
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${o.port} is not a port number`);
   const maxBody = o.maxBody === undefined ? undefined : Number(o.maxBody);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody < 1024)) throw new CliError(`--max-body ${o.maxBody} must be a whole number of bytes, at least 1024`);
+  const idle = wholeNumber(o.idleTimeout, '--idle-timeout', 1);
+  const maxSessions = wholeNumber(o.maxSessions, '--max-sessions', 1);
+  const maxStreams = wholeNumber(o.maxStreams, '--max-streams', 0);
   let server;
   try {
     server = await startServer({
@@ -33,6 +39,9 @@ export async function serveCommand(pipelinePath: string, o: ServeCommandOptions,
       allowOrigins: o.allowOrigin ?? [],
       watch: o.watch !== false,
       allowRewrites: o.allowRewrites === true,
+      ...(idle !== undefined ? { idleMs: idle * 1000 } : {}),
+      ...(maxSessions !== undefined ? { maxSessions } : {}),
+      ...(maxStreams !== undefined ? { maxStreams } : {}),
       log: (line) => io.err(`${line}\n`),
     });
   } catch (err) {
@@ -52,4 +61,11 @@ export async function serveCommand(pipelinePath: string, o: ServeCommandOptions,
   });
   await server.close();
   return 0;
+}
+
+function wholeNumber(raw: string | undefined, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${flag} ${raw} must be a whole number, at least ${min}`);
+  return n;
 }

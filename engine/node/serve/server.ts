@@ -13,13 +13,14 @@ import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { FORWARD_DEADLINE_HEADER } from './forwardHook.ts';
 import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
+import { CHECK_INTERVAL_MS, DEFAULT_MAX_STREAMS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, traceIdProblem } from './limits.ts';
 import { Metrics } from './metrics.ts';
 import { agentHookRoute } from './agentRoute.ts';
 import { agentList } from '../../agents/listing.ts';
 import { OPENAPI } from './openapi.ts';
 import { PipelineStore } from './pipelineStore.ts';
 import type { FlushPolicy } from './recordingFile.ts';
-import { SessionHost, type DispatchOutcome, type LiveStep } from './sessionHost.ts';
+import { DEFAULT_SESSION_LIMITS, END_EVENT, SessionHost, type DispatchOutcome, type LiveStep } from './sessionHost.ts';
 
 export interface ServeOptions {
   pipelinePath: string;
@@ -36,6 +37,12 @@ export interface ServeOptions {
   watch?: boolean;
   /** Claude Code: send a rewritten tool input with "allow" instead of "ask" (as `claude-hook --allow-rewrites`). */
   allowRewrites?: boolean;
+  /** A session with no event for this long leaves memory and comes back from its recording (ms, default 15 min). */
+  idleMs?: number;
+  /** Live sessions at most (default 10,000); one more is answered 503. */
+  maxSessions?: number;
+  /** Live-stream (SSE) clients at most (default 32); one more is answered 503. */
+  maxStreams?: number;
   log?: (line: string) => void;
 }
 
@@ -73,6 +80,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   await store.start();
   const metrics = new Metrics();
   const streams = new Set<ServerResponse>();
+  const maxStreams = o.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const limits = { ...DEFAULT_SESSION_LIMITS, ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}), ...(o.maxSessions !== undefined ? { maxSessions: o.maxSessions } : {}) };
   let streamId = 0;
   const broadcast = (s: LiveStep) => {
     metrics.count(s.step.decision);
@@ -84,7 +93,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       else res.write(data);
     }
   };
-  const sessions = new SessionHost(store, o.stateDir, o.flush ?? 'write', broadcast, log);
+  const sessions = new SessionHost(store, o.stateDir, o.flush ?? 'write', broadcast, log, limits);
   const rebuilt = await sessions.rebuild();
 
   const token = randomBytes(32).toString('base64url');
@@ -167,7 +176,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     // Checked before the session is opened, so a bad input leaves no trace behind.
     const probe = claudeHookEvent(input, { ts, seq: 1 });
     if (!probe.ok) return failClosed(probe.hook, probe.reason);
-    sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    const opened = await sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    if (!opened.ok) return failClosed(probe.hook, opened.reason);
     // The forwarding command says when it stops waiting and fails closed itself (ms since the epoch; the same
     // clock, it runs on this host): past that, or once it has hung up, its event is not recorded.
     const until = forwardDeadline(req);
@@ -186,7 +196,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       },
       ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? 'past the forwarding command\'s deadline' : null) }),
     });
-    metrics.kind('claude');
     if (!r.ok || !reply) {
       metrics.failClosed++;
       reply = claudeFailClosedReply(hook, r.ok ? 'no answer was made' : r.reason);
@@ -200,8 +209,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const emit = async (trace_id: string, body: unknown, end: boolean): Promise<[number, string, string]> => {
     if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object');
-    if (!sessions.has(trace_id)) throw new HttpError(404, `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)`);
-    const type = end ? 'agent.end' : ownGet(body, 'type');
+    const badId = traceIdProblem(trace_id);
+    if (badId) throw new HttpError(400, badId);
+    // agent.end ends an API trace however it is sent (POST /end or as an event): later events get 409 [SV2].
+    const type = end ? END_EVENT : ownGet(body, 'type');
     const payload = ownGet(body, 'payload') ?? {};
     const event_id = ownGet(body, 'event_id');
     const meta = ownGet(body, 'meta');
@@ -225,8 +236,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ts: (ts as string | undefined) ?? stamp,
       payload,
       ...(meta !== undefined ? { meta: meta as JsonObject } : {}),
-    }), { end });
-    metrics.kind('api');
+    }));
     if (!r.ok) {
       metrics.failClosed++;
       throw new HttpError(r.status, r.reason);
@@ -238,20 +248,42 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const method = req.method ?? 'GET';
     const is = (m: string, p: string) => method === m && path === p;
     if (is('GET', '/health')) {
-      const degraded = store.reloadError !== null || sessions.failedCount() > 0 || rebuilt.failed > 0;
+      const fault = sessions.fault.current;
+      const degraded = store.reloadError !== null || sessions.unreadable.size > 0 || rebuilt.failed > 0 || fault !== null;
       return json(200, {
         status: degraded ? 'degraded' : 'ok',
         pipeline: { name: store.current.name, version: store.current.version, loaded_at: store.current.loadedAt, reloads: store.reloads },
         reload_error: store.reloadError,
         sessions: sessions.size,
-        failed_sessions: sessions.failedCount(),
+        max_sessions: limits.maxSessions,
+        idle_timeout_s: limits.idleMs / 1000,
+        failed_sessions: sessions.unreadable.size,
+        write_fault: fault ? { reason: fault.reason, since: new Date(fault.since).toISOString(), refused: fault.refused } : null,
+        write_fault_gaps: sessions.fault.gaps,
         rebuilt,
         divergent_on_rebuild: sessions.divergent,
         flush: o.flush ?? 'write',
         uptime_s: Math.round((Date.now() - started) / 1000),
       });
     }
-    if (is('GET', '/metrics')) return json(200, { ...metrics.snapshot(), sessions: sessions.size, stream_clients: streams.size, rss_bytes: process.memoryUsage().rss });
+    if (is('GET', '/metrics')) {
+      const text = metrics.text({
+        sessions: sessions.size,
+        maxSessions: limits.maxSessions,
+        sessionsDropped: sessions.dropped,
+        sessionsReloaded: sessions.reloaded,
+        unreadableRecordings: sessions.unreadable.size,
+        queued: sessions.queued(),
+        streamClients: streams.size,
+        maxStreamClients: maxStreams,
+        openRecordings: sessions.openFiles,
+        writeFaultOpen: sessions.fault.current !== null,
+        writeFaults: sessions.fault.total,
+        divergentOnRebuild: sessions.divergent,
+        rssBytes: process.memoryUsage().rss,
+      });
+      return [200, 'text/plain; version=0.0.4; charset=utf-8', text];
+    }
     if (is('GET', '/openapi.json')) return json(200, OPENAPI);
     if (is('POST', '/v1/claude/hook')) return claudeHook(req, query.get('answer') === 'command');
     if (is('GET', '/v1/agents')) return json(200, { agents: agentList() });
@@ -264,13 +296,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const id = ownGet(body, 'trace_id') ?? `t-${randomBytes(8).toString('hex')}`;
       const agent = ownGet(body, 'agent_id') ?? 'agent';
       const title = ownGet(body, 'title');
-      if (typeof id !== 'string' || id === '' || id.length > 1000) throw new HttpError(400, 'trace_id must be a string of 1 to 1000 characters');
+      if (typeof id !== 'string') throw new HttpError(400, 'trace_id must be a string');
+      const badId = traceIdProblem(id);
+      if (badId) throw new HttpError(400, badId);
       if (typeof agent !== 'string' || agent === '' || agent.length > 1000) throw new HttpError(400, 'agent_id must be a string of 1 to 1000 characters');
       if (title !== undefined && (typeof title !== 'string' || title.length > 1000)) throw new HttpError(400, 'title must be a string of at most 1000 characters');
-      const created = sessions.open(id, agent, {}, title);
-      return json(created ? 201 : 200, { trace_id: id, created });
+      const opened = await sessions.open(id, agent, {}, title);
+      if (!opened.ok) throw new HttpError(opened.status, opened.reason);
+      return json(opened.created ? 201 : 200, { trace_id: id, created: opened.created });
     }
-    const m = /^\/v1\/traces\/([^/]+)(\/events|\/end|\/recording)?$/.exec(path);
+    const m = /^\/v1\/traces\/([^/]+)(\/events|\/end|\/recording|\/readmit)?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -280,8 +315,21 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       if (method === 'POST' && m[2] === '/events') return emit(id, await readJson(req), false);
       if (method === 'POST' && m[2] === '/end') return emit(id, await readJson(req), true);
+      if (method === 'POST' && m[2] === '/readmit') {
+        // An operator's deliberate act: a recording refused for its integrity is taken as it now is [SV8].
+        const body = await readJson(req);
+        const reason = isJsonObject(body) ? ownGet(body, 'reason') : undefined;
+        if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000) throw new HttpError(400, 'reason must say why the recording is re-admitted (1 to 1000 characters): it is recorded in readmissions.jsonl');
+        const badId = traceIdProblem(id);
+        if (badId) throw new HttpError(400, badId);
+        const r = await sessions.readmit(id, reason);
+        if (!r.ok) throw new HttpError(r.status, r.reason);
+        return json(200, { trace_id: id, readmitted: true, problem: r.problem });
+      }
       if (method === 'GET' && m[2] === '/recording') {
-        if (!sessions.has(id)) throw new HttpError(404, `no trace "${id.slice(0, 100)}"`);
+        const badId = traceIdProblem(id);
+        if (badId) throw new HttpError(400, badId);
+        if (!(await sessions.known(id))) throw new HttpError(404, `no trace "${id.slice(0, 100)}"`);
         const text = await readFile(sessions.fileOf(id), 'utf8').catch(() => '');
         return [200, 'application/x-ndjson', text];
       }
@@ -297,6 +345,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
     }
     if (is('GET', '/v1/stream')) {
+      if (streams.size >= maxStreams) throw new HttpError(503, `the server has ${streams.size} live-stream clients, its limit (--max-streams ${maxStreams}): close one and try again`);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...corsHeaders(req) });
       res.write(`event: hello\ndata: ${JSON.stringify({ pipeline: { name: store.current.name, version: store.current.version }, traces: sessions.summaries() })}\n\n`);
       streams.add(res);
@@ -317,6 +366,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const t0 = process.hrtime.bigint();
+    const kind = routeKind(req.url ?? '/');
+    res.once('finish', () => {
+      metrics.request(kind, res.statusCode);
+      // Refusals of a decision route are answers too: the histogram counts every one.
+      if (kind === 'claude_hook' || kind === 'agent_hook' || kind === 'events' || kind === 'end') metrics.latency(Number(process.hrtime.bigint() - t0) / 1e9);
+    });
     const send = (status: number, type: string, body: string) => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...corsHeaders(req) });
       res.end(body);
@@ -333,14 +388,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       const auth = Buffer.from(req.headers.authorization ?? '');
       if (auth.length !== tokenBuf.length || !timingSafeEqual(auth, tokenBuf)) throw new HttpError(401, `missing or wrong bearer token (Authorization: Bearer <the token in ${tokenFile}>)`);
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const out = await route(req, res, url.pathname, url.searchParams);
+      // The raw path, not WHATWG URL's: that resolves `%2E` and `..` segments away, so /v1/traces/%2E/events
+      // would reach another route instead of being refused as a trace id [SV3].
+      const raw = req.url ?? '/';
+      const q = raw.indexOf('?');
+      const out = await route(req, res, q === -1 ? raw : raw.slice(0, q), new URLSearchParams(q === -1 ? '' : raw.slice(q + 1)));
       if (out) send(...out);
-      if (url.pathname === '/v1/claude/hook' || url.pathname.startsWith('/v1/agents/') || url.pathname.endsWith('/events') || url.pathname.endsWith('/end')) metrics.latency(Number(process.hrtime.bigint() - t0) / 1e6);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
       if (!(err instanceof HttpError)) log(`hookwire serve: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      metrics.refused++;
       if (status === 413) {
         // Discard the rest of the body (not kept) so the client can read the answer, then close the connection.
         req.resume();
@@ -351,7 +407,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     }
   };
 
-  const server: Server = createServer((req, res) => void handle(req, res));
+  // A client that trickles its request (head or body) is closed: Node checks the two timeouts every
+  // CHECK_INTERVAL_MS, so such a socket lives at most REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS [SV4].
+  const server: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => void handle(req, res));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -377,6 +435,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await sessions.close();
     },
   };
+}
+
+/** The route a request is counted under in /metrics: a fixed set, never the (untrusted) path itself. */
+function routeKind(url: string): string {
+  const path = url.split('?')[0]!;
+  if (path === '/v1/claude/hook') return 'claude_hook';
+  if (path.startsWith('/v1/agents/') && path.endsWith('/hook')) return 'agent_hook';
+  if (path.startsWith('/v1/traces/')) return path.endsWith('/events') ? 'events' : path.endsWith('/end') ? 'end' : path.endsWith('/recording') ? 'recording' : path.endsWith('/readmit') ? 'readmit' : 'other';
+  const known: Record<string, string> = { '/health': 'health', '/metrics': 'metrics', '/openapi.json': 'openapi', '/v1/traces': 'traces', '/v1/stream': 'stream', '/v1/pipeline': 'pipeline' };
+  return Object.hasOwn(known, path) ? known[path]! : 'other';
 }
 
 function json(status: number, body: unknown): [number, string, string] {

@@ -1,19 +1,26 @@
-// The sessions of one `hookwire serve` process. Each session owns its state in memory (a replay run: the
-// engine's pure step function with its carry) and a serial queue: its events are dispatched one at a time in
-// arrival order, so budgets, breakers, TERMINATE and repeated ids are exact under any number of parallel
-// calls. An event is taken into the state only after its line is in the recording, so the state is always
-// what replaying the recording gives — also after kill -9 and a restart, which rebuilds every session.
+// The sessions of one `hookwire serve` process. A live session owns what its decisions need and nothing more:
+// a replay run (the engine's pure step function with its carry: state, time, the run's end, repeated ids), the
+// recording's header and size, and a serial queue, so its events are dispatched one at a time in arrival order
+// and budgets, breakers, TERMINATE and repeated ids are exact under any number of parallel calls [P15]. An
+// event enters the state only after its line is in the recording, so the state is always what replaying the
+// recording gives. That is also why a session can leave memory at any time it is not busy — when it ends, or
+// when it has been idle past the timeout — and come back from its recording, exact, when an event arrives
+// later [SV1][SV2]: memory holds the live sessions only, however long the server runs.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, stat, truncate } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { createChainWriter, type ChainWriter } from '../../trace/hashChain.ts';
+import { Integrity } from './integrity.ts';
 import type { PipelineStore } from './pipelineStore.ts';
-import { checkLineLength, openRecordingWriter, readRecording, RecordingError, type FlushPolicy, type RecordingWriter } from './recordingFile.ts';
+import { checkLineLength, readRecording, RecordingError, type FlushPolicy } from './recordingFile.ts';
+import { traceIdProblem } from './limits.ts';
+import { WriteFault } from './writeFault.ts';
+import { WriterPool } from './writerPool.ts';
 
 /** One dispatched event, as the live stream and the metrics see it. */
 export interface LiveStep {
@@ -29,12 +36,13 @@ export type DispatchOutcome =
   /** The session cannot decide: the caller answers with its fail-closed answer. `status`: the HTTP status. */
   | { ok: false; status: number; reason: string };
 
+/** Opening a session: created (201), known (200), or refused with a status and reason (nothing changed). */
+export type OpenOutcome = { ok: true; created: boolean } | { ok: false; status: number; reason: string };
+
 /** Makes the session's next event, given its 1-based number; a string refuses it (nothing changes). */
 export type MakeEvent = (seq: number) => HookEvent | string;
 
 export interface DispatchOptions {
-  /** The event ends the trace (POST /end): nothing is dispatched after it. */
-  end?: boolean;
   /** What the transport adds to the recorded decision (the Claude mapping's answer to an ASK) [P7][R15]. */
   annotate?: (step: ReplayStep, event: HookEvent) => Partial<RecordedDecision>;
   /**
@@ -45,22 +53,47 @@ export interface DispatchOptions {
   expired?: () => string | null;
 }
 
+export interface SessionLimits {
+  /** A session with no event for this long leaves memory (ms; it comes back from its recording). */
+  idleMs: number;
+  /** Live sessions at most; one more is refused with 503 until some end or go idle. */
+  maxSessions: number;
+  /** Recording files kept open at once. */
+  maxOpenFiles: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 15 * 60_000, maxSessions: 10_000, maxOpenFiles: 256 };
+
+/** The event that ends a trace: after it an API trace answers 409; a hook session leaves memory and may resume. */
+export const END_EVENT = 'agent.end';
+
+/**
+ * What a live session holds. Everything a decision depends on is in `run` (its carry is rebuilt by replaying
+ * the recording); the rest is how to append to the recording and when the session may leave memory.
+ */
 interface Session {
   trace_id: string;
   file: string;
   header: TraceHeader;
   run: ReplayRun | null;
   version: string;
-  writer: RecordingWriter | null;
-  /** The end of the session's queue. */
+  /** The recording's size as this session wrote it: after a failed write the file is cut back to it [SV6]. */
+  bytes: number;
+  /** A write failed: repair the file (cut it to `bytes`) before the next line. */
+  dirty: boolean;
+  /** The end of the session's queue, and how many events are in it. */
   tail: Promise<unknown>;
-  /** Set when the session cannot be trusted any more (bad recording, failed write): it fails closed. */
-  failed: string | null;
+  pending: number;
+  lastUsed: number;
+  /** An API trace that ended (answers 409); a hook session that ended just leaves memory. */
   ended: boolean;
-  /** A header still to be written before the first event (a new session). */
+  /** The header still has to be written, with the first event (a new session). */
   newFile: boolean;
-  /** The recording's hash chain [K1][K3]. */
+  /** The type of the last event taken (a hook session whose last event ended it leaves memory). */
+  lastType: string | null;
+  /** The recording's hash chain [K1][K3], and its non-blank lines (kept beside it when the session leaves) [SV8]. */
   chain: ChainWriter;
+  lines: number;
 }
 
 export interface SessionSummary {
@@ -72,102 +105,122 @@ export interface SessionSummary {
   pipeline: string;
 }
 
+type Loaded = { ok: true; session: Session | null; created: boolean } | { ok: false; status: number; reason: string };
+
 export class SessionHost {
-  private readonly sessions = new Map<string, Session>();
-  /** Recordings that could not be read at start, by file: their session fails closed when it comes back. */
-  private readonly badFiles = new Map<string, string>();
+  private readonly live = new Map<string, Session>();
+  /** Loads in progress, so two events of a session that is not in memory load it once. */
+  private readonly loading = new Map<string, Promise<Loaded>>();
+  private readonly writers: WriterPool;
+  private sweeper: ReturnType<typeof setInterval> | null = null;
   readonly dir: string;
+  readonly fault: WriteFault;
+  readonly integrity: Integrity;
   divergent = 0;
+  /** Sessions that left memory, and came back from their recordings (for /metrics). */
+  dropped = 0;
+  reloaded = 0;
+  /** Sessions whose recording could not be read when asked for (answered 503, the file left alone), by trace id. */
+  readonly unreadable = new Map<string, string>();
 
   constructor(
     private readonly store: PipelineStore,
     stateDir: string,
-    private readonly policy: FlushPolicy,
+    policy: FlushPolicy,
     private readonly onStep: (s: LiveStep) => void,
     private readonly log: (line: string) => void,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
     this.dir = join(stateDir, 'sessions');
+    this.writers = new WriterPool(policy, limits.maxOpenFiles);
+    this.fault = new WriteFault(this.dir, stateDir, log);
+    this.integrity = new Integrity(stateDir);
   }
 
-  /** Rebuilds every session from its recording (a torn last line is cut; a bad recording fails its session closed). */
+  /**
+   * Reads every recording at start: a torn last line is cut, a bad recording is counted (its session answers 503
+   * when asked for). Sessions that have not ended and were written within the idle timeout stay in memory.
+   */
   async rebuild(): Promise<{ sessions: number; events: number; failed: number; cut: number }> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.integrity.start();
     let events = 0;
     let cut = 0;
+    let failed = 0;
     for (const name of (await readdir(this.dir)).filter((n) => n.endsWith('.hwtrace.jsonl')).sort()) {
       const file = join(this.dir, name);
       try {
-        const rec = await readRecording(file);
-        if (!rec) continue;
-        if (rec.cut > 0) {
+        const s = await this.fromRecording(file, null);
+        if (!s) continue;
+        if (s.cut > 0) {
           cut++;
-          this.log(`hookwire serve: ${file}: cut a torn last line of ${rec.cut} bytes (that event was never answered)`);
+          this.log(`hookwire serve: ${file}: cut a torn last line of ${s.cut} bytes (that event was never answered)`);
         }
-        const s = this.newSession(rec.header.trace_id, file, rec.header, false);
-        // Appends continue the file's hash chain [K3] (what serve does about a broken one is its own rule).
-        s.chain = createChainWriter(rec.chain.tail);
-        for (const e of rec.events) {
-          await this.useVersion(s, e.recorded?.pipeline ?? this.store.current.version);
-          const step = s.run!.push(e);
-          if (e.recorded && step.decision !== e.recorded.decision) this.divergent++;
-        }
-        events += rec.events.length;
+        events += s.session.run?.count ?? 0;
+        await this.remember(s.session);
+        const idle = this.now() - (await stat(file)).mtimeMs >= this.limits.idleMs;
+        if (!s.session.ended && !s.endedHook && !idle && this.live.size < this.limits.maxSessions) this.live.set(s.session.trace_id, s.session);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        this.badFiles.set(file, message);
-        this.log(`hookwire serve: ${message}`);
+        failed++;
+        this.log(`hookwire serve: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    return { sessions: this.sessions.size, events, failed: this.badFiles.size, cut };
+    this.startSweeper();
+    return { sessions: this.live.size, events, failed, cut };
   }
 
-  has(trace_id: string): boolean {
-    return this.sessions.has(trace_id);
+  /** Whether the trace is live or has a recording. */
+  async known(trace_id: string): Promise<boolean> {
+    if (this.live.has(trace_id)) return true;
+    return (await stat(this.fileOf(trace_id)).catch(() => null))?.isFile() === true;
   }
 
-  /** Opens a session (idempotent): false when one with this id is known already. */
-  open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): boolean {
-    if (this.sessions.has(trace_id)) return false;
-    const header: TraceHeader = {
-      format: TRACE_FORMAT,
-      version: TRACE_VERSION,
-      trace_id,
-      agent_id,
-      source: { kind: 'hookwire-serve', pipeline: this.store.current.name, ...source },
-      created: new Date(this.now()).toISOString(),
-      ...(title !== undefined ? { title } : {}),
-    };
-    this.newSession(trace_id, this.fileOf(trace_id), header, true);
-    return true;
+  /** Opens a session: created when it has neither a live state nor a recording; known (200) otherwise. */
+  async open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): Promise<OpenOutcome> {
+    const r = await this.acquire(trace_id, { agent_id, source, ...(title !== undefined ? { title } : {}) });
+    return r.ok ? { ok: true, created: r.created } : r;
   }
 
   /** Queues one event of a session; resolves when it is recorded and decided (or refused). */
-  dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
-    const s = this.sessions.get(trace_id);
-    if (!s) return Promise.resolve({ ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)` });
+  async dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+    let s: Session;
+    for (;;) {
+      const r = await this.acquire(trace_id, null);
+      if (!r.ok) return r;
+      if (!r.session) return { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}": start it first (POST /v1/traces)` };
+      if (r.session.ended) return { ok: false, status: 409, reason: `trace "${trace_id.slice(0, 100)}" has ended` };
+      s = r.session;
+      // It may have left memory while this call waited for it: then it is loaded again, never used twice.
+      if (this.live.get(trace_id) === s) break;
+    }
+    s.pending++;
+    s.lastUsed = this.now();
     const turn = s.tail.then(() => this.step(s, make, options));
-    s.tail = turn.catch(() => undefined);
+    s.tail = turn.catch(() => undefined).then(() => this.settle(s));
     return turn;
   }
 
   summaries(): SessionSummary[] {
-    return [...this.sessions.values()].map((s) => ({
-      trace_id: s.trace_id,
-      events: s.run?.count ?? 0,
-      terminated: s.run?.carry.ended != null,
-      ended: s.ended,
-      failed: s.failed,
-      pipeline: s.version,
-    }));
+    const live = [...this.live.values()].map((s): SessionSummary => ({ trace_id: s.trace_id, events: s.run?.count ?? 0, terminated: s.run?.carry.ended != null, ended: s.ended, failed: null, pipeline: s.version }));
+    const bad = [...this.unreadable].map(([trace_id, failed]): SessionSummary => ({ trace_id, events: 0, terminated: false, ended: false, failed, pipeline: '' }));
+    return [...live, ...bad];
   }
 
+  /** Live sessions (in memory). */
   get size(): number {
-    return this.sessions.size;
+    return this.live.size;
   }
 
-  failedCount(): number {
-    return [...this.sessions.values()].filter((s) => s.failed !== null).length;
+  /** Events waiting in the sessions' queues (beside the one being decided in each). */
+  queued(): number {
+    let n = 0;
+    for (const s of this.live.values()) n += Math.max(0, s.pending - 1);
+    return n;
+  }
+
+  get openFiles(): number {
+    return this.writers.size;
   }
 
   fileOf(trace_id: string): string {
@@ -176,17 +229,123 @@ export class SessionHost {
     return join(this.dir, `${safe}-${createHash('sha256').update(trace_id).digest('hex').slice(0, 12)}.hwtrace.jsonl`);
   }
 
-  async close(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map(async (s) => {
-      await s.tail;
-      await s.writer?.close();
-    }));
+  /** Drops every idle session (no event for the idle timeout, none queued) from memory. */
+  sweep(): void {
+    const t = this.now();
+    for (const s of this.live.values()) if (s.pending === 0 && t - s.lastUsed >= this.limits.idleMs) void this.drop(s);
   }
 
-  private newSession(trace_id: string, file: string, header: TraceHeader, newFile: boolean): Session {
-    const s: Session = { trace_id, file, header, run: null, version: '', writer: null, tail: Promise.resolve(), failed: this.badFiles.get(file) ?? null, ended: false, newFile, chain: createChainWriter() };
-    this.sessions.set(trace_id, s);
-    return s;
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.fault.close();
+    await Promise.all([...this.live.values()].map((s) => s.tail));
+    await this.writers.closeAll();
+    await Promise.all([...this.live.values()].map((s) => this.remember(s)));
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(this.limits.idleMs / 4, 30_000)));
+    this.sweeper.unref();
+  }
+
+  /** The live session, loaded from its recording when it is not in memory, or created when `create` is given. */
+  private acquire(trace_id: string, create: { agent_id: string; source: Record<string, string>; title?: string } | null): Promise<Loaded> {
+    const s = this.live.get(trace_id);
+    if (s) return Promise.resolve({ ok: true, session: s, created: false });
+    const bad = traceIdProblem(trace_id);
+    if (bad) return Promise.resolve({ ok: false, status: 400, reason: bad });
+    const busy = this.loading.get(trace_id);
+    if (busy) return busy.then((r) => (r.ok && !r.session && create ? this.acquire(trace_id, create) : r.ok ? { ...r, created: false } : r));
+    const p = this.load(trace_id, create).finally(() => this.loading.delete(trace_id));
+    this.loading.set(trace_id, p);
+    return p;
+  }
+
+  private async load(trace_id: string, create: { agent_id: string; source: Record<string, string>; title?: string } | null): Promise<Loaded> {
+    const file = this.fileOf(trace_id);
+    let found: Awaited<ReturnType<SessionHost['fromRecording']>>;
+    try {
+      found = await this.fromRecording(file, trace_id);
+    } catch (err) {
+      // The file is left as it is: a person decides what to do with it (a 201 must never write over it).
+      const reason = err instanceof Error ? err.message : String(err);
+      this.unreadable.set(trace_id, reason);
+      return { ok: false, status: 503, reason };
+    }
+    this.unreadable.delete(trace_id);
+    if (found) {
+      if (found.cut > 0) this.log(`hookwire serve: ${file}: cut a torn last line of ${found.cut} bytes (that event was never answered)`);
+      if (found.session.ended) return { ok: true, session: found.session, created: false };
+      const full = this.full();
+      if (full) return full;
+      this.reloaded++;
+      this.live.set(trace_id, found.session);
+      return { ok: true, session: found.session, created: false };
+    }
+    if (!create) return { ok: true, session: null, created: false };
+    if (!(await this.fault.canCreate())) return { ok: false, status: 503, reason: this.fault.refusal() };
+    const full = this.full();
+    if (full) return full;
+    const header: TraceHeader = {
+      format: TRACE_FORMAT,
+      version: TRACE_VERSION,
+      trace_id,
+      agent_id: create.agent_id,
+      source: { kind: 'hookwire-serve', pipeline: this.store.current.name, ...create.source },
+      created: new Date(this.now()).toISOString(),
+      ...(create.title !== undefined ? { title: create.title } : {}),
+    };
+    const s = this.newSession(trace_id, file, header, true, 0);
+    this.live.set(trace_id, s);
+    return { ok: true, session: s, created: true };
+  }
+
+  private full(): Loaded | null {
+    if (this.live.size < this.limits.maxSessions) return null;
+    this.sweep();
+    return { ok: false, status: 503, reason: `the server holds ${this.live.size} live sessions, its limit (--max-sessions ${this.limits.maxSessions}): end sessions (POST /v1/traces/<id>/end, SessionEnd) or wait for idle ones to leave memory` };
+  }
+
+  /** A session rebuilt from its recording (null: none yet); throws RecordingError when it cannot be read. */
+  private async fromRecording(file: string, trace_id: string | null): Promise<{ session: Session; cut: number; endedHook: boolean } | null> {
+    const rec = await readRecording(file);
+    if (!rec) return null;
+    const broken = await this.integrity.problem(file, rec.chain);
+    if (broken) throw new RecordingError(broken);
+    if (trace_id !== null && rec.header.trace_id !== trace_id) throw new RecordingError(`the recording ${file} belongs to trace "${rec.header.trace_id.slice(0, 100)}", not "${trace_id.slice(0, 100)}", so the session fails closed`);
+    const s = this.newSession(rec.header.trace_id, file, rec.header, false, (await stat(file)).size);
+    // Appends continue the file's hash chain [K3].
+    s.chain = createChainWriter(rec.chain.tail);
+    s.lines = rec.chain.lines;
+    for (const e of rec.events) {
+      await this.useVersion(s, e.recorded?.pipeline ?? this.store.current.version);
+      const step = s.run!.push(e);
+      if (e.recorded && step.decision !== e.recorded.decision) this.divergent++;
+    }
+    const last = rec.events.at(-1);
+    s.lastType = last?.type ?? null;
+    const endedHook = last?.type === END_EVENT && isHookSession(rec.header);
+    s.ended = last?.type === END_EVENT && !isHookSession(rec.header);
+    return { session: s, cut: rec.cut, endedHook };
+  }
+
+  private newSession(trace_id: string, file: string, header: TraceHeader, newFile: boolean, bytes: number): Session {
+    return { trace_id, file, header, run: null, version: '', bytes, dirty: false, tail: Promise.resolve(), pending: 0, lastUsed: this.now(), ended: false, newFile, lastType: null, chain: createChainWriter(), lines: 0 };
+  }
+
+  /** After an event's turn: a session with nothing queued that has ended leaves memory. */
+  private settle(s: Session): void {
+    s.pending--;
+    if (s.pending === 0 && (s.ended || s.lastType === END_EVENT)) void this.drop(s);
+  }
+
+  private async drop(s: Session): Promise<void> {
+    if (this.live.get(s.trace_id) !== s) return;
+    this.live.delete(s.trace_id);
+    this.dropped++;
+    await this.writers.close(s.file);
+    await this.remember(s);
   }
 
   /** Dispatches the session's next events with this pipeline version (state carries over). */
@@ -199,14 +358,14 @@ export class SessionHost {
   }
 
   private async step(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
-    if (s.failed) return { ok: false, status: 503, reason: s.failed };
     if (s.ended) return { ok: false, status: 409, reason: `trace "${s.trace_id.slice(0, 100)}" has ended` };
+    if (!(await this.fault.writable())) return { ok: false, status: 503, reason: this.fault.refusal() };
     // Read `current` now, at this event's turn: a reload lands between two events of every session [hot reload].
     const current = this.store.current;
     try {
       await this.useVersion(s, current.version);
     } catch (err) {
-      return this.fail(s, err);
+      return { ok: false, status: 503, reason: `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}` };
     }
     const run = s.run!;
     const made = make(run.count + 1);
@@ -222,38 +381,81 @@ export class SessionHost {
       pipeline: current.version,
     };
     const event: TraceEvent = { ...made, recorded };
+    let out: ReturnType<ChainWriter['prepare']>;
     try {
       const line = traceEventLine(event, s.header);
-      // Chained before the length check: the check must see the line as written [K1].
-      const out = s.newFile ? s.chain.prepare(traceHeaderLine(s.header), line) : s.chain.prepare(line);
+      // The header goes out with the first event in one write, so a file never holds a header alone. Chained
+      // before the length check: the check must see the line as written [K1].
+      out = s.newFile ? s.chain.prepare(traceHeaderLine(s.header), line) : s.chain.prepare(line);
       checkLineLength(out.lines.at(-1)!);
-      if (!s.writer) s.writer = await openRecordingWriter(s.file, this.policy);
+    } catch (err) {
+      // Refused before anything was written: the session stays as it was.
+      if (err instanceof RecordingError) return { ok: false, status: 413, reason: err.message };
+      throw err;
+    }
+    try {
+      if (s.dirty) await this.repair(s);
       const gone = options.expired?.() ?? null;
       if (gone !== null) return { ok: false, status: 504, reason: gone };
-      // The header goes out with the first event in one write, so a file never holds a header alone.
-      await s.writer.append(out.text);
-      out.commit();
-      s.newFile = false;
+      await this.writers.append(s.file, out.text);
     } catch (err) {
-      // Refused before anything was written: the session stays as it was. A failed write may have left part of a
-      // line behind: the session fails closed until a restart cuts it off.
-      if (err instanceof RecordingError) return { ok: false, status: 413, reason: err.message };
-      return this.fail(s, err);
+      // A failed write may have left part of a line behind: the file is cut back before the next line, and the
+      // whole server fails closed until the disk takes writes again [SV6].
+      s.dirty = true;
+      await this.writers.close(s.file);
+      return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
     }
+    s.bytes += Buffer.byteLength(out.text, 'utf8');
+    out.commit();
+    s.lines += out.lines.length;
+    s.newFile = false;
     preview.commit();
-    if (options.end) {
-      s.ended = true;
-      await s.writer?.close();
-      s.writer = null;
-    }
+    s.lastType = made.type;
+    if (made.type === END_EVENT && !isHookSession(s.header)) s.ended = true;
     const index = run.count - 1;
     this.onStep({ trace_id: s.trace_id, index, event, step });
     return { ok: true, step, event, index, version: current.version };
   }
 
-  private fail(s: Session, err: unknown): DispatchOutcome {
-    s.failed = `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}`;
-    this.log(`hookwire serve: ${s.failed}`);
-    return { ok: false, status: 503, reason: s.failed };
+  /** Keeps the recording's line count and last hash beside it, so a later truncation is seen [SV8]. */
+  private async remember(s: Session): Promise<void> {
+    const head = s.chain.head;
+    await this.integrity.remember(s.file, head && !s.newFile ? { lines: s.lines, head } : null).catch((err) => this.log(`hookwire serve: could not keep the head of ${s.file}: ${String(err)}`));
   }
+
+  /**
+   * Re-admits a recording refused for its integrity, deliberately: the operator's reason and the overridden
+   * error go to readmissions.jsonl, and the session is rebuilt from the recording as it now is [SV8].
+   */
+  async readmit(trace_id: string, reason: string): Promise<{ ok: true; problem: string } | { ok: false; status: number; reason: string }> {
+    if (this.live.has(trace_id)) return { ok: false, status: 409, reason: `trace "${trace_id.slice(0, 100)}" is live: its recording was not refused` };
+    const file = this.fileOf(trace_id);
+    let rec;
+    try {
+      rec = await readRecording(file);
+    } catch (err) {
+      return { ok: false, status: 409, reason: `the recording cannot be read at all, so it cannot be re-admitted: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (!rec) return { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}"` };
+    const problem = await this.integrity.problem(file, rec.chain);
+    if (!problem) return { ok: false, status: 409, reason: `the recording ${file} has no integrity error: nothing to re-admit` };
+    const tail = rec.chain.tail.kind === 'chained' ? { lines: rec.chain.lines, head: rec.chain.tail.head } : null;
+    await this.integrity.readmit({ trace_id, file: basename(file), at: new Date(this.now()).toISOString(), reason, problem, broken_line: rec.chain.broken?.line ?? null }, tail);
+    this.unreadable.delete(trace_id);
+    this.log(`hookwire serve: re-admitted ${file} (${reason}); it was refused with: ${problem}`);
+    return { ok: true, problem };
+  }
+
+  /** Cuts the recording back to what this session wrote (a failed write's partial line, or a line never answered). */
+  private async repair(s: Session): Promise<void> {
+    await truncate(s.file, s.bytes).catch((err) => {
+      if ((err as { code?: string }).code !== 'ENOENT' || s.bytes !== 0) throw err;
+    });
+    s.dirty = false;
+  }
+}
+
+/** A session opened by a hook route (Claude Code, an agent's hook) rather than the JSON API. */
+function isHookSession(header: TraceHeader): boolean {
+  return typeof header.source.hook === 'string';
 }

@@ -4,6 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } fr
 import { join } from 'node:path';
 import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
+import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
 import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
 
@@ -70,10 +71,10 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
     const one = readTrace(readFileSync(join(dir, 'state', 'sessions', readdirSync(join(dir, 'state', 'sessions'))[0]!), 'utf8'));
     const promptIds = one.events.filter((e) => e.type === 'input.received').map((e) => e.event_id);
     expect(new Set(promptIds).size).toBe(2);
-    const m = (await call(s, 'GET', '/metrics')).json();
-    expect(m.events).toBe(500);
-    expect(m.decisions.continue + m.decisions.block_action).toBe(500);
-    expect(m.latency_ms.count).toBe(500);
+    const m = parseMetrics((await call(s, 'GET', '/metrics')).body);
+    expect(m.get('hookwire_decisions_total{decision="continue"}')! + m.get('hookwire_decisions_total{decision="block_action"}')!).toBe(500);
+    expect(m.get('hookwire_decision_latency_seconds_count')).toBe(500);
+    expect(m.get('hookwire_requests_total{route="claude_hook",code="200"}')).toBe(500);
   });
 
   it('[P15][P8] the JSON API: start, emit, end; TERMINATE ends the trace for every later event; end closes it', async () => {

@@ -112,3 +112,16 @@ export function verdict(r: Reply): 'allow' | 'deny' | 'stop' {
   if (j.hookSpecificOutput?.permissionDecision === 'deny') return 'deny';
   return 'allow';
 }
+
+/** Opens the live stream (its own connection); resolves once the status line is in. */
+export function openStream(server: { port: number; token: string }): Promise<{ status: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, method: 'GET', path: '/v1/stream', headers: { authorization: `Bearer ${server.token}` }, agent: false }, (res) => {
+      res.on('data', () => undefined);
+      res.on('error', () => undefined);
+      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
