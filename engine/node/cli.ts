@@ -21,7 +21,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     result.code = await f();
   };
   const program = new Command('hookwire')
-    .description('Run Hookwire pipelines outside the editor: validate, replay, diff, golden tests, import, Claude Code hooks, and the app (ui).')
+    .description('Run Hookwire pipelines outside the editor: validate, replay, diff, backtest, golden tests, import, Claude Code hooks, and the app (ui).')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -89,6 +89,23 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--json', 'one JSON object per differing event: {event_id, type, changes, a, b}')
     .addOption(fromOption())
     .action((a: string, b: string, t: string, opts) => run(async () => (await import('./commands/diffCommand.ts')).diffCommand(a, b, t, opts, io))());
+
+  program
+    .command('backtest')
+    .description('replay every trace under the given files and folders through two pipelines and report the events they decide differently, by category (exit 1 per --fail-on)')
+    .argument('<old>', 'the pipeline before the change')
+    .argument('<new>', 'the pipeline after the change')
+    .argument('<traces...>', 'trace files in any importable format, or folders walked recursively (files no importer accepts are listed as skipped)')
+    .option('--json', 'one JSON document: {files, skipped, total, unguarded, never_matched, never_sent} (schema: engine/schema/backtest.v1.schema.json)')
+    .addOption(new Option('--fail-on <what>', 'exit 1 when any event changed, when any new block appears, or never').choices(['changed', 'new-blocks', 'none']).default('new-blocks'))
+    .option('--report <file>', 'also write a report: .md (for a pull-request comment) or .html (one self-contained page)')
+    .option('--workers <n>', 'worker threads (default: one per core when the input is large; 0 runs in one thread)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 64) throw new CliError(`--workers ${v}: expected a whole number from 0 to 64`);
+      return n;
+    })
+    .addOption(new Option('--progress <when>', 'progress lines on stderr').choices(['auto', 'always', 'never']).default('auto'))
+    .action((a: string, b: string, traces: string[], opts) => run(async () => (await import('./commands/backtestCommand.ts')).backtestCommand(a, b, traces, opts, io))());
 
   program
     .command('test')

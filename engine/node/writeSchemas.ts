@@ -9,6 +9,8 @@ import { PipelineSchema } from '../model/pipelineSchema.ts';
 import { PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION } from '../model/pipelineTypes.ts';
 import { TraceEventLineSchema, TraceHeaderSchema } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION } from '../trace/traceTypes.ts';
+import { BACKTEST_FORMAT, BACKTEST_VERSION } from '../replay/backtestReport.ts';
+import { BacktestReportSchema } from './backtest/backtestSchema.ts';
 
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schema');
 
@@ -32,7 +34,13 @@ export function schemaFiles(): Record<string, string> {
     anyOf: [{ $ref: '#/$defs/header' }, { $ref: '#/$defs/event' }],
     $defs: { header, event },
   };
+  const backtest = {
+    ...z.toJSONSchema(BacktestReportSchema, { io: 'output' }),
+    $id: `https://unpkg.com/hookwire/dist/schema/backtest.v${BACKTEST_VERSION}.schema.json`,
+    title: `${BACKTEST_FORMAT} version ${BACKTEST_VERSION} (\`hookwire backtest --json\`)`,
+  };
   return {
+    [`backtest.v${BACKTEST_VERSION}.schema.json`]: `${JSON.stringify(backtest, null, 2)}\n`,
     [`pipeline.v${PIPELINE_VERSION}.schema.json`]: `${JSON.stringify(pipeline, null, 2)}\n`,
     [`trace.v${TRACE_VERSION}.schema.json`]: `${JSON.stringify(trace, null, 2)}\n`,
   };

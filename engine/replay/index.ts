@@ -12,3 +12,7 @@ export { traceCoverage } from './traceCoverage.ts';
 export { diffPipelines, createTraceDiff, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';
 export { whyNotFired, whyNotFiredIn, type WhyNotFired, type WhyReason } from './whyNotFired.ts';
 export { firstFailure, failureSentence, type ConditionFailure } from './describeFailure.ts';
+export { backtestCategory, createFileBacktest, countDifference, addCounts, emptyCounts, toBacktestDifference, BACKTEST_CATEGORIES, type BacktestCategory, type BacktestCounts, type BacktestDifference, type BacktestFileResult, type FileBacktest, type FileBacktestOptions } from './backtest.ts';
+export { createCoverageProbe, createCorpusCoverage, type CorpusCoverage, type FileCoverage, type UnguardedCall } from './backtestCoverage.ts';
+export { createBacktestCorpus, topDifferences, BACKTEST_FORMAT, BACKTEST_VERSION, type BacktestCorpus, type BacktestFileEntry, type BacktestReport, type BacktestSkipped, type BacktestTail, type BacktestTotal, type LocatedDifference } from './backtestReport.ts';
+export { backtestHeadline, backtestHtml, backtestMarkdown, escapeHtml, mdText, CATEGORY_LABELS, type BacktestTextOptions } from './backtestText.ts';

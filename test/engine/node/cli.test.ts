@@ -190,6 +190,7 @@ describe('hookwire CLI --help of each command (in-process)', () => {
       validate: ['<pipeline>', '--json'],
       replay: ['<pipeline>', '<trace>', '--json', '--from <format>'],
       diff: ['<a>', '<b>', '<trace>', '--json'],
+      backtest: ['<old>', '<new>', '<traces...>', '--json', '--fail-on <what>', '--report <file>', '--workers <n>'],
       test: ['<pipeline>', '<tests...>', 'meta.expect'],
       import: ['<file>', '--from <format>', '-o, --output <file>'],
       schema: ['--trace'],

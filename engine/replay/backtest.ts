@@ -1,0 +1,141 @@
+// A backtest replays one pipeline change over many traces [B1]-[B5]. Which events differ, and how, is the
+// pipeline diff's answer (createTraceDiff [R12]), never a second comparison: this file only sorts each
+// difference into a category, counts, and reads what the new pipeline leaves unguarded or never uses
+// (backtestCoverage.ts). Results are plain data that merge, so files can be replayed in parallel.
+import type { CompiledPipeline } from '../compile/compilePipeline.ts';
+import type { Decision } from '../model/decision.ts';
+import type { IdIndexFactory } from '../model/idIndex.ts';
+import type { TraceEvent } from '../trace/traceTypes.ts';
+import { createCoverageProbe, type FileCoverage } from './backtestCoverage.ts';
+import { createTraceDiff, type DiffChange, type DiffSide, type EventDiff } from './diffPipelines.ts';
+
+/** What kind of difference an event is [B2], in the order reports list them. */
+export type BacktestCategory = 'new_block' | 'lifted_block' | 'new_ask' | 'changed_rewrite' | 'other';
+export const BACKTEST_CATEGORIES: readonly BacktestCategory[] = ['new_block', 'lifted_block', 'new_ask', 'changed_rewrite', 'other'];
+
+/** One differing event, as `hookwire diff --json` gives it plus where it is and its category. */
+export interface BacktestDifference {
+  event_id: string;
+  type: string;
+  /** The event's place in its trace, from 1 (the debugger's step number). */
+  step: number;
+  category: BacktestCategory;
+  changes: DiffChange[];
+  a: DiffSide;
+  b: DiffSide;
+}
+
+/** Differing events by category [B2]; `changed` is all of them. */
+export interface BacktestCounts {
+  changed: number;
+  new_blocks: number;
+  lifted_blocks: number;
+  changed_rewrites: number;
+  new_asks: number;
+  other: number;
+}
+
+/** What one trace gave. */
+export interface BacktestFileResult extends BacktestCounts {
+  events: number;
+  /** The differing events, in trace order (the first `maxDifferences` when capped; the counts are complete). */
+  differences: BacktestDifference[];
+  coverage: FileCoverage;
+}
+
+export interface FileBacktestOptions {
+  /** Keep at most this many differences in the result (default all). */
+  maxDifferences?: number;
+  /** Sees each difference as it is found (a CLI streams them instead of keeping them). */
+  onDifference?: (d: BacktestDifference) => void;
+  /** Where the two replays keep the results of repeated ids [R5] (default Maps). */
+  ids?: IdIndexFactory;
+}
+
+export interface FileBacktest {
+  push(event: TraceEvent): BacktestDifference | null;
+  result(): BacktestFileResult;
+}
+
+const BLOCKS: ReadonlySet<Decision> = new Set<Decision>(['block_action', 'terminate']);
+
+/**
+ * The category of a difference [B2]: a new block (the decision BLOCK_ACTION or TERMINATE in the new version and
+ * neither in the old), a lifted block (the reverse), a new ask, a changed rewrite (final payloads differ), else other.
+ * `backtestCategory({changes: ['outcome'], before: {decision: 'continue'}, after: {decision: 'terminate'}})` → 'new_block'
+ */
+export function backtestCategory(d: { changes: readonly DiffChange[]; before: { decision: Decision }; after: { decision: Decision } }): BacktestCategory {
+  // The decision, not the outcome: a step after the run ended answers TERMINATE [R4], so it is still blocked.
+  const was = BLOCKS.has(d.before.decision);
+  const is = BLOCKS.has(d.after.decision);
+  if (is && !was) return 'new_block';
+  if (was && !is) return 'lifted_block';
+  if (d.after.decision === 'ask' && d.before.decision !== 'ask') return 'new_ask';
+  if (d.changes.includes('payload')) return 'changed_rewrite';
+  return 'other';
+}
+
+/** Zero counts. */
+export function emptyCounts(): BacktestCounts {
+  return { changed: 0, new_blocks: 0, lifted_blocks: 0, changed_rewrites: 0, new_asks: 0, other: 0 };
+}
+
+const COUNT_OF: Record<BacktestCategory, Exclude<keyof BacktestCounts, 'changed'>> = {
+  new_block: 'new_blocks',
+  lifted_block: 'lifted_blocks',
+  new_ask: 'new_asks',
+  changed_rewrite: 'changed_rewrites',
+  other: 'other',
+};
+
+/** Counts one difference of `category` into `counts`. */
+export function countDifference(counts: BacktestCounts, category: BacktestCategory): void {
+  counts.changed++;
+  counts[COUNT_OF[category]]++;
+}
+
+/** Adds `from` into `into`. */
+export function addCounts(into: BacktestCounts, from: BacktestCounts): void {
+  into.changed += from.changed;
+  into.new_blocks += from.new_blocks;
+  into.lifted_blocks += from.lifted_blocks;
+  into.changed_rewrites += from.changed_rewrites;
+  into.new_asks += from.new_asks;
+  into.other += from.other;
+}
+
+/** A pipeline diff's event difference as a backtest difference. */
+export function toBacktestDifference(e: EventDiff): BacktestDifference {
+  return { event_id: e.event_id, type: e.type, step: e.index + 1, category: backtestCategory(e), changes: e.changes, a: e.before, b: e.after };
+}
+
+/**
+ * Backtests one trace, fed an event at a time: both pipelines replayed by the pipeline diff [R12][B1], each
+ * difference categorised [B2], the new pipeline's coverage probed [B4].
+ * `const f = createFileBacktest(old, next); for (const e of events) f.push(e); f.result().new_blocks`
+ */
+export function createFileBacktest(before: CompiledPipeline, after: CompiledPipeline, options: FileBacktestOptions = {}): FileBacktest {
+  const probe = createCoverageProbe(after);
+  // The diff keeps no list here: differences are kept (up to the cap) in backtest form only.
+  const diff = createTraceDiff(before, after, { maxChanged: 0, observe: (_x, y) => probe.observe(y), ...(options.ids ? { ids: options.ids } : {}) });
+  const max = options.maxDifferences ?? Infinity;
+  const counts = emptyCounts();
+  const kept: BacktestDifference[] = [];
+  return {
+    push(event) {
+      const e = diff.push(event);
+      if (!e) return null;
+      const d = toBacktestDifference(e);
+      countDifference(counts, d.category);
+      if (kept.length < max) kept.push(d);
+      options.onDifference?.(d);
+      return d;
+    },
+    result() {
+      const r = diff.result();
+      // One implementation of "differs": the diff's own count must be ours [B1].
+      if (r.changed_count !== counts.changed) throw new Error(`backtest: counted ${counts.changed} differences, the diff ${r.changed_count}`);
+      return { events: r.events, ...counts, differences: kept, coverage: probe.result() };
+    },
+  };
+}
