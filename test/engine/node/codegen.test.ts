@@ -195,7 +195,7 @@ describe('generated dispatch (Node backend)', () => {
       { numRuns: 1000 },
     );
     expect(compiled).toBeGreaterThan(750); // most random documents are valid: the property is not vacuous
-  });
+  }, 120_000); // 1000 random pipelines compiled twice: ~15 s idle, 40-60 s on a loaded 2-core machine
 
   it('[D10][C1]-[C9][M7] each matcher alone: its generated condition passes exactly when its compiled one does', () => {
     fc.assert(
@@ -216,7 +216,7 @@ describe('generated dispatch (Node backend)', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 120_000);
 
   it('[D10] the generators reach blocks, asks, rewrites, budgets, async events and the index backend', () => {
     const seen = new Map<string, number>();
