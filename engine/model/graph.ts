@@ -120,22 +120,6 @@ export function reachable(graph: PipelineGraph, start: string, goal: string): bo
   return false;
 }
 
-/** Whether a node leads (through wires) to at least one handler (an explicit stack: chains may be long). */
-export function leadsToHandler(graph: PipelineGraph, id: string, seen = new Set<string>()): boolean {
-  const stack = [id];
-  seen.add(id);
-  while (stack.length > 0) {
-    for (const next of graph.outgoing.get(stack.pop()!) ?? []) {
-      if (graph.nodes.get(next)?.kind === 'handler') return true;
-      if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(next);
-      }
-    }
-  }
-  return false;
-}
-
 /** Every node from which some handler can be reached: one walk back from all handlers, linear in the graph. */
 export function leadingToHandlers(graph: PipelineGraph): Set<string> {
   const seen = new Set<string>();

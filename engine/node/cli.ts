@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { TRACE_FORMATS } from '../trace/detectTraceFormat.ts';
 import { CliError, EXIT, processIo, type Io } from './cliIo.ts';
+import { readStdin as readStdinText } from './readStdin.ts';
 
 const VERSION = pkg.version;
 
@@ -241,7 +242,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
 }
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code. Never throws. */
-export async function main(argv: string[], io: Io = processIo, readStdin: () => Promise<string> = stdinText): Promise<number> {
+export async function main(argv: string[], io: Io = processIo, readStdin: () => Promise<string> = readStdinText): Promise<number> {
   const result = { code: EXIT.ok as number };
   const program = buildProgram(io, result, readStdin);
   try {
@@ -279,18 +280,4 @@ async function hookUsageFailClosed(argv: string[], reason: string): Promise<{ ex
   if (agent === undefined || !isAgentId(agent)) return null;
   const { agentAdapter } = await import('../runtime/agentHook.ts');
   return agentAdapter(agent).failClosed(null, reason.replace(/^error: /, ''));
-}
-
-/** All of stdin as text, up to a limit; a terminal on stdin is no input. */
-async function stdinText(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const { MAX_STDIN_BYTES } = await import('./commands/claudeHookCommand.ts');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_STDIN_BYTES) throw new CliError(`stdin is larger than ${MAX_STDIN_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

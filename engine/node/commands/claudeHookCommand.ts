@@ -94,9 +94,6 @@ export function answerDeadlineMs(timeoutSeconds: number): number {
   return Math.max(50, ms - Math.min(2000, Math.max(100, ms * 0.1)));
 }
 
-/** Largest stdin read; a hook input is a few KB (tool_response can be larger). */
-export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
-
 export async function claudeHookCommand(
   pipelinePath: string,
   options: ClaudeHookOptions,

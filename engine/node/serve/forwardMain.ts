@@ -6,8 +6,7 @@ import { forwardHook } from './forwardHook.ts';
 import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
 import { agentAdapter } from '../../runtime/agentHook.ts';
 import { isAgentId } from '../../agents/types.ts';
-
-const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+import { readStdin } from '../readStdin.ts';
 
 /** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
 export async function forwardMain(argv: string[], agentCall = false): Promise<number | null> {
@@ -35,16 +34,4 @@ export async function forwardMain(argv: string[], agentCall = false): Promise<nu
   if (answer.stdout) process.stdout.write(answer.stdout);
   if (answer.stderr) process.stderr.write(answer.stderr);
   return answer.exitCode;
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of process.stdin) {
-    size += (c as Buffer).length;
-    if (size > MAX_STDIN_BYTES) throw new Error(`stdin is larger than ${MAX_STDIN_BYTES} bytes`);
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
