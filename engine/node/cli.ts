@@ -118,11 +118,19 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
 
   program
     .command('import')
-    .description('convert a recording (Claude Code, OpenTelemetry GenAI, SWE-agent, OpenHands) to trace v1 JSON Lines')
+    .description('convert a recording (Claude Code, Codex, Gemini CLI, Cline / Roo Code, OpenTelemetry GenAI, SWE-agent, OpenHands) to trace v1 JSON Lines')
     .argument('<file>', 'the recording')
     .addOption(fromOption())
     .option('-o, --output <file>', 'write the trace to this file instead of stdout')
     .action((f: string, opts) => run(async () => (await import('./commands/importCommand.ts')).importCommand(f, opts, io))());
+
+  program
+    .command('sessions')
+    .description("list the session files at each agent's default location (Claude Code, Codex, Gemini CLI, Cline, Roo Code): agent, date, size, events, path (read-only; see docs/sessions.md)")
+    .option('--agent <id>', 'only this agent: claude-code, codex, gemini-cli, cline, roo-code')
+    .option('--since <date>', 'only files changed since this date (e.g. 2026-03-01)')
+    .option('--json', 'one JSON object per file {agent, path, size, modified, events, format, problems}')
+    .action((opts) => run(async () => (await import('./commands/sessionsCommand.ts')).sessionsCommand(opts, io))());
 
   program
     .command('verify')

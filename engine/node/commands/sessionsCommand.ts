@@ -1,0 +1,50 @@
+// `hookwire sessions [--agent <id>] [--since <date>] [--json]`: the session files at each agent's default location (#29).
+import { CliError, EXIT, type Io } from '../cliIo.ts';
+import { importTraceFile } from '../readTraceFile.ts';
+import { findSessions, sessionLocations } from '../sessionLocations.ts';
+
+export interface SessionsOptions {
+  agent?: string;
+  since?: string;
+  json?: boolean;
+}
+
+/**
+ * Lists session files (read-only): agent, date, size, events (each file is imported, events counted and not
+ * kept) and path, which `hookwire import` and `backtest` accept. Exit 0, also when none is found.
+ */
+export async function sessionsCommand(options: SessionsOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const locations = sessionLocations(env);
+  if (options.agent && !locations.some((l) => l.agent === options.agent)) {
+    throw new CliError(`--agent ${options.agent}: not one of ${locations.map((l) => l.agent).join(', ')}`);
+  }
+  let since: Date | undefined;
+  if (options.since !== undefined) {
+    since = new Date(options.since);
+    if (Number.isNaN(since.getTime())) throw new CliError(`--since ${options.since}: not a date (use e.g. 2026-03-01)`);
+  }
+  const found = findSessions(locations, { ...(options.agent ? { agent: options.agent } : {}), ...(since ? { since } : {}) });
+  const rows = [];
+  for (const f of found) {
+    let events = 0;
+    const r = await importTraceFile(f.path, { onEvent: () => void events++ });
+    rows.push({ ...f, events, format: r.format, problems: r.problems.filter((p) => p.severity === 'error').length });
+  }
+  if (options.json) {
+    for (const r of rows) io.out(`${JSON.stringify(r)}\n`);
+    return EXIT.ok;
+  }
+  if (rows.length === 0) {
+    io.err(`no session files found${options.agent ? ` for ${options.agent}` : ''}; looked in:\n${locations.filter((l) => !options.agent || l.agent === options.agent).map((l) => `  ${l.agent}: ${l.root}`).join('\n')}\n`);
+    return EXIT.ok;
+  }
+  for (const r of rows) {
+    const note = r.format === null ? '  (not importable)' : r.problems > 0 ? `  (${r.problems} problems)` : '';
+    io.out(`${r.agent.padEnd(12)} ${r.modified.slice(0, 16).replace('T', ' ')}  ${formatSize(r.size).padStart(8)}  ${String(r.events).padStart(6)} events  ${r.path}${note}\n`);
+  }
+  return EXIT.ok;
+}
+
+function formatSize(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,77 @@
+// Where each agent keeps its session files by default, per OS (`hookwire sessions`, #29). Read-only.
+// HOME, XDG_CONFIG_HOME, APPDATA, CODEX_HOME and CLAUDE_CONFIG_DIR are honoured, so tests point it at a temp dir.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SessionLocation {
+  agent: string;
+  /** Where to look (the documented folder). */
+  root: string;
+  /** Folder levels below root that may hold files. */
+  depth: number;
+  /** The file name of a session file. */
+  file: RegExp;
+  /** Said in help and in the app: where the agent documents it. */
+  source: string;
+}
+
+export interface FoundSession {
+  agent: string;
+  path: string;
+  size: number;
+  /** Last modified, ISO. */
+  modified: string;
+}
+
+/** The default session folders on this machine for `env` and `platform`. */
+export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): SessionLocation[] {
+  const home = env.HOME ?? env.USERPROFILE ?? '';
+  // VS Code's user data: ~/.config/Code (Linux, XDG), ~/Library/Application Support/Code (macOS), %APPDATA%\Code (Windows).
+  const vscode = platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Code')
+    : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code')
+    : join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code');
+  const storage = join(vscode, 'User', 'globalStorage');
+  return [
+    // Claude Code: ~/.claude/projects/<project>/<session>.jsonl (CLAUDE_CONFIG_DIR moves ~/.claude).
+    { agent: 'claude-code', root: join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), 'projects'), depth: 1, file: /\.jsonl$/, source: 'Claude Code docs: ~/.claude/projects/<project>/<session-id>.jsonl' },
+    // Codex CLI: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (CODEX_HOME defaults to ~/.codex).
+    { agent: 'codex', root: join(env.CODEX_HOME ?? join(home, '.codex'), 'sessions'), depth: 3, file: /^rollout-.*\.jsonl$/, source: 'openai/codex: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl' },
+    // Gemini CLI 0.56: ~/.gemini/tmp/<project>/chats/session-*.jsonl (older: .json); subagents in chats/<parent id>/.
+    { agent: 'gemini-cli', root: join(home, '.gemini', 'tmp'), depth: 3, file: /^(session-.*\.jsonl?|[^/\\]+\.jsonl)$/, source: 'google-gemini/gemini-cli chatRecordingService.ts: ~/.gemini/tmp/<project_hash>/chats/session-*.jsonl' },
+    // Cline: VS Code globalStorage saoudrizwan.claude-dev/tasks/<id>/api_conversation_history.json (cline/cline disk.ts).
+    { agent: 'cline', root: join(storage, 'saoudrizwan.claude-dev', 'tasks'), depth: 1, file: /^api_conversation_history\.json$/, source: 'cline/cline src/core/storage/disk.ts: <VS Code globalStorage>/saoudrizwan.claude-dev/tasks/<id>/' },
+    // Roo Code: the same layout under rooveterinaryinc.roo-cline.
+    { agent: 'roo-code', root: join(storage, 'rooveterinaryinc.roo-cline', 'tasks'), depth: 1, file: /^api_conversation_history\.json$/, source: 'RooCodeInc/Roo-Code src/utils/storage.ts: <VS Code globalStorage>/rooveterinaryinc.roo-cline/tasks/<id>/' },
+  ];
+}
+
+/** Session files found at the locations (missing folders are skipped), newest first; `since` filters by modification time. */
+export function findSessions(locations: readonly SessionLocation[], options: { agent?: string; since?: Date } = {}): FoundSession[] {
+  const found: FoundSession[] = [];
+  for (const loc of locations) {
+    if (options.agent && loc.agent !== options.agent) continue;
+    walk(loc.root, loc.depth, (path, name) => {
+      if (!loc.file.test(name)) return;
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (!st?.isFile()) return;
+      if (options.since && st.mtime < options.since) return;
+      found.push({ agent: loc.agent, path, size: st.size, modified: st.mtime.toISOString() });
+    });
+  }
+  return found.sort((a, b) => (a.modified < b.modified ? 1 : a.modified > b.modified ? -1 : a.path < b.path ? -1 : 1));
+}
+
+function walk(dir: string, depth: number, onFile: (path: string, name: string) => void): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return; // not there, or not readable: nothing of this agent here
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (depth > 0) walk(path, depth - 1, onFile);
+    } else if (e.isFile()) onFile(path, e.name);
+  }
+}
