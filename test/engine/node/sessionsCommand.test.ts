@@ -19,7 +19,8 @@ function fakeHome(): { home: string; gemini: string; cline: string } {
   return { home, gemini, cline };
 }
 
-describe('hookwire sessions (real process, HOME pointed at a temp dir)', () => {
+// Each case starts several real processes (~1 s of CPU each on a shared 2-core machine): a generous timeout.
+describe('hookwire sessions (real process, HOME pointed at a temp dir)', { timeout: 60_000 }, () => {
   it('lists each file with agent, date, size, events and path; --agent and --since filter; nothing is written', async () => {
     const { home, gemini, cline } = fakeHome();
     const before = readFileSync(gemini, 'utf8');
