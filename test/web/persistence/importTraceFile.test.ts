@@ -72,7 +72,9 @@ describe('importing a trace file into the library', () => {
       const text = readFormat(name);
       const expected = importTrace(text, { fileName: name });
       const r = await importTraceFile(db, file(text, name), { id: name });
-      expect(r).toMatchObject({ status: 'ok', format: expected.format, events: expected.trace!.events.length });
+      // A fixture with a record the importer cannot read (a torn last line) is a partial import in both paths.
+      const status = expected.problems.some((p) => p.severity === 'error') ? 'partial' : 'ok';
+      expect(r).toMatchObject({ status, format: expected.format, events: expected.trace!.events.length, problems: expected.problems });
       const back = await readEventRange(db, (await readTraceRecord(db, name))!, 0, r.events);
       expect(back).toEqual(expected.trace!.events);
     }
