@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { demoPipeline } from '../demo/demoPipeline.ts';
+import { flowExamples } from '../demo/flowExamples.ts';
 import { emptyPipeline } from '../model/emptyPipeline.ts';
 import { listPipelines, uniquePipelineName } from '../persistence/library.ts';
 import { useServices } from '../services/AppServices.tsx';
@@ -36,6 +37,14 @@ export function LibraryPanel() {
           const doc = demoPipeline();
           await newPipeline({ ...doc, name: await uniquePipelineName(db, doc.name) });
         })()} title="Add a fresh copy of the demo pipeline" data-testid="library-demo">Demo</button>
+        <select className="input" value="" aria-label="Add a flow rule example" data-testid="library-flow-examples" title="Add a flow rule example (docs/flow-rules.md)"
+          onChange={(e) => {
+            const doc = flowExamples().find((d) => d.name === e.target.value);
+            if (doc) void (async () => newPipeline({ ...doc, name: await uniquePipelineName(db, doc.name) }))();
+          }}>
+          <option value="">Flow examples…</option>
+          {flowExamples().map((d) => <option key={d.name} value={d.name}>{d.name.replace(/^Flow: /, '')}</option>)}
+        </select>
       </div>
       <div className="side-scroll" data-testid="library">
         {entries === undefined ? null : entries.length === 0 ? (

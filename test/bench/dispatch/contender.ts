@@ -4,18 +4,37 @@
 // this process's CPU time (process.cpuUsage: user + system). Prints one JSON line: CPU µs per event of each
 // run, a hash of every event's (decision, deciding handler) for the parent to cross-check, the blocked
 // share, and (for hookwire) bytes allocated per event.
-import { compilePipeline, dispatch, explainEvent, handlerStatuses, initialState, type ConditionExplain, type HookEvent, type JsonObject } from '../../../engine/index.ts';
+import { compilePipeline, createReplayContext, stepEvent, dispatch, explainEvent, handlerStatuses, initialState, type ConditionExplain, type HookEvent, type JsonObject } from '../../../engine/index.ts';
 import { compileCel, compileSift } from '../baselines/libraries.ts';
 import { compileCondition, managerFor, type HookContext } from './hookManager.ts';
-import { makeEvents, makePipeline, type Workload } from './workload.ts';
+import { makeEvents, makePipeline, withFlowRules, type Workload } from './workload.ts';
 import { compileForNode } from '../../../engine/node/codegen/compileForNode.ts';
 
-export type ContenderName = 'seed' | 'hookwire' | 'hookwire-codegen' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
+export type ContenderName = 'seed' | 'hookwire' | 'step' | 'step-flow' | 'hookwire-codegen' | 'hookwire-fresh' | 'explain' | 'explain-status' | 'explain-read' | 'sift' | 'cel';
 type Decide = (e: HookEvent) => { decision: string; decided_by: string | null };
+
+/**
+ * Replay's step (`stepEvent`: dispatch, then what the session carries, flow memory included [F3]) over the
+ * events as one long run: the flow-rule cost case compares it on the workload's pipeline without and with
+ * five flow rules (test/bench/flow.bench.ts). Repeated passes go on from the carry (indexes keep counting).
+ */
+function stepDecider(doc: ReturnType<typeof makePipeline>): Decide {
+  const r = compilePipeline(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));
+  const ctx = createReplayContext(r.compiled);
+  let carry = ctx.initialCarry;
+  let index = 0;
+  return (e) => {
+    const out = stepEvent(ctx, carry, e, index++, null, false);
+    carry = out.carry;
+    return out.step;
+  };
+}
 
 export function decider(name: ContenderName, n: number, workload: Workload): Decide {
   const doc = makePipeline(n, workload);
   if (name === 'hookwire-codegen') return codegenDecider(doc);
+  if (name === 'step' || name === 'step-flow') return stepDecider(name === 'step' ? doc : withFlowRules(doc));
   if (name === 'hookwire' || name === 'hookwire-fresh' || name === 'explain' || name === 'explain-status' || name === 'explain-read') {
     const r = compilePipeline(doc);
     if (!r.ok) throw new Error(JSON.stringify(r.problems.slice(0, 3)));

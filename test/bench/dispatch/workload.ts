@@ -133,3 +133,24 @@ export function makePipeline(n: number, workload: Workload, seed = 11): Pipeline
   }
   return { format: 'hookwire.pipeline', version: 1, name: `bench-${workload}-${n}`, nodes, wires };
 }
+
+/**
+ * Five flow rules [F1] added to a workload's pipeline (one of each construct, and a sequence keyed by the
+ * command), wired to `tool.before_call`: what the flow-rule cost case of the benchmark adds.
+ */
+export function withFlowRules(doc: PipelineInput): PipelineInput {
+  const nodes: PipelineInput['nodes'] = [...doc.nodes, { id: 'fev', kind: 'event', pattern: 'tool.before_call' }];
+  const wires = [...doc.wires];
+  // Each rule decides the events behind its own matcher (as the docs' examples do); what it remembers it
+  // reads from every tool event.
+  const add = (id: string, decides: JsonObject, action: Extract<PipelineInput['nodes'][number], { kind: 'handler' }>['action']) => {
+    nodes.push({ id: `${id}-m`, kind: 'matcher', when: decides }, { id, kind: 'handler', name: id, order: 5, action });
+    wires.push({ from: 'fev', to: `${id}-m` }, { from: `${id}-m`, to: id });
+  };
+  add('f-secret', { 'payload.cmd': { prefix: 'curl' } }, { type: 'flow', rule: 'sequence', mark: { event: 'tool.after_call', when: { 'payload.cmd': { regex: '\\.env\\b' } } } });
+  add('f-taint', { 'payload.tool_name': { in: ['tool_1', 'tool_2'] } }, { type: 'flow', rule: 'flag', mark: { event: 'tool.after_call', when: { 'payload.cmd': { prefix: 'curl' } } }, clear: { event: 'agent.start' }, decision: 'ask' });
+  add('f-window', { 'payload.args.flags.force': true }, { type: 'flow', rule: 'window', mark: { event: 'tool.before_call', when: { 'payload.args.mode': 'write' } }, limit: 20, within_ms: 300_000 });
+  add('f-push', { 'payload.cmd': { prefix: 'git push' } }, { type: 'flow', rule: 'precondition', mark: { event: 'tool.after_call', when: { 'payload.cmd': { prefix: 'npm test' } } }, clear: { event: 'tool.before_call', when: { 'payload.args.mode': 'write' } } });
+  add('f-retry', { 'payload.cmd': { prefix: 'make' } }, { type: 'flow', rule: 'sequence', mark: { event: 'tool.after_call', when: { 'payload.cost': { gt: 99 } } }, same: { earlier: 'payload.cmd', now: 'payload.cmd' } });
+  return { ...doc, name: `${doc.name}-flow`, nodes, wires };
+}
