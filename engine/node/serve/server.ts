@@ -96,8 +96,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const sessions = new SessionHost(store, o.stateDir, o.flush ?? 'write', broadcast, log, limits);
   const rebuilt = await sessions.rebuild();
 
-  const token = randomBytes(32).toString('base64url');
   const tokenFile = join(o.stateDir, 'token');
+  // The token of the state dir survives a restart, so a printed `hookwire ui --live` address and a connected app
+  // stay good; delete the file for a new one. A file that is not a token we made (or readable by others) is replaced.
+  const token = (await keptToken(tokenFile)) ?? randomBytes(32).toString('base64url');
   await writePrivate(tokenFile, `${token}\n`);
   const tokenBuf = Buffer.from(`Bearer ${token}`);
   const started = Date.now();
@@ -466,6 +468,22 @@ function liveJson(s: LiveStep): JsonObject {
     duplicate: st.duplicate,
     not_reached: st.not_reached,
   };
+}
+
+/** The token a previous start wrote to `path`, when it is one (43 base64url characters, owner-only); else null. */
+async function keptToken(path: string): Promise<string | null> {
+  try {
+    const fh = await open(path, 'r');
+    try {
+      if (((await fh.stat()).mode & 0o077) !== 0) return null;
+      const text = (await fh.readFile('utf8')).trim();
+      return /^[A-Za-z0-9_-]{43}$/.test(text) ? text : null;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** Writes a file only its owner can read (the token). */
