@@ -2,7 +2,7 @@
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -67,12 +67,16 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
     const locked = join(dir, 'locked.hwtrace.jsonl');
     writeFileSync(locked, clean);
     mkdirSync(`${locked}.lock`);
+    // A live holder refreshes its lock (proper-lockfile touches it every stale/2): without that, a call that
+    // starts late on a loaded machine finds a lock older than 4 s, takes it over as a dead holder's, and passes.
+    const holder = setInterval(() => utimesSync(`${locked}.lock`, new Date(), new Date()), 500);
     const [b, h, z, l] = await Promise.all([
       hookwire(['claude-hook', p, '--record', bad], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', huge], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', '/dev/zero'], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', locked, '--lock-timeout', '300'], JSON.stringify(preToolUse('s', 'd'))),
     ]);
+    clearInterval(holder);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/line 3: not_json/);
     expect(h.code).toBe(2);
