@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { hookwire, spawnHookwire, tempDir } from '../node/runCli.ts';
+import { hookwire, spawnHookwire, spawnNode, tempDir, ROOT } from '../node/runCli.ts';
 import type { AgentId } from '../../../engine/agents/types.ts';
 import { NATIVE, foreignInput, type Call } from './nativeInputs.ts';
 
@@ -78,5 +78,20 @@ describe('[AG4] hookwire hook --agent, real processes', () => {
   it('[AG4] a usage error (an unknown option) still answers in the agent\'s block form', async () => {
     const r = await hookwire(['hook', '--agent', 'copilot', '--no-such-option', PIPELINE], { stdin: '{}' });
     expect([r.code, JSON.parse(r.stdout).permissionDecision]).toEqual([0, 'deny']);
+  }, 60_000);
+
+  it('[AG4] a crash outside the command (an uncaught exception) ends in the agent\'s block form, not Node\'s exit 1', async () => {
+    // The preload strikes once the hook input has been read (Buffer.concat of stdin), while the command works.
+    const dir = tempDir({
+      'throw.cjs': "const concat = Buffer.concat;\nBuffer.concat = function (...a) {\n  const out = concat.apply(this, a);\n  if (out.includes('rm -rf')) { Buffer.concat = concat; setImmediate(() => { throw new Error('simulated crash'); }); }\n  return out;\n};\n",
+    });
+    for (const agent of ['copilot', 'cursor', 'codex'] as AgentId[]) {
+      const input = JSON.stringify(NATIVE[agent]({ kind: 'shell', command: 'rm -rf /tmp/x' }));
+      const r = await spawnNode([join(ROOT, 'engine', 'node', 'bin.mjs'), 'hook', '--agent', agent, PIPELINE], (s) => s.end(input), { env: { NODE_OPTIONS: `--require ${join(dir, 'throw.cjs')}` } });
+      expect([agent, readAs(agent, r)]).toEqual([agent, 'block']);
+      expect(r.stdout + r.stderr).toContain('simulated crash');
+      if (agent === 'copilot') expect(r.code).toBe(0);
+      if (agent === 'codex') expect([r.code, r.stderr.trim() !== '']).toEqual([2, true]);
+    }
   }, 60_000);
 });
