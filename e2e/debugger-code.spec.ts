@@ -17,7 +17,7 @@ import { goToStep, key, stepView } from './debuggerHelpers.ts';
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-function withCode(name: string, source: string, pattern: string, extra: { timeout_ms?: number } = {}): Pipeline {
+function withCode(name: string, source: string, pattern: string, extra: { timeout_ms?: number; fuel?: number } = {}): Pipeline {
   const doc = demoPipeline();
   doc.name = name;
   doc.nodes.push(
@@ -73,9 +73,10 @@ test('a TypeScript code handler runs in the replay worker, and decides as the CL
   }
 });
 
-test('a handler that loops is stopped at its time limit on every event; the tab keeps answering', async ({ page }) => {
-  await importPipelineAndDebug(page, withCode('Loops forever', 'export default () => { for (;;) {} };', '*', { timeout_ms: 40 }));
-  // While the worker replays (40 ms per event, twice), the page steps, switches tabs and draws.
+test('a handler that loops runs out of fuel on every event; the tab keeps answering', async ({ page }) => {
+  // [S13] fuel decides, the same on any machine; the wall-clock net stays far away.
+  await importPipelineAndDebug(page, withCode('Loops forever', 'export default () => { for (;;) {} };', '*', { fuel: 200 }));
+  // While the worker replays (200 units of fuel per event, twice), the page steps, switches tabs and draws.
   await key(page, 'j');
   await expect(stepView(page, 1)).toBeVisible();
   await page.getByTestId('tab-breakpoints').click();
@@ -83,7 +84,7 @@ test('a handler that loops is stopped at its time limit on every event; the tab 
   await page.getByTestId('tab-timeline').click();
   const card = page.locator('[data-testid="handler-card"][data-handler="h-code"]');
   await expect(card).toHaveAttribute('data-status', 'error');
-  await expect(card.getByTestId('handler-error')).toContainText('timeout');
+  await expect(card.getByTestId('handler-error')).toContainText('fuel');
   await expect(card.getByTestId('handler-error')).toContainText('policy: block');
   await expect(page.getByTestId('step-outcome')).toHaveText('BLOCK_ACTION');
   // Every event gets its step: the last one too (agent.end is async, so the error is logged, not enforced).

@@ -1,16 +1,17 @@
 import type { HandlerNode, CodeSpec, MatcherNode } from '../model/pipelineTypes.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Scope } from '../match/path.ts';
-import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
+import { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
 import { readHandlerResult, readMatcherResult, sandboxInput } from '../sandbox/codeResult.ts';
 import type { ActionCompileOptions, CompiledAction } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
-/** Limits for one call: the handler's `timeout_ms` wins over the code's, then the default [S rules]. */
-function limitsOf(code: CodeSpec, handlerTimeout?: number): SandboxLimits {
+/** Limits for one call: the handler's `timeout_ms` and `fuel` win over the code's, then the defaults [S7][S13]. */
+function limitsOf(code: CodeSpec, handler?: Pick<HandlerNode, 'timeout_ms' | 'fuel'>): SandboxLimits {
   return {
-    timeoutMs: handlerTimeout ?? code.timeout_ms ?? DEFAULT_CODE_TIMEOUT_MS,
+    timeoutMs: handler?.timeout_ms ?? code.timeout_ms ?? DEFAULT_CODE_TIMEOUT_MS,
     memoryBytes: (code.memory_mb ?? DEFAULT_CODE_MEMORY_MB) * 1024 * 1024,
+    fuel: handler?.fuel ?? code.fuel ?? DEFAULT_CODE_FUEL,
   };
 }
 
@@ -32,7 +33,7 @@ export function compileCodeAction(node: HandlerNode, code: CodeSpec, at: JsonPat
   const program = compileProgram(options.sandbox, code, 'handler', node.name, at, problems, node.id, options.requireSandbox);
   const sandbox = options.sandbox;
   if (!program || !sandbox) return null;
-  const limits = limitsOf(code, node.timeout_ms);
+  const limits = limitsOf(code, node);
   return {
     rewrites: [],
     run: (scope: Scope) => {

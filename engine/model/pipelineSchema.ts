@@ -27,7 +27,8 @@ export const CodeLanguageSchema = z.enum(['js', 'ts']);
 export const CodeSpecSchema = z.strictObject({
   language: CodeLanguageSchema.default('ts'),
   source: z.string().max(200_000),
-  timeout_ms: z.number().int().min(1).max(60_000).optional().describe('Wall-clock limit for one call; default 50 ms.'),
+  timeout_ms: z.number().int().min(1).max(60_000).optional().describe('Wall-clock safety net for one call, far past the fuel [S13]; default 5000 ms.'),
+  fuel: z.number().int().min(1).max(10_000_000).optional().describe('Work limit of one call, the limit that decides, the same on every machine [S13]: units of about 10,000 interpreter steps or 10,000 characters/elements of built-in work; default 1000 (about 50 ms idle).'),
   memory_mb: z.number().min(1).max(512).optional().describe('Heap limit of the sandbox; default 32 MB.'),
 });
 
@@ -121,6 +122,7 @@ export const HandlerNodeSchema = z.strictObject({
   enabled: z.boolean().default(true),
   shadow: z.boolean().default(false).describe('Evaluated and reported, never enforced.'),
   timeout_ms: z.number().int().min(1).max(60_000).optional(),
+  fuel: z.number().int().min(1).max(10_000_000).optional().describe("A code handler's fuel [S13]; wins over its code's."),
   on_error: z.enum(['block', 'continue', 'terminate']).default('block').describe('What a sync handler error decides (fail closed by default).'),
   breaker: BreakerSchema.optional(),
   action: ActionSchema,

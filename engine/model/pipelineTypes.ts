@@ -29,8 +29,10 @@ export interface CodeSpecInput {
   /** Default `ts`. */
   language?: 'js' | 'ts';
   source: string;
-  /** Wall-clock limit for one call; default 50 ms. */
+  /** Wall-clock safety net for one call, far past the fuel [S13]; default 5000 ms. */
   timeout_ms?: number;
+  /** Work limit of one call, the limit that decides [S13]; default 1000 units (about 50 ms idle). */
+  fuel?: number;
   /** Heap limit of the sandbox; default 32 MB. */
   memory_mb?: number;
 }
@@ -201,6 +203,8 @@ export interface HandlerNodeInput {
   /** Evaluated and reported, never enforced; default false. */
   shadow?: boolean;
   timeout_ms?: number;
+  /** A code handler's fuel [S13]; wins over its code's `fuel`. */
+  fuel?: number;
   /** What a sync handler's error decides; default `block` (fail closed). */
   on_error?: 'block' | 'continue' | 'terminate';
   breaker?: Breaker;

@@ -1,5 +1,5 @@
 import { originalPosition, type Transpiled } from './transpile.ts';
-import type { CodeError, CodeErrorKind } from './types.ts';
+import { DEFAULT_CODE_FUEL, type CodeError, type CodeErrorKind, type SandboxLimits } from './types.ts';
 
 /**
  * Turns what QuickJS reports (an error's name, message and stack in the generated factory) into a
@@ -22,6 +22,7 @@ export function programFile(id: number): string {
 /** Which kind an error that escaped the runner is: QuickJS's own messages for its limits. */
 export function kindOfEscaped(message: string): CodeErrorKind {
   if (message === 'interrupted') return 'timeout';
+  if (message === 'out of fuel') return 'fuel';
   if (message === 'out of memory') return 'memory';
   if (message === 'stack overflow') return 'stack';
   return 'thrown';
@@ -29,10 +30,12 @@ export function kindOfEscaped(message: string): CodeErrorKind {
 
 const MB = 1024 * 1024;
 
-function readableMessage(raw: RawError, limits: { timeoutMs: number; memoryBytes: number }): string {
+function readableMessage(raw: RawError, limits: SandboxLimits): string {
   switch (raw.kind) {
+    case 'fuel':
+      return `the code ran out of fuel (${limits.fuel ?? DEFAULT_CODE_FUEL} units, a limit on work that is the same on every machine) and was stopped`;
     case 'timeout':
-      return `the code ran past its time limit of ${limits.timeoutMs} ms and was stopped`;
+      return `the code ran past the wall-clock safety net of ${limits.timeoutMs} ms (the machine was stalled, or the fuel is set very high) and was stopped`;
     case 'memory':
       return `the code ran out of memory (limit ${formatMb(limits.memoryBytes)})`;
     case 'stack':
@@ -62,10 +65,10 @@ export function userPosition(stack: string, id: number, code: Transpiled): { lin
 }
 
 /** A `CodeError` for a failure of program `id`, positioned in the user's source when the stack allows. */
-export function toCodeError(raw: RawError, id: number, code: Transpiled, limits: { timeoutMs: number; memoryBytes: number }): CodeError {
+export function toCodeError(raw: RawError, id: number, code: Transpiled, limits: SandboxLimits): CodeError {
   const error: CodeError = { kind: raw.kind, message: readableMessage(raw, limits) };
   const at = userPosition(raw.stack, id, code);
-  if (at && raw.kind === 'timeout') {
+  if (at && (raw.kind === 'timeout' || raw.kind === 'fuel')) {
     // QuickJS records a frame's position at calls, not at loop back-edges: a loop that runs out of time
     // reports where its function starts, not the loop. Said as that, never as the error's own line [S8].
     error.message += ` while running the function that starts at line ${at.line}`;

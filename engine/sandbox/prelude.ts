@@ -43,7 +43,7 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   var IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
   // ---- per-call state: the clock, the random seed, the log lines and the host deadline of the current call
-  var now = 0, seed = 0, logs = [], dropped = 0, deadline = 1 / 0;
+  var now = 0, seed = 0, logs = [], dropped = 0, deadline = 1 / 0, work = 0, budget = 1 / 0;
   var realNow = RealDate.now, indexOf = String.prototype.indexOf, slice = String.prototype.slice;
 
   // ---- clock [S6]: Date.now() and new Date() read the injected clock; local time is UTC everywhere
@@ -120,13 +120,19 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   // large string) would run far past the deadline before the host is asked. These wrappers read the host
   // clock (the real one, kept private here) before each such call. The error they throw is the one QuickJS
   // throws for an interrupt, so it reads as a timeout; code that catches it is stopped at the next poll.
+  function sizeOf(x) { return typeof x === 'string' || isArray(x) ? x.length : 0; }
   function timed(obj, names) {
     names.forEach(function (name) {
       var f = obj[name];
       if (typeof f !== 'function') return;
       var w = function () {
         if (realNow() > deadline) throw new Internal('interrupted');
-        return R.apply(f, this, arguments);
+        // Fuel [S13]: built-in work is counted in characters or elements handled, before and after the call.
+        if (work > budget) throw new Internal('out of fuel');
+        work += 1 + sizeOf(this) + sizeOf(arguments[0]);
+        var r = R.apply(f, this, arguments);
+        work += sizeOf(r);
+        return r;
       };
       defProp(w, 'name', { value: name });
       defProp(w, 'length', { value: f.length });
@@ -202,7 +208,7 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     try {
       if (e instanceof Internal) {
         var m = e.message;
-        kind = m === 'stack overflow' ? 'stack' : m === 'out of memory' ? 'memory' : m === 'interrupted' ? 'timeout' : 'thrown';
+        kind = m === 'stack overflow' ? 'stack' : m === 'out of memory' ? 'memory' : m === 'interrupted' ? 'timeout' : m === 'out of fuel' ? 'fuel' : 'thrown';
       }
       if (e instanceof Error) {
         name = S(e.name); message = S(e.message);
@@ -238,10 +244,10 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   function run(s) {
     var out;
     try {
-      var h = header(s, 4); // id, now, seed, deadline
-      deadline = h[3];
+      var h = header(s, 5); // id, now, seed, deadline, built-in work budget
+      deadline = h[3]; budget = h[4]; work = 0;
       var fn = begin(h[0], h[1], h[2]);
-      out = typeof fn === 'function' ? encode(fn(parse(slice.call(s, h[4])))) : noDefault(fn);
+      out = typeof fn === 'function' ? encode(fn(parse(slice.call(s, h[5])))) : noDefault(fn);
     } catch (e) { deadline = 1 / 0; out = 'e' + describe(e); }
     deadline = 1 / 0;
     return out + takeLogs();
@@ -249,8 +255,8 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   function probe(s) {
     var out;
     try {
-      var h = header(s, 2); // id, deadline
-      deadline = h[1];
+      var h = header(s, 3); // id, deadline, built-in work budget
+      deadline = h[1]; budget = h[2]; work = 0;
       var fn = begin(h[0], 0, 0);
       out = typeof fn === 'function' ? 'o' : noDefault(fn);
     } catch (e) { deadline = 1 / 0; out = 'e' + describe(e); }
@@ -258,6 +264,9 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     return out + takeLogs();
   }
   function define(id, factory) { factories.set(id, factory); }
+  // Runs until the host's interrupt handler stops it: QuickJS then restarts its poll countdown, so the next call
+  // starts from the same point whatever ran before (quickjsVm.ts, drainPolls) [S13].
+  function spin() { for (;;) {} }
   function release(id) { factories.delete(id); }
 
   // ---- harden [S6]: tame the "override mistake" for a few names, then freeze everything reachable
@@ -297,5 +306,5 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     roots.push(getProto(o));
     freeze(o);
   }
-  return { run: run, probe: probe, takeLogs: takeLogs, define: define, release: release };
+  return { run: run, probe: probe, takeLogs: takeLogs, define: define, release: release, spin: spin };
 })()`;

@@ -3,10 +3,10 @@ import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage, type JsonObject } from '../m
 import { JSON_LIMITS, jsonLimitBreach } from '../model/jsonLimits.ts';
 import { programFile, toCodeError } from './codeErrors.ts';
 import type { HeapGuard } from './heapGuard.ts';
-import { callWire, closeVm, decodeReply, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
+import { callWire, closeVm, decodeReply, drainPolls, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
 import { transpile, type Transpiled } from './transpile.ts';
 import {
-  DEFAULT_CODE_MEMORY_MB,
+  DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB,
   type CodeError, type CompileOptions, type CompileResult, type Sandbox, type SandboxCallResult, type SandboxLimits, type SandboxProgram,
 } from './types.ts';
 
@@ -56,6 +56,8 @@ const MB = 1024 * 1024;
 const SANDBOX_INPUT_LIMITS = { ...JSON_LIMITS, depth: MAX_JSON_DEPTH + 4, totalChars: 2 * JSON_LIMITS.totalChars };
 /** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
 export const COMPILE_TIMEOUT_MS = 1000;
+/** Fuel for running a module's top level at compile time when `CompileOptions.limits` does not say [S13]. */
+export const COMPILE_FUEL = 20_000;
 
 /**
  * Makes a sandbox on a loaded QuickJS module. `compile` and `call` are synchronous and never throw for
@@ -65,7 +67,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
   const clock = options.clock ?? Date.now;
   const maxStack = options.maxStackBytes ?? 256 * 1024;
   // Generous by default: a top level is declarations, and a load must not fail because the machine was busy.
-  const defaultCompileLimits = options.compileLimits ?? { timeoutMs: COMPILE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * MB };
+  const defaultCompileLimits = options.compileLimits ?? { timeoutMs: COMPILE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * MB, fuel: COMPILE_FUEL };
   const programs = new WeakMap<SandboxProgram, Program>();
   let live = 0;
   let nextId = 1;
@@ -104,9 +106,12 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     if (limits) {
       setVmMemory(m, limits.memoryBytes);
       guard?.limit(limits.memoryBytes);
+      m.polls = 0;
+      m.fuel = limits.fuel ?? DEFAULT_CODE_FUEL;
       m.deadline = clock() + limits.timeoutMs;
     } else {
       m.deadline = Infinity;
+      m.fuel = Infinity;
       guard?.limit(Infinity);
     }
   }
@@ -161,23 +166,39 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const error = defineIn(m, p);
       if (error) return { reply: { ok: false, error }, logs: [] };
     }
+    let { out, nearFuel } = once(m, fn, arg, p, limits);
+    // [S13] The verdict was within one poll of the fuel, where the calls before this one could tip it: decide
+    // it again from the drained countdown, the same start in every history.
+    if (nearFuel) {
+      drainPolls(m);
+      ({ out } = once(m, fn, arg, p, limits));
+    }
+    // After running out of memory, or with promise jobs left queued (code that used async), start clean.
+    if ((!out.reply.ok && out.reply.error.kind === 'memory') || m.rt.hasPendingJob()) retire(true);
+    return out;
+  }
+
+  /** One run of a runner function; `nearFuel`: its fuel verdict could differ by the poll countdown it started at. */
+  function once(m: Vm, fn: (m: Vm) => QuickJSHandle, arg: (m: Vm) => QuickJSHandle, p: Program, limits: SandboxLimits): { out: { reply: Reply; logs: string[] }; nearFuel: boolean } {
     const argument = arg(m);
     limitTo(m, limits);
     const result = m.ctx.callFunction(fn(m), m.ctx.undefined, argument);
+    const polls = m.polls;
+    const fuel = m.fuel;
     limitTo(m, null);
     argument.dispose();
     let out: { reply: Reply; logs: string[] };
     if (result.error) {
       const raw = readEscaped(m, result.error); // limits were lifted just above
+      // QuickJS says "interrupted" for both: past the fuel it is the work limit, else the wall-clock net.
+      if (raw.kind === 'timeout' && polls > fuel) raw.kind = 'fuel';
       out = { reply: { ok: false, error: toCodeError(raw, p.id, p.code, limits) }, logs: leftoverLogs(m) };
     } else {
       const text = m.ctx.getString(result.value);
       result.value.dispose();
       out = decodeReply(text, p.id, p.code, limits);
     }
-    // After running out of memory, or with promise jobs left queued (code that used async), start clean.
-    if ((!out.reply.ok && out.reply.error.kind === 'memory') || m.rt.hasPendingJob()) retire(true);
-    return out;
+    return { out, nearFuel: polls >= fuel };
   }
 
   function compile(source: string, options: CompileOptions): CompileResult {
@@ -191,7 +212,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
       const error = defineIn(m, p);
       if (error) return { ok: false, error };
       // Run the top level once, so a missing default export or an import fails at load time [S1].
-      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newString(probeWire(p.id, p.limits.timeoutMs)), p, p.limits);
+      const probed = invoke((mm) => mm.probe, (mm) => mm.ctx.newString(probeWire(p.id, p.limits.timeoutMs, p.limits.fuel ?? DEFAULT_CODE_FUEL)), p, p.limits);
       if (!probed.reply.ok) {
         release({ id: p.id, role: options.role, name: options.name }, p);
         return { ok: false, error: probed.reply.error };
@@ -221,7 +242,7 @@ export function createQuickJSSandbox(module: QuickJSWASMModule, options: QuickJS
     if (big) return { ok: false, error: { kind: 'too_large', message: `the handler's input: ${big.message}` }, logs: [], duration_ms: 0 };
     calls++;
     try {
-      const wire = callWire(p.id, input, limits.timeoutMs);
+      const wire = callWire(p.id, input, limits.timeoutMs, limits.fuel ?? DEFAULT_CODE_FUEL);
       const { reply, logs } = invoke((m) => m.run, (m) => m.ctx.newString(wire), p, limits);
       return reply.ok ? { ok: true, value: reply.value, logs, duration_ms: elapsed() } : { ok: false, error: reply.error, logs, duration_ms: elapsed() };
     } catch (e) {

@@ -3,7 +3,7 @@ import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/
 import { kindOfEscaped, toCodeError, type RawError } from './codeErrors.ts';
 import { MAX_RESULT_CHARS, PRELUDE_FILENAME, PRELUDE_SOURCE, SEP } from './prelude.ts';
 import type { Transpiled } from './transpile.ts';
-import type { CodeError, SandboxLimits } from './types.ts';
+import { BUILTIN_WORK_PER_FUEL, type CodeError, type SandboxLimits } from './types.ts';
 
 /**
  * One QuickJS runtime and context with the prelude loaded, and the low-level reads and writes of the wire
@@ -18,10 +18,16 @@ export interface Vm {
   takeLogs: QuickJSHandle;
   define: QuickJSHandle;
   release: QuickJSHandle;
+  spin: QuickJSHandle;
   /** Programs defined in this context (a fresh one redefines them lazily). */
   defined: Set<number>;
-  /** Host clock time past which the interrupt handler stops the code. */
+  /** Host clock time past which the interrupt handler stops the code (the safety net [S13]). */
   deadline: number;
+  /** Interrupt polls of the current call, and how many it may take: the fuel [S13]. */
+  polls: number;
+  fuel: number;
+  /** True while drainPolls spins: the next poll stops it. */
+  draining: boolean;
   /** The QuickJS memory limit currently set. */
   memory: number;
 }
@@ -33,8 +39,10 @@ export function openVm(wasm: QuickJSWASMModule, maxStackBytes: number, clock: ()
   const rt = wasm.newRuntime();
   rt.setMaxStackSize(maxStackBytes);
   const ctx = rt.newContext();
-  const vm = { rt, ctx, deadline: Infinity, memory: UNLIMITED, defined: new Set<number>() } as Vm;
-  rt.setInterruptHandler(() => clock() > vm.deadline);
+  const vm = { rt, ctx, deadline: Infinity, memory: UNLIMITED, defined: new Set<number>(), polls: 0, fuel: Infinity, draining: false } as Vm;
+  // [S13] QuickJS calls this every ~10,000 interpreter steps: counting the calls is the fuel meter, the same on
+  // every machine and under any load; the clock is only the far safety net.
+  rt.setInterruptHandler(() => vm.draining || ++vm.polls > vm.fuel || clock() > vm.deadline);
   const prelude = ctx.evalCode(PRELUDE_SOURCE, PRELUDE_FILENAME);
   if (prelude.error) {
     const why = JSON.stringify(ctx.dump(prelude.error));
@@ -49,7 +57,8 @@ export function openVm(wasm: QuickJSWASMModule, maxStackBytes: number, clock: ()
   vm.takeLogs = ctx.getProp(runner, 'takeLogs');
   vm.define = ctx.getProp(runner, 'define');
   vm.release = ctx.getProp(runner, 'release');
-  vm.handles = [runner, vm.run, vm.probe, vm.takeLogs, vm.define, vm.release];
+  vm.spin = ctx.getProp(runner, 'spin');
+  vm.handles = [runner, vm.run, vm.probe, vm.takeLogs, vm.define, vm.release, vm.spin];
   return vm;
 }
 
@@ -68,6 +77,22 @@ export function setVmMemory(vm: Vm, bytes: number): void {
   if (vm.memory !== bytes) {
     vm.rt.setMemoryLimit(bytes);
     vm.memory = bytes;
+  }
+}
+
+/**
+ * Restarts QuickJS's poll countdown [S13]: it runs across calls, so the polls a call takes depend on the calls
+ * before it by one poll either way. Spinning until the next poll leaves the countdown where every drained
+ * call starts, so a call whose fuel verdict was within that one poll is run again from here and decides the
+ * same in any history, any process, Node or browser.
+ */
+export function drainPolls(vm: Vm): void {
+  vm.draining = true;
+  try {
+    const r = vm.ctx.callFunction(vm.spin, vm.ctx.undefined);
+    (r.error ?? r.value).dispose();
+  } finally {
+    vm.draining = false;
   }
 }
 
@@ -111,18 +136,19 @@ export function seedOf(input: JsonObject): number {
 }
 
 /**
- * The runner's argument for one call: `id SEP now SEP seed SEP deadline SEP inputJson`. The deadline is on
- * `Date.now()`, the clock QuickJS itself reads (see prelude.ts, "slow built-ins").
+ * The runner's argument for one call: `id SEP now SEP seed SEP deadline SEP builtinBudget SEP inputJson`. The
+ * deadline is on `Date.now()`, the clock QuickJS itself reads (see prelude.ts, "slow built-ins"); the budget is
+ * the built-in work the fuel allows [S13].
  */
-export function callWire(id: number, input: JsonObject, timeoutMs: number): string {
+export function callWire(id: number, input: JsonObject, timeoutMs: number, fuel: number): string {
   const now = ownGet(input, 'now');
   const clock = typeof now === 'number' && Number.isFinite(now) ? now : 0;
-  return `${id}${SEP}${clock}${SEP}${seedOf(input)}${SEP}${Date.now() + timeoutMs}${SEP}${JSON.stringify(input)}`;
+  return `${id}${SEP}${clock}${SEP}${seedOf(input)}${SEP}${Date.now() + timeoutMs}${SEP}${fuel * BUILTIN_WORK_PER_FUEL}${SEP}${JSON.stringify(input)}`;
 }
 
-/** The runner's argument for running a module's top level: `id SEP deadline`. */
-export function probeWire(id: number, timeoutMs: number): string {
-  return `${id}${SEP}${Date.now() + timeoutMs}${SEP}`;
+/** The runner's argument for running a module's top level: `id SEP deadline SEP builtinBudget`. */
+export function probeWire(id: number, timeoutMs: number, fuel: number): string {
+  return `${id}${SEP}${Date.now() + timeoutMs}${SEP}${fuel * BUILTIN_WORK_PER_FUEL}${SEP}`;
 }
 
 export type Reply = { ok: true; value: JsonValue | undefined } | { ok: false; error: CodeError };

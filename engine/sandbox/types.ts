@@ -45,14 +45,18 @@ export interface SandboxProgram {
 export type CompileResult = { ok: true; program: SandboxProgram } | { ok: false; error: CodeError };
 
 export interface SandboxLimits {
+  /** The wall-clock safety net [S13]: far past what the fuel allows; when it fires the error is `timeout`. */
   timeoutMs: number;
   memoryBytes: number;
+  /** The work limit that decides [S13], in fuel units (one QuickJS interrupt poll each); default DEFAULT_CODE_FUEL. */
+  fuel?: number;
 }
 
 export type CodeErrorKind =
   | 'syntax' // does not compile (line/column in the user's source)
   | 'thrown' // the code threw
-  | 'timeout' // interrupted at the deadline
+  | 'fuel' // ran out of fuel: the work limit [S13], the same on every machine and under any load
+  | 'timeout' // stopped by the wall-clock safety net [S13] (depends on the machine: recorded, not re-timed)
   | 'memory' // out of memory
   | 'stack' // too much recursion
   | 'invalid_result' // returned something that is not a valid result
@@ -71,7 +75,20 @@ export type SandboxCallResult =
   | { ok: true; value: JsonValue | undefined; logs: string[]; duration_ms: number }
   | { ok: false; error: CodeError; logs: string[]; duration_ms: number };
 
-export const DEFAULT_CODE_TIMEOUT_MS = 50;
+/**
+ * The wall-clock safety net of one call [S13]: 100x what the default fuel takes on an idle machine here (about
+ * 50 ms). Measured: on this 2-core machine shared by many test runs (load average 15) the default fuel took up
+ * to ~3 s, and a net of 1 s fired first; only a machine stalled far beyond that meets 5 s.
+ */
+export const DEFAULT_CODE_TIMEOUT_MS = 5000;
+/**
+ * Fuel of one call [S13]: one unit is one QuickJS interrupt poll (about 5,000 loop iterations or 10,000
+ * function calls), or 10,000 units of built-in work (characters or elements handled by a string, array, JSON
+ * or Object built-in). 1000 units take about 50 ms on an idle machine (the old wall-clock default).
+ */
+export const DEFAULT_CODE_FUEL = 1000;
+/** Built-in work (characters or elements) per unit of fuel [S13]. */
+export const BUILTIN_WORK_PER_FUEL = 10_000;
 export const DEFAULT_CODE_MEMORY_MB = 32;
 
 /** What a handler sees: the event, the payload as rewritten by earlier handlers, the trace state, the time. */

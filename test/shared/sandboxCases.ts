@@ -44,7 +44,10 @@ const MB = 1024 * 1024;
  * 50 ms limit can strike code that normally takes 1 ms, so only the limit cases use the 50 ms default.
  */
 export const CASE_LIMITS: SandboxLimits = { timeoutMs: 5000, memoryBytes: 32 * MB };
-const FAST: SandboxLimits = { timeoutMs: 50, memoryBytes: 32 * MB };
+/** The fuel decides [S13]; the wall-clock net is far away, so the outcome is the same on any machine under any load. */
+const FAST: SandboxLimits = { timeoutMs: 60_000, memoryBytes: 32 * MB, fuel: 200 };
+/** Fuel so high that the wall-clock net of 20 ms fires first: what a stalled machine meets [S13]. */
+const NET: SandboxLimits = { timeoutMs: 20, memoryBytes: 32 * MB, fuel: 10_000_000 };
 const h = (source: string, language: 'js' | 'ts' = 'ts'): CodeSpec => ({ source, language, role: 'handler', name: 'case' });
 const m = (source: string, language: 'js' | 'ts' = 'ts'): CodeSpec => ({ source, language, role: 'matcher', name: 'case' });
 const err = (stage: CodeStage, kind: CodeErrorKind, more: { line?: number; column?: number; includes?: string } = {}) => ({ error: { stage, kind, ...more } });
@@ -113,17 +116,18 @@ export const SANDBOX_CASES: SandboxCase[] = [
 
   // ---- S7: limits
   // (QuickJS knows the interrupted function, not always the loop's line, so no line is asserted.)
-  { name: '[S7] an infinite loop is stopped at the deadline', spec: h('export default () => {\n  let i = 0;\n  while (true) { i++; }\n};', 'js'), limits: FAST, expect: err('call', 'timeout', { includes: 'time limit of 50 ms' }) },
-  { name: '[S7] a catastrophic regular expression is stopped at the deadline', spec: m('export default () => /(a+)+$/.test("a".repeat(40) + "!")', 'js'), limits: FAST, expect: err('call', 'timeout') },
+  { name: '[S13] an infinite loop runs out of fuel', spec: h('export default () => {\n  let i = 0;\n  while (true) { i++; }\n};', 'js'), limits: FAST, expect: err('call', 'fuel', { includes: 'ran out of fuel (200 units' }) },
+  { name: '[S13] an infinite loop with fuel to spare meets the wall-clock net', spec: h('export default () => {\n  for (;;) {}\n};', 'js'), limits: NET, expect: err('call', 'timeout', { includes: 'wall-clock safety net of 20 ms' }) },
+  { name: '[S13] a catastrophic regular expression runs out of fuel', spec: m('export default () => /(a+)+$/.test("a".repeat(40) + "!")', 'js'), limits: FAST, expect: err('call', 'fuel') },
   {
-    name: '[S7] a loop around a slow built-in is stopped near the deadline, even when it catches',
+    name: '[S7] a loop around a slow built-in runs out of fuel, even when it catches',
     spec: h('const s = "ab".repeat(1 << 16);\nexport default () => {\n  for (;;) { try { s.split("").join(""); } catch { /* swallowed */ } }\n};', 'js'),
     limits: FAST,
-    expect: err('call', 'timeout'),
+    expect: err('call', 'fuel'),
   },
   { name: '[S7] a memory bomb runs out of memory', spec: h('export default () => {\n  const keep = [];\n  while (true) keep.push(new Uint8Array(1 << 20));\n};', 'js'), limits: { timeoutMs: 5000, memoryBytes: 8 * MB }, expect: err('call', 'memory', { line: 3, includes: 'out of memory (limit 8 MB)' }) },
   { name: '[S7] deep recursion overflows the stack, not the host', spec: h('function down(n: number): number { return down(n + 1) + 1; }\nexport default () => down(0);'), expect: err('call', 'stack', { line: 1, includes: 'too much recursion' }) },
-  { name: '[S7] a loop in the top level is stopped too', spec: h('while (true) {}\nexport default () => 1;', 'js'), limits: FAST, expect: err('compile', 'timeout', { includes: 'starts at line 1' }) },
+  { name: '[S13] a loop in the top level runs out of fuel too', spec: h('while (true) {}\nexport default () => 1;', 'js'), limits: FAST, expect: err('compile', 'fuel', { includes: 'starts at line 1' }) },
 
   // ---- S2, S3: what code sees
   {
