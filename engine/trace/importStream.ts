@@ -268,25 +268,12 @@ function recordsBody(format: TraceFormat, imp: RecordImporter, maxLineChars: num
       stopped: false,
     };
   }
-  const parts: string[] = [];
-  const cap = capped(format, maxDocChars, problems);
-  return {
-    push(t) {
-      if (cap.add(t.length)) parts.push(t);
-      else parts.length = 0;
-    },
-    end() {
-      if (cap.over) return failure(format, problems);
-      const doc = parseJsonDocument(parts.join(''));
-      parts.length = 0;
-      if (!doc.ok) return failure(format, [...problems, doc.problem]);
-      imp.record(doc.value, 1);
-      return finish(1);
-    },
-    get stopped() {
-      return cap.over;
-    },
-  };
+  return wholeDocument(format, maxDocChars, problems, (text) => {
+    const doc = parseJsonDocument(text);
+    if (!doc.ok) return failure(format, [...problems, doc.problem]);
+    imp.record(doc.value, 1);
+    return finish(1);
+  });
 }
 
 /** Buffered parsed records, capped by the text they came from. */
@@ -381,6 +368,21 @@ function spanStreamBody(
 
 function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxChars: number, early: TraceProblem[]): Body {
   const problems = [...early];
+  return wholeDocument(format, maxChars, problems, (text) => {
+    const doc = parseJsonDocument(format === 'otel-genai' ? quoteOtelIds(text) : text);
+    if (!doc.ok) return failure(format, [...problems, doc.problem]);
+    const result =
+      format === 'otel-genai' ? importOtelGenai(doc.value, importer)
+      : format === 'swe-agent' ? importSweAgent(doc.value, importer)
+      : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
+      : format === 'cline' ? importCline(doc.value, importer)
+      : importOpenHands(doc.value, importer);
+    return deliver(format, result, onEvent, problems);
+  });
+}
+
+/** A body that gathers one whole document, up to the cap, and hands its text to `done` at the end. */
+function wholeDocument(format: TraceFormat, maxChars: number, problems: TraceProblem[], done: (text: string) => ImportTraceOutcome): Body {
   const parts: string[] = [];
   const cap = capped(format, maxChars, problems);
   return {
@@ -392,15 +394,7 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
       if (cap.over) return failure(format, problems);
       const text = parts.join('');
       parts.length = 0;
-      const doc = parseJsonDocument(format === 'otel-genai' ? quoteOtelIds(text) : text);
-      if (!doc.ok) return failure(format, [...problems, doc.problem]);
-      const result =
-        format === 'otel-genai' ? importOtelGenai(doc.value, importer)
-        : format === 'swe-agent' ? importSweAgent(doc.value, importer)
-        : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
-        : format === 'cline' ? importCline(doc.value, importer)
-        : importOpenHands(doc.value, importer);
-      return deliver(format, result, onEvent, problems);
+      return done(text);
     },
     get stopped() {
       return cap.over;
