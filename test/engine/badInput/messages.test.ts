@@ -32,7 +32,7 @@ describe('[V2][C5] messages', () => {
 
   it('[V2] schema messages do not repeat the path, and suggest what was meant', () => {
     expect(problems(doc([{ id: 'h', kind: 'handler', name: 'h', action: { type: 'log' } }]))).toEqual([
-      { code: 'schema', path: 'nodes/0/action/type', message: '"log" is not a handler action type; did you mean "audit"? (one of block, terminate, stop, ask, add_context, rewrite, audit, budget, code)' },
+      { code: 'schema', path: 'nodes/0/action/type', message: '"log" is not a handler action type; did you mean "audit"? (one of block, terminate, stop, ask, add_context, rewrite, audit, budget, code, flow)' },
     ]);
     expect(problems(doc([{ id: 'h', kind: 'handler', name: 'h', oder: 3, action: { type: 'audit' } }]))).toEqual([
       { code: 'unknown_field', path: 'nodes/0/oder', message: 'unknown field "oder"; did you mean "order"?' },
