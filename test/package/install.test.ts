@@ -5,7 +5,7 @@
 // Built and installed once (beforeAll); the checks share it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { compilePipeline, PIPELINE_SCHEMA_ID } from '../../engine/index.ts';
@@ -170,6 +170,10 @@ describe('the packed package, installed into a fresh project', () => {
     // locked by another call for good, a 1 s hook exits at its deadline, not after the 30 s lock wait.
     writeFileSync(join(project, 'held.jsonl'), '');
     mkdirSync(join(project, 'held.jsonl.lock'));
+    // A live holder keeps its lock fresh; dated an hour ahead, it stays fresh however late the call starts on a
+    // loaded machine (else, older than the 4 s stale limit, it is taken over as a dead holder's).
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(join(project, 'held.jsonl.lock'), ahead, ahead);
     const t0 = Date.now();
     const late = hookwire(['claude-hook', 'guard.pipeline.json', '--record', 'held.jsonl', '--timeout', '1', '--lock-timeout', '30000'], JSON.stringify(HOOK_INPUTS.PreToolUse));
     const took = Date.now() - t0;
