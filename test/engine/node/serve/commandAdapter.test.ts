@@ -101,6 +101,10 @@ async function lockedRecording(run: (args: string[], stdin: string) => Promise<R
   expect(verdict(await run(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse(session, 'a'))))).toBe('allow');
   const clean = readFileSync(rec, 'utf8');
   mkdirSync(`${rec}.lock`);
+  // Held by a live call, which keeps it fresh: dated ahead, it is never taken over as stale (4 s) however late
+  // the waiting call starts on a loaded machine.
+  const ahead = new Date(Date.now() + 3_600_000);
+  utimesSync(`${rec}.lock`, ahead, ahead);
   return { p, rec, clean };
 }
 
