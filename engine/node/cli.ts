@@ -126,7 +126,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
 
   program
     .command('sessions')
-    .description("list the session files at each agent's default location (Claude Code, Codex, Gemini CLI, Cline, Roo Code): agent, date, size, events, path (read-only; see docs/sessions.md)")
+    .description("list the session files at each agent's default location (Claude Code, Codex, Gemini CLI, Cline, Roo Code, Copilot CLI, …): agent, date, size, events, path (read-only; see docs/sessions.md)")
     .option('--agent <id>', 'only this agent: claude-code, codex, gemini-cli, cline, roo-code')
     .option('--since <date>', 'only files changed since this date (e.g. 2026-03-01)')
     .option('--json', 'one JSON object per file {agent, path, size, modified, events, format, problems}')

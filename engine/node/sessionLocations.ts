@@ -1,5 +1,5 @@
 // Where each agent keeps its session files by default, per OS (`hookwire sessions`, #29). Read-only.
-// HOME, XDG_CONFIG_HOME, APPDATA, CODEX_HOME and CLAUDE_CONFIG_DIR are honoured, so tests point it at a temp dir.
+// HOME, XDG_CONFIG_HOME, APPDATA, CODEX_HOME, COPILOT_HOME and CLAUDE_CONFIG_DIR are honoured, so tests point it at a temp dir.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -42,6 +42,9 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     { agent: 'cline', root: join(storage, 'saoudrizwan.claude-dev', 'tasks'), depth: 1, file: /^api_conversation_history\.json$/, source: 'cline/cline src/core/storage/disk.ts: <VS Code globalStorage>/saoudrizwan.claude-dev/tasks/<id>/' },
     // Roo Code: the same layout under rooveterinaryinc.roo-cline.
     { agent: 'roo-code', root: join(storage, 'rooveterinaryinc.roo-cline', 'tasks'), depth: 1, file: /^api_conversation_history\.json$/, source: 'RooCodeInc/Roo-Code src/utils/storage.ts: <VS Code globalStorage>/rooveterinaryinc.roo-cline/tasks/<id>/' },
+    // GitHub Copilot CLI: $COPILOT_HOME/session-state/<sessionId>/events.jsonl, COPILOT_HOME defaulting to ~/.copilot
+    // (github/copilot-sdk v1.0.9 docs/features/agent-loop.md, docs/setup/multi-tenancy.md).
+    { agent: 'copilot-cli', root: join(env.COPILOT_HOME ?? join(home, '.copilot'), 'session-state'), depth: 1, file: /^events\.jsonl$/, source: 'github/copilot-sdk docs/features/agent-loop.md: ~/.copilot/session-state/<sessionId>/events.jsonl' },
   ];
 }
 

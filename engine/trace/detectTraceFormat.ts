@@ -13,11 +13,12 @@ export type TraceFormat =
   | 'mini-swe-agent'
   | 'openhands'
   | 'gemini-cli'
-  | 'cline';
+  | 'cline'
+  | 'copilot-cli';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli', 'cline',
+  'gemini-cli', 'cline', 'copilot-cli',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -34,6 +35,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   openhands: 'OpenHands event stream (JSON)',
   'gemini-cli': 'Gemini CLI chat recording (session-*.jsonl, or the older session-*.json)',
   cline: 'Cline / Roo Code task history (api_conversation_history.json)',
+  'copilot-cli': 'GitHub Copilot CLI session events (session-state/<id>/events.jsonl)',
 };
 
 /**
@@ -63,6 +65,8 @@ const FIRST_KEY = /^\{\s*"([^"\\]{1,100})"\s*:/;
 /** A pipeline document: `"format": "hookwire.pipeline"` among the first keys (after `$schema`, say). */
 const PIPELINE_DOC = /^\{(?:\s*"(?:[^"\\]|\\.)*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)\s*,)*\s*"format"\s*:\s*"hookwire\.pipeline"/;
 const GEMINI_META = /^\{\s*"sessionId"\s*:\s*"/;
+/** Copilot CLI event kinds (github/copilot-sdk session-events.ts, v1.0.9): dotted names such as `session.start`. */
+const COPILOT_TYPE = /"type"\s*:\s*"((session|user|assistant|tool|subagent|hook|skill|system|permission)\.[a-z_.]+|abort)"/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -94,6 +98,8 @@ function detectObject(s: string): TraceFormat | null {
   // Gemini CLI: a metadata line (JSONL) or document (older .json) with sessionId and projectHash [I12].
   if (GEMINI_META.test(firstLine) && /"projectHash"\s*:/.test(firstLine)) return 'gemini-cli';
   if (firstLine.trim() === '{' && firstKey === 'sessionId' && /^\{\s*"sessionId"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"projectHash"\s*:/.test(s)) return 'gemini-cli';
+  // Copilot CLI: `{type: "session.start" | "user.message" | …, data: {…}, id, timestamp, parentId}` [I15].
+  if (COPILOT_TYPE.test(firstLine) && /"data"\s*:\s*\{/.test(firstLine) && /"parentId"\s*:/.test(firstLine)) return 'copilot-cli';
   if (CLAUDE_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine)) return 'claude-code';
   if (isSpanLine(firstLine)) return 'otel-spans-jsonl';
   if (firstLine.trim() === '{' && firstKey === 'name' && /^\{\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/.test(s)) return 'otel-console';
@@ -181,6 +187,7 @@ function byName(fileName: string | undefined, code: 'empty' | 'unknown_format', 
   else if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(name)) format = 'codex-rollout';
   else if (/_trace\.json$|\.otel\.json$/.test(name)) format = 'otel-genai';
   else if (/(^|[\\/])api_conversation_history\.json$/.test(name)) format = 'cline';
+  else if (/(^|[\\/])session-state[\\/][^\\/]+[\\/]events\.jsonl$/.test(name)) format = 'copilot-cli';
   if (format) return { format, by: 'file_name', code: 'file_name', reason: `${why}; guessed ${TRACE_FORMAT_LABELS[format]} from the file name` };
   return { format: null, by: null, code, reason: why };
 }

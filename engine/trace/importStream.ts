@@ -9,6 +9,7 @@ import { bump, emptyReport, type ImporterOptions, type ImportReport, type Import
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { importCline } from './importers/importCline.ts';
+import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
@@ -183,6 +184,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
+    : format === 'copilot-cli' ? recordsBody(format, new CopilotCliImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });

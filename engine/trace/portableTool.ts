@@ -109,6 +109,21 @@ const CURSOR: Record<string, ToolEntry> = {
 
 
 
+// GitHub Copilot CLI (docs.github.com content/copilot/reference/hooks-configuration.md, commit 1912b4fc, and
+// github/copilot-sdk session-events.ts v1.0.9): bash/powershell `command`, view/create/edit `path`, web_fetch `url`.
+const COPILOT: Record<string, ToolEntry> = {
+  bash: SHELL('command'),
+  powershell: SHELL('command'),
+  view: READ('path'),
+  create: WRITE('path'),
+  edit: EDIT('path'),
+  str_replace_editor: EDIT('path'),
+  web_fetch: FETCH('url'),
+  glob: SEARCH('path'),
+  grep: SEARCH('path'),
+  task: TASK,
+};
+
 // aider has no tool calls of its own: the importer names its actions (aider-AI/aider aider/io.py, base_coder.py).
 const AIDER: Record<string, ToolEntry> = {
   run: SHELL('command'),
@@ -123,6 +138,7 @@ const TABLES: Record<string, Record<string, ToolEntry>> = {
   cursor: CURSOR,
   'claude-code': CURSOR,
   aider: AIDER,
+  'copilot-cli': COPILOT,
 };
 
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>)]+/;

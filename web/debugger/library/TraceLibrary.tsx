@@ -23,6 +23,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   openhands: 'OpenHands',
   'gemini-cli': 'Gemini CLI',
   cline: 'Cline / Roo Code',
+  'copilot-cli': 'Copilot CLI',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
