@@ -24,7 +24,7 @@ export interface FoundSession {
 }
 
 /** The default session folders on this machine for `env` and `platform`. */
-export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): SessionLocation[] {
+export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, cwd: string = process.cwd()): SessionLocation[] {
   const home = env.HOME ?? env.USERPROFILE ?? '';
   // VS Code's user data: ~/.config/Code (Linux, XDG), ~/Library/Application Support/Code (macOS), %APPDATA%\Code (Windows).
   const vscode = platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Code')
@@ -45,6 +45,10 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // GitHub Copilot CLI: $COPILOT_HOME/session-state/<sessionId>/events.jsonl, COPILOT_HOME defaulting to ~/.copilot
     // (github/copilot-sdk v1.0.9 docs/features/agent-loop.md, docs/setup/multi-tenancy.md).
     { agent: 'copilot-cli', root: join(env.COPILOT_HOME ?? join(home, '.copilot'), 'session-state'), depth: 1, file: /^events\.jsonl$/, source: 'github/copilot-sdk docs/features/agent-loop.md: ~/.copilot/session-state/<sessionId>/events.jsonl' },
+    // Per-project files, looked for in the current directory: aider appends every run to .aider.chat.history.md
+    // (Aider-AI/aider io.py, --chat-history-file default); SpecStory saves chats to .specstory/history/*.md.
+    { agent: 'aider', root: cwd, depth: 0, file: /^\.aider\.chat\.history\.md$/, source: 'aider docs (--chat-history-file): <project>/.aider.chat.history.md' },
+    { agent: 'cursor', root: join(cwd, '.specstory', 'history'), depth: 0, file: /\.md$/, source: 'SpecStory docs: <project>/.specstory/history/*.md (Cursor chats and other agents\' sessions)' },
   ];
 }
 

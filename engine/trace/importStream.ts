@@ -10,6 +10,9 @@ import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { importCline } from './importers/importCline.ts';
 import { CopilotCliImporter } from './importers/importCopilotCli.ts';
+import { SpecStoryImporter } from './importers/importSpecStory.ts';
+import { AiderImporter } from './importers/importAider.ts';
+import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
@@ -185,6 +188,8 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'copilot-cli' ? recordsBody(format, new CopilotCliImporter(importer, onEvent), maxLine, maxDoc, early, true)
+    : format === 'aider' ? linesBody(format, new AiderImporter(importer, onEvent), maxLine, early)
+    : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
@@ -276,6 +281,33 @@ function recordsBody(format: TraceFormat, imp: RecordImporter, maxLineChars: num
     imp.record(doc.value, 1);
     return finish(1);
   });
+}
+
+/** An importer of a text format fed line by line (`terminated` false: a last line without a newline). */
+interface LineImporter {
+  line(text: string, lineNo: number, terminated: boolean): void;
+  finish(lines: number): ImportResult;
+}
+
+/** Markdown session files, streamed line by line: only the current message is held. */
+function linesBody(format: TraceFormat, imp: LineImporter, maxLineChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const lines = new LineSplitter(maxLineChars, {
+    line: (text, n, terminated) => imp.line(n === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, n, terminated),
+    tooLong: (n, length) => {
+      if (problems.length < 1000) problems.push(traceProblem('line_too_long', n, `${length} characters, past the limit of ${maxLineChars}; the line was skipped`));
+    },
+  });
+  return {
+    push: (t) => lines.push(t),
+    end() {
+      lines.end();
+      const result = imp.finish(lines.lines);
+      if (!result.ok) return failure(format, [...problems, result.problem]);
+      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
+    },
+    stopped: false,
+  };
 }
 
 /** Buffered parsed records, capped by the text they came from. */
@@ -426,7 +458,7 @@ function capped(format: TraceFormat, maxChars: number, problems: TraceProblem[])
 export function fileStem(name: string | undefined): string | null {
   if (!name) return null;
   const base = name.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.(traj\.json|jsonl|json|traj|hwtrace)$/i, '');
+  const stem = base.replace(/\.(traj\.json|jsonl|json|traj|hwtrace|md)$/i, '');
   return stem === '' ? null : stem.slice(0, 200);
 }
 

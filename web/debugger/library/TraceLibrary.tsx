@@ -24,6 +24,8 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'gemini-cli': 'Gemini CLI',
   cline: 'Cline / Roo Code',
   'copilot-cli': 'Copilot CLI',
+  specstory: 'SpecStory',
+  aider: 'aider',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
@@ -38,7 +40,7 @@ export function TraceLibrary() {
         <span className="title">Traces</span>
         <button className="btn primary" onClick={() => input.current?.click()} data-testid="trace-import"><DebugIcon name="upload" size={13} /> Import trace</button>
         <input ref={input} type="file" hidden multiple data-testid="trace-file"
-          accept=".jsonl,.json,.traj,.hwtrace,application/json,application/x-ndjson"
+          accept=".jsonl,.json,.traj,.hwtrace,.md,application/json,application/x-ndjson"
           onChange={(e) => {
             commands.importFiles([...(e.target.files ?? [])]);
             e.target.value = '';
