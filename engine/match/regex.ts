@@ -15,6 +15,32 @@ export type RegexCompile = { ok: true; regex: SafeRegex } | { ok: false; message
 const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 
 /**
+ * Patterns RE2 has accepted (`bits/source`), told by the caller: a hook call whose pipeline this very build
+ * compiled before (engine/node/pipelineCache.ts) need not compile RE2's program only to learn the pattern is
+ * valid — in the CLI's bundles that would load re2js (~150 KB) on every call. The program is still built on
+ * first use, so the answers are RE2's either way. Validity depends only on the pattern, flags and re2js.
+ */
+const accepted = new Set<string>();
+/** Where `compileRegex` notes the patterns it accepted, while `noteAcceptedRegexes` runs. */
+let acceptedLog: string[] | null = null;
+
+/** Patterns (`bits/source`, from `noteAcceptedRegexes`) that RE2 accepted under this same build of re2js. */
+export function acceptRegexes(keys: readonly string[]): void {
+  for (const k of keys) accepted.add(k);
+}
+
+/** Runs `f` and returns what it returned with every pattern `compileRegex` accepted meanwhile (`bits/source`). */
+export function noteAcceptedRegexes<T>(f: () => T): { value: T; accepted: string[] } {
+  const outer = acceptedLog;
+  const log: string[] = (acceptedLog = []);
+  try {
+    return { value: f(), accepted: log };
+  } finally {
+    acceptedLog = outer;
+  }
+}
+
+/**
  * Patterns RE2 always accepts: an optional `^`, then atoms (a plain character, `.`, `\s \S \d \D \w \W`, an
  * escaped punctuation mark), each with at most one of `* + ?`, then an optional `$`. For these, `compileRegex`
  * builds RE2's program on first use instead of at load, since compiling 10k of them is most of a big
@@ -57,12 +83,16 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     bits |= bit;
   }
   let compiled: RE2JS | null = null;
+  const key = `${bits}/${source}`;
   if (!ALWAYS_VALID.test(source)) {
-    try {
-      compiled = RE2JS.compile(source, bits);
-    } catch (e) {
-      return { ok: false, message: unsupportedSyntax(source) ?? (e instanceof Error ? e.message : String(e)) };
+    if (!accepted.has(key)) {
+      try {
+        compiled = RE2JS.compile(source, bits);
+      } catch (e) {
+        return { ok: false, message: unsupportedSyntax(source) ?? (e instanceof Error ? e.message : String(e)) };
+      }
     }
+    acceptedLog?.push(key);
   }
   const re = { get: (): RE2JS => (compiled ??= RE2JS.compile(source, bits)) };
   // Past the finite-language string operations: the bit-parallel matcher for the patterns in its subset, RE2

@@ -11,18 +11,21 @@ const hookAgent = (argv) => {
 };
 const claudeHook = process.argv[2] === 'claude-hook' || process.argv[2] === 'hook';
 if (claudeHook) crashFailsClosed(process.argv[2] === 'hook' ? hookAgent(process.argv.slice(3)) : 'claude');
-const { FORWARD_BUNDLE, freshBundle } = await import('./cliBundle.mjs');
+const { FORWARD_BUNDLE, HOOK_BUNDLE, freshBundle } = await import('./cliBundle.mjs');
 
 // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
 const fromSource = process.env.HOOKWIRE_FROM_SOURCE === '1';
 const args = process.argv.slice(2);
 // `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
 const forward = !fromSource && (args[0] === 'claude-hook' || args[0] === 'hook') && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
-const forwarded = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1), args[0] === 'hook') : null;
-const bundle = forwarded !== null || fromSource ? null : freshBundle();
+let answered = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1), args[0] === 'hook') : null;
+// A deciding hook call (`claude-hook <pipeline>`) likewise starts from its own bundle, without commander.
+const decideHere = answered === null && !forward && !fromSource && claudeHook ? freshBundle(HOOK_BUNDLE) : null;
+if (decideHere) answered = await (await import(pathToFileURL(decideHere).href)).hookMain(args.slice(1), args[0] === 'hook');
+const bundle = answered !== null || fromSource ? null : freshBundle();
 let main;
-if (forwarded !== null) {
-  main = async () => forwarded;
+if (answered !== null) {
+  main = async () => answered;
 } else if (bundle) {
   ({ main } = await import(pathToFileURL(bundle).href));
 } else {

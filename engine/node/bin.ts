@@ -6,10 +6,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { crashFailsClosed } from './crashFailsClosed.mjs';
 
-// Before the CLI is loaded (the imports above are Node's own): a crash of a claude-hook call fails closed [P12].
+// Before the CLI is loaded (the imports above are Node's own): a crash of an agent's hook call fails closed in
+// its block form [P12][AG4].
 const args = process.argv.slice(2);
-const claudeHook = args[0] === 'claude-hook';
-if (claudeHook) crashFailsClosed();
+const claudeHook = args[0] === 'claude-hook' || args[0] === 'hook';
+const agentArg = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
+const hookAgent = args[0] !== 'hook' || agentArg < 0 ? 'claude' : args[agentArg]!.startsWith('--agent=') ? args[agentArg]!.slice('--agent='.length) : (args[agentArg + 1] ?? 'claude');
+if (claudeHook) crashFailsClosed(hookAgent);
 
 // Node 22.1+ keeps V8's compiled code of the CLI's chunks on disk, so a `claude-hook` call (one process per
 // tool call) does not compile ~700 KB of JavaScript again (`npm run bench -- package`: 0.107 → 0.089 s of CPU
@@ -29,9 +32,15 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
-// `claude-hook --server URL` runs once per tool call: only the forwarder is loaded, not the CLI and the engine.
-const forwarded = claudeHook && args.some((a) => a === '--server' || a.startsWith('--server=')) ? await (await import('./serve/forwardMain.ts')).forwardMain(args.slice(1)) : null;
-if (forwarded !== null) process.exit(forwarded);
+// A hook call runs once per tool call: `--server URL` loads only the forwarder, and a deciding call only the
+// hook command (hookMain.ts: no commander), not the whole CLI. What they do not take, the CLI answers.
+const forwarding = claudeHook && args.some((a) => a === '--server' || a.startsWith('--server='));
+const answered = !claudeHook
+  ? null
+  : forwarding
+    ? await (await import('./serve/forwardMain.ts')).forwardMain(args.slice(1), args[0] === 'hook')
+    : await (await import('./hookMain.ts')).hookMain(args.slice(1), args[0] === 'hook');
+if (answered !== null) process.exit(answered);
 const { main } = await import('./cli.ts');
 process.exitCode = await main(process.argv);
 // A Claude Code hook answers and leaves (Claude Code reads the exit code only once the process has exited):

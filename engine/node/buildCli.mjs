@@ -9,13 +9,27 @@
 // node_modules/.cache/hookwire/ for engine/node/bin.mjs; `npm pack` (engine/node/buildPackage.mjs) bundles
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR } from './cliBundle.mjs';
+import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.mjs';
 
-/** Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks. */
-export async function buildCli(entry, outdir) {
+/**
+ * In the CLI's bundles re2js is engine/node/lazyRe2.ts, which requires the library on first use: most hook
+ * calls never need it (the file says why). Exported for the test of the hook call's module graph.
+ */
+export const lazyRe2Plugin = {
+  name: 'hookwire-lazy-re2js',
+  setup(b) {
+    b.onResolve({ filter: /^re2js$/ }, (args) => (args.importer.endsWith('lazyRe2.ts') ? undefined : { path: join(ENGINE_DIR, 'node', 'lazyRe2.ts') }));
+  },
+};
+
+/**
+ * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
+ * `listInputs` (a checkout's bundles) also the list of engine files it was made of.
+ */
+export async function buildCli(entry, outdir, listInputs = false) {
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -25,7 +39,7 @@ export async function buildCli(entry, outdir) {
     return false;
   }
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: no stale ones
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [fileURLToPath(new URL(entry, new URL('../', import.meta.url)))],
     outdir,
     bundle: true,
@@ -42,7 +56,15 @@ export async function buildCli(entry, outdir) {
     define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()) },
     logLevel: 'warning',
     absWorkingDir: ENGINE_DIR,
+    plugins: [lazyRe2Plugin],
+    metafile: true,
   });
+  // What the bundle is made of, for cliBundle.mjs's freshness check (engine files only; package.json is
+  // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
+  // with every source.
+  if (!listInputs) return true;
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
+  writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(inputs)}\n`);
   return true;
 }
 
@@ -62,7 +84,9 @@ function sourceHash() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildCli('node/cli.ts', CLI_BUNDLE_DIR);
+  await buildCli('node/cli.ts', CLI_BUNDLE_DIR, true);
   // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
-  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR);
+  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true);
+  // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
+  await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
 }

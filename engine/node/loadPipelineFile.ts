@@ -9,7 +9,8 @@ import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
-import { cachedParse, pipelineCache, rememberParse } from './pipelineCache.ts';
+import { cachedEntry, pipelineCache, rememberParse } from './pipelineCache.ts';
+import { acceptRegexes, noteAcceptedRegexes } from '../match/regex.ts';
 
 export interface LoadedPipeline {
   compiled: CompiledPipeline;
@@ -35,28 +36,26 @@ export async function compilePipelineFile(path: string): Promise<LoadedPipeline>
 
 /** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
 export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
-  const { structural, json } = await parseStructure(text, path);
+  const cache = pipelineCache();
+  const hit = cachedEntry(text, cache);
+  if (hit) acceptRegexes(hit.regexes);
+  const { structural, json } = hit ? { structural: { doc: hit.doc, problems: [] }, json: hit.doc } : await parseStructure(text, path);
   const sandbox = await sandboxFor(json);
-  const r = compileParsed(structural, { sandbox });
+  const { value: r, accepted } = noteAcceptedRegexes(() => compileParsed(structural, { sandbox }));
   if (!r.ok) {
     sandbox?.dispose();
     throw refused(path, r.problems);
   }
+  // Remembered once it compiled, with the patterns RE2 accepted: the next call skips both checks.
+  if (!hit) rememberParse(text, structural, cache, accepted);
   return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, dispose: () => sandbox?.dispose() };
 }
 
-/**
- * The structural parse of pipeline text: from the cache of validated pipelines when this exact text was
- * accepted before by this build (engine/node/pipelineCache.ts), else `parsePipeline`, loaded only then.
- */
+/** The structural parse of pipeline text by `parsePipeline` (with the schema library, loaded only then). */
 async function parseStructure(text: string, path: string): Promise<{ structural: ParseResult; json: unknown }> {
-  const cache = pipelineCache();
-  const doc = cachedParse(text, cache);
-  if (doc) return { structural: { doc, problems: [] }, json: doc };
   const json = parseJsonText(text);
   if (!json.ok) throw refused(path, json.problems);
   const structural = (await import('../model/parsePipeline.ts')).parsePipeline(json.doc);
-  rememberParse(text, structural, cache);
   return { structural, json: json.doc };
 }
 

@@ -3,8 +3,9 @@
 // library. Loading zod was about half of a `claude-hook` call's CPU (its 450 KB of code compiled at every
 // start); a hit reads one small JSON file instead. Measured with test/bench/package.bench.ts.
 //
-// What a hit skips is exactly `parsePipeline` (structure, migration, ids, wires, patterns): everything after
-// it (conditions, regexes, code, lint) runs as always, in `compileParsed`. A hit needs the same bytes of the
+// What a hit skips is exactly `parsePipeline` (structure, migration, ids, wires, patterns), and RE2's check of
+// the regexes that same compile accepted (their programs are built on first use, so re2js loads only when a
+// pattern needs it at all): everything else (conditions, code, lint) runs as always, in `compileParsed`. A hit needs the same bytes of the
 // pipeline AND the same build (the key hashes both), so a change to either validates again. The cache is the
 // user's own (the same trust as the pipeline file next to it); any failure to read or write it only means
 // validating as if there were none.
@@ -48,24 +49,41 @@ function entryFile(text: string, cache: PipelineCache): string {
 
 /** A structurally valid document remembered for exactly `text`, or null. */
 export function cachedParse(text: string, cache: PipelineCache | null): Pipeline | null {
+  return cachedEntry(text, cache)?.doc ?? null;
+}
+
+/** What is remembered for exactly `text`: its document and the regexes RE2 accepted when it compiled. */
+export interface CacheEntry {
+  doc: Pipeline;
+  /** `bits/source` of the patterns RE2 accepted in its compile (engine/match/regex.ts `noteAcceptedRegexes`). */
+  regexes: string[];
+}
+
+/** The entry remembered for exactly `text`, or null. */
+export function cachedEntry(text: string, cache: PipelineCache | null): CacheEntry | null {
   if (cache === null) return null;
   try {
     const entry: unknown = JSON.parse(readFileSync(entryFile(text, cache), 'utf8'));
     // A torn or foreign file is no hit: validate as if it were absent.
-    return isJsonObject(entry) && isJsonObject(entry.doc) ? (entry.doc as unknown as Pipeline) : null;
+    if (!isJsonObject(entry) || !isJsonObject(entry.doc)) return null;
+    const regexes = Array.isArray(entry.regexes) && entry.regexes.every((r) => typeof r === 'string') ? (entry.regexes as string[]) : [];
+    return { doc: entry.doc as unknown as Pipeline, regexes };
   } catch {
     return null;
   }
 }
 
-/** Remembers a structural parse that accepted `text` (a refused one is never kept). */
-export function rememberParse(text: string, parsed: ParseResult, cache: PipelineCache | null): void {
+/**
+ * Remembers a structural parse that accepted `text` (a refused one is never kept), with the patterns RE2
+ * accepted when that document compiled (kept only from a compile that succeeded).
+ */
+export function rememberParse(text: string, parsed: ParseResult, cache: PipelineCache | null, regexes: readonly string[] = []): void {
   if (cache === null || parsed.doc === null) return;
   try {
     mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
     const file = entryFile(text, cache);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ doc: parsed.doc }), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ doc: parsed.doc, regexes }), { mode: 0o600 });
     renameSync(tmp, file); // whole or absent: a reader never sees half an entry
     prune(cache.dir);
   } catch {

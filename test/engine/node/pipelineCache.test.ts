@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePipeline } from '../../../engine/model/parsePipeline.ts';
 import { cachedParse, pipelineCache, rememberParse } from '../../../engine/node/pipelineCache.ts';
-import { freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { HOOK_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { lazyRe2Plugin } from '../../../engine/node/buildCli.mjs';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
-import { FIXTURES, GUARD, ROOT, hookwire } from './runCli.ts';
+import { BIN, FIXTURES, GUARD, ROOT, hookwire, spawnNode } from './runCli.ts';
 
 const cacheOf = (build = 'test-build') => pipelineCache({ HOOKWIRE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'hookwire-cache-')) }, build)!;
 
@@ -64,22 +65,32 @@ describe('pipeline cache', () => {
     expect(pipelineCache({}, null)).toBeNull();
   });
 
-  it('a hook call loads neither zod nor the recording lock before it needs them (static module graph)', async () => {
-    for (const entry of ['node/cli.ts', 'node/commands/claudeHookCommand.ts']) {
-      const r = await build({ entryPoints: [entry], absWorkingDir: join(ROOT, 'engine'), bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', splitting: true, outdir: join(tmpdir(), 'hookwire-graph'), external: ['quickjs-emscripten-core', '@jitl/*'] });
-      const inputs = r.metafile.inputs;
-      const start = entry; // metafile paths are relative to absWorkingDir
-      expect(inputs[start]).toBeDefined();
-      const seen = new Set([start]);
-      const queue = [start];
-      while (queue.length) {
-        for (const i of inputs[queue.shift()!]!.imports) {
-          if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) seen.add(i.path), queue.push(i.path);
-        }
+  /** The modules an entry loads at start (static imports, transitively), bundled as the CLI's bundles are. */
+  async function staticGraph(entry: string): Promise<string[]> {
+    const r = await build({ entryPoints: [entry], absWorkingDir: join(ROOT, 'engine'), bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', splitting: true, outdir: join(tmpdir(), 'hookwire-graph'), external: ['quickjs-emscripten-core', '@jitl/*'], plugins: [lazyRe2Plugin] });
+    const inputs = r.metafile.inputs;
+    expect(inputs[entry]).toBeDefined(); // metafile paths are relative to absWorkingDir
+    const seen = new Set([entry]);
+    const queue = [entry];
+    while (queue.length) {
+      for (const i of inputs[queue.shift()!]!.imports) {
+        if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) seen.add(i.path), queue.push(i.path);
       }
-      const heavy = [...seen].filter((p) => /node_modules\/(zod|proper-lockfile)\//.test(p));
+    }
+    return [...seen];
+  }
+
+  it('a hook call loads neither zod nor the recording lock before it needs them (static module graph)', async () => {
+    for (const entry of ['node/cli.ts', 'node/commands/claudeHookCommand.ts', 'node/hookMain.ts']) {
+      const heavy = (await staticGraph(entry)).filter((p) => /node_modules\/(zod|proper-lockfile|re2js)\//.test(p));
       expect(heavy, entry).toEqual([]);
     }
+  });
+
+  it("the hook call's own entry loads neither commander nor re2js nor the CLI's table of commands", async () => {
+    const graph = await staticGraph('node/hookMain.ts');
+    expect(graph.filter((p) => /node_modules\/(commander|re2js)\/|node\/cli\.ts$/.test(p))).toEqual([]);
+    expect(graph).toContain('node/lazyRe2.ts'); // re2js is there, as the module that requires it on first use
   });
 
   it('a real hook call remembers the pipeline and answers the same from the cache, and validates an edited file again', async (ctx) => {
@@ -98,5 +109,28 @@ describe('pipeline cache', () => {
     const edited = await hookwire(['claude-hook', pipeline], { stdin: input, env });
     expect(edited.code).toBe(2);
     expect(edited.stderr).toContain('not a Hookwire pipeline');
+  });
+});
+
+describe('re2js in a hook call', () => {
+  it('a hook call whose pipeline this build compiled before does not load re2js, and answers as the first call did', async (ctx) => {
+    if (!freshBundle(HOOK_BUNDLE)) ctx.skip(); // the bundles require re2js lazily; sources import it
+    const dir = mkdtempSync(join(tmpdir(), 'hookwire-re2-'));
+    const env = { HOOKWIRE_CACHE_DIR: dir };
+    // Notes at exit whether Node's require loaded re2js (the bundles require it: engine/node/lazyRe2.ts).
+    const probe = join(dir, 'probe.mjs');
+    writeFileSync(probe, `import { createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nprocess.on('exit', () => appendFileSync(${JSON.stringify(join(dir, 're2.log'))}, String(Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/re2js/'))) + '\\n'));\n`);
+    const call = (command: string) => spawnNode(['--import', probe, BIN, 'claude-hook', GUARD], (s) => s.end(JSON.stringify({ session_id: 's', transcript_path: '/tmp/t', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' })), { env });
+    const first = await call('rm -rf /');
+    const second = await call('rm -rf /');
+    expect(second).toEqual(first);
+    expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    // The guard's patterns run as string operations and on the bit-parallel NFA; the first call checked them with RE2.
+    expect(readFileSync(join(dir, 're2.log'), 'utf8')).toBe('true\nfalse\n');
+    // Its redaction (replace-all) needs RE2 itself: re2js loads when that handler runs, and gives RE2's answer.
+    const third = await call('deploy --token=abc123 now');
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain('deploy --token=[REDACTED] now');
+    expect(readFileSync(join(dir, 're2.log'), 'utf8')).toBe('true\nfalse\ntrue\n');
   });
 });

@@ -1,0 +1,47 @@
+// The checkout's freshness check (engine/node/cliBundle.mjs), run by every hook call from a checkout: a bundle
+// is used only when none of the engine files it was made of (listed at build time) is newer than it.
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOOK_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
+
+function bundleAt(time: number, inputs: string[] | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hookwire-bundle-'));
+  const file = join(dir, 'main.js');
+  writeFileSync(file, 'export {};\n');
+  if (inputs) writeFileSync(join(dir, 'inputs.json'), JSON.stringify(inputs));
+  utimesSync(file, time, time);
+  return file;
+}
+
+const FUTURE = Date.now() / 1000 + 365 * 86400;
+const PAST = 1;
+
+describe('prebuilt bundle freshness', () => {
+  it('fresh when no listed input nor package.json is newer than the bundle; stale when one is', () => {
+    expect(freshBundle(bundleAt(FUTURE, ['node/hookMain.ts', 'match/regex.ts']))).not.toBeNull();
+    expect(freshBundle(bundleAt(PAST, ['node/hookMain.ts']))).toBeNull();
+  });
+
+  it('stale when a listed input is gone; a bundle that does not exist is no bundle', () => {
+    expect(freshBundle(bundleAt(FUTURE, ['node/hookMain.ts', 'node/noSuchModule.ts']))).toBeNull();
+    expect(freshBundle(join(tmpdir(), 'hookwire-no-such-bundle', 'main.js'))).toBeNull();
+  });
+
+  it('without a list (or with a broken one) every engine source is compared, as before the list', () => {
+    expect(freshBundle(bundleAt(FUTURE, null))).not.toBeNull();
+    expect(freshBundle(bundleAt(PAST, null))).toBeNull();
+    const broken = bundleAt(PAST, null);
+    writeFileSync(join(broken, '..', 'inputs.json'), '["node/hook');
+    expect(freshBundle(broken)).toBeNull();
+  });
+
+  it("the hook bundle's list names its entry and the engine files a hook call runs", async (ctx) => {
+    if (!freshBundle(HOOK_BUNDLE)) ctx.skip(); // not built (or stale) in this checkout
+    const { readFileSync } = await import('node:fs');
+    const list = JSON.parse(readFileSync(join(HOOK_BUNDLE, '..', 'inputs.json'), 'utf8')) as string[];
+    expect(list).toEqual(expect.arrayContaining(['node/hookMain.ts', 'node/commands/claudeHookCommand.ts', 'dispatch/dispatch.ts', 'match/regex.ts', 'model/parsePipeline.ts']));
+    expect(list.every((f) => !f.startsWith('..') && !f.includes('node_modules'))).toBe(true);
+  });
+});
