@@ -27,6 +27,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 rmSync(dist, { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'engine/tsconfig.dist.json']);
 rewriteDeclarationImports(dist);
+opaqueQuickJSTypes(dist);
 await bundleSucrase(join(dist, 'sandbox'));
 await bundleZod(dist);
 if (!(await buildCli('node/bin.ts', join(dist, 'cli')))) process.exit(1);
@@ -109,6 +110,43 @@ function publicDeclarations(dir) {
     }
   }
   return seen;
+}
+
+/**
+ * The public declarations name one QuickJS type, the loaded module (`createQuickJSSandbox(module)`,
+ * `loadQuickJS().module`). Importing it from quickjs-emscripten-core makes a consumer's compiler load all of
+ * QuickJS's declarations, which need `Disposable` and `Symbol.dispose` (lib esnext.disposable) and the
+ * `WebAssembly` namespace (lib dom): a strict NodeNext project on the default lib of ES2022, or on
+ * `lib: ["esnext"]`, got 5 to 12 errors it could do nothing about. So the package declares the module as an
+ * interface of its own, with the four methods a caller may use, which the real module satisfies (the install
+ * test passes one), and the build fails if a public declaration still reaches QuickJS's types.
+ */
+function opaqueQuickJSTypes(dir) {
+  const own = join(dir, 'sandbox', 'quickjsModule.d.ts');
+  writeFileSync(own, [
+    '/**',
+    ' * A loaded QuickJS WebAssembly module: quickjs-emscripten-core\'s `QuickJSWASMModule`, declared here without',
+    ' * its types (they need lib esnext.disposable and lib dom). `loadQuickJS()` gives one; a module made with',
+    ' * quickjs-emscripten-core itself is one too. Cast to the library\'s type to use the rest of its API.',
+    ' */',
+    'export interface QuickJSWASMModule {',
+    '    newRuntime(options?: object): unknown;',
+    '    newContext(options?: object): unknown;',
+    '    evalCode(code: string, options?: object): unknown;',
+    '    getWasmMemory(): unknown;',
+    '}',
+    '',
+  ].join('\n'));
+  const importLine = /^import type \{ QuickJSWASMModule \} from 'quickjs-emscripten-core';$/m;
+  for (const file of publicDeclarations(dir)) {
+    const text = readFileSync(file, 'utf8');
+    if (!importLine.test(text)) continue;
+    const rel = relative(dirname(file), own).replace(/\.d\.ts$/, '.js');
+    writeFileSync(file, text.replace(importLine, `import type { QuickJSWASMModule } from '${rel.startsWith('.') ? rel : `./${rel}`}';`));
+  }
+  for (const file of publicDeclarations(dir)) {
+    if (/['"](quickjs-emscripten-core|@jitl\/[^'"]*)['"]/.test(readFileSync(file, 'utf8'))) throw new Error(`${file}: a public declaration reaches QuickJS's types`);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { deadLinks, linksOf } from './markdownLinks.ts';
 
 // The README is a page for a newcomer and the reference lives in docs/ (issue 35): every relative link in
 // README.md, docs/*.md and the engine's *.md must reach a file (and a heading, when it names one). README.md
@@ -20,45 +21,6 @@ function markdownUnder(dir: string): string[] {
 const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f));
 const shipped = [join(root, 'README.md'), ...docs];
 const pages = [...shipped, ...markdownUnder(join(root, 'engine'))];
-
-/** Inline links `[text](target)` outside fenced code and code spans. */
-export function linksOf(markdown: string): string[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
-}
-
-/** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function anchorsOf(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const m of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
-
-/** Where each relative link of `page` leads that is not there: a missing file or heading. */
-export function deadLinks(page: string, markdown: string): string[] {
-  const out: string[] = [];
-  for (const link of linksOf(markdown)) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // https:, mailto:
-    const [path, anchor] = link.split('#', 2) as [string, string | undefined];
-    if (path === '') {
-      if (anchor !== undefined && !anchorsOf(markdown).has(anchor)) out.push(`${link} (no such heading)`);
-      continue;
-    }
-    const target = resolve(dirname(page), decodeURIComponent(path));
-    if (!existsSync(target)) {
-      out.push(`${link} (no such file)`);
-      continue;
-    }
-    if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) out.push(`${link} (no such heading)`);
-  }
-  return out;
-}
 
 /** Whether package.json `files` (plus what npm always packs) ships the file at `rel` (a path from the root). */
 function ships(rel: string, files: readonly string[]): boolean {

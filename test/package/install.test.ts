@@ -5,7 +5,7 @@
 // Built and installed once (beforeAll); the checks share it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { compilePipeline, PIPELINE_SCHEMA_ID } from '../../engine/index.ts';
@@ -15,6 +15,7 @@ import { chromiumExecutable } from '../../e2e/chromium.ts';
 import { HOOK_INPUTS } from '../engine/runtime/claudeHookInputs.ts';
 import { packAndInstall, REPO_ROOT as ROOT, runtimeSizes, sh, type Installed } from './installTarball.ts';
 import { readmeBlock } from './readme.ts';
+import { deadLinks, linksOf } from '../docs/markdownLinks.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
 
@@ -35,11 +36,16 @@ let work = '';
 let project = '';
 let tarball = '';
 let production: string[] = [];
+/** The checkout's package.json before the pack, and its modification time (the pack strips and restores it). */
+let manifestBefore = '';
+let manifestMtime = 0;
 
 const hookwire = (args: string[], input?: string) => sh('npx', ['--no', '--', 'hookwire', ...args], project, input);
 
 beforeAll(() => {
   // TypeScript and Node's types for the type-check, as a TypeScript user has them (devDependencies).
+  manifestBefore = readFileSync(join(ROOT, 'package.json'), 'utf8');
+  manifestMtime = statSync(join(ROOT, 'package.json')).mtimeMs;
   installed = packAndInstall(['typescript', '@types/node']);
   ({ work, project, tarball, production } = installed);
   writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
@@ -63,6 +69,60 @@ describe('the packed package, installed into a fresh project', () => {
     expect(own + deps).toBeLessThanOrEqual(RUNTIME_BUDGET_BYTES);
     expect(existsSync(join(nm, 'tsx'))).toBe(false);
     expect(BUNDLED.filter((n) => existsSync(join(nm, n))), 'bundled into dist/, not installed').toEqual([]);
+  });
+
+  it('ships a package.json without scripts (no `prepare` for a file it does not ship), and leaves the checkout\'s as it was', () => {
+    const shipped = JSON.parse(readFileSync(join(project, 'node_modules', 'hookwire', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(shipped.scripts).toBeUndefined();
+    expect(shipped.name).toBe(pkg.name);
+    expect(shipped.bin).toEqual({ hookwire: 'dist/cli/bin.js' });
+    // The checkout keeps its scripts, byte for byte, and its time (the CLI bundle is stale when package.json is newer).
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore);
+    expect(JSON.parse(manifestBefore).scripts.prepare).toBeDefined();
+    // Restored to within a millisecond (the file system keeps less than a double's precision).
+    expect(Math.abs(statSync(join(ROOT, 'package.json')).mtimeMs - manifestMtime)).toBeLessThan(1);
+    expect(existsSync(join(ROOT, 'node_modules', '.cache', 'hookwire', 'package.json.packing'))).toBe(false);
+  });
+
+  it('every relative link of the installed README and docs reaches a file (and heading) that shipped', () => {
+    const dir = join(project, 'node_modules', 'hookwire');
+    const pages = [join(dir, 'README.md'), ...readdirSync(join(dir, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(dir, 'docs', f))];
+    const texts = pages.map((p) => readFileSync(p, 'utf8'));
+    // The check sees something: the README links into docs/ and docs/ into SPEC and the schemas.
+    expect(texts.flatMap((t) => linksOf(t)).filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l)).length).toBeGreaterThan(20);
+    expect(texts.some((t) => linksOf(t).some((l) => l.includes('SPEC.md')))).toBe(true);
+    expect(pages.flatMap((p, i) => deadLinks(p, texts[i]!).map((d) => `${p.slice(dir.length + 1)}: ${d}`))).toEqual([]);
+  });
+
+  it('a strict NodeNext consumer with default settings gets zero errors, its libraries\' declarations checked too', { timeout: 400_000 }, () => {
+    // No skipLibCheck: every declaration the package's types reach is compiled. QuickJS's declarations need
+    // lib esnext.disposable and lib dom; the package's types must not reach them (buildPackage.mjs,
+    // opaqueQuickJSTypes): a default ES2022 lib gave 5 errors, a Node project on `lib: ["esnext"]` 12.
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const configs: Record<string, { files: Record<string, string>; options: Record<string, unknown> }> = {
+      defaults: {
+        options: { module: 'nodenext', strict: true, noEmit: true },
+        files: { 'main.ts': "import { createRuntime, createQuickJSSandbox } from 'hookwire';\nimport { loadRuntime, createNodeSandbox } from 'hookwire/node';\nvoid createRuntime; void createQuickJSSandbox; void loadRuntime; void createNodeSandbox;\n" },
+      },
+      'ES2022 lib, no Node types (the pure engine, as in a browser)': {
+        options: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [] },
+        files: { 'main.ts': "import { createRuntime, createQuickJSSandbox, type QuickJSSandbox } from 'hookwire';\nconst r = createRuntime('{}');\nlet s: QuickJSSandbox | undefined;\nvoid r; void s; void createQuickJSSandbox;\n" },
+      },
+      'a Node project without the DOM lib': {
+        options: { module: 'nodenext', target: 'es2022', lib: ['es2023'], strict: true, noEmit: true, types: ['node'] },
+        files: { 'main.ts': "import { createQuickJSSandbox } from 'hookwire';\nimport { loadRuntime, createNodeSandbox } from 'hookwire/node';\nconst sb = await createNodeSandbox();\nvoid sb.stats().calls; void createQuickJSSandbox; void loadRuntime;\n" },
+      },
+    };
+    for (const [name, { options, files }] of Object.entries(configs)) {
+      const dir = join(project, `strict-${Object.keys(configs).indexOf(name)}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, include: ['*.ts'] }));
+      const r = sh(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+      expect(`${name}: ${r.stdout}${r.stderr}`).toBe(`${name}: `);
+      expect(r.status).toBe(0);
+    }
   });
 
   it('[V10] ships the pipeline schema at the path its $id names', () => {
@@ -119,6 +179,11 @@ describe('the packed package, installed into a fresh project', () => {
     writeFileSync(join(dir, 'types.ts'), [
       "import { compilePipeline, createRuntime, dispatch, initialState, PIPELINE_FORMAT, type PipelineInput, type Decision } from 'hookwire';",
       "import { loadRuntime, createNodeSandbox } from 'hookwire/node';",
+      "import { createQuickJSSandbox } from 'hookwire';",
+      "import type { QuickJSWASMModule } from 'quickjs-emscripten-core';",
+      '// The package declares the QuickJS module without QuickJS\'s types; the library\'s own module is one.',
+      'declare const real: QuickJSWASMModule;',
+      'void createQuickJSSandbox(real).stats().calls;',
       "const doc: PipelineInput = { format: PIPELINE_FORMAT, version: 1, name: 'p', nodes: [], wires: [] };",
       'const c = compilePipeline(doc);',
       "const d: Decision | undefined = c.ok ? dispatch(c.compiled, { event_id: 'e', trace_id: 't', agent_id: 'a', type: 'agent.start', ts: '2026-03-01T10:00:00Z', payload: {} }, initialState(), { clock: { now: () => 0 } }).decision : undefined;",
