@@ -8,6 +8,7 @@ import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome }
 import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
+import { assembleOpenCodeSession } from './openCodeStorage.ts';
 
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
@@ -69,6 +70,12 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   if (options.onEvent) streamOptions.onEvent = options.onEvent;
   if (options.ids) streamOptions.ids = options.ids;
   const s = createImportStream(streamOptions);
+  // An OpenCode storage session file: its messages and parts live in sibling folders [I18].
+  const assembled = assembleOpenCodeSession(path);
+  if (assembled !== null) {
+    s.push(assembled);
+    return s.end();
+  }
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
   try {
     for await (const chunk of stream) {

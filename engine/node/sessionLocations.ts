@@ -45,6 +45,12 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // GitHub Copilot CLI: $COPILOT_HOME/session-state/<sessionId>/events.jsonl, COPILOT_HOME defaulting to ~/.copilot
     // (github/copilot-sdk v1.0.9 docs/features/agent-loop.md, docs/setup/multi-tenancy.md).
     { agent: 'copilot-cli', root: join(env.COPILOT_HOME ?? join(home, '.copilot'), 'session-state'), depth: 1, file: /^events\.jsonl$/, source: 'github/copilot-sdk docs/features/agent-loop.md: ~/.copilot/session-state/<sessionId>/events.jsonl' },
+    // Qwen Code: ~/.qwen/projects/<project>/chats/<sessionId>.jsonl (QwenLM/qwen-code Storage.getProjectDir() + 'chats').
+    { agent: 'qwen-code', root: join(home, '.qwen', 'projects'), depth: 2, file: /\.jsonl$/, source: 'QwenLM/qwen-code chatRecordingService.ts: ~/.qwen/projects/<project>/chats/<session-id>.jsonl' },
+    // OpenCode's JSON storage: $XDG_DATA_HOME/opencode/storage/session/<projectID>/<sessionID>.json (xdg-basedir,
+    // ~/.local/share on every OS; anomalyco/opencode src/global and src/storage). Newer versions keep an SQLite
+    // database there instead: export a session with `opencode export <id>`.
+    { agent: 'opencode', root: join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode', 'storage', 'session'), depth: 1, file: /\.json$/, source: 'anomalyco/opencode storage: ~/.local/share/opencode/storage/session/<project>/<session>.json' },
     // Per-project files, looked for in the current directory: aider appends every run to .aider.chat.history.md
     // (Aider-AI/aider io.py, --chat-history-file default); SpecStory saves chats to .specstory/history/*.md.
     { agent: 'aider', root: cwd, depth: 0, file: /^\.aider\.chat\.history\.md$/, source: 'aider docs (--chat-history-file): <project>/.aider.chat.history.md' },

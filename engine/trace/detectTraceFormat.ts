@@ -16,11 +16,13 @@ export type TraceFormat =
   | 'cline'
   | 'copilot-cli'
   | 'specstory'
-  | 'aider';
+  | 'aider'
+  | 'opencode'
+  | 'qwen-code';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider',
+  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -38,6 +40,8 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'gemini-cli': 'Gemini CLI chat recording (session-*.jsonl, or the older session-*.json)',
   cline: 'Cline / Roo Code task history (api_conversation_history.json)',
   'copilot-cli': 'GitHub Copilot CLI session events (session-state/<id>/events.jsonl)',
+  'qwen-code': 'Qwen Code chat recording (JSONL: Claude Code-like records with Gemini parts)',
+  opencode: 'OpenCode session (opencode export, or storage/session/<project>/<id>.json)',
   aider: 'aider chat history (.aider.chat.history.md)',
   specstory: 'SpecStory Markdown export (Cursor and other agents\' chats, .specstory/history/*.md)',
 };
@@ -71,6 +75,9 @@ const PIPELINE_DOC = /^\{(?:\s*"(?:[^"\\]|\\.)*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[\d.
 const GEMINI_META = /^\{\s*"sessionId"\s*:\s*"/;
 /** Copilot CLI event kinds (github/copilot-sdk session-events.ts, v1.0.9): dotted names such as `session.start`. */
 const COPILOT_TYPE = /"type"\s*:\s*"((session|user|assistant|tool|subagent|hook|skill|system|permission)\.[a-z_.]+|abort)"/;
+const QWEN_TYPE = /"type"\s*:\s*"(user|assistant|system|tool_result)"/;
+/** Gemini-style content in a record: `"message": {"role": "user" | "model", "parts": [` or a `tool_result` record. */
+const QWEN_MARK = /"message"\s*:\s*\{\s*"role"\s*:\s*"(user|model)"\s*,\s*"parts"\s*:\s*\[|"type"\s*:\s*"tool_result"/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -104,8 +111,13 @@ function detectObject(s: string): TraceFormat | null {
   if (firstLine.trim() === '{' && firstKey === 'sessionId' && /^\{\s*"sessionId"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"projectHash"\s*:/.test(s)) return 'gemini-cli';
   // Copilot CLI: `{type: "session.start" | "user.message" | …, data: {…}, id, timestamp, parentId}` [I15].
   if (COPILOT_TYPE.test(firstLine) && /"data"\s*:\s*\{/.test(firstLine) && /"parentId"\s*:/.test(firstLine)) return 'copilot-cli';
+  // Qwen Code records look like Claude Code's (uuid, parentUuid, sessionId, type) but hold Gemini `parts` [I19].
+  if (QWEN_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine) && (QWEN_MARK.test(firstLine) || (!/"content"\s*:/.test(s) && QWEN_MARK.test(s)))) return 'qwen-code';
   if (CLAUDE_TYPE.test(firstLine) && CLAUDE_IDS.test(firstLine)) return 'claude-code';
   if (isSpanLine(firstLine)) return 'otel-spans-jsonl';
+  // OpenCode: `opencode export` `{info: {id: "ses_…", projectID, …}, messages: [{info, parts}]}`, or a storage session file [I18].
+  const ses = /"id"\s*:\s*"ses_/.test(s) && /"projectID"\s*:/.test(s);
+  if (ses && (firstKey === 'info' || /"directory"\s*:/.test(s))) return 'opencode';
   if (firstLine.trim() === '{' && firstKey === 'name' && /^\{\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/.test(s)) return 'otel-console';
   if (firstKey === 'spans' || (/"spans"\s*:\s*\[/.test(s) && /"(gen_ai\.|start_time)/.test(s))) return 'otel-genai';
   if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(s) || (firstKey === 'info' && /"messages"\s*:\s*\[/.test(s) && /"(mini_version|model_stats)"\s*:/.test(s))) return 'mini-swe-agent';

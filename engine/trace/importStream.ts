@@ -9,9 +9,11 @@ import { bump, emptyReport, type ImporterOptions, type ImportReport, type Import
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { importCline } from './importers/importCline.ts';
+import { importOpenCode } from './importers/importOpenCode.ts';
 import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
+import { QwenCodeImporter } from './importers/importQwenCode.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
@@ -187,6 +189,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
+    : format === 'qwen-code' ? recordsBody(format, new QwenCodeImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'copilot-cli' ? recordsBody(format, new CopilotCliImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'aider' ? linesBody(format, new AiderImporter(importer, onEvent), maxLine, early)
     : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)
@@ -410,6 +413,7 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
       : format === 'swe-agent' ? importSweAgent(doc.value, importer)
       : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
       : format === 'cline' ? importCline(doc.value, importer)
+      : format === 'opencode' ? importOpenCode(doc.value, importer)
       : importOpenHands(doc.value, importer);
     return deliver(format, result, onEvent, problems);
   });

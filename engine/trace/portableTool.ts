@@ -124,6 +124,23 @@ const COPILOT: Record<string, ToolEntry> = {
   task: TASK,
 };
 
+// OpenCode (anomalyco/opencode packages/opencode/src/tool/: bash `command`, read/write/edit `filePath`,
+// list/glob/grep `path`, webfetch `url`, task).
+const OPENCODE: Record<string, ToolEntry> = {
+  bash: SHELL('command'),
+  read: READ('filePath'),
+  write: WRITE('filePath'),
+  edit: EDIT('filePath'),
+  multiedit: EDIT('filePath'),
+  patch: EDIT('filePath'),
+  list: SEARCH('path'),
+  glob: SEARCH('path'),
+  grep: SEARCH('path'),
+  webfetch: FETCH('url'),
+  websearch: { tool: 'search' },
+  task: TASK,
+};
+
 // aider has no tool calls of its own: the importer names its actions (aider-AI/aider aider/io.py, base_coder.py).
 const AIDER: Record<string, ToolEntry> = {
   run: SHELL('command'),
@@ -139,6 +156,7 @@ const TABLES: Record<string, Record<string, ToolEntry>> = {
   'claude-code': CURSOR,
   aider: AIDER,
   'copilot-cli': COPILOT,
+  opencode: OPENCODE,
 };
 
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>)]+/;

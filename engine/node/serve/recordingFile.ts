@@ -9,6 +9,7 @@ import { readTraceFile } from '../readTraceFile.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
 import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
 import type { ChainReport } from '../../trace/hashChain.ts';
+import { describeContent, detectTraceFormat, TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 
 /** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
 export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
@@ -40,6 +41,10 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     if ((err as { code?: string }).code === 'ENOENT') return null;
     throw err instanceof RecordingError ? err : new RecordingError(`cannot read the recording ${path}: ${errorText(err)}`);
   }
+  // Before anything is cut: a file whose header is torn, or that is not a Hookwire trace at all (another
+  // agent's transcript given by mistake), is refused as it is — cutting its last line would change a file that
+  // is not ours (#29).
+  if (size > 0) await checkHead(path, size);
   const cut = await cutTornTail(path, size);
   if (size - cut === 0) return null;
   const r = await readTraceFile(path, { maxLineChars });
@@ -52,6 +57,41 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     throw new RecordingError(`the recording ${path} has a line that cannot be read, so its session fails closed (skipping it could forget a decision): ${where}${first?.code}: ${first?.message}${more}`);
   }
   return { header: r.header, events: r.events, cut, chain: r.chain };
+}
+
+/** Longest header line looked at (a header is a few hundred bytes). */
+const MAX_HEAD_BYTES = 1024 * 1024;
+
+/**
+ * The recording's first line must be a whole trace v1 header; else RecordingError, the file untouched. A file
+ * with no newline at all is a header cut off mid-write (never completed, so no event was ever answered from it).
+ */
+async function checkHead(path: string, size: number): Promise<void> {
+  const fh = await open(path, 'r');
+  let head: string;
+  try {
+    const buf = Buffer.alloc(Math.min(size, MAX_HEAD_BYTES));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+  const nl = head.indexOf('\n');
+  if (nl === -1) {
+    if (size > MAX_HEAD_BYTES) throw new RecordingError(`the recording ${path} has no line break in its first ${MAX_HEAD_BYTES} bytes: it is not a Hookwire trace, so its session fails closed (the file was left as it is)`);
+    throw new RecordingError(`the recording ${path} has a cut-off header (its first line has no end: ${JSON.stringify(head.slice(0, 80))}…), so its session fails closed; the file was left as it is — move it away to start a new recording`);
+  }
+  const first = head.slice(0, nl).replace(/^\uFEFF/, '').trim();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(first);
+  } catch {
+    parsed = null;
+  }
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && (parsed as { format?: unknown }).format === 'hookwire.trace') return;
+  const d = detectTraceFormat(head);
+  const what = d.format ? `it is ${TRACE_FORMAT_LABELS[d.format]}` : `its first line is not a trace v1 header (${describeContent(head)})`;
+  throw new RecordingError(`the recording ${path} is not a Hookwire trace: ${what}, so its session fails closed; the file was left as it is (give --record a new file, or import this one with hookwire import)`);
 }
 
 /** Cuts a last line that has no `\n` (a torn write) off the file; returns the bytes cut. */

@@ -26,6 +26,8 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'copilot-cli': 'Copilot CLI',
   specstory: 'SpecStory',
   aider: 'aider',
+  opencode: 'OpenCode',
+  'qwen-code': 'Qwen Code',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
