@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
-import { key, stepView } from './debuggerHelpers.ts';
+import { importPipelineAndDebug, key, stepView } from './debuggerHelpers.ts';
 import { newCodeHandler, node, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 /**
@@ -37,12 +37,7 @@ test('a pipeline that has never loaded: the debugger says plainly it cannot repl
     { id: 'h-code', kind: 'handler', name: 'Broken code', order: 15, enabled: true, shadow: false, on_error: 'block', action: { type: 'code', language: 'ts', source: 'export default 1 +;' } },
   );
   doc.wires.push({ from: 'ev-code', to: 'h-code' });
-  await openApp(page);
-  await page.getByTestId('open-import').click();
-  await page.getByTestId('import-text').fill(JSON.stringify(doc));
-  await page.getByTestId('import-confirm').click();
-  await expect(page.getByTestId('pipeline-title')).toHaveText(doc.name);
-  await page.getByTestId('mode-debug').click();
+  await importPipelineAndDebug(page, doc);
   const banner = page.getByTestId('replay-compile-error');
   await expect(banner).toHaveAttribute('data-no-replay', 'true', { timeout: 30_000 });
   await expect(banner).toContainText('no earlier version of it loads: the trace cannot be replayed until it is fixed');

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import type { Pipeline } from '../engine/model/pipelineTypes.ts';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { shot } from './editorHelpers.ts';
-import { goToStep, key, stepView } from './debuggerHelpers.ts';
+import { goToStep, importPipelineAndDebug, key, stepView } from './debuggerHelpers.ts';
 
 /**
  * Code handlers in the debugger: the replay worker loads QuickJS (web/sandbox) and runs them off the page's
@@ -29,18 +29,6 @@ function withCode(name: string, source: string, pattern: string, extra: { timeou
   return doc;
 }
 
-/** Imports a pipeline through the editor's Import dialog (it opens as a new library entry), then goes to Debug. */
-async function importPipelineAndDebug(page: Page, doc: Pipeline): Promise<void> {
-  await page.goto('/');
-  await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
-  await page.getByTestId('open-import').click();
-  await page.getByTestId('import-text').fill(JSON.stringify(doc));
-  await page.getByTestId('import-confirm').click();
-  await expect(page.getByTestId('pipeline-title')).toHaveText(doc.name);
-  await page.getByTestId('mode-debug').click();
-  await expect(page.getByTestId('step-view')).toBeVisible();
-}
-
 const NO_ENV = `export default (ctx: { payload: { tool_input?: { file_path?: string } } }) => {
   const path = ctx.payload.tool_input?.file_path ?? '';
   log('checking', path);
@@ -52,6 +40,7 @@ test('a TypeScript code handler runs in the replay worker, and decides as the CL
   // loaded 2-core machine a process descheduled for 50 ms mid-call times out (and so blocks) on one side only.
   const doc = withCode('No .env reads', NO_ENV, 'tool.before_call', { timeout_ms: 2000 });
   await importPipelineAndDebug(page, doc);
+  await expect(page.getByTestId('step-view')).toBeVisible();
   await goToStep(page, 7);
   await expect(page.getByTestId('step-outcome')).toHaveText('BLOCK_ACTION');
   await expect(page.getByTestId('step-reason')).toHaveText('reading config/deploy.env is not allowed');
@@ -76,6 +65,7 @@ test('a TypeScript code handler runs in the replay worker, and decides as the CL
 test('a handler that loops runs out of fuel on every event; the tab keeps answering', async ({ page }) => {
   // [S13] fuel decides, the same on any machine; the wall-clock net stays far away.
   await importPipelineAndDebug(page, withCode('Loops forever', 'export default () => { for (;;) {} };', '*', { fuel: 200 }));
+  await expect(page.getByTestId('step-view')).toBeVisible();
   // While the worker replays (200 units of fuel per event, twice), the page steps, switches tabs and draws.
   await key(page, 'j');
   await expect(stepView(page, 1)).toBeVisible();

@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import type { Pipeline } from '../engine/app.ts';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
-import { stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
-import { openApp, shot } from './editorHelpers.ts';
+import { importPipelineAndDebug, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
+import { shot } from './editorHelpers.ts';
 
 /**
  * A timeline row is flagged "rewritten" only when the handlers changed the payload's value: a redact rule at
@@ -14,12 +14,7 @@ test('"rewritten" on a timeline row means the payload changed: a redact that mat
   const redact = doc.nodes.find((n) => n.kind === 'handler' && n.name === 'Redact secrets')!;
   if (redact.kind !== 'handler') throw new Error('no redact handler in the demo');
   redact.action = { type: 'rewrite', ops: [{ op: 'redact', path: 'payload.response', pattern: 'sk-[A-Za-z0-9]{16,}', replacement: '[REDACTED]' }] };
-  await openApp(page);
-  await page.getByTestId('open-import').click();
-  await page.getByTestId('import-text').fill(JSON.stringify(doc));
-  await page.getByTestId('import-confirm').click();
-  await expect(page.getByTestId('pipeline-title')).toHaveText(doc.name);
-  await page.getByTestId('mode-debug').click();
+  await importPipelineAndDebug(page, doc);
   await expect(page.getByTestId('timeline-row').first()).not.toHaveAttribute('data-outcome', '', { timeout: 30_000 });
 
   // Step 5 (model.after_call, no key in the response): the rule ran and matched nothing.

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { Pipeline } from '../engine/app.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { openApp } from './editorHelpers.ts';
 
 /** Shared steps of the debugger specs. Elements are found by data-testid or role. */
 
@@ -81,4 +83,14 @@ export async function dropFile(page: Page, name: string, content: string): Promi
   await target.dispatchEvent('dragover', { dataTransfer });
   await expect(page.getByTestId('drop-overlay')).toBeVisible();
   await target.dispatchEvent('drop', { dataTransfer });
+}
+
+/** Opens the app, imports `doc` through the editor's Import dialog (a new library entry), and goes to Debug. */
+export async function importPipelineAndDebug(page: Page, doc: Pipeline): Promise<void> {
+  await openApp(page, { fit: false });
+  await page.getByTestId('open-import').click();
+  await page.getByTestId('import-text').fill(JSON.stringify(doc));
+  await page.getByTestId('import-confirm').click();
+  await expect(page.getByTestId('pipeline-title')).toHaveText(doc.name);
+  await page.getByTestId('mode-debug').click();
 }

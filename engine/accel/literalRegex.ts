@@ -1,13 +1,12 @@
 import { foldCase } from './fold.ts';
-import { literalAutomaton } from './literalAutomaton.ts';
 
 /**
- * Regular expressions whose language is a small finite set of strings, run as string operations with
- * exactly RE2's answers [C5]: `^(rm|mv|dd)$` is "is one of", `^(ls|cat) ` "starts with one of", `\.(pem|key)$`
- * "ends with one of", `(curl|wget) http` "contains one of"; also `(?i)^drop table` (ASCII case folding as RE2
- * does it), classes of a few ASCII characters (`[Rr]m`, `v[0-9]`, `\d`), `?` and bounded repeats `{n,m}`,
- * `\A` `\z`, and the `m` flag (`^`/`$` at line ends). Everything else (`.`, `*`, `+`, `\b`, `\w`, `\pL`,
- * negated classes, non-ASCII in the pattern, flag groups, `\Q…\E`) returns null and stays with RE2.
+ * The language of a regular expression that is a small finite set of strings, for the candidate index's exact
+ * atoms [C5]: `^(rm|mv|dd)$` is "is one of", `^(ls|cat) ` "starts with one of", `\.(pem|key)$` "ends with
+ * one of", `(curl|wget) http` "contains one of"; also `(?i)^drop table` (ASCII case folding as RE2 does it),
+ * classes of a few ASCII characters (`[Rr]m`, `v[0-9]`, `\d`), `?` and bounded repeats `{n,m}`, `\A` `\z`,
+ * and the `m` flag (`^`/`$` at line ends). Everything else (`.`, `*`, `+`, `\b`, `\w`, `\pL`, negated
+ * classes, non-ASCII in the pattern, flag groups, `\Q…\E`) returns null.
  *
  * Why this is exact: the pattern is parsed into its language — a finite set of words, each anchored at the
  * start, the end, both or neither. A pattern matches a text iff some word occurs there at an allowed place:
@@ -16,12 +15,15 @@ import { literalAutomaton } from './literalAutomaton.ts';
  * a `\n`. Words are ASCII, which is never half of a UTF-16 surrogate pair, so code-unit and code-point
  * matching agree. Under `i`, RE2 folds an ASCII letter only with its other case, and `k`/`s` also with the
  * Kelvin sign and the long s; `foldCase` maps exactly those onto the lower-case letter, one unit for one.
+ *
+ * (These languages were also run as string operations in place of the matcher until the benchmark found no
+ * goal that needed it: ACCEL.md. The matcher is `linearRegex.ts` or RE2 for them now.)
  */
 
 /** At most this many words in the language (a product of alternations and classes grows fast). */
 const MAX_WORDS = 256;
 
-interface Word {
+export interface Word {
   text: string;
   /** Anchored at the start (`^`, `\A`): the word must begin the text (with `m`: or follow a `\n`). */
   start: boolean;
@@ -29,17 +31,11 @@ interface Word {
   end: boolean;
 }
 
-interface Language {
+export interface Language {
   words: Word[];
   /** Case-insensitive: the words are folded, and so must the text be. */
   fold: boolean;
   multiline: boolean;
-}
-
-/** The tester for a finite-language pattern, or null when the pattern is not one (then use RE2). */
-export function literalSetTest(source: string, flags: string): ((s: string) => boolean) | null {
-  const lang = finiteLanguage(source, flags);
-  return lang === null ? null : testerOf(lang);
 }
 
 /** The language of a pattern, or null when it is not a small finite set of ASCII words. */
@@ -284,134 +280,4 @@ function escapedChar(n: string): string | null {
     case 'v': return '\v';
     default: return null; // \d handled by the caller; \w \s \b \pL \x41 \101 \Q…: RE2's business
   }
-}
-
-/** The string operations for a language. */
-function testerOf({ words, fold, multiline }: Language): (s: string) => boolean {
-  const equal: string[] = [];
-  const prefix: string[] = [];
-  const suffix: string[] = [];
-  const infix: string[] = [];
-  for (const w of words) (w.start && w.end ? equal : w.start ? prefix : w.end ? suffix : infix).push(w.text);
-  if (infix.includes('') || (!multiline && (prefix.includes('') || suffix.includes('')))) return () => true;
-  // With `m`, an empty word anchored at one end matches every text too (position 0 is a line start, the end a line end).
-  if (multiline && (prefix.includes('') || suffix.includes(''))) return () => true;
-  const equalSet = new Set(equal);
-  if (!multiline) {
-    // Starts and ends walk a trie of the words from that end of the text, a code unit at a time; words inside
-    // run as one pass of an automaton (or `includes`, for one or two): no call per word.
-    // A language of one kind of word (the common case) is that kind's test itself: no call in between.
-    const parts: ((t: string) => boolean)[] = [];
-    if (equalSet.size > 0) parts.push((t) => equalSet.has(t));
-    const starts = trieWalk(prefix, false);
-    if (starts !== null) parts.push(starts);
-    const ends = trieWalk(suffix, true);
-    if (ends !== null) parts.push(ends);
-    if (infix.length > 0) parts.push(containsAny(infix));
-    const [first, second] = parts;
-    const anyWord =
-      parts.length === 1 ? first!
-      : parts.length === 2 ? (t: string) => first!(t) || second!(t)
-      : (t: string) => {
-          for (let i = 0; i < parts.length; i++) if (parts[i]!(t)) return true;
-          return false;
-        };
-    return fold ? (s) => anyWord(foldCase(s)) : anyWord;
-  }
-  const lineEqual = equal.map((w) => [`${w}\n`, `\n${w}`, `\n${w}\n`] as const);
-  const linePrefix = prefix.map((w) => `\n${w}`);
-  const lineSuffix = suffix.map((w) => `${w}\n`);
-  const anyOf = (t: string): boolean => {
-    if (equalSet.size > 0 && equalSet.has(t)) return true;
-    for (let i = 0; i < prefix.length; i++) if (t.startsWith(prefix[i]!)) return true;
-    for (let i = 0; i < suffix.length; i++) if (t.endsWith(suffix[i]!)) return true;
-    for (let i = 0; i < infix.length; i++) if (t.includes(infix[i]!)) return true;
-    for (let i = 0; i < lineEqual.length; i++) {
-      const [head, tail, inner] = lineEqual[i]!;
-      if (t.startsWith(head) || t.endsWith(tail) || t.includes(inner)) return true;
-    }
-    for (let i = 0; i < linePrefix.length; i++) if (t.includes(linePrefix[i]!)) return true;
-    for (let i = 0; i < lineSuffix.length; i++) if (t.includes(lineSuffix[i]!)) return true;
-    return false;
-  };
-  return fold ? (s) => anyOf(foldCase(s)) : anyOf;
-}
-
-/**
- * Whether a text starts (`fromEnd`: ends) with one of `words` (non-empty, ASCII), by walking a trie of them
- * from that end of the text; null for no words. State 0 is "no word can follow", the root is 1.
- */
-function trieWalk(words: readonly string[], fromEnd: boolean): ((t: string) => boolean) | null {
-  if (words.length === 0) return null;
-  const next: number[][] = [[], []];
-  const accept: boolean[] = [false, false];
-  for (const w of words) {
-    let st = 1;
-    for (let k = 0; k < w.length; k++) {
-      const c = w.charCodeAt(fromEnd ? w.length - 1 - k : k);
-      let t = next[st]![c];
-      if (t === undefined) {
-        t = next.length;
-        next.push([]);
-        accept.push(false);
-        next[st]![c] = t;
-      }
-      st = t;
-    }
-    accept[st] = true;
-  }
-  const table = new Int32Array(next.length << 7);
-  next.forEach((row, st) => row.forEach((t, c) => (table[(st << 7) | c] = t)));
-  const done = Uint8Array.from(accept, (a) => (a ? 1 : 0));
-  if (!fromEnd) {
-    return (t) => {
-      for (let i = 0, st = 1; ; i++) {
-        if (done[st] === 1) return true;
-        if (i === t.length) return false;
-        const c = t.charCodeAt(i);
-        st = c < 128 ? table[(st << 7) | c]! : 0;
-        if (st === 0) return false;
-      }
-    };
-  }
-  return (t) => {
-    for (let i = t.length - 1, st = 1; ; i--) {
-      if (done[st] === 1) return true;
-      if (i < 0) return false;
-      const c = t.charCodeAt(i);
-      st = c < 128 ? table[(st << 7) | c]! : 0;
-      if (st === 0) return false;
-    }
-  };
-}
-
-/**
- * Whether one of `words` (non-empty, ASCII) occurs in a text: `includes` for one or two, else one pass of an
- * automaton (`includes` each past its bounds).
- */
-function containsAny(words: readonly string[]): (t: string) => boolean {
-  if (words.length === 1) {
-    const [w] = words as [string];
-    return (t) => t.includes(w);
-  }
-  if (words.length === 2) {
-    const [w, v] = words as [string, string];
-    return (t) => t.includes(w) || t.includes(v);
-  }
-  const a = literalAutomaton(words);
-  if (a === null) {
-    return (t) => {
-      for (let i = 0; i < words.length; i++) if (t.includes(words[i]!)) return true;
-      return false;
-    };
-  }
-  const { delta, outFrom } = a;
-  return (t) => {
-    for (let i = 0, st = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      st = c < 128 ? delta[(st << 7) | c]! : 0;
-      if (st >= outFrom) return true;
-    }
-    return false;
-  };
 }

@@ -1,6 +1,5 @@
 import { RE2JS } from 're2js';
 import { linearTest } from '../accel/linearRegex.ts';
-import { literalSetTest } from '../accel/literalRegex.ts';
 
 /** A compiled regular expression that runs in time linear in its input (RE2 semantics) [C5]. */
 export interface SafeRegex {
@@ -95,12 +94,11 @@ export function compileRegex(source: string, flags = ''): RegexCompile {
     acceptedLog?.push(key);
   }
   const re = { get: (): RE2JS => (compiled ??= RE2JS.compile(source, bits)) };
-  // Past the finite-language string operations: the bit-parallel matcher for the patterns in its subset, RE2
+  // The bit-parallel matcher for the patterns in its subset, RE2
   // for the rest [C10]; chosen on first use, like RE2's program. (A prefilter of required literals stood in
   // front of these until it measured no gain anywhere: the candidate index has required them already.)
   let matcher: ((s: string) => boolean) | null = null;
-  const run = (s: string): boolean => (matcher ??= linearTest(source, flags) ?? ((t: string) => re.get().test(t)))(s);
-  const test = literalSetTest(source, flags) ?? run;
+  const test = (s: string): boolean => (matcher ??= linearTest(source, flags) ?? ((t: string) => re.get().test(t)))(s);
   return {
     ok: true,
     regex: { source, flags, test, replaceAll: (input, replacement) => re.get().matcher(input).replaceAll(replacement) },

@@ -13,7 +13,7 @@ import { runBacktestFiles } from '../backtest/runBacktestFiles.ts';
 
 // A worker thread loads this module (in the bundled CLI, its chunk) and runs this.
 export { backtestWorkerMain } from '../backtest/runBacktestFiles.ts';
-import { walkTraceFiles } from '../backtest/walkTraceFiles.ts';
+import { walkFiles } from '../walkFiles.ts';
 
 export const FAIL_ON = ['changed', 'new-blocks', 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -36,7 +36,7 @@ const PROGRESS_MS = 2000;
 export async function backtestCommand(oldPath: string, newPath: string, paths: string[], options: BacktestOptions, io: Io): Promise<number> {
   const failOn = options.failOn ?? 'new-blocks';
   const reportKind = options.report ? reportKindOf(options.report) : null;
-  const files = await walkTraceFiles(paths);
+  const files = await walkFiles(paths);
   const a = await compilePipelineFile(oldPath);
   try {
     const b = await compilePipelineFile(newPath);

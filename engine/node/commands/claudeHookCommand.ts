@@ -94,16 +94,13 @@ export function answerDeadlineMs(timeoutSeconds: number): number {
   return Math.max(50, ms - Math.min(2000, Math.max(100, ms * 0.1)));
 }
 
-export async function claudeHookCommand(
-  pipelinePath: string,
-  options: ClaudeHookOptions,
-  io: Io,
-  readStdin: () => Promise<string>,
-  now: () => number = Date.now,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  return agentHookCommand(CLAUDE_ADAPTER, pipelinePath, options, io, readStdin, now, env);
+/** One Claude Code hook call: {@link agentHookCommand} with Claude Code's contract. */
+export function claudeHookCommand(...args: AgentHookArgs): Promise<number> {
+  return agentHookCommand(CLAUDE_ADAPTER, ...args);
 }
+
+/** The arguments of a hook call after the agent's adapter. */
+type AgentHookArgs = Parameters<typeof agentHookCommand> extends [AgentAdapter, ...infer Rest] ? Rest : never;
 
 /** One hook call of an agent [AG4]: the answer in the agent's form, its block form on every failure. */
 export async function agentHookCommand(

@@ -1,38 +1,16 @@
 // `hookwire test <pipeline.json> <dir-or-file...>`: golden decision tests [P11]. Every trace v1 file (a file
 // argument, or each *.jsonl under a directory argument) is replayed through the pipeline and each event's
 // `meta.expect` is checked. One line per check, a summary line `N passed, N failed`, exit 1 on any failure.
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { runGoldenTrace } from '../../runtime/goldenTest.ts';
-import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
+import { CliError, EXIT, type Io } from '../cliIo.ts';
+import { walkFiles } from '../walkFiles.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { readTraceFile } from '../readTraceFile.ts';
 
-/** The test files named by the arguments: files as given, directories searched for *.jsonl (sorted). */
+/** The test files named by the arguments: files as given, folders searched for *.jsonl. */
 export async function testFiles(paths: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) {
-    let s;
-    try {
-      s = await stat(p);
-    } catch (err) {
-      throw new CliError(`cannot read tests ${p}: ${fileErrorText(err)}`);
-    }
-    if (!s.isDirectory()) out.push(p);
-    else out.push(...(await jsonlUnder(p)));
-  }
+  const out = await walkFiles(paths, (name) => name.endsWith('.jsonl'));
   if (out.length === 0) throw new CliError(`no test files: ${paths.join(', ')} holds no *.jsonl file`);
-  return out;
-}
-
-async function jsonlUnder(dir: string): Promise<string[]> {
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-  const out: string[] = [];
-  for (const e of entries) {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await jsonlUnder(full)));
-    else if (e.name.endsWith('.jsonl')) out.push(full);
-  }
   return out;
 }
 

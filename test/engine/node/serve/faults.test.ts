@@ -6,19 +6,13 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
-import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
+import { budgetPipeline, call, claudeHook, health, metric, preToolUse, serverPool, until, verdict, workDir } from './serveHelpers.ts';
 
-const running: ServerProcess[] = [];
 const mounts: string[] = [];
-async function serve(pipeline: string, stateDir: string, extra: string[] = []): Promise<ServerProcess> {
-  const s = await startServe(pipeline, stateDir, extra);
-  running.push(s);
-  return s;
-}
+const { serve, stopAll } = serverPool();
 afterAll(async () => {
-  await Promise.all(running.map((s) => s.stop()));
+  await stopAll();
   for (const m of mounts) execFileSync('umount', [m]);
 });
 
@@ -42,17 +36,7 @@ const canMount = (() => {
 })();
 if (!canMount) console.warn('faults.test.ts: SKIPPED the full-disk and read-only-disk tests: this process cannot mount a tmpfs (run as root, as CI does)');
 
-const claude = (s: ServerProcess, input: unknown) => call(s, 'POST', '/v1/claude/hook', input);
-const health = async (s: ServerProcess) => (await call(s, 'GET', '/health')).json();
-const metric = async (s: ServerProcess, name: string) => parseMetrics((await call(s, 'GET', '/metrics')).body).get(name);
-async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, tries = 100): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < tries && !check(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
-  return v;
-}
+const claude = claudeHook;
 /** Fills the file system until a write fails. */
 function fill(file: string): void {
   const chunk = Buffer.alloc(64 * 1024, 0x61);

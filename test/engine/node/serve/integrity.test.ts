@@ -1,22 +1,14 @@
 // `hookwire serve` restarted on recordings edited by hand: a forged line or a truncation is refused fail-closed
 // with an integrity error naming the file and line (never served from the edited state), `hookwire verify` says
 // the same, and an operator re-admits the recording deliberately (recorded). The real binary, real HTTP.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookwire } from '../runCli.ts';
-import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
+import { budgetPipeline, call, claudeHook, preToolUse, serverPool, verdict, workDir } from './serveHelpers.ts';
 
-const running: ServerProcess[] = [];
-async function serve(pipeline: string, stateDir: string): Promise<ServerProcess> {
-  const s = await startServe(pipeline, stateDir);
-  running.push(s);
-  return s;
-}
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.stop()));
-});
-const claude = (s: ServerProcess, input: unknown) => call(s, 'POST', '/v1/claude/hook', input);
+const { serve } = serverPool();
+const claude = claudeHook;
 
 /** A server whose session `id` has spent its whole budget of 4; stopped cleanly. Returns the recording's path. */
 async function spent(dir: string, id: string): Promise<string> {

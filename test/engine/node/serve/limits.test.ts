@@ -1,15 +1,12 @@
 // `hookwire serve` against clients that take too long, and what it says about itself: /metrics in the
 // Prometheus text format and an OpenAPI document that lists every limit and answer.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
-import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
+import { budgetPipeline, call, preToolUse, serverPool, verdict, workDir } from './serveHelpers.ts';
 
-const running: ServerProcess[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.stop()));
-});
+const { serve } = serverPool();
 
 /**
  * Sends `head` and then one byte of `drip` every 400 ms, never finishing the request; resolves with the
@@ -42,8 +39,7 @@ function trickle(port: number, head: string, drip: string, limit: number): Promi
 describe('hookwire serve: slow clients, metrics, OpenAPI [SV4][SV7]', { timeout: 120_000 }, () => {
   it('[SV4] a client trickling its headers, or its body, is closed within 15 s; other clients are answered meanwhile', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(5) });
-    const s = await startServe(join(dir, 'p.json'), join(dir, 'state'));
-    running.push(s);
+    const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
     const host = `127.0.0.1:${s.port}`;
     const [headers, body] = await Promise.all([
       trickle(s.port, `GET /health HTTP/1.1\r\nHost: ${host}\r\n`, 'X-Slow: aaaaaaaaaaaaaaaaaa\r\n', 25),
@@ -58,8 +54,7 @@ describe('hookwire serve: slow clients, metrics, OpenAPI [SV4][SV7]', { timeout:
 
   it('[SV7] /metrics is Prometheus text: requests by route and code, decisions by outcome, a latency histogram, sessions, queue', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(1) });
-    const s = await startServe(join(dir, 'p.json'), join(dir, 'state'));
-    running.push(s);
+    const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
     await Promise.all([1, 2, 3].map((k) => call(s, 'POST', '/v1/claude/hook', preToolUse('m', `m-${k}`))));
     await call(s, 'POST', '/v1/traces/nope/events', { type: 'a.b', payload: {} });
     const r = await call(s, 'GET', '/metrics');
@@ -82,8 +77,7 @@ describe('hookwire serve: slow clients, metrics, OpenAPI [SV4][SV7]', { timeout:
 
   it('[SV7] the OpenAPI document lists ask, the limits, the 503s and the metrics format', async () => {
     const dir = workDir({ 'p.json': budgetPipeline(1) });
-    const s = await startServe(join(dir, 'p.json'), join(dir, 'state'));
-    running.push(s);
+    const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
     const api = (await call(s, 'GET', '/openapi.json')).json();
     expect(api.components.schemas.Decision.properties.decision.enum).toContain('ask');
     expect(api.components.schemas.TraceId).toMatchObject({ minLength: 1, maxLength: 256, not: { enum: ['.', '..'] } });

@@ -1,22 +1,14 @@
 // `hookwire serve` tested as users run it: the real binary, real HTTP on loopback, real parallel calls.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
-import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
+import { budgetPipeline, call, claudeHook, preToolUse, serverPool, verdict, workDir } from './serveHelpers.ts';
 
-const running: ServerProcess[] = [];
-async function serve(pipeline: string, stateDir: string, extra: string[] = []): Promise<ServerProcess> {
-  const s = await startServe(pipeline, stateDir, extra);
-  running.push(s);
-  return s;
-}
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.stop()));
-});
+const { serve } = serverPool();
 
 /** Every recording in the state dir, read back and replayed offline with the pipeline text. */
 function replayRecordings(stateDir: string, pipelineText: string) {
@@ -32,7 +24,7 @@ function replayRecordings(stateDir: string, pipelineText: string) {
   return out;
 }
 
-const claude = (s: ServerProcess, input: unknown) => call(s, 'POST', '/v1/claude/hook', input);
+const claude = claudeHook;
 
 describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 }, () => {
   it('[P15] 32 parallel PreToolUse calls in one session against a budget of 10: exactly 10 pass, and the recording replays to the same decisions', async () => {

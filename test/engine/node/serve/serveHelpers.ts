@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { BIN, GUARD, ROOT } from '../runCli.ts';
 
 export interface ServerProcess {
@@ -124,4 +126,39 @@ export function openStream(server: { port: number; token: string }): Promise<{ s
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * The servers one test file starts, all stopped after it. Call once at the file's top level. `stopAll` may be
+ * called earlier (a file that must unmount a disk after its servers are gone); it stops each server once.
+ */
+export function serverPool(): { serve: typeof startServe; stopAll: () => Promise<void> } {
+  const running: ServerProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+  };
+  afterAll(stopAll);
+  const serve: typeof startServe = async (pipeline, stateDir, extra = []) => {
+    const s = await startServe(pipeline, stateDir, extra);
+    running.push(s);
+    return s;
+  };
+  return { serve, stopAll };
+}
+
+/** A Claude Code hook call on serve's Claude route. */
+export const claudeHook = (s: ServerProcess, input: unknown): Promise<Reply> => call(s, 'POST', '/v1/claude/hook', input);
+/** /health, parsed. */
+export const health = async (s: ServerProcess): Promise<any> => (await call(s, 'GET', '/health')).json();
+/** One metric's value from /metrics. */
+export const metric = async (s: ServerProcess, name: string) => parseMetrics((await call(s, 'GET', '/metrics')).body).get(name);
+
+/** Polls every 100 ms until `check` holds (serve's sweeps run on timers); returns the last value after `tries`. */
+export async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, tries = 100): Promise<T> {
+  let v = await read();
+  for (let i = 0; i < tries && !check(v); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
+  return v;
 }

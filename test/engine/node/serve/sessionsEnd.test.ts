@@ -1,36 +1,16 @@
 // `hookwire serve` over a long run: ended and idle sessions leave memory (and /health's count) and come back
 // from their recordings, exact, when an event arrives later. The real binary, real HTTP on loopback.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
-import { budgetPipeline, call, preToolUse, startServe, verdict, workDir, type ServerProcess } from './serveHelpers.ts';
+import { budgetPipeline, call, claudeHook, health, metric, preToolUse, serverPool, until, verdict, workDir } from './serveHelpers.ts';
 
-const running: ServerProcess[] = [];
-async function serve(pipeline: string, stateDir: string, extra: string[] = []): Promise<ServerProcess> {
-  const s = await startServe(pipeline, stateDir, extra);
-  running.push(s);
-  return s;
-}
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.stop()));
-});
+const { serve } = serverPool();
 
-const claude = (s: ServerProcess, input: unknown) => call(s, 'POST', '/v1/claude/hook', input);
+const claude = claudeHook;
 const sessionEnd = (session: string) => ({ session_id: session, transcript_path: '/tmp/t.jsonl', cwd: '/work', hook_event_name: 'SessionEnd', reason: 'logout' });
-const health = async (s: ServerProcess) => (await call(s, 'GET', '/health')).json();
-const metric = async (s: ServerProcess, name: string) => parseMetrics((await call(s, 'GET', '/metrics')).body).get(name);
 
-/** Polls until `check` holds (the idle sweep runs on a timer); fails with the last value after `tries`. */
-async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, tries = 100): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < tries && !check(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
-  return v;
-}
 
 describe('hookwire serve: ended and idle sessions leave memory and come back exact [SV1][SV2]', { timeout: 120_000 }, () => {
   it('[SV1] Claude Code sessions that send SessionEnd leave memory and /health; a later event brings the session back from its recording with its budget spent exactly', async () => {
