@@ -7,7 +7,7 @@ import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.t
 import { explainEvent } from '../dispatch/explain/explainEvent.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
-import { observeFlows } from '../compile/flowRule.ts';
+import { observeFlows } from '../compile/flowMemory.ts';
 import type { DispatchState } from '../dispatch/types.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
 import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd, StepNote } from './types.ts';

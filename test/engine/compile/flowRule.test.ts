@@ -79,7 +79,7 @@ describe('flow rules', () => {
     const steps = run(doc, [read('e1', '.env', { meta: { ci: true } }), fetchUrl('e2'), read('e3', '.env'), fetchUrl('e4')]);
     expect(outcomes(steps)).toBe('bccb');
     expect(steps[0]!.state_after.flows).toBeUndefined();
-    expect(steps[2]!.state_after.flows!.get('t1')!.get('f')!.keys.get('')!.marks[0]!.step).toBe(2);
+    expect(steps[2]!.state_after.flows!.get('t1')!.get('f')!.keys.get('')!.last!.mark.step).toBe(2);
   });
 
   it('[F4] an ASK counts as having happened, whatever its answer', () => {
@@ -135,7 +135,22 @@ describe('flow rules', () => {
     const events = Array.from({ length: 40 }, (_, i) => result(`r${i}`, 'x', 0));
     const last = run(doc, events).at(-1)!;
     const memo = last.state_after.flows!.get('t1')!.get('f')!;
-    expect(memo.keys.get('')!.marks.map((m) => m.step)).toEqual([37, 38, 39]);
+    const cells: number[] = [];
+    for (let c = memo.keys.get('')!.last; c !== null; c = c.prev) cells.push(c.mark.step);
+    // The newest three count; the list holds at most twice the limit (cut to the newest three when it passes six).
+    expect(cells.slice(0, 3)).toEqual([39, 38, 37]);
+    expect(cells.length).toBeLessThanOrEqual(6);
+    expect(cells).toEqual(Array.from({ length: cells.length }, (_, i) => 39 - i));
+  });
+
+  it('[F7] a window counts only its newest limit marks, whatever older ones the list still holds', () => {
+    // limit 2 within 10 s: marks at 0, 1, 2, 3 s; then marks at 20 s and 21 s; decided at 21.5 s counts 20 and 21.
+    const doc = flowPipeline({ rule: 'window', mark: { event: 'tool.after_call' }, limit: 2, within_ms: 10_000 }, { 'payload.tool_name': { eq: 'Bash' } });
+    const at = (e: TraceEvent, s: number): TraceEvent => ({ ...e, ts: new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString() });
+    const events = [at(result('r0', 'x', 0), 0), at(result('r1', 'x', 0), 1), at(bash('b1', 'y'), 1.5), at(result('r2', 'x', 0), 20), at(bash('b2', 'y'), 20.5), at(result('r3', 'x', 0), 21), at(bash('b3', 'y'), 21.5), at(bash('b4', 'y'), 30.5)];
+    const steps = run(doc, events);
+    expect(outcomes(steps)).toBe('ccbcccbc');
+    expect(steps[6]!.reason).toContain('2 earlier within 10 s (limit 2): steps 4, 6');
   });
 
   it('[F1][V5] bad flow rules are load problems with their paths', () => {
