@@ -43,3 +43,7 @@ export { timelineStep } from './replay/timelineStep.ts';
 export type { AsyncEventSource, ReplayStep, ReplayTimeline, StepOutcome, StepQuery } from './replay/types.ts';
 export { type WhyNotFired, whyNotFired } from './replay/whyNotFired.ts';
 export { type DecisionRow, decisionRow } from './runtime/decideTrace.ts';
+export { exportForAgent, type InstallTarget, type MergeResult, installCommandLine, serveUrlProblem } from './agents/install.ts';
+export { type LossItem, type LossKind, lossReport } from './agents/loss.ts';
+export { AGENT_CONTRACTS } from './agents/registry.ts';
+export { AGENT_IDS, type AgentContract, type AgentId, isAgentId } from './agents/types.ts';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { Canvas } from './canvas/Canvas.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
+import { AgentExportDialog } from './io/AgentExportDialog.tsx';
 import { ExportDialog } from './io/ExportDialog.tsx';
 import { ImportDialog } from './io/ImportDialog.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
@@ -22,7 +23,7 @@ export function App() {
   const openError = useApp(selectOpenError);
   const { ready, workspace } = useServices();
   const [started, setStarted] = useState(false);
-  const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'export' | 'agent-export' | null>(null);
 
   useEffect(() => {
     void ready.finally(() => setStarted(true));
@@ -31,7 +32,7 @@ export function App() {
   return (
     <ReactFlowProvider>
       <div className="app" data-testid="app-root">
-        <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} />
+        <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} onAgentExport={() => setDialog('agent-export')} />
         {mode === 'edit' ? (
           <Workbench
             left={<LeftPanel />}
@@ -54,6 +55,7 @@ export function App() {
         )}
         {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
         {dialog === 'export' && <ExportDialog onClose={() => setDialog(null)} />}
+        {dialog === 'agent-export' && <AgentExportDialog onClose={() => setDialog(null)} />}
       </div>
     </ReactFlowProvider>
   );

@@ -61,6 +61,19 @@ export interface InstallTarget {
   serve?: string;
 }
 
+const SERVE_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?(\/[^\s?#]*)?$/;
+
+/**
+ * Why a `hookwire serve` address cannot go into an agent's configuration (null: it can). `hookwire serve`
+ * listens on http:// loopback only, so anything else would send every hook call to a server that is not ours.
+ * `serveUrlProblem('http://127.0.0.1:7347')` → null.
+ */
+export function serveUrlProblem(url: string): string | null {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return 'is not a URL (http://127.0.0.1:<port>)';
+  if (!SERVE_URL_RE.test(url)) return 'hookwire serve listens on http:// loopback only (127.0.0.1, localhost, [::1])';
+  return null;
+}
+
 /** The native events to route and each one's matcher (null: every tool). */
 export function plannedEvents(doc: PipelineShape, contract: AgentContract): { name: string; matcher: string | null }[] {
   const out = new Map<string, Set<string> | null>();
@@ -101,6 +114,11 @@ export function hookCommand(id: AgentId, event: string, t: InstallTarget): strin
   const cmd = parts.map(quote).join(' ');
   if (id === 'copilot') return `${cmd} || printf '%s\\n' '{"permissionDecision":"deny","permissionDecisionReason":"hookwire could not run: failing closed"}'`;
   return `${cmd} || { rc=$?; [ "$rc" -eq 2 ] || echo "hookwire could not run (exit $rc): failing closed" >&2; exit 2; }`;
+}
+
+/** The `hookwire install` line that writes the same configuration into a project (merged, with a backup). */
+export function installCommandLine(id: AgentId, t: InstallTarget): string {
+  return [t.bin ?? 'hookwire', 'install', '--agent', id, '--pipeline', t.pipeline, ...(t.serve ? ['--serve', t.serve] : [])].map(quote).join(' ');
 }
 
 /** Whether a config entry is one Hookwire wrote for this agent (so a re-install replaces it, and nothing else). */

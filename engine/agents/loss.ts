@@ -62,7 +62,7 @@ function lossesOf(c: AgentContract, r: Reach): { kind: LossKind; text: string }[
         const field = e.rewrite?.field;
         const touches = field !== undefined && (op.path === 'payload' || op.path === `payload.${field}` || op.path.startsWith(`payload.${field}.`));
         if (!touches) {
-          out.push({ kind: 'rewrite', text: `rewrite of ${op.path} is not carried ${on} (${e.name}): dropped` });
+          out.push({ kind: 'rewrite', text: `rewrite of ${op.path} is not carried ${on}: dropped` });
         } else if (e.rewrite!.how === 'block') {
           out.push({ kind: 'rewrite', text: `rewrite of ${field} → block ${on}` });
         } else if (e.rewrite!.how === 'apply-if-allowed') {
@@ -103,7 +103,7 @@ export function lossReport(doc: PipelineShape, contract: AgentContract): LossIte
     for (const l of lossesOf(contract, r)) add(r.handler, l.kind, l.text, r.event.name, may);
     for (const name of r.tools.names ?? []) {
       const known = contract.tools.has(name) || (contract.mcpPrefix !== undefined && name.startsWith(contract.mcpPrefix));
-      if (!known && r.matchers.length > 0) add(r.matchers[r.matchers.length - 1]!, 'tool_name', `tool name ${name} is not a ${contract.name} tool: match payload.tool instead`, r.event.name, false);
+      if (!known) add(r.tools.namedBy ?? r.matchers[r.matchers.length - 1] ?? r.handler, 'tool_name', `tool name ${name} is not a ${contract.name} tool: match payload.tool instead`, r.event.name, false);
     }
   }
   // A path narrowed to a tool kind the agent never shows to a hook: its handler never runs for those calls.

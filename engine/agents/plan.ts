@@ -20,6 +20,8 @@ export interface PipelineShape {
 export interface ToolNarrowing {
   kinds: ReadonlySet<PortableTool> | null;
   names: ReadonlySet<string> | null;
+  /** The matcher whose clause names the tools (the last to narrow `names`): the loss report marks that node. */
+  namedBy?: string;
 }
 
 /** One handler reached on one native event through one path. */
@@ -53,16 +55,18 @@ function intersect<T>(a: ReadonlySet<T> | null, b: readonly T[] | null): Readonl
 export function narrowing(matchers: readonly PipelineNodeInput[]): ToolNarrowing {
   let kinds: ReadonlySet<PortableTool> | null = null;
   let names: ReadonlySet<string> | null = null;
+  let namedBy: string | undefined;
   for (const m of matchers) {
     if (m.kind !== 'matcher') continue;
+    const when = isJsonObject(m.when) ? m.when : null;
+    const byName = when ? literals(ownGet(when, 'payload.tool_name')) : null;
     if (m.tools) names = intersect(names, m.tools);
-    const when = m.when;
-    if (!isJsonObject(when)) continue;
-    const k = literals(ownGet(when, 'payload.tool'));
+    names = intersect(names, byName);
+    if (m.tools || byName) namedBy = m.id;
+    const k = when ? literals(ownGet(when, 'payload.tool')) : null;
     if (k) kinds = intersect(kinds, k.filter((x): x is PortableTool => (PORTABLE_TOOLS as readonly string[]).includes(x)));
-    names = intersect(names, literals(ownGet(when, 'payload.tool_name')));
   }
-  return { kinds, names };
+  return { kinds, names, ...(namedBy !== undefined ? { namedBy } : {}) };
 }
 
 /** Whether a per-kind event (Cursor's, Windsurf's) can carry a call the path is narrowed to. */

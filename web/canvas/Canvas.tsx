@@ -17,6 +17,7 @@ import { nodeMenu, paneMenu, wireMenu } from './canvasMenu.ts';
 import { nodeName } from '../model/nodeName.ts';
 import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
+import { useAgentMarks } from './agentMarks.tsx';
 
 type Size = { width: number; height: number };
 
@@ -68,6 +69,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   const [dragging, setDragging] = useState<ReadonlyMap<string, { x: number; y: number }> | null>(null);
   const wrapper = useRef<HTMLDivElement>(null);
 
+  const marks = useAgentMarks(readOnly);
   const selNodes = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selEdges = useMemo(() => new Set(selectedEdges), [selectedEdges]);
   const graph = useMemo(
@@ -75,10 +77,10 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
       doc
         ? mapper(doc, {
             selectedNodes: selNodes, selectedEdges: selEdges, problems, measured,
-            ...(dragging ? { dragging } : {}), ...(nodeClasses ? { nodeClasses } : {}), ...(edgeClasses ? { edgeClasses } : {}),
+            ...(dragging ? { dragging } : {}), ...(nodeClasses ? { nodeClasses } : {}), ...(edgeClasses ? { edgeClasses } : {}), ...(marks ? { marks } : {}),
           })
         : { nodes: [], edges: [] },
-    [doc, mapper, selNodes, selEdges, problems, measured, dragging, nodeClasses, edgeClasses],
+    [doc, mapper, selNodes, selEdges, problems, measured, dragging, nodeClasses, edgeClasses, marks],
   );
 
   useCanvasShortcuts(flow, readOnly);

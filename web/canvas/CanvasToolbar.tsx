@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { autoLayout, type Size } from '../model/autoLayout.ts';
 import { useApp, selectCanRedo, selectCanUndo } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { AgentMarksChip } from './agentMarks.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -54,6 +55,7 @@ export function CanvasToolbar({ measured }: { measured: ReadonlyMap<string, Size
         <Icon name="layout" /> Auto-layout
       </button>
       <span className="grow" />
+      <AgentMarksChip />
       <ZoomButtons />
     </div>
   );

@@ -22,6 +22,20 @@ function ProblemBadge({ problems }: { problems: readonly Problem[] }) {
   );
 }
 
+/**
+ * What this node loses on the agent marked from "Export for agent": the engine's loss report lines, shown as
+ * text on the node (two lines; all of them in the tooltip and to screen readers).
+ */
+function AgentMarks({ marks }: { marks: readonly string[] | undefined }) {
+  if (!marks || marks.length === 0) return null;
+  const all = marks.join('\n');
+  return (
+    <div className="agent-mark" title={all} aria-label={`Lost on the agent: ${marks.join('; ')}`} data-testid="node-agent-mark">
+      <Icon name="warning" size={11} /> {marks.length > 1 ? `${marks[0]} (+${marks.length - 1} more)` : marks[0]}
+    </div>
+  );
+}
+
 /** A node's own name: an event's and a matcher's `label`, a handler's `name`. */
 function nameOf(node: PipelineNode): string {
   return node.kind === 'handler' ? node.name : (node.label ?? '');
@@ -86,6 +100,7 @@ export const EventNodeView = memo(function EventNodeView({ data, selected }: Nod
         <span className={`badge ${data.mode ?? 'sync'}`}>{data.mode ?? 'sync'}</span>
       </div>
       <div className="title mono" title={node.pattern}>{node.pattern === '*' ? '* (every event)' : node.pattern}</div>
+      <AgentMarks marks={data.marks} />
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
     </div>
@@ -105,6 +120,7 @@ export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }:
       </div>
       {renaming ? <RenameBox node={node} /> : <div className="title" title={node.label ?? node.id}>{node.label ?? node.id}</div>}
       <div className="summary" data-testid="matcher-summary" title={data.summary}>{data.summary}</div>
+      <AgentMarks marks={data.marks} />
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
     </div>
@@ -139,6 +155,7 @@ export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }:
           {flags.map((f) => <span key={f} className="badge">{f}</span>)}
         </div>
       )}
+      <AgentMarks marks={data.marks} />
       <ProblemBadge problems={data.problems} />
     </div>
   );

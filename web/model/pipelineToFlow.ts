@@ -15,6 +15,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   summary: string;
   mode?: PatternMode;
   problems: readonly Problem[];
+  /** What the pipeline loses at this node on the agent marked from "Export for agent" (the engine's loss report lines). */
+  marks?: readonly string[];
 }
 
 export type FlowNodeKind = PipelineNode['kind'];
@@ -32,6 +34,8 @@ export interface FlowView {
   /** Extra CSS classes per node id / edge id, e.g. the debugger's highlight of the path an event took. */
   nodeClasses?: ReadonlyMap<string, string>;
   edgeClasses?: ReadonlyMap<string, string>;
+  /** Loss report lines per node id (the engine's `lossReport` for the agent marked on the canvas). */
+  marks?: ReadonlyMap<string, readonly string[]>;
 }
 
 export const EMPTY_VIEW: FlowView = { selectedNodes: new Set(), selectedEdges: new Set(), problems: [] };
@@ -93,7 +97,7 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW, reuse
       ...(view.nodeClasses?.has(node.id) ? { className: view.nodeClasses.get(node.id) } : {}),
       ariaLabel: nodeAriaLabel(node, view.nodeClasses?.get(node.id)),
       selected: view.selectedNodes.has(node.id),
-      data: { node, summary: summarize(node, mode), ...(mode ? { mode } : {}), problems: byNode.get(node.id) ?? NO_PROBLEMS },
+      data: { node, summary: summarize(node, mode), ...(mode ? { mode } : {}), problems: byNode.get(node.id) ?? NO_PROBLEMS, ...(view.marks?.has(node.id) ? { marks: view.marks.get(node.id)! } : {}) },
     };
   });
   const boxes = nodeBoxes(nodes);
@@ -139,7 +143,8 @@ function sameNode(a: HookFlowNode, b: HookFlowNode): boolean {
     a.measured?.width === b.measured?.width &&
     a.measured?.height === b.measured?.height &&
     a.data.mode === b.data.mode &&
-    sameProblems(a.data.problems, b.data.problems)
+    sameProblems(a.data.problems, b.data.problems) &&
+    (a.data.marks ?? []).join('\n') === (b.data.marks ?? []).join('\n')
   );
 }
 

@@ -16,8 +16,8 @@ function SaveIndicator() {
   );
 }
 
-/** Brand, Edit/Debug modes, the open pipeline's name and save state, import and export. */
-export function TopBar({ onImport, onExport }: { onImport: () => void; onExport: () => void }) {
+/** Brand, Edit/Debug modes, the open pipeline's name and save state, import, export and export for an agent. */
+export function TopBar({ onImport, onExport, onAgentExport }: { onImport: () => void; onExport: () => void; onAgentExport: () => void }) {
   const mode = useApp(selectMode);
   const setMode = useApp((s) => s.setMode);
   const doc = useApp(selectDoc);
@@ -38,6 +38,9 @@ export function TopBar({ onImport, onExport }: { onImport: () => void; onExport:
       <div className="topbar-actions">
         <button className="btn" onClick={onImport} data-testid="open-import"><Icon name="import" /> Import</button>
         <button className="btn" onClick={onExport} disabled={!doc} data-testid="open-export"><Icon name="export" /> Export</button>
+        <button className="btn" onClick={onAgentExport} disabled={!doc} data-testid="open-agent-export" title="The hook configuration of a coding agent, and what it cannot carry out">
+          <Icon name="export" /> Export for agent
+        </button>
       </div>
     </header>
   );

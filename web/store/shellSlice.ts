@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { AgentId } from '../../engine/app.ts';
 import type { AppState } from './appStore.ts';
 
 /** The shell's slice of the app store: which mode is showing and the toasts over it. */
@@ -17,6 +18,8 @@ export interface ShellData {
   toasts: Toast[];
   /** The node whose title is being renamed in place on the canvas (double-click or F2), if any. */
   renaming: string | null;
+  /** The agent whose loss report is marked on the canvas ("Export for agent"), if any. */
+  agentMarks: AgentId | null;
 }
 
 export interface ShellActions {
@@ -26,6 +29,8 @@ export interface ShellActions {
   dismissToast(id: number): void;
   startRename(nodeId: string): void;
   endRename(): void;
+  /** Marks on the canvas what the open pipeline loses on this agent; null takes the marks away. */
+  markAgent(agent: AgentId | null): void;
 }
 
 export type ShellSlice = ShellData & ShellActions;
@@ -39,6 +44,8 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
     mode: 'edit',
     toasts: [],
     renaming: null,
+    agentMarks: null,
+    markAgent: (agentMarks) => set({ agentMarks }),
     startRename: (renaming) => set({ renaming }),
     endRename: () => set({ renaming: null }),
     setMode: (mode) => set({ mode }),
@@ -52,3 +59,4 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
 
 export const selectMode = (s: AppState) => s.mode;
 export const selectToasts = (s: AppState) => s.toasts;
+export const selectAgentMarks = (s: AppState) => s.agentMarks;

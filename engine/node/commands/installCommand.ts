@@ -4,7 +4,7 @@
 // and loss.ts (the app's "Export for agent" shows the same); this file only reads and writes.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { mergeConfig } from '../../agents/install.ts';
+import { mergeConfig, serveUrlProblem } from '../../agents/install.ts';
 import { agentList } from '../../agents/listing.ts';
 import { lossReport, type LossItem } from '../../agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../agents/registry.ts';
@@ -41,15 +41,8 @@ async function readIfThere(path: string): Promise<string | null> {
 
 export async function installCommand(o: InstallOptions, io: Io, now: () => Date = () => new Date()): Promise<number> {
   if (!isAgentId(o.agent)) throw new CliError(`--agent ${o.agent} is not one of ${AGENT_IDS.join(', ')}`);
-  if (o.serve !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(o.serve);
-    } catch {
-      throw new CliError(`--serve ${o.serve} is not a URL`);
-    }
-    if (u.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) throw new CliError(`--serve ${o.serve}: hookwire serve listens on http:// loopback only`);
-  }
+  const serveProblem = o.serve !== undefined ? serveUrlProblem(o.serve) : null;
+  if (serveProblem) throw new CliError(`--serve ${o.serve}: ${serveProblem}`);
   const pipelinePath = resolve(o.pipeline);
   const loaded = await compilePipelineFile(pipelinePath);
   const doc = loaded.pipeline;

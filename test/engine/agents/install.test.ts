@@ -126,6 +126,19 @@ describe('[AG6] the loss report, by node', () => {
     expect(texts('gemini', d)).toEqual(['bash: tool name Bash is not a Gemini CLI tool: match payload.tool instead']);
   });
 
+  it('[AG6] a tool name is reported on the matcher that names it, not on a later matcher of the path (the app marks that node)', () => {
+    const d = {
+      nodes: [
+        { id: 'b', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'names', kind: 'matcher', when: { 'payload.tool_name': { in: ['Bash', 'run_shell'] } } },
+        { id: 'cmd', kind: 'matcher', when: { 'payload.tool_input.command': { regex: 'rm' } } },
+        { id: 'h', kind: 'handler', name: 'h', action: { type: 'block', reason: 'no' } },
+      ],
+      wires: [{ from: 'b', to: 'names' }, { from: 'names', to: 'cmd' }, { from: 'cmd', to: 'h' }],
+    };
+    expect(texts('claude', d)).toEqual(['names: tool name run_shell is not a Claude Code tool: match payload.tool instead']);
+  });
+
   it('[AG6] exportForAgent gives the app the same file and report', () => {
     const e = exportForAgent(doc, 'windsurf', target);
     expect(e.config.ok && e.config.file).toBe('.windsurf/hooks.json');

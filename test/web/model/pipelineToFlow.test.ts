@@ -62,6 +62,20 @@ describe('pipelineToFlow', () => {
   });
 });
 
+describe('agent marks [AG6]', () => {
+  it('puts each node\'s loss lines on that node only, and the mapper renews a node whose marks changed', () => {
+    const marks = new Map([['h-block-destructive', ['ask → block on windsurf']]]);
+    const { nodes } = pipelineToFlow(demo, { ...EMPTY_VIEW, marks });
+    expect(nodes.find((n) => n.id === 'h-block-destructive')!.data.marks).toEqual(['ask → block on windsurf']);
+    expect(nodes.filter((n) => n.data.marks !== undefined).map((n) => n.id)).toEqual(['h-block-destructive']);
+    const map = createFlowMapper();
+    const before = map(demo, EMPTY_VIEW).nodes.find((n) => n.id === 'h-block-destructive');
+    const after = map(demo, { ...EMPTY_VIEW, marks }).nodes.find((n) => n.id === 'h-block-destructive');
+    expect(after).not.toBe(before);
+    expect(map(demo, { ...EMPTY_VIEW, marks: new Map(marks) }).nodes.find((n) => n.id === 'h-block-destructive')).toBe(after);
+  });
+});
+
 describe('createFlowMapper', () => {
   it('keeps the objects of nodes an edit did not touch', () => {
     const map = createFlowMapper();
