@@ -38,7 +38,7 @@ export interface BacktestCounts {
 /** What one trace gave. */
 export interface BacktestFileResult extends BacktestCounts {
   events: number;
-  /** The differing events, in trace order (the first `maxDifferences` when capped; the counts are complete). */
+  /** The differing events, in trace order (the first `maxDifferences`, or `keepPerCategory` of each category, when capped; the counts are complete). */
   differences: BacktestDifference[];
   coverage: FileCoverage;
 }
@@ -46,6 +46,11 @@ export interface BacktestFileResult extends BacktestCounts {
 export interface FileBacktestOptions {
   /** Keep at most this many differences in the result (default all). */
   maxDifferences?: number;
+  /**
+   * Keep at most this many differences of each category (default all): what a report shows of a file whose
+   * every event differs, in memory that does not grow with the file [B6].
+   */
+  keepPerCategory?: number;
   /** Sees each difference as it is found (a CLI streams them instead of keeping them). */
   onDifference?: (d: BacktestDifference) => void;
   /** Where the two replays keep the results of repeated ids [R5] (default Maps). */
@@ -119,15 +124,21 @@ export function createFileBacktest(before: CompiledPipeline, after: CompiledPipe
   // The diff keeps no list here: differences are kept (up to the cap) in backtest form only.
   const diff = createTraceDiff(before, after, { maxChanged: 0, observe: (_x, y) => probe.observe(y), ...(options.ids ? { ids: options.ids } : {}) });
   const max = options.maxDifferences ?? Infinity;
+  const perCategory = options.keepPerCategory ?? Infinity;
   const counts = emptyCounts();
   const kept: BacktestDifference[] = [];
+  const keptOf = new Map<BacktestCategory, number>();
   return {
     push(event) {
       const e = diff.push(event);
       if (!e) return null;
       const d = toBacktestDifference(e);
       countDifference(counts, d.category);
-      if (kept.length < max) kept.push(d);
+      const ofCategory = keptOf.get(d.category) ?? 0;
+      if (kept.length < max && ofCategory < perCategory) {
+        kept.push(d);
+        keptOf.set(d.category, ofCategory + 1);
+      }
       options.onDifference?.(d);
       return d;
     },

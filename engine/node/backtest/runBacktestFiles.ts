@@ -4,7 +4,7 @@
 // the caller waits for, so out-of-order results held here stay bounded however uneven the files are.
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import type { CompiledPipeline } from '../../compile/compilePipeline.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { openSpill } from '../spillFile.ts';
@@ -26,6 +26,23 @@ export interface RunFilesOptions {
    * is its chunk). Without it, no workers are started.
    */
   workerEntry?: string | undefined;
+  /** Keep at most this many differences of each category in an outcome [B6]. */
+  keepPerCategory?: number | undefined;
+  /** Write every file's differences to a file in this folder (the outcome's `differencesFile`) [B6]. */
+  spillFolder?: string | undefined;
+}
+
+/** What each thread passes to backtestFile besides ids and progress. */
+interface PerFile {
+  keepPerCategory?: number | undefined;
+  spillFolder?: string | undefined;
+}
+
+function fileOptions(p: PerFile): { keepPerCategory?: number; spill?: { folder: string; tag: string } } {
+  return {
+    ...(p.keepPerCategory !== undefined ? { keepPerCategory: p.keepPerCategory } : {}),
+    ...(p.spillFolder !== undefined ? { spill: { folder: p.spillFolder, tag: `t${threadId}` } } : {}),
+  };
 }
 
 type ToWorker = { index: number; file: string } | { stop: true };
@@ -34,11 +51,13 @@ type FromWorker = { index: number; outcome: FileOutcome } | { index: number; err
 /** Backtests `files` and yields their outcomes in order. */
 export async function* runBacktestFiles(oldPath: string, newPath: string, a: CompiledPipeline, b: CompiledPipeline, files: readonly string[], options: RunFilesOptions = {}): AsyncGenerator<FileOutcome> {
   const workers = options.workerEntry ? await workerCount(files, options.workers) : 0;
+  // Plain data: a worker is sent a copy.
+  const perFile: PerFile = { keepPerCategory: options.keepPerCategory, spillFolder: options.spillFolder };
   if (workers < 2) {
-    yield* inThisThread(a, b, files, options.onEvents);
+    yield* inThisThread(a, b, files, perFile, options.onEvents);
     return;
   }
-  yield* inWorkers(oldPath, newPath, files, workers, options.workerEntry!, options.onEvents);
+  yield* inWorkers(oldPath, newPath, files, workers, options.workerEntry!, perFile, options.onEvents);
 }
 
 async function workerCount(files: readonly string[], asked: number | undefined): Promise<number> {
@@ -49,12 +68,13 @@ async function workerCount(files: readonly string[], asked: number | undefined):
   return bytes >= WORKER_MIN_BYTES ? Math.min(availableParallelism(), files.length) : 0;
 }
 
-async function* inThisThread(a: CompiledPipeline, b: CompiledPipeline, files: readonly string[], onEvents?: (n: number) => void): AsyncGenerator<FileOutcome> {
+async function* inThisThread(a: CompiledPipeline, b: CompiledPipeline, files: readonly string[], perFile: PerFile, onEvents?: (n: number) => void): AsyncGenerator<FileOutcome> {
   const spill = openSpill();
   try {
     for (const file of files) {
       let seen = 0;
       yield await backtestFile(a, b, file, {
+        ...fileOptions(perFile),
         ids: spill.index,
         ...(onEvents ? { onProgress: (n: number) => (onEvents(n - seen), (seen = n)) } : {}),
       });
@@ -64,7 +84,7 @@ async function* inThisThread(a: CompiledPipeline, b: CompiledPipeline, files: re
   }
 }
 
-async function* inWorkers(oldPath: string, newPath: string, files: readonly string[], count: number, entry: string, onEvents?: (n: number) => void): AsyncGenerator<FileOutcome> {
+async function* inWorkers(oldPath: string, newPath: string, files: readonly string[], count: number, entry: string, perFile: PerFile, onEvents?: (n: number) => void): AsyncGenerator<FileOutcome> {
   const window = count * 2;
   const done = new Map<number, FileOutcome>();
   let next = 0;
@@ -79,7 +99,7 @@ async function* inWorkers(oldPath: string, newPath: string, files: readonly stri
   const feed = () => {
     while (idle.length > 0 && next < files.length && next < head + window) idle.pop()!.postMessage({ index: next, file: files[next++]! } satisfies ToWorker);
   };
-  const pool = Array.from({ length: count }, () => startWorker(entry, oldPath, newPath));
+  const pool = Array.from({ length: count }, () => startWorker(entry, oldPath, newPath, perFile));
   for (const w of pool) {
     w.on('message', (m: FromWorker) => {
       if ('events' in m) return onEvents?.(m.events);
@@ -121,7 +141,7 @@ async function* inWorkers(oldPath: string, newPath: string, files: readonly stri
 }
 
 /** A worker that loads `entry` (through tsx when it is TypeScript) and runs its `backtestWorkerMain`. */
-function startWorker(entry: string, oldPath: string, newPath: string): Worker {
+function startWorker(entry: string, oldPath: string, newPath: string, perFile: PerFile): Worker {
   // tsx's ES module entry (its CommonJS one registers a different loader file that is not there).
   const tsx = entry.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : null;
   const code = [
@@ -131,7 +151,7 @@ function startWorker(entry: string, oldPath: string, newPath: string): Worker {
     'await m.backtestWorkerMain();',
   ].join('\n');
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
-    workerData: { entry, tsx, oldPath, newPath },
+    workerData: { entry, tsx, oldPath, newPath, perFile },
     // A worker's output goes through the main thread's (its own would interleave mid-line).
     stdout: false,
     stderr: false,
@@ -142,7 +162,7 @@ function startWorker(entry: string, oldPath: string, newPath: string): Worker {
 export async function backtestWorkerMain(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('backtestWorkerMain runs only in a worker thread');
-  const { oldPath, newPath } = workerData as { oldPath: string; newPath: string };
+  const { oldPath, newPath, perFile } = workerData as { oldPath: string; newPath: string; perFile: PerFile };
   const send = (m: FromWorker) => port.postMessage(m);
   let a, b;
   try {
@@ -165,7 +185,7 @@ export async function backtestWorkerMain(): Promise<void> {
       return;
     }
     let seen = 0;
-    backtestFile(pa.compiled, pb.compiled, m.file, { ids: spill.index, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
+    backtestFile(pa.compiled, pb.compiled, m.file, { ...fileOptions(perFile), ids: spill.index, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
       (outcome) => {
         if (outcome.kind === 'done' && outcome.result.events > seen) send({ events: outcome.result.events - seen });
         send({ index: m.index, outcome });

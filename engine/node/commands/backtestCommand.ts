@@ -1,7 +1,9 @@
 // `hookwire backtest <old> <new> <trace-or-folder>...`: one pipeline change replayed over every session a team
 // recorded [B1]-[B5]. Per event the difference is engine/replay's pipeline diff (what `hookwire diff` lists);
-// files are read one at a time and streamed through both pipelines, so memory holds one file's differences,
-// not the corpus's events. Exit codes follow --fail-on; 2 when it could not run [P9].
+// files are read one at a time and streamed through both pipelines; a file's differences go to a temporary
+// file as they are found and from there into the JSON, and the report keeps a bounded number of them, so
+// memory follows neither the events nor the differences [B6]. Exit codes follow --fail-on; 2 when it could
+// not run [P9].
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference } from '../../replay/backtest.ts';
@@ -14,6 +16,7 @@ import { runBacktestFiles } from '../backtest/runBacktestFiles.ts';
 // A worker thread loads this module (in the bundled CLI, its chunk) and runs this.
 export { backtestWorkerMain } from '../backtest/runBacktestFiles.ts';
 import { walkFiles } from '../walkFiles.ts';
+import { copyDifferenceFile, openDifferenceFolder } from '../backtest/differenceFile.ts';
 
 export const FAIL_ON = ['changed', 'new-blocks', 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -28,7 +31,7 @@ export interface BacktestOptions {
   progress?: 'auto' | 'always' | 'never';
 }
 
-/** How many differences a report lists at most (per category kept while reading). */
+/** How many differences of each category a report can list (kept while reading, per file and in all). */
 const REPORT_TOP = 200;
 /** Progress on stderr starts after this long, then comes this often (a short run prints none). */
 const PROGRESS_MS = 2000;
@@ -38,6 +41,8 @@ export async function backtestCommand(oldPath: string, newPath: string, paths: s
   const reportKind = options.report ? reportKindOf(options.report) : null;
   const files = await walkFiles(paths);
   const a = await compilePipelineFile(oldPath);
+  // The differences of --json pass through files in here [B6]; removed at the end, whatever happens.
+  const spill = options.json ? openDifferenceFolder() : null;
   try {
     const b = await compilePipelineFile(newPath);
     try {
@@ -47,7 +52,14 @@ export async function backtestCommand(oldPath: string, newPath: string, paths: s
       const progress = progressLine(io, files.length, options.progress ?? 'auto');
       if (options.json) io.out(`{"format":"hookwire.backtest","version":1,"old":${JSON.stringify(oldPath)},"new":${JSON.stringify(newPath)},"files":[`);
       let written = 0;
-      for await (const o of runBacktestFiles(oldPath, newPath, a.compiled, b.compiled, files, { workers: options.workers, onEvents: progress.events, workerEntry: import.meta.url })) {
+      const run = runBacktestFiles(oldPath, newPath, a.compiled, b.compiled, files, {
+        workers: options.workers,
+        onEvents: progress.events,
+        workerEntry: import.meta.url,
+        keepPerCategory: REPORT_TOP,
+        spillFolder: spill?.path,
+      });
+      for await (const o of run) {
         progress.file();
         if (o.kind === 'skipped') {
           corpus.skip(o.file, o.reason);
@@ -56,7 +68,11 @@ export async function backtestCommand(oldPath: string, newPath: string, paths: s
         for (const p of o.problems) io.err(`${o.file}: ${p}\n`);
         const entry = corpus.add(o.file, o.format, o.problems, o.result);
         if (options.json) {
-          io.out(`${written++ > 0 ? ',' : ''}\n${JSON.stringify(entry)}`);
+          // The entry as JSON, its differences (the last field) copied in from the file they were written to.
+          const { differences: _d, ...head } = entry;
+          io.out(`${written++ > 0 ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"differences":[`);
+          if (o.differencesFile) await copyDifferenceFile(o.differencesFile, io.out, io.drain);
+          io.out(`${entry.changed > 0 ? '\n' : ''}]}`);
           if (io.drain) await io.drain();
         }
         for (const d of entry.differences) {
@@ -87,6 +103,7 @@ export async function backtestCommand(oldPath: string, newPath: string, paths: s
     }
   } finally {
     a.dispose();
+    spill?.remove();
   }
 }
 

@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BacktestReportSchema } from '../../../engine/node/backtest/backtestSchema.ts';
@@ -131,6 +132,28 @@ describe('hookwire backtest', { timeout: 300_000 }, () => {
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).not.toMatch(/<script|<link|src=/i);
+  });
+
+  it('[B6] every difference reaches the JSON through the run\'s temporary file, which is gone afterwards; the report keeps a bounded number', async () => {
+    const dir = tempDir({});
+    const lifts = guardDoc();
+    lifts.nodes.find((n: { id: string }) => n.id === 'block-rm').enabled = false;
+    writeFileSync(join(dir, 'lifts.json'), JSON.stringify(lifts));
+    const header = { format: 'hookwire.trace', version: 1, trace_id: 't-many', agent_id: 'dev', source: { kind: 'test' }, created: '2026-03-01T10:00:00.000Z' };
+    const lines = [header, ...Array.from({ length: 450 }, (_, i) => ({ event_id: `r${i}`, type: 'tool.before_call', ts: '2026-03-01T10:00:01.000Z', payload: { tool_name: 'Bash', tool_input: { command: `rm -rf build${i} «ü»` } } }))];
+    writeFileSync(join(dir, 'many.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const ours = () => readdirSync(tmpdir()).filter((n) => n.startsWith('hookwire-backtest-')).length;
+    const before = ours();
+    const md = join(dir, 'r.md');
+    const r = await hookwireInProcess(['backtest', '--json', '--report', md, GUARD, join(dir, 'lifts.json'), join(dir, 'many.jsonl')]);
+    expect(r.code).toBe(0);
+    const doc = BacktestReportSchema.parse(JSON.parse(r.stdout));
+    expect(doc.files[0]!.lifted_blocks).toBe(450);
+    expect(doc.files[0]!.differences.map((d) => d.event_id)).toEqual(lines.slice(1).map((l) => (l as { event_id: string }).event_id));
+    expect(doc.files[0]!.differences[449]!.a.reason).toBe('destructive command: rm -rf build449 «ü»');
+    expect(ours()).toBe(before);
+    const report = readFileSync(md, 'utf8');
+    expect(report).toContain('Top differences (20 of 450)');
   });
 
   it('[B1] worker threads give the same document as one thread', async () => {

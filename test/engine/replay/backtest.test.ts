@@ -104,6 +104,25 @@ describe('backtest', () => {
     );
   });
 
+  it('[B6] property: keeping a few of each category keeps the first ones of each, in trace order, and the counts stay complete', () => {
+    fc.assert(
+      fc.property(pipelineArb, pipelineArb, traceArb, fc.integer({ min: 0, max: 3 }), (p1, p2, events, keep) => {
+        const a = compile(p1);
+        const b = compile(p2);
+        const all = run(a, b, events);
+        const f = createFileBacktest(a, b, { keepPerCategory: keep });
+        for (const e of events) f.push(e);
+        const r = f.result();
+        const { differences: _all, ...counts } = all;
+        const { differences: kept, ...keptCounts } = r;
+        expect(keptCounts).toEqual(counts);
+        const expected = all.differences.filter((d) => all.differences.filter((x) => x.category === d.category && x.step <= d.step).length <= keep);
+        expect(kept).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('[B4] unguarded tool calls by agent and tool, matchers that never matched, event types never sent', () => {
     const [a, b] = versions();
     const corpus = createBacktestCorpus(b, 'v1', 'v2');
