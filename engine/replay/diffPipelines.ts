@@ -17,9 +17,17 @@ export interface DiffSide {
   reason: string;
   decided_by: string | null;
   payload: JsonObject;
+  /** The texts for the model the handlers added, in order [H11]. */
+  context: readonly string[];
 }
 
-export type DiffChange = 'outcome' | 'reason' | 'payload';
+/**
+ * What differs [R12]: the outcome, else the reason, else the deciding handler (one of these, the first that
+ * differs); besides, the final payload and the added context.
+ */
+export type DiffChange = 'outcome' | 'reason' | 'decided_by' | 'payload' | 'context';
+/** Every kind of change, in the order `changes` lists them. */
+export const DIFF_CHANGES: readonly DiffChange[] = ['outcome', 'reason', 'decided_by', 'payload', 'context'];
 
 /** An event on which the two pipelines differ [R12]. */
 export interface EventDiff {
@@ -44,12 +52,16 @@ export interface OutcomeTransition {
 export interface PipelineDiff {
   /** Events compared. */
   events: number;
-  /** Events that differ in outcome, reason or final payload (at most `maxChanged` listed; counts are complete). */
+  /** Events that differ in outcome, reason, deciding handler, final payload or added context (at most `maxChanged` listed; counts are complete). */
   changed: EventDiff[];
   changed_count: number;
   transitions: OutcomeTransition[];
   /** Events with the same outcome and a different reason. */
   reason_changed: number;
+  /** Events with the same outcome and reason, decided by another handler. */
+  decider_changed: number;
+  /** Events whose added context differs. */
+  context_changed: number;
   /** Events whose final payload differs. */
   payload_changed: number;
   /** Sentences for people, most frequent transition first. */
@@ -84,6 +96,8 @@ export function createTraceDiff(before: CompiledPipeline, after: CompiledPipelin
   const transitions = new Map<string, number>();
   let changedCount = 0;
   let reasonChanged = 0;
+  let deciderChanged = 0;
+  let contextChanged = 0;
   let payloadChanged = 0;
   return {
     push(event) {
@@ -93,15 +107,20 @@ export function createTraceDiff(before: CompiledPipeline, after: CompiledPipelin
       const changes: DiffChange[] = [];
       if (x.outcome !== y.outcome) changes.push('outcome');
       else if (x.reason !== y.reason) changes.push('reason');
+      else if (x.decided_by !== y.decided_by) changes.push('decided_by');
       const samePayload = x.payload_after === y.payload_after || jsonEqual(x.payload_after, y.payload_after);
       if (!samePayload) changes.push('payload');
+      const sameContext = x.context.length === y.context.length && x.context.every((t, i) => t === y.context[i]);
+      if (!sameContext) changes.push('context');
       if (changes.length === 0) return null;
       changedCount++;
       if (x.outcome !== y.outcome) {
         const key = `${x.outcome}>${y.outcome}`;
         transitions.set(key, (transitions.get(key) ?? 0) + 1);
       } else if (x.reason !== y.reason) reasonChanged++;
+      else if (x.decided_by !== y.decided_by) deciderChanged++;
       if (!samePayload) payloadChanged++;
+      if (!sameContext) contextChanged++;
       const diff: EventDiff = {
         index: x.index,
         event_id: event.event_id,
@@ -122,15 +141,18 @@ export function createTraceDiff(before: CompiledPipeline, after: CompiledPipelin
       list.sort((p, q) => q.count - p.count || OUTCOMES.indexOf(p.from) - OUTCOMES.indexOf(q.from) || OUTCOMES.indexOf(p.to) - OUTCOMES.indexOf(q.to));
       const summary = list.map((t) => t.sentence);
       if (reasonChanged) summary.push(`${events(reasonChanged)} ${reasonChanged === 1 ? 'keeps its' : 'keep their'} decision with a different reason`);
+      if (deciderChanged) summary.push(`${events(deciderChanged)} ${deciderChanged === 1 ? 'keeps its' : 'keep their'} decision and reason, decided by another handler`);
       if (payloadChanged) summary.push(`${events(payloadChanged)} ${payloadChanged === 1 ? 'ends' : 'end'} with a different payload`);
+      if (contextChanged) summary.push(`${events(contextChanged)} ${contextChanged === 1 ? 'adds' : 'add'} different context for the model`);
       if (changedCount === 0) summary.push(`No event changes: both pipelines decide the same on all ${events(a.count)}`);
-      return { events: a.count, changed, changed_count: changedCount, transitions: list, reason_changed: reasonChanged, payload_changed: payloadChanged, summary };
+      return { events: a.count, changed, changed_count: changedCount, transitions: list, reason_changed: reasonChanged, decider_changed: deciderChanged, context_changed: contextChanged, payload_changed: payloadChanged, summary };
     },
   };
 }
 
 /**
- * Every event of a trace whose decision, reason or final payload differs between two pipelines [R12].
+ * Every event of a trace whose decision, reason, deciding handler, final payload or added context differs
+ * between two pipelines [R12].
  * `diffPipelines(pinned, edited, trace.events).summary` → `['3 events blocked before now continue']`
  */
 export function diffPipelines(before: CompiledPipeline, after: CompiledPipeline, events: readonly TraceEvent[] | EventSource, options: DiffOptions = {}): PipelineDiff {
@@ -141,7 +163,7 @@ export function diffPipelines(before: CompiledPipeline, after: CompiledPipeline,
 }
 
 function side(s: ReplayStep): DiffSide {
-  return { outcome: s.outcome, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after };
+  return { outcome: s.outcome, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, context: s.context };
 }
 
 const events = (n: number): string => `${n} event${n === 1 ? '' : 's'}`;

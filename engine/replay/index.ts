@@ -9,7 +9,7 @@ export { outcomeAt } from './replayTimeline.ts';
 export { ranAt, type ReplayActivity } from './replayActivity.ts';
 export { coverageOf, type TraceCoverage, type HandlerCoverage, type EventTypeCoverage } from './coverageOf.ts';
 export { traceCoverage } from './traceCoverage.ts';
-export { diffPipelines, createTraceDiff, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';
+export { diffPipelines, createTraceDiff, DIFF_CHANGES, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';
 export { whyNotFired, whyNotFiredIn, type WhyNotFired, type WhyReason } from './whyNotFired.ts';
 export { firstFailure, failureSentence, type ConditionFailure } from './describeFailure.ts';
 export { backtestCategory, createFileBacktest, countDifference, addCounts, emptyCounts, toBacktestDifference, BACKTEST_CATEGORIES, type BacktestCategory, type BacktestCounts, type BacktestDifference, type BacktestFileResult, type FileBacktest, type FileBacktestOptions } from './backtest.ts';

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DECISIONS } from '../../model/decision.ts';
 import { BACKTEST_CATEGORIES } from '../../replay/backtest.ts';
+import { DIFF_CHANGES, type DiffChange } from '../../replay/diffPipelines.ts';
 import { BACKTEST_FORMAT, BACKTEST_VERSION } from '../../replay/backtestReport.ts';
 import { OUTCOMES } from '../../replay/types.ts';
 
@@ -24,6 +25,7 @@ const SideSchema = z
     reason: z.string(),
     decided_by: z.string().nullable(),
     payload: z.record(z.string(), z.unknown()).describe('The final payload (untrusted: render as text).'),
+    context: z.array(z.string()).describe('The texts for the model the handlers added, in order (untrusted).'),
   })
   .describe('What one pipeline made of the event, as `hookwire diff --json` gives it.');
 
@@ -32,7 +34,7 @@ const DifferenceSchema = z.strictObject({
   type: z.string(),
   step: z.number().int().min(1).describe("The event's place in its trace, from 1."),
   category: z.enum(BACKTEST_CATEGORIES as [string, ...string[]]),
-  changes: z.array(z.enum(['outcome', 'reason', 'payload'])),
+  changes: z.array(z.enum(DIFF_CHANGES as [DiffChange, ...DiffChange[]])).describe('outcome, else reason, else decided_by; then payload and context when they differ.'),
   a: SideSchema,
   b: SideSchema,
 });

@@ -42,6 +42,27 @@ const events = [
 ];
 
 describe('pipeline diff over a trace', () => {
+  it('[R12] the deciding handler and the added context are compared too: same outcome and reason, another decider, other context', () => {
+    const hint = (text: string) => ({ type: 'add_context' as const, text });
+    const v1 = compile(pipeline(
+      [ev('before', 'tool.before_call'), handler('first', block('no'), { order: 1 }), handler('hint', hint('be careful'), { order: 0 })],
+      ['before->first', 'before->hint'],
+    ));
+    const v2 = compile(pipeline(
+      [ev('before', 'tool.before_call'), handler('second', block('no'), { order: 1 }), handler('hint', hint('be very careful'), { order: 0 })],
+      ['before->second', 'before->hint'],
+    ));
+    const d = diffPipelines(v1, v2, [te('e1', 'tool.before_call', { tool_name: 'Bash' })]);
+    expect(d.changed.map((c) => c.changes)).toEqual([['decided_by', 'context']]);
+    expect(d.changed[0]!.before).toMatchObject({ decided_by: 'first', context: ['be careful'] });
+    expect(d.changed[0]!.after).toMatchObject({ decided_by: 'second', context: ['be very careful'] });
+    expect(d.decider_changed).toBe(1);
+    expect(d.context_changed).toBe(1);
+    expect(d.summary).toEqual(['1 event keeps its decision and reason, decided by another handler', '1 event adds different context for the model']);
+    // Equal pipelines never differ, context included.
+    expect(diffPipelines(v1, v1, [te('e1', 'tool.before_call', { tool_name: 'Bash' })]).changed_count).toBe(0);
+  });
+
   it('[R12] reports every event whose outcome, reason or final payload differs, and counts transitions', () => {
     const [v1, v2] = versions().map((d) => compile(d)) as [ReturnType<typeof compile>, ReturnType<typeof compile>];
     const d = diffPipelines(v1, v2, events);

@@ -195,7 +195,12 @@ describe('replay properties', () => {
         expect(diffPipelines(a, a, events).changed_count).toBe(0);
         const ra = replayTrace(a, events, { explain: false });
         const rb = replayTrace(b, events, { explain: false });
-        const expected = ra.filter((s, i) => s.outcome !== rb[i]!.outcome || s.reason !== rb[i]!.reason || canonical(s.payload_after) !== canonical(rb[i]!.payload_after)).map((s) => s.index);
+        const expected = ra
+          .filter((s, i) => {
+            const t = rb[i]!;
+            return s.outcome !== t.outcome || s.reason !== t.reason || s.decided_by !== t.decided_by || canonical(s.payload_after) !== canonical(t.payload_after) || JSON.stringify(s.context) !== JSON.stringify(t.context);
+          })
+          .map((s) => s.index);
         const d = diffPipelines(a, b, events);
         expect(d.changed.map((x) => x.index)).toEqual(expected);
         expect(d.transitions.reduce((n, t) => n + t.count, 0)).toBe(ra.filter((s, i) => s.outcome !== rb[i]!.outcome).length);
