@@ -36,6 +36,9 @@ export { type CompiledPipeline, compilePipeline, type CompileResult } from './co
 export { loadPipeline, type LoadResult, parsePipelineText } from './compile/loadPipeline.ts';
 export { breakerOpenAt } from './dispatch/chain.ts';
 export type { Explanation, HandlerExplain, HandlerStatus, PathExplain } from './dispatch/types.ts';
+export { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference, createFileBacktest } from './replay/backtest.ts';
+export { type BacktestFileEntry, type BacktestReport, createBacktestCorpus, topDifferences } from './replay/backtestReport.ts';
+export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } from './replay/backtestText.ts';
 export type { TraceCoverage } from './replay/coverageOf.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';

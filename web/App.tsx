@@ -7,6 +7,7 @@ import { ExportDialog } from './io/ExportDialog.tsx';
 import { ImportDialog } from './io/ImportDialog.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { Debugger } from './debugger/Debugger.tsx';
+import { BacktestView } from './backtest/BacktestView.tsx';
 import { LeftPanel } from './shell/LeftPanel.tsx';
 import { NoPipelineNote, OpenErrorNote, SaveBanner } from './shell/Notices.tsx';
 import { useServices } from './services/AppServices.tsx';
@@ -16,7 +17,7 @@ import { TopBar } from './shell/TopBar.tsx';
 import { Workbench } from './shell/Workbench.tsx';
 import { useApp, selectMode, selectOpenError, selectPipelineId } from './store/appStore.ts';
 
-/** The app: top bar with Edit/Debug, and the workbench of the current mode. */
+/** The app: top bar with Edit/Debug/Backtest, and the workbench of the current mode. */
 export function App() {
   const mode = useApp(selectMode);
   const pipelineId = useApp(selectPipelineId);
@@ -50,6 +51,8 @@ export function App() {
             right={<Inspector />}
             bottom={pipelineId ? <ProblemsPanel /> : undefined}
           />
+        ) : mode === 'backtest' ? (
+          <BacktestView />
         ) : (
           <Debugger />
         )}

@@ -1,3 +1,4 @@
+import { createBacktestService, type BacktestService, type MakeBacktestWorker } from './backtest/backtestService.ts';
 import { createPlayback, type Playback } from './debugger/playback.ts';
 import { startDebugSessionSync } from './debugger/debugSessionSync.ts';
 import { createLiveSession, type LiveSession } from './debugger/liveSession.ts';
@@ -26,6 +27,8 @@ export interface AppServices {
   traces: TraceCommands;
   /** The live view of a running `hookwire serve`. */
   live: LiveSession;
+  /** The Backtest view's runs (a worker of their own) and its drill-down into the debugger. */
+  backtest: BacktestService;
   /** Settles when the workspace and the trace library have started (the first pipeline is open). */
   ready: Promise<void>;
   stop(): void;
@@ -36,6 +39,8 @@ export interface StartOptions {
   /** The sandbox worker's code check (tests pass one on a Node sandbox). */
   codeCheck?: CheckFn;
   sendDelayMs?: number;
+  /** The backtest worker (tests pass a fake; the default is the real one, made only when a run starts). */
+  makeBacktestWorker?: MakeBacktestWorker;
 }
 
 export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartOptions = {}): AppServices {
@@ -51,6 +56,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const traces = createTraceCommands(store, db, replay, workspace.newPipeline);
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window);
   const live = createLiveSession(store, db, replay);
+  const backtest = createBacktestService(store, db, replay, options.makeBacktestWorker);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   // The place (mode, pipeline, trace, step) lives in the URL once the first pipeline is open.
   let stopUrlSync = () => undefined as void;
@@ -67,11 +73,12 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
     });
   }
   return {
-    store, db, workspace, replay, playback, traces, live, ready,
+    store, db, workspace, replay, playback, traces, live, backtest, ready,
     stop() {
       stopped = true;
       stopUrlSync();
       void live.disconnect();
+      backtest.dispose();
       playback.pause();
       stopUnloadGuard();
       stopCodeCheck();

@@ -28,7 +28,7 @@ export function parsePlace(search: string): Place {
   const stepText = p.get('step');
   const step = stepText !== null && /^[0-9]{1,9}$/.test(stepText) && Number(stepText) >= 1 ? Number(stepText) - 1 : null;
   const mode = p.get('mode');
-  return { mode: mode === 'debug' || mode === 'edit' ? mode : null, pipeline: id('pipeline'), trace: id('trace'), step };
+  return { mode: mode === 'debug' || mode === 'edit' || mode === 'backtest' ? mode : null, pipeline: id('pipeline'), trace: id('trace'), step };
 }
 
 export function formatPlace(place: Place, base: string): string {

@@ -16,7 +16,7 @@ function SaveIndicator() {
   );
 }
 
-/** Brand, Edit/Debug modes, the open pipeline's name and save state, import, export and export for an agent. */
+/** Brand, Edit/Debug/Backtest modes, the open pipeline's name and save state, import, export and export for an agent. */
 export function TopBar({ onImport, onExport, onAgentExport }: { onImport: () => void; onExport: () => void; onAgentExport: () => void }) {
   const mode = useApp(selectMode);
   const setMode = useApp((s) => s.setMode);
@@ -30,6 +30,7 @@ export function TopBar({ onImport, onExport, onAgentExport }: { onImport: () => 
       <nav className="mode-switch" aria-label="Mode">
         <button aria-pressed={mode === 'edit'} onClick={() => setMode('edit')} data-testid="mode-edit">Edit</button>
         <button aria-pressed={mode === 'debug'} onClick={() => setMode('debug')} data-testid="mode-debug">Debug</button>
+        <button aria-pressed={mode === 'backtest'} onClick={() => setMode('backtest')} data-testid="mode-backtest">Backtest</button>
       </nav>
       <div className="topbar-title">
         {doc && <span className="name" data-testid="pipeline-title" title={doc.name}>{doc.name}</span>}

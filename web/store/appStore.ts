@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createBacktestSlice, type BacktestSlice } from './backtestSlice.ts';
 import { createDebuggerSlice, type DebuggerSlice } from './debuggerSlice.ts';
 import { createDocumentSlice, type DocumentSlice } from './documentSlice.ts';
 import { createLiveSlice, type LiveSlice } from './liveSlice.ts';
@@ -7,10 +8,10 @@ import { createShellSlice, type ShellSlice } from './shellSlice.ts';
 
 /**
  * The app's one store, built from slices (zustand's slices pattern): the open document, the shell (mode
- * and toasts), the debugger and the live view of a server. Components read it through `useApp(selector)`; effects live in the
+ * and toasts), the debugger, the live view of a server and the Backtest view. Components read it through `useApp(selector)`; effects live in the
  * services that web/startApp.ts creates once, which are handed the store rather than importing it.
  */
-export type AppState = DocumentSlice & ShellSlice & DebuggerSlice & LiveSlice;
+export type AppState = DocumentSlice & ShellSlice & DebuggerSlice & LiveSlice & BacktestSlice;
 export type AppStore = StoreApi<AppState>;
 
 const slices = (...a: Parameters<typeof createDocumentSlice>): AppState => ({
@@ -18,6 +19,7 @@ const slices = (...a: Parameters<typeof createDocumentSlice>): AppState => ({
   ...createShellSlice(...a),
   ...createDebuggerSlice(...a),
   ...createLiveSlice(...a),
+  ...createBacktestSlice(...a),
 });
 
 /** A fresh store (tests make their own). */
@@ -32,3 +34,4 @@ export * from './documentSlice.ts';
 export * from './shellSlice.ts';
 export * from './debuggerSlice.ts';
 export * from './liveSlice.ts';
+export * from './backtestSlice.ts';

@@ -3,7 +3,7 @@ import type { AgentId } from '../../engine/app.ts';
 import type { AppState } from './appStore.ts';
 
 /** The shell's slice of the app store: which mode is showing and the toasts over it. */
-export type Mode = 'edit' | 'debug';
+export type Mode = 'edit' | 'debug' | 'backtest';
 
 export interface Toast {
   id: number;

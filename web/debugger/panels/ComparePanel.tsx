@@ -35,18 +35,19 @@ function VersionPicker({ label }: { label: string }) {
 
 /**
  * Pin a version of the pipeline (or pick any earlier one from its history), edit it, and see over the whole
- * trace which events now decide differently (the engine's pipeline diff [R12]: outcome, reason or final payload).
+ * trace which events now decide differently (the engine's pipeline diff [R12]: outcome, reason, deciding handler, final payload or added context).
  */
 export function ComparePanel() {
   const pinned = useApp((s) => s.pinned);
   const diff = useApp((s) => s.diff);
   const running = useApp((s) => s.diffRunning);
   const problems = useApp((s) => s.diffProblems);
+  const position = useApp((s) => s.position);
   const { replay } = useServices();
   if (!pinned) {
     return (
       <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
-        <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason or final payload changes is listed here.</p>
+        <p>Pin the pipeline as it is now, then edit it (in Edit mode, or the <strong>Edit node</strong> tab on the right): every event whose decision, reason, deciding handler, final payload or added context changes is listed here.</p>
         <button className="btn primary" onClick={replay.pinVersion} data-testid="pin-version"><DebugIcon name="pin" size={13} /> Pin this version</button>
         <VersionPicker label="or compare with an earlier version:" />
       </div>
@@ -74,7 +75,7 @@ export function ComparePanel() {
                 <thead><tr><th>#</th><th>Event</th><th>Pinned</th><th>Now</th><th>Reason now</th><th>Changed</th></tr></thead>
                 <tbody>
                   {diff.changed.slice(0, MAX_ROWS).map((c) => (
-                    <tr key={c.index} onClick={() => { replay.goTo(c.index); useApp.getState().showBottomTab('timeline'); }} data-testid="compare-row" data-index={c.index}>
+                    <tr key={c.index} onClick={() => { replay.goTo(c.index); useApp.getState().showBottomTab('timeline'); }} data-testid="compare-row" data-index={c.index} aria-current={c.index === position}>
                       <td className="num">{stepNumber(c.index)}</td>
                       <td className="mono">{c.type}</td>
                       <td><span className={`dec dec-${c.before.outcome}`}>{OUTCOME_LABEL[c.before.outcome]}</span></td>

@@ -1,0 +1,96 @@
+import { BACKTEST_CATEGORIES, backtestHeadline, CATEGORY_LABELS, type BacktestDifference, type BacktestFileEntry } from '../../engine/app.ts';
+import { useServices } from '../services/AppServices.tsx';
+import { useApp, selectBacktest } from '../store/appStore.ts';
+import { OUTCOME_LABEL } from '../debugger/model/labels.ts';
+import { KEEP_PER_CATEGORY } from './backtestProtocol.ts';
+
+/** Rows shown per trace before "more" (the report keeps KEEP_PER_CATEGORY of each category). */
+const ROWS_PER_TRACE = 100;
+
+/** The run: progress while it goes, then every differing event by trace and category. */
+export function BacktestResults() {
+  const run = useApp(selectBacktest);
+  if (run.status === 'idle') {
+    return <div className="bt-main"><div className="bt-center" data-testid="backtest-idle">Pick an earlier version and some traces, then run the backtest.</div></div>;
+  }
+  if (run.status === 'running') {
+    const p = run.progress;
+    return (
+      <div className="bt-main">
+        <div className="bt-center" data-testid="backtest-progress" role="status">
+          <div>{p ? `Trace ${Math.min(p.traces + 1, p.totalTraces)} of ${p.totalTraces} · ${p.events.toLocaleString('en')} of ${p.totalEvents.toLocaleString('en')} events` : 'Starting…'}</div>
+          <progress max={p?.totalEvents || 1} value={p?.events ?? 0} aria-label="Backtest progress" />
+        </div>
+      </div>
+    );
+  }
+  if (run.status === 'cancelled') return <div className="bt-main"><div className="bt-center" data-testid="backtest-cancelled">Cancelled: nothing is running. Run it again when you are ready.</div></div>;
+  if (run.status === 'failed') return <div className="bt-main"><div className="bt-center inline-problem" role="alert" data-testid="backtest-failed">{run.message}</div></div>;
+  const r = run.report;
+  const t = r.total;
+  const differing = r.files.map((f, i) => ({ f, traceId: run.traceIds[i]! })).filter(({ f }) => f.changed > 0);
+  return (
+    <div className="bt-main" data-testid="backtest-results">
+      <div className="bt-head">
+        <h2 data-testid="backtest-headline">{backtestHeadline(r)}</h2>
+        <p className="bt-sub">{r.old} → {r.new}</p>
+        <table className="bt-totals" data-testid="backtest-totals">
+          <thead><tr><th>New blocks</th><th>Lifted blocks</th><th>New asks</th><th>Changed rewrites</th><th>Other</th><th>Events</th><th>Traces</th></tr></thead>
+          <tbody><tr>
+            <td className="new_block">{t.new_blocks}</td><td className="lifted_block">{t.lifted_blocks}</td><td className="new_ask">{t.new_asks}</td>
+            <td>{t.changed_rewrites}</td><td>{t.other}</td><td>{t.events.toLocaleString('en')}</td><td>{t.files}</td>
+          </tr></tbody>
+        </table>
+      </div>
+      <div className="bt-groups">
+        {differing.length === 0 && <div className="bt-center">No event decides differently in these traces.</div>}
+        {differing.map(({ f, traceId }) => <TraceGroup key={traceId} entry={f} traceId={traceId} />)}
+        {r.files.length > differing.length && <p className="dbg-side-hint">{r.files.length - differing.length} of {r.files.length} traces decide the same under both versions.</p>}
+      </div>
+    </div>
+  );
+}
+
+function TraceGroup({ entry: f, traceId }: { entry: BacktestFileEntry; traceId: string }) {
+  const { backtest } = useServices();
+  const rows: BacktestDifference[] = BACKTEST_CATEGORIES.flatMap((c) => f.differences.filter((d) => d.category === c));
+  const counts = BACKTEST_CATEGORIES.map((c) => [c, countOf(f, c)] as const).filter(([, n]) => n > 0);
+  return (
+    <section className="bt-group" data-testid="backtest-trace-group" data-name={f.file} aria-label={f.file}>
+      <h3><span className="name">{f.file}</span>
+        {counts.map(([c, n]) => <span key={c} className={`bt-cat ${c}`}>{n} {CATEGORY_LABELS[c]}{n === 1 ? '' : 's'}</span>)}
+        <span className="meta">{f.changed.toLocaleString('en')} of {f.events.toLocaleString('en')} events differ</span>
+      </h3>
+      <table className="dbg-table">
+        <thead><tr><th>Step</th><th>Category</th><th>Event</th><th>Old</th><th>Current</th><th>Reason now</th></tr></thead>
+        <tbody>
+          {rows.slice(0, ROWS_PER_TRACE).map((d) => (
+            <tr key={d.step} tabIndex={0} data-testid="backtest-row" data-step={d.step} data-category={d.category}
+              aria-label={`Open step ${d.step} of ${f.file} in the debugger`}
+              onClick={() => void backtest.openStep(traceId, d.step)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  void backtest.openStep(traceId, d.step);
+                }
+              }}>
+              <td className="num">{d.step.toLocaleString('en')}</td>
+              <td><span className={`bt-cat ${d.category}`}>{CATEGORY_LABELS[d.category]}</span></td>
+              <td className="mono">{d.type}</td>
+              <td><span className={`dec dec-${d.a.outcome}`}>{OUTCOME_LABEL[d.a.outcome]}</span></td>
+              <td><span className={`dec dec-${d.b.outcome}`}>{OUTCOME_LABEL[d.b.outcome]}</span></td>
+              <td className="reason" title={d.b.reason}>{d.b.reason || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {f.changed > Math.min(rows.length, ROWS_PER_TRACE) && (
+        <p className="hint">Showing {Math.min(rows.length, ROWS_PER_TRACE)} of {f.changed.toLocaleString('en')} differing events (at most {KEEP_PER_CATEGORY} of each category are kept).</p>
+      )}
+    </section>
+  );
+}
+
+function countOf(f: BacktestFileEntry, c: (typeof BACKTEST_CATEGORIES)[number]): number {
+  return c === 'new_block' ? f.new_blocks : c === 'lifted_block' ? f.lifted_blocks : c === 'new_ask' ? f.new_asks : c === 'changed_rewrite' ? f.changed_rewrites : f.other;
+}

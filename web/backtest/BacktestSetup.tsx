@@ -1,0 +1,110 @@
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { listTraces } from '../persistence/traceLibrary.ts';
+import type { PipelineVersion } from '../persistence/versionHistory.ts';
+import { versionTime } from '../library/HistoryPanel.tsx';
+import { useServices } from '../services/AppServices.tsx';
+import { useApp } from '../store/appStore.ts';
+import { earlierVersions } from './backtestService.ts';
+import { filesOfDrop } from './droppedFiles.ts';
+
+/** What to compare (an earlier version against the current pipeline) and over which traces of the library. */
+export function BacktestSetup() {
+  const { db, backtest, traces: traceCommands } = useServices();
+  const pipelineId = useApp((s) => s.pipelineId);
+  const doc = useApp((s) => s.doc);
+  const picked = useApp((s) => s.backtestTraces);
+  const oldSeq = useApp((s) => s.backtestOldSeq);
+  const run = useApp((s) => s.backtest);
+  const setPicked = useApp((s) => s.setBacktestTraces);
+  const setOld = useApp((s) => s.setBacktestOld);
+  const [filter, setFilter] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const all = useLiveQuery(() => listTraces(db), [db]);
+  const ready = useMemo(() => (all ?? []).filter((t) => t.status === 'ready'), [all]);
+  const versions = useLiveQuery(() => (pipelineId ? earlierVersions(db, pipelineId, doc) : Promise.resolve([] as PipelineVersion[])), [db, pipelineId, doc]);
+  const old = versions?.find((v) => v.seq === oldSeq) ?? versions?.[0];
+  const needle = filter.trim().toLowerCase();
+  const shown = needle ? ready.filter((t) => t.name.toLowerCase().includes(needle) || t.source_format.includes(needle)) : ready;
+  const pickedSet = new Set(picked);
+  const running = run.status === 'running';
+
+  // Traces deleted from the library leave the selection.
+  useEffect(() => {
+    if (!all) return;
+    const live = new Set(ready.map((t) => t.id));
+    if (picked.some((id) => !live.has(id))) setPicked(picked.filter((id) => live.has(id)));
+  }, [all, ready, picked, setPicked]);
+
+  const toggle = (id: string, on: boolean) => {
+    const next = new Set(picked);
+    if (on) next.add(id);
+    else next.delete(id);
+    setPicked(ready.filter((t) => next.has(t.id)).map((t) => t.id));
+  };
+  const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
+
+  return (
+    <div className={`bt-setup${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDragging(false);
+        // A dropped folder is walked: every file in it goes to the library's importer.
+        void filesOfDrop(e.dataTransfer).then((files) => traceCommands.importFiles(files));
+      }}>
+      <div className="dbg-side-head"><span className="title">Backtest</span></div>
+      <p className="dbg-side-hint">Replays the traces you pick through an earlier version and the current pipeline, and lists every event whose decision, reason, deciding handler, final payload or added context differs.</p>
+      <label className="bt-field">
+        <span>Compare the current pipeline with</span>
+        {versions && versions.length === 0 ? (
+          <span className="bt-note" data-testid="backtest-no-version">This pipeline has no earlier version yet. Each saved edit records one (History tab in Edit).</span>
+        ) : (
+          <select className="input" data-testid="backtest-old" value={old?.seq ?? ''} disabled={running}
+            onChange={(e) => setOld(Number(e.target.value))}>
+            {(versions ?? []).map((v) => <option key={v.seq} value={v.seq}>{versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
+          </select>
+        )}
+      </label>
+      <div className="bt-traces-head">
+        <span className="title">Traces <span className="bt-count" data-testid="backtest-picked-count">{picked.length} of {ready.length}</span></span>
+        <button className="btn ghost" disabled={running || shown.length === 0} data-testid="backtest-pick-shown"
+          onClick={() => setPicked(ready.filter((t) => pickedSet.has(t.id) || shown.includes(t)).map((t) => t.id))}>All shown</button>
+        <button className="btn ghost" disabled={running || picked.length === 0} data-testid="backtest-pick-none" onClick={() => setPicked([])}>None</button>
+      </div>
+      <input className="input bt-filter" type="search" placeholder="Filter traces by name or format" aria-label="Filter traces"
+        value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="backtest-trace-filter" />
+      <div className="side-scroll bt-trace-list" role="group" aria-label="Traces to backtest" data-testid="backtest-traces">
+        {all === undefined ? null : shown.length === 0 ? (
+          <div className="empty">{ready.length === 0 ? 'No traces yet: import some in Debug, or drop files or a folder here.' : 'No trace matches the filter.'}</div>
+        ) : shown.map((t) => (
+          <label key={t.id} className="bt-trace" data-testid="backtest-trace" data-name={t.name}>
+            <input type="checkbox" checked={pickedSet.has(t.id)} disabled={running} onChange={(e) => toggle(t.id, e.target.checked)} />
+            <span className="name" title={t.name}>{t.name}</span>
+            <span className="meta">{t.event_count.toLocaleString('en')} events</span>
+          </label>
+        ))}
+      </div>
+      <p className="dbg-side-hint">Drop trace files or a folder here to import them into the library.</p>
+      <div className="bt-actions">
+        {running ? (
+          <button className="btn" onClick={backtest.cancel} data-testid="backtest-cancel">Cancel</button>
+        ) : (
+          <button className="btn primary" disabled={!old || picked.length === 0} data-testid="backtest-run"
+            onClick={() => old && void backtest.run(old)}>
+            Run backtest over {picked.length} trace{picked.length === 1 ? '' : 's'}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
