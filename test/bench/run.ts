@@ -11,8 +11,11 @@ import { runReplayBench } from './replay.bench.ts';
 import { runSandboxBench } from './sandbox.bench.ts';
 import { runServeBench } from './serve.bench.ts';
 import { runServeMemoryBench } from './serveMemory.bench.ts';
+import { runSpeedBench } from './speed.bench.ts';
 
 const all: Record<string, () => unknown> = {
+  // The paths a user feels, each beside its floor (node -e 0, JSON.parse per line, a bare node:http server).
+  speed: () => runSpeedBench(),
   dispatch: () => runDispatchBench(100_000, [10, 100, 1000]),
   regex: () => runRegexBench(),
   sandbox: () => runSandboxBench(),
