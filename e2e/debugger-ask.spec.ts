@@ -54,7 +54,9 @@ test('the debugger shows an ASK step with its recorded answer, the context for t
   const answer = page.getByTestId('step-approval');
   await expect(answer).toHaveAttribute('data-answer', 'deny');
   await expect(answer).toHaveAttribute('data-by', 'approver');
-  await expect(answer).toContainText('Denied · by the approver · release manager: not on a Friday');
+  await expect(answer).toHaveAttribute('data-outcome', 'denied');
+  // Who answered, when, and why: the engine's wording, as `hookwire replay` prints it [AP1].
+  await expect(answer).toContainText(/ask → denied by the approver at 2026-03-06T09:00:\d\d\.000Z: release manager: not on a Friday/);
   await expect(page.getByText('the action is blocked')).toBeVisible();
   await expect(page.getByTestId('recorded-approval')).toHaveText(' · answer: deny (approver)');
   await expect(page.getByTestId('step-context-item')).toHaveText(['prod is frozen on Fridays']);
@@ -65,7 +67,8 @@ test('the debugger shows an ASK step with its recorded answer, the context for t
   // The allowed one.
   await goToStep(page, 1);
   await expect(stepView(page, 1).getByTestId('step-approval')).toHaveAttribute('data-answer', 'allow');
-  await expect(page.getByTestId('step-approval')).toContainText('Approved · by the approver');
+  await expect(page.getByTestId('step-approval')).toContainText('ask → approved by the approver at 2026-03-06T09:00:');
+  await expect(page.getByTestId('step-approval')).toHaveAttribute('data-outcome', 'approved');
 
   // Filter: only the ASK steps.
   await page.getByTestId('filter-decision').selectOption('ask');

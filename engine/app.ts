@@ -4,7 +4,8 @@
 // Only re-exports: bundlers keep a module only where something that is imported uses it, so the lazily
 // loaded parts (the QuickJS sandbox) stay in their own chunks.
 
-export type { Approval } from './model/approval.ts';
+export type { Approval, ApprovalOutcome } from './model/approval.ts';
+export { approvalOutcome, approvalText } from './model/approval.ts';
 export { checkWire } from './model/checkWire.ts';
 export { hasCode, isCodeNode } from './model/codeNodes.ts';
 export { describeMatcher, shortPath } from './model/describeCondition.ts';

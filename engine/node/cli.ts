@@ -78,6 +78,8 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('<pipeline>', 'pipeline JSON file')
     .argument('<trace>', 'trace file: Hookwire trace v1, Claude Code transcript, OpenTelemetry GenAI spans, SWE-agent .traj or OpenHands events')
     .option('--json', 'one JSON object per event and line: {event_id, type, decision, reason, decided_by, payload}')
+    .option('--check', 'compare every replayed decision with the recorded one; exit 1 on any difference (the default when the trace records decisions)')
+    .option('--no-check', 'only replay: do not compare with the recorded decisions')
     .addOption(fromOption())
     .action((p: string, t: string, opts) => run(async () => (await import('./commands/replayCommand.ts')).replayCommand(p, t, opts, io))());
 

@@ -17,5 +17,5 @@ export {
 } from './claudeHook.ts';
 export { CLAUDE_EVENTS, claudeEventSpec, defaultHookTimeoutSeconds, type ClaudeEventSpec, type BlockChannel, type AskChannel, type ContextChannel } from '../agents/claudeEvents.ts';
 export { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve.ts';
-export { actionBlocked, type Approval, type ApprovalAnswer, type ApprovalSource } from '../model/approval.ts';
+export { actionBlocked, approvalOutcome, approvalText, type Approval, type ApprovalAnswer, type ApprovalOutcome, type ApprovalSource } from '../model/approval.ts';
 export { writeEventSpan, eventSpanName, pipelineVersionOf, HOOKWIRE_ATTR, type RuntimeTelemetry, type TelemetryTracer, type TelemetrySpan, type TelemetryAttributes, type TelemetryAttribute } from './telemetry.ts';

@@ -132,7 +132,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const answerOf = (d: Dispatched, approver: Approver | undefined): Approval | Promise<Approval> => {
     const earlier = approvals.get(d.event.event_id);
     if (earlier) return earlier;
-    const a = ask(approver, request(d), o.approvalTimeoutMs, o.timers);
+    const a = ask(approver, request(d), o.approvalTimeoutMs, o.timers, o.clock);
     approvals.set(d.event.event_id, a);
     if (a instanceof Promise) {
       pending.add(a);

@@ -57,6 +57,8 @@ export const RecordedApprovalSchema = z
     answer: z.enum(APPROVAL_ANSWERS as [ApprovalAnswer, ...ApprovalAnswer[]]),
     by: z.enum(APPROVAL_SOURCES as [ApprovalSource, ...ApprovalSource[]]),
     reason: z.string().max(10_000).optional(),
+    who: z.string().min(1).max(200).optional().describe('Who answered, as the approver named them.'),
+    at: IsoTs.optional().describe('When the answer arrived.'),
   })
   .describe('The answer to an ASK when it was recorded: replay reproduces it without asking again.');
 

@@ -38,6 +38,10 @@ export interface RecordedApproval {
   answer: ApprovalAnswer;
   by: ApprovalSource;
   reason?: string;
+  /** Who answered, as the approver named them [P15]. */
+  who?: string;
+  /** When the answer arrived (ISO 8601) [P15]. */
+  at?: string;
 }
 
 /** The decision production made when the event was recorded. Replay compares against it. */

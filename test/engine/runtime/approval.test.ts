@@ -43,9 +43,9 @@ describe('the approver [P14]', () => {
     const { runtime } = setup({ approver });
     const trace = runtime.startTrace({ trace_id: 't' });
     const staging = trace.emit('tool.before_call', deploy('staging'));
-    expect(staging).toMatchObject({ decision: 'ask', blocked: false, reason: 'deploy to staging?', approval: { answer: 'allow', by: 'approver' }, context: ['prod is frozen on Fridays'] });
+    expect(staging).toMatchObject({ decision: 'ask', blocked: false, reason: 'deploy to staging?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] });
     const prod = trace.emit('tool.before_call', deploy('prod'));
-    expect(prod).toMatchObject({ decision: 'ask', blocked: true, approval: { answer: 'deny', by: 'approver', reason: 'not on Friday' } });
+    expect(prod).toMatchObject({ decision: 'ask', blocked: true, approval: { answer: 'deny', by: 'approver', reason: 'not on Friday', at: expect.any(String) } });
     expect(seen[0]).toEqual({ trace_id: 't', event_id: 't:1', event_type: 'tool.before_call', payload: deploy('staging'), reason: 'deploy to staging?', decided_by: 'ask-deploy', context: ['prod is frozen on Fridays'] });
     // Other decisions have no answer, and nobody is asked.
     expect(trace.emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'ls' } })).toMatchObject({ decision: 'continue', approval: null, blocked: false });
@@ -72,11 +72,11 @@ describe('the approver [P14]', () => {
     const later: Approver = (req) => new Promise((resolve) => setTimeout(() => resolve((req.payload.tool_input as { env: string }).env === 'staging' ? 'allow' : 'deny'), 20));
     const { runtime } = setup({ approver: later, timers: realTimers });
     const trace = runtime.startTrace();
-    expect(await trace.emitAsync('tool.before_call', deploy('staging'))).toMatchObject({ blocked: false, approval: { answer: 'allow', by: 'approver' } });
+    expect(await trace.emitAsync('tool.before_call', deploy('staging'))).toMatchObject({ blocked: false, approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     let ran = 0;
     const denied = await trace.guardTool('Deploy', { env: 'prod' }, () => ++ran);
     expect(ran).toBe(0);
-    expect(denied).toMatchObject({ status: 'blocked', decision: 'ask', approval: { answer: 'deny', by: 'approver' } });
+    expect(denied).toMatchObject({ status: 'blocked', decision: 'ask', approval: { answer: 'deny', by: 'approver', at: expect.any(String) } });
     if (denied.status === 'blocked') expect(denied.message).toMatch(/^Not approved: deploy to prod\? \(.*\) \(trace .*, event .*\)$|^Not approved: deploy to prod\? \(trace/);
     const ok = await trace.guardTool('Deploy', { env: 'staging' }, () => ++ran);
     expect([ok.status, ran]).toEqual(['ok', 1]);
@@ -110,12 +110,12 @@ describe('the approver [P14]', () => {
     await trace.flush();
     const events = lines.slice(1).map((l) => JSON.parse(l) as { event_id: string; recorded: JsonObject });
     expect(events.map((e) => e.event_id)).toEqual(['d1:before', 'late:2', 'd1:after']);
-    expect(events[0]!.recorded.approval).toEqual({ answer: 'allow', by: 'approver' });
+    expect(events[0]!.recorded.approval).toEqual({ answer: 'allow', by: 'approver', at: expect.any(String) });
 
     const denied = trace.emitAsync('tool.before_call', deploy('staging'), { event_id: 'd2:before', approver });
     const blocked = trace.guardTool('Deploy', { env: 'staging' }, (input) => (ran.push(input), 'deployed'), { tool_use_id: 'd2', dispatched: denied });
     answer({ answer: 'deny', reason: 'not today' });
-    expect(await blocked).toMatchObject({ status: 'blocked', stage: 'before', decision: 'ask', approval: { answer: 'deny', by: 'approver', reason: 'not today' } });
+    expect(await blocked).toMatchObject({ status: 'blocked', stage: 'before', decision: 'ask', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
     expect(ran).toHaveLength(1);
   });
 
@@ -124,7 +124,7 @@ describe('the approver [P14]', () => {
     const trace = setup({ approver: () => (++asked, 'allow') }).runtime.startTrace();
     const a = trace.emit('tool.before_call', deploy(), { event_id: 'x' });
     const b = trace.emit('tool.before_call', deploy(), { event_id: 'x' });
-    expect([asked, a.approval, b.approval, b.duplicate]).toEqual([1, { answer: 'allow', by: 'approver' }, { answer: 'allow', by: 'approver' }, true]);
+    expect([asked, a.approval, b.approval, b.duplicate]).toEqual([1, { answer: 'allow', by: 'approver', at: expect.any(String) }, { answer: 'allow', by: 'approver', at: expect.any(String) }, true]);
   });
 
   it('[P7][P14][R15] the recording holds each answer and the context in dispatch order; replaying it gives the same answers without asking', async () => {
@@ -148,10 +148,10 @@ describe('the approver [P14]', () => {
     const read = readTrace(lines.join(''));
     expect(read.status).toBe('ok');
     expect(read.events.map((e) => [e.event_id, e.recorded])).toEqual([
-      ['rec:1', { decision: 'ask', reason: 'deploy to prod?', approval: { answer: 'deny', by: 'approver' }, context: ['prod is frozen on Fridays'] }],
+      ['rec:1', { decision: 'ask', reason: 'deploy to prod?', approval: { answer: 'deny', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
       // The block ends the chain before the note (order 30) runs.
       ['rec:2', { decision: 'block_action', reason: 'no rm -rf' }],
-      ['rec:3', { decision: 'ask', reason: 'deploy to staging?', approval: { answer: 'allow', by: 'approver' }, context: ['prod is frozen on Fridays'] }],
+      ['rec:3', { decision: 'ask', reason: 'deploy to staging?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
     ]);
     const c = compilePipeline(DOC);
     if (!c.ok) throw new Error('compile');

@@ -1,4 +1,4 @@
-import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt } from '../../../engine/app.ts';
+import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt, approvalOutcome, approvalText } from '../../../engine/app.ts';
 import { useMemo, useState } from 'react';
 import { useApp, selectDetail, selectHandlers, selectNoReplay, NO_REPLAY_TEXT } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
@@ -96,24 +96,14 @@ function Decision({ step }: { step: ReplayStep }) {
   );
 }
 
-const ANSWER_TEXT = { allow: 'Approved', deny: 'Denied', deferred: 'Asked in the host' } as const;
-const SOURCE_TEXT: Record<Approval['by'], string> = {
-  approver: 'by the approver',
-  no_approver: 'no approver was configured',
-  error: 'the approver failed',
-  timeout: 'the approver timed out',
-  invalid: 'the approver gave no valid answer',
-  async_in_sync_emit: 'emit() could not wait for the approver',
-  host: "by the host's own prompt (Claude Code)",
-  unrecorded: 'the trace recorded no answer',
-};
-
-/** The answer to an ASK as the recording holds it [R15]: replay shows it and never asks again. */
+/**
+ * The answer to an ASK as the recording holds it [R15]: replay shows it and never asks again. The wording
+ * (approved by whom and when, denied, unanswered, late) is the engine's, as `hookwire replay` prints it [AP1].
+ */
 function ApprovalLine({ approval }: { approval: Approval }) {
   return (
-    <p className={`dbg-approval ${approval.answer}`} data-testid="step-approval" data-answer={approval.answer} data-by={approval.by}>
-      <strong>{ANSWER_TEXT[approval.answer]}</strong> · {SOURCE_TEXT[approval.by]}
-      {approval.reason ? <> · <span className="dbg-reason-inline">{approval.reason}</span></> : null}
+    <p className={`dbg-approval ${approval.answer}`} data-testid="step-approval" data-answer={approval.answer} data-by={approval.by} data-outcome={approvalOutcome(approval)}>
+      <strong>{approvalText(approval)}</strong>
       <span className="dbg-muted"> (recorded answer, replayed without asking)</span>
     </p>
   );
