@@ -28,6 +28,21 @@ function compileProgram(sandbox: Sandbox | null, code: CodeSpec, role: 'handler'
   return null;
 }
 
+/**
+ * Whether the wall-clock safety net stopped this code node when the event was recorded [S14]. Replay hands
+ * dispatch the trace's event, which carries its recorded decision; a live event never has one (the session
+ * drops it). Read structurally: the compile layer does not know the trace format.
+ */
+function stoppedWhenRecorded(scope: Scope, nodeId: string): boolean {
+  const stopped = (scope.event as { recorded?: { wall_clock?: unknown } }).recorded?.wall_clock;
+  return Array.isArray(stopped) && stopped.includes(nodeId);
+}
+
+/** The timeout a replay reproduces for a node the net stopped when recorded [S14]. */
+function recordedTimeout(limits: SandboxLimits): { kind: 'timeout'; message: string } {
+  return { kind: 'timeout', message: `the wall-clock safety net (${limits.timeoutMs} ms) stopped this code when the trace was recorded; replay reproduces that outcome instead of timing it again` };
+}
+
 /** A code handler [H9]: the user's function runs in the sandbox; its return value is validated. */
 export function compileCodeAction(node: HandlerNode, code: CodeSpec, at: JsonPath, problems: Problem[], options: ActionCompileOptions): CompiledAction | null {
   const program = compileProgram(options.sandbox, code, 'handler', node.name, at, problems, node.id, options.requireSandbox);
@@ -37,6 +52,7 @@ export function compileCodeAction(node: HandlerNode, code: CodeSpec, at: JsonPat
   return {
     rewrites: [],
     run: (scope: Scope) => {
+      if (stoppedWhenRecorded(scope, node.id)) return { ok: false, error: recordedTimeout(limits), duration_ms: 0 };
       const called = sandbox.call(program, sandboxInput(scope), limits);
       if (!called.ok) return { ok: false, error: called.error, logs: called.logs, duration_ms: called.duration_ms };
       const read = readHandlerResult(called.value);
@@ -55,6 +71,7 @@ export function compileCodeMatcher(node: MatcherNode, code: CodeSpec, at: JsonPa
   if (!program || !sandbox) return null;
   const limits = limitsOf(code);
   return (scope) => {
+    if (stoppedWhenRecorded(scope, node.id)) return { kind: 'code', pass: false, logs: [], duration_ms: 0, error: recordedTimeout(limits) };
     const called = sandbox.call(program, sandboxInput(scope), limits);
     if (!called.ok) return { kind: 'code', pass: false, logs: called.logs, duration_ms: called.duration_ms, error: called.error };
     const read = readMatcherResult(called.value);

@@ -8,7 +8,7 @@ import type { CompiledFlowRule } from './flowRule.ts';
 /** What running a handler's action gives: an outcome, or a failure that the error policy handles [E1]. */
 export type ActionResult =
   | { ok: true; outcome: HandlerOutcome; duration_ms?: number }
-  | { ok: false; error: { kind: string; message: string; line?: number; column?: number }; logs?: string[]; duration_ms?: number };
+  | { ok: false; error: { kind: string; message: string; line?: number; column?: number; matcher_id?: string }; logs?: string[]; duration_ms?: number };
 
 /**
  * An ok result whose outcome has every field (one shape), for a caller that reads a result before running

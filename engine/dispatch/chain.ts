@@ -234,7 +234,7 @@ function addContext(c: Chain, text: string): void {
 export function matcherFailed(compiled: CompiledPipeline, f: MatcherFailure): ActionResult {
   const m = compiled.matchers.find((x) => x.id === f.matcher_id);
   const where = f.line !== undefined ? ` at line ${f.line}` : '';
-  const error: Extract<ActionResult, { ok: false }>['error'] = { kind: f.kind, message: `matcher "${m?.label ?? f.matcher_id}" could not answer (${f.kind}${where}): ${f.message}` };
+  const error: Extract<ActionResult, { ok: false }>['error'] = { kind: f.kind, message: `matcher "${m?.label ?? f.matcher_id}" could not answer (${f.kind}${where}): ${f.message}`, matcher_id: f.matcher_id };
   return { ok: false, error };
 }
 
@@ -254,6 +254,7 @@ export function settle(c: Chain, h: CompiledHandler, r: ActionResult, event: Hoo
       policy,
       ...(r.error.line !== undefined ? { line: r.error.line } : {}),
       ...(r.error.column !== undefined ? { column: r.error.column } : {}),
+      ...(r.error.matcher_id !== undefined ? { matcher_id: r.error.matcher_id } : {}),
     };
     (c.errors ??= []).push(error);
     c.lastError = error;

@@ -2,7 +2,7 @@ import type { HookEvent } from '../model/event.ts';
 import { ownGet, type JsonObject } from '../model/json.ts';
 import type { Decision } from '../model/decision.ts';
 import { requireIsoTime } from '../model/time.ts';
-import type { DispatchResult } from './types.ts';
+import type { DispatchResult, HandlerError } from './types.ts';
 
 /** The raw log record every dispatched event leaves, matched or not [E6]. */
 export interface RawLogRecord {
@@ -58,4 +58,18 @@ export function auditRecord(event: HookEvent, result: DispatchResult, now: numbe
     event_id: event.event_id,
     decided_by: result.decided_by,
   };
+}
+
+/**
+ * The code nodes the wall-clock safety net stopped during a dispatch [S14] (a matcher's id when the code on a
+ * handler's path failed, else the handler's), for the recording: replay reproduces their timeout.
+ */
+export function wallClockStopped(errors: readonly HandlerError[]): string[] | undefined {
+  let out: string[] | undefined;
+  for (const e of errors) {
+    if (e.kind !== 'timeout') continue;
+    const id = e.matcher_id ?? e.handler_id;
+    if (!(out ??= []).includes(id)) out.push(id);
+  }
+  return out;
 }

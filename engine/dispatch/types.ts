@@ -19,6 +19,8 @@ export interface HandlerError {
   column?: number;
   /** What the error policy decided because of it. */
   policy: 'block' | 'continue' | 'terminate' | 'logged';
+  /** The failure was the code matcher's on the handler's path [M8], not the handler's own. */
+  matcher_id?: string;
 }
 
 /** Per-trace state the engine carries from event to event: user state, circuit breakers, flow memory [F3]. Immutable. */

@@ -77,8 +77,10 @@ export function createSession(compiled: CompiledPipeline, env: DispatchEnv, opti
     if (!step.duplicate && !step.not_reached) {
       seen.set(event.event_id, { index, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, mode: step.mode, approval: null, context: step.context });
       if (step.decision === 'terminate') terminated = result;
-      if (step.mode === 'sync') sinks.audit?.(auditRecord(event, result, step.now));
     }
+    // [E6][P8] every decision of a sync event is audited, the TERMINATE answers after the run ended included
+    // (the audit log must show each call that was refused); a repeated id made no new decision.
+    if (!step.duplicate && step.mode === 'sync') sinks.audit?.(auditRecord(event, result, step.now));
     index++;
     return { result, explanation: out.explanation };
   };

@@ -124,6 +124,9 @@ export function stepEvent(
     result = dispatch(ctx.compiled, event, carry.state, ctx.env);
   }
   const notReachedStep = !earlier && carry.ended !== null;
+  // [S14] the net stopped code when this was recorded: said beside the step, which reproduces that outcome.
+  const stopped = !earlier && !notReachedStep ? recorded?.wall_clock : undefined;
+  if (stopped && stopped.length > 0) notes = [...notes, { kind: 'wall_clock', text: wallClockNote(ctx, stopped) }];
   // [R15] an ASK gets the answer the recording holds (a duplicate: its earlier step's), never a new one.
   const approval = notReachedStep || result.decision !== 'ask' || result.mode !== 'sync' ? null : earlier ? earlier.approval ?? UNRECORDED : replayedApproval(recorded);
   const blocked = notReachedStep || actionBlocked(result.decision, result.mode, approval);
@@ -222,4 +225,9 @@ function divergenceText(ctx: ReplayContext, recorded: RecordedDecision, result: 
   if (startsCounterfactual) return `${head} The action really ran, so the steps after this one are counterfactual.`;
   if (!actionRan(recorded) && !blocksAction(result.decision)) return `${head} The action was blocked when recorded, so the trace does not show what it would have done.`;
   return head;
+}
+
+function wallClockNote(ctx: ReplayContext, stopped: readonly string[]): string {
+  const names = stopped.slice(0, 5).map((id) => quoteName(ctx.names.get(id) ?? id)).join(', ');
+  return `When recorded, the wall-clock safety net stopped ${names}${stopped.length > 5 ? ' and more' : ''}: replay reproduces that outcome instead of timing the code again on this machine.`;
 }

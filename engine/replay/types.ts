@@ -109,7 +109,7 @@ export interface ReplayStep {
 
 /** A note on a step: a repeated event id [R5], a step after the run ended [R4], or a counterfactual step [R7]. */
 export interface StepNote {
-  readonly kind: 'duplicate' | 'not_reached' | 'counterfactual';
+  readonly kind: 'duplicate' | 'not_reached' | 'counterfactual' | 'wall_clock';
   readonly text: string;
 }
 

@@ -254,6 +254,11 @@ class ReplyBuilder {
         this.out.reason = reason;
         return;
       case 'elicitation':
+        // Claude Code's Elicitation/ElicitationResult output has no reason field (`action` accept|decline|cancel,
+        // `content`); the universal `systemMessage` is shown to the user, so the handler's reason goes there.
+        // Source: Claude Code hooks reference, https://code.claude.com/docs/en/hooks (Elicitation output,
+        // universal fields), Claude Code 2.1.76+.
+        this.system(`Hookwire declined this ${this.hook === 'ElicitationResult' ? 'response to an MCP server' : 'MCP server request'}: ${reason}`);
         return this.hso({ action: 'decline' });
       case 'exit2':
         this.exit2 = reason;

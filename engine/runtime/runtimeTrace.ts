@@ -1,6 +1,7 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createSession, type SessionResult } from '../replay/session.ts';
+import { wallClockStopped } from '../dispatch/records.ts';
 import type { HookEvent } from '../model/event.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
@@ -116,6 +117,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       ...(r.reason ? { reason: r.reason } : {}),
       ...(approval ? { approval } : {}),
       ...(r.context.length > 0 ? { context: [...r.context] } : {}),
+      ...wallClock(r.errors),
     };
     d.slot.line = traceEventLine({ ...d.event, recorded }, header);
     flushSlots();
@@ -300,4 +302,10 @@ function copyObject(value: JsonObject, what: string): { ok: true; value: JsonObj
   if (!isJsonObject(copy)) throw new TypeError(`${what} must be a JSON object (no cycles)`);
   const problem = jsonLimitBreach(copy, root);
   return problem ? { ok: false, problem } : { ok: true, value: copy };
+}
+
+/** The recording's note of the nodes the wall-clock net stopped [S14], so replay reproduces them. */
+function wallClock(errors: SessionResult['errors']): { wall_clock?: string[] } {
+  const stopped = wallClockStopped(errors);
+  return stopped ? { wall_clock: stopped } : {};
 }

@@ -53,6 +53,11 @@ export interface RecordedDecision {
   context?: string[];
   /** The version of the pipeline that decided (hookwire serve: "sha256:<16 hex>" of the pipeline file). */
   pipeline?: string;
+  /**
+   * The code nodes (handler or matcher ids) the wall-clock safety net stopped when this was recorded [S14]:
+   * replay reproduces their timeout instead of running them again on another machine.
+   */
+  wall_clock?: string[];
 }
 
 /** An event as it may be written in a file: a HookEvent whose trace_id/agent_id may be left out (the header's are used). */

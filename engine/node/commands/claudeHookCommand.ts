@@ -7,7 +7,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
-import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
+import { auditRecord, wallClockStopped, type AuditRecord } from '../../dispatch/records.ts';
 import type { JsonObject } from '../../model/json.ts';
 import { defaultHookTimeoutSeconds } from '../../agents/claudeEvents.ts';
 import type { AgentAdapter, NativeAnswer } from '../../agents/types.ts';
@@ -219,11 +219,14 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
   if (options.record) {
     const header: TraceHeader = prior?.header ?? newHeader(adapter, mapped.event.trace_id, loaded.pipeline.name, ts);
     // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
+    const stopped = step.duplicate ? undefined : wallClockStopped(step.errors);
     const recorded = {
       decision: result.decision,
       ...(result.reason ? { reason: result.reason } : {}),
       ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
       ...(result.context.length > 0 ? { context: result.context } : {}),
+      // [S14] the nodes the wall-clock net stopped: a later call rebuilding the state replays them as recorded.
+      ...(stopped ? { wall_clock: stopped } : {}),
     };
     const line = traceEventLine({ ...mapped.event, recorded }, header);
     // The recording's hash chain continues from its last line [K1][K3].

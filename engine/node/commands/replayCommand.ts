@@ -38,6 +38,8 @@ function notes(s: ReplayStep): string {
   if (s.payload_changed) out.push('rewritten');
   if (s.errors.length > 0) out.push(plural(s.errors.length, 'error'));
   if (s.divergent && s.recorded) out.push(`recorded ${s.recorded.decision}`);
+  // [S14] reproduced, not re-timed: the step's note says so in full (the debugger shows it).
+  if (s.notes.some((n) => n.kind === 'wall_clock')) out.push('wall-clock net as recorded');
   const answer = approvalNote(s);
   if (answer) out.push(answer);
   // Said once, where it starts: every later step is counterfactual too (the summary says so).

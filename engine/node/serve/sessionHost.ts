@@ -6,6 +6,7 @@
 // recording gives. That is also why a session can leave memory at any time it is not busy — when it ends, or
 // when it has been idle past the timeout — and come back from its recording, exact, when an event arrives
 // later [SV1][SV2]: memory holds the live sessions only, however long the server runs.
+import { wallClockStopped } from '../../dispatch/records.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -377,6 +378,7 @@ export class SessionHost {
       ...(step.reason ? { reason: step.reason } : {}),
       ...(step.approval && step.mode === 'sync' ? { approval: step.approval } : {}),
       ...(step.context.length > 0 ? { context: [...step.context] } : {}),
+      ...(wallClockStopped(step.errors) ? { wall_clock: wallClockStopped(step.errors)! } : {}),
       ...options.annotate?.(step, made),
       pipeline: current.version,
     };

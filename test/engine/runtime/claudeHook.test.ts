@@ -49,6 +49,9 @@ function expectBlocked(hook: string, a: ReturnType<typeof claudeHookAnswer>, rea
     has(o.reason);
   } else if (ELICITATION.includes(hook)) {
     expect(o.hookSpecificOutput).toEqual({ hookEventName: hook, action: 'decline' });
+    // The decline carries the handler's reason, in the channel shown to the user [P12].
+    expect(o.systemMessage).toMatch(/^Hookwire declined this (MCP server request|response to an MCP server): /);
+    if (typeof reason === 'string') expect(o.systemMessage).toContain(reason);
   } else if (CONTEXT_ONLY.includes(hook)) {
     expect(o.continue).toBe(false);
     has(o.stopReason);
