@@ -46,6 +46,7 @@ export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
 export { timelineStep } from './replay/timelineStep.ts';
 export type { AsyncEventSource, ReplayStep, ReplayTimeline, StepOutcome, StepQuery } from './replay/types.ts';
 export { type WhyNotFired, whyNotFired } from './replay/whyNotFired.ts';
+export { flowStepVerdicts, flowCauseLabel, type FlowStepVerdict, type FlowStepRef } from './replay/flowExplain.ts';
 export { type DecisionRow, decisionRow } from './runtime/decideTrace.ts';
 export { exportForAgent, type InstallTarget, type MergeResult, installCommandLine, serveUrlProblem } from './agents/install.ts';
 export { type LossItem, type LossKind, lossReport } from './agents/loss.ts';

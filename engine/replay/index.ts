@@ -11,6 +11,7 @@ export { coverageOf, type TraceCoverage, type HandlerCoverage, type EventTypeCov
 export { traceCoverage } from './traceCoverage.ts';
 export { diffPipelines, createTraceDiff, DIFF_CHANGES, transitionSentence, type PipelineDiff, type EventDiff, type DiffSide, type DiffChange, type OutcomeTransition, type DiffOptions, type TraceDiff } from './diffPipelines.ts';
 export { whyNotFired, whyNotFiredIn, type WhyNotFired, type WhyReason } from './whyNotFired.ts';
+export { flowStepVerdicts, flowCauseLabel, type FlowStepVerdict, type FlowStepRef } from './flowExplain.ts';
 export { firstFailure, failureSentence, type ConditionFailure } from './describeFailure.ts';
 export { backtestCategory, createFileBacktest, countDifference, addCounts, emptyCounts, toBacktestDifference, BACKTEST_CATEGORIES, type BacktestCategory, type BacktestCounts, type BacktestDifference, type BacktestFileResult, type FileBacktest, type FileBacktestOptions } from './backtest.ts';
 export { createCoverageProbe, createCorpusCoverage, type CorpusCoverage, type FileCoverage, type UnguardedCall } from './backtestCoverage.ts';

@@ -5,6 +5,7 @@ import type { Explanation, HandlerError, HandlerExplain } from '../dispatch/type
 import { failureSentence, firstFailure, type ConditionFailure } from './describeFailure.ts';
 import { clip, decisionWithReason, quoteName, stepNo } from './replayText.ts';
 import type { ReplayStep } from './types.ts';
+import { verdictOn, type FlowStepRef } from './flowExplain.ts';
 
 /** The first reason a handler did or did not fire on a step [R14]. */
 export type WhyReason =
@@ -22,7 +23,10 @@ export type WhyReason =
   /** Every path whose event type matched failed a matcher; the first such path's failing matcher. */
   | { kind: 'not_matched'; matcher_id: string; matcher_label: string; path_nodes: string[]; failure: ConditionFailure; failed_paths: number }
   | { kind: 'error'; error: HandlerError }
-  | { kind: 'fired'; decision: Decision; reason: string; ignored?: 'shadow' | 'async' };
+  /** A flow rule [F9] ran on this event but its condition on the session's memory did not hold. */
+  | { kind: 'flow_not_fired'; text: string; cause: FlowStepRef | null }
+  /** `cause`: for a flow rule, the earlier step that set up its decision [F9]. */
+  | { kind: 'fired'; decision: Decision; reason: string; ignored?: 'shadow' | 'async'; cause?: FlowStepRef };
 
 export interface WhyNotFired {
   handler_id: string;
@@ -57,7 +61,13 @@ export function whyNotFired(compiled: CompiledPipeline, handlerId: string, step:
     );
   }
   if (!step.explanation) throw new Error(`whyNotFired needs an explained step (step ${step.index} has no explanation): use Replayer.step(), not a fast-mode step`);
-  return whyNotFiredIn(step.explanation, handlerId, name);
+  const plain = whyNotFiredIn(step.explanation, handlerId, name);
+  const rule = plain.reason.kind === 'fired' ? compiled.flows.find((f) => f.id === handlerId) : undefined;
+  if (!rule || plain.reason.kind !== 'fired') return plain;
+  // A flow rule that ran: whether its condition on the memory held, and the earlier step behind it [F9].
+  const v = verdictOn(rule, step, true);
+  if (!v.fires && plain.reason.decision === 'continue') return answer({ kind: 'flow_not_fired', text: v.text, cause: v.cause }, `${who} ran, but its flow rule did not fire: ${v.text}.`);
+  return v.cause ? { ...plain, reason: { ...plain.reason, cause: v.cause } } : plain;
 }
 
 /** The same answer from an Explanation alone (one event dispatched in explain mode). */

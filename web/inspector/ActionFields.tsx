@@ -4,6 +4,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { Field, NumberField, SelectField, TextField } from './fields.tsx';
 import { PathInput } from './PathInput.tsx';
 import { ValueEditor } from './ValueEditor.tsx';
+import { FlowFields } from './FlowFields.tsx';
 import { compact } from './useUpdateNode.ts';
 
 const TEMPLATE_HINT = 'Placeholders: {{payload.tool_name}}, {{state.calls}}, {{event.type}}. Text only, nothing runs.';
@@ -103,6 +104,8 @@ export function ActionFields({ nodeId, action, onChange }: { nodeId: string; act
             onChange={(reason) => onChange(compact({ ...action, reason: reason || undefined }), 'reason')} />
         </>
       );
+    case 'flow':
+      return <FlowFields action={action} onChange={onChange} />;
     case 'code':
       return (
         <CodeField nodeId={nodeId} role="handler" spec={action}

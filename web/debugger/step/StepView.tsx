@@ -8,6 +8,7 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { HandlerCard } from './HandlerCard.tsx';
 import { PayloadChanges } from './PayloadChanges.tsx';
 import { WhyPanel } from './WhyPanel.tsx';
+import { FlowPanel } from './FlowPanel.tsx';
 
 /**
  * The engine's story of the current event, for people [X1]-[X4][R1]: the decision and who made it, the
@@ -57,6 +58,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
       <ContextSection step={step} />
       <Notes step={step} />
       <WhyPanel />
+      <FlowPanel flows={detail.flows} />
       <section className="dbg-section" aria-label="Handlers">
         <h3 className="section-title">Handlers, in order</h3>
         {step.explanation ? (

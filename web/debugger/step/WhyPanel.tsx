@@ -1,5 +1,6 @@
 import { useApp, selectDetail, selectWhyHandler } from '../../store/appStore.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { CauseButton } from './FlowPanel.tsx';
 
 /**
  * "Why didn't it fire?": pick any handler (here or on the canvas); the answer for the current event is the
@@ -22,7 +23,10 @@ export function WhyPanel() {
         </select>
       </div>
       {answer ? (
-        <p className={`dbg-why-answer ${answer.fired ? 'fired' : 'not-fired'}`} data-testid="why-answer" data-kind={answer.reason.kind}>{answer.sentence}</p>
+        <>
+          <p className={`dbg-why-answer ${answer.fired ? 'fired' : 'not-fired'}`} data-testid="why-answer" data-kind={answer.reason.kind}>{answer.sentence}</p>
+          {(answer.reason.kind === 'fired' || answer.reason.kind === 'flow_not_fired') && answer.reason.cause && <CauseButton cause={answer.reason.cause} />}
+        </>
       ) : (
         <p className="dbg-muted">Pick a handler, or click one on the canvas: the answer names the first reason for this event.</p>
       )}

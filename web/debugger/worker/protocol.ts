@@ -1,4 +1,4 @@
-import type { Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow } from '../../../engine/app.ts';
+import type { Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
 import type { TimelineFilter } from '../model/timelineFilter.ts';
 import type { TraceRef } from './eventStore.ts';
 
@@ -28,6 +28,8 @@ export type CompileOutcome =
 export interface StepDetail {
   step: ReplayStep;
   why: WhyNotFired[];
+  /** Each flow rule's verdict on the event and the earlier step behind it [F9]. */
+  flows: FlowStepVerdict[];
 }
 
 /** One timeline row's text (its decision comes from the timeline). */

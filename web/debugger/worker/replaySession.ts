@@ -1,4 +1,4 @@
-import { type CompiledPipeline, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow } from '../../../engine/app.ts';
+import { type CompiledPipeline, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts } from '../../../engine/app.ts';
 import { nearestHit } from '../model/breakpoints.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
@@ -93,7 +93,7 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       ex.run(async () => {
         const step = await replayer.step(index);
         const why = compiled.handlers.map((h) => whyNotFired(compiled, h.id, step));
-        return { step, why };
+        return { step, why, flows: flowStepVerdicts(compiled, step) };
       }, true),
     async find(queries, from, direction) {
       if (queries.length === 0) return -1;
