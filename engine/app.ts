@@ -25,6 +25,7 @@ export { type CodeRunReport, type CodeSpec as CodeRunSpec, runCodeOn } from './s
 export { trackPrograms } from './sandbox/trackPrograms.ts';
 export { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits } from './sandbox/types.ts';
 export { detectTraceFormat, TRACE_FORMAT_LABELS, type TraceFormat } from './trace/detectTraceFormat.ts';
+export { placeOs, SESSION_PLACES, type SessionPlace } from './trace/sessionPlaces.ts';
 export { createImportStream, type ImportStream } from './trace/importStream.ts';
 export type { ImportReport } from './trace/importers/importReport.ts';
 export { isSyntheticTs } from './trace/importers/traceBuilder.ts';

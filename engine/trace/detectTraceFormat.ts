@@ -18,11 +18,12 @@ export type TraceFormat =
   | 'specstory'
   | 'aider'
   | 'opencode'
-  | 'qwen-code';
+  | 'qwen-code'
+  | 'cline-ui';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code',
+  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code', 'cline-ui',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -40,6 +41,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'gemini-cli': 'Gemini CLI chat recording (session-*.jsonl, or the older session-*.json)',
   cline: 'Cline / Roo Code task history (api_conversation_history.json)',
   'copilot-cli': 'GitHub Copilot CLI session events (session-state/<id>/events.jsonl)',
+  'cline-ui': 'Cline / Roo Code UI messages (ui_messages.json)',
   'qwen-code': 'Qwen Code chat recording (JSONL: Claude Code-like records with Gemini parts)',
   opencode: 'OpenCode session (opencode export, or storage/session/<project>/<id>.json)',
   aider: 'aider chat history (.aider.chat.history.md)',
@@ -152,6 +154,8 @@ const MESSAGES_ARRAY = /^\[\s*\{\s*"(role|content|ts)"\s*:/;
 const CLINE_MARKS = /<task>|<environment_details>|\] Result:|"modelInfo"\s*:\s*\{/;
 
 function detectArray(s: string): TraceFormat | null {
+  // Cline's UI log: `[{"ts": …, "type": "say" | "ask", "say": "task", …}]` [I20].
+  if (/^\[\s*\{\s*"ts"\s*:\s*\d+\s*,\s*"type"\s*:\s*"(say|ask)"/.test(s) || (/^\[\s*\{/.test(s) && /"type"\s*:\s*"say"\s*,\s*"say"\s*:\s*"(task|api_req_started|text)"/.test(s))) return 'cline-ui';
   if (MESSAGES_ARRAY.test(s) && /"role"\s*:\s*"(user|assistant)"/.test(s) && CLINE_MARKS.test(s)) return 'cline';
   if (OPENHANDS_SOURCE.test(s) && OPENHANDS_KIND.test(s)) return 'openhands';
   if (/"context"\s*:\s*\{/.test(s) && /"(start_time|gen_ai\.)/.test(s)) return 'otel-genai';
@@ -212,6 +216,7 @@ function byName(fileName: string | undefined, code: 'empty' | 'unknown_format', 
   else if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(name)) format = 'codex-rollout';
   else if (/_trace\.json$|\.otel\.json$/.test(name)) format = 'otel-genai';
   else if (/(^|[\\/])api_conversation_history\.json$/.test(name)) format = 'cline';
+  else if (/(^|[\\/])ui_messages\.json$/.test(name)) format = 'cline-ui';
   else if (/(^|[\\/])\.aider\.chat\.history\.md$/.test(name)) format = 'aider';
   else if (/(^|[\\/])\.specstory[\\/]history[\\/][^\\/]+\.md$/.test(name)) format = 'specstory';
   else if (/(^|[\\/])session-state[\\/][^\\/]+[\\/]events\.jsonl$/.test(name)) format = 'copilot-cli';

@@ -10,6 +10,7 @@ import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { importCline } from './importers/importCline.ts';
 import { importOpenCode } from './importers/importOpenCode.ts';
+import { importClineUi } from './importers/importClineUi.ts';
 import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
@@ -414,6 +415,7 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
       : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
       : format === 'cline' ? importCline(doc.value, importer)
       : format === 'opencode' ? importOpenCode(doc.value, importer)
+      : format === 'cline-ui' ? importClineUi(doc.value, importer)
       : importOpenHands(doc.value, importer);
     return deliver(format, result, onEvent, problems);
   });

@@ -172,7 +172,7 @@ function portable(agent: string, c: Call) {
 }
 
 /** Roo Code or Cline: the extension's storage folder in the path, else a Roo-only tool or Roo's `<slug>` mode line. */
-function clineAgent(messages: unknown[], fileName: string | undefined): 'cline' | 'roo-code' {
+export function clineAgent(messages: unknown[], fileName: string | undefined): 'cline' | 'roo-code' {
   const path = (fileName ?? '').toLowerCase();
   if (path.includes('rooveterinaryinc.roo-cline') || path.includes('roo-code')) return 'roo-code';
   if (path.includes('saoudrizwan.claude-dev') || path.includes('/.cline/')) return 'cline';
@@ -190,7 +190,7 @@ function clineAgent(messages: unknown[], fileName: string | undefined): 'cline' 
 }
 
 /** The task id: the folder name in `tasks/<id>/api_conversation_history.json`. */
-function taskIdOf(fileName: string | undefined): string | null {
+export function taskIdOf(fileName: string | undefined): string | null {
   const m = /(?:^|[\\/])tasks[\\/]([^\\/]+)[\\/][^\\/]+$/.exec(fileName ?? '');
   return m ? (m[1] as string) : null;
 }

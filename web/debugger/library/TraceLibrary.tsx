@@ -8,6 +8,7 @@ import { useApp } from '../../store/appStore.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ImportProgressList } from './ImportProgressList.tsx';
 import { LivePanel } from './LivePanel.tsx';
+import { SessionPlacesDialog } from './SessionPlacesDialog.tsx';
 import { timeAgo } from '../../ui/timeAgo.ts';
 
 const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
@@ -28,6 +29,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   aider: 'aider',
   opencode: 'OpenCode',
   'qwen-code': 'Qwen Code',
+  'cline-ui': 'Cline UI log',
 };
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
@@ -36,6 +38,7 @@ export function TraceLibrary() {
   const traces = useLiveQuery(() => listTraces(db), [db]);
   const current = useApp((s) => s.traceId);
   const input = useRef<HTMLInputElement>(null);
+  const [places, setPlaces] = useState(false);
   return (
     <>
       <div className="dbg-side-head">
@@ -48,7 +51,8 @@ export function TraceLibrary() {
             e.target.value = '';
           }} />
       </div>
-      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces, Claude Code and Codex CLI sessions, OpenTelemetry spans (OTLP/JSON, JSON Lines, console output), SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content.</p>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces; Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Cline, Roo Code, OpenCode, aider and SpecStory (Cursor) sessions; OpenTelemetry spans, SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content. <button type="button" className="btn link" onClick={() => setPlaces(true)} data-testid="session-places-open">Where are my sessions?</button></p>
+      {places && <SessionPlacesDialog onClose={() => setPlaces(false)} />}
       <LivePanel />
       <ImportProgressList />
       <div className="side-scroll" data-testid="trace-library">
