@@ -53,3 +53,4 @@ export { exportForAgent, type InstallTarget, type MergeResult, installCommandLin
 export { type LossItem, type LossKind, lossReport } from './agents/loss.ts';
 export { AGENT_CONTRACTS } from './agents/registry.ts';
 export { AGENT_IDS, type AgentContract, type AgentId, isAgentId } from './agents/types.ts';
+export { type AgentLabel, eventAgent, recordingAgent } from './agents/traceAgent.ts';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
+import { recordingAgent, TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
 import { listTraces } from '../../persistence/traceLibrary.ts';
 import type { StoredTrace } from '../../persistence/storedTrace.ts';
 import { useServices } from '../../services/AppServices.tsx';
@@ -69,6 +69,8 @@ export function TraceLibrary() {
 function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean }) {
   const [renaming, setRenaming] = useState(false);
   const warnings = t.problems.length;
+  // A recording of an agent's hooks names the agent (the engine reads its header) [AG7].
+  const agent = recordingAgent(t.header.source);
   const pending = t.status === 'pending';
   const { replay, traces } = useServices();
   const open = () => {
@@ -112,7 +114,7 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
       {/* Under the name and its buttons, across the whole row: the details fit on one line. */}
       <div className="lib-body">
         <div className="meta">
-          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]} · {timeAgo(t.updated_at)}
+          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]}{agent && <span data-testid="trace-agent"> from {agent.name}</span>} · {timeAgo(t.updated_at)}
         </div>
         {(t.demo || warnings > 0 || pending) && (
           <div className="dbg-item-badges">

@@ -1,4 +1,4 @@
-import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt, approvalOutcome, approvalText } from '../../../engine/app.ts';
+import { isSyntheticTs, type ReplayStep, type Approval, breakerOpenAt, approvalOutcome, approvalText, eventAgent } from '../../../engine/app.ts';
 import { useMemo, useState } from 'react';
 import { useApp, selectDetail, selectHandlers, selectNoReplay, NO_REPLAY_TEXT } from '../../store/appStore.ts';
 import type { StepDetail } from '../worker/protocol.ts';
@@ -168,12 +168,15 @@ function StateSection({ step }: { step: ReplayStep }) {
 
 function EventSection({ step }: { step: ReplayStep }) {
   const e = step.event;
+  // The coding agent whose hook sent the event, by its meta.agent (the engine names it; unknown: not shown) [AG7].
+  const from = eventAgent(e.meta);
   return (
     <section className="dbg-section" aria-label="Event">
       <h3 className="section-title">Event</h3>
       <dl className="dbg-dl">
         <dt>Event id</dt><dd className="mono">{e.event_id}</dd>
         <dt>Trace / agent</dt><dd className="mono">{e.trace_id} · {e.agent_id}</dd>
+        {from && <><dt>From</dt><dd data-testid="event-from-agent">{from.name} <span className="mono dbg-muted">({from.id} hook)</span></dd></>}
         <dt>Time</dt><dd className="mono" data-testid="event-time">{isSyntheticTs(e.ts) ? 'not recorded' : e.ts}</dd>
         <dt>Recorded</dt><dd>{step.recorded ? <><span className={`dec dec-${step.recorded.decision}`}>{OUTCOME_LONG[step.recorded.decision]}</span>{step.recorded.reason ? ` ${step.recorded.reason}` : ''}{step.recorded.approval ? <span data-testid="recorded-approval"> · answer: {step.recorded.approval.answer} ({step.recorded.approval.by})</span> : null}</> : 'no recorded decision'}</dd>
       </dl>
