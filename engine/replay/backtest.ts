@@ -6,8 +6,10 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Decision } from '../model/decision.ts';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
+import type { ReplayStep } from './types.ts';
 import { createCoverageProbe, type FileCoverage } from './backtestCoverage.ts';
 import { createTraceDiff, type DiffChange, type DiffSide, type EventDiff } from './diffPipelines.ts';
+import { checkExpectation, readExpectation, type Expectation } from './expectation.ts';
 
 /** What kind of difference an event is [B2], in the order reports list them. */
 export type BacktestCategory = 'new_block' | 'lifted_block' | 'new_ask' | 'changed_rewrite' | 'other';
@@ -35,9 +37,26 @@ export interface BacktestCounts {
   other: number;
 }
 
+/** A labelled step [B7] whose expected decision the new pipeline does not meet. */
+export interface ViolatedLabel {
+  event_id: string;
+  type: string;
+  step: number;
+  /** The label (`meta.expect`), or null when it does not read (then `failures` says why). */
+  expected: Expectation | null;
+  /** What the new pipeline's step does not meet, one line each. */
+  failures: string[];
+  /** The old pipeline did not meet it either. */
+  violated_before: boolean;
+}
+
 /** What one trace gave. */
 export interface BacktestFileResult extends BacktestCounts {
   events: number;
+  /** Steps labelled with an expected decision (`meta.expect`) [B7]. */
+  labels: number;
+  /** The labels the new pipeline violates, in trace order (complete up to MAX_VIOLATED_LABELS). */
+  violated_labels: ViolatedLabel[];
   /** The differing events, in trace order (the first `maxDifferences`, or `keepPerCategory` of each category, when capped; the counts are complete). */
   differences: BacktestDifference[];
   coverage: FileCoverage;
@@ -61,6 +80,9 @@ export interface FileBacktest {
   push(event: TraceEvent): BacktestDifference | null;
   result(): BacktestFileResult;
 }
+
+/** Violated labels kept per file (labels are set by people, so this is a guard, not a working limit). */
+export const MAX_VIOLATED_LABELS = 1000;
 
 const BLOCKS: ReadonlySet<Decision> = new Set<Decision>(['block_action', 'terminate']);
 
@@ -121,8 +143,27 @@ export function toBacktestDifference(e: EventDiff): BacktestDifference {
  */
 export function createFileBacktest(before: CompiledPipeline, after: CompiledPipeline, options: FileBacktestOptions = {}): FileBacktest {
   const probe = createCoverageProbe(after);
+  let labels = 0;
+  const violated: ViolatedLabel[] = [];
+  // A label is checked on both steps of its event, as the diff sees them [B7].
+  const checkLabel = (x: ReplayStep, y: ReplayStep) => {
+    const read = readExpectation(y.event);
+    if (read.kind === 'none') return;
+    labels++;
+    const failures = read.kind === 'ok' ? checkExpectation(read.expectation, y) : [read.message];
+    if (failures.length === 0 || violated.length >= MAX_VIOLATED_LABELS) return;
+    const before = read.kind === 'ok' ? checkExpectation(read.expectation, x).length > 0 : true;
+    violated.push({ event_id: y.event.event_id, type: y.event.type, step: y.index + 1, expected: read.kind === 'ok' ? read.expectation : null, failures, violated_before: before });
+  };
   // The diff keeps no list here: differences are kept (up to the cap) in backtest form only.
-  const diff = createTraceDiff(before, after, { maxChanged: 0, observe: (_x, y) => probe.observe(y), ...(options.ids ? { ids: options.ids } : {}) });
+  const diff = createTraceDiff(before, after, {
+    maxChanged: 0,
+    observe: (x, y) => {
+      probe.observe(y);
+      checkLabel(x, y);
+    },
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
   const max = options.maxDifferences ?? Infinity;
   const perCategory = options.keepPerCategory ?? Infinity;
   const counts = emptyCounts();
@@ -146,7 +187,7 @@ export function createFileBacktest(before: CompiledPipeline, after: CompiledPipe
       const r = diff.result();
       // One implementation of "differs": the diff's own count must be ours [B1].
       if (r.changed_count !== counts.changed) throw new Error(`backtest: counted ${counts.changed} differences, the diff ${r.changed_count}`);
-      return { events: r.events, ...counts, differences: kept, coverage: probe.result() };
+      return { events: r.events, ...counts, labels, violated_labels: violated, differences: kept, coverage: probe.result() };
     },
   };
 }

@@ -1,7 +1,7 @@
 // The backtest's document [B3]: what `hookwire backtest --json` prints, what the markdown and HTML reports and
 // the app's Backtest view render. Plain data with a format name and version (engine/schema/backtest.v1.schema.json).
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import { addCounts, BACKTEST_CATEGORIES, emptyCounts, type BacktestCounts, type BacktestDifference, type BacktestFileResult } from './backtest.ts';
+import { addCounts, BACKTEST_CATEGORIES, emptyCounts, type BacktestCounts, type BacktestDifference, type BacktestFileResult, type ViolatedLabel } from './backtest.ts';
 import { createCorpusCoverage, type CorpusCoverage } from './backtestCoverage.ts';
 
 export const BACKTEST_FORMAT = 'hookwire.backtest';
@@ -16,6 +16,9 @@ export interface BacktestFileEntry extends BacktestCounts {
   events: number;
   /** What the import dropped or warned about (a partial import is backtested over what was read). */
   problems: string[];
+  /** Steps labelled with an expected decision [B7]. */
+  labels: number;
+  violated_labels: ViolatedLabel[];
   differences: BacktestDifference[];
 }
 
@@ -29,6 +32,8 @@ export interface BacktestTotal extends BacktestCounts {
   files: number;
   events: number;
   skipped: number;
+  labels: number;
+  labels_violated: number;
 }
 
 export interface BacktestReport extends CorpusCoverage {
@@ -59,16 +64,18 @@ export interface BacktestCorpus {
  */
 export function createBacktestCorpus(after: CompiledPipeline, oldName: string, newName: string): BacktestCorpus {
   const coverage = createCorpusCoverage(after);
-  const total: BacktestTotal = { files: 0, events: 0, skipped: 0, ...emptyCounts() };
+  const total: BacktestTotal = { files: 0, events: 0, skipped: 0, labels: 0, labels_violated: 0, ...emptyCounts() };
   const skipped: BacktestSkipped[] = [];
   return {
     add(file, format, problems, r) {
       total.files++;
       total.events += r.events;
+      total.labels += r.labels;
+      total.labels_violated += r.violated_labels.length;
       addCounts(total, r);
       coverage.add(r.coverage);
-      const { coverage: _c, events, differences, ...counts } = r;
-      return { file, format, events, problems, ...counts, differences };
+      const { coverage: _c, events, differences, labels, violated_labels, ...counts } = r;
+      return { file, format, events, problems, ...counts, labels, violated_labels, differences };
     },
     skip(file, reason) {
       total.skipped++;

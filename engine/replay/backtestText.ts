@@ -1,7 +1,7 @@
 // The backtest report for people [B3]: markdown that fits a pull-request comment and one self-contained HTML
 // file. Everything that comes from a trace or a pipeline (file names, ids, reasons, payloads) is untrusted:
 // markdown escapes its punctuation and HTML's characters, HTML escapes everything, and the page has no script.
-import type { BacktestCategory } from './backtest.ts';
+import type { BacktestCategory, ViolatedLabel } from './backtest.ts';
 import { topDifferences, type BacktestReport, type LocatedDifference } from './backtestReport.ts';
 
 export const CATEGORY_LABELS: Record<BacktestCategory, string> = {
@@ -25,7 +25,8 @@ export function backtestHeadline(r: BacktestReport): string {
   const differing = r.files.filter((f) => f.changed > 0).length;
   const parts = [n(t.new_blocks, 'new block'), n(t.lifted_blocks, 'lifted block'), n(t.new_asks, 'new ask'), n(t.changed_rewrites, 'changed rewrite'), `${t.other.toLocaleString('en-US')} other`];
   const skipped = t.skipped > 0 ? `; ${n(t.skipped, 'file')} skipped` : '';
-  return `${parts.join(', ')}: ${t.changed.toLocaleString('en-US')} of ${n(t.events, 'event')} differ in ${differing} of ${n(t.files, 'file')}${skipped}`;
+  const labels = t.labels > 0 ? `; ${t.labels_violated.toLocaleString('en-US')} of ${n(t.labels, 'label')} violated` : '';
+  return `${parts.join(', ')}: ${t.changed.toLocaleString('en-US')} of ${n(t.events, 'event')} differ in ${differing} of ${n(t.files, 'file')}${skipped}${labels}`;
 }
 
 /** Markdown text: punctuation that could format, link or open HTML is escaped; one line. */
@@ -50,6 +51,13 @@ export function backtestMarkdown(r: BacktestReport, options: BacktestTextOptions
   out.push('| new blocks | lifted blocks | new asks | changed rewrites | other | changed | events | files | skipped |');
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   out.push(`| ${[t.new_blocks, t.lifted_blocks, t.new_asks, t.changed_rewrites, t.other, t.changed, t.events, t.files, t.skipped].join(' | ')} |`, '');
+  const violated = violatedLabels(r, 50);
+  if (violated.length > 0) {
+    // Labels first [B7]: a person said what these steps should do.
+    out.push(`#### Violated labels (${t.labels_violated} of ${t.labels})`, '', '| file | step | event | expected | now | note |', '|---|---:|---|---|---|---|');
+    for (const v of violated) out.push(`| ${mdText(v.file, 80)} | ${v.step} | ${mdText(v.event_id, 40)} | ${mdText(v.expected?.decision ?? 'unreadable label', 30)} | ${mdText(v.failures.join('; '), 160)} | ${mdText(v.expected?.note ?? '', 120)} |`);
+    out.push('');
+  }
   if (top.length > 0) {
     out.push(`#### Top differences${t.changed > top.length ? ` (${top.length} of ${t.changed})` : ''}`, '');
     out.push('| | file | step | event | type | old | new |', '|---|---|---:|---|---|---|---|');
@@ -83,6 +91,13 @@ export function backtestMarkdown(r: BacktestReport, options: BacktestTextOptions
   return `${out.join('\n')}\n`;
 }
 
+/** The violated labels of the report with their file, in file and step order, at most `limit` [B7]. */
+export function violatedLabels(r: BacktestReport, limit: number): (ViolatedLabel & { file: string })[] {
+  const out: (ViolatedLabel & { file: string })[] = [];
+  for (const f of r.files) for (const v of f.violated_labels) if (out.length < limit) out.push({ ...v, file: f.file });
+  return out;
+}
+
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -104,6 +119,12 @@ export function backtestHtml(r: BacktestReport, options: BacktestTextOptions = {
   body.push(`<h1>Hookwire backtest: ${e(r.old)} → ${e(r.new)}</h1>`, `<p><strong>${e(backtestHeadline(r))}</strong></p>`);
   body.push(`<table><tr>${['new blocks', 'lifted blocks', 'new asks', 'changed rewrites', 'other', 'changed', 'events', 'files', 'skipped'].map(th).join('')}</tr>`);
   body.push(`${row([t.new_blocks, t.lifted_blocks, t.new_asks, t.changed_rewrites, t.other, t.changed, t.events, t.files, t.skipped].map((x) => td(x, 'n')))}</table>`);
+  const violated = violatedLabels(r, 500);
+  if (violated.length > 0) {
+    body.push(`<h2>Violated labels (${t.labels_violated} of ${t.labels})</h2><table><tr>${['file', 'step', 'event', 'expected', 'now', 'note'].map(th).join('')}</tr>`);
+    for (const v of violated) body.push(row([td(v.file), td(v.step, 'n'), td(v.event_id), td(v.expected?.decision ?? 'unreadable label', 'new_block'), td(v.failures.join('; ')), td(v.expected?.note ?? '')]));
+    body.push('</table>');
+  }
   if (top.length > 0) {
     body.push(`<h2>Differences${t.changed > top.length ? ` (${top.length} of ${t.changed})` : ''}</h2><table><tr>${['', 'file', 'step', 'event', 'type', 'old', 'new', 'new payload'].map(th).join('')}</tr>`);
     for (const d of top) {

@@ -10,6 +10,7 @@ const ROWS_PER_TRACE = 100;
 /** The run: progress while it goes, then every differing event by trace and category. */
 export function BacktestResults() {
   const run = useApp(selectBacktest);
+  const { backtest } = useServices();
   if (run.status === 'idle') {
     return <div className="bt-main"><div className="bt-center" data-testid="backtest-idle">Pick an earlier version and some traces, then run the backtest.</div></div>;
   }
@@ -42,6 +43,26 @@ export function BacktestResults() {
           </tr></tbody>
         </table>
       </div>
+      {t.labels_violated > 0 && (
+        <section className="bt-group bt-labels" data-testid="backtest-violated-labels" aria-label="Violated labels">
+          <h3><span className="name">Violated labels</span><span className="meta">{t.labels_violated} of {t.labels} labelled steps</span></h3>
+          <table className="dbg-table">
+            <thead><tr><th>Trace</th><th>Step</th><th>Expected</th><th>Now</th><th>Note</th></tr></thead>
+            <tbody>
+              {r.files.flatMap((f, i) => f.violated_labels.map((v) => (
+                <tr key={`${i}:${v.step}`} tabIndex={0} data-testid="backtest-label-row" data-step={v.step}
+                  onClick={() => void backtest.openStep(run.traceIds[i]!, v.step)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') void backtest.openStep(run.traceIds[i]!, v.step);
+                  }}>
+                  <td>{f.file}</td><td className="num">{v.step}</td><td>{v.expected?.decision ?? 'unreadable label'}</td>
+                  <td className="reason" title={v.failures.join('\n')}>{v.failures.join('; ')}</td><td>{v.expected?.note ?? ''}</td>
+                </tr>
+              )))}
+            </tbody>
+          </table>
+        </section>
+      )}
       <div className="bt-groups">
         {differing.length === 0 && <div className="bt-center">No event decides differently in these traces.</div>}
         {differing.map(({ f, traceId }) => <TraceGroup key={traceId} entry={f} traceId={traceId} />)}

@@ -39,12 +39,25 @@ const DifferenceSchema = z.strictObject({
   b: SideSchema,
 });
 
+const ViolatedLabelSchema = z
+  .strictObject({
+    event_id: z.string(),
+    type: z.string(),
+    step: z.number().int().min(1),
+    expected: z.record(z.string(), z.unknown()).nullable().describe("The label, the event's `meta.expect` (null when it does not read)."),
+    failures: z.array(z.string()).describe('What the new pipeline does not meet, one line each.'),
+    violated_before: z.boolean().describe('The old pipeline did not meet it either.'),
+  })
+  .describe('A step labelled with an expected decision that the new pipeline violates [B7].');
+
 const FileSchema = z.strictObject({
   file: z.string().describe('As walked from the argument.'),
   format: z.string().describe('The format it was imported as.'),
   events: count,
   problems: z.array(z.string()).describe('What the import dropped or warned about.'),
   ...counts,
+  labels: count.describe('Steps labelled with an expected decision (`meta.expect`).'),
+  violated_labels: z.array(ViolatedLabelSchema),
   differences: z.array(DifferenceSchema),
 });
 
@@ -56,7 +69,7 @@ export const BacktestReportSchema = z.strictObject({
   new: z.string(),
   files: z.array(FileSchema),
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.string() })).describe('Files no importer accepted, with the reason.'),
-  total: z.strictObject({ files: count, events: count, skipped: count, ...counts }),
+  total: z.strictObject({ files: count, events: count, skipped: count, labels: count, labels_violated: count, ...counts }),
   unguarded: z
     .array(z.strictObject({ agent: z.string(), tool: z.string(), count, files: count }))
     .describe('Tool calls (tool.before_call) no enabled, enforcing handler of the new pipeline matched, by agent and tool.'),

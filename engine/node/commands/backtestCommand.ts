@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference } from '../../replay/backtest.ts';
 import { createBacktestCorpus, type BacktestFileEntry, type BacktestReport } from '../../replay/backtestReport.ts';
-import { backtestHeadline, backtestHtml, backtestMarkdown } from '../../replay/backtestText.ts';
+import { backtestHeadline, backtestHtml, backtestMarkdown, violatedLabels } from '../../replay/backtestText.ts';
 import { cell, CliError, EXIT, fileErrorText, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { runBacktestFiles } from '../backtest/runBacktestFiles.ts';
@@ -128,6 +128,8 @@ function textSummary(r: BacktestReport): string {
   const rows = r.files.filter((f) => f.changed > 0).map((f) => [cell(f.file, 60), String(f.events), String(f.changed), String(f.new_blocks), String(f.lifted_blocks), String(f.new_asks), String(f.changed_rewrites), String(f.other)]);
   if (rows.length > 0) out.push(table(['file', 'events', 'changed', 'new blocks', 'lifted', 'new asks', 'rewrites', 'other'], rows));
   for (const s of r.skipped) out.push(`skipped ${s.file}: ${cell(s.reason, 200)}\n`);
+  // Labels first among the findings [B7]: a person said what these steps should do.
+  for (const v of violatedLabels(r, 50)) out.push(`violated label ${cell(v.file, 60)} step ${v.step} (${cell(v.event_id, 36)}): ${cell(v.failures.join('; '), 160)}${v.expected?.note ? ` — ${cell(v.expected.note, 80)}` : ''}\n`);
   if (r.unguarded.length > 0) out.push(`unguarded tool calls: ${r.unguarded.slice(0, 10).map((u) => `${u.agent}/${u.tool} ×${u.count}`).join(', ')}${r.unguarded.length > 10 ? `, … ${r.unguarded.length - 10} more` : ''}\n`);
   if (r.never_matched.length > 0) out.push(`matchers that never matched: ${r.never_matched.map((m) => m.matcher_id).join(', ')}\n`);
   if (r.never_sent.length > 0) out.push(`event types listened to that no trace sent: ${r.never_sent.map((e) => e.pattern).join(', ')}\n`);

@@ -6,6 +6,8 @@ import { BacktestReportSchema } from '../../../engine/node/backtest/backtestSche
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_MESSAGE } from '../../shared/fixtures.ts';
 import { FIXTURES, GUARD, hookwire, hookwireInProcess, ROOT, tempDir } from './runCli.ts';
 
+/** Steps of the golden session labelled with an expected decision. */
+const LABELS = readFileSync(join(FIXTURES, 'golden', 'session.jsonl'), 'utf8').split('"expect"').length - 1;
 const guardDoc = () => JSON.parse(readFileSync(GUARD, 'utf8'));
 
 /** The guard pipeline with known changes: a lower token budget, `.env` reads blocked, git commands asked, rm no longer blocked. */
@@ -79,6 +81,17 @@ describe('hookwire backtest', { timeout: 300_000 }, () => {
       ['o4', 'new_block'],
       ['o5', 'new_block'], // not reached after the terminate: blocked
     ]);
+    // [B7] The golden session's labels (meta.expect) are checked against the new pipeline; a label the old one met is new.
+    const golden = doc.files.find((f) => f.file.endsWith('golden.jsonl'))!;
+    expect(golden.labels).toBe(LABELS);
+    expect(golden.violated_labels.map((v) => [v.event_id, v.violated_before])).toEqual([
+      ['e4', false],
+      ['e7', false],
+      ['e8', false],
+    ]);
+    expect(golden.violated_labels[0]!.failures).toEqual(['decision: expected block_action, got continue', 'reason: expected it to include "rm -rf /", got ""']);
+    expect(golden.violated_labels[1]!.failures).toEqual(['decision: expected continue, got terminate']);
+    expect(doc.total).toMatchObject({ labels: LABELS, labels_violated: 3 });
     expect(doc.total.changed).toBe(doc.files.reduce((n, f) => n + f.changed, 0));
     expect(doc.total).toMatchObject({ files: doc.files.length, skipped: 4 });
     expect(doc.unguarded.some((u) => u.agent === 'dev' && u.tool === 'Bash' && u.count === 1)).toBe(true);
@@ -126,6 +139,10 @@ describe('hookwire backtest', { timeout: 300_000 }, () => {
     expect(a.stdout).toMatch(/^skipped .*README\.md: /m);
     const mdText = readFileSync(md, 'utf8');
     expect(mdText).toMatch(/^### Hookwire backtest/);
+    // [B7] Violated labels come first, before the top differences.
+    expect(mdText.indexOf('#### Violated labels (3 of')).toBeGreaterThan(0);
+    expect(mdText.indexOf('#### Violated labels')).toBeLessThan(mdText.indexOf('#### Top differences'));
+    expect(a.stdout).toMatch(/^violated label .*golden\.jsonl step 4 \(e4\): decision: expected block_action, got continue; reason: /m);
     expect(mdText).toMatch(/\| new block \| .*own\\\.hwtrace\\\.jsonl \| 3 \|/);
     expect(existsSync(html)).toBe(true);
     expect(b.code).toBe(1);

@@ -123,6 +123,33 @@ describe('backtest', () => {
     );
   });
 
+  it('[B7] labels (meta.expect, with a note) are checked on the new pipeline; a violated one says whether the old met it; a bad one is violated, never passed over', () => {
+    const [a, b] = versions();
+    const labelled: TraceEvent[] = [
+      { ...te('l1', 'tool.before_call', { tool_name: 'rm' }), meta: { expect: { decision: 'block_action', note: 'never rm' } } },
+      { ...te('l2', 'tool.before_call', { tool_name: 'Bash' }), meta: { expect: { decision: 'continue' } } },
+      { ...te('l3', 'tool.before_call', { tool_name: 'Read' }), meta: { expect: { decision: 'continue' } } },
+      { ...te('l4', 'tool.before_call', { tool_name: 'Read' }), meta: { expect: { decison: 'continue' } } },
+      { ...te('l5', 'tool.before_call', { tool_name: 'Bash' }), meta: { expect: { decision: 'block_action' } } },
+    ];
+    const r = run(a, b, labelled);
+    expect(r.labels).toBe(5);
+    expect(r.violated_labels.map((v) => [v.event_id, v.step, v.violated_before, v.failures[0]])).toEqual([
+      ['l1', 1, false, 'decision: expected block_action, got continue'],
+      ['l2', 2, false, 'decision: expected continue, got block_action'],
+      ['l4', 4, true, expect.stringMatching(/^meta\.expect: /)],
+    ]);
+    expect(r.violated_labels[0]!.expected).toEqual({ decision: 'block_action', note: 'never rm' });
+    const corpus = createBacktestCorpus(b, 'v1', 'v2');
+    const entry = corpus.add('labelled.jsonl', 'hookwire-trace', [], r);
+    const report = { ...corpus.tail(), files: [entry] };
+    expect(report.total).toMatchObject({ labels: 5, labels_violated: 3 });
+    const md = backtestMarkdown(report);
+    expect(md).toContain('#### Violated labels (3 of 5)');
+    expect(md).toContain('never rm');
+    expect(md.indexOf('Violated labels')).toBeLessThan(md.indexOf('Top differences'));
+  });
+
   it('[B4] unguarded tool calls by agent and tool, matchers that never matched, event types never sent', () => {
     const [a, b] = versions();
     const corpus = createBacktestCorpus(b, 'v1', 'v2');
