@@ -1,6 +1,7 @@
 import type { Decision } from './decision.ts';
 import { blocksAction } from './decision.ts';
 import type { EventMode } from './event.ts';
+import type { JsonObject } from './json.ts';
 
 /**
  * A person's answer to an ASK [D9][P14]. `allow` lets the action run, `deny` blocks it; `deferred` means the
@@ -27,6 +28,11 @@ export interface Approval {
   who?: string;
   /** When the answer arrived (ISO 8601, the runtime's clock) [AP1]. */
   at?: string;
+  /**
+   * Approved with an edit [AP2]: the payload the approver wants run instead. The call shown does not run; the
+   * edit is dispatched through the pipeline again as an event of its own, and that event's decision counts.
+   */
+  edit?: JsonObject;
 }
 
 /**
@@ -35,7 +41,8 @@ export interface Approval {
  */
 export function actionBlocked(decision: Decision, mode: EventMode, approval: Approval | null | undefined): boolean {
   if (mode !== 'sync') return false;
-  if (decision === 'ask') return !approval || approval.answer === 'deny';
+  // An approval with an edit [AP2] does not run the call shown: the edited call is an event of its own.
+  if (decision === 'ask') return !approval || approval.answer === 'deny' || approval.edit !== undefined;
   return blocksAction(decision);
 }
 
@@ -75,7 +82,7 @@ export function approvalText(a: Approval): string {
   const outcome = approvalOutcome(a);
   const by = a.by === 'approver' ? `by ${a.who !== undefined ? a.who : 'the approver'}` : SOURCE_TEXT[a.by];
   const at = a.at !== undefined ? ` at ${a.at}` : '';
-  const reason = a.reason ? `: ${a.reason}` : '';
+  const reason = `${a.reason ? `: ${a.reason}` : ''}${a.edit !== undefined ? ' (with an edit, dispatched again as its own event)' : ''}`;
   if (a.by === 'approver' || a.by === 'host') return `ask → ${outcome} ${by}${at}${reason}`;
   return `ask → ${outcome} (${by}${reason})${at}`;
 }

@@ -69,13 +69,15 @@ export function readAnswer(value: unknown): Approval {
   const answer = field(o, 'answer');
   const reason = field(o, 'reason');
   const who = field(o, 'who');
+  const edit = field(o, 'edit');
   for (const key of Object.keys(o)) {
-    if (key !== 'answer' && key !== 'reason' && key !== 'who') return invalid(`the approver's answer has the unknown field "${key.slice(0, 40)}" (an answer is {answer, reason?, who?})`);
+    if (key !== 'answer' && key !== 'reason' && key !== 'who' && key !== 'edit') return invalid(`the approver's answer has the unknown field "${key.slice(0, 40)}" (an answer is {answer, reason?, who?, edit?})`);
   }
   if (answer !== 'allow' && answer !== 'deny') return invalid(`the approver answered ${describe(o)}, not "allow" or "deny"`);
   if (reason !== undefined && typeof reason !== 'string') return invalid(`the approver's reason is ${describe(reason)}, not text`);
   if (who !== undefined && (typeof who !== 'string' || who === '' || who.length > 200)) return invalid(`the approver's "who" is ${describe(who)}, not a name of 1-200 characters`);
-  return { answer, by: 'approver', ...(reason ? { reason } : {}), ...(who !== undefined ? { who } : {}) };
+  if (edit !== undefined && (answer !== 'allow' || !isJsonObject(edit))) return invalid(answer !== 'allow' ? 'the approver denied with an edit: an edit only comes with "allow"' : `the approver's edit is ${describe(edit)}, not a payload (a JSON object)`);
+  return { answer, by: 'approver', ...(reason ? { reason } : {}), ...(who !== undefined ? { who } : {}), ...(edit !== undefined ? { edit: edit as JsonObject } : {}) };
 }
 
 function invalid(reason: string): Approval {

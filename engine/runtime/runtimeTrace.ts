@@ -13,7 +13,7 @@ import { guardAction, guardToolSpec } from './guard.ts';
 import { createChainWriter } from '../trace/hashChain.ts';
 import { createSinkQueue, type Scheduler, type Sink, type SinkQueue } from './sinkQueue.ts';
 import { ask, deniedAsyncInSyncEmit } from './approve.ts';
-import { actionBlocked, type Approval } from '../model/approval.ts';
+import { actionBlocked, deniedBy, type Approval } from '../model/approval.ts';
 import type { Approver, EmitOptions, EmitResult, RuntimeQueues, RuntimeTimers, RuntimeTrace, StartTraceOptions } from './types.ts';
 import { writeEventSpan, type RuntimeTelemetry } from './telemetry.ts';
 
@@ -152,10 +152,24 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       return toResult(d.r, d.event, null);
     }
     let a = answerOf(d, approver);
-    if (a instanceof Promise) a = deniedAsyncInSyncEmit(a);
+    a = a instanceof Promise ? deniedAsyncInSyncEmit(a) : onceEdited(d, a);
     record(d, a);
-    return toResult(d.r, d.event, a);
+    const shown = toResult(d.r, d.event, a);
+    // [AP2] the edited call goes through the pipeline again, as an event of its own; its decision counts.
+    return a.edit !== undefined ? { ...emit(d.event.type, a.edit, editOptions(d, approver)), edit_of: d.event.event_id } : shown;
   };
+
+  /** [AP2] an edit is answered once: an edit of an edited call is denied, so an approver cannot loop. */
+  const onceEdited = (d: Dispatched, a: Approval): Approval => {
+    if (a.edit === undefined || !isEditEvent(d.event)) return a;
+    return { ...deniedBy('invalid', 'the approver edited a call that is itself an edit: an edit is answered once, so it is denied'), ...(a.at !== undefined ? { at: a.at } : {}) };
+  };
+
+  const editOptions = (d: Dispatched, approver: Approver | undefined): EmitOptions => ({
+    event_id: `${d.event.event_id}:edit`,
+    meta: { edit_of: d.event.event_id },
+    ...(approver ? { approver } : {}),
+  });
 
   // [P4] queued async events run in emit order, before any later event of the trace.
   const drain = () => {
@@ -206,9 +220,11 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     drain();
     const d = run(event);
     if (!needsAnswer(d.r)) return settleSync(d, undefined);
-    const a = await answerOf(d, options.approver ?? start.approver ?? o.approver);
+    const approver = options.approver ?? start.approver ?? o.approver;
+    const a = onceEdited(d, await answerOf(d, approver));
     record(d, a);
-    return toResult(d.r, d.event, a);
+    if (a.edit === undefined) return toResult(d.r, d.event, a);
+    return { ...(await emitAsync(d.event.type, a.edit, editOptions(d, approver))), edit_of: d.event.event_id };
   };
 
   /**
@@ -308,4 +324,9 @@ function copyObject(value: JsonObject, what: string): { ok: true; value: JsonObj
 function wallClock(errors: SessionResult['errors']): { wall_clock?: string[] } {
   const stopped = wallClockStopped(errors);
   return stopped ? { wall_clock: stopped } : {};
+}
+
+/** An event the runtime dispatched for an approver's edit [AP2] (its meta names the call it edits). */
+function isEditEvent(event: HookEvent): boolean {
+  return isJsonObject(event.meta) && typeof event.meta.edit_of === 'string';
 }

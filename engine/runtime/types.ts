@@ -51,7 +51,7 @@ export interface ApprovalRequest {
 }
 
 /** An approver's answer: `"allow"`, `"deny"`, or either with a reason. Anything else denies [P14]. */
-export type ApproverAnswer = 'allow' | 'deny' | { answer: 'allow' | 'deny'; reason?: string };
+export type ApproverAnswer = 'allow' | 'deny' | { answer: 'allow' | 'deny'; reason?: string; who?: string; edit?: JsonObject };
 
 /** Asks a person [P14]. Sync or async; a throw, a rejection, a timeout or an answer that is not one denies. */
 export type Approver = (request: ApprovalRequest) => ApproverAnswer | PromiseLike<ApproverAnswer>;
@@ -112,6 +112,11 @@ export interface EmitResult {
   context: string[];
   /** The final payload differs (as JSON) from the payload as emitted: an enforced rewrite changed it [P3]. */
   rewritten: boolean;
+  /**
+   * Approved with an edit [AP2]: this is the result of the edited call, dispatched as its own event
+   * (`<event_id>:edit`), and `edit_of` is the id of the call the approver was shown.
+   */
+  edit_of?: string;
   /**
    * Only on input refused before dispatch: the payload or meta passed a JSON limit [V9][V12] (`too_deep`,
    * `too_large`, with the limit and the path). The answer fails closed: BLOCK_ACTION, blocked on a sync event.

@@ -59,6 +59,7 @@ export const RecordedApprovalSchema = z
     reason: z.string().max(10_000).optional(),
     who: z.string().min(1).max(200).optional().describe('Who answered, as the approver named them.'),
     at: IsoTs.optional().describe('When the answer arrived.'),
+    edit: jsonObjectField('Approved with an edit: the payload run instead, dispatched again as the next event.').optional(),
   })
   .describe('The answer to an ASK when it was recorded: replay reproduces it without asking again.');
 

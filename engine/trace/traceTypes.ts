@@ -38,10 +38,12 @@ export interface RecordedApproval {
   answer: ApprovalAnswer;
   by: ApprovalSource;
   reason?: string;
-  /** Who answered, as the approver named them [P15]. */
+  /** Who answered, as the approver named them [AP1]. */
   who?: string;
-  /** When the answer arrived (ISO 8601) [P15]. */
+  /** When the answer arrived (ISO 8601) [AP1]. */
   at?: string;
+  /** Approved with an edit [AP2]: the payload run instead, recorded as the next event (`<id>:edit`). */
+  edit?: JsonObject;
 }
 
 /** The decision production made when the event was recorded. Replay compares against it. */

@@ -4,6 +4,9 @@ import { createRuntime, type Approver, type RuntimeOptions } from '../../../engi
 import { readAnswer } from '../../../engine/runtime/approve.ts';
 import { approvalOutcome, approvalText } from '../../../engine/model/approval.ts';
 import { readTrace } from '../../../engine/trace/index.ts';
+import { compilePipeline } from '../../../engine/compile/compilePipeline.ts';
+import { replaySteps } from '../../../engine/replay/replaySteps.ts';
+import { checkStep } from '../../../engine/replay/replayCheck.ts';
 import { ev, handler, match, pipeline } from '../helpers.ts';
 
 // Attacks on the approver [AP1]: nothing an approver does reaches what runs, and nothing it returns makes the
@@ -157,6 +160,8 @@ describe('approver attacks [AP1]', () => {
     );
     await fc.assert(
       fc.asyncProperty(anyValue, fc.boolean(), fc.boolean(), async (value, throws, async) => {
+        // An answer with an edit is dispatched again [AP2] (its own test): not this property's subject.
+        fc.pre(!(typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, 'edit')));
         const approver = (() => {
           if (throws) throw value;
           return async ? Promise.resolve(value) : value;
@@ -170,4 +175,35 @@ describe('approver attacks [AP1]', () => {
       { numRuns: 150 },
     );
   });
+
+  it('[AP2] approve with an edit: the call shown does not run; the edit goes through the pipeline again as its own recorded event, whose decision counts', async () => {
+    const toRm: Approver = () => ({ answer: 'allow', who: 'mallory', edit: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } } });
+    const { runtime, lines } = setup({ approver: toRm });
+    const trace = runtime.startTrace({ trace_id: 'ed' });
+    // The edit turns an approved ls into rm -rf: the pipeline blocks it, as if it had been asked for directly.
+    const r = trace.emit('tool.before_call', ls);
+    expect(r).toMatchObject({ decision: 'block_action', blocked: true, reason: 'no rm -rf', event_id: 'ed:1:edit', edit_of: 'ed:1', payload: { tool_input: { command: 'rm -rf /' } } });
+    // An edit that asks again: the approver is shown the edited call; an edit of that edit is denied (answered once).
+    let asked = 0;
+    const twice: Approver = (req) => (++asked === 1 ? { answer: 'allow', edit: { tool_name: 'Bash', tool_input: { command: 'ls -la' } } } : (req.payload.tool_input as { command: string }).command === 'ls -la' ? 'allow' : 'deny');
+    const ran: unknown[] = [];
+    const g = await trace.guardTool('Bash', { command: 'ls' }, (input) => ran.push(input), { approver: twice, tool_use_id: 'g1' });
+    expect([g.status, ran, asked]).toEqual(['ok', [{ command: 'ls -la' }], 2]);
+    const loop = await trace.emitAsync('tool.before_call', ls, { approver: () => ({ answer: 'allow', edit: { tool_name: 'Bash', tool_input: { command: 'pwd' } } }) });
+    expect(loop).toMatchObject({ decision: 'ask', blocked: true, approval: { answer: 'deny', by: 'invalid' }, edit_of: expect.any(String) });
+    expect(loop.approval!.reason).toContain('an edit is answered once');
+    await trace.flush();
+
+    const read = readTrace(lines.join(''));
+    expect(read.events.slice(0, 2).map((e) => [e.event_id, e.recorded?.decision, e.meta])).toEqual([['ed:1', 'ask', undefined], ['ed:1:edit', 'block_action', { edit_of: 'ed:1' }]]);
+    expect(read.events[0]!.recorded!.approval).toMatchObject({ answer: 'allow', who: 'mallory', edit: { tool_input: { command: 'rm -rf /' } } });
+    // Replay agrees with every recorded decision, the shown call counts as not run, and nothing is counterfactual.
+    const c = compilePipeline(DOC);
+    if (!c.ok) throw new Error('compile');
+    const steps = [...replaySteps(c.compiled, read.events)];
+    expect(steps.map(checkStep).filter(Boolean)).toEqual([]);
+    expect(steps[0]).toMatchObject({ decision: 'ask', blocked: true, counterfactual: false });
+    expect(approvalText(steps[0]!.approval!)).toContain('with an edit, dispatched again as its own event');
+  });
 });
+
