@@ -9,6 +9,7 @@ import type { HookwireDb } from './persistence/db.ts';
 import { startTraceLibrary } from './persistence/startTraceLibrary.ts';
 import { createWorkspace, type Workspace } from './persistence/workspace.ts';
 import { startCodeCheck, type CheckFn } from './problems/codeCheck.ts';
+import { startLintScheduler } from './problems/lintScheduler.ts';
 import { startUnloadGuard } from './services/unloadGuard.ts';
 import { startUrlSync } from './services/urlSync.ts';
 import { useApp, type AppStore } from './store/appStore.ts';
@@ -51,10 +52,11 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const replay = createReplayService({ store, db, makeWorker, libraryStarted: () => librarySettled, sendDelayMs: options.sendDelayMs });
   // Before the first trace opens, so its breakpoints and pinned version are restored.
   const stopSessionSync = startDebugSessionSync({ store, db, runCompare: () => void replay.runCompare(), unpin: replay.unpin });
+  const stopLint = startLintScheduler(store);
   const stopCodeCheck = startCodeCheck(store, options.codeCheck);
   const playback = createPlayback(store, replay);
   const traces = createTraceCommands(store, db, replay, workspace.newPipeline);
-  const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window);
+  const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window, () => void workspace.flushSave());
   const live = createLiveSession(store, db, replay);
   const backtest = createBacktestService(store, db, replay, options.makeBacktestWorker);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
@@ -82,6 +84,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
       playback.pause();
       stopUnloadGuard();
       stopCodeCheck();
+      stopLint();
       stopSessionSync();
       replay.dispose();
       workspace.dispose();

@@ -9,9 +9,10 @@ export interface PreviewServer {
   stop(): void;
 }
 
-export async function startPreview(root: string, port: number, outDir: string): Promise<PreviewServer> {
+/** `buildArgs` go to `vite build` as they are (e.g. `--minify false`, so a CPU profile names functions). */
+export async function startPreview(root: string, port: number, outDir: string, buildArgs: string[] = []): Promise<PreviewServer> {
   console.log(`building into ${outDir}/ …`);
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, ...buildArgs], { cwd: root, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(build.stderr || build.stdout);
   const base = `http://127.0.0.1:${port}`;
   const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });

@@ -7,7 +7,7 @@ import type { ParseResult } from '../model/parsePipeline.ts';
 import type { Pipeline } from '../model/pipelineTypes.ts';
 import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { formatProblems } from '../runtime/formatProblems.ts';
+import { formatProblems, nodeLabels } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
 import { cachedEntry, pipelineCache, rememberParse } from './pipelineCache.ts';
 import { acceptRegexes, noteAcceptedRegexes } from '../match/regex.ts';
@@ -44,7 +44,7 @@ export async function compilePipelineText(text: string, path: string): Promise<L
   const { value: r, accepted } = noteAcceptedRegexes(() => compileParsed(structural, { sandbox }));
   if (!r.ok) {
     sandbox?.dispose();
-    throw refused(path, r.problems);
+    throw refused(path, r.problems, json);
   }
   // Remembered once it compiled, with the patterns RE2 accepted: the next call skips both checks.
   if (!hit) rememberParse(text, structural, cache, accepted);
@@ -59,7 +59,7 @@ async function parseStructure(text: string, path: string): Promise<{ structural:
   return { structural, json: json.doc };
 }
 
-function refused(path: string, problems: Problem[]): CliError {
+function refused(path: string, problems: Problem[], doc?: unknown): CliError {
   const errors = problems.filter((p) => p.severity === 'error').length;
-  return new CliError(`pipeline ${path} is refused (${errors} error${errors === 1 ? '' : 's'}):\n${formatProblems(problems)}`);
+  return new CliError(`pipeline ${path} is refused (${errors} error${errors === 1 ? '' : 's'}):\n${formatProblems(problems, doc === undefined ? undefined : nodeLabels(doc))}`);
 }

@@ -7,7 +7,7 @@ export type * from './types.ts';
 export type { AuditRecord, RawLogRecord } from '../dispatch/records.ts';
 export type { HandlerError } from '../dispatch/types.ts';
 export { blockedResult } from './guard.ts';
-export { formatProblems } from './formatProblems.ts';
+export { formatProblems, nodeLabels, nodeRef } from './formatProblems.ts';
 export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type Scheduler, type SinkFailure, type SinkQueue } from './sinkQueue.ts';
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
 export { runGoldenTrace, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';

@@ -16,6 +16,15 @@ import {
  * IndexedDB. Created once by web/startApp.ts.
  */
 const LAST_OPENED = 'editor.lastOpened';
+/**
+ * Typing is saved once the keys pause for SAVE_IDLE_MS, and at least every SAVE_MAX_WAIT_MS while they do
+ * not: a save per key was an IndexedDB transaction (record, version history, and every live query of the
+ * library reading again) on the key path. Nothing is lost meanwhile: the status says "Saving…" from the
+ * first key, leaving the page asks first while anything is unsaved (services/unloadGuard.ts), and hiding
+ * the page, opening another pipeline or switching mode save at once (flushSave).
+ */
+export const SAVE_IDLE_MS = 250;
+export const SAVE_MAX_WAIT_MS = 1000;
 const SEEDED = 'editor.demoSeeded';
 
 export interface Workspace {
@@ -49,6 +58,8 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
   let inflight: Promise<void> | null = null;
   // A restore not saved yet: the save that first holds it starts a version of its own (see recordVersion).
   let restored: { id: string; version: number; when: string } | null = null;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let pendingSince = 0;
 
   const store = () => appStore.getState();
 
@@ -104,6 +115,8 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
    * are saved right after it. The promise settles when the document is saved (or the save failed).
    */
   function flushSave(): Promise<void> {
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
     if (inflight) return inflight.then(() => flushSave());
     const s = store();
     if (!s.doc || !s.pipelineId || s.version === s.savedVersion || s.save.status === 'conflict') return Promise.resolve();
@@ -238,9 +251,20 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
     }
   }
 
-  // Autosave: every edit, and a conflict resolved by keeping this tab's document.
+  /** Saves when the edits pause (or have waited SAVE_MAX_WAIT_MS); the status says "Saving…" meanwhile. */
+  function scheduleSave(): void {
+    const now = Date.now();
+    if (saveTimer === undefined) pendingSince = now;
+    clearTimeout(saveTimer);
+    const s = store();
+    if (s.save.status === 'saved' || s.save.status === 'idle') s.setSave({ status: 'saving' });
+    saveTimer = setTimeout(() => void flushSave(), Math.max(0, Math.min(SAVE_IDLE_MS, pendingSince + SAVE_MAX_WAIT_MS - now)));
+  }
+
+  // Autosave: every edit (coalesced while typing), and a conflict resolved by keeping this tab's document.
   const unsubscribe = appStore.subscribe((s, prev) => {
-    if (s.version !== prev.version || (s.save.status === 'idle' && prev.save.status !== 'idle')) void flushSave();
+    if (s.save.status === 'idle' && prev.save.status !== 'idle') void flushSave();
+    else if (s.version !== prev.version && s.pipelineId === prev.pipelineId && s.save.status !== 'conflict') scheduleSave();
   });
 
   return {
@@ -250,6 +274,7 @@ export function createWorkspace(appStore: AppStore, db: HookwireDb): Workspace {
       return flushSave();
     },
     dispose() {
+      clearTimeout(saveTimer);
       unsubscribe();
       watch?.unsubscribe();
     },

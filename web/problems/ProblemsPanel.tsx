@@ -2,6 +2,16 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatPath, type Problem } from '../../engine/app.ts';
 import { focusNodeElement } from '../canvas/focusNodeElement.ts';
 import { useApp, selectProblems } from '../store/appStore.ts';
+import { nodeName } from '../model/nodeName.ts';
+import type { Pipeline } from '../../engine/app.ts';
+
+/** Where a problem is, as the user sees it: the node's name and its id ("Dangerous tools (matcher)"), else the JSON path. */
+export function problemPlace(p: Problem, doc: Pipeline | null): string {
+  if (p.node_id === undefined) return formatPath(p.path);
+  const node = doc?.nodes.find((n) => n.id === p.node_id);
+  const name = node ? nodeName(node) : p.node_id;
+  return name === p.node_id ? name : `${name} (${p.node_id})`;
+}
 
 /** Ctrl/⌘+Shift+M focuses the Problems list, as in VS Code. */
 export const PROBLEMS_SHORTCUT = 'Ctrl+Shift+M';
@@ -24,6 +34,8 @@ function jumpTo(p: Problem): void {
  */
 export function ProblemsPanel() {
   const problems = useApp(selectProblems);
+  // The document the problems are about (not the one being typed into: it changes every key).
+  const linted = useApp((s) => s.lintedDoc);
   const [open, setOpen] = useState(true);
   const [active, setActive] = useState(0);
   const returnTo = useRef<HTMLElement | null>(null);
@@ -113,7 +125,7 @@ export function ProblemsPanel() {
                 data-testid="problem-item" data-node={p.node_id ?? ''} title={p.message}>
                 <span className={`sev ${p.severity}`} aria-label={p.severity} role="img" />
                 <span className="msg">{p.message}</span>
-                <span className="where">{p.node_id ?? formatPath(p.path)}{p.at ? `:${p.at.line}:${p.at.column}` : ''} · {p.code}</span>
+                <span className="where">{problemPlace(p, linted)}{p.at ? `:${p.at.line}:${p.at.column}` : ''} · {p.code}</span>
               </li>
             ))}
           </ul>

@@ -27,7 +27,8 @@ export function startCodeCheck(store: AppStore, check: CheckFn = workerCheck, de
   const latest = latestWins(check);
 
   const run = async () => {
-    // One snapshot: the page's problems are those of this very document.
+    // One snapshot: the page's problems are those of this very document (loaded now if typing left them behind).
+    store.getState().lint();
     const { doc, docProblems, pipelineId, codeProblems, setCodeProblems, docLoaded } = store.getState();
     if (!doc) return;
     if (!hasCode(doc)) {

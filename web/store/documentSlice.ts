@@ -40,6 +40,12 @@ export interface DocumentData {
   problems: Problem[];
   /** The engine's load of `doc` on the page, without a sandbox [V2][V6]. */
   docProblems: Problem[];
+  /**
+   * The document `docProblems` are about. Typing (an edit with a coalesce key) leaves the load for later
+   * (`lint`, run by problems/lintScheduler.ts once the keys pause), so a key costs the edit and not a whole
+   * validation; every other edit loads at once.
+   */
+  lintedDoc: Pipeline | null;
   /** The engine's `code_error` problems from the sandbox worker's last check (problems/codeCheck.ts). */
   codeProblems: Problem[];
   /** Monaco's TypeScript findings per code node, for the source they were about (CodeField reports them). */
@@ -82,6 +88,8 @@ export interface DocumentActions {
   docLoaded(doc: Pipeline): void;
   /** Monaco's TypeScript findings for a node's source. */
   setTypeMarks(nodeId: string, marks: TypeMarks): void;
+  /** Loads the open document on the page when its problems are about an older version (typing left it). */
+  lint(): void;
 }
 
 export type DocumentSlice = DocumentData & DocumentActions;
@@ -95,6 +103,7 @@ const INITIAL: DocumentData = {
   history: EMPTY_HISTORY,
   problems: [],
   docProblems: [],
+  lintedDoc: null,
   codeProblems: [],
   typeMarks: new Map(),
   loadedDoc: null,
@@ -107,9 +116,9 @@ const INITIAL: DocumentData = {
 };
 
 /** Validates `doc` on the page and joins the code problems last reported for it. */
-function problemsOf(doc: Pipeline, codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Pick<DocumentData, 'problems' | 'docProblems'> {
+function problemsOf(doc: Pipeline, codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Pick<DocumentData, 'problems' | 'docProblems' | 'lintedDoc'> {
   const docProblems = validateDoc(doc);
-  return { docProblems, problems: joined(doc, docProblems, codeProblems, typeMarks) };
+  return { docProblems, lintedDoc: doc, problems: joined(doc, docProblems, codeProblems, typeMarks) };
 }
 
 function joined(doc: Pipeline, docProblems: Problem[], codeProblems: Problem[], typeMarks: ReadonlyMap<string, TypeMarks>): Problem[] {
@@ -183,7 +192,8 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
         doc: applied.doc,
         history: record(history, entry),
         version: version + 1,
-        ...problemsOf(applied.doc, get().codeProblems, get().typeMarks),
+        // Typing loads the document later (lint); an edit that is not typing shows its problems at once.
+        ...(coalesceKey ? {} : problemsOf(applied.doc, get().codeProblems, get().typeMarks)),
         ...pruneSelection(applied.doc, selectedNodes, selectedEdges),
       });
     },
@@ -218,9 +228,10 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
     setSave: (save, patch) => set({ save, ...(patch ?? {}) }),
 
     setCodeProblems: (codeProblems) => {
-      const { doc, docProblems } = get();
+      const { doc, docProblems, lintedDoc } = get();
       if (!doc) return;
-      set({ codeProblems, problems: joined(doc, docProblems, codeProblems, get().typeMarks) });
+      if (lintedDoc !== doc) set({ codeProblems, ...problemsOf(doc, codeProblems, get().typeMarks) });
+      else set({ codeProblems, problems: joined(doc, docProblems, codeProblems, get().typeMarks) });
     },
 
     docLoaded: (doc) => {
@@ -228,11 +239,17 @@ export const createDocumentSlice: StateCreator<AppState, [], [], DocumentSlice> 
     },
 
     setTypeMarks: (nodeId, marks) => {
-      const { doc, docProblems, codeProblems, typeMarks } = get();
+      const { doc, docProblems, codeProblems, typeMarks, lintedDoc } = get();
       if (!doc) return;
       const next = new Map(typeMarks);
       next.set(nodeId, marks);
-      set({ typeMarks: next, problems: joined(doc, docProblems, codeProblems, next) });
+      if (lintedDoc !== doc) set({ typeMarks: next, ...problemsOf(doc, codeProblems, next) });
+      else set({ typeMarks: next, problems: joined(doc, docProblems, codeProblems, next) });
+    },
+
+    lint: () => {
+      const { doc, lintedDoc } = get();
+      if (doc && lintedDoc !== doc) set(problemsOf(doc, get().codeProblems, get().typeMarks));
     },
   };
 };

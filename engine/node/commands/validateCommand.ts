@@ -1,7 +1,7 @@
 // `hookwire validate <pipeline.json>`: every problem with its JSON path; exit 1 on any error [P9][V2].
 import { loadPipeline } from '../../compile/loadPipeline.ts';
 import type { Problem } from '../../model/problem.ts';
-import { formatProblems } from '../../runtime/formatProblems.ts';
+import { formatProblems, nodeLabels } from '../../runtime/formatProblems.ts';
 import { EXIT, readTextFile, type Io } from '../cliIo.ts';
 import { sandboxFor } from '../loadPipelineFile.ts';
 import { parseJsonText } from '../../model/jsonErrorOffset.ts';
@@ -30,7 +30,7 @@ export async function validateCommand(path: string, options: { json?: boolean },
   if (options.json) {
     io.out(`${JSON.stringify({ file: path, valid: errors === 0, errors, warnings, problems })}\n`);
   } else {
-    if (problems.length > 0) io.out(`${formatProblems(problems)}\n`);
+    if (problems.length > 0) io.out(`${formatProblems(problems, parsed.ok ? nodeLabels(parsed.doc) : undefined)}\n`);
     const verdict = errors === 0 ? `valid${summary}` : 'invalid';
     io.out(`${path}: ${verdict}; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
   }

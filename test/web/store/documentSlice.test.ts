@@ -31,6 +31,33 @@ describe('editor store', () => {
     expect(s().doc!.nodes.find((n) => n.id === 'h-audit-log')).toEqual(node);
   });
 
+  it('typing leaves the whole-pipeline load for later; lint() (or the scheduler after a pause) catches up', async () => {
+    const { startLintScheduler } = await import('../../../web/problems/lintScheduler.ts');
+    const node = s().doc!.nodes.find((n) => n.id === 'm-dangerous-tools')!;
+    if (node.kind !== 'matcher') throw new Error('fixture');
+    const bad = { ...node, when: { 'payload.tool_name': { regex: '(' } } };
+    s().apply([{ type: 'updateNode', node: bad }], 'Edit when', `${node.id}:when`);
+    // A key costs its edit only: the problems are still those of the version before it.
+    expect(s().lintedDoc).not.toBe(s().doc);
+    expect(s().problems.map((p) => p.code)).not.toContain('bad_regex');
+    s().lint();
+    expect(s().lintedDoc).toBe(s().doc);
+    expect(s().problems.map((p) => p.code)).toContain('bad_regex');
+    // An edit that is not typing loads at once.
+    s().apply([{ type: 'updateNode', node }], 'Fix');
+    expect(s().problems).toEqual([]);
+    // The scheduler loads once the keys pause, not on every key.
+    const stop = startLintScheduler(useApp, 20);
+    try {
+      s().apply([{ type: 'updateNode', node: bad }], 'Edit when', `${node.id}:when`);
+      expect(s().problems).toEqual([]);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(s().problems.map((p) => p.code)).toContain('bad_regex');
+    } finally {
+      stop();
+    }
+  });
+
   it('drops deleted nodes from the selection', () => {
     s().select(['ev-any', 'h-audit-log']);
     s().apply([{ type: 'removeNodes', ids: ['ev-any'] }], 'Delete');
