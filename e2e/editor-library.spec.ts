@@ -7,13 +7,18 @@ test('library: create, rename, duplicate, delete with undo; everything survives 
   const items = page.getByTestId('library-item');
   await expect(items).toHaveCount(1);
 
+  // "New pipeline" asks for the name; what is typed replaces the name it offers.
   await page.getByTestId('library-new').click();
+  await expect(page.getByTestId('new-pipeline-name')).toHaveValue('Untitled pipeline');
+  await expect(page.getByTestId('new-pipeline-name')).toBeFocused();
+  await page.keyboard.type('Scratch');
+  await page.keyboard.press('Enter');
   await expect(items).toHaveCount(2);
-  await expect(page.getByTestId('pipeline-title')).toHaveText('Untitled pipeline');
+  await expect(page.getByTestId('pipeline-title')).toHaveText('Scratch');
   await expect(page.getByTestId('empty-canvas')).toBeVisible();
 
   // Rename the open pipeline from the library (an undoable edit of its name).
-  await items.filter({ hasText: 'Untitled pipeline' }).getByTestId('library-rename').click();
+  await items.filter({ hasText: 'Scratch' }).getByTestId('library-rename').click();
   await page.getByTestId('rename-input').fill('Billing guard');
   await page.getByTestId('rename-input').press('Enter');
   await expect(page.getByTestId('pipeline-title')).toHaveText('Billing guard');

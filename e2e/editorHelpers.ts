@@ -17,6 +17,10 @@ export async function openApp(page: Page, options: { fit?: boolean } = {}): Prom
 export async function newEmptyPipeline(page: Page): Promise<void> {
   await page.getByTestId('tab-library').click();
   await page.getByTestId('library-new').click();
+  // The dialog asks for a name; Enter keeps the one it offers.
+  await expect(page.getByTestId('new-pipeline-name')).toBeFocused();
+  await expect(page.getByTestId('new-pipeline-name')).not.toHaveValue('');
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('empty-canvas')).toBeVisible();
   await page.getByTestId('tab-palette').click();
 }

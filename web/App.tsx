@@ -12,8 +12,9 @@ import { LeftPanel } from './shell/LeftPanel.tsx';
 import { NoPipelineNote, OpenErrorNote, SaveBanner } from './shell/Notices.tsx';
 import { useServices } from './services/AppServices.tsx';
 import { demoPipeline } from './demo/demoPipeline.ts';
-import { emptyPipeline } from './model/emptyPipeline.ts';
+import { NewPipelineDialog } from './library/NewPipelineDialog.tsx';
 import { TopBar } from './shell/TopBar.tsx';
+import { HelpDialog, useHelpKey } from './shell/HelpDialog.tsx';
 import { Workbench } from './shell/Workbench.tsx';
 import { useApp, selectMode, selectOpenError, selectPipelineId } from './store/appStore.ts';
 
@@ -24,7 +25,8 @@ export function App() {
   const openError = useApp(selectOpenError);
   const { ready, workspace } = useServices();
   const [started, setStarted] = useState(false);
-  const [dialog, setDialog] = useState<'import' | 'export' | 'agent-export' | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'export' | 'agent-export' | 'new' | null>(null);
+  const [help, setHelp] = useHelpKey();
 
   useEffect(() => {
     void ready.finally(() => setStarted(true));
@@ -33,7 +35,7 @@ export function App() {
   return (
     <ReactFlowProvider>
       <div className="app" data-testid="app-root">
-        <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} onAgentExport={() => setDialog('agent-export')} />
+        <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} onAgentExport={() => setDialog('agent-export')} onHelp={() => setHelp(true)} />
         {mode === 'edit' ? (
           <Workbench
             left={<LeftPanel />}
@@ -44,7 +46,7 @@ export function App() {
                 <SaveBanner />
                 <OpenErrorNote />
                 {started && !pipelineId && !openError && (
-                  <NoPipelineNote onNew={() => void workspace.newPipeline(emptyPipeline())} onDemo={() => void workspace.newPipeline(demoPipeline())} />
+                  <NoPipelineNote onNew={() => setDialog('new')} onDemo={() => void workspace.newPipeline(demoPipeline())} />
                 )}
               </>
             }
@@ -59,6 +61,8 @@ export function App() {
         {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
         {dialog === 'export' && <ExportDialog onClose={() => setDialog(null)} />}
         {dialog === 'agent-export' && <AgentExportDialog onClose={() => setDialog(null)} />}
+        {dialog === 'new' && <NewPipelineDialog onClose={() => setDialog(null)} />}
+        <HelpDialog open={help} onClose={() => setHelp(false)} />
       </div>
     </ReactFlowProvider>
   );

@@ -6,6 +6,7 @@ import { PathInput } from './PathInput.tsx';
 import { ValueEditor } from './ValueEditor.tsx';
 import { FlowFields } from './FlowFields.tsx';
 import { compact } from './useUpdateNode.ts';
+import { withBudgetKey } from '../model/nodeFactory.ts';
 
 const TEMPLATE_HINT = 'Placeholders: {{payload.tool_name}}, {{state.calls}}, {{event.type}}. Text only, nothing runs.';
 
@@ -87,20 +88,21 @@ export function ActionFields({ nodeId, action, onChange }: { nodeId: string; act
       return (
         <>
           <TextField label="State key" mono value={action.key} testId="budget-key" hint="Accumulates in state across the trace's events."
-            onChange={(key) => onChange({ ...action, key }, 'key')} />
+            onChange={(key) => onChange(withBudgetKey(action, key), 'key')} />
+          {/* One amount or the other: a path replaces the fixed amount, a fixed amount clears the path. */}
           <Field label="Amount from path (optional)">
             <PathInput value={action.amount_path ?? ''} placeholder="payload.usage.output_tokens" testId="budget-amount-path"
-              onChange={(p) => onChange(compact({ ...action, amount_path: p || undefined }), 'amount_path')} />
+              onChange={(p) => onChange(compact({ ...action, amount_path: p || undefined, amount: p ? undefined : action.amount }), 'amount_path')} />
           </Field>
           <div className="row">
-            <div className="grow"><NumberField label="Fixed amount" value={action.amount} optional placeholder="1"
-              onChange={(amount) => onChange(compact({ ...action, amount }), 'amount')} /></div>
+            <div className="grow"><NumberField label="Fixed amount" value={action.amount} optional placeholder={action.amount_path ? 'from the path' : '1'} testId="budget-amount"
+              onChange={(amount) => onChange(compact({ ...action, amount, amount_path: amount === undefined ? action.amount_path : undefined }), 'amount')} /></div>
             <div className="grow"><NumberField label="Limit" value={action.limit} testId="budget-limit"
               onChange={(limit) => limit !== undefined && onChange({ ...action, limit }, 'limit')} /></div>
           </div>
           <SelectField label="Past the limit" value={action.on_exceed} options={[{ value: 'block', label: 'Block the action' }, { value: 'terminate', label: 'Terminate the run' }]}
             onChange={(on_exceed) => onChange({ ...action, on_exceed }, 'on_exceed')} />
-          <TextField label="Reason (optional)" mono multiline value={action.reason ?? ''} hint={TEMPLATE_HINT}
+          <TextField label="Reason (optional)" mono multiline value={action.reason ?? ''} hint={TEMPLATE_HINT} testId="budget-reason"
             onChange={(reason) => onChange(compact({ ...action, reason: reason || undefined }), 'reason')} />
         </>
       );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { demoPipeline } from '../demo/demoPipeline.ts';
 import { flowExamples } from '../demo/flowExamples.ts';
-import { emptyPipeline } from '../model/emptyPipeline.ts';
+import { NewPipelineDialog } from './NewPipelineDialog.tsx';
 import { listPipelines, uniquePipelineName } from '../persistence/library.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectPipelineId } from '../store/appStore.ts';
@@ -29,10 +29,12 @@ export function LibraryPanel() {
   const entries = useLiveQuery(() => listPipelines(db), [db]);
   const current = useApp(selectPipelineId);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const [naming, setNaming] = useState(false);
   return (
     <>
+      {naming && <NewPipelineDialog onClose={() => setNaming(false)} />}
       <div className="lib-toolbar">
-        <button className="btn primary" onClick={() => void newPipeline(emptyPipeline())} data-testid="library-new"><Icon name="plus" size={12} /> New pipeline</button>
+        <button className="btn primary" onClick={() => setNaming(true)} data-testid="library-new"><Icon name="plus" size={12} /> New pipeline</button>
         <button className="btn" onClick={() => void (async () => {
           const doc = demoPipeline();
           await newPipeline({ ...doc, name: await uniquePipelineName(db, doc.name) });

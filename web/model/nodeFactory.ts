@@ -17,6 +17,22 @@ function slug(text: string): string {
   return text.replace(/\*/g, 'any').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'node';
 }
 
+/**
+ * A budget's default reason, about its state key: "Budget of {{state.calls}} calls exceeded". A key that is not
+ * a plain name cannot go in a template path, so its reason names it without the count.
+ */
+export function budgetReason(key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `Budget of {{state.${key}}} ${key} exceeded` : `Budget ${JSON.stringify(key)} exceeded`;
+}
+
+/**
+ * A budget action after its state key changed: a reason still the default for the old key follows the new one
+ * (one the user wrote is theirs and stays).
+ */
+export function withBudgetKey<T extends { key: string; reason?: string }>(action: T, key: string): T {
+  return action.reason === budgetReason(action.key) ? { ...action, key, reason: budgetReason(key) } : { ...action, key };
+}
+
 export function defaultAction(type: Action['type']): Action {
   switch (type) {
     case 'block': return { type, reason: 'Blocked {{event.type}} by policy' };
@@ -26,7 +42,7 @@ export function defaultAction(type: Action['type']): Action {
     case 'add_context': return { type, text: 'Note for the model: {{event.type}}' };
     case 'rewrite': return { type, ops: [{ op: 'redact', pattern: 'sk-[A-Za-z0-9]{16,}', replacement: '[REDACTED]' }] };
     case 'audit': return { type, level: 'info', fields: ['payload.tool_name'] };
-    case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: 'Budget of {{state.calls}} calls exceeded' };
+    case 'budget': return { type, key: 'calls', amount: 1, limit: 100, on_exceed: 'block', reason: budgetReason('calls') };
     case 'code': return { type, language: 'ts', source: HANDLER_TEMPLATE };
     case 'flow': return { type, rule: 'flag', mark: { event: 'tool.after_call' }, decision: 'block' };
   }

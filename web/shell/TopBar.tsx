@@ -16,8 +16,8 @@ function SaveIndicator() {
   );
 }
 
-/** Brand, Edit/Debug/Backtest modes, the open pipeline's name and save state, import, export and export for an agent. */
-export function TopBar({ onImport, onExport, onAgentExport }: { onImport: () => void; onExport: () => void; onAgentExport: () => void }) {
+/** Brand, Edit/Debug/Backtest modes, the open pipeline's name and save state, import, export, export for an agent and the keys' help. */
+export function TopBar({ onImport, onExport, onAgentExport, onHelp }: { onImport: () => void; onExport: () => void; onAgentExport: () => void; onHelp: () => void }) {
   const mode = useApp(selectMode);
   const setMode = useApp((s) => s.setMode);
   const doc = useApp(selectDoc);
@@ -42,6 +42,7 @@ export function TopBar({ onImport, onExport, onAgentExport }: { onImport: () => 
         <button className="btn" onClick={onAgentExport} disabled={!doc} data-testid="open-agent-export" title="The hook configuration of a coding agent, and what it cannot carry out">
           <Icon name="export" /> Export for agent
         </button>
+        <button className="btn ghost icon" onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" data-testid="open-help">?</button>
       </div>
     </header>
   );

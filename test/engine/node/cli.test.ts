@@ -42,7 +42,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(fromBundle.code).toBe(0);
   });
 
-  it('[P9][V2] validate: a good pipeline exits 0; a bad one lists every problem with its path and exits 1; a missing file exits 2', async () => {
+  it('[P9][V2] validate: a good pipeline exits 0; a bad one lists every problem with its path and its node (label and id) and exits 1; a missing file exits 2', async () => {
     const doc = guardDoc();
     doc.nodes[7].when['payload.tool_input.command'].regex = '(unclosed';
     doc.nodes.push({ id: 'm2', kind: 'matcher', when: { 'payload.x': { between: [1, 2] }, 'paylod.y': 1 } });
@@ -58,14 +58,14 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     ]);
     expect(good).toMatchObject({ code: 0, stdout: expect.stringContaining('valid (pipeline "guard": 20 nodes, 8 handlers, 13 wires); 0 errors, 0 warnings') });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/^error +nodes\[7\]\.when\["payload\.tool_input\.command"\]\.regex \[node rm\]: .*\(bad_regex\)$/m);
+    expect(bad.stdout).toMatch(/^error +nodes\[7\]\.when\["payload\.tool_input\.command"\]\.regex \[node "rm -rf" \(rm\)\]: .*\(bad_regex\)$/m);
     expect(bad.stdout).toMatch(/^error +nodes\[20\]\.when\["payload\.x"\]\.between \[node m2\]: unknown operator "between".*\(unknown_operator\)$/m);
     expect(bad.stdout).toMatch(/^error +nodes\[20\]\.when\["paylod\.y"\] \[node m2\]: .*\(bad_path\)$/m);
     expect(bad.stdout).toContain('invalid; 3 errors, 0 warnings');
     expect(broken).toMatchObject({ code: 1, stdout: expect.stringMatching(/not valid JSON at line 3, column 3.*\(not_json\)/) });
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: `hookwire validate: cannot read pipeline ${join(dir, 'nope.json')}: no such file\n` });
     // Code is compiled in a real QuickJS sandbox, and its error points into the user's source.
-    expect(badCode).toMatchObject({ code: 1, stdout: expect.stringMatching(/^error +nodes\[1\]\.action\.source \[node h\]: .*line 2, column \d+.*\(code_error\)$/m) });
+    expect(badCode).toMatchObject({ code: 1, stdout: expect.stringMatching(/^error +nodes\[1\]\.action\.source \[node "H" \(h\)\]: .*line 2, column \d+.*\(code_error\)$/m) });
   });
 
   it('[P10] replay: a table by default; --json gives one stable object per event', async () => {
