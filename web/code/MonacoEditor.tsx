@@ -51,6 +51,29 @@ function configure(): void {
   }
 }
 
+/**
+ * Warms the TypeScript worker once the page is idle after the editor opens: the worker loads its lib files and
+ * type-checks the handler API on the first request, which took seconds, so the first Ctrl+Space waited for it.
+ * One completion request at the model's start does that work while the person reads the template.
+ */
+function warmWorker(uri: monaco.Uri, language: 'typescript' | 'javascript'): () => void {
+  let gone = false;
+  const run = () => {
+    if (gone) return;
+    const get = language === 'typescript' ? monaco.typescript.getTypeScriptWorker : monaco.typescript.getJavaScriptWorker;
+    void get()
+      .then((worker) => (gone ? null : worker(uri)))
+      .then((client) => (gone || !client ? null : client.getCompletionsAtPosition(uri.toString(), 0)))
+      .catch(() => undefined);
+  };
+  const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  if (idle) idle(run, { timeout: 2000 });
+  else setTimeout(run, 200);
+  return () => {
+    gone = true;
+  };
+}
+
 function toMarkers(uri: monaco.Uri): CodeMarker[] {
   return monaco.editor
     .getModelMarkers({ resource: uri })
@@ -142,10 +165,12 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       next.focus();
     });
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
+    const stopWarm = warmWorker(uri, language);
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
     });
     return () => {
+      stopWarm();
       keys.dispose();
       sub.dispose();
       markers.dispose();
