@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { goToStep, key, openDebugger, stepView } from './debuggerHelpers.ts';
 import { expectModalFocus } from './dialogHelpers.ts';
 
 // The live view against a real `hookwire serve` on loopback: its events arrive in the debugger's timeline
@@ -15,6 +15,7 @@ let server: ChildProcess;
 let port = 0;
 let token = '';
 let pipelinePath = '';
+let stateDir = '';
 
 function post(path: string, body: unknown, method = 'POST'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -42,6 +43,9 @@ async function connect(page: Page): Promise<void> {
 const hook = (id: string, command = 'ls') =>
   post('/v1/claude/hook', { session_id: 'e2e-live', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: id });
 
+// A real server, a restart and the replay worker on a shared 2-core machine: more than the default minute.
+test.describe.configure({ timeout: 240_000 });
+
 test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-e2e-live-'));
   const doc = JSON.parse(readFileSync(join(ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json'), 'utf8'));
@@ -49,8 +53,14 @@ test.beforeAll(async () => {
   doc.wires.push({ from: 'before', to: 'calls' });
   pipelinePath = join(dir, 'p.json');
   writeFileSync(pipelinePath, JSON.stringify(doc));
+  stateDir = join(dir, 'state');
+  await startServer('0');
+});
+
+/** `hookwire serve` on the test's pipeline and state dir (port '0': any free one). */
+async function startServer(onPort: string): Promise<void> {
   const origin = `http://127.0.0.1:${process.env.HOOKWIRE_E2E_PORT ?? 4173}`;
-  server = spawn(process.execPath, [join(ROOT, 'engine', 'node', 'bin.mjs'), 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, 'state'), '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, [join(ROOT, 'engine', 'node', 'bin.mjs'), 'serve', pipelinePath, '--port', onPort, '--state-dir', stateDir, '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     server.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
@@ -66,7 +76,7 @@ test.beforeAll(async () => {
       }
     });
   });
-});
+}
 
 test.afterAll(() => {
   server?.kill('SIGTERM');
@@ -77,6 +87,9 @@ test('a live session arrives in the timeline with the server\'s decisions; pause
   await connect(page);
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
   await expect(page.getByTestId('live-pipeline')).toContainText('server pipeline: guard sha256:');
+  // The debugger explains with the server's own pipeline, opened from the server and named as such.
+  await expect(page.getByTestId('live-explained')).toHaveAttribute('data-theirs', 'true');
+  await expect(page.getByTestId('live-explained')).toContainText('Explained with the server\'s pipeline (“guard · from serve” in your library)');
 
   // Three tool calls against a budget of two: the third is denied by the server.
   for (const id of ['a', 'b', 'c']) await hook(id);
@@ -103,13 +116,46 @@ test('a live session arrives in the timeline with the server\'s decisions; pause
   await expect(rows).toHaveCount(5);
   await expect(rows.nth(3)).toHaveAttribute('data-recorded', 'block_action');
   await expect(stepView(page, 4)).toBeVisible();
+  // Replayed with the server's pipeline, every step agrees with the server, for the server's reasons.
+  await expect(page.getByTestId('live-disagree')).toHaveAttribute('data-count', '0');
+  await expect(rows.locator('.flag.diverge')).toHaveCount(0);
+  await goToStep(page, 2);
+  await expect(page.getByTestId('step-view')).toContainText('only two tool calls');
+  await page.screenshot({ path: 'test-results/live-server-pipeline.png' });
+
+  // Another pipeline opened in the editor: the panel says the steps are not explained with the server's, and
+  // every step where that pipeline decides otherwise than the server did is flagged.
+  await page.getByTestId('mode-edit').click();
+  await page.getByTestId('tab-library').click();
+  await page.locator('[data-testid="library-item"][data-name="Demo: agent safety policy"]').click();
+  await page.getByTestId('mode-debug').click();
+  await expect(page.getByTestId('live-explained')).toHaveAttribute('data-theirs', 'false');
+  await expect(page.getByTestId('live-explained')).toContainText('Explained with “Demo: agent safety policy”, not the server\'s pipeline');
+  await expect(page.getByTestId('live-disagree')).not.toHaveAttribute('data-count', '0');
+  const flagged = Number(await page.getByTestId('live-disagree').getAttribute('data-count'));
+  await expect(rows.locator('.flag.diverge')).toHaveCount(flagged);
+  await page.screenshot({ path: 'test-results/live-other-pipeline.png' });
+  // Back to the server's, by keyboard.
+  await page.getByTestId('live-use-server').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-explained')).toHaveAttribute('data-theirs', 'true');
+  await expect(page.getByTestId('live-disagree')).toHaveAttribute('data-count', '0');
 
   // Keep: the session stays in the library as a trace of its own.
   await page.getByTestId('live-keep').click();
   await expect(page.locator('[data-testid="trace-item"][data-name^="e2e-live (kept"]')).toHaveCount(1);
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
 
-  // Push: the diff comes first; only the explicit button sends the editor's pipeline.
+  // Push of the server's own pipeline, unchanged: nothing to push.
+  await page.getByTestId('live-push').click();
+  await expect(page.getByTestId('live-push-same')).toBeVisible();
+  await page.keyboard.press('Escape');
+  // Push of another pipeline: the diff comes first, and the dialog says plainly it replaces the server's
+  // pipeline with a different one; only the explicit button sends it.
+  await page.getByTestId('mode-edit').click();
+  await page.getByTestId('tab-library').click();
+  await page.locator('[data-testid="library-item"][data-name="Demo: agent safety policy"]').click();
+  await page.getByTestId('mode-debug').click();
   // The dialog by keyboard first: focus in, Tab cycles, Escape closes and the focus is back on Push.
   await page.getByTestId('live-push').focus();
   await page.keyboard.press('Enter');
@@ -117,6 +163,9 @@ test('a live session arrives in the timeline with the server\'s decisions; pause
   await page.getByTestId('live-push').click();
   const dialog = page.getByTestId('live-push-dialog');
   await expect(dialog.getByTestId('live-diff').locator('li').first()).toBeVisible();
+  await expect(dialog.getByTestId('live-push-what')).toHaveText('The server runs “guard”. Pushing replaces it with the editor\'s “Demo: agent safety policy”.');
+  await expect(dialog.getByTestId('live-push-other')).toContainText('This is a different pipeline');
+  await expect(dialog.getByTestId('live-push-confirm')).toHaveText('Replace with “Demo: agent safety policy”');
   const before = JSON.parse((await post('/v1/pipeline', null, 'GET')).body);
   expect(before.name).toBe('guard');
   await page.screenshot({ path: 'test-results/live-push-diff.png' });
@@ -181,4 +230,37 @@ test('several sessions: each is followed from its first event (what came before 
   // Only the followed session's trace is in the library (the one followed before was not kept).
   await expect(page.locator('[data-testid="trace-item"][data-name^="Live: "]')).toHaveCount(1);
   await page.screenshot({ path: 'test-results/live-sessions.png' });
+});
+
+test('a restart of serve: the live view reconnects on its own (with backoff), keeps the followed trace, and goes on', async ({ page }) => {
+  await openDebugger(page);
+  await connect(page);
+  await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
+  await hookIn('restart', 'r1');
+  await hookIn('restart', 'r2', 'rm -rf /');
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · restart · 2 events');
+  const traceItem = page.locator('[data-testid="trace-item"][data-name="Live: restart"]');
+  await expect(traceItem).toHaveCount(1);
+
+  // serve stops: the panel says it is reconnecting, the trace stays in the library and in the timeline.
+  const stopped = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await stopped;
+  await expect(page.getByTestId('live-bar')).toHaveAttribute('data-status', 'reconnecting');
+  await expect(page.getByTestId('live-status-text')).toContainText(`Reconnecting to http://127.0.0.1:${port} (attempt`);
+  await expect(traceItem).toHaveCount(1);
+  await expect(page.getByTestId('timeline-row')).toHaveCount(2);
+  await page.screenshot({ path: 'test-results/live-reconnecting.png' });
+
+  // Back on the same port and state dir (the same token): the view reconnects with no click, and what the
+  // session sent while it was away joins the trace, then what comes next.
+  await startServer(String(port));
+  await hookIn('restart', 'r3');
+  await expect(page.getByTestId('live-bar')).toHaveAttribute('data-status', 'live', { timeout: 30_000 });
+  await hookIn('restart', 'r4', 'rm -rf /');
+  await expect(page.getByTestId('live-status-text')).toHaveText('Live · restart · 4 events');
+  await expect(page.getByTestId('timeline-row')).toHaveCount(4);
+  await expect(page.getByTestId('timeline-row').nth(3)).toHaveAttribute('data-recorded', 'block_action');
+  await expect(traceItem).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/live-reconnected.png' });
 });

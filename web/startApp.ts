@@ -57,7 +57,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const playback = createPlayback(store, replay);
   const traces = createTraceCommands(store, db, replay, workspace.newPipeline);
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window, () => void workspace.flushSave());
-  const live = createLiveSession(store, db, replay);
+  const live = createLiveSession(store, db, replay, workspace);
   const backtest = createBacktestService(store, db, replay, options.makeBacktestWorker);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   // The place (mode, pipeline, trace, step) lives in the URL once the first pipeline is open.

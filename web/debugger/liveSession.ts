@@ -4,6 +4,9 @@ import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { beginTrace, removeTraceNow, renameTrace, writeTraceTail } from '../persistence/traceLibrary.ts';
 import type { AppStore } from '../store/appStore.ts';
 import type { ReplayService } from './replayService.ts';
+import { checkImport } from '../model/exportPipeline.ts';
+import { getSetting, readPipeline, setSetting } from '../persistence/library.ts';
+import type { Workspace } from '../persistence/workspace.ts';
 
 /**
  * The live view of a running `hookwire serve`: reads its event stream (server-sent events over fetch, since
@@ -41,8 +44,18 @@ interface Pending {
 const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
 /** Redraws of the timeline while events stream in, at most this often. */
 const REFRESH_MS = 200;
+/** Waits between attempts to reach a server that went away: doubling from the first, up to the last. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 8000;
+/** Settings key of the library entry made from the server's pipeline of this version. */
+const SERVER_PIPELINE_KEY = (version: string) => `live.serverPipeline.${version}`;
 
-export function createLiveSession(store: AppStore, db: HookwireDb, replay: ReplayService): LiveSession {
+/**
+ * `workspace` opens the server's own pipeline in the editor when the stream says which one the server runs, so
+ * every live step is replayed and explained with what decided it (issue 34): a library entry "<name> · from
+ * serve", made once per server version and found again afterwards (never a second copy).
+ */
+export function createLiveSession(store: AppStore, db: HookwireDb, replay: ReplayService, workspace: Pick<Workspace, 'openPipeline' | 'newPipeline'>): LiveSession {
   const s = () => store.getState();
   let abort: AbortController | null = null;
   let server = '';
@@ -59,6 +72,8 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
   let chain: Promise<void> = Promise.resolve();
   // While a session's recording is fetched, its steps wait here (by index) and join after it.
   let switching: { traceId: string; pending: Pending[] } | null = null;
+  // Reconnection attempts since the stream last said hello.
+  let attempt = 0;
 
   /** The body of an authorised request; a refusal throws with the server's reason. */
   const call = async (path: string, init: RequestInit = {}): Promise<string> => {
@@ -195,10 +210,64 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
         } catch {
           continue;
         }
-        if (name === 'hello') s().liveConnected((parsed as { pipeline: { name: string; version: string } }).pipeline);
+        if (name === 'hello') {
+          const pipeline = (parsed as { pipeline: { name: string; version: string } }).pipeline;
+          s().liveConnected(pipeline);
+          attempt = 0;
+          void openServerPipeline(pipeline.version);
+        }
         else if (name === 'step') onStep(parsed);
       }
     }
+  };
+
+  /**
+   * Opens the server's pipeline in the editor (so the debugger explains with it): the library entry made from
+   * this version before, or a new one. A pipeline the user edited since is opened as it is now; the timeline
+   * then flags each step where it decides differently from the server.
+   */
+  const openServerPipeline = async (version: string) => {
+    try {
+      const key = SERVER_PIPELINE_KEY(version);
+      let id = (await getSetting<string>(db, key)) ?? null;
+      if (id && !(await readPipeline(db, id))) id = null;
+      if (id) {
+        if (s().pipelineId !== id) await workspace.openPipeline(id);
+      } else {
+        const served = await api('/v1/pipeline');
+        if (String(served.version) !== version) return; // changed meanwhile: its own hello follows
+        const check = checkImport(JSON.stringify(served.document));
+        if (!check.ok || !check.doc) throw new Error('the app cannot load the pipeline the server runs');
+        id = await workspace.newPipeline({ ...check.doc, name: `${check.doc.name} · from serve` });
+        if (!id) return;
+        await setSetting(db, key, id);
+      }
+      s().liveServerPipelineOpened(id);
+    } catch (e) {
+      s().toast({ tone: 'error', message: `Cannot open the server's pipeline (${e instanceof Error ? e.message : String(e)}): the debugger explains with the pipeline open in the editor, which may not be the server's.` });
+    }
+  };
+
+  /**
+   * After a reconnection: what the followed session recorded while the stream was down is read from its
+   * recording and added after the last step in hand (the stream only brings what comes next).
+   */
+  const catchUp = async () => {
+    const following = s().live.following;
+    if (following === null || switching !== null) return;
+    let recorded: TraceEvent[];
+    try {
+      recorded = readTrace(await call(`/v1/traces/${encodeURIComponent(following)}/recording`)).events;
+    } catch {
+      return; // the session may be gone with the old server: its next event (if any) arrives on the stream
+    }
+    if (s().live.following !== following || recorded.length <= lastIndex + 1) return;
+    for (const e of recorded.slice(lastIndex + 1)) events.push({ ...e, trace_id: following });
+    lastIndex = recorded.length - 1;
+    lastDecision = recorded.at(-1)?.recorded?.decision ?? lastDecision;
+    const paused = s().live.paused;
+    s().liveArrived(events.length, paused ? events.length - written : 0, lastDecision);
+    if (!paused && record) schedule();
   };
 
   const dropUnkept = async () => {
@@ -224,16 +293,41 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
       abort = new AbortController();
       const signal = abort.signal;
       s().liveConnecting(server);
-      try {
-        const res = await fetch(`${server}/v1/stream`, { headers: { authorization: `Bearer ${token}` }, signal });
-        if (!res.ok || !res.body) {
-          const why = await res.text().then((t) => (JSON.parse(t) as { error?: string }).error ?? t).catch(() => '');
-          throw new Error(`the server answered ${res.status}${why ? `: ${why}` : ''}`);
+      attempt = 0;
+      // Until disconnected: a stream that breaks (the server restarted, the network hiccuped) is opened again
+      // after a wait that doubles up to RETRY_MAX_MS, keeping the followed trace and what it holds; a refusal
+      // (wrong token, origin not allowed) is final: retrying would not change it.
+      for (;;) {
+        let why: string;
+        try {
+          const res = await fetch(`${server}/v1/stream`, { headers: { authorization: `Bearer ${token}` }, signal });
+          if (!res.ok || !res.body) {
+            const text = await res.text().then((t) => (JSON.parse(t) as { error?: string }).error ?? t).catch(() => '');
+            const refused = `the server answered ${res.status}${text ? `: ${text}` : ''}`;
+            if (res.status === 401 || res.status === 403 || res.status === 421) {
+              s().liveFailed(refused);
+              return;
+            }
+            throw new Error(refused);
+          }
+          if (attempt > 0) await catchUp();
+          await read(res.body, signal);
+          why = 'the server closed the stream';
+        } catch (e) {
+          why = e instanceof Error ? e.message : String(e);
         }
-        await read(res.body, signal);
-        if (!signal.aborted) s().liveFailed('the server closed the stream');
-      } catch (e) {
-        if (!signal.aborted) s().liveFailed(e instanceof Error ? e.message : String(e));
+        if (signal.aborted) return;
+        attempt++;
+        const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt - 1, 10));
+        s().liveReconnecting(why, attempt, Date.now() + wait);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, wait);
+          signal.addEventListener('abort', () => {
+            clearTimeout(t);
+            resolve();
+          }, { once: true });
+        });
+        if (signal.aborted) return;
       }
     },
     async disconnect() {

@@ -10,6 +10,8 @@ import type { ReplayService } from './replayService.ts';
 /** Library commands: import (with progress and cancel), keep or discard a partial import, rename, delete with undo. */
 export interface TraceCommands {
   importFiles(files: readonly File[]): void;
+  /** Imports one file as `importFiles` does; settles with the stored trace's id once it is in the library (null when it is not). */
+  importFile(file: File): Promise<string | null>;
   cancelImport(id: string): void;
   /** The person keeps the good events of a partial import. */
   keepImport(): Promise<void>;
@@ -37,7 +39,7 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
     s().toast({ tone, message, ...(action ? { actionLabel: action.label, action: action.run } : {}) });
   const cancels = new Map<string, () => Promise<void>>();
 
-  function importOne(file: File): void {
+  function importOne(file: File): Promise<string | null> {
     const job = startTraceImport(db, file, (progress) => s().updateImport(job.id, { progress }));
     cancels.set(job.id, job.cancel);
     s().importStarted({ id: job.id, fileName: file.name, size: file.size, progress: null });
@@ -45,25 +47,27 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
       cancels.delete(job.id);
       s().importEnded(job.id);
     };
-    job.result.then(
+    return job.result.then(
       async (r) => {
         done();
         if (!r) {
           toast(`Import of ${file.name} cancelled; nothing was stored.`);
-          return;
+          return null;
         }
         if (r.status === 'ok' && r.traceId) {
           await replay.openTrace(r.traceId);
           const warnings = r.problems.length ? `, ${r.problems.length} warning${r.problems.length === 1 ? '' : 's'}` : '';
           toast(`Imported “${r.name}”: ${r.events.toLocaleString('en')} events (${r.format ? TRACE_FORMAT_LABELS[r.format] : 'trace'})${warnings}.`);
-          return;
+          return r.traceId;
         }
-        if (r.problems[0]?.code === 'pipeline' && (await openAsPipeline(file))) return;
+        if (r.problems[0]?.code === 'pipeline' && (await openAsPipeline(file))) return null;
         s().showImportResult({ ...r, fileName: file.name });
+        return null;
       },
       (e: unknown) => {
         done();
         toast(`Import of ${file.name} failed: ${describeStorageError(e)}`, 'error');
+        return null;
       },
     );
   }
@@ -99,8 +103,9 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
       }
     },
     importFiles(files) {
-      for (const file of files) importOne(file);
+      for (const file of files) void importOne(file);
     },
+    importFile: importOne,
     cancelImport(id) {
       void cancels.get(id)?.();
     },

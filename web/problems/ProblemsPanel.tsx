@@ -12,6 +12,8 @@ export function problemPlace(p: Problem, doc: Pipeline | null): string {
   const name = node ? nodeName(node) : p.node_id;
   return name === p.node_id ? name : `${name} (${p.node_id})`;
 }
+import { RefusedFileProblems } from './RefusedFileProblems.tsx';
+import { useRefusedFile } from '../io/refusedFile.ts';
 
 /** Ctrl/⌘+Shift+M focuses the Problems list, as in VS Code. */
 export const PROBLEMS_SHORTCUT = 'Ctrl+Shift+M';
@@ -40,8 +42,10 @@ export function ProblemsPanel() {
   const [active, setActive] = useState(0);
   const returnTo = useRef<HTMLElement | null>(null);
   const panel = useRef<HTMLElement>(null);
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
+  // A file `hookwire ui` was given and the engine refused counts too (RefusedFileProblems lists it).
+  const refused = useRefusedFile((r) => r.refused);
+  const errors = problems.filter((p) => p.severity === 'error').length + (refused?.problems.filter((p) => p.severity === 'error').length ?? 0);
+  const warnings = problems.length + (refused?.problems.length ?? 0) - errors;
   const current = Math.max(0, Math.min(active, problems.length - 1));
 
   const focusItem = (listbox: HTMLElement, i: number) => {
@@ -113,6 +117,7 @@ export function ProblemsPanel() {
         <span className="problems-hint">{PROBLEMS_SHORTCUT}</span>
         <span style={{ color: 'var(--faint)', fontWeight: 500 }}>{open ? 'Hide' : 'Show'}</span>
       </button>
+      {open && refused && <RefusedFileProblems refused={refused} />}
       {open && (
         problems.length === 0 ? (
           <div tabIndex={-1} className="empty" style={{ padding: 10, textAlign: 'left', paddingLeft: 14 }} data-testid="problems-empty"

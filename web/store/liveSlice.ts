@@ -6,7 +6,7 @@ import type { AppState } from './appStore.ts';
  * effects). `following` is the server trace whose events arrive in the timeline; `waiting` counts events
  * that arrived while paused and are not shown yet.
  */
-export type LiveStatus = 'off' | 'connecting' | 'live' | 'failed';
+export type LiveStatus = 'off' | 'connecting' | 'live' | 'reconnecting' | 'failed';
 
 /** A session the server has sent events of since the connection opened. */
 export interface LiveSessionSeen {
@@ -28,6 +28,13 @@ export interface LiveView {
   paused: boolean;
   lastDecision: string | null;
   error: string | null;
+  /**
+   * The library entry that holds the server's pipeline (opened so the debugger explains with it), and the
+   * server's version it was made from; null until fetched.
+   */
+  serverPipelineId: string | null;
+  /** While reconnecting: the attempt (1, 2, …) and when the next one starts (ms since the epoch). */
+  retry: { attempt: number; at: number } | null;
   /** Every session seen on the stream, in the order they first sent (any of them can be followed). */
   sessions: readonly LiveSessionSeen[];
 }
@@ -46,19 +53,22 @@ export interface LiveActions {
   liveDetached(): void;
   livePipelinePushed(pipeline: { name: string; version: string }): void;
   liveFailed(error: string): void;
+  /** The stream broke: the followed trace stays; the next attempt starts at `at`. */
+  liveReconnecting(error: string, attempt: number, at: number): void;
+  liveServerPipelineOpened(id: string): void;
   liveEnded(): void;
 }
 
 export type LiveSlice = { live: LiveView } & LiveActions;
 
-export const LIVE_OFF: LiveView = { status: 'off', server: null, serverPipeline: null, following: null, storedId: null, received: 0, waiting: 0, paused: false, lastDecision: null, error: null, sessions: [] };
+export const LIVE_OFF: LiveView = { status: 'off', server: null, serverPipeline: null, following: null, storedId: null, received: 0, waiting: 0, paused: false, lastDecision: null, error: null, serverPipelineId: null, retry: null, sessions: [] };
 
 export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, get) => {
   const patch = (p: Partial<LiveView>) => set({ live: { ...get().live, ...p } });
   return {
     live: LIVE_OFF,
     liveConnecting: (server) => set({ live: { ...LIVE_OFF, status: 'connecting', server } }),
-    liveConnected: (serverPipeline) => patch({ status: 'live', serverPipeline, error: null }),
+    liveConnected: (serverPipeline) => patch({ status: 'live', serverPipeline, error: null, retry: null }),
     liveFollowing: (following) => patch({ following, storedId: null, received: 0, waiting: 0, lastDecision: null }),
     liveStored: (storedId) => patch({ storedId }),
     liveArrived: (received, waiting, lastDecision) => patch({ received, waiting, lastDecision }),
@@ -71,7 +81,9 @@ export const createLiveSlice: StateCreator<AppState, [], [], LiveSlice> = (set, 
     livePaused: (paused) => patch({ paused, ...(paused ? {} : { waiting: 0 }) }),
     liveDetached: () => patch({ following: null, storedId: null, received: 0, waiting: 0, lastDecision: null }),
     livePipelinePushed: (serverPipeline) => patch({ serverPipeline }),
-    liveFailed: (error) => patch({ status: 'failed', error }),
+    liveFailed: (error) => patch({ status: 'failed', error, retry: null }),
+    liveReconnecting: (error, attempt, at) => patch({ status: 'reconnecting', error, retry: { attempt, at } }),
+    liveServerPipelineOpened: (serverPipelineId) => patch({ serverPipelineId }),
     liveEnded: () => set({ live: LIVE_OFF }),
   };
 };

@@ -5,6 +5,7 @@ import { createLiveSession, type LiveSession } from '../../../web/debugger/liveS
 import type { ReplayService } from '../../../web/debugger/replayService.ts';
 import { HookwireDb } from '../../../web/persistence/db.ts';
 import { readEventRange, readTraceRecord } from '../../../web/persistence/traceLibrary.ts';
+import { createPipeline } from '../../../web/persistence/library.ts';
 import { createAppStore, type AppStore } from '../../../web/store/appStore.ts';
 import { budgetPipeline, call, preToolUse, startServe, workDir, type ServerProcess } from '../../engine/node/serve/serveHelpers.ts';
 
@@ -31,14 +32,27 @@ let store: AppStore;
 let live: LiveSession;
 let connected: Promise<void>;
 const opened: string[] = [];
+/** The pipelines the live session added to the library (a stand-in workspace notes them). */
+const added: { name: string }[] = [];
+let dir = '';
 
 beforeAll(async () => {
-  const dir = workDir({ 'p.json': budgetPipeline(3) });
+  dir = workDir({ 'p.json': budgetPipeline(3) });
   server = await startServe(`${dir}/p.json`, `${dir}/state`);
   db = new HookwireDb(`live-session-${Math.random()}`);
   store = createAppStore();
   const replay = { openTrace: async (id: string) => void opened.push(id), goTo: () => {}, closeTrace: () => {} } as unknown as ReplayService;
-  live = createLiveSession(store, db, replay);
+  // A stand-in workspace that stores what it is given as the library would (readPipeline must find it).
+  const workspace = {
+    openPipeline: async (id: string) => void store.setState({ pipelineId: id }),
+    newPipeline: async (doc: Parameters<typeof createPipeline>[1]) => {
+      added.push(doc);
+      const id = await createPipeline(db, doc);
+      store.setState({ pipelineId: id });
+      return id;
+    },
+  };
+  live = createLiveSession(store, db, replay, workspace);
   connected = live.connect(`http://127.0.0.1:${server.port}`, server.token);
   await vi.waitFor(() => expect(store.getState().live.status).toBe('live'), { timeout: 20_000 });
 }, 90_000);
@@ -82,5 +96,39 @@ describe('live session', { timeout: 120_000 }, () => {
       await live.keep();
       expect(store.getState().live.following).toBeNull();
     }
+  });
+
+  it('opens the server\'s own pipeline for the debugger, once per server version, named as the server\'s', async () => {
+    await vi.waitFor(() => expect(store.getState().live.serverPipelineId).not.toBeNull(), { timeout: 20_000 });
+    expect(added.map((d) => d.name)).toEqual([`${JSON.parse(budgetPipeline(3)).name} · from serve`]);
+    expect(store.getState().pipelineId).toBe(store.getState().live.serverPipelineId);
+  });
+
+  it('a restart of serve (same state dir and port): reconnects on its own, keeps the followed trace, and the steps recorded while it was away join it in order', async () => {
+    const session = 'across-restart';
+    for (let i = 0; i < 2; i++) expect((await call(server, 'POST', '/v1/claude/hook', preToolUse(session, `${session}-${i}`, 'ls'))).status).toBe(200);
+    await vi.waitFor(() => expect(store.getState().live.received).toBe(2), { timeout: 20_000 });
+    await vi.waitFor(() => expect(store.getState().live.storedId).not.toBeNull(), { timeout: 20_000 });
+    const id = store.getState().live.storedId!;
+    const port = server.port;
+    const token = server.token;
+    await server.stop();
+    await vi.waitFor(() => expect(store.getState().live.status).toBe('reconnecting'), { timeout: 20_000 });
+    expect(store.getState().live.following).toBe(session);
+    expect(await readTraceRecord(db, id), 'the followed trace stays in the library').not.toBeNull();
+    server = await startServe(`${dir}/p.json`, `${dir}/state`, ['--port', String(port)]);
+    expect(server.token, 'the same state dir keeps its token').toBe(token);
+    // Recorded while the app is not connected yet (or just reconnecting): it comes from the recording.
+    expect((await call(server, 'POST', '/v1/claude/hook', preToolUse(session, `${session}-2`, 'rm -rf /'))).status).toBe(200);
+    await vi.waitFor(() => expect(store.getState().live.status).toBe('live'), { timeout: 30_000 });
+    expect((await call(server, 'POST', '/v1/claude/hook', preToolUse(session, `${session}-3`, 'ls'))).status).toBe(200);
+    await vi.waitFor(() => expect(store.getState().live.received).toBe(4), { timeout: 20_000 });
+    expect(store.getState().live.storedId).toBe(id);
+    await vi.waitFor(async () => expect((await readTraceRecord(db, id))?.event_count).toBe(4), { timeout: 20_000 });
+    const stored = await readEventRange(db, (await readTraceRecord(db, id))!, 0, 4);
+    const recording = readTrace((await call(server, 'GET', `/v1/traces/${session}/recording`)).body);
+    expect(stored.map((e) => e.event_id)).toEqual(recording.events.map((e) => e.event_id));
+    expect(stored.at(-2)!.recorded?.decision).toBe('block_action');
+    expect(added, 'the server\'s pipeline is not added again after the restart').toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { useServices } from '../../services/AppServices.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { selectLive } from '../../store/liveSlice.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { timelineStep, type Pipeline } from '../../../engine/app.ts';
 
 /**
  * "Connect" in the trace library: attaches the debugger to a running `hookwire serve`. The followed session
@@ -25,6 +26,7 @@ export function LivePanel() {
       </div>
     );
   }
+  const on = live.status === 'live' || live.status === 'reconnecting';
   if (live.status === 'off' || (live.status === 'failed' && form)) return <ConnectForm error={live.error} onCancel={() => setForm(false)} onConnect={(url, token) => { setForm(false); void session.connect(url, token); }} />;
   return (
     <div className="live-bar" data-testid="live-bar" data-status={live.status}>
@@ -33,6 +35,7 @@ export function LivePanel() {
         <span data-testid="live-status-text">
           {live.status === 'connecting' && `Connecting to ${live.server}…`}
           {live.status === 'failed' && `Not connected: ${live.error}`}
+          {live.status === 'reconnecting' && `Reconnecting to ${live.server} (attempt ${live.retry?.attempt ?? 1}): ${live.error}. The followed trace stays in the library.`}
           {live.status === 'live' && (live.following === null ? `Live on ${live.server} · waiting for a session` : `Live · ${live.following} · ${live.received} event${live.received === 1 ? '' : 's'}`)}
         </span>
       </div>
@@ -47,10 +50,11 @@ export function LivePanel() {
           </select>
         </label>
       )}
-      {live.status === 'live' && live.serverPipeline && <div className="live-meta" data-testid="live-pipeline">server pipeline: {live.serverPipeline.name} <span className="mono">{live.serverPipeline.version}</span></div>}
+      {on && live.serverPipeline && <div className="live-meta" data-testid="live-pipeline">server pipeline: {live.serverPipeline.name} <span className="mono">{live.serverPipeline.version}</span></div>}
+      {on && <ExplainedWith serverPipelineId={live.serverPipelineId} />}
       {live.status === 'live' && live.following !== null && live.lastDecision && <div className="live-meta" data-testid="live-last">last server decision: <span className={`dec dec-${live.lastDecision}`}>{live.lastDecision}</span>{live.waiting > 0 && <> · <b data-testid="live-waiting">{live.waiting} waiting</b></>}</div>}
       <div className="live-actions">
-        {live.status === 'live' && live.following !== null && (
+        {on && live.following !== null && (
           <>
             <button className="btn" data-testid="live-pause" aria-pressed={live.paused} onClick={() => session.setPaused(!live.paused)}>{live.paused ? 'Resume' : 'Pause'}</button>
             <button className="btn" data-testid="live-keep" onClick={() => void session.keep()}>Keep as trace</button>
@@ -62,6 +66,41 @@ export function LivePanel() {
       </div>
       {push && <PushDialog onClose={() => setPush(false)} />}
     </div>
+  );
+}
+
+/**
+ * Which pipeline the debugger explains the live steps with: the server's own (opened from the server when
+ * the stream began), or, after the person opened another, a warning that says so with the way back; and how
+ * many steps the replay decides differently from the server's recorded answer (flagged "≠ recorded" in the
+ * timeline, D goes to the next).
+ */
+function ExplainedWith({ serverPipelineId }: { serverPipelineId: string | null }) {
+  const { workspace } = useServices();
+  const pipelineId = useApp((s) => s.pipelineId);
+  const name = useApp((s) => s.doc?.name ?? '');
+  const timeline = useApp((s) => (s.live.storedId !== null && s.traceId === s.live.storedId ? s.timeline : null));
+  let disagree = 0;
+  if (timeline) for (let i = 0; i < timeline.count; i++) if (timelineStep(timeline, i)?.divergent) disagree++;
+  const theirs = serverPipelineId !== null && pipelineId === serverPipelineId;
+  return (
+    <>
+      {serverPipelineId === null ? (
+        <div className="live-meta" data-testid="live-explained">Opening the server's pipeline…</div>
+      ) : theirs ? (
+        <div className="live-meta" data-testid="live-explained" data-theirs="true">Explained with the server's pipeline (“{name}” in your library).</div>
+      ) : (
+        <div className="live-warn" role="status" data-testid="live-explained" data-theirs="false">
+          Explained with “{name}”, <b>not the server's pipeline</b>: the reasons and handlers shown are this pipeline's, not what decided on the server.{' '}
+          <button className="btn" data-testid="live-use-server" onClick={() => void workspace.openPipeline(serverPipelineId)}>Use the server's pipeline</button>
+        </div>
+      )}
+      {timeline && (
+        <div className={disagree ? 'live-warn' : 'live-meta'} data-testid="live-disagree" data-count={disagree}>
+          {disagree === 0 ? 'Every step replays as the server decided.' : `${disagree} step${disagree === 1 ? '' : 's'} decide${disagree === 1 ? 's' : ''} differently here than on the server (“≠ recorded” in the timeline; D goes to the next).`}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -86,13 +125,15 @@ function ConnectForm({ error, onCancel, onConnect }: { error: string | null; onC
 function PushDialog({ onClose }: { onClose: () => void }) {
   const { live } = useServices();
   const doc = useApp((s) => s.doc);
+  const serverName = useApp((s) => s.live.serverPipeline?.name ?? 'its pipeline');
+  const fromServer = useApp((s) => s.live.serverPipelineId !== null && s.pipelineId === s.live.serverPipelineId);
   const [ops, setOps] = useState<Operation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     let gone = false;
     live.serverPipeline().then(
-      (p) => !gone && setOps(doc ? compare(p.document as object, doc) : []),
+      (p) => !gone && setOps(doc ? compare(semantic(p.document as Pipeline), semantic(pushable(doc))) : []),
       (e: unknown) => !gone && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
@@ -103,7 +144,7 @@ function PushDialog({ onClose }: { onClose: () => void }) {
     if (!doc) return;
     setBusy(true);
     try {
-      const v = await live.pushPipeline(doc);
+      const v = await live.pushPipeline(pushable(doc));
       useApp.getState().toast({ tone: 'info', message: `The server now runs “${v.name}” (${v.version}).` });
       onClose();
     } catch (e) {
@@ -112,16 +153,18 @@ function PushDialog({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Dialog title="Push the editor's pipeline to the server" onClose={onClose} testId="live-push-dialog"
+    <Dialog title={`Replace the server's pipeline with “${doc?.name ?? ''}”`} onClose={onClose} testId="live-push-dialog"
       footer={<>
         <button className="btn ghost" onClick={onClose}>Cancel</button>
-        <button className="btn primary" data-testid="live-push-confirm" disabled={!ops || ops.length === 0 || busy} onClick={() => void pushNow()}>Push to server</button>
+        <button className="btn primary" data-testid="live-push-confirm" disabled={!ops || ops.length === 0 || busy} onClick={() => void pushNow()}>{fromServer ? 'Push to server' : `Replace with “${doc?.name ?? ''}”`}</button>
       </>}>
       {error && <p className="live-error" role="alert" data-testid="live-push-error">{error}</p>}
       {!ops && !error && <p>Reading the server's pipeline…</p>}
       {ops && ops.length === 0 && <p data-testid="live-push-same">The server already runs this pipeline.</p>}
       {ops && ops.length > 0 && (
         <>
+          <p data-testid="live-push-what">The server runs “{serverName}”. Pushing replaces it with the editor's “{doc?.name}”.</p>
+          {!fromServer && <p className="live-warn" role="alert" data-testid="live-push-other"><b>This is a different pipeline</b>, not an edit of the one the server runs: every decision from the next event on comes from “{doc?.name}”.</p>}
           <p>{ops.length} change{ops.length === 1 ? '' : 's'} from the server's pipeline to the editor's. The server validates it and switches between two events.</p>
           <ul className="live-diff mono" data-testid="live-diff">
             {ops.slice(0, 200).map((op, i) => (
@@ -133,6 +176,17 @@ function PushDialog({ onClose }: { onClose: () => void }) {
       )}
     </Dialog>
   );
+}
+
+/** The library's copy of the server's pipeline is named "<name> · from serve": it goes back under its own name. */
+function pushable(doc: Pipeline): Pipeline {
+  return { ...doc, name: doc.name.replace(/ · from serve$/, '') };
+}
+
+/** What decides: the canvas positions (`layout`, added when the app opened a file without them) are not a change. */
+function semantic(doc: Pipeline): object {
+  const { layout: _layout, ...rest } = doc;
+  return rest;
 }
 
 function clip(s: string | undefined): string {
