@@ -4,7 +4,7 @@ import { useServices } from '../../services/AppServices.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { selectLive } from '../../store/liveSlice.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { timelineStep, type Pipeline } from '../../../engine/app.ts';
+import { loadPipeline, timelineStep, type Pipeline } from '../../../engine/app.ts';
 
 /**
  * "Connect" in the trace library: attaches the debugger to a running `hookwire serve`. The followed session
@@ -183,9 +183,13 @@ function pushable(doc: Pipeline): Pipeline {
   return { ...doc, name: doc.name.replace(/ · from serve$/, '') };
 }
 
-/** What decides: the canvas positions (`layout`, added when the app opened a file without them) are not a change. */
+/**
+ * What decides, in the engine's canonical form (defaults filled in, as the app stores a pipeline it opened):
+ * the canvas positions (`layout`, added when the app opened a file without them) are not a change.
+ */
 function semantic(doc: Pipeline): object {
-  const { layout: _layout, ...rest } = doc;
+  const loaded = loadPipeline(doc);
+  const { layout: _layout, $schema: _schema, ...rest } = loaded.ok ? loaded.pipeline : doc;
   return rest;
 }
 
