@@ -269,8 +269,7 @@ export class AiderImporter {
     const f = this.final;
     if (!f) return;
     this.final = null;
-    this.b.emit('final_answer.before', `${f.id}:final.before`, this.runTs, { text: f.text });
-    this.b.emit('final_answer.after', `${f.id}:final.after`, this.runTs, { text: f.text });
+    this.b.finalAnswer(f.id, this.runTs, { text: f.text });
   }
 }
 

@@ -165,8 +165,7 @@ function onAssistant(b: TraceBuilder, rec: JsonObject, ts: string | null, agentI
   }
   if (group && group.last === rec && plan.finals.has(group.id)) {
     const text = group.text;
-    b.emit('final_answer.before', `${group.id}:final.before`, ts, { text }, { key: `final:${group.id}`, agentId });
-    b.emit('final_answer.after', `${group.id}:final.after`, ts, { text }, { agentId });
+    b.finalAnswer(group.id, ts, { text }, { key: `final:${group.id}`, agentId });
   }
 }
 

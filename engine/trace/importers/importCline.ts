@@ -97,8 +97,7 @@ function assistant(b: TraceBuilder, m: JsonObject, id: string, ts: string | null
   for (const c of calls) {
     if (c.name === 'attempt_completion') {
       const text = typeof c.input.result === 'string' ? c.input.result : '';
-      b.emit('final_answer.before', `${id}:final.before`, ts, { text });
-      b.emit('final_answer.after', `${id}:final.after`, ts, { text });
+      b.finalAnswer(id, ts, { text });
       continue;
     }
     b.emit('tool.before_call', `${c.id}:before`, ts, withPortable({ tool_name: c.name, tool_input: c.input, tool_use_id: c.id }, portable(agent, c)));

@@ -150,8 +150,7 @@ export function importClineUi(doc: unknown, options: ImporterOptions = {}): Impo
       if (model && !model.emitted && text !== '') model.response.push({ type: 'text', text: text.replace(/HAS_CHANGES$/, '') });
       closeModel();
       if (text === '' || text === 'HAS_CHANGES') return;
-      b.emit('final_answer.before', `${id}:final.before`, ts, { text: text.replace(/HAS_CHANGES$/, '') });
-      b.emit('final_answer.after', `${id}:final.after`, ts, { text: text.replace(/HAS_CHANGES$/, '') });
+      b.finalAnswer(id, ts, { text: text.replace(/HAS_CHANGES$/, '') });
       answered = true;
     } else if (kind === 'error' || kind === 'api_req_failed' || kind === 'mistake_limit_reached') {
       closeModel();

@@ -53,8 +53,7 @@ export function importOpenCode(doc: unknown, options: ImporterOptions = {}): Imp
   let answered = false;
   const emitFinal = () => {
     if (!final) return;
-    b.emit('final_answer.before', `${final.id}:final.before`, final.ts, { text: final.text });
-    b.emit('final_answer.after', `${final.id}:final.after`, final.ts, { text: final.text });
+    b.finalAnswer(final.id, final.ts, { text: final.text });
     final = null;
   };
   messages.forEach((m, i) => {

@@ -89,8 +89,7 @@ function onAction(b: TraceBuilder, ev: JsonObject, kind: string, id: string, ts:
     const text = String(args.content ?? args.final_thought ?? args.thought ?? ev.message ?? '');
     const p: JsonObject = { text };
     if (kind === 'finish') Object.assign(p, { tool_name: 'finish', tool_input: (args.outputs as JsonValue | undefined) ?? {} });
-    b.emit('final_answer.before', `${id}:final.before`, ts, p);
-    b.emit('final_answer.after', `${id}:final.after`, ts, { ...p });
+    b.finalAnswer(id, ts, p);
     return;
   }
   const p: JsonObject = {

@@ -152,8 +152,7 @@ export class QwenCodeImporter {
     const f = this.final;
     if (!f) return;
     this.final = null;
-    this.b.emit('final_answer.before', `${f.id}:final.before`, f.ts, { text: f.text });
-    this.b.emit('final_answer.after', `${f.id}:final.after`, f.ts, { text: f.text });
+    this.b.finalAnswer(f.id, f.ts, { text: f.text });
   }
 }
 

@@ -98,8 +98,7 @@ function oldFormatSteps(b: TraceBuilder, history: JsonObject[], steps: JsonObjec
     if (call.tool_name === 'submit') {
       submitted = true;
       const text = typeof info.submission === 'string' ? info.submission : contentText(step.observation);
-      b.emit('final_answer.before', `step-${i}:final.before`, null, { text });
-      b.emit('final_answer.after', `step-${i}:final.after`, null, { text });
+      b.finalAnswer(`step-${i}`, null, { text });
     }
   });
   return submitted;

@@ -48,8 +48,7 @@ export function importSweFunctionCalls(b: TraceBuilder, history: JsonObject[], f
       if (call.tool_name === 'submit') {
         submitted = true;
         const text = typeof info.submission === 'string' ? info.submission : contentText(m.content);
-        b.emit('final_answer.before', `${id}:final.before`, null, { text });
-        b.emit('final_answer.after', `${id}:final.after`, null, { text });
+        b.finalAnswer(id, null, { text });
       }
     }
   }

@@ -93,6 +93,15 @@ export class TraceBuilder {
     return event;
   }
 
+  /**
+   * A final answer: `final_answer.before` and `final_answer.after` of `idBase`, each with its own copy of
+   * `payload` (a handler may rewrite one without touching the other). `key` is the before event's.
+   */
+  finalAnswer(idBase: string, ts: string | null, payload: JsonObject, options: { key?: string; agentId?: string } = {}): void {
+    this.emit('final_answer.before', `${idBase}:final.before`, ts, payload, options);
+    this.emit('final_answer.after', `${idBase}:final.after`, ts, { ...payload }, { agentId: options.agentId });
+  }
+
   /** The event emitted with this key, if any. */
   byKey(key: string): TraceEvent | undefined {
     return this.keyed.get(key);
