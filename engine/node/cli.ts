@@ -1,5 +1,6 @@
 // The `hookwire` command line (engine/node/bin.mjs runs it). Argument parsing is commander's; each command's
 // module is imported only when that command runs, so `--help` and small commands start fast.
+import { useNativeSha256 } from './nativeSha256.ts';
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { TRACE_FORMATS } from '../trace/detectTraceFormat.ts';
@@ -253,6 +254,8 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code. Never throws. */
 export async function main(argv: string[], io: Io = processIo, readStdin: () => Promise<string> = readStdinText): Promise<number> {
+  // Commands that read or write traces chain and check every line: node:crypto's SHA-256, the same digests.
+  useNativeSha256();
   const result = { code: EXIT.ok as number };
   const program = buildProgram(io, result, readStdin);
   try {

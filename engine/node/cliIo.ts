@@ -27,6 +27,36 @@ export const processIo: Io = {
   drain: () => (process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', resolve)) : Promise.resolve()),
 };
 
+/** Characters gathered before a buffered Io writes them out. */
+const OUT_BUFFER_CHARS = 1 << 16;
+
+/**
+ * An Io whose stdout gathers small writes into one write per 64 Ki characters: a command that writes a line per
+ * event (replay --json, import) made one write(2) per line, about a sixth of a replay's CPU. Order is kept:
+ * stderr text and `drain` first send out what is gathered. Call `flush()` when the command ends.
+ */
+export function bufferedIo(io: Io): Io & { flush(): void } {
+  let pending = '';
+  const flush = (): void => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    io.out(text);
+  };
+  return {
+    out(text) {
+      pending += text;
+      if (pending.length >= OUT_BUFFER_CHARS) flush();
+    },
+    err(text) {
+      flush();
+      io.err(text);
+    },
+    ...(io.drain ? { drain: () => (flush(), io.drain!()) } : {}),
+    flush,
+  };
+}
+
 /** "no such file", "is a directory", "permission denied" instead of Node's error codes. */
 export function fileErrorText(err: unknown): string {
   const code = (err as { code?: string } | null)?.code;

@@ -14,7 +14,22 @@ const PREFIX = `,"${CHAIN_FIELD}":"`;
 const HEX_LEN = 64;
 /** `,"chain":"` + 64 hex + `"}`: the fixed-length tail a chained line ends with. */
 const SUFFIX_LEN = PREFIX.length + HEX_LEN + 2;
-const NEWLINE = utf8ToBytes('\n');
+
+/** Hex SHA-256 of a text's UTF-8 bytes (a lone surrogate encodes as U+FFFD, as TextEncoder and Node's Buffer do). */
+export type Sha256Hex = (text: string) => string;
+
+const portableSha256Hex: Sha256Hex = (text) => bytesToHex(sha256(utf8ToBytes(text)));
+let sha256Hex: Sha256Hex = portableSha256Hex;
+
+/**
+ * Hands the chain a host's native SHA-256 (Node: engine/node/nativeSha256.ts), or null for @noble/hashes again.
+ * The bytes hashed and the digest are the same (test/engine/trace/hashChain.test.ts holds the two equal); only
+ * the speed differs: a server chains every line it records and a reader checks every line it reads, and the
+ * portable hash was a twentieth of serve's CPU per event.
+ */
+export function useSha256(impl: Sha256Hex | null): void {
+  sha256Hex = impl ?? portableSha256Hex;
+}
 
 /**
  * The hash of one line [K1]: hex SHA-256 of the UTF-8 bytes of `prev + "\n" + body`, where `prev` is the previous
@@ -23,7 +38,7 @@ const NEWLINE = utf8ToBytes('\n');
  * @example chainHash(CHAIN_GENESIS, '{"format":"hookwire.trace",…}') // '3f…' (64 hex)
  */
 export function chainHash(prev: string, body: string): string {
-  return bytesToHex(sha256.create().update(utf8ToBytes(prev)).update(NEWLINE).update(utf8ToBytes(body)).digest());
+  return sha256Hex(`${prev}\n${body}`);
 }
 
 function isHex64(text: string, from: number): boolean {

@@ -4,7 +4,7 @@ import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import type { Trace } from '../../trace/traceTypes.ts';
-import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
+import { bufferedIo, CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
 import { loadTraceForCli } from '../loadTraceForCli.ts';
 import { plural } from './validateCommand.ts';
 
@@ -21,8 +21,11 @@ export async function importCommand(path: string, options: ImportOptions, io: Io
   const { trace, format, problems } = await loadTraceForCli(path, io, options.from);
   if (options.output) await writeTraceFile(options.output, trace);
   else {
-    io.out(traceHeaderLine(trace.header));
-    for (const e of trace.events) io.out(traceEventLine(e, trace.header));
+    // One write per 64 Ki characters, not one per event line.
+    const out = bufferedIo(io);
+    out.out(traceHeaderLine(trace.header));
+    for (const e of trace.events) out.out(traceEventLine(e, trace.header));
+    out.flush();
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
   const where = options.output ? ` to ${options.output}` : '';

@@ -5,7 +5,7 @@ import { createReplayRun } from '../../replay/replaySteps.ts';
 import { decisionRow, type DecisionRow } from '../../runtime/decideTrace.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
-import { cell, EXIT, table, type Io } from '../cliIo.ts';
+import { bufferedIo, cell, EXIT, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
 import { openSpill } from '../spillFile.ts';
@@ -47,8 +47,10 @@ function notes(s: ReplayStep): string {
   return out.join(', ');
 }
 
-export async function replayCommand(pipelinePath: string, tracePath: string, options: ReplayOptions, io: Io): Promise<number> {
+export async function replayCommand(pipelinePath: string, tracePath: string, options: ReplayOptions, unbuffered: Io): Promise<number> {
   const loaded = await compilePipelineFile(pipelinePath);
+  // One write per 64 Ki characters, not one per event line.
+  const io = bufferedIo(unbuffered);
   // The repeated-id indexes of the reader [T6] and of replay [R5] keep their records in a temporary file:
   // with a Map of ids and final payloads, 1M events peaked at 559 MB.
   const spill = openSpill();
@@ -99,6 +101,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     // Lines or records were dropped: the decisions above are of a partial trace [P9].
     return isPartial(read) || !checked ? EXIT.failed : EXIT.ok;
   } finally {
+    io.flush();
     spill.close();
     loaded.dispose();
   }

@@ -2,6 +2,7 @@
 // same gate before anything else runs: Host must name this server on loopback (DNS rebinding), Origin, when a
 // browser sends one, must be on the allow list, the bearer token must match, and a body must be JSON within
 // the size limit. A refused request gets a 4xx with a reason and changes no state.
+import { useNativeSha256 } from '../nativeSha256.ts';
 import { jsonLimitBreach } from '../../model/jsonLimits.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, open, readFile } from 'node:fs/promises';
@@ -68,6 +69,8 @@ class HttpError extends Error {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  // Every recorded line is chained [K1]: node:crypto's SHA-256, the same digests as the portable one.
+  useNativeSha256();
   const host = o.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`--host ${host} is not a loopback address; hookwire serve listens on 127.0.0.1, ::1 or localhost only`);
   const log = o.log ?? ((l: string) => void process.stderr.write(`${l}\n`));
@@ -113,15 +116,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (type !== 'application/json') throw new HttpError(415, 'the body must be JSON (Content-Type: application/json)');
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > maxBody) throw new HttpError(413, `the body is ${declared} bytes, past the limit of ${maxBody}`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req) {
-      size += (c as Buffer).length;
-      if (size > maxBody) throw new HttpError(413, `the body is past the limit of ${maxBody} bytes`);
-      chunks.push(c as Buffer);
-    }
+    const body = await readBody(req, maxBody);
     try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw new HttpError(400, `the body is not JSON: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
     }
@@ -507,4 +504,41 @@ function forwardDeadline(req: IncomingMessage): number | null {
   const raw = req.headers[FORWARD_DEADLINE_HEADER];
   if (typeof raw !== 'string' || !/^[0-9]{1,16}$/.test(raw)) return null;
   return Number(raw) - ANSWER_TRAVEL_MS;
+}
+
+/**
+ * The request body, with the same outcomes as `for await (const c of req)` had (413 past the limit, the request
+ * then destroyed; a reset or early close rejects), through 'data' and 'end' listeners: the async iterator cost
+ * about a twentieth of serve's CPU per event (a promise, its wrapper objects and end-of-stream watching).
+ */
+function readBody(req: IncomingMessage, maxBody: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (err: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      if (err === null) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      else reject(err);
+    };
+    const onData = (c: Buffer): void => {
+      size += c.length;
+      if (size > maxBody) {
+        settle(new HttpError(413, `the body is past the limit of ${maxBody} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    };
+    const onEnd = (): void => settle(null);
+    const onClose = (): void => settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.once('error', (err) => settle(err));
+  });
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { CHAIN_GENESIS, chainHash, chainLine, chainTailOf, createChainWriter, lineChainHash, verifyChain } from '../../../engine/trace/hashChain.ts';
+import { CHAIN_GENESIS, chainHash, chainLine, chainTailOf, createChainWriter, lineChainHash, useSha256, verifyChain } from '../../../engine/trace/hashChain.ts';
+import { nativeSha256Hex } from '../../../engine/node/nativeSha256.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { traceEventLine, traceHeaderLine } from '../../../engine/trace/traceToJsonl.ts';
 import type { TraceEvent, TraceHeader } from '../../../engine/trace/traceTypes.ts';
@@ -24,6 +25,33 @@ function chainedTrace(n: number): string[] {
 }
 
 describe('hash chain', () => {
+  it('[K1] property: Node\'s native SHA-256 gives the chain the same hashes as the portable one (lone surrogates, astral and multi-byte text too)', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\ud800', '\udfff', '\ud83d', '\ude00', 'é', '€', '😀', '\n', '"'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 300 });
+    fc.assert(
+      fc.property(fc.option(fc.string({ unit: 'grapheme-ascii', maxLength: 70 })), text, (prev, body) => {
+        const p = prev ?? CHAIN_GENESIS;
+        const portable = chainHash(p, body);
+        expect(portable).toBe(bytesToHex(sha256(new TextEncoder().encode(`${p}\n${body}`))));
+        useSha256(nativeSha256Hex);
+        try {
+          expect(chainHash(p, body)).toBe(portable);
+        } finally {
+          useSha256(null);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // A writer and a verifier with the native hash agree with the portable verifier.
+    useSha256(nativeSha256Hex);
+    let lines: string[];
+    try {
+      lines = chainedTrace(5);
+    } finally {
+      useSha256(null);
+    }
+    expect(verifyChain(lines.join('')).status).toBe('intact');
+  });
+
   it('[K1] a line\'s hash is SHA-256 of the previous hash, a newline and the line without its chain field', () => {
     const first = chainLine(null, '{"a":1}\n');
     expect(first.line).toBe(`{"a":1,"chain":"${first.hash}"}\n`);
