@@ -9,7 +9,10 @@
  *   `tool.after_call` {…, tool_response = the ToolMessage's content, is_error}. A block returns a ToolMessage with
  *   the message (status "error") and the tool never runs; a rewritten `tool_input` is the args the tool gets; a
  *   rewritten `tool_response` is the content the model sees. An ASK is a LangGraph `interrupt()` with a HITL request,
- *   resumed with `Command({resume: {decisions: [...]}})` [O4].
+ *   resumed with `Command({resume: {decisions: [...]}})` [O4]: `approve`, `reject` {message}, or `edit`
+ *   {editedAction: {name, args}}, an approval with an edit [AP2]: the edited args go through the pipeline again as
+ *   their own event and, if it lets them, are what the tool gets (an edit naming another tool is denied: this
+ *   middleware wraps one tool's call).
  * - `beforeModel` and `afterModel` jump to the end (`jumpTo: "end"`) once the trace is terminated, so a TERMINATE
  *   at a tool call or a model answer ends the run at the next step.
  */
@@ -20,18 +23,34 @@ import { asJson, blockMessage, callTables, changed, jsonOf, ownResult, rewritten
 
 /** The resume value of a Hookwire interrupt, as `humanInTheLoopMiddleware` takes it: one decision. */
 export interface HookwireResume {
-  decisions: ({ type: 'approve' } | { type: 'reject'; message?: string })[];
+  decisions: ({ type: 'approve' } | { type: 'reject'; message?: string } | { type: 'edit'; editedAction: { name: string; args: Record<string, unknown> } })[];
 }
 
-/** A tool call this trace dispatched: its `tool.before_call`, and the ASK waiting for the resume value. */
+/** One question of the approver, waiting for a resume value. */
+interface Ask {
+  request: ApprovalRequest;
+  answer: (a: ApproverAnswer) => void;
+  answered: boolean;
+}
+
+/** A tool call this trace dispatched: its `tool.before_call`, and the ASKs waiting for resume values. */
 interface Call extends TableCall {
   result: Promise<EmitResult>;
-  isAsk: Promise<boolean>;
-  request: ApprovalRequest | null;
-  answer: ((a: ApproverAnswer) => void) | null;
-  answered: boolean;
+  /** The approver's questions in order: the call's ASK, then its edited call's when that asks again [AP2]. */
+  asks: Ask[];
+  /** Settles when the next question comes. */
+  nextAsk: Promise<void>;
   /** A `wrapToolCall` is on it now (a second call with the same id, tool and input gets its own event). */
   busy: boolean;
+}
+
+/** The call's `i`-th question: asked already, or the next one to come before its result settles; null when none comes. */
+async function askAt(call: Call, i: number): Promise<Ask | null> {
+  while (call.asks.length <= i) {
+    const more = await Promise.race([call.nextAsk.then(() => true), call.result.then(() => false)]);
+    if (!more && call.asks.length <= i) return null;
+  }
+  return call.asks[i]!;
 }
 const callsOf = callTables<Call>();
 
@@ -46,13 +65,18 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
   // model's ids may repeat: `CallTable`).
   const calls = callsOf(trace);
   const dispatchBefore = (name: string, input: JsonObject, id: string) => {
-    let asked!: () => void;
-    const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
     const event_id = id ? calls.eventId(id) : '';
-    const call: Call = { tool_name: name, tool_input: input, event_id, result: null as unknown as Promise<EmitResult>, isAsk: askedNow, request: null, answer: null, answered: false, busy: true };
-    const approver: Approver = (req) => new Promise<ApproverAnswer>((resolve) => ((call.request = req), (call.answer = resolve), asked()));
+    let asked = () => {};
+    const arm = () => new Promise<void>((resolve) => (asked = resolve));
+    const call: Call = { tool_name: name, tool_input: input, event_id, result: null as unknown as Promise<EmitResult>, asks: [], nextAsk: arm(), busy: true };
+    const approver: Approver = (request) =>
+      new Promise<ApproverAnswer>((answer) => {
+        call.asks.push({ request, answer, answered: false });
+        const told = asked;
+        call.nextAsk = arm();
+        told();
+      });
     call.result = trace.emitAsync('tool.before_call', { tool_name: name, tool_input: input, tool_use_id: id }, { ...(event_id ? { event_id: `${event_id}:before` } : {}), approver }).then(ownResult);
-    call.isAsk = Promise.race([askedNow, call.result.then(() => false)]);
     if (id) calls.add(id, call);
     return call;
   };
@@ -106,22 +130,28 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
       const id = call.id ?? '';
       const input = toolInputOf(call.args);
       const asked = resumedCall(id, name, input) ?? dispatchBefore(name, input, id);
-      if ((await asked.isAsk) && !asked.answered) {
-        const q = asked.request!;
+      // Each question is one `interrupt()` of this node, in order: a resumed run calls them again and LangGraph hands
+      // back the answers given so far (already settled here), then throws at the first one still unanswered.
+      for (let i = 0; ; i++) {
+        const ask = await askAt(asked, i);
+        if (!ask) break;
+        const q = ask.request;
         let decision: unknown;
         try {
           // Throws the first time (the run stops); returns the person's decision when the run resumes.
           decision = interrupt({
             actionRequests: [{ name, args: ownGet(q.payload, 'tool_input') ?? input, description: q.reason }],
-            reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'reject'] }],
+            reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'edit', 'reject'] }],
             hookwire: { trace_id: q.trace_id, event_id: q.event_id, decided_by: q.decided_by },
           });
         } catch (e) {
           asked.busy = false; // paused: the resumed run's wrapToolCall takes it up
           throw e;
         }
-        asked.answered = true;
-        asked.answer!(answerOf(decision));
+        if (!ask.answered) {
+          ask.answered = true;
+          ask.answer(answerOf(decision, q.payload, name));
+        }
       }
       if (id) calls.remove(id, asked); // past the interrupt: this call runs or is refused now
       const r = await trace.guard<Awaited<ReturnType<typeof handler>>>({
@@ -149,13 +179,25 @@ export function hookwireMiddleware(trace: RuntimeTrace, options: { name?: string
   });
 }
 
-/** The person's decision as an answer: `approve` allows; `reject` denies with its message; anything else denies (fail closed). */
-function answerOf(resume: unknown): ApproverAnswer {
+/**
+ * The person's decision as an answer: `approve` allows; `reject` denies with its message; `edit` allows with the
+ * shown payload's `tool_input` replaced by the edited args [AP2] (the runtime checks them as a new event); an edit
+ * that names another tool, or args that are not an object, and anything else deny (fail closed).
+ */
+function answerOf(resume: unknown, shown: JsonObject, toolName: string): ApproverAnswer {
   const d = (resume as { decisions?: unknown } | null)?.decisions;
-  const first = Array.isArray(d) && d.length === 1 ? (d[0] as { type?: unknown; message?: unknown }) : null;
+  const first = Array.isArray(d) && d.length === 1 ? (d[0] as { type?: unknown; message?: unknown; editedAction?: unknown }) : null;
   if (first?.type === 'approve') return 'allow';
   if (first?.type === 'reject') return { answer: 'deny', reason: typeof first.message === 'string' && first.message ? first.message : 'rejected in LangGraph' };
-  return { answer: 'deny', reason: 'the resume value is not one HITL decision ({decisions: [{type: "approve" | "reject"}]})' };
+  if (first?.type === 'edit') {
+    const action = isJsonObject(jsonOf(first.editedAction)) ? (jsonOf(first.editedAction) as JsonObject) : null;
+    const name = action ? ownGet(action, 'name') : undefined;
+    const args = action ? ownGet(action, 'args') : undefined;
+    if (name !== toolName) return { answer: 'deny', reason: `the edit names ${typeof name === 'string' ? `the tool ${name}` : 'no tool'}, not ${toolName}: Hookwire runs the call it asked about or none` };
+    if (!isJsonObject(args)) return { answer: 'deny', reason: 'the edit\'s args are not an object' };
+    return { answer: 'allow', edit: { ...shown, tool_input: args } };
+  }
+  return { answer: 'deny', reason: 'the resume value is not one HITL decision ({decisions: [{type: "approve" | "edit" | "reject"}]})' };
 }
 
 function modelName(model: unknown): string {

@@ -20,16 +20,20 @@
  *   assistant message with Hookwire's message and no tool calls, which the runner takes as the final output.
  *   Streamed responses are held until `response_done` and decided on its output (as for the AI SDK).
  */
-import { Agent, getHandoff, Usage, type FunctionTool, type RunContext, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool } from '@openai/agents';
+import { Agent, getHandoff, Usage, type AgentOutputType, type FunctionTool, type RunContext, type Handoff, type InputGuardrail, type Model, type ModelProvider, type ModelRequest, type ModelResponse, type OutputGuardrail, type Tool, type ToolInputParameters } from '@openai/agents';
 import { ownGet, type Approver, type ApproverAnswer, type EmitResult, type JsonObject, type RuntimeTrace } from '../../index.ts';
 import { asJson, blockMessage, callTables, guardToolCall, ownResult, rewrittenField, toolInputOf, type TableCall } from '../adapterSupport.ts';
 
 type StreamEvent = ReturnType<Model['getStreamedResponse']> extends AsyncIterable<infer E> ? E : never;
-type AnyAgent = Agent<any, any>;
+/**
+ * A function tool of any context, parameters and result (the SDK's own `Tool` union holds them so). The adapter
+ * reads no context: it hands the run context back to the tool as it came, so one wrapper fits every tool.
+ */
+type SomeFunctionTool = FunctionTool<unknown, ToolInputParameters, unknown>;
 
 /** An ASK handed to the SDK's approval: it waits for the person's answer in the run context. */
 interface PendingAsk {
-  ctx: RunContext<any>;
+  ctx: RunContext<unknown>;
   toolName: string;
   answered: boolean;
   answer(a: ApproverAnswer): void;
@@ -43,15 +47,17 @@ interface Call extends TableCall {
 const callsOf = callTables<Call>();
 
 /** The person's answer as the SDK's run state holds it: approved, or rejected with its message. */
-function sdkAnswer(ctx: RunContext<any>, toolName: string, callId: string, approved: boolean): ApproverAnswer {
+function sdkAnswer(ctx: RunContext<unknown>, toolName: string, callId: string, approved: boolean): ApproverAnswer {
   return approved ? 'allow' : { answer: 'deny', reason: ctx.getRejectionMessage(toolName, callId) ?? 'rejected in the Agents SDK' };
 }
 
 export interface HookwireAgents {
-  agent<A extends AnyAgent>(agent: A): A;
-  tools(tools: Tool<any>[]): Tool<any>[];
+  /** A guarded copy of the agent, of the same run context and output type (the same copy for the same agent). */
+  agent<TContext, TOutput extends AgentOutputType>(agent: Agent<TContext, TOutput>): Agent<TContext, TOutput>;
+  tools<TContext>(tools: Tool<TContext>[]): Tool<TContext>[];
   inputGuardrail: InputGuardrail;
-  outputGuardrail: OutputGuardrail<any, any>;
+  /** Reads the final output of any output type as text (JSON for structured output); fits every agent's guardrails. */
+  outputGuardrail: OutputGuardrail<AgentOutputType, unknown>;
   model(model: Model, name?: string): Model;
   modelProvider(provider: ModelProvider): ModelProvider;
 }
@@ -77,7 +83,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       if (!approved) calls.remove(callId, c); // the SDK never runs a rejected call
     }
   };
-  const before = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
+  const before = (f: SomeFunctionTool, ctx: RunContext<unknown>, input: unknown, callId: string) => {
     let ask: PendingAsk | null = null;
     let asked!: () => void;
     const askedNow = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
@@ -95,7 +101,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   // trace): the SDK runs an approved call without asking `needsApproval` again, so the event is dispatched here,
   // and an ASK is answered by what the person decided in the state (`approve` / `reject`) [O4]. No answer in the
   // state: undefined, and the call is guarded as any other (an ASK goes to the trace's approver, else denied).
-  const resumed = (f: FunctionTool<any, any, unknown>, ctx: RunContext<any>, input: unknown, callId: string) => {
+  const resumed = (f: SomeFunctionTool, ctx: RunContext<unknown>, input: unknown, callId: string) => {
     const approved = ctx.isToolApproved({ toolName: f.name, callId });
     if (approved === undefined) return undefined;
     const answer = sdkAnswer(ctx, f.name, callId, approved);
@@ -103,7 +109,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
   };
 
   /** Dispatches a call's `tool.before_call` under event ids of its own and files it in the trace's table. */
-  const dispatch = (f: FunctionTool<any, any, unknown>, input: unknown, callId: string, approver: Approver): Call => {
+  const dispatch = (f: SomeFunctionTool, input: unknown, callId: string, approver: Approver): Call => {
     const tool_input = toolInputOf(input);
     const event_id = calls.eventId(callId);
     const result = trace.emitAsync('tool.before_call', { tool_name: f.name, tool_input, tool_use_id: callId }, { event_id: `${event_id}:before`, approver }).then(ownResult);
@@ -112,10 +118,11 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     return call;
   };
 
-  const tool = (t: Tool<any>): Tool<any> => {
+  // The guarded tool hands the run context it gets back to the tool as it came: the context type is the tool's own.
+  const tool = <TContext>(t: Tool<TContext>): Tool<TContext> => {
     if (t.type !== 'function') return t;
-    const f = t as FunctionTool<any, any, unknown>;
-    const needsApproval: FunctionTool<any, any, unknown>['needsApproval'] = async (ctx, input, callId) => {
+    const f = t as SomeFunctionTool;
+    const needsApproval: SomeFunctionTool['needsApproval'] = async (ctx, input, callId) => {
       const own = await f.needsApproval(ctx, input, callId);
       if (callId === undefined) return own;
       settle();
@@ -123,7 +130,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       const isAsk = calls.withId(callId).some((c) => c.tool_name === f.name && c.ask !== null) ? true : await before(f, ctx, input, callId);
       return isAsk || own;
     };
-    const invoke: FunctionTool<any, any, unknown>['invoke'] = async (ctx, input, details) => {
+    const invoke: SomeFunctionTool['invoke'] = async (ctx, input, details) => {
       const callId = details?.toolCall?.callId;
       settle();
       const run = (rewritten: JsonObject) => f.invoke(ctx, JSON.stringify(rewritten), details);
@@ -139,7 +146,8 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       const r = await guardToolCall(trace, { tool_name: f.name, tool_input: toolInputOf(input), tool_use_id: callId, event_id: call?.event_id ?? calls.eventId(callId) }, run, call?.result);
       return r.status === 'blocked' ? r.message : r.value;
     };
-    return { ...f, needsApproval, invoke } as Tool<any>;
+    const guarded: SomeFunctionTool = { ...f, needsApproval, invoke };
+    return guarded as Tool<TContext>;
   };
 
   const inputGuardrail: InputGuardrail = {
@@ -152,7 +160,7 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
       return { tripwireTriggered: r.blocked, outputInfo: resultInfo(r) };
     },
   };
-  const outputGuardrail: OutputGuardrail<any, any> = {
+  const outputGuardrail: OutputGuardrail<AgentOutputType, unknown> = {
     name: 'hookwire',
     execute: async ({ agentOutput, agent }) => {
       settle();
@@ -162,10 +170,11 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     },
   };
 
-  const done = new Map<AnyAgent, AnyAgent>();
-  const agent = <A extends AnyAgent>(a: A): A => {
+  // Each agent's guarded copy, by the agent (a copy has the agent's own context and output type).
+  const done = new Map<object, object>();
+  const agent = <TContext, TOutput extends AgentOutputType>(a: Agent<TContext, TOutput>): Agent<TContext, TOutput> => {
     const seen = done.get(a);
-    if (seen) return seen as A;
+    if (seen) return seen as Agent<TContext, TOutput>;
     const copy = a.clone({
       tools: a.tools.map(tool),
       inputGuardrails: [...a.inputGuardrails, inputGuardrail],
@@ -177,13 +186,14 @@ export function hookwireAgents(trace: RuntimeTrace): HookwireAgents {
     const mcpTools = copy.getMcpTools.bind(copy);
     copy.getMcpTools = async (ctx, parent) => (await mcpTools(ctx, parent)).map(tool);
     copy.handoffs = a.handoffs.map((h) => guardHandoff(copy, getHandoff(h)));
-    return copy as A;
+    return copy;
   };
-  const guardHandoff = (from: AnyAgent, h: Handoff<any, any>): Handoff<any, any> => {
+  // A handoff keeps its class (the SDK reads its methods): a copy of the same prototype with the guarded target.
+  const guardHandoff = <TContext, TOutput extends AgentOutputType>(from: Agent<TContext, TOutput>, h: Handoff<TContext, TOutput>): Handoff<TContext, TOutput> => {
     const target = agent(h.agent);
-    const wrapped: Handoff<any, any> = Object.assign(Object.create(Object.getPrototypeOf(h) as object) as Handoff<any, any>, h, {
+    const wrapped: Handoff<TContext, TOutput> = Object.assign(Object.create(Object.getPrototypeOf(h) as object) as Handoff<TContext, TOutput>, h, {
       agent: target,
-      onInvokeHandoff: async (ctx: Parameters<Handoff<any, any>['onInvokeHandoff']>[0], args: string) => {
+      onInvokeHandoff: async (ctx: RunContext<TContext>, args: string) => {
         settle();
         const r = await trace.emitAsync('agent.handoff', { from_agent: from.name, to_agent: h.agentName, tool_name: h.toolName, input: toolInputOf(args || '{}') });
         if (r.blocked) return from;

@@ -343,4 +343,39 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
     await expectReplayMatches(s.live);
   });
+
+  // LangChain's HITL `edit` decision ({type: 'edit', editedAction: {name, args}}) is an approval with an edit [AP2]:
+  // the edited call goes through the pipeline as its own event. Here the pipeline asks about every mail, so the
+  // edited call asks again: a second interrupt of the same node shows the edited call (with the pipeline's rewrite),
+  // and only its approval runs the tool, with the person's args.
+  it('[O4][AP2] LangChain: an edit decision runs the edited args through the pipeline again; its own ASK is a second interrupt, approved, the tool runs with them', async () => {
+    const s = lcRun('native-lc-edit');
+    const first = await s.agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, s.config);
+    expect((first as { __interrupt__?: { value: { reviewConfigs: { allowedDecisions: string[] }[] } }[] }).__interrupt__![0]!.value.reviewConfigs[0]!.allowedDecisions).toEqual(['approve', 'edit', 'reject']);
+    const edited = await s.agent.invoke(new Command({ resume: { decisions: [{ type: 'edit', editedAction: { name: 'send_email', args: { to: 'dev@example.com' } } }] } }), s.config);
+    const again = (edited as { __interrupt__?: { value: { actionRequests: { name: string; args: unknown; description: string }[]; hookwire: { event_id: string } } }[] }).__interrupt__;
+    expect(again).toHaveLength(1);
+    expect(again![0]!.value.actionRequests).toEqual([{ name: 'send_email', args: { to: 'dev@example.com', cc: 'audit@example.com' }, description: 'send mail to dev@example.com?' }]);
+    expect(again![0]!.value.hookwire.event_id).toBe('call-1:before:edit');
+    expect(s.m.sent).toEqual([]);
+    const done = await within(s.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), s.config), 'the resumed run hangs');
+    expect(done.messages.at(-1)!.content).toBe('done');
+    expect(s.m.sent).toEqual([{ to: 'dev@example.com', cc: 'audit@example.com' }]);
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toMatchObject({ decision: 'ask', approval: { answer: 'allow', by: 'approver', edit: { tool_name: 'send_email', tool_input: { to: 'dev@example.com' } } } });
+    expect(recordedLine(s.live, 'call-1:before:edit')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    // The live results hold the edited call's (what the emit returned); the recording holds both calls, and the
+    // CLI's replay gives each its recorded decision.
+    const recorded = s.live.lines.map((l) => JSON.parse(l) as { event_id?: string; recorded?: { decision: string; reason?: string } }).filter((l) => l.event_id);
+    expect((await replayWithCli(s.live)).map((r) => [r.event_id, r.decision, r.reason])).toEqual(recorded.map((l) => [l.event_id, l.recorded!.decision, l.recorded!.reason ?? '']));
+  });
+
+  it('[O4][AP2] LangChain: an edit that names another tool is denied (the middleware runs the call it asked about or none); the tool never runs', async () => {
+    const s = lcRun('native-lc-edit-other');
+    await s.agent.invoke({ messages: [{ role: 'user', content: 'mail ops' }] }, s.config);
+    await within(s.agent.invoke(new Command({ resume: { decisions: [{ type: 'edit', editedAction: { name: 'delete_file', args: { path: '/' } } }] } }), s.config), 'the resumed run hangs');
+    expect(s.m.sent).toEqual([]);
+    expect(JSON.stringify(s.model.calls[1]!.messages.map((x) => x.content))).toContain('the edit names the tool delete_file, not send_email');
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toMatchObject({ decision: 'ask', approval: { answer: 'deny', by: 'approver', reason: 'the edit names the tool delete_file, not send_email: Hookwire runs the call it asked about or none' } });
+    await expectReplayMatches(s.live);
+  });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { Agent, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, Runner, tool, Usage, type MCPServer, type ModelProvider } from '@openai/agents';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { Agent, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, Runner, tool, Usage, type MCPServer, type ModelProvider, type RunContext, type Tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import { hookwireAgents } from '../../../engine/adapters/openaiAgents/index.ts';
@@ -46,7 +46,7 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     // The budget TERMINATE replaced the third answer (send_email never ran); the final answer then trips the
     // output guardrail, the SDK's way to end a run that must not return.
     expect(err).toBeInstanceOf(OutputGuardrailTripwireTriggered);
-    expect((err as OutputGuardrailTripwireTriggered<any>).result.output.outputInfo).toMatchObject({ decision: 'terminate', decided_by: 'h-budget' });
+    expect((err as OutputGuardrailTripwireTriggered<{ type: 'output'; name: string }>).result.output.outputInfo).toMatchObject({ decision: 'terminate', decided_by: 'h-budget' });
 
     const live_ = liveDecisions(live);
     expect(live_.map((d) => `${d.type}:${d.decision}`)).toEqual([
@@ -161,5 +161,33 @@ describe('OpenAI Agents adapter (@openai/agents 0.20, ScriptedModel behind a cus
     expect(served).toEqual([{ tool: 'read_file', args: { path: REWRITTEN_PATH } }]);
     expect(outputsOf(scripted.calls[1]!.request.input)).toContain('Blocked by Hookwire: destructive tool delete_file');
     expect(liveDecisions(live).filter((d) => d.type.startsWith('tool.')).map((d) => `${d.type}:${d.decision}`)).toEqual(['tool.before_call:block_action', 'tool.before_call:continue', 'tool.after_call:continue']);
+  });
+
+  // The public types carry the agent's own run context and output type through (no `any`): a guarded agent with
+  // a typed context and a structured output is still that agent, and its tool sees the context the run was given.
+  it('[O2] a guarded agent keeps its run context and output types; its tools get the run\'s context', async () => {
+    interface Ctx { user: string }
+    const seen: string[] = [];
+    const whoami = tool({
+      name: 'whoami', description: 'who runs this', parameters: z.object({}),
+      execute: async (_input, ctx?: RunContext<Ctx>) => (seen.push(ctx?.context.user ?? 'none'), 'ok'),
+    });
+    const answer = z.object({ done: z.boolean() });
+    const typed = new Agent<Ctx, typeof answer>({ name: 'typed', model: 'scripted', outputType: answer, tools: [whoami] });
+    const live = startLive({}, 'typed-trace', PIPELINE);
+    const hw = hookwireAgents(live.trace);
+    const guarded = hw.agent(typed);
+    expectTypeOf(guarded).toEqualTypeOf<Agent<Ctx, typeof answer>>();
+    expectTypeOf(hw.tools<Ctx>([whoami])).toEqualTypeOf<Tool<Ctx>[]>();
+    expect(hw.agent(typed)).toBe(guarded);
+    const scripted = new ScriptedModel([
+      { usage: usage(1), output: [functionCall('whoami', {}, { callId: 'w1' })] },
+      { usage: usage(1), output: [assistantMessage(JSON.stringify({ done: true }))] },
+    ]);
+    const runner = new Runner({ modelProvider: hw.modelProvider(providerOf(scripted)), tracingDisabled: true });
+    const result = await runner.run(guarded, 'who am I', { context: { user: 'ada' } });
+    expect(result.finalOutput).toEqual({ done: true });
+    expect(seen).toEqual(['ada']);
+    expect(liveDecisions(live).map((d) => `${d.type}:${d.decision}`)).toContain('final_answer.before:continue');
   });
 });
