@@ -7,7 +7,7 @@ import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
 import { readTraceHeader } from './readTraceHeader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
-import { TraceEventLineSchema } from './traceSchema.ts';
+import { surelyValidEventLine, TraceEventLineSchema } from './traceSchema.ts';
 import { type TraceEvent, type TraceHeader } from './traceTypes.ts';
 
 /** 8 Mi characters: longer lines are reported and skipped [T3]. */
@@ -120,10 +120,13 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
       report(traceProblem(big.code, lineNo, `${big.message}; the line was skipped`));
       return;
     }
-    const check = TraceEventLineSchema.safeParse(value);
-    if (!check.success) {
-      report(traceProblem('schema', lineNo, `not a valid event (${formatIssues(check.error.issues)})`));
-      return;
+    // The hand check passes the common line; anything it is not sure of is the schema's to accept or name.
+    if (!surelyValidEventLine(value)) {
+      const check = TraceEventLineSchema.safeParse(value);
+      if (!check.success) {
+        report(traceProblem('schema', lineNo, `not a valid event (${formatIssues(check.error.issues)})`));
+        return;
+      }
     }
     // Keep JSON.parse's object, not zod's copy: zod drops keys such as `__proto__` [V8].
     const event = value as unknown as TraceEvent & { chain?: string };

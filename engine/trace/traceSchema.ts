@@ -22,6 +22,8 @@ export const TraceSourceSchema = z
   .describe('Where the trace came from; fields beside kind are source-specific (session id, file name, ...).');
 
 const IsoTs = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone, e.g. "2026-02-10T21:11:52.438Z".');
+/** The pattern IsoTs checks (zod's own, for the same options): the reader's hand check below uses it too. */
+const ISO_TS_RE = z.regexes.datetime({ offset: true });
 
 /** True for a timestamp a trace line accepts: ISO 8601 with a zone (`Z` or an offset) [T4]. */
 export function isTraceTimestamp(ts: string): boolean {
@@ -90,6 +92,129 @@ export const TraceEventLineSchema = z
     chain: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('The line\'s hash-chain field [K1] (docs/records.md): hex SHA-256 of the previous line\'s hash and this line.'),
   })
   .describe('One event line of a Hookwire trace.');
+
+const CHAIN_RE = /^[0-9a-f]{64}$/;
+const DECISION_SET: ReadonlySet<string> = new Set(DECISIONS);
+const ANSWER_SET: ReadonlySet<string> = new Set(APPROVAL_ANSWERS);
+const SOURCE_SET: ReadonlySet<string> = new Set(APPROVAL_SOURCES);
+const isId = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 1000;
+const isTs = (v: unknown): boolean => typeof v === 'string' && ISO_TS_RE.test(v);
+const isText = (v: unknown, min: number, max: number): boolean => typeof v === 'string' && v.length >= min && v.length <= max;
+
+/**
+ * True only for an event line TraceEventLineSchema accepts: the trace reader's hand check, so the common line is
+ * checked without zod (zod's object parse was a tenth of a replay's CPU). It may say false for a line the schema
+ * would accept (then the reader asks the schema); it must never say true for one the schema refuses
+ * (test/engine/trace/traceSchema.test.ts holds the two together on generated lines). A refused line's message
+ * is always the schema's. Keys are compared as plain names (`__proto__` is an unknown key here as in zod).
+ */
+export function surelyValidEventLine(line: JsonObject): boolean {
+  let sawId = false;
+  let sawType = false;
+  let sawTs = false;
+  let sawPayload = false;
+  for (const key of Object.keys(line)) {
+    const v = line[key];
+    switch (key) {
+      case 'event_id':
+        if (!isId(v)) return false;
+        sawId = true;
+        break;
+      case 'trace_id':
+      case 'agent_id':
+        if (!isId(v)) return false;
+        break;
+      case 'type':
+        if (typeof v !== 'string' || v.length > 200 || !EVENT_TYPE_RE.test(v)) return false;
+        sawType = true;
+        break;
+      case 'ts':
+        if (!isTs(v)) return false;
+        sawTs = true;
+        break;
+      case 'payload':
+        if (!isJsonObject(v)) return false;
+        sawPayload = true;
+        break;
+      case 'meta':
+        if (!isJsonObject(v)) return false;
+        break;
+      case 'recorded':
+        if (!isJsonObject(v) || !surelyValidRecorded(v)) return false;
+        break;
+      case 'chain':
+        if (typeof v !== 'string' || !CHAIN_RE.test(v)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return sawId && sawType && sawTs && sawPayload;
+}
+
+function surelyValidRecorded(r: JsonObject): boolean {
+  let sawDecision = false;
+  for (const key of Object.keys(r)) {
+    const v = r[key];
+    switch (key) {
+      case 'decision':
+        if (typeof v !== 'string' || !DECISION_SET.has(v)) return false;
+        sawDecision = true;
+        break;
+      case 'reason':
+        if (typeof v !== 'string') return false;
+        break;
+      case 'approval':
+        if (!isJsonObject(v) || !surelyValidApproval(v)) return false;
+        break;
+      case 'context':
+        if (!Array.isArray(v) || !v.every((c) => typeof c === 'string')) return false;
+        break;
+      case 'pipeline':
+        if (!isText(v, 1, 200)) return false;
+        break;
+      case 'wall_clock':
+        if (!Array.isArray(v) || v.length > 1000 || !v.every((c) => isText(c, 1, 200))) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return sawDecision;
+}
+
+function surelyValidApproval(a: JsonObject): boolean {
+  let sawAnswer = false;
+  let sawBy = false;
+  for (const key of Object.keys(a)) {
+    const v = a[key];
+    switch (key) {
+      case 'answer':
+        if (typeof v !== 'string' || !ANSWER_SET.has(v)) return false;
+        sawAnswer = true;
+        break;
+      case 'by':
+        if (typeof v !== 'string' || !SOURCE_SET.has(v)) return false;
+        sawBy = true;
+        break;
+      case 'reason':
+        if (!isText(v, 0, 10_000)) return false;
+        break;
+      case 'who':
+        if (!isText(v, 1, 200)) return false;
+        break;
+      case 'at':
+        if (!isTs(v)) return false;
+        break;
+      case 'edit':
+        if (!isJsonObject(v)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return sawAnswer && sawBy;
+}
 
 // The written-out types are exactly what the checks accept and produce: a compile error here names the drift.
 sameType<Same<TraceSource, z.infer<typeof TraceSourceSchema>>>();
