@@ -313,9 +313,17 @@ export function toCommandAnswer(reply: ClaudeReply): ClaudeHookAnswer {
   return { exitCode: 0, stdout: reply.json ? `${JSON.stringify(reply.json)}\n` : '', stderr: '' };
 }
 
-/** A reply as an HTTP hook's response: exit-2 blocks become `continue: false`, the JSON way to stop. */
+/**
+ * A reply as JSON output alone, for a hook that answers with JSON only (an http hook, the Agent SDK's in-process
+ * callbacks): an exit-2 block becomes `continue: false`, the JSON way to stop. Null: nothing to say.
+ */
+export function claudeJsonAnswer(reply: ClaudeReply): JsonObject | null {
+  return reply.json ?? (reply.exit2 !== null ? { continue: false, stopReason: reply.exit2 } : null);
+}
+
+/** A reply as an HTTP hook's response: its JSON answer ({@link claudeJsonAnswer}), always status 200. */
 export function toHttpAnswer(reply: ClaudeReply): ClaudeHttpAnswer {
-  const json = reply.json ?? (reply.exit2 !== null ? { continue: false, stopReason: reply.exit2 } : null);
+  const json = claudeJsonAnswer(reply);
   return { status: 200, body: json ? JSON.stringify(json) : '' };
 }
 

@@ -12,7 +12,7 @@ export { createSinkQueue, defaultScheduler, DEFAULT_MAX_PENDING, type Sink, type
 export { decideTrace, decisionRow, type DecisionRow } from './decideTrace.ts';
 export { runGoldenTrace, type Expectation, type GoldenCheck, type GoldenResult } from './goldenTest.ts';
 export {
-  claudeHookEvent, claudeReply, claudeFailClosedReply, toCommandAnswer, toHttpAnswer, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_COMMON_FIELDS,
+  claudeHookEvent, claudeReply, claudeFailClosedReply, claudeJsonAnswer, toCommandAnswer, toHttpAnswer, claudeHookAnswer, claudeHookFailClosed, claudeSessionId, CLAUDE_COMMON_FIELDS,
   type ClaudeHookAnswer, type ClaudeHttpAnswer, type ClaudeReply, type ClaudeOutcome, type ClaudeAnswerOptions, type ClaudeHookParse,
 } from './claudeHook.ts';
 export { CLAUDE_EVENTS, claudeEventSpec, defaultHookTimeoutSeconds, type ClaudeEventSpec, type BlockChannel, type AskChannel, type ContextChannel } from '../agents/claudeEvents.ts';
