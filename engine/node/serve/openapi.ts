@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of `hookwire serve` (GET /openapi.json). One place: the README links here and
 // test/engine/node/serve checks that every route the server answers is described.
 import { DECISIONS } from '../../model/decision.ts';
+import { AGENT_IDS } from '../../agents/types.ts';
 
 const error = { description: 'Refused; nothing changed', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 const gate = { '401': error, '403': error, '421': error };
@@ -43,6 +44,27 @@ export const OPENAPI = {
         ],
         requestBody: jsonBody('ClaudeHookInput'),
         responses: { '200': { description: 'The decision as Claude Code reads it (empty body: no objection). A body that is too large, not JSON or not a hook input Hookwire can map, a session id that is not a valid trace id, the live-session limit, a disk fault or an unreadable recording are answered here too, with the fail-closed answer and the reason: a non-2xx would be a non-blocking error to Claude Code' }, ...gate },
+      },
+    },
+    '/v1/agents': { get: { summary: 'Every coding agent Hookwire speaks to: id, the contract read (sources and versions), its events and the channel of each outcome (as `hookwire agents --json`)', responses: { '200': ok('AgentList'), ...refusals } } },
+    '/v1/agents/{agent}/hook': {
+      post: {
+        summary: "One coding agent's hook input in, that agent's own answer out (`hookwire hook --agent <id> --server` forwards here)",
+        description:
+          'The body is the hook input the agent gives its command hook on stdin. The answer is the command\'s `{exitCode, stdout, stderr}`, which the forwarding command prints and exits with, so the agent reads it as its own hook\'s answer. One pipeline and one session state per session id, whatever agent sends it. An input that is not JSON, lacks the event\'s fields or is another agent\'s, a session id that is not a valid trace id, the live-session limit, a disk fault, an unreadable recording or a deadline passed are answered here too, in the agent\'s block form (a 200: a non-2xx would be a failed hook, which most agents let through). `claude` is the route of `/v1/claude/hook`.',
+        parameters: [
+          { name: 'agent', in: 'path', required: true, schema: { enum: [...AGENT_IDS] } },
+          { name: 'answer', in: 'query', required: true, description: 'Agents other than Claude Code have command hooks only: `command` is required (else 400); `claude` also takes `http` (as /v1/claude/hook)', schema: { enum: ['command', 'http'] } },
+          { name: 'event', in: 'query', required: false, description: 'The native event name when the input does not carry one (GitHub Copilot\'s camelCase input)', schema: { type: 'string', maxLength: 100 } },
+          { name: 'x-hookwire-deadline', in: 'header', required: false, description: 'When the caller stops waiting (ms since the epoch, this host\'s clock): an event whose line would be written later is not recorded and gets the block form', schema: { type: 'string', pattern: '^[0-9]{1,16}$' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: "The agent's native hook input" } } } },
+        responses: {
+          '200': ok('CommandAnswer', "The agent's answer, or its block form with the reason"),
+          '400': { ...error, description: 'No `?answer=command`' },
+          '404': { ...error, description: 'No such agent (GET /v1/agents lists them)' },
+          ...gate,
+        },
       },
     },
     '/v1/traces': {
@@ -92,6 +114,8 @@ export const OPENAPI = {
     schemas: {
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
       ClaudeHookInput: { type: 'object', required: ['hook_event_name'], properties: { session_id: { type: 'string' }, hook_event_name: { type: 'string' }, tool_name: { type: 'string' }, tool_input: { type: 'object' }, tool_use_id: { type: 'string' } } },
+      AgentList: { type: 'object', required: ['agents'], properties: { agents: { type: 'array', items: { type: 'object', required: ['id', 'name', 'events'], properties: { id: { enum: [...AGENT_IDS] }, name: { type: 'string' }, confirmed: { type: 'boolean' }, sources: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, version: { type: 'string' } } } }, timeout_s: { type: 'number' }, on_failure: { type: 'string' }, unseen: { type: 'array', items: { type: 'string' } }, events: { type: 'array', items: { type: 'object' } } } } } } },
+      CommandAnswer: { type: 'object', required: ['exitCode', 'stdout', 'stderr'], properties: { exitCode: { type: 'integer', description: 'What the command exits with (2: the agent\'s blocking exit, where it has one)' }, stdout: { type: 'string' }, stderr: { type: 'string' } } },
       TraceId: { type: 'string', minLength: 1, maxLength: 256, not: { enum: ['.', '..'] }, pattern: '^[^\\u0000-\\u001f\\u007f]+$' },
       StartTrace: { type: 'object', properties: { trace_id: { $ref: '#/components/schemas/TraceId' }, agent_id: { type: 'string', maxLength: 1000 }, title: { type: 'string', maxLength: 1000 } } },
       Started: { type: 'object', required: ['trace_id', 'created'], properties: { trace_id: { type: 'string' }, created: { type: 'boolean' } } },

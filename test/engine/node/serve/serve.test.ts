@@ -6,6 +6,7 @@ import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
+import { AGENT_IDS } from '../../../../engine/agents/types.ts';
 import { budgetPipeline, call, claudeHook, preToolUse, serverPool, verdict, workDir } from './serveHelpers.ts';
 
 const { serve } = serverPool();
@@ -143,7 +144,12 @@ describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a re
     expect(pre.status).toBe(204);
     expect(verdict(await call(s, 'POST', '/v1/claude/hook', input, { origin: 'http://127.0.0.1:4173' }))).toBe('allow');
     const api = (await call(s, 'GET', '/openapi.json')).json();
-    for (const p of ['/health', '/metrics', '/v1/claude/hook', '/v1/traces', '/v1/traces/{trace_id}/events', '/v1/traces/{trace_id}/end', '/v1/stream', '/v1/pipeline']) expect(api.paths[p], p).toBeDefined();
+    for (const p of ['/health', '/metrics', '/v1/claude/hook', '/v1/agents', '/v1/agents/{agent}/hook', '/v1/traces', '/v1/traces/{trace_id}/events', '/v1/traces/{trace_id}/end', '/v1/stream', '/v1/pipeline']) expect(api.paths[p], p).toBeDefined();
+    // The agent routes name every agent the server answers for, and the list it answers fits the described schema.
+    expect(api.paths['/v1/agents/{agent}/hook'].post.parameters[0].schema.enum).toEqual([...AGENT_IDS]);
+    const agents = (await call(s, 'GET', '/v1/agents')).json().agents as { id: string; name: string; events: unknown[] }[];
+    expect(agents.map((a) => a.id)).toEqual([...AGENT_IDS]);
+    for (const a of agents) for (const k of api.components.schemas.AgentList.properties.agents.items.required) expect(a, `${a.id}.${k}`).toHaveProperty(k);
   });
 });
 
