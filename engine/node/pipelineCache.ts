@@ -5,11 +5,10 @@
 //
 // What a hit skips is exactly `parsePipeline` (structure, migration, ids, wires, patterns), and RE2's check of
 // the regexes that same compile accepted (their programs are built on first use, so re2js loads only when a
-// pattern needs it at all): everything else (conditions, code, lint) runs as always, in `compileParsed`. A hit needs the same bytes of the
-// pipeline AND the same build (the key hashes both), so a change to either validates again. The cache is the
+// pattern needs it at all): everything else (conditions, code, lint) runs as always, in `compileParsed`. A hit needs the same text of the
+// pipeline AND the same build (the entry holds both, compared whole), so a change to either validates again. The cache is the
 // user's own (the same trust as the pipeline file next to it); any failure to read or write it only means
 // validating as if there were none.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -42,9 +41,24 @@ export function pipelineCache(env: NodeJS.ProcessEnv = process.env, build: strin
   return { dir: join(base, 'pipelines'), build };
 }
 
-/** The entry's file for this text under this build. */
+/**
+ * The entry's file for this text under this build: named by a 64-bit hash of both, not SHA-256, because
+ * node:crypto cost a hook call more to load than the rest of its cache lookup (~6% of the call's CPU). The
+ * name only finds the entry: the entry holds the build and the whole text, and a hit needs both equal, so a
+ * collision (or a file put there under another name) is a miss, never another pipeline's document.
+ */
 function entryFile(text: string, cache: PipelineCache): string {
-  return join(cache.dir, `${createHash('sha256').update(cache.build).update('\0').update(text).digest('hex')}.json`);
+  const key = `${cache.build}\0${text}`;
+  return join(cache.dir, `${hash32(key, 0x811c9dc5).toString(16).padStart(8, '0')}${hash32(key, 0x01c9dc58).toString(16).padStart(8, '0')}.json`);
+}
+
+/** FNV-1a over UTF-16 code units from `seed`, with murmur3's finaliser: two seeds make a 64-bit file name. */
+function hash32(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** A structurally valid document remembered for exactly `text`, or null. */
@@ -64,8 +78,8 @@ export function cachedEntry(text: string, cache: PipelineCache | null): CacheEnt
   if (cache === null) return null;
   try {
     const entry: unknown = JSON.parse(readFileSync(entryFile(text, cache), 'utf8'));
-    // A torn or foreign file is no hit: validate as if it were absent.
-    if (!isJsonObject(entry) || !isJsonObject(entry.doc)) return null;
+    // A torn or foreign file, or another text or build under the same name, is no hit: validate as if it were absent.
+    if (!isJsonObject(entry) || !isJsonObject(entry.doc) || entry.build !== cache.build || entry.text !== text) return null;
     const regexes = Array.isArray(entry.regexes) && entry.regexes.every((r) => typeof r === 'string') ? (entry.regexes as string[]) : [];
     return { doc: entry.doc as unknown as Pipeline, regexes };
   } catch {
@@ -83,7 +97,7 @@ export function rememberParse(text: string, parsed: ParseResult, cache: Pipeline
     mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
     const file = entryFile(text, cache);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ doc: parsed.doc, regexes }), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ build: cache.build, text, doc: parsed.doc, regexes }), { mode: 0o600 });
     renameSync(tmp, file); // whole or absent: a reader never sees half an entry
     prune(cache.dir);
   } catch {

@@ -60,13 +60,36 @@ describe('pipeline cache', () => {
     expect(() => rememberParse(text, parsePipeline(JSON.parse(text)), readOnly)).not.toThrow();
   });
 
+  it('an entry found under a text\'s name but made for another text or build is no hit (names are a 64-bit hash, not SHA-256)', () => {
+    const cache = cacheOf('build-a');
+    const a = readFileSync(GUARD, 'utf8');
+    const b = `${a}\n`;
+    rememberParse(a, parsePipeline(JSON.parse(a)), cache);
+    const [fileA] = readdirSync(cache.dir);
+    rememberParse(b, parsePipeline(JSON.parse(b)), cache);
+    const fileB = readdirSync(cache.dir).find((f) => f !== fileA)!;
+    expect(fileA).toMatch(/^[0-9a-f]{16}\.json$/);
+    expect(cachedParse(b, cache)).not.toBeNull();
+    // As if the two names collided: b's name now holds a's entry.
+    writeFileSync(join(cache.dir, fileB), readFileSync(join(cache.dir, fileA!)));
+    expect(cachedParse(b, cache)).toBeNull();
+    expect(cachedParse(a, cache)).not.toBeNull();
+    // The same text remembered by another build under this build's name.
+    const other = { ...cache, build: 'build-b' };
+    rememberParse(a, parsePipeline(JSON.parse(a)), other);
+    const fileOther = readdirSync(cache.dir).find((f) => f !== fileA && f !== fileB)!;
+    writeFileSync(join(cache.dir, fileA!), readFileSync(join(cache.dir, fileOther)));
+    expect(cachedParse(a, cache)).toBeNull();
+    expect(cachedParse(a, other)).not.toBeNull();
+  });
+
   it('is off when HOOKWIRE_PIPELINE_CACHE=0 and when running from sources', () => {
     expect(pipelineCache({ HOOKWIRE_PIPELINE_CACHE: '0' }, 'b')).toBeNull();
     expect(pipelineCache({}, null)).toBeNull();
   });
 
   /** The modules an entry loads at start (static imports, transitively), bundled as the CLI's bundles are. */
-  async function staticGraph(entry: string): Promise<string[]> {
+  async function staticGraph(entry: string, externals?: Set<string>): Promise<string[]> {
     const r = await build({ entryPoints: [entry], absWorkingDir: join(ROOT, 'engine'), bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', splitting: true, outdir: join(tmpdir(), 'hookwire-graph'), external: ['quickjs-emscripten-core', '@jitl/*'], plugins: [lazyRe2Plugin] });
     const inputs = r.metafile.inputs;
     expect(inputs[entry]).toBeDefined(); // metafile paths are relative to absWorkingDir
@@ -74,6 +97,7 @@ describe('pipeline cache', () => {
     const queue = [entry];
     while (queue.length) {
       for (const i of inputs[queue.shift()!]!.imports) {
+        if (i.kind === 'import-statement' && i.external) externals?.add(i.path);
         if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) seen.add(i.path), queue.push(i.path);
       }
     }
@@ -87,8 +111,11 @@ describe('pipeline cache', () => {
     }
   });
 
-  it("the hook call's own entry loads neither commander nor re2js nor the CLI's table of commands", async () => {
-    const graph = await staticGraph('node/hookMain.ts');
+  it("the hook call's own entry loads neither commander nor re2js nor the CLI's table of commands, nor node:crypto", async () => {
+    const builtins = new Set<string>();
+    const graph = await staticGraph('node/hookMain.ts', builtins);
+    expect(builtins.has('node:fs')).toBe(true);
+    expect([...builtins].filter((b) => /^(node:)?crypto$/.test(b))).toEqual([]);
     expect(graph.filter((p) => /node_modules\/(commander|re2js)\/|node\/cli\.ts$/.test(p))).toEqual([]);
     expect(graph).toContain('node/lazyRe2.ts'); // re2js is there, as the module that requires it on first use
   });
