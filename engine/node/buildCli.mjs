@@ -48,7 +48,7 @@ export async function buildCli(entry, outdir, listInputs = false) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['quickjs-emscripten-core', '@jitl/*'],
+    external: ['quickjs-emscripten-core', '@jitl/*', 'sql.js'],
     // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
     banner: { js: "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
     // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline

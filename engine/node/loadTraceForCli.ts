@@ -6,6 +6,7 @@ import type { TraceProblem } from '../trace/traceProblem.ts';
 import type { Trace, TraceEvent } from '../trace/traceTypes.ts';
 import { CliError, fileErrorText, type Io } from './cliIo.ts';
 import { importTraceFile } from './readTraceFile.ts';
+import { splitSessionPath } from './sqliteSessions.ts';
 
 export interface LoadedTrace {
   trace: Trace;
@@ -37,7 +38,8 @@ export function isPartial(loaded: LoadedTrace): boolean {
 
 async function readForCli(path: string, io: Io, format: TraceFormat | undefined, onEvent: ((event: TraceEvent) => void) | undefined, ids?: IdIndexFactory): Promise<LoadedTrace> {
   try {
-    const s = await stat(path);
+    // `<database>#<session id>` names one session of an SQLite store [I22]: the database is the file.
+    const s = await stat(splitSessionPath(path).file);
     if (s.isDirectory()) throw new CliError(`cannot read trace ${path}: is a directory, not a file`);
   } catch (err) {
     if (err instanceof CliError) throw err;

@@ -9,6 +9,7 @@ import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
 import { assembleOpenCodeSession } from './openCodeStorage.ts';
+import { isSqliteFile, openSqliteStore, splitSessionPath, walBytes, type SqliteStore } from './sqliteSessions.ts';
 
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
@@ -69,6 +70,17 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
   if (options.onEvent) streamOptions.onEvent = options.onEvent;
   if (options.ids) streamOptions.ids = options.ids;
+  // One session of an SQLite store (goose's sessions.db, OpenCode's opencode.db): `<file>#<session id>` [I22].
+  const { file, session } = splitSessionPath(path);
+  if (isSqliteFile(file)) {
+    const store = await openSqliteStore(file);
+    if ('error' in store) return { format: null, trace: null, report: null, problems: [traceProblem('bad_source', 0, store.error, 'error', true)] };
+    try {
+      return importStoreSession(store, file, session, streamOptions);
+    } finally {
+      store.close();
+    }
+  }
   const s = createImportStream(streamOptions);
   // An OpenCode storage session file: its messages and parts live in sibling folders [I18].
   const assembled = assembleOpenCodeSession(path);
@@ -89,6 +101,32 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
     stream.destroy();
   }
   return s.end();
+}
+
+/**
+ * Imports one session of an open store: the one named, or the store's only one; a store of several sessions
+ * without a name is refused with their ids [I22]. A non-empty `-wal` file beside the database is a warning.
+ */
+export function importStoreSession(store: SqliteStore, file: string, session: string | null, options: ImportStreamOptions): ImportTraceOutcome {
+  const fail = (why: string): ImportTraceOutcome => ({ format: store.format, trace: null, report: null, problems: [traceProblem('bad_source', 0, why, 'error', true)] });
+  let id = session;
+  if (id === null) {
+    const all = store.sessions();
+    if (all.length !== 1) {
+      const listed = all.slice(0, 20).map((x) => `${x.id}${x.title ? ` (${x.title.slice(0, 60)})` : ''}`).join(', ');
+      return fail(all.length === 0 ? `${file} holds no session` : `${file} holds ${all.length} sessions: import one as ${file}#<session id> (\`hookwire sessions\` lists them): ${listed}${all.length > 20 ? ', …' : ''}`);
+    }
+    id = (all[0] as { id: string }).id;
+  }
+  const text = store.assemble(id);
+  if (text === null) return fail(`${file} has no session ${JSON.stringify(id)}`);
+  const base = (file.split(/[\\/]/).pop() ?? file).replace(/\.db$/, '');
+  const s = createImportStream({ ...options, fileName: `${base}#${id}`, format: options.format ?? store.format });
+  s.push(text);
+  const out = s.end();
+  const wal = walBytes(file);
+  if (wal > 0) out.problems = [...out.problems, traceProblem('bad_source', 0, `${file}-wal holds ${wal} bytes of changes not yet written into the database, which are not read: close the agent (it moves them into the database when it exits) and import again`, 'warning')];
+  return out;
 }
 
 function unreadable(path: string, err: unknown): TraceReadResult {

@@ -1,5 +1,5 @@
 // Where each agent keeps its session files by default, per OS (`hookwire sessions`, #29). Read-only.
-// HOME, XDG_CONFIG_HOME, APPDATA, CODEX_HOME, COPILOT_HOME and CLAUDE_CONFIG_DIR are honoured, so tests point it at a temp dir.
+// HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, APPDATA, CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GOOSE_PATH_ROOT are honoured, so tests point it at a temp dir.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,6 +13,8 @@ export interface SessionLocation {
   file: RegExp;
   /** Said in help and in the app: where the agent documents it. */
   source: string;
+  /** Other folders of the same agent (e.g. a database beside the older file storage). */
+  more?: { root: string; depth: number; file: RegExp }[];
 }
 
 export interface FoundSession {
@@ -31,6 +33,10 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code')
     : join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code');
   const storage = join(vscode, 'User', 'globalStorage');
+  const dataHome = env.XDG_DATA_HOME ?? join(home, '.local', 'share');
+  const gooseData = env.GOOSE_PATH_ROOT ? join(env.GOOSE_PATH_ROOT, 'data')
+    : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data')
+    : join(dataHome, 'goose');
   return [
     // Claude Code: ~/.claude/projects/<project>/<session>.jsonl (CLAUDE_CONFIG_DIR moves ~/.claude).
     { agent: 'claude-code', root: join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), 'projects'), depth: 1, file: /\.jsonl$/, source: 'Claude Code docs: ~/.claude/projects/<project>/<session-id>.jsonl' },
@@ -50,7 +56,17 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // OpenCode's JSON storage: $XDG_DATA_HOME/opencode/storage/session/<projectID>/<sessionID>.json (xdg-basedir,
     // ~/.local/share on every OS; anomalyco/opencode src/global and src/storage). Newer versions keep an SQLite
     // database there instead: export a session with `opencode export <id>`.
-    { agent: 'opencode', root: join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode', 'storage', 'session'), depth: 1, file: /\.json$/, source: 'anomalyco/opencode storage: ~/.local/share/opencode/storage/session/<project>/<session>.json' },
+    // Newer versions keep every session in $XDG_DATA_HOME/opencode/opencode.db (opencode-<channel>.db for other
+    // release channels; src/storage/db.ts), listed one line per session as <db>#<session id> [I22].
+    {
+      agent: 'opencode', root: join(dataHome, 'opencode', 'storage', 'session'), depth: 1, file: /\.json$/, source: 'anomalyco/opencode storage: ~/.local/share/opencode/storage/session/<project>/<session>.json, and opencode.db',
+      more: [{ root: join(dataHome, 'opencode'), depth: 0, file: /^opencode(-[\w.-]+)?\.db$/ }],
+    },
+    // goose: <data>/sessions/sessions.db (SQLite, current versions) and the older <data>/sessions/<name>.jsonl;
+    // <data> is etcetera's XDG data dir ~/.local/share/goose on Linux and macOS, %APPDATA%\Block\goose\data on
+    // Windows, and $GOOSE_PATH_ROOT/data when that is set (block/goose crates/goose/src/config/paths.rs,
+    // session/session_manager.rs ensure_session_dir, session/legacy.rs).
+    { agent: 'goose', root: join(gooseData, 'sessions'), depth: 0, file: /^(sessions\.db|[^\\/]+\.jsonl)$/, source: 'block/goose config/paths.rs: ~/.local/share/goose/sessions/sessions.db (older sessions: <name>.jsonl)' },
     // Per-project files, looked for in the current directory: aider appends every run to .aider.chat.history.md
     // (Aider-AI/aider io.py, --chat-history-file default); SpecStory saves chats to .specstory/history/*.md.
     { agent: 'aider', root: cwd, depth: 0, file: /^\.aider\.chat\.history\.md$/, source: 'aider docs (--chat-history-file): <project>/.aider.chat.history.md' },
@@ -63,13 +79,16 @@ export function findSessions(locations: readonly SessionLocation[], options: { a
   const found: FoundSession[] = [];
   for (const loc of locations) {
     if (options.agent && loc.agent !== options.agent) continue;
-    walk(loc.root, loc.depth, (path, name) => {
-      if (!loc.file.test(name)) return;
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (!st?.isFile()) return;
-      if (options.since && st.mtime < options.since) return;
-      found.push({ agent: loc.agent, path, size: st.size, modified: st.mtime.toISOString() });
-    });
+    for (const place of [loc, ...(loc.more ?? [])]) {
+      walk(place.root, place.depth, (path, name) => {
+        if (!place.file.test(name)) return;
+        const st = statSync(path, { throwIfNoEntry: false });
+        if (!st?.isFile()) return;
+        // A database holds many sessions, each with its own time: the command lists them and filters by that.
+        if (options.since && st.mtime < options.since && !/\.db$/.test(name)) return;
+        found.push({ agent: loc.agent, path, size: st.size, modified: st.mtime.toISOString() });
+      });
+    }
   }
   return found.sort((a, b) => (a.modified < b.modified ? 1 : a.modified > b.modified ? -1 : a.path < b.path ? -1 : 1));
 }

@@ -5,6 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError, fileErrorText } from './cliIo.ts';
+import { splitSessionPath } from './sqliteSessions.ts';
 
 const NOT_ENTERED: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
@@ -17,7 +18,7 @@ export async function walkFiles(paths: readonly string[], keep: (name: string) =
   for (const p of paths) {
     let s;
     try {
-      s = await stat(p);
+      s = await stat(splitSessionPath(p).file); // `<database>#<session id>`: one session of an SQLite store [I22]
     } catch (err) {
       throw new CliError(`cannot read ${p}: ${fileErrorText(err)}`);
     }

@@ -19,11 +19,12 @@ export type TraceFormat =
   | 'aider'
   | 'opencode'
   | 'qwen-code'
-  | 'cline-ui';
+  | 'cline-ui'
+  | 'goose';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code', 'cline-ui',
+  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code', 'cline-ui', 'goose',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -45,6 +46,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'qwen-code': 'Qwen Code chat recording (JSONL: Claude Code-like records with Gemini parts)',
   opencode: 'OpenCode session (opencode export, or storage/session/<project>/<id>.json)',
   aider: 'aider chat history (.aider.chat.history.md)',
+  goose: 'goose session (sessions/<name>.jsonl, goose session export, or a session of sessions.db)',
   specstory: 'SpecStory Markdown export (Cursor and other agents\' chats, .specstory/history/*.md)',
 };
 
@@ -80,6 +82,11 @@ const COPILOT_TYPE = /"type"\s*:\s*"((session|user|assistant|tool|subagent|hook|
 const QWEN_TYPE = /"type"\s*:\s*"(user|assistant|system|tool_result)"/;
 /** Gemini-style content in a record: `"message": {"role": "user" | "model", "parts": [` or a `tool_result` record. */
 const QWEN_MARK = /"message"\s*:\s*\{\s*"role"\s*:\s*"(user|model)"\s*,\s*"parts"\s*:\s*\[|"type"\s*:\s*"tool_result"/;
+/** goose: a message line `{"id"?, "role", "created": <seconds>, "content": [{"type": …}]}` (block/goose conversation/message.rs). */
+const GOOSE_MESSAGE = /^\{\s*(?:"id"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")\s*,\s*)?"role"\s*:\s*"(?:user|assistant)"\s*,\s*"created"\s*:\s*\d+\s*,\s*"content"\s*:\s*\[/;
+/** goose's session metadata (the legacy file's first line, a session export): working_dir with its own fields. */
+const GOOSE_SESSION = /"working_dir"\s*:/;
+const GOOSE_SESSION_FIELD = /"(description|message_count|accumulated_total_tokens|extension_data|schedule_id|user_set_name)"\s*:/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -108,6 +115,9 @@ function detectObject(s: string): TraceFormat | null {
   if (firstKey === 'resourceSpans' || (firstKey !== undefined && /^\{\s*"resourceSpans"\s*:/.test(s))) return 'otlp-json';
   // JSON Lines: the first line is a whole record; a pretty-printed document's first line is just "{".
   if (CODEX_TYPE.test(firstLine) && /"payload"\s*:/.test(firstLine)) return 'codex-rollout';
+  // goose: a legacy session file (metadata line, then messages), a message line, or a session export [I21].
+  if (GOOSE_MESSAGE.test(firstLine) || (GOOSE_SESSION.test(firstLine) && GOOSE_SESSION_FIELD.test(firstLine))) return 'goose';
+  if (firstLine.trim() === '{' && GOOSE_SESSION.test(s) && GOOSE_SESSION_FIELD.test(s)) return 'goose';
   // Gemini CLI: a metadata line (JSONL) or document (older .json) with sessionId and projectHash [I12].
   if (GEMINI_META.test(firstLine) && /"projectHash"\s*:/.test(firstLine)) return 'gemini-cli';
   if (firstLine.trim() === '{' && firstKey === 'sessionId' && /^\{\s*"sessionId"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"projectHash"\s*:/.test(s)) return 'gemini-cli';

@@ -15,6 +15,7 @@ import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
 import { QwenCodeImporter } from './importers/importQwenCode.ts';
+import { GooseImporter } from './importers/importGoose.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
@@ -191,6 +192,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'qwen-code' ? recordsBody(format, new QwenCodeImporter(importer, onEvent), maxLine, maxDoc, early, true)
+    : format === 'goose' ? recordsBody(format, new GooseImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'copilot-cli' ? recordsBody(format, new CopilotCliImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'aider' ? linesBody(format, new AiderImporter(importer, onEvent), maxLine, early)
     : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)

@@ -141,6 +141,20 @@ const OPENCODE: Record<string, ToolEntry> = {
   task: TASK,
 };
 
+// goose's developer extension (block/goose crates/goose-mcp/src/developer/: shell.rs `command`, text_editor.rs
+// `path` with `command` view/write/str_replace/insert/undo_edit, edit.rs write/edit `path`, tree.rs) and the
+// computer controller's web_scrape `url`; keyed by the tool's name after its extension (`developer__shell`).
+const GOOSE: Record<string, ToolEntry> = {
+  shell: SHELL('command'),
+  text_editor: EDIT('path'),
+  write: WRITE('path'),
+  edit: EDIT('path'),
+  read: READ('path'),
+  tree: SEARCH('path'),
+  analyze: SEARCH('path'),
+  web_scrape: FETCH('url'),
+};
+
 // aider has no tool calls of its own: the importer names its actions (aider-AI/aider aider/io.py, base_coder.py).
 const AIDER: Record<string, ToolEntry> = {
   run: SHELL('command'),
@@ -157,6 +171,7 @@ const TABLES: Record<string, Record<string, ToolEntry>> = {
   aider: AIDER,
   'copilot-cli': COPILOT,
   opencode: OPENCODE,
+  goose: GOOSE,
 };
 
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>)]+/;

@@ -41,7 +41,12 @@ export const SESSION_PLACES: readonly SessionPlace[] = [
     macos: `${CODE_STORAGE.macos}/rooveterinaryinc.roo-cline/tasks/<task-id>/api_conversation_history.json`,
     windows: `${CODE_STORAGE.windows}\\rooveterinaryinc.roo-cline\\tasks\\<task-id>\\api_conversation_history.json`,
   },
-  { agent: 'opencode', label: 'OpenCode', format: 'opencode', ...same('~/.local/share/opencode/storage/session/<project>/<session-id>.json'), note: 'or: opencode export <session-id> > session.json (newer versions keep a database there)' },
+  { agent: 'opencode', label: 'OpenCode', format: 'opencode', ...same('~/.local/share/opencode/storage/session/<project>/<session-id>.json'), note: 'newer versions: ~/.local/share/opencode/opencode.db, one session as opencode.db#<session-id> (hookwire sessions lists them); or opencode export <session-id> > session.json' },
+  {
+    agent: 'goose', label: 'goose', format: 'goose',
+    linux: '~/.local/share/goose/sessions/sessions.db', macos: '~/.local/share/goose/sessions/sessions.db', windows: '%APPDATA%\\Block\\goose\\data\\sessions\\sessions.db',
+    note: 'one session as sessions.db#<session-id> (hookwire sessions lists them); older sessions: <name>.jsonl beside it; GOOSE_PATH_ROOT moves it',
+  },
   { agent: 'cursor', label: 'Cursor (SpecStory)', format: 'specstory', ...same('<project>/.specstory/history/*.md'), note: 'saved by the SpecStory extension or CLI' },
   { agent: 'aider', label: 'aider', format: 'aider', ...same('<project>/.aider.chat.history.md') },
 ];

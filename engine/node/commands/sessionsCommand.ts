@@ -1,7 +1,8 @@
 // `hookwire sessions [--agent <id>] [--since <date>] [--json]`: the session files at each agent's default location (#29).
 import { CliError, EXIT, type Io } from '../cliIo.ts';
-import { importTraceFile } from '../readTraceFile.ts';
-import { findSessions, sessionLocations } from '../sessionLocations.ts';
+import { importStoreSession, importTraceFile } from '../readTraceFile.ts';
+import { findSessions, sessionLocations, type FoundSession } from '../sessionLocations.ts';
+import { isSqliteFile, openSqliteStore } from '../sqliteSessions.ts';
 
 export interface SessionsOptions {
   agent?: string;
@@ -26,10 +27,15 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
   const found = findSessions(locations, { ...(options.agent ? { agent: options.agent } : {}), ...(since ? { since } : {}) });
   const rows = [];
   for (const f of found) {
+    if (isSqliteFile(f.path)) {
+      rows.push(...(await storeRows(f, since)));
+      continue;
+    }
     let events = 0;
     const r = await importTraceFile(f.path, { onEvent: () => void events++ });
     rows.push({ ...f, events, format: r.format, problems: r.problems.filter((p) => p.severity === 'error').length });
   }
+  rows.sort((a, b) => (a.modified < b.modified ? 1 : a.modified > b.modified ? -1 : a.path < b.path ? -1 : 1));
   if (options.json) {
     for (const r of rows) io.out(`${JSON.stringify(r)}\n`);
     return EXIT.ok;
@@ -43,6 +49,29 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
     io.out(`${r.agent.padEnd(12)} ${r.modified.slice(0, 16).replace('T', ' ')}  ${formatSize(r.size).padStart(8)}  ${String(r.events).padStart(6)} events  ${r.path}${note}\n`);
   }
   return EXIT.ok;
+}
+
+/**
+ * One row per session of an SQLite store (`<db>#<session id>`, which import and backtest accept [I22]): its own
+ * last change, the size of the session as imported text, its events. A database that cannot be read is one row
+ * with no format, as an unimportable file is.
+ */
+async function storeRows(f: FoundSession, since: Date | undefined) {
+  const store = await openSqliteStore(f.path);
+  if ('error' in store) return [{ ...f, events: 0, format: null, problems: 1 }];
+  try {
+    const out = [];
+    for (const s of store.sessions()) {
+      if (since && s.updated !== '' && new Date(s.updated) < since) continue;
+      const text = store.assemble(s.id) ?? '';
+      let events = 0;
+      const r = importStoreSession(store, f.path, s.id, { onEvent: () => void events++ });
+      out.push({ agent: f.agent, path: `${f.path}#${s.id}`, size: text.length, modified: s.updated || f.modified, events, format: r.format, problems: r.problems.filter((p) => p.severity === 'error').length });
+    }
+    return out;
+  } finally {
+    store.close();
+  }
 }
 
 function formatSize(n: number): string {

@@ -14,6 +14,8 @@ const CASES: { file: string; label: RegExp; code: number }[] = [
   { file: 'aider.chat.history.md', label: /aider chat history/, code: 1 },
   { file: 'opencode-export.json', label: /OpenCode/, code: 0 },
   { file: 'qwen-code-session.jsonl', label: /Qwen Code/, code: 1 },
+  { file: 'goose-session.jsonl', label: /goose session/, code: 1 },
+  { file: 'goose-export.json', label: /goose session/, code: 0 },
 ];
 
 describe('hookwire import and replay of the new agents\' session files (real processes)', { timeout: 300_000 }, () => {

@@ -25,6 +25,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   'gemini-cli': 'Gemini CLI',
   cline: 'Cline / Roo Code',
   'copilot-cli': 'Copilot CLI',
+  goose: 'goose',
   specstory: 'SpecStory',
   aider: 'aider',
   opencode: 'OpenCode',

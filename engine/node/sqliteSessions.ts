@@ -1,0 +1,213 @@
+// SQLite session stores (#29, SPEC I22): goose's sessions.db and OpenCode's opencode.db hold many sessions in
+// one file. One session is addressed as `<file>#<session id>`; it is read read-only (the file's bytes, opened
+// in sql.js, SQLite compiled to WebAssembly, so no native module) and assembled into the JSON shape its
+// importer reads: goose's `goose session export` [I21], OpenCode's `opencode export` [I18].
+// Sources: block/goose crates/goose/src/session/session_manager.rs (tables sessions, messages(role,
+// content_json, created_timestamp, timestamp, tokens, metadata_json)); anomalyco/opencode
+// packages/opencode/src/session/session.sql.ts (tables session, message(data), part(data): each row's JSON
+// without its ids, which are columns) and src/storage/db.ts (`<data>/opencode.db`).
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import type { Database, SqlValue } from 'sql.js';
+import type { TraceFormat } from '../trace/detectTraceFormat.ts';
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+export type SqliteStoreKind = 'goose' | 'opencode';
+
+/** One session of a store, as `hookwire sessions` lists it. */
+export interface SqliteSession {
+  id: string;
+  title: string;
+  /** Last change, ISO (or '' when the row has none). */
+  updated: string;
+  messages: number;
+}
+
+export interface SqliteStore {
+  kind: SqliteStoreKind;
+  format: TraceFormat;
+  sessions(): SqliteSession[];
+  /** The session as its importer's JSON text, or null when the store has no session with that id. */
+  assemble(id: string): string | null;
+  close(): void;
+}
+
+/** True when the file starts with SQLite's header (a missing or short file is not one). */
+export function isSqliteFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(16);
+    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === SQLITE_MAGIC;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * `<file>#<id>` → the file and the session id. A path that names an existing file is the file (a `#` in a
+ * file name is kept), so only a path that does not exist is split at its last `#`.
+ */
+export function splitSessionPath(path: string): { file: string; session: string | null } {
+  if (statSync(path, { throwIfNoEntry: false })?.isFile()) return { file: path, session: null };
+  const at = path.lastIndexOf('#');
+  if (at <= 0 || at === path.length - 1) return { file: path, session: null };
+  return { file: path.slice(0, at), session: path.slice(at + 1) };
+}
+
+let sqlJs: Promise<{ Database: new (data?: Uint8Array) => Database }> | null = null;
+
+/** sql.js, loaded on first use: most commands never read a database. */
+function loadSqlJs(): Promise<{ Database: new (data?: Uint8Array) => Database }> {
+  sqlJs ??= import('sql.js').then((m) => ((m as unknown as { default?: typeof m.default }).default ?? (m as unknown as typeof m.default))());
+  return sqlJs;
+}
+
+/** Opens a session store; an error text when the file is not SQLite, cannot be read, or is a database of another kind. */
+export async function openSqliteStore(file: string): Promise<SqliteStore | { error: string }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    return { error: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
+  }
+  if (Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_MAGIC) return { error: `${file} is not an SQLite database` };
+  // A database in WAL mode says so in its header (read and write versions 2); the copy in memory is read as a
+  // rollback-journal database, since sql.js has no WAL of its own (the -wal file is reported apart).
+  if (bytes[18] === 2) bytes[18] = 1;
+  if (bytes[19] === 2) bytes[19] = 1;
+  let db: Database;
+  try {
+    db = new (await loadSqlJs()).Database(bytes);
+    rows(db, 'SELECT name FROM sqlite_master LIMIT 1');
+  } catch (err) {
+    return { error: `${file} cannot be opened as an SQLite database (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
+  const columns = (t: string) => new Set(rows(db, `PRAGMA table_info(${t})`).map((r) => String(r.name)));
+  if (tables.has('sessions') && tables.has('messages') && columns('messages').has('content_json')) return gooseStore(db);
+  if (tables.has('session') && tables.has('message') && tables.has('part') && columns('message').has('data')) return openCodeStore(db);
+  db.close();
+  return { error: `${file} is an SQLite database, but not a goose (sessions, messages) or OpenCode (session, message, part) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
+}
+
+/** The size of the `-wal` file beside a database (0 when there is none): changes not yet in the main file. */
+export function walBytes(file: string): number {
+  return statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+function gooseStore(db: Database): SqliteStore {
+  const counts = countBy(db, 'SELECT session_id AS k, COUNT(*) AS n FROM messages GROUP BY session_id');
+  return {
+    kind: 'goose',
+    format: 'goose',
+    sessions: () => rows(db, 'SELECT * FROM sessions').map((s) => ({
+      id: String(s.id),
+      title: text(s.name) || text(s.description),
+      updated: sqliteTime(s.updated_at) ?? '',
+      messages: counts.get(String(s.id)) ?? 0,
+    })),
+    assemble(id) {
+      const row = rows(db, 'SELECT * FROM sessions WHERE id = ?', [id])[0];
+      if (!row) return null;
+      const session: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) {
+        // JSON columns under the names the export gives them (session_manager.rs Session).
+        if (k === 'extension_data' || k.endsWith('_json')) session[k.replace(/_json$/, '')] = json(v);
+        else if (k === 'created_at' || k === 'updated_at') session[k] = sqliteTime(v) ?? v;
+        else session[k] = v instanceof Uint8Array ? null : v;
+      }
+      // goose reads them back ordered by their insertion time (get_conversation: ORDER BY timestamp); the row id breaks ties.
+      session.conversation = rows(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY timestamp, id', [id]).map((m, i) => {
+        const content = json(m.content_json);
+        if (content === undefined) return { unreadable: `messages row ${String(m.id ?? i + 1)}: content_json is not valid JSON` };
+        const out: Record<string, unknown> = { id: null, role: m.role, created: m.created_timestamp, content };
+        const meta = json(m.metadata_json);
+        if (meta !== undefined && meta !== null) out.metadata = meta;
+        if (typeof m.tokens === 'number') out.tokens = m.tokens;
+        return out;
+      });
+      session.message_count = (session.conversation as unknown[]).length;
+      return JSON.stringify(session);
+    },
+    close: () => db.close(),
+  };
+}
+
+function openCodeStore(db: Database): SqliteStore {
+  const counts = countBy(db, 'SELECT session_id AS k, COUNT(*) AS n FROM message GROUP BY session_id');
+  return {
+    kind: 'opencode',
+    format: 'opencode',
+    sessions: () => rows(db, 'SELECT * FROM session').map((s) => ({
+      id: String(s.id),
+      title: text(s.title),
+      updated: typeof s.time_updated === 'number' ? new Date(s.time_updated).toISOString() : '',
+      messages: counts.get(String(s.id)) ?? 0,
+    })),
+    assemble(id) {
+      const s = rows(db, 'SELECT * FROM session WHERE id = ?', [id])[0];
+      if (!s) return null;
+      // The session info as `opencode export` writes it (Session.Info: camelCase, times under `time`).
+      const info: Record<string, unknown> = { id: s.id, projectID: s.project_id, directory: s.directory, title: s.title, version: s.version, time: { created: s.time_created, updated: s.time_updated } };
+      if (typeof s.parent_id === 'string') info.parentID = s.parent_id;
+      if (typeof s.slug === 'string') info.slug = s.slug;
+      const messages = rows(db, 'SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id', [id]).map((m) => {
+        const data = json(m.data);
+        if (data === undefined || data === null || typeof data !== 'object') return { unreadable: `message ${String(m.id)}: its data is not a JSON object` };
+        const parts = rows(db, 'SELECT * FROM part WHERE message_id = ? ORDER BY id', [m.id as string]).map((p) => {
+          const pd = json(p.data);
+          if (pd === undefined || pd === null || typeof pd !== 'object') return { unreadable: `part ${String(p.id)}: its data is not a JSON object` };
+          return { ...(pd as object), id: p.id, sessionID: id, messageID: m.id };
+        });
+        return { info: { ...(data as object), id: m.id, sessionID: id }, parts };
+      });
+      const todos = rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todo'").length > 0
+        ? rows(db, 'SELECT content, status, priority FROM todo WHERE session_id = ? ORDER BY position', [id])
+        : [];
+      return JSON.stringify({ info, messages, todos });
+    },
+    close: () => db.close(),
+  };
+}
+
+function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
+  const st = db.prepare(sql);
+  try {
+    st.bind(params);
+    const out: Record<string, SqlValue>[] = [];
+    while (st.step()) out.push(st.getAsObject());
+    return out;
+  } finally {
+    st.free();
+  }
+}
+
+function countBy(db: Database, sql: string): Map<string, number> {
+  return new Map(rows(db, sql).map((r) => [String(r.k), Number(r.n)]));
+}
+
+/** A JSON text column parsed; undefined when it is not JSON; null for SQL NULL. */
+function json(v: SqlValue | undefined): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') return undefined;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+function text(v: SqlValue | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** SQLite's `CURRENT_TIMESTAMP` (`2026-03-01 10:00:00`, UTC) or RFC 3339 text → ISO; null when neither. */
+function sqliteTime(v: SqlValue | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  const s = /^\d{4}-\d\d-\d\d \d/.test(v) ? v.replace(' ', 'T') : v;
+  const ms = Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(s) ? s : `${s}Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
