@@ -2,7 +2,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import type { TraceEvent } from '../traceTypes.ts';
 import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
-import { TraceBuilder } from './traceBuilder.ts';
+import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** A tool call whose start was emitted, until its completion. */
@@ -67,10 +67,8 @@ const SKIPPED = new Set([
  *
  * Events written with `ephemeral: true` are not meant to be on disk; when found they are read the same way.
  */
-export class CopilotCliImporter {
-  private readonly b: TraceBuilder;
+export class CopilotCliImporter extends RecordImporter {
   private started = false;
-  private records = 0;
   private sessionId: string | null = null;
   private readonly meta: JsonObject = {};
   private held: HeldMessage | null = null;
@@ -82,19 +80,12 @@ export class CopilotCliImporter {
   private readonly subagents = new Map<string, string>();
   private status: string | null = null;
 
-  constructor(
-    private readonly options: ImporterOptions,
-    onEvent?: (event: TraceEvent) => void,
-  ) {
-    this.b = new TraceBuilder('copilot-cli', 'copilot', options.fallbackTraceId ?? 'copilot-cli', 'copilot-cli');
-    if (onEvent) this.b.streamTo(onEvent);
+  constructor(options: ImporterOptions, onEvent?: (event: TraceEvent) => void) {
+    super('copilot-cli', 'copilot', 'copilot-cli', options, onEvent);
   }
 
-  /** One parsed JSON Lines record. */
-  record(value: unknown, line: number): void {
-    this.records++;
+  protected object(value: JsonObject, line: number): void {
     const b = this.b;
-    if (!isJsonObject(value)) return b.dropRecord('(not an object)', line, 'not a JSON object');
     const type = value.type;
     if (typeof type !== 'string') return b.unknownRecord('(no type)', line, value);
     const data = isJsonObject(value.data) ? value.data : null;
@@ -150,9 +141,7 @@ export class CopilotCliImporter {
     const status = this.status === 'error' ? 'error' : this.status === 'interrupted' ? 'interrupted' : this.lastWasAnswer ? 'completed' : 'incomplete';
     b.emit('agent.end', 'end', b.latestTs, { status, session_id: this.sessionId ?? b.traceId });
     if (!this.sessionId) b.warn('no session.start event: the trace id was derived from the input');
-    const source: JsonObject = { kind: 'copilot-cli', ...this.meta };
-    if (this.options.fileName) source.file_name = this.options.fileName;
-    return b.finish(source as JsonObject & { kind: string }, this.records);
+    return b.finish(this.source('copilot-cli', this.meta), this.records);
   }
 
   private lastWasAnswer = false;

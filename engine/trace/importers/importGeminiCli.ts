@@ -2,7 +2,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import type { TraceEvent } from '../traceTypes.ts';
 import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
-import { TraceBuilder } from './traceBuilder.ts';
+import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** A tool call whose start was emitted. */
@@ -48,8 +48,7 @@ const EXIT_CODE = /^Exit Code: (-?\d+)\s*$/m;
  * A tool call with an `agentId` (a subagent's) gets agent_id `gemini-cli:<agentId>`; a subagent's own file
  * (`kind: "subagent"`) gets `gemini-cli:subagent`.
  */
-export class GeminiCliImporter {
-  private readonly b: TraceBuilder;
+export class GeminiCliImporter extends RecordImporter {
   private started = false;
   private held: Held | null = null;
   private final: { id: string; text: string; ts: string | null } | null = null;
@@ -57,21 +56,13 @@ export class GeminiCliImporter {
   private sessionId: string | null = null;
   private readonly meta: JsonObject = {};
   private agentId = 'gemini-cli';
-  private records = 0;
 
-  constructor(
-    private readonly options: ImporterOptions,
-    onEvent?: (event: TraceEvent) => void,
-  ) {
-    this.b = new TraceBuilder('gemini-cli', 'gemini', options.fallbackTraceId ?? 'gemini-cli', 'gemini-cli');
-    if (onEvent) this.b.streamTo(onEvent);
+  constructor(options: ImporterOptions, onEvent?: (event: TraceEvent) => void) {
+    super('gemini-cli', 'gemini', 'gemini-cli', options, onEvent);
   }
 
-  /** One parsed JSON Lines record (or the whole legacy document, line 1). */
-  record(value: unknown, line: number): void {
-    this.records++;
+  protected object(value: JsonObject, line: number): void {
     const b = this.b;
-    if (!isJsonObject(value)) return b.dropRecord('(not an object)', line, 'not a JSON object');
     if (typeof value.$rewindTo === 'string') {
       this.flush();
       return b.annotate('rewind', { to: value.$rewindTo, line });
@@ -101,9 +92,7 @@ export class GeminiCliImporter {
     const status = this.lastWasAnswer ? 'completed' : 'incomplete';
     b.emit('agent.end', 'end', b.latestTs, { status, session_id: this.sessionId ?? b.traceId });
     if (!this.sessionId) b.warn('no metadata record with a sessionId: the trace id was derived from the input');
-    const source: JsonObject = { kind: 'gemini-cli', ...this.meta };
-    if (this.options.fileName) source.file_name = this.options.fileName;
-    return b.finish(source as JsonObject & { kind: string }, this.records);
+    return b.finish(this.source('gemini-cli', this.meta), this.records);
   }
 
   private lastWasAnswer = false;

@@ -2,7 +2,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import type { TraceEvent } from '../traceTypes.ts';
 import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
-import { TraceBuilder } from './traceBuilder.ts';
+import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** Shell output of a failed command, as in Gemini CLI, which Qwen Code forked: `Exit Code: N`. */
@@ -28,27 +28,19 @@ const EXIT_CODE = /^Exit Code: (-?\d+)\s*$/m;
  *
  * Records of a subagent (`agentId`, `isSidechain`) get agent_id `qwen-code:<agentId>`.
  */
-export class QwenCodeImporter {
-  private readonly b: TraceBuilder;
+export class QwenCodeImporter extends RecordImporter {
   private started = false;
-  private records = 0;
   private sessionId: string | null = null;
   private readonly open = new Map<string, { name: string; input: JsonObject; portable: PortableFields; agentId: string | undefined }>();
   private final: { id: string; text: string; ts: string | null } | null = null;
   private lastWasAnswer = false;
 
-  constructor(
-    private readonly options: ImporterOptions,
-    onEvent?: (event: TraceEvent) => void,
-  ) {
-    this.b = new TraceBuilder('qwen-code', 'qwen', options.fallbackTraceId ?? 'qwen-code', 'qwen-code');
-    if (onEvent) this.b.streamTo(onEvent);
+  constructor(options: ImporterOptions, onEvent?: (event: TraceEvent) => void) {
+    super('qwen-code', 'qwen', 'qwen-code', options, onEvent);
   }
 
-  record(value: unknown, line: number): void {
-    this.records++;
+  protected object(value: JsonObject, line: number): void {
     const b = this.b;
-    if (!isJsonObject(value)) return b.dropRecord('(not an object)', line, 'not a JSON object');
     const ts = toIsoTs(value.timestamp)?.iso ?? null;
     if (!this.started) this.start(value, ts);
     const id = typeof value.uuid === 'string' && value.uuid !== '' ? value.uuid : `l${line}`;
@@ -70,10 +62,7 @@ export class QwenCodeImporter {
     if (!this.started) this.start({}, null);
     for (const [useId, s] of this.open) b.warn(`tool call ${useId} (${s.name}) has no tool_result in the recording`);
     b.emit('agent.end', 'end', b.latestTs, { status: this.lastWasAnswer ? 'completed' : 'incomplete', session_id: this.sessionId ?? b.traceId });
-    const source: JsonObject = { kind: 'qwen-code' };
-    if (this.sessionId) source.session_id = this.sessionId;
-    if (this.options.fileName) source.file_name = this.options.fileName;
-    return b.finish(source as JsonObject & { kind: string }, this.records);
+    return b.finish(this.source('qwen-code', this.sessionId ? { session_id: this.sessionId } : {}), this.records);
   }
 
   private start(r: JsonObject, ts: string | null): void {
