@@ -4,7 +4,6 @@
 // (backtestCoverage.ts). Results are plain data that merge, so files can be replayed in parallel.
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { Decision } from '../model/decision.ts';
-import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
 import type { ReplayStep } from './types.ts';
 import { createCoverageProbe, type FileCoverage } from './backtestCoverage.ts';
@@ -72,8 +71,6 @@ export interface FileBacktestOptions {
   keepPerCategory?: number;
   /** Sees each difference as it is found (a CLI streams them instead of keeping them). */
   onDifference?: (d: BacktestDifference) => void;
-  /** Where the two replays keep the results of repeated ids [R5] (default Maps). */
-  ids?: IdIndexFactory;
 }
 
 export interface FileBacktest {
@@ -162,7 +159,6 @@ export function createFileBacktest(before: CompiledPipeline, after: CompiledPipe
       probe.observe(y);
       checkLabel(x, y);
     },
-    ...(options.ids ? { ids: options.ids } : {}),
   });
   const max = options.maxDifferences ?? Infinity;
   const perCategory = options.keepPerCategory ?? Infinity;

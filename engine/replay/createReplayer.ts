@@ -4,6 +4,7 @@ import { coverageOf, type TraceCoverage } from './coverageOf.ts';
 import { createActivityBuilder, type ReplayActivity } from './replayActivity.ts';
 import { toEventSource } from './replaySteps.ts';
 import { createTimelineBuilder } from './replayTimeline.ts';
+import { createRepeatWindow } from './repeatWindow.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import { needsActivity, stepPredicate } from './stepQuery.ts';
 import { OUTCOMES, STEP_FLAG, type EventSource, type ReplayCarry, type ReplayOptions, type ReplayStep, type ReplayTimeline, type StepQuery } from './types.ts';
@@ -87,7 +88,8 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
   const tl = createTimelineBuilder(compiled, count);
   const t = tl.timeline;
   const checkpoints: ReplayCarry[] = [];
-  const seen = new Map<string, number>();
+  // [E5][R5] the steps a repeated id is answered from: the latest REPEAT_WINDOW dispatches.
+  const seen = createRepeatWindow<number>();
   let frontier = 0;
   let frontierCarry = ctx.initialCarry;
   const act = createActivityBuilder(compiled, count);
@@ -122,7 +124,7 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     // [R5] only a dispatched event answers for its id later (the session records nothing else).
     if (first !== undefined) t.duplicate_of[frontier] = first;
     const out = stepEvent(ctx, frontierCarry, e, frontier, first === undefined ? null : earlierLite(frontier), explain);
-    if (first === undefined && !out.step.not_reached) seen.set(e.event_id, frontier);
+    if (first === undefined && !out.step.not_reached) seen.add(e.event_id, frontier);
     tl.record(out.step, out.carry);
     frontierCarry = out.carry;
     frontier++;

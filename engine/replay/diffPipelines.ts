@@ -2,7 +2,6 @@ import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { Decision } from '../model/decision.ts';
 import { jsonEqual, type JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
-import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createReplayRun, toEventSource } from './replaySteps.ts';
 import { OUTCOMES, type EventSource, type ReplayOptions, type ReplayStep, type StepOutcome } from './types.ts';
@@ -71,8 +70,6 @@ export interface PipelineDiff {
 export interface DiffOptions extends ReplayOptions {
   /** List at most this many differing events (default: all). */
   maxChanged?: number;
-  /** Where each of the two replays keeps the earlier results of repeated ids [R5] (default a Map each). */
-  ids?: IdIndexFactory;
   /** Sees both steps of every event, differing or not (a backtest reads coverage from the second). */
   observe?: (before: ReplayStep, after: ReplayStep) => void;
 }
@@ -88,9 +85,9 @@ export interface TraceDiff {
  * `createTraceDiff(pinned, current).push(event)` returns the event's difference, or null.
  */
 export function createTraceDiff(before: CompiledPipeline, after: CompiledPipeline, options: DiffOptions = {}): TraceDiff {
-  const { ids, observe, maxChanged, ...replay } = options;
-  const a = createReplayRun(before, { ...replay, explain: false, ...(ids ? { repeats: ids() } : {}) });
-  const b = createReplayRun(after, { ...replay, explain: false, ...(ids ? { repeats: ids() } : {}) });
+  const { observe, maxChanged, ...replay } = options;
+  const a = createReplayRun(before, { ...replay, explain: false });
+  const b = createReplayRun(after, { ...replay, explain: false });
   const max = maxChanged ?? Infinity;
   const changed: EventDiff[] = [];
   const transitions = new Map<string, number>();

@@ -2,6 +2,7 @@
 export { OUTCOMES, STEP_FLAG, NO_RECORD } from './types.ts';
 export type { StepOutcome, EventSource, AsyncEventSource, ReplayOptions, RunEnd, ReplayCarry, ReplayStep, ReplayTimeline, StepQuery, StepNote } from './types.ts';
 export { createReplayContext, stepEvent, actionRan, type ReplayContext, type EarlierResult } from './stepEvent.ts';
+export { REPEAT_WINDOW, createRepeatWindow, type RepeatWindow } from './repeatWindow.ts';
 export { createReplayRun, replaySteps, replayTrace, toEventSource, type ReplayRun, type StraightReplayOptions } from './replaySteps.ts';
 export { createReplayer, DEFAULT_CHECKPOINT_EVERY, type Replayer, type ReplayerOptions, type FindOptions } from './createReplayer.ts';
 export { createAsyncReplayer, type AsyncReplayer, type AsyncReplayerOptions, type ProgressOptions } from './createAsyncReplayer.ts';

@@ -1,17 +1,12 @@
-import { mapIdIndex, type IdIndex } from '../model/idIndex.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
+import { createRepeatWindow } from './repeatWindow.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';
 
 /** Options of a straight replay: `explain` (default true) adds each event's Explanation [R8]. */
 export interface StraightReplayOptions extends ReplayOptions {
   explain?: boolean;
-  /**
-   * Where the earlier results of dispatched ids are kept for repeats [R5] (default a Map). The CLI gives a
-   * spilled index (engine/node/spillFile.ts), so a streamed replay's memory does not grow with the trace.
-   */
-  repeats?: IdIndex<EarlierResult>;
 }
 
 /** A replay fed one event at a time, in trace order: for streams and async sources (IndexedDB chunks). */
@@ -39,8 +34,9 @@ export interface ReplayRun {
 export function createReplayRun(compiled: CompiledPipeline, options: StraightReplayOptions = {}): ReplayRun {
   let ctx = createReplayContext(compiled, options);
   const explain = options.explain ?? true;
-  // Only the fields a duplicate repeats are kept, not whole steps (explanations would not fit a long trace).
-  const seen = options.repeats ?? mapIdIndex<EarlierResult>();
+  // Only the fields a duplicate repeats are kept, not whole steps, and only for the latest dispatches [E5][R5]:
+  // a streamed replay's memory does not grow with the trace.
+  const seen = createRepeatWindow<EarlierResult>();
   let carry = ctx.initialCarry;
   let count = 0;
   const preview = (event: TraceEvent) => {
@@ -53,7 +49,7 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
       commit() {
         if (count !== at) throw new Error('ReplayRun: a preview was committed after another event was taken');
         if (!s.duplicate && !s.not_reached) {
-          seen.set(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
+          seen.add(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
         }
         carry = out.carry;
         count++;

@@ -5,6 +5,7 @@ import type { DispatchEnv } from '../dispatch/dispatch.ts';
 import { auditRecord, rawLogRecord, type AuditRecord, type RawLogRecord } from '../dispatch/records.ts';
 import type { DispatchResult, DispatchState, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
+import { createRepeatWindow } from './repeatWindow.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 
 /** A result as a trace sees it: the dispatch result plus what the trace added [E5][D4]. */
@@ -34,8 +35,8 @@ export interface Session {
 /**
  * The stateful runner of one live trace: a loop over replay's pure `stepEvent`, so a session and a replay
  * of its recording apply one implementation of the trace rules — repeated event ids [E5][R5], nothing
- * dispatched after TERMINATE [D4][R4] — while the session carries the state, keeps earlier results by event
- * id, and hands raw-log and audit records to sinks [E6].
+ * dispatched after TERMINATE [D4][R4] — while the session carries the state, keeps the results of its latest
+ * dispatches by event id (the repeat window), and hands raw-log and audit records to sinks [E6].
  */
 export function createSession(compiled: CompiledPipeline, env: DispatchEnv, options: { state?: DispatchState; sinks?: SessionSinks } = {}): Session {
   const ctx = createReplayContext(compiled, {
@@ -45,7 +46,8 @@ export function createSession(compiled: CompiledPipeline, env: DispatchEnv, opti
   });
   let carry = ctx.initialCarry;
   let index = 0;
-  const seen = new Map<string, EarlierResult>();
+  // [E5] the results a repeated id is answered from: the latest REPEAT_WINDOW dispatches, so memory is flat.
+  const seen = createRepeatWindow<EarlierResult>();
   let terminated: SessionResult | null = null;
   const sinks = options.sinks ?? {};
 
@@ -75,7 +77,7 @@ export function createSession(compiled: CompiledPipeline, env: DispatchEnv, opti
       after_terminate: step.not_reached,
     };
     if (!step.duplicate && !step.not_reached) {
-      seen.set(event.event_id, { index, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, mode: step.mode, approval: null, context: step.context });
+      seen.add(event.event_id, { index, decision: step.decision, reason: step.reason, decided_by: step.decided_by, payload: step.payload_after, mode: step.mode, approval: null, context: step.context });
       if (step.decision === 'terminate') terminated = result;
     }
     // [E6][P8] every decision of a sync event is audited, the TERMINATE answers after the run ended included

@@ -1,5 +1,6 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
+import { createRepeatWindow } from '../replay/repeatWindow.ts';
 import { createSession, type SessionResult } from '../replay/session.ts';
 import { wallClockStopped } from '../dispatch/records.ts';
 import type { HookEvent } from '../model/event.ts';
@@ -84,7 +85,8 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   const flushSlots = () => {
     while (slots.length > 0 && slots[0]!.line !== null) recordQueue?.push(chain.next(slots.shift()!.line!));
   };
-  const approvals = new Map<string, Approval | Promise<Approval>>();
+  // [E5][P7] the answers a repeated id reuses, for the asks among the latest dispatches (the session's window).
+  const approvals = createRepeatWindow<{ answer: Approval | Promise<Approval> }>();
   const pending = new Set<Promise<unknown>>();
 
   const run = (event: HookEvent): Dispatched => {
@@ -130,17 +132,18 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
     trace_id: d.r.trace_id, event_id: d.r.event_id, event_type: d.event.type, payload: d.r.payload, reason: d.r.reason, decided_by: d.r.decided_by, context: [...d.r.context],
   });
 
-  /** Starts the answer of an ASK, or reuses the answer of the first event with this id [E5]. */
+  /** Starts the answer of an ASK, or reuses the answer of the event this one repeats [E5]. */
   const answerOf = (d: Dispatched, approver: Approver | undefined): Approval | Promise<Approval> => {
-    const earlier = approvals.get(d.event.event_id);
-    if (earlier) return earlier;
+    const earlier = d.r.duplicate ? approvals.get(d.event.event_id) : undefined;
+    if (earlier) return earlier.answer;
     const a = ask(approver, request(d), o.approvalTimeoutMs, o.timers, o.clock);
-    approvals.set(d.event.event_id, a);
+    const kept = { answer: a };
+    approvals.add(d.event.event_id, kept);
     if (a instanceof Promise) {
       pending.add(a);
       void a.then((settled) => {
         pending.delete(a);
-        approvals.set(d.event.event_id, settled);
+        kept.answer = settled;
       });
     }
     return a;

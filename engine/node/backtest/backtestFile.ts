@@ -14,6 +14,7 @@ export type FileOutcome =
   | { kind: 'skipped'; file: string; reason: string };
 
 export interface BacktestFileOptions {
+  /** Where the trace reader keeps the ids it has seen [T6] (the CLI spills them to a file). */
   ids?: IdIndexFactory;
   /** Called after each chunk read with the events replayed so far (progress). */
   onProgress?: (events: number) => void;
@@ -27,7 +28,6 @@ export interface BacktestFileOptions {
 export async function backtestFile(before: CompiledPipeline, after: CompiledPipeline, file: string, options: BacktestFileOptions = {}): Promise<FileOutcome> {
   const writer = options.spill ? createDifferenceWriter(options.spill.folder, options.spill.tag) : null;
   const f = createFileBacktest(before, after, {
-    ...(options.ids ? { ids: options.ids } : {}),
     ...(options.keepPerCategory !== undefined ? { keepPerCategory: options.keepPerCategory } : {}),
     ...(writer ? { onDifference: writer.write } : {}),
   });

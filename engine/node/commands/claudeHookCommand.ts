@@ -3,7 +3,8 @@
 // agent's contract and mapping; Claude Code's is engine/runtime/claudeHook.ts). Anything that stops it from
 // deciding fails closed in the agent's own block form (Claude Code, Codex, Gemini, Windsurf: exit 2 with the
 // reason on stderr; Copilot: a JSON deny on stdout; Cursor: both).
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
@@ -22,6 +23,7 @@ import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts
 const recordingFile = () => import('../serve/recordingFile.ts');
 const recordingLock = () => import('../serve/recordingLock.ts');
 import type { RecordingContents } from '../serve/recordingFile.ts';
+import type { Fence } from '../serve/recordingLock.ts';
 import { createChainWriter, describeChain } from '../../trace/hashChain.ts';
 import { chainTailOfFile } from '../chainedFile.ts';
 
@@ -185,8 +187,8 @@ async function decide(adapter: AgentAdapter, pipelinePath: string, options: Clau
   }
   try {
     // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
-    const work = () => decideAndRecord(adapter, loaded, input, options, now, signal, bind);
-    if (!options.record) return await work();
+    const work = (fence: Fence | null) => decideAndRecord(adapter, loaded, input, options, now, signal, bind, fence);
+    if (!options.record) return await work(null);
     const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
     return await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal);
   } finally {
@@ -194,7 +196,7 @@ async function decide(adapter: AgentAdapter, pipelinePath: string, options: Clau
   }
 }
 
-async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
+async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, input: unknown, options: ClaudeHookOptions, now: () => number, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void, fence: Fence | null): Promise<ClaudeHookAnswer> {
   const failClosed = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   const prior = options.record ? await readRecording(options.record) : null;
   // [K4] a recording whose hash chain is broken was changed after it was written (a removed TERMINATE or budget
@@ -236,7 +238,9 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
     (await recordingFile()).checkLineLength(out.lines.at(-1)!);
     // The deadline answered while this was read and decided: the call is over, nothing is recorded.
     signal.throwIfAborted();
-    await appendRecording(options.record, out.text);
+    // [P13] fenced: a call whose lock was taken over while it was starved writes nothing (two writers would tear the file).
+    fence?.();
+    appendRecording(options.record, out.text);
     bind(reply.answer);
   }
   if (options.audit && audit.length > 0) await appendAudit(options.audit, audit, signal, options.lockTimeoutMs);
@@ -250,9 +254,11 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
 async function appendAudit(path: string, records: (AuditRecord | JsonObject)[], signal: AbortSignal, lockTimeoutMs?: number): Promise<void> {
   const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
   const { RecordingError } = await recordingFile();
-  await withRecordingLock(path, lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, async () => {
+  await withRecordingLock(path, lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, async (fence) => {
     const chain = createChainWriter(await chainTailOfFile(path));
-    await appendFile(path, chain.prepare(...records.map((a) => `${JSON.stringify(a)}\n`)).text);
+    const text = chain.prepare(...records.map((a) => `${JSON.stringify(a)}\n`)).text;
+    fence();
+    appendFileSync(path, text);
   }, signal).catch((err) => {
     throw new CliError(`cannot append to audit file ${path}: ${err instanceof RecordingError ? err.message : fileErrorText(err)}`);
   });
@@ -277,10 +283,13 @@ async function readRecording(path: string): Promise<RecordingContents | null> {
   }
 }
 
-/** Appends whole lines with one write (the caller holds the lock, so no other call writes in between). */
-async function appendRecording(path: string, text: string): Promise<void> {
+/**
+ * Appends whole lines with one write (the caller holds the lock, so no other call writes in between).
+ * Synchronous, so nothing runs between the lock's fence and the write.
+ */
+function appendRecording(path: string, text: string): void {
   try {
-    await appendFile(path, text, { mode: 0o600 });
+    appendFileSync(path, text, { mode: 0o600 });
   } catch (err) {
     throw new CliError(`cannot append to the recording ${path}: ${fileErrorText(err)}`);
   }

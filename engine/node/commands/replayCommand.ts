@@ -51,8 +51,8 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
   const loaded = await compilePipelineFile(pipelinePath);
   // One write per 64 Ki characters, not one per event line.
   const io = bufferedIo(unbuffered);
-  // The repeated-id indexes of the reader [T6] and of replay [R5] keep their records in a temporary file:
-  // with a Map of ids and final payloads, 1M events peaked at 559 MB.
+  // The reader's index of every id [T6] keeps its records in a temporary file (with a Map of ids and final
+  // payloads, 1M events peaked at 559 MB); replay keeps only its repeat window [E5][R5].
   const spill = openSpill();
   try {
     const rows: string[][] = [];
@@ -64,7 +64,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     let recordedCount = 0;
     let mismatches = 0;
     const reported: string[] = [];
-    const run = createReplayRun(loaded.compiled, { explain: false, repeats: spill.index() });
+    const run = createReplayRun(loaded.compiled, { explain: false });
     // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace
     // nor its steps, so memory stays flat in the trace length.
     const read = await streamTraceForCli(tracePath, io, options.from, (event) => {
