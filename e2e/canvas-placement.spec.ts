@@ -89,3 +89,45 @@ test('nodes added by click or by keyboard land on free space, never on a wire or
   await waitSaved(page);
   await shot(page, 'placement-click');
 });
+
+test('nodes added with Enter land in flow order: an event, then a matcher right of it and level with it, then a handler right of that', async ({ page }) => {
+  await openApp(page);
+  await newEmptyPipeline(page);
+  const add = async (item: string): Promise<{ id: string; x: number; y: number; width: number; height: number }> => {
+    const before = new Set((await flowBoxes(page)).map((b) => b.id));
+    await page.getByTestId(`palette-${item}`).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-testid="canvas"] .react-flow__node')).toHaveCount(before.size + 1);
+    await page.waitForTimeout(150); // measured
+    return (await flowBoxes(page)).find((b) => !before.has(b.id))!;
+  };
+  // Each added node is selected, and the next one added aims level with it, one column on.
+  const ev = await add('event:tool.before_call');
+  const m = await add('matcher');
+  const h = await add('handler:block');
+  expect(m.x, 'the matcher is right of its event').toBeGreaterThan(ev.x + ev.width);
+  expect(h.x, 'the handler is right of the matcher').toBeGreaterThan(m.x + m.width);
+  expect(Math.abs(m.y - ev.y), 'the matcher is level with the event').toBeLessThan(2);
+  expect(Math.abs(h.y - m.y), 'the handler is level with the matcher').toBeLessThan(2);
+  // A second event goes to the events' column (not right of the handler), free of the first.
+  const ev2 = await add('event:tool.after_call');
+  expect(ev2.x).toBe(ev.x);
+  expect(Math.abs(ev2.y - ev.y)).toBeGreaterThanOrEqual(ev.height);
+  // A second matcher with that event selected: in the matchers' column, free of the first.
+  const m2 = await add('matcher');
+  expect(m2.x).toBe(m.x);
+  expect(m2.y).not.toBe(m.y);
+
+  // On the demo too: a matcher added with an event selected lands in the matchers' column, right of every event.
+  await page.getByTestId('tab-library').click();
+  await page.locator('[data-testid="library-item"]').filter({ hasText: 'Demo' }).first().locator('.lib-open, .title').first().click();
+  await expect(node(page, 'ev-tool-before')).toBeVisible();
+  await page.getByTestId('fit-view').click();
+  await node(page, 'ev-tool-before').click();
+  await page.getByTestId('tab-palette').click();
+  const boxes = await flowBoxes(page);
+  const eventsRight = Math.max(...boxes.filter((b) => b.id.startsWith('ev-')).map((b) => b.x + b.width));
+  const added = await add('matcher');
+  expect(added.x).toBeGreaterThan(eventsRight);
+  await shot(page, 'placement-flow-order');
+});

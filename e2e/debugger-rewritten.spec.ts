@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import type { Pipeline } from '../engine/app.ts';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
-import { importPipelineAndDebug, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
+import { importPipelineAndDebug, openDebugger, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
 import { shot } from './editorHelpers.ts';
 
 /**
@@ -31,4 +31,44 @@ test('"rewritten" on a timeline row means the payload changed: a redact that mat
     await expect(page.getByTestId('payload-unchanged')).toHaveCount(0);
   }
   await shot(page, 'debugger-rewritten-flags');
+});
+
+/**
+ * The timeline's one-line summary of a rewritten step is what the pipeline made of the payload: a secret the
+ * pipeline redacts is not shown in the clear on the timeline (issue #34, "the timeline summary shows the raw
+ * recorded secret"). The recorded payload is one deliberate press away, and hidden again the same way.
+ */
+test('a redacted secret stays redacted on the timeline; "recorded" reveals the recorded payload on purpose', async ({ page }) => {
+  await openDebugger(page);
+  await expect(page.getByTestId('timeline-row').nth(8)).toHaveAttribute('data-outcome', /.+/, { timeout: 30_000 });
+  // Steps 9 (a tool result) and 11 (a model response) carry an sk- key the demo's "Redact secrets" rewrites.
+  for (const i of [8, 10]) {
+    const row = timelineRow(page, i);
+    await expect(row.locator('.flag.rewrite')).toBeVisible();
+    await expect(row.getByTestId('row-summary')).toHaveAttribute('data-shows', 'rewritten');
+    await expect(row.getByTestId('row-summary')).toContainText('[REDACTED]');
+    await expect(row.getByTestId('row-summary')).not.toContainText('sk-proj');
+    expect(await row.getByTestId('row-summary').getAttribute('title')).not.toContain('sk-proj');
+  }
+  // No row anywhere shows the key while nothing is revealed.
+  await expect(page.getByTestId('timeline').getByText(/sk-proj/)).toHaveCount(0);
+
+  // The reveal, by keyboard: on the row's button, Enter shows the recorded payload; the step stays.
+  const row9 = timelineRow(page, 8);
+  const at = await page.getByTestId('position').getAttribute('data-position');
+  await row9.getByTestId('row-reveal').focus();
+  await expect(row9.getByTestId('row-reveal')).toHaveAccessibleName('Show the recorded payload of step 9');
+  await page.keyboard.press('Enter');
+  await expect(row9.getByTestId('row-summary')).toHaveAttribute('data-shows', 'recorded');
+  await expect(row9.getByTestId('row-summary')).toContainText('sk-proj4f9');
+  await expect(row9.getByTestId('row-reveal')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('position')).toHaveAttribute('data-position', at!);
+  // Only that row: step 11 still shows the pipeline's result.
+  await expect(timelineRow(page, 10).getByTestId('row-summary')).not.toContainText('sk-proj');
+  await shot(page, 'debugger-timeline-reveal');
+  // And back, with the mouse this time.
+  await row9.getByTestId('row-reveal').click();
+  await expect(row9.getByTestId('row-summary')).toContainText('[REDACTED]');
+  await expect(page.getByTestId('timeline').getByText(/sk-proj/)).toHaveCount(0);
+  await expect(page.getByTestId('position')).toHaveAttribute('data-position', at!);
 });

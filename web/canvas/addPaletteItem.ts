@@ -1,4 +1,5 @@
 import { DEFAULT_SIZES, type Size } from '../model/autoLayout.ts';
+import { flowPlace } from '../model/flowPlace.ts';
 import { freeSpot } from '../model/freeSpot.ts';
 import { createNode, type PaletteItem } from '../model/nodeFactory.ts';
 import { useApp } from '../store/appStore.ts';
@@ -8,8 +9,9 @@ export const PALETTE_MIME = 'application/x-hookwire-node';
 
 /**
  * Adds a palette item and selects it: centred where it was dropped, or (`findRoom`, a click or Enter on
- * the palette) at the free spot nearest that point, so nodes added one after another never stack; `sizes`
- * are the nodes' measured sizes, so the wires avoided are the ones on screen.
+ * the palette, quick-add) in flow order (its kind's column, level with a selected node before it: flowPlace.ts)
+ * at the free spot nearest that, so nodes added one after another never stack; `sizes` are the nodes'
+ * measured sizes, so the wires avoided are the ones on screen.
  */
 export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, findRoom = false, sizes?: ReadonlyMap<string, Size>): string | null {
   const s = useApp.getState();
@@ -17,7 +19,7 @@ export function addPaletteItem(item: PaletteItem, at: { x: number; y: number }, 
   const node = createNode(item, s.doc);
   const size = DEFAULT_SIZES[node.kind];
   const want = { x: at.x - size.width / 2, y: at.y - size.height / 2 };
-  const spot = findRoom ? freeSpot(s.doc, want, size, sizes) : want;
+  const spot = findRoom ? freeSpot(s.doc, flowPlace(s.doc, node.kind, want, s.selectedNodes, sizes), size, sizes, { column: true }) : want;
   const position = { id: node.id, x: Math.round(spot.x), y: Math.round(spot.y) };
   s.apply([{ type: 'addNodes', nodes: [{ value: node }], wires: [], positions: [{ value: position }] }], `Add ${node.kind}`);
   s.select([node.id]);

@@ -106,6 +106,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
         break;
       case 'timeline':
         st.timelineArrived(event.timeline);
+        rows.refresh();
         break;
       case 'coverage':
         st.coverageArrived(event.coverage);

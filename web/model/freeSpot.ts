@@ -7,6 +7,8 @@ import { routeWires, segmentCrossesBox } from './routeWires.ts';
  * where a box of `size` overlaps no node and crosses no wire (wires taken along the routes the canvas draws,
  * web/model/routeWires.ts), so a new node never stacks on another or seems to sit on a wire it is not part
  * of, and no wire has to make way for it. Searched on rings of a grid around `want`; the first free spot wins, `want` itself if nothing is free.
+ * `column`: first down and up the column at `want.x` (nearest first), so a node placed in flow order
+ * (flowPlace.ts) keeps its column when there is room in it.
  */
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -14,12 +16,13 @@ const GAP = 24;
 const STEP_X = 140;
 const STEP_Y = 60;
 const RINGS = 12;
+const COLUMN_STEPS = 40;
 
 function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP;
 }
 
-export function freeSpot(doc: Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want: { x: number; y: number }, size: Size, sizes?: ReadonlyMap<string, Size>): { x: number; y: number } {
+export function freeSpot(doc: Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want: { x: number; y: number }, size: Size, sizes?: ReadonlyMap<string, Size>, options: { column?: boolean } = {}): { x: number; y: number } {
   const at = new Map((doc.layout?.nodes ?? []).map((p) => [p.id, p]));
   const boxes = new Map<string, Box>();
   for (const n of doc.nodes) {
@@ -34,6 +37,11 @@ export function freeSpot(doc: Pick<Pipeline, 'nodes' | 'wires' | 'layout'>, want
     for (const [p, q] of segments) if (segmentCrossesBox(p, q, box, GAP)) return false;
     return true;
   };
+  if (options.column) {
+    for (let k = 0; k <= COLUMN_STEPS; k++) {
+      for (const y of k === 0 ? [want.y] : [want.y + k * STEP_Y, want.y - k * STEP_Y]) if (free(want.x, y)) return { x: Math.round(want.x), y: Math.round(y) };
+    }
+  }
   for (let r = 0; r <= RINGS; r++) {
     // The ring's spots, nearest first.
     const ring: { x: number; y: number; d: number }[] = [];

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { timelineStep, type ReplayTimeline } from '../../../engine/app.ts';
 import { useServices } from '../../services/AppServices.tsx';
@@ -27,6 +27,15 @@ export function Timeline() {
   const rows = visible ? visible.length : count;
   const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
   const changedSet = useMemo(() => new Set(changed?.changed.map((c) => c.index) ?? []), [changed]);
+  // Rows whose recorded payload the person chose to see (a rewritten row shows the pipeline's result).
+  const [revealed, setRevealed] = useState<ReadonlySet<number>>(() => new Set());
+  const traceId = useApp((s) => s.trace?.id);
+  useEffect(() => setRevealed(new Set()), [traceId]);
+  const toggleReveal = useCallback((index: number) => setRevealed((r) => {
+    const next = new Set(r);
+    if (!next.delete(index)) next.add(index);
+    return next;
+  }), []);
 
   // Keep the current step in view as it moves (keys, playback, jumps); a row already in view is left
   // alone, since scrolling reads the layout and costs a frame's worth of work on a long list.
@@ -50,7 +59,8 @@ export function Timeline() {
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
           return (
-            <Row key={index} index={index} row={replay.rows.rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} />
+            <Row key={index} index={index} row={replay.rows.rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)}
+              revealed={revealed.has(index)} onReveal={toggleReveal} />
           );
         })}
       </div>
@@ -59,9 +69,16 @@ export function Timeline() {
 }
 
 /** One row; memoised, so moving the current step redraws two rows, not all of them. */
-const Row = memo(function Row({ index, row, top, current, timeline, changed }: { index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean }) {
+const Row = memo(function Row({ index, row, top, current, timeline, changed, revealed, onReveal }: {
+  index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean;
+  revealed: boolean; onReveal: (index: number) => void;
+}) {
   const { replay } = useServices();
   const step = timeline ? timelineStep(timeline, index) : null;
+  // A step the pipeline rewrote shows what the pipeline made of the payload (a redacted secret stays
+  // redacted), or a mask until that arrives; the recorded payload only on a deliberate reveal.
+  const rewritten = step?.payload_changed === true;
+  const summary = !row ? '' : !rewritten || revealed ? row.summary : row.rewritten ?? '•••';
   const outcome = step?.outcome ?? null;
   const cls = ['dbg-row', current && 'current', step?.counterfactual && 'counterfactual', step?.not_reached && 'not-reached'].filter(Boolean).join(' ');
   return (
@@ -69,7 +86,7 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
       data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={step?.recorded ?? ''} onClick={() => replay.goTo(index)}>
       <span className="num">{stepNumber(index)}</span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
-      <span className="summary" title={row?.summary}>{row?.summary ?? ''}</span>
+      <span className="summary" title={summary} data-testid="row-summary" data-shows={rewritten ? (revealed ? 'recorded' : 'rewritten') : 'recorded'}>{summary}</span>
       <span className="flags">
         {changed && <span className="flag changed" title="Decides differently from the pinned version">changed</span>}
         {step?.divergent ? (
@@ -79,6 +96,12 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed }: {
         ) : null}
         {step?.error ? <span className="flag error">error</span> : null}
         {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
+        {rewritten && row && (
+          <button type="button" className="btn ghost dbg-reveal" data-testid="row-reveal" aria-pressed={revealed}
+            aria-label={`${revealed ? 'Hide' : 'Show'} the recorded payload of step ${stepNumber(index)}`}
+            title={revealed ? 'Show what the pipeline made of it' : 'Show the payload as recorded (before the rewrite)'}
+            onClick={(e) => { e.stopPropagation(); onReveal(index); }}>{revealed ? 'as rewritten' : 'recorded'}</button>
+        )}
         {step?.duplicate ? <span className="flag">repeat</span> : null}
         {step?.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>

@@ -38,6 +38,8 @@ export interface RowInfo {
   ts: string;
   event_id: string;
   summary: string;
+  /** The summary of the payload after the open pipeline's rewrites, when it changed the event's value. */
+  rewritten?: string;
 }
 
 export type ReplayRequest =

@@ -1,4 +1,4 @@
-import { type CompiledPipeline, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts } from '../../../engine/app.ts';
+import { type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts } from '../../../engine/app.ts';
 import { nearestHit } from '../model/breakpoints.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
@@ -20,6 +20,11 @@ export interface ReplaySession {
   filter(filter: TimelineFilter): Promise<Int32Array | null>;
   compare(pinned: CompiledPipeline | null): Promise<void>;
   decisions(): Promise<DecisionRow[]>;
+  /**
+   * For steps `start`..`end`: the payload the pipeline made of the event where the engine's timeline says it
+   * rewrote it (a change of value), else null; null for all while the timeline is not yet computed.
+   */
+  rewritten(start: number, end: number): Promise<(JsonObject | null)[] | null>;
 }
 
 /** A slice of a background pass aims at this many ms, so a step request waits at most about that long. */
@@ -35,6 +40,7 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
   const searchCache = new Map<string, Int32Array>();
   const timelineDone = deferred();
   const analysisDone = deferred();
+  let timeline: ReplayTimeline | null = null;
 
   /** Runs `work(limit)` to `count` in time-boxed slices, reporting progress; false when stopped. */
   const pass = async (phase: 'timeline' | 'analysis', done: () => number, work: (limit: number) => Promise<number>): Promise<boolean> => {
@@ -58,7 +64,8 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
 
   const run = async (): Promise<void> => {
     if (!(await pass('timeline', () => replayer.computed, (n) => replayer.advance(n)))) return;
-    post({ kind: 'timeline', timeline: await ex.run(() => replayer.timeline()) });
+    timeline = await ex.run(() => replayer.timeline());
+    post({ kind: 'timeline', timeline });
     timelineDone.resolve();
     if (!(await pass('analysis', () => replayer.analyzed, (n) => replayer.analyze(n)))) return;
     post({ kind: 'coverage', coverage: await ex.run(() => replayer.coverage()) });
@@ -131,6 +138,15 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
         }
       }, () => live && gen === compareGen);
       if (live && gen === compareGen) post({ kind: 'compare', diff: diff.result(), problems: [] });
+    },
+    async rewritten(start, end) {
+      const t = timeline;
+      if (!t) return null;
+      const out: (JsonObject | null)[] = [];
+      for (let i = start; i < Math.min(end, count); i++) {
+        out.push(timelineStep(t, i)?.payload_changed ? (await ex.run(() => replayer.step(i), true)).payload_after : null);
+      }
+      return out;
     },
     decisions: () =>
       ex.run(async () => {

@@ -121,7 +121,15 @@ const handlers: ReplayHandlers = {
   async rows(request) {
     if (!events) throw new Error('no trace is open in the replay worker');
     const list = await events.getRange(request.start, request.end);
-    const rows: RowInfo[] = list.map((e) => ({ type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) }));
+    // A step the pipeline rewrote is summarised as the pipeline left it (a redacted secret stays redacted
+    // on the timeline); the recorded summary is kept for a deliberate reveal.
+    const after = (await session?.rewritten(request.start, request.start + list.length)) ?? null;
+    const rows: RowInfo[] = list.map((e, k) => {
+      const row: RowInfo = { type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) };
+      const rewritten = after?.[k];
+      if (rewritten) row.rewritten = payloadSummary(e.type, rewritten);
+      return row;
+    });
     return { value: rows, epoch: session?.epoch ?? -1 };
   },
   async step(request) {
