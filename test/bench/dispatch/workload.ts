@@ -3,11 +3,14 @@
 // (25%) or `*` (5%); conditions a mix of eq / in / regex / numeric / nested paths / all / any; about a
 // tenth of the handlers block (each its own token window, so that roughly 5% of events are blocked at every
 // N), the rest audit.
-// `selective`: the audit handlers' conditions pass rarely (~1-3% of the events they see); otherwise often
-// (~30-60%), so many handlers run per event.
+// `selective`: the audit handlers' conditions pass rarely (~1-3% of the events they see); `broad`: often
+// (~30-60%), so many handlers run per event. `third` (issue 36: where the candidate index wins little): every
+// condition is one test over a small domain (a mode, a tool from a third of the tools, a third of a numeric
+// range, a depth) that passes about a third of the events it sees; the handlers are trivial audits, and the
+// blockers are placed so that about 5% of (event, handler) pairs block.
 import type { HookEvent, JsonObject, PipelineInput } from '../../../engine/index.ts';
 
-export type Workload = 'selective' | 'broad';
+export type Workload = 'selective' | 'broad' | 'third';
 
 /** mulberry32: small, fast, seedable. */
 export function rng(seed: number): () => number {
@@ -111,6 +114,7 @@ export function makePipeline(n: number, workload: Workload, seed = 11): Pipeline
     }
     return id;
   };
+  if (workload === 'third') return thirdPipeline(n, r);
   for (let i = 0; i < n; i++) {
     const blocks = i % 10 === 3 || (n <= 3 && i === 0);
     let pattern: string;
@@ -132,6 +136,57 @@ export function makePipeline(n: number, workload: Workload, seed = 11): Pipeline
     wires.push({ from: ev, to: `m${i}` }, { from: `m${i}`, to: `h${i}` });
   }
   return { format: 'hookwire.pipeline', version: 1, name: `bench-${workload}-${n}`, nodes, wires };
+}
+
+/** A condition over a small domain that passes about a third of the events (tool names, tokens, depth, cost). */
+function thirdCondition(r: () => number): Cond {
+  switch (Math.floor(r() * 5)) {
+    case 0: {
+      const set = new Set<string>();
+      while (set.size < TOOLS.length / 3) set.add(pick(r, TOOLS));
+      return { 'payload.tool_name': { in: [...set] } };
+    }
+    case 1: {
+      const lo = Math.floor(r() * 5334);
+      return { 'payload.tokens': { gte: lo, lt: lo + 2667 } };
+    }
+    case 2: {
+      const from = Math.floor(r() * 14);
+      return { 'payload.args.depth': { in: Array.from({ length: 7 }, (_, k) => from + k) } };
+    }
+    case 3: return { 'payload.cost': pick<Cond>(r, [{ lt: 33.3 }, { gte: 66.7 }, { gte: 33.3, lt: 66.6 }]) };
+    default: return { 'payload.user': { regex: pick(r, ['[0-2]$', '[3-5]$', '[6-8]$']) } };
+  }
+}
+
+/**
+ * The `third` workload: exact and prefix subscriptions as in the others, a condition passing ~1/3 of what it
+ * sees on every handler, 15% of the handlers blocking (so ~5% of the (event, handler) pairs block), the rest
+ * trivial audits.
+ */
+function thirdPipeline(n: number, r: () => number): PipelineInput {
+  const nodes: PipelineInput['nodes'] = [];
+  const wires: PipelineInput['wires'] = [];
+  const eventNodes = new Map<string, string>();
+  const eventNode = (pattern: string): string => {
+    let id = eventNodes.get(pattern);
+    if (!id) {
+      id = `ev${eventNodes.size}`;
+      eventNodes.set(pattern, id);
+      nodes.push({ id, kind: 'event', pattern });
+    }
+    return id;
+  };
+  for (let i = 0; i < n; i++) {
+    const blocks = r() < 0.15 || (n <= 3 && i === 0);
+    const x = r();
+    const pattern = x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';
+    const ev = eventNode(pattern);
+    nodes.push({ id: `m${i}`, kind: 'matcher', when: thirdCondition(r) });
+    nodes.push({ id: `h${i}`, kind: 'handler', name: `h${i}`, order: Math.floor(r() * 1000), action: blocks ? { type: 'block', reason: `blocked by h${i}` } : { type: 'audit' } });
+    wires.push({ from: ev, to: `m${i}` }, { from: `m${i}`, to: `h${i}` });
+  }
+  return { format: 'hookwire.pipeline', version: 1, name: `bench-third-${n}`, nodes, wires };
 }
 
 /**
