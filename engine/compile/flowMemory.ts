@@ -6,8 +6,8 @@
 import type { EventPattern } from '../model/eventPattern.ts';
 import type { Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
-import type { FlowKeyMemo, FlowMark, FlowMarkCell, FlowMemo, FlowRuleMemo } from '../model/flowTypes.ts';
-import { FLOW_LIMITS, FlowSessions } from '../model/flowTypes.ts';
+import type { FlowKeyMemo, FlowMark, FlowMarkCell, FlowRuleMemo } from '../model/flowTypes.ts';
+import { FLOW_LIMITS, FlowMemo, FlowSessions } from '../model/flowTypes.ts';
 import { isJsonObject, ownGet, type JsonObject, type JsonValue } from '../model/json.ts';
 import type { FlowRuleKind } from '../model/pipelineTypes.ts';
 import { PersistentMap } from '../model/persistentMap.ts';
@@ -36,7 +36,13 @@ export interface CompiledFlowRule {
   readonly reason: Template;
 }
 
-const EMPTY_RULE: FlowRuleMemo = Object.freeze({ keys: PersistentMap.empty<FlowKeyMemo>(), overflow: null });
+const EMPTY_KEYS = PersistentMap.empty<FlowKeyMemo>();
+const EMPTY_RULE: FlowRuleMemo = Object.freeze({ keys: EMPTY_KEYS, one: null, overflow: null });
+
+/** A key's memory in a rule's memory: the rule's only one without `same`, else the value's [F2]. */
+export function keyMemo(rule: CompiledFlowRule, memo: FlowRuleMemo, key: string): FlowKeyMemo | undefined {
+  return rule.earlierKey === null ? memo.one ?? undefined : memo.keys.get(key);
+}
 
 /** One rule's memory in the event's session (empty when it remembers nothing). */
 export function ruleMemo(rule: CompiledFlowRule, flows: FlowSessions | undefined, trace: string): FlowRuleMemo {
@@ -90,7 +96,7 @@ export function observeFlows(rules: readonly CompiledFlowRule[], flows: FlowSess
       if (!marks && !clears) continue;
       const key = rule.earlierKey === null ? '' : keyOf(rule.earlierKey(scope));
       if (key === null) continue; // without the value, the event cannot be "the same" as any later one
-      if (memo === undefined) memo = flows?.get(event.trace_id) ?? PersistentMap.empty<FlowRuleMemo>();
+      if (memo === undefined) memo = flows?.get(event.trace_id) ?? FlowMemo.EMPTY;
       if (mark === null) mark = markOf(event, payload, index, now);
       const before = (next ?? memo).get(rule.id) ?? EMPTY_RULE;
       const after = stepRule(rule, before, key, mark, marks, clears, now);
@@ -110,7 +116,7 @@ const EMPTY_OBJECT = Object.freeze({});
 /** One rule's memory after one event that it marks and/or clears. Bounded [F8]. */
 function stepRule(rule: CompiledFlowRule, memo: FlowRuleMemo, key: string, mark: FlowMark, marks: boolean, clears: boolean, now: number): FlowRuleMemo {
   if (memo.overflow !== null) return memo; // full: the rule fails closed for the rest of the session
-  const km = memo.keys.get(key);
+  const km = keyMemo(rule, memo, key);
   let last = km === undefined ? null : km.last;
   let cleared = km === undefined ? null : km.cleared;
   if (clears) {
@@ -118,13 +124,14 @@ function stepRule(rule: CompiledFlowRule, memo: FlowRuleMemo, key: string, mark:
     cleared = mark;
   }
   if (marks) last = pushMark(last, mark, rule.limit);
-  let keys = last === null && rule.earlierKey !== null ? memo.keys.delete(key) : memo.keys.set(key, Object.freeze({ last, cleared }));
+  if (rule.earlierKey === null) return Object.freeze({ keys: EMPTY_KEYS, one: Object.freeze({ last, cleared }), overflow: null });
+  let keys = last === null ? memo.keys.delete(key) : memo.keys.set(key, Object.freeze({ last, cleared }));
   if (keys.size > FLOW_LIMITS.keys) {
     // Forget keys whose marks have all aged out of the window before declaring the memory full.
     for (const [k, v] of keys) if (countLive(rule, v, now) === 0) keys = keys.delete(k);
-    if (keys.size > FLOW_LIMITS.keys) return Object.freeze({ keys: memo.keys, overflow: mark });
+    if (keys.size > FLOW_LIMITS.keys) return Object.freeze({ keys: memo.keys, one: null, overflow: mark });
   }
-  return Object.freeze({ keys, overflow: null });
+  return Object.freeze({ keys, one: null, overflow: null });
 }
 
 /** The list with `mark` in front; past 2 × limit cells, cut to the newest `limit` (amortized: one cell per mark) [F8]. */

@@ -10,7 +10,7 @@ import type { JsonPath, Problem } from '../model/problem.ts';
 import { compileCondition } from '../match/compileCondition.ts';
 import { compileGetter, parsePath, type Getter, type Scope } from '../match/path.ts';
 import { compileTemplate } from '../match/template.ts';
-import { countLive, keyOf, liveMarks, ruleMemo, type CompiledFlowRule, type CompiledSelector } from './flowMemory.ts';
+import { countLive, keyMemo, keyOf, liveMarks, ruleMemo, type CompiledFlowRule, type CompiledSelector } from './flowMemory.ts';
 
 export type { CompiledFlowRule } from './flowMemory.ts';
 
@@ -82,7 +82,7 @@ export function compileFlowRule(node: HandlerNode, action: FlowAction, here: Jso
 export function flowVerdict(rule: CompiledFlowRule, scope: Scope): FlowVerdict {
   const memo = ruleMemo(rule, scope.flows, scope.event.trace_id);
   const key = rule.nowKey === null ? '' : keyOf(rule.nowKey(scope));
-  const km = key === null ? undefined : memo.keys.get(key);
+  const km = key === null ? undefined : keyMemo(rule, memo, key);
   const marks = liveMarks(rule, km, scope.now);
   const cleared = km === undefined ? null : km.cleared;
   const fires = memo.overflow !== null || (rule.kind === 'precondition' ? marks.length === 0 : marks.length >= rule.limit);
@@ -95,7 +95,7 @@ export function flowFires(rule: CompiledFlowRule, scope: Scope): boolean {
   const memo = ruleMemo(rule, scope.flows, scope.event.trace_id);
   if (memo.overflow !== null) return true;
   const key = rule.nowKey === null ? '' : keyOf(rule.nowKey(scope));
-  const n = key === null ? 0 : countLive(rule, memo.keys.get(key), scope.now);
+  const n = key === null ? 0 : countLive(rule, keyMemo(rule, memo, key), scope.now);
   return rule.kind === 'precondition' ? n === 0 : n >= rule.limit;
 }
 

@@ -43,12 +43,58 @@ export interface FlowKeyMemo {
 
 /** One rule's memory in one session. `overflow`: more keys than `FLOW_LIMITS.keys` came; the rule fails closed [F8]. */
 export interface FlowRuleMemo {
+  /** A rule with `same`: per value. Empty for a rule without `same`, which has one key and keeps it in `one`. */
   readonly keys: PersistentMap<FlowKeyMemo>;
+  /** A rule without `same`: its memory (its only key, so no map to copy per event), or null. */
+  readonly one: FlowKeyMemo | null;
   readonly overflow: FlowMark | null;
 }
 
-/** One session's flow memory: per rule (handler id). */
-export type FlowMemo = PersistentMap<FlowRuleMemo>;
+/**
+ * One session's flow memory: per rule (handler id), in id order. A session has at most the pipeline's flow
+ * rules, a handful, so this is a small table of two arrays: a lookup compares a few ids, and remembering copies
+ * one short array of references and shares the ids (a hash trie here cost five objects per change).
+ */
+export class FlowMemo {
+  private constructor(
+    private readonly ids: readonly string[],
+    private readonly memos: readonly FlowRuleMemo[],
+  ) {}
+
+  /** No rule remembers anything yet. */
+  static readonly EMPTY: FlowMemo = new FlowMemo([], []);
+
+  /** The rule's memory, or undefined. */
+  get(id: string): FlowRuleMemo | undefined {
+    const ids = this.ids;
+    for (let i = 0; i < ids.length; i++) if (ids[i] === id) return this.memos[i];
+    return undefined;
+  }
+
+  /** The memory with one rule's replaced (this itself when it already holds that very value). */
+  set(id: string, memo: FlowRuleMemo): FlowMemo {
+    const ids = this.ids;
+    let i = 0;
+    while (i < ids.length && ids[i]! < id) i++;
+    if (i < ids.length && ids[i] === id) {
+      if (this.memos[i] === memo) return this;
+      const memos = this.memos.slice();
+      memos[i] = memo;
+      return new FlowMemo(ids, memos);
+    }
+    return new FlowMemo([...ids.slice(0, i), id, ...ids.slice(i)], [...this.memos.slice(0, i), memo, ...this.memos.slice(i)]);
+  }
+
+  /** Every rule's memory, by rule id (sorted). */
+  entries(): [string, FlowRuleMemo][] {
+    return this.ids.map((id, i) => [id, this.memos[i]!]);
+  }
+
+  /** How many rules have memory. */
+  get size(): number {
+    return this.ids.length;
+  }
+}
 
 /**
  * Flow memory per session (trace id): sessions interleaved in one file never share it [F5]. Immutable. The

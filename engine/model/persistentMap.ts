@@ -52,31 +52,34 @@ function join<V>(a: Leaf<V>, b: Leaf<V>, shift: number): Branch<V> {
   return new Branch((1 << ia) | (1 << ib), ia < ib ? [a, b] : [b, a]);
 }
 
-function setIn<V>(node: Node<V> | null, hash: number, key: string, value: V, shift: number, grew: { n: number }): Node<V> {
+/** Set by `setIn` when it added a key (rather than replaced one): read right after the call, so no object per call. */
+let grew = 0;
+
+function setIn<V>(node: Node<V> | null, hash: number, key: string, value: V, shift: number): Node<V> {
   if (node === null) {
-    grew.n = 1;
+    grew = 1;
     return new Leaf(hash, [key], [value]);
   }
   if (node instanceof Leaf) {
     if (node.hash !== hash) {
-      grew.n = 1;
+      grew = 1;
       return join(node, new Leaf(hash, [key], [value]), shift);
     }
     const i = node.keys.indexOf(key);
     if (i >= 0) return node.values[i] === value ? node : new Leaf(hash, node.keys, replaced(node.values, i, value));
-    grew.n = 1;
+    grew = 1;
     return new Leaf(hash, [...node.keys, key], [...node.values, value]);
   }
   const bit = 1 << ((hash >>> shift) & MASK);
   const at = popcount(node.bitmap & (bit - 1));
   if ((node.bitmap & bit) === 0) {
-    grew.n = 1;
+    grew = 1;
     const kids = node.kids.slice();
     kids.splice(at, 0, new Leaf(hash, [key], [value]));
     return new Branch(node.bitmap | bit, kids);
   }
   const kid = node.kids[at]!;
-  const next = setIn(kid, hash, key, value, shift + BITS, grew);
+  const next = setIn(kid, hash, key, value, shift + BITS);
   return next === kid ? node : new Branch(node.bitmap, replaced(node.kids, at, next));
 }
 
@@ -145,9 +148,9 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   /** This map with `key` set to `value` (this map itself when it already holds that very value). */
   set(key: string, value: V): PersistentMap<V> {
-    const grew = { n: 0 };
-    const root = setIn(this.root, hashOf(key), key, value, 0, grew);
-    return root === this.root ? this : new PersistentMap(root, this.size + grew.n);
+    grew = 0;
+    const root = setIn(this.root, hashOf(key), key, value, 0);
+    return root === this.root ? this : new PersistentMap(root, this.size + grew);
   }
 
   /** This map without `key` (this map itself when it has no such key). */

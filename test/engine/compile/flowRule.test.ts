@@ -79,7 +79,7 @@ describe('flow rules', () => {
     const steps = run(doc, [read('e1', '.env', { meta: { ci: true } }), fetchUrl('e2'), read('e3', '.env'), fetchUrl('e4')]);
     expect(outcomes(steps)).toBe('bccb');
     expect(steps[0]!.state_after.flows).toBeUndefined();
-    expect(steps[2]!.state_after.flows!.get('t1')!.get('f')!.keys.get('')!.last!.mark.step).toBe(2);
+    expect(steps[2]!.state_after.flows!.get('t1')!.get('f')!.one!.last!.mark.step).toBe(2);
   });
 
   it('[F4] an ASK counts as having happened, whatever its answer', () => {
@@ -136,7 +136,7 @@ describe('flow rules', () => {
     const last = run(doc, events).at(-1)!;
     const memo = last.state_after.flows!.get('t1')!.get('f')!;
     const cells: number[] = [];
-    for (let c = memo.keys.get('')!.last; c !== null; c = c.prev) cells.push(c.mark.step);
+    for (let c = memo.one!.last; c !== null; c = c.prev) cells.push(c.mark.step);
     // The newest three count; the list holds at most twice the limit (cut to the newest three when it passes six).
     expect(cells.slice(0, 3)).toEqual([39, 38, 37]);
     expect(cells.length).toBeLessThanOrEqual(6);
