@@ -13,16 +13,16 @@
 // adds source maps and a name for every function) the 10-handler fast path measured ~0.19 µs/event against
 // ~0.14 from the bundle.
 // Run: npx tsx test/bench/dispatch.bench.ts [events] [runs per process] [sizes, e.g. 10,100,1000] [rounds] [contenders, e.g. hookwire-codegen,explain] [workloads, e.g. third]
-// `third` is opt-in: at 1000 handlers the fast path's decisions did not hash equal to the seed port's (2026-12-06, not yet
-// explained: a tie of handler order, or a real difference); at 100 handlers they agree.
+// Workloads: `selective`, `broad` and `third` (dispatch/workload.ts). When a contender's hash differs, the error names
+// the first event where it decides differently from the seed port (found again in this process).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { checkConditions, type ContenderName } from './dispatch/contender.ts';
-import type { Workload } from './dispatch/workload.ts';
+import { checkConditions, decider, type ContenderName } from './dispatch/contender.ts';
+import { makeEvents, type Workload } from './dispatch/workload.ts';
 import { table } from './measure.ts';
 
 const CHILD_SOURCE = fileURLToPath(new URL('./dispatch/contender.ts', import.meta.url));
@@ -82,7 +82,20 @@ const CONTENDERS: { name: ContenderName; label: string; share: number }[] = [
   { name: 'cel', label: 'cel-js conditions in the seed registry', share: 0.1 },
 ];
 
-export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad'], rounds = 3, only?: ContenderName[]): void {
+/** The first event on which `name` decides (decision, deciding handler) differently from the seed port. */
+function firstDifference(name: ContenderName, n: number, workload: Workload, count: number): string {
+  const seed = decider('seed', n, workload);
+  const other = decider(name, n, workload);
+  for (const e of makeEvents(count)) {
+    const a = seed(e);
+    const [ad, ab] = [a.decision, a.decided_by];
+    const b = other(e);
+    if (ad !== b.decision || ab !== b.decided_by) return `${e.event_id} (${e.type}): seed port ${ad} by ${ab}, ${name} ${b.decision} by ${b.decided_by}`;
+  }
+  return 'no event differs when run again in one process';
+}
+
+export function runDispatchBench(eventCount = 100_000, sizes = [10, 100, 1000], runs = 3, workloads: Workload[] = ['selective', 'broad', 'third'], rounds = 3, only?: ContenderName[]): void {
   buildContender();
   try {
     runContenders(eventCount, sizes, runs, workloads, rounds, only);
@@ -115,7 +128,7 @@ function runContenders(eventCount: number, sizes: number[], runs: number, worklo
       const seed = results[0]!.r!;
       for (const { c, r } of results) {
         const same = r!.events === seed.events ? r!.hash === seed.hash : r!.hash10k === seed.hash10k;
-        if (!same) throw new Error(`${c.label} decides differently from the seed port (${workload}, ${n} handlers)`);
+        if (!same) throw new Error(`${c.label} decides differently from the seed port (${workload}, ${n} handlers): ${firstDifference(c.name, n, workload, r!.events)}`);
       }
       const base = median(results[0]!.micros);
       console.log(`\n${workload}, ${n} handlers: ${(seed.blocked * 100).toFixed(1)}% of events blocked; every condition and every decision agrees with the seed port`);
@@ -141,5 +154,5 @@ function runContenders(eventCount: number, sizes: number[], runs: number, worklo
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [events, runs, sizes, rounds, only, workloads] = process.argv.slice(2);
-  runDispatchBench(Number(events ?? 100_000), sizes ? sizes.split(',').map(Number) : [10, 100, 1000], Number(runs ?? 3), workloads ? (workloads.split(',') as Workload[]) : ['selective', 'broad'], Number(rounds ?? 3), only ? (only.split(',') as ContenderName[]) : undefined);
+  runDispatchBench(Number(events ?? 100_000), sizes ? sizes.split(',').map(Number) : [10, 100, 1000], Number(runs ?? 3), workloads ? (workloads.split(',') as Workload[]) : ['selective', 'broad', 'third'], Number(rounds ?? 3), only ? (only.split(',') as ContenderName[]) : undefined);
 }

@@ -8,7 +8,7 @@
 // condition is one test over a small domain (a mode, a tool from a third of the tools, a third of a numeric
 // range, a depth) that passes about a third of the events it sees; the handlers are trivial audits, and the
 // blockers are placed so that about 5% of (event, handler) pairs block.
-import type { HookEvent, JsonObject, PipelineInput } from '../../../engine/index.ts';
+import { LIFECYCLE_EVENTS, type HookEvent, type JsonObject, type PipelineInput } from '../../../engine/index.ts';
 
 export type Workload = 'selective' | 'broad' | 'third';
 
@@ -42,6 +42,27 @@ function pickType(r: () => number): string {
   let x = r();
   for (const [t, p] of TYPES) if ((x -= p) < 0) return t;
   return TYPES[0]![0];
+}
+
+/** A subscription: an exact type (70%), `tool.*` or `model.*` (25%), or `*` (5%). */
+function pickPattern(r: () => number): string {
+  const x = r();
+  return x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';
+}
+
+/** Event types a handler can block: the catalogue's sync ones (an async event never blocks [D7][D8]). */
+const SYNC = new Set(LIFECYCLE_EVENTS.filter((e) => e.mode === 'sync').map((e) => e.type));
+
+/**
+ * A blocker's subscription in the `third` workload: an exact sync type, `tool.*` or `model.*` (all sync), never
+ * `*` or an async type. The seed has no async events, so its port would block an `agent.end` that Hookwire
+ * must let through [D7]; blockers stay where both mean the same, and the decisions can be compared.
+ */
+function pickBlockerPattern(r: () => number): string {
+  if (r() >= 0.7) return pick(r, ['tool.*', 'model.*']);
+  let t = pickType(r);
+  while (!SYNC.has(t)) t = pickType(r);
+  return t;
 }
 
 export function makeEvents(count: number, seed = 7): HookEvent[] {
@@ -126,8 +147,7 @@ export function makePipeline(n: number, workload: Workload, seed = 11): Pipeline
       const lo = Math.floor(r() * (8000 - w + 1));
       when = { all: [{ 'payload.tool_name': { in: [...tools] } }, { 'payload.tokens': { gte: lo, lt: lo + w } }] };
     } else {
-      const x = r();
-      pattern = x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';
+      pattern = pickPattern(r);
       when = auditCondition(r, workload === 'selective');
     }
     const ev = eventNode(pattern);
@@ -162,7 +182,7 @@ function thirdCondition(r: () => number): Cond {
 /**
  * The `third` workload: exact and prefix subscriptions as in the others, a condition passing ~1/3 of what it
  * sees on every handler, 15% of the handlers blocking (so ~5% of the (event, handler) pairs block), the rest
- * trivial audits.
+ * trivial audits. Blockers subscribe to sync events only (pickBlockerPattern), as in the other workloads.
  */
 function thirdPipeline(n: number, r: () => number): PipelineInput {
   const nodes: PipelineInput['nodes'] = [];
@@ -179,8 +199,7 @@ function thirdPipeline(n: number, r: () => number): PipelineInput {
   };
   for (let i = 0; i < n; i++) {
     const blocks = r() < 0.15 || (n <= 3 && i === 0);
-    const x = r();
-    const pattern = x < 0.7 ? pickType(r) : x < 0.95 ? pick(r, ['tool.*', 'model.*']) : '*';
+    const pattern = blocks ? pickBlockerPattern(r) : pickPattern(r);
     const ev = eventNode(pattern);
     nodes.push({ id: `m${i}`, kind: 'matcher', when: thirdCondition(r) });
     nodes.push({ id: `h${i}`, kind: 'handler', name: `h${i}`, order: Math.floor(r() * 1000), action: blocks ? { type: 'block', reason: `blocked by h${i}` } : { type: 'audit' } });
