@@ -1,31 +1,12 @@
 import { CLAUDE_EVENTS, type ClaudeEventSpec } from './claudeEvents.ts';
-import type { AgentContract, AgentEventSpec, ToolEntry } from './types.ts';
+import type { AgentContract, AgentEventSpec } from './types.ts';
+import { CLAUDE_TOOLS } from '../model/toolTables.ts';
 
 /*
  * Claude Code as an agent contract [AG1]. Its events and channels are the table in claudeEvents.ts (read from
  * https://code.claude.com/docs/en/hooks); the mapping itself stays in runtime/claudeHook.ts. This adds the
  * tool table and what the portable model and the loss report need.
  */
-
-/**
- * Claude Code's tools and their arguments ("PreToolUse" → tool input of each tool, hooks reference,
- * https://code.claude.com/docs/en/hooks, read 2026-12; tools reference https://code.claude.com/docs/en/settings#tools-available-to-claude).
- */
-export const CLAUDE_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
-  ['Bash', { tool: 'shell', command: ['command'] }],
-  ['PowerShell', { tool: 'shell', command: ['command'] }],
-  ['Read', { tool: 'read', file: ['file_path'] }],
-  ['Write', { tool: 'write', file: ['file_path'] }],
-  ['Edit', { tool: 'edit', file: ['file_path'] }],
-  ['MultiEdit', { tool: 'edit', file: ['file_path'] }],
-  ['NotebookEdit', { tool: 'edit', file: ['notebook_path'] }],
-  ['WebFetch', { tool: 'fetch', url: ['url'] }],
-  ['WebSearch', { tool: 'search' }],
-  ['Glob', { tool: 'search' }],
-  ['Grep', { tool: 'search' }],
-  ['Task', { tool: 'task' }],
-  ['Agent', { tool: 'task' }],
-]);
 
 /** One Claude Code event in the common vocabulary (what the loss report and `install` read). */
 export function claudeAgentEvent(name: string, s: ClaudeEventSpec): AgentEventSpec {
@@ -63,8 +44,7 @@ export const CLAUDE_CONTRACT: AgentContract = {
     { url: 'https://code.claude.com/docs/en/hooks#block-the-action-when-a-hook-fails', version: '2.1.295 and later (onFailure: "block"), read second-hand' },
   ],
   events: new Map([...CLAUDE_EVENTS].map(([name, s]) => [name, claudeAgentEvent(name, s)])),
-  tools: CLAUDE_TOOLS,
-  mcpPrefix: 'mcp__',
+  ...CLAUDE_TOOLS,
   unseen: [],
   agentId: 'claude-code',
   // Command hooks: 600 s ("Common fields"; per-event defaults in claudeEvents.ts).

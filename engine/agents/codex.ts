@@ -1,5 +1,6 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, ToolEntry } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import { CODEX_TOOLS } from '../model/toolTables.ts';
 
 /*
  * Codex CLI [AG3]. Read from its source, openai/codex codex-rs/hooks (commit 0ea83813, 2026-12):
@@ -24,13 +25,6 @@ const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [st
   { name, type, required: {}, block: 'none', ask: false, context: 'none', terminate: true, ...more },
 ];
 
-export const CODEX_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
-  ['Bash', { tool: 'shell', command: ['command'] }],
-  // The patch text names the files; one file is `file_path`, several are `file_paths` and `file_path` is reported missing.
-  ['apply_patch', { tool: 'edit', patch: ['command', 'input', 'patch'] }],
-  ['spawn_agent', { tool: 'task' }],
-]);
-
 export const CODEX_CONTRACT: AgentContract = {
   id: 'codex',
   name: 'Codex',
@@ -50,8 +44,7 @@ export const CODEX_CONTRACT: AgentContract = {
     ev('SubagentStart', 'codex.subagent_start', { context: 'model' }),
     ev('SubagentStop', 'codex.subagent_stop', { block: 'json' }),
   ]),
-  tools: CODEX_TOOLS,
-  mcpPrefix: 'mcp__',
+  ...CODEX_TOOLS,
   unseen: ['fetch', 'search'],
   agentId: 'codex',
   // Not documented for command hooks in the source read: Claude Code's 600 s is assumed; install sets `timeout`.

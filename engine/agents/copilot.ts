@@ -1,8 +1,9 @@
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer, ToolEntry } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
+import { COPILOT_TOOLS } from '../model/toolTables.ts';
 
 /*
  * GitHub Copilot (CLI and cloud agent) [AG3]. Read from github/docs:
@@ -21,18 +22,6 @@ import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts'
  *   the tool's arguments"; "only \"deny\" is currently processed" — so an ASK is a deny here, and a rewrite
  *   (`modifiedArgs`, processed by the CLI only) is sent only with --allow-rewrites.
  */
-
-export const COPILOT_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
-  ['bash', { tool: 'shell', command: ['command'] }],
-  ['powershell', { tool: 'shell', command: ['command'] }],
-  ['view', { tool: 'read', file: ['path'] }],
-  ['create', { tool: 'write', file: ['path'] }],
-  ['edit', { tool: 'edit', file: ['path'] }],
-  ['web_fetch', { tool: 'fetch', url: ['url'] }],
-  ['glob', { tool: 'search' }],
-  ['grep', { tool: 'search' }],
-  ['task', { tool: 'task' }],
-]);
 
 const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
   name,
@@ -63,7 +52,7 @@ export const COPILOT_CONTRACT: AgentContract = {
     ev('preCompact', 'copilot.pre_compact'),
     ev('notification', 'copilot.notification', { context: 'model' }),
   ]),
-  tools: COPILOT_TOOLS,
+  ...COPILOT_TOOLS,
   unseen: [],
   agentId: 'copilot',
   // `timeoutSec`, default 30 ("Command hooks").

@@ -1,8 +1,10 @@
+import type { PortableTool } from '../model/portableTool.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer, PortableTool, ToolEntry } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
+import { CURSOR_TOOLS } from '../model/toolTables.ts';
 
 /*
  * Cursor [AG3]. Its hooks page (https://cursor.com/docs/agent/hooks, Cursor 2.x, read 2026-12 through the
@@ -17,21 +19,6 @@ import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts'
  * answer `{permission: "allow" | "deny" | "ask", user_message, agent_message}`; exit 2 denies; `failClosed: true`
  * blocks when the hook crashes or times out. Rewrites (`updated_input`) are not confirmed: a rewrite blocks.
  */
-
-export const CURSOR_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
-  ['Shell', { tool: 'shell', command: ['command'] }],
-  ['Bash', { tool: 'shell', command: ['command'] }],
-  ['Read', { tool: 'read', file: ['file_path', 'path', 'target_file'] }],
-  ['Write', { tool: 'write', file: ['file_path', 'path', 'target_file'] }],
-  ['Edit', { tool: 'edit', file: ['file_path', 'path', 'target_file'] }],
-  ['StrReplace', { tool: 'edit', file: ['file_path', 'path', 'target_file'] }],
-  ['Delete', { tool: 'write', file: ['file_path', 'path', 'target_file'] }],
-  ['WebFetch', { tool: 'fetch', url: ['url'] }],
-  ['WebSearch', { tool: 'search' }],
-  ['Grep', { tool: 'search' }],
-  ['Glob', { tool: 'search' }],
-  ['Task', { tool: 'task' }],
-]);
 
 const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
   name,
@@ -58,8 +45,7 @@ export const CURSOR_CONTRACT: AgentContract = {
     ev('sessionStart', 'agent.start', { context: 'model' }),
     ev('sessionEnd', 'agent.end'),
   ]),
-  tools: CURSOR_TOOLS,
-  mcpPrefix: 'MCP:',
+  ...CURSOR_TOOLS,
   unseen: [],
   agentId: 'cursor',
   // Not confirmed: 30 s assumed (the answer comes early rather than late); install sets `timeout`.

@@ -1,5 +1,7 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentId, ContractSource, PortableTool, ToolEntry } from './types.ts';
+import { FACTORY_TOOLS, GOOSE_TOOLS, KIMI_TOOLS, QWEN_TOOLS } from '../model/toolTables.ts';
+import type { PortableTool, ToolTable } from '../model/portableTool.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, AgentId, ContractSource } from './types.ts';
 
 /*
  * Agents whose documentation shows Claude Code's hook contract [AG3]: a field map (their event names are
@@ -38,14 +40,13 @@ function claudeCoreEvents(mode: 'claude' | 'exit2'): Map<string, AgentEventSpec>
   ]);
 }
 
-function fieldMap(id: AgentId, name: string, sources: ContractSource[], tools: [string, ToolEntry][], confirmed: boolean, unseen: PortableTool[] = []): AgentAdapter {
+function fieldMap(id: AgentId, name: string, sources: ContractSource[], tools: ToolTable, confirmed: boolean, unseen: PortableTool[] = []): AgentAdapter {
   const contract: AgentContract = {
     id,
     name,
     sources,
     events: claudeCoreEvents(confirmed ? 'claude' : 'exit2'),
-    tools: new Map(tools),
-    mcpPrefix: 'mcp__',
+    ...tools,
     unseen,
     agentId: id,
     // Qwen Code: 60000 ms default; Factory: seconds, Claude Code's contract; goose and Kimi unconfirmed: 30 s assumed.
@@ -60,17 +61,7 @@ export const QWEN_ADAPTER = fieldMap(
   'qwen',
   'Qwen Code',
   [{ url: 'https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/', version: 'read 2026-12' }],
-  [
-    ['run_shell_command', { tool: 'shell', command: ['command'] }],
-    ['read_file', { tool: 'read', file: ['file_path', 'absolute_path'] }],
-    ['write_file', { tool: 'write', file: ['file_path'] }],
-    ['edit', { tool: 'edit', file: ['file_path'] }],
-    ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
-    ['web_search', { tool: 'search' }],
-    ['glob', { tool: 'search' }],
-    ['grep_search', { tool: 'search' }],
-    ['task', { tool: 'task' }],
-  ],
+  QWEN_TOOLS,
   true,
 );
 
@@ -78,18 +69,7 @@ export const FACTORY_ADAPTER = fieldMap(
   'factory',
   'Factory droid',
   [{ url: 'https://docs.factory.ai/reference/hooks-reference', version: 'read 2026-12 (CLI 1.21)' }],
-  [
-    ['Execute', { tool: 'shell', command: ['command'] }],
-    ['Read', { tool: 'read', file: ['file_path'] }],
-    ['Create', { tool: 'write', file: ['file_path'] }],
-    ['Edit', { tool: 'edit', file: ['file_path'] }],
-    ['MultiEdit', { tool: 'edit', file: ['file_path'] }],
-    ['FetchUrl', { tool: 'fetch', url: ['url'] }],
-    ['WebSearch', { tool: 'search' }],
-    ['Glob', { tool: 'search' }],
-    ['Grep', { tool: 'search' }],
-    ['Task', { tool: 'task' }],
-  ],
+  FACTORY_TOOLS,
   true,
 );
 
@@ -97,11 +77,8 @@ export const GOOSE_ADAPTER = fieldMap(
   'goose',
   'goose',
   [{ url: 'https://github.com/block/goose/blob/main/documentation/docs/guides/context-engineering/hooks.md', version: 'read 2026-12 (Open Plugins hooks spec)' }],
-  [
-    ['developer__shell', { tool: 'shell', command: ['command'] }],
-    ['developer__text_editor', { tool: 'edit', file: ['path'] }],
-  ],
+  GOOSE_TOOLS,
   false,
 );
 
-export const KIMI_ADAPTER = fieldMap('kimi', 'Kimi Code', [{ url: 'unconfirmed: no documentation read in this session', version: 'unconfirmed' }], [['Shell', { tool: 'shell', command: ['command'] }]], false);
+export const KIMI_ADAPTER = fieldMap('kimi', 'Kimi Code', [{ url: 'unconfirmed: no documentation read in this session', version: 'unconfirmed' }], KIMI_TOOLS, false);

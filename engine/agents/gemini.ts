@@ -1,5 +1,6 @@
 import { claudeLikeAdapter, mergeOnlyRefusal } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, ToolEntry } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import { GEMINI_TOOLS } from '../model/toolTables.ts';
 
 /*
  * Gemini CLI [AG3]. Read from google-gemini/gemini-cli docs/hooks/reference.md (commit 06c0d810, 2026-12;
@@ -27,19 +28,6 @@ const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [st
   { name, type, required: {}, block: 'json', ask: false, context: 'none', terminate: true, ...more },
 ];
 
-export const GEMINI_TOOLS: ReadonlyMap<string, ToolEntry> = new Map<string, ToolEntry>([
-  ['run_shell_command', { tool: 'shell', command: ['command'] }],
-  ['read_file', { tool: 'read', file: ['file_path', 'absolute_path'] }],
-  ['read_many_files', { tool: 'read', file: ['file_path'] }],
-  ['write_file', { tool: 'write', file: ['file_path'] }],
-  ['replace', { tool: 'edit', file: ['file_path'] }],
-  ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
-  ['google_web_search', { tool: 'search' }],
-  ['glob', { tool: 'search' }],
-  ['search_file_content', { tool: 'search' }],
-  ['list_directory', { tool: 'search' }],
-]);
-
 export const GEMINI_CONTRACT: AgentContract = {
   id: 'gemini',
   name: 'Gemini CLI',
@@ -57,8 +45,7 @@ export const GEMINI_CONTRACT: AgentContract = {
     ev('Notification', 'gemini.notification', { block: 'none', context: 'user', terminate: false }),
     ev('PreCompress', 'gemini.pre_compress', { block: 'none', context: 'user', terminate: false }),
   ]),
-  tools: GEMINI_TOOLS,
-  mcpPrefix: 'mcp__',
+  ...GEMINI_TOOLS,
   unseen: [],
   agentId: 'gemini',
   // `timeout` in milliseconds, default 60000 ("Hook configuration").

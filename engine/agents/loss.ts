@@ -1,7 +1,8 @@
+import type { PortableTool } from '../model/portableTool.ts';
 import type { ActionInput } from '../model/pipelineTypes.ts';
 import { parseEventPattern } from '../model/eventPattern.ts';
 import { reaches, type PipelineShape, type Reach } from './plan.ts';
-import type { AgentContract, PortableTool } from './types.ts';
+import type { AgentContract } from './types.ts';
 
 /*
  * The loss report [AG6]: every place where a pipeline decides something an agent cannot carry out, what

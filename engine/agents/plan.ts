@@ -2,7 +2,8 @@ import { buildGraph, pathsTo } from '../model/graph.ts';
 import { parseEventPattern } from '../model/eventPattern.ts';
 import { isJsonObject, ownGet, type JsonValue } from '../model/json.ts';
 import type { ActionInput, PipelineNodeInput, Wire } from '../model/pipelineTypes.ts';
-import { PORTABLE_TOOLS, type AgentContract, type AgentEventSpec, type PortableTool } from './types.ts';
+import { PORTABLE_TOOLS, type PortableTool } from '../model/portableTool.ts';
+import type { AgentContract, AgentEventSpec } from './types.ts';
 
 /*
  * What a pipeline needs from an agent [AG6]: for every handler, the paths that reach it, the native events each

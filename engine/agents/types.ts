@@ -1,3 +1,4 @@
+import type { PortableTool, ToolEntry } from '../model/portableTool.ts';
 import type { Approval } from '../model/approval.ts';
 import type { Decision } from '../model/decision.ts';
 import type { HookEvent } from '../model/event.ts';
@@ -20,24 +21,6 @@ export function isAgentId(id: string): id is AgentId {
   return (AGENT_IDS as readonly string[]).includes(id);
 }
 
-/** The portable kind of a tool call: what one pipeline matches in every agent (`payload.tool`) [AG2]. */
-export const PORTABLE_TOOLS = ['shell', 'read', 'write', 'edit', 'fetch', 'search', 'mcp', 'task', 'other'] as const;
-export type PortableTool = (typeof PORTABLE_TOOLS)[number];
-
-/** How an agent's tool maps to the portable fields: which argument holds the command, the file, the URL. */
-export interface ToolEntry {
-  tool: PortableTool;
-  /** Argument keys holding the shell command, first present wins. */
-  command?: readonly string[];
-  /** Argument keys holding the file path. */
-  file?: readonly string[];
-  /** Argument keys holding the URL. */
-  url?: readonly string[];
-  /** Argument keys of free text the URLs are written in (Gemini's `web_fetch` takes a prompt). */
-  urlText?: readonly string[];
-  /** Argument keys holding a Codex-style patch, whose `*** Update File: <path>` lines name the files. */
-  patch?: readonly string[];
-}
 
 /** How a blocked action is said in the answer. */
 export type BlockHow =

@@ -1,7 +1,9 @@
+import type { PortableTool } from '../model/portableTool.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
+import { WINDSURF_TOOLS } from '../model/toolTables.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer, PortableTool } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
 
 /*
@@ -39,7 +41,7 @@ export const WINDSURF_CONTRACT: AgentContract = {
     ev('post_cascade_response', 'final_answer.after', { required: {} }),
     ev('post_setup_worktree', 'windsurf.post_setup_worktree', { required: {} }),
   ]),
-  tools: new Map(),
+  ...WINDSURF_TOOLS,
   unseen: ['fetch', 'search', 'task'],
   agentId: 'windsurf',
   // Not documented: 30 s assumed (the answer comes early rather than late).

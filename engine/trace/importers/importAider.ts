@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
-import { portableFields, withPortable } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -152,7 +153,7 @@ export class AiderImporter {
     this.endOutput();
     const id = this.next('r');
     const input = { command };
-    this.b.emit('tool.before_call', `${id}:before`, this.runTs, withPortable({ tool_name: 'run', tool_input: input, tool_use_id: id }, portableFields('aider', 'run', input)));
+    this.b.emit('tool.before_call', `${id}:before`, this.runTs, setPortableFields({ tool_name: 'run', tool_input: input, tool_use_id: id }, sessionPortableFields('aider', 'run', input)));
     this.run = { id, command, test, lines: [] };
   }
 
@@ -189,7 +190,7 @@ export class AiderImporter {
     const after: JsonObject = { ...before, response };
     if (h.usage) after.usage = h.usage;
     b.emit('model.after_call', `${h.id}:model.after`, this.runTs, after);
-    for (const e of h.edits) b.emit('tool.before_call', `${e.id}:before`, this.runTs, withPortable({ tool_name: 'edit', tool_input: e.input, tool_use_id: e.id }, portableFields('aider', 'edit', e.input)));
+    for (const e of h.edits) b.emit('tool.before_call', `${e.id}:before`, this.runTs, setPortableFields({ tool_name: 'edit', tool_input: e.input, tool_use_id: e.id }, sessionPortableFields('aider', 'edit', e.input)));
     this.warnUnanswered();
     this.pendingEdits = h.edits;
     this.lastWasAnswer = h.edits.length === 0;
@@ -237,10 +238,10 @@ export class AiderImporter {
       e = this.edit(path, { path });
       this.final = null;
       this.lastWasAnswer = false;
-      this.b.emit('tool.before_call', `${e.id}:before`, this.runTs, withPortable({ tool_name: 'edit', tool_input: e.input, tool_use_id: e.id }, portableFields('aider', 'edit', e.input)));
+      this.b.emit('tool.before_call', `${e.id}:before`, this.runTs, setPortableFields({ tool_name: 'edit', tool_input: e.input, tool_use_id: e.id }, sessionPortableFields('aider', 'edit', e.input)));
     }
     e.done = true;
-    this.b.emit('tool.after_call', `${e.id}:after`, this.runTs, withPortable({ tool_name: 'edit', tool_input: e.input, tool_response: line, is_error: false, tool_use_id: e.id }, portableFields('aider', 'edit', e.input)));
+    this.b.emit('tool.after_call', `${e.id}:after`, this.runTs, setPortableFields({ tool_name: 'edit', tool_input: e.input, tool_response: line, is_error: false, tool_use_id: e.id }, sessionPortableFields('aider', 'edit', e.input)));
   }
 
   /** Ends a running command (its output lines) or a failed edit report (its error lines). */
@@ -251,7 +252,7 @@ export class AiderImporter {
       const out = r.lines.join('\n').trim();
       const failed = /^Error occurred while running command/m.test(out) || (r.test && /^Added \d+ lines? of output to the chat\.$/m.test(out));
       const input = { command: r.command };
-      this.b.emit('tool.after_call', `${r.id}:after`, this.runTs, withPortable({ tool_name: 'run', tool_input: input, tool_response: out, is_error: failed, tool_use_id: r.id }, portableFields('aider', 'run', input)));
+      this.b.emit('tool.after_call', `${r.id}:after`, this.runTs, setPortableFields({ tool_name: 'run', tool_input: input, tool_response: out, is_error: failed, tool_use_id: r.id }, sessionPortableFields('aider', 'run', input)));
     }
     const f = this.failing;
     if (f) {
@@ -259,7 +260,7 @@ export class AiderImporter {
       const why = f.lines.join('\n').trim();
       for (const e of f.edits) {
         e.done = true;
-        this.b.emit('tool.after_call', `${e.id}:after`, this.runTs, withPortable({ tool_name: 'edit', tool_input: e.input, tool_response: why, is_error: true, tool_use_id: e.id }, portableFields('aider', 'edit', e.input)));
+        this.b.emit('tool.after_call', `${e.id}:after`, this.runTs, setPortableFields({ tool_name: 'edit', tool_input: e.input, tool_response: why, is_error: true, tool_use_id: e.id }, sessionPortableFields('aider', 'edit', e.input)));
       }
       if (f.edits.length === 0) this.b.annotate('output', { text: why });
     }

@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
-import { portableFields, withPortable } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import { parseXmlToolCalls, ROO_ONLY_TOOLS } from './clineXmlTools.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
@@ -100,7 +101,7 @@ function assistant(b: TraceBuilder, m: JsonObject, id: string, ts: string | null
       b.finalAnswer(id, ts, { text });
       continue;
     }
-    b.emit('tool.before_call', `${c.id}:before`, ts, withPortable({ tool_name: c.name, tool_input: c.input, tool_use_id: c.id }, portable(agent, c)));
+    b.emit('tool.before_call', `${c.id}:before`, ts, setPortableFields({ tool_name: c.name, tool_input: c.input, tool_use_id: c.id }, portable(agent, c)));
   }
   return calls;
 }
@@ -163,11 +164,11 @@ function user(b: TraceBuilder, m: JsonObject, id: string, ts: string | null, ope
 }
 
 function toolAfter(b: TraceBuilder, call: Call, text: string, failed: boolean, ts: string | null, agent: string): void {
-  b.emit('tool.after_call', `${call.id}:after`, ts, withPortable({ tool_name: call.name, tool_input: call.input, tool_response: text, is_error: failed, tool_use_id: call.id }, portable(agent, call)));
+  b.emit('tool.after_call', `${call.id}:after`, ts, setPortableFields({ tool_name: call.name, tool_input: call.input, tool_response: text, is_error: failed, tool_use_id: call.id }, portable(agent, call)));
 }
 
 function portable(agent: string, c: Call) {
-  return portableFields(agent, c.name, c.input, { mcp: c.name === 'use_mcp_tool' });
+  return sessionPortableFields(agent, c.name, c.input, { mcp: c.name === 'use_mcp_tool' });
 }
 
 /** Roo Code or Cline: the extension's storage folder in the path, else a Roo-only tool or Roo's `<slug>` mode line. */

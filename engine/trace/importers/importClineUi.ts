@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
-import { portableFields, withPortable } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import { clineAgent, taskIdOf } from './importCline.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
@@ -77,7 +78,7 @@ export function importClineUi(doc: unknown, options: ImporterOptions = {}): Impo
     const o = open;
     open = null;
     const text = o.output.join('\n');
-    b.emit('tool.after_call', `${o.id}:after`, ts, withPortable({ tool_name: o.name, tool_input: o.input, tool_response: text, is_error: failed || FAILED_OUTPUT.test(text), tool_use_id: o.id }, portableFields(agent, o.name, o.input)));
+    b.emit('tool.after_call', `${o.id}:after`, ts, setPortableFields({ tool_name: o.name, tool_input: o.input, tool_response: text, is_error: failed || FAILED_OUTPUT.test(text), tool_use_id: o.id }, sessionPortableFields(agent, o.name, o.input)));
   };
   const startTool = (id: string, name: string, input: JsonObject, ts: string | null) => {
     closeTool(ts);
@@ -86,7 +87,7 @@ export function importClineUi(doc: unknown, options: ImporterOptions = {}): Impo
       model.response.push({ type: 'tool_use', id, name, input });
       emitModel();
     }
-    b.emit('tool.before_call', `${id}:before`, ts, withPortable({ tool_name: name, tool_input: input, tool_use_id: id }, portableFields(agent, name, input, { mcp: name === 'use_mcp_tool' })));
+    b.emit('tool.before_call', `${id}:before`, ts, setPortableFields({ tool_name: name, tool_input: input, tool_use_id: id }, sessionPortableFields(agent, name, input, { mcp: name === 'use_mcp_tool' })));
   };
   messages.forEach((m, i) => {
     const where = `message ${i + 1}: `;

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
-import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -10,7 +11,7 @@ interface Started {
   name: string;
   input: JsonObject;
   agentId: string | undefined;
-  portable: PortableFields;
+  portable: JsonObject;
 }
 
 /** An assistant message held until its usage (which may follow it) is known. */
@@ -227,12 +228,12 @@ export class CopilotCliImporter extends RecordImporter {
     const name = d.toolName;
     const input = args(d.arguments);
     const mcp = typeof d.mcpServerName === 'string';
-    const portable = portableFields('copilot-cli', name, input, { mcp });
+    const portable = sessionPortableFields('copilot-cli', name, input, { mcp });
     const p: JsonObject = { tool_name: name, tool_input: input, tool_use_id: d.toolCallId };
     if (mcp) p.mcp_server = d.mcpServerName as string;
     if (typeof d.parentToolCallId === 'string') p.parent_tool_use_id = d.parentToolCallId;
     this.open.set(d.toolCallId, { name, input, agentId, portable });
-    this.b.emit('tool.before_call', `${d.toolCallId}:before`, ts, withPortable(p, portable), { agentId });
+    this.b.emit('tool.before_call', `${d.toolCallId}:before`, ts, setPortableFields(p, portable), { agentId });
   }
 
   private toolEnd(d: JsonObject, ts: string | null, line: number): void {
@@ -246,7 +247,7 @@ export class CopilotCliImporter extends RecordImporter {
     const p: JsonObject = { tool_name: s.name, tool_input: s.input, tool_response: response, is_error: d.success !== true, tool_use_id: d.toolCallId };
     if (error) p.error = str(error.message);
     if (result && typeof result.detailedContent === 'string' && result.detailedContent !== result.content) p.detailed_response = result.detailedContent;
-    this.b.emit('tool.after_call', `${d.toolCallId}:after`, ts, withPortable(p, s.portable), { agentId: s.agentId });
+    this.b.emit('tool.after_call', `${d.toolCallId}:after`, ts, setPortableFields(p, s.portable), { agentId: s.agentId });
   }
 
   private emitFinal(): void {

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
-import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -11,7 +12,7 @@ interface Started {
   name: string;
   input: JsonObject;
   agentId: string | undefined;
-  portable: PortableFields;
+  portable: JsonObject;
 }
 
 /** A message as the importer holds it until a record with another id shows it is final. */
@@ -181,8 +182,8 @@ export class GeminiCliImporter extends RecordImporter {
     const name = str(c.name);
     const input: JsonObject = isJsonObject(c.args) ? c.args : {};
     const agentId = typeof c.agentId === 'string' && c.agentId !== '' ? `gemini-cli:${c.agentId}` : undefined;
-    const portable = portableFields('gemini-cli', name, input, { mcp: /__/.test(name) });
-    this.b.emit('tool.before_call', `${useId}:before`, ts, withPortable({ tool_name: name, tool_input: input, tool_use_id: useId }, portable), { agentId });
+    const portable = sessionPortableFields('gemini-cli', name, input, { mcp: /__/.test(name) });
+    this.b.emit('tool.before_call', `${useId}:before`, ts, setPortableFields({ tool_name: name, tool_input: input, tool_use_id: useId }, portable), { agentId });
     return { useId, name, input, agentId, portable };
   }
 
@@ -195,7 +196,7 @@ export class GeminiCliImporter extends RecordImporter {
     const at = toIsoTs(c.timestamp)?.iso ?? ts;
     const p: JsonObject = { tool_name: s.name, tool_input: s.input, tool_response: response, is_error: failed, tool_use_id: s.useId, status };
     if (typeof c.resultDisplay === 'string') p.result_display = c.resultDisplay;
-    this.b.emit('tool.after_call', `${s.useId}:after`, at && ts && at < ts ? ts : at, withPortable(p, s.portable), { agentId: s.agentId });
+    this.b.emit('tool.after_call', `${s.useId}:after`, at && ts && at < ts ? ts : at, setPortableFields(p, s.portable), { agentId: s.agentId });
   }
 
   private emitFinal(): void {

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
-import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -9,7 +10,7 @@ import { toIsoTs } from './toIsoTs.ts';
 interface Started {
   name: string;
   input: JsonObject;
-  portable: PortableFields;
+  portable: JsonObject;
 }
 
 /** Message content kinds kept as annotations: nothing to replay (goose crates/goose/src/conversation/message.rs). */
@@ -193,7 +194,7 @@ export class GooseImporter extends RecordImporter {
     if (call.error !== null) p.error = call.error;
     if (c.type === 'frontendToolRequest') p.frontend = true;
     this.open.set(useId, { name: call.name, input: call.input, portable });
-    this.b.emit('tool.before_call', `${useId}:before`, ts, withPortable(p, portable));
+    this.b.emit('tool.before_call', `${useId}:before`, ts, setPortableFields(p, portable));
   }
 
   private toolResponse(c: JsonObject, ts: string | null, line: number, where: string): void {
@@ -215,7 +216,7 @@ export class GooseImporter extends RecordImporter {
       p.is_error = result.isError === true || r.status !== 'success';
       if (result.structuredContent !== undefined) p.structured_response = result.structuredContent as JsonValue;
     }
-    this.b.emit('tool.after_call', `${useId}:after`, ts, withPortable(p, s.portable));
+    this.b.emit('tool.after_call', `${useId}:after`, ts, setPortableFields(p, s.portable));
   }
 
   private other(c: JsonObject, line: number, where: string): void {
@@ -240,14 +241,12 @@ function toolCall(c: JsonObject): { name: string; input: JsonObject; error: stri
   return { name: str(v.name), input: isJsonObject(v.arguments) ? v.arguments : {}, error: null };
 }
 
-/** The portable fields of a goose tool: its table is keyed by the name after the extension (`developer__shell` → `shell`). */
-function goosePortable(name: string, input: JsonObject): PortableFields {
-  const tool = name.slice(name.lastIndexOf('__') + 2);
-  const fields = portableFields('goose', tool, input);
-  // text_editor is one tool for viewing and changing a file: `command: view` only reads.
-  if (tool === 'text_editor' && input.command === 'view') fields.tool = 'read';
-  if (tool === 'text_editor' && input.command === 'write') fields.tool = 'write';
-  return fields;
+/**
+ * The portable fields of a goose tool: its session table is keyed by the name after the extension
+ * (`developer__shell` → `shell`); text_editor's kind is its `command`'s (view reads) by the table.
+ */
+function goosePortable(name: string, input: JsonObject): JsonObject {
+  return sessionPortableFields('goose', name.slice(name.lastIndexOf('__') + 2), input);
 }
 
 /** The text of MCP content items joined; a result with other content (images, resources) is kept whole. */

@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
-import { portableFields, withPortable } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -162,8 +163,8 @@ function tool(b: TraceBuilder, p: JsonObject, ts: string | null): void {
   const useId = str(p.callID) || str(p.id);
   const { status, input, state } = toolState(p);
   const time = isJsonObject(state.time) ? state.time : {};
-  const portable = portableFields('opencode', name, input);
-  b.emit('tool.before_call', `${useId}:before`, ms(time.start) ?? ts, withPortable({ tool_name: name, tool_input: input, tool_use_id: useId }, portable));
+  const portable = sessionPortableFields('opencode', name, input);
+  b.emit('tool.before_call', `${useId}:before`, ms(time.start) ?? ts, setPortableFields({ tool_name: name, tool_input: input, tool_use_id: useId }, portable));
   if (status !== 'completed' && status !== 'error') return b.warn(`tool call ${useId} (${name}) has no result in the session (status ${status || 'missing'})`);
   const meta = isJsonObject(state.metadata) ? state.metadata : {};
   const exit = typeof meta.exit === 'number' ? meta.exit : null;
@@ -174,7 +175,7 @@ function tool(b: TraceBuilder, p: JsonObject, ts: string | null): void {
   if (typeof state.title === 'string') out.title = state.title;
   if (exit !== null) out.exit_code = exit;
   if (name === 'task' && typeof meta.sessionId === 'string') out.child_session_id = meta.sessionId;
-  b.emit('tool.after_call', `${useId}:after`, ms(time.end) ?? ms(time.start) ?? ts, withPortable(out, portable));
+  b.emit('tool.after_call', `${useId}:after`, ms(time.end) ?? ms(time.start) ?? ts, setPortableFields(out, portable));
 }
 
 function ms(v: unknown): string | null {

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
-import { portableFields, withPortable, type PortableFields } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -31,7 +32,7 @@ const EXIT_CODE = /^Exit Code: (-?\d+)\s*$/m;
 export class QwenCodeImporter extends RecordImporter {
   private started = false;
   private sessionId: string | null = null;
-  private readonly open = new Map<string, { name: string; input: JsonObject; portable: PortableFields; agentId: string | undefined }>();
+  private readonly open = new Map<string, { name: string; input: JsonObject; portable: JsonObject; agentId: string | undefined }>();
   private final: { id: string; text: string; ts: string | null } | null = null;
   private lastWasAnswer = false;
 
@@ -105,9 +106,9 @@ export class QwenCodeImporter extends RecordImporter {
       const name = str(fc.name);
       const useId = str(fc.id) || `${id}:${name}`;
       const input = isJsonObject(fc.args) ? fc.args : {};
-      const portable = portableFields('qwen-code', name, input, { mcp: /__/.test(name) });
+      const portable = sessionPortableFields('qwen-code', name, input, { mcp: /__/.test(name) });
       this.open.set(useId, { name, input, portable, agentId });
-      b.emit('tool.before_call', `${useId}:before`, ts, withPortable({ tool_name: name, tool_input: input, tool_use_id: useId }, portable), { agentId });
+      b.emit('tool.before_call', `${useId}:before`, ts, setPortableFields({ tool_name: name, tool_input: input, tool_use_id: useId }, portable), { agentId });
     }
     this.lastWasAnswer = calls.length === 0 && text !== '' && agentId === undefined;
     if (this.lastWasAnswer) this.final = { id, text, ts };
@@ -133,7 +134,7 @@ export class QwenCodeImporter extends RecordImporter {
       const failed = status === 'error' || status === 'cancelled' || tcr.error !== undefined && tcr.error !== null || (isJsonObject(response) && response.error !== undefined) || (exit !== null && Number(exit[1]) !== 0);
       const p: JsonObject = { tool_name: s.name, tool_input: s.input, tool_response: response, is_error: failed, tool_use_id: useId };
       if (status) p.status = status;
-      this.b.emit('tool.after_call', `${useId}:after`, ts, withPortable(p, s.portable), { agentId: s.agentId });
+      this.b.emit('tool.after_call', `${useId}:after`, ts, setPortableFields(p, s.portable), { agentId: s.agentId });
     }
   }
 

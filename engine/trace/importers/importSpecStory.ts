@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
-import { portableFields, withPortable } from '../portableTool.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { readToolBlock, type SpecStoryCall } from './specStoryTools.ts';
 import { TraceBuilder } from './traceBuilder.ts';
@@ -255,15 +256,15 @@ export class SpecStoryImporter {
     b.emit('model.after_call', `${c.id}:model.after`, c.ts, { ...before, response: c.response }, { agentId: c.agentId });
     for (const { id, call } of c.tools) {
       const table = this.agent === 'gemini-cli' || this.agent === 'copilot-cli' ? this.agent : 'cursor';
-      const portable = portableFields(table, call.name, call.input, { mcp: call.type === 'mcp' });
+      const portable = sessionPortableFields(table, call.name, call.input, { mcp: call.type === 'mcp' });
       const p: JsonObject = { tool_name: call.name, tool_input: call.input, tool_use_id: id, tool_type: call.type };
-      b.emit('tool.before_call', `${id}:before`, c.ts, withPortable(p, portable), { agentId: c.agentId });
+      b.emit('tool.before_call', `${id}:before`, c.ts, setPortableFields(p, portable), { agentId: c.agentId });
       if (call.output === null && !call.isError) {
         b.warn(`tool call ${id} (${call.name}) shows no result in the export`);
         continue;
       }
       const after: JsonObject = { tool_name: call.name, tool_input: call.input, tool_response: call.output ?? '', is_error: call.isError, tool_use_id: id };
-      b.emit('tool.after_call', `${id}:after`, c.ts, withPortable(after, portable), { agentId: c.agentId });
+      b.emit('tool.after_call', `${id}:after`, c.ts, setPortableFields(after, portable), { agentId: c.agentId });
     }
     this.lastWasAnswer = c.tools.length === 0 && c.text !== '' && c.agentId === undefined;
     if (this.lastWasAnswer) this.final = { id: c.id, text: c.text, ts: c.ts };

@@ -6,7 +6,7 @@ import { compile } from '../helpers.ts';
 import { createReplayRun } from '../../../engine/replay/replaySteps.ts';
 import { agentAdapter } from '../../../engine/runtime/agentHook.ts';
 import { AGENT_IDS, type AgentId, type NativeAnswer } from '../../../engine/agents/types.ts';
-import { urlsIn } from '../../../engine/agents/portable.ts';
+import { urlsIn } from '../../../engine/model/portableTool.ts';
 import { NATIVE, foreignInput, missingFieldInput, type Call } from './nativeInputs.ts';
 import type { Decision } from '../../../engine/model/decision.ts';
 

@@ -1,0 +1,282 @@
+import type { JsonObject, JsonValue } from './json.ts';
+import { portableFields, type ToolEntry, type ToolTable } from './portableTool.ts';
+
+/*
+ * Every agent's tool table [AG2]: the hook contracts (engine/agents/) and the session importers
+ * (engine/trace/importers/) read the same entries, so a tool is the same portable call live and imported. Each
+ * table says where it was read. An agent's hook table lists the tools its hooks show (install builds matchers
+ * from it); its session table adds the names only its session files use (Cursor's hooks name tools `Shell`,
+ * `Read`, …; its IDE sessions as SpecStory exports them `run_terminal_cmd`, …), each entry written once.
+ */
+
+const shell = (...command: string[]): ToolEntry => ({ tool: 'shell', command });
+const read = (...file: string[]): ToolEntry => ({ tool: 'read', file });
+const write = (...file: string[]): ToolEntry => ({ tool: 'write', file });
+const edit = (...file: string[]): ToolEntry => ({ tool: 'edit', file });
+const search = (...file: string[]): ToolEntry => (file.length > 0 ? { tool: 'search', file } : { tool: 'search' });
+const fetchUrl = (...url: string[]): ToolEntry => ({ tool: 'fetch', url });
+const task: ToolEntry = { tool: 'task' };
+const mcp: ToolEntry = { tool: 'mcp' };
+
+const table = (entries: [string, ToolEntry][], mcpPrefix?: string): ToolTable => ({ tools: new Map(entries), ...(mcpPrefix ? { mcpPrefix } : {}) });
+/** A table with more names (a name both have keeps the base's entry), and the base's MCP prefix unless another is given. */
+const extend = (base: ToolTable, more: [string, ToolEntry][], mcpPrefix = base.mcpPrefix): ToolTable => table([...more, ...base.tools], mcpPrefix);
+
+/**
+ * Claude Code ("PreToolUse" → tool input of each tool, hooks reference https://code.claude.com/docs/en/hooks, read
+ * 2026-12; tools reference https://code.claude.com/docs/en/settings#tools-available-to-claude).
+ */
+export const CLAUDE_TOOLS = table([
+  ['Bash', shell('command')],
+  ['PowerShell', shell('command')],
+  ['Read', read('file_path')],
+  ['Write', write('file_path')],
+  ['Edit', edit('file_path')],
+  ['MultiEdit', edit('file_path')],
+  ['NotebookEdit', edit('notebook_path')],
+  ['WebFetch', { tool: 'fetch', url: ['url'] }],
+  ['WebSearch', search()],
+  ['Glob', search('path')],
+  ['Grep', search('path')],
+  ['Task', task],
+  ['Agent', task],
+], 'mcp__');
+
+/**
+ * Codex CLI (openai/codex codex-rs/hooks, commit 0ea83813, 2026-12): `Bash` for shell and unified exec,
+ * `apply_patch` (the patch text names the files; one file is `file_path`, several are `file_paths`), `spawn_agent`;
+ * MCP tools `mcp__<server>__<tool>`.
+ */
+export const CODEX_TOOLS = table([
+  ['Bash', shell('command')],
+  ['apply_patch', { tool: 'edit', patch: ['command', 'input', 'patch'] }],
+  ['spawn_agent', task],
+], 'mcp__');
+
+/**
+ * Gemini CLI (docs/hooks/reference.md commit 06c0d810, 2026-12, "Matchers and tool names"; tools
+ * https://geminicli.com/docs/tools; packages/core/src/tools/tool-names.ts 0.56: shell.ts `command`, read-file.ts
+ * `file_path`, read-many-files.ts `paths`, web-fetch.ts `prompt` holding the URLs); MCP tools `mcp__<server>__<tool>`.
+ */
+export const GEMINI_TOOLS = table([
+  ['run_shell_command', shell('command')],
+  ['read_file', read('file_path', 'absolute_path')],
+  ['read_many_files', read('file_path', 'paths')],
+  ['write_file', write('file_path')],
+  ['replace', edit('file_path')],
+  ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
+  ['google_web_search', search()],
+  ['glob', search('dir_path', 'path')],
+  ['search_file_content', search('path')],
+  ['list_directory', search('dir_path', 'path')],
+], 'mcp__');
+
+/** Gemini CLI's session files (chats/session-*.json) also name `grep_search` (tool-names.ts 0.56). */
+export const GEMINI_SESSION_TOOLS = extend(GEMINI_TOOLS, [['grep_search', search('dir_path', 'path')]]);
+
+/**
+ * Qwen Code (https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/, read 2026-12): its Gemini CLI
+ * fork's tools, with `edit` for `replace`, `web_search`, `task`.
+ */
+export const QWEN_TOOLS = table([
+  ['run_shell_command', shell('command')],
+  ['read_file', read('file_path', 'absolute_path')],
+  ['write_file', write('file_path')],
+  ['edit', edit('file_path')],
+  ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
+  ['web_search', search()],
+  ['glob', search()],
+  ['grep_search', search()],
+  ['task', task],
+], 'mcp__');
+
+/** Qwen Code's session files: its own names, then the Gemini CLI names its fork kept (read_many_files, replace, …). */
+export const QWEN_SESSION_TOOLS = extend(QWEN_TOOLS, [...GEMINI_SESSION_TOOLS.tools]);
+
+/**
+ * GitHub Copilot CLI (github/docs content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md commit
+ * 927566b0 and hooks-configuration.md commit 1912b4fc, 2026-12; github/copilot-sdk session-events.ts v1.0.9):
+ * bash/powershell `command`, view/create/edit `path`, web_fetch `url`.
+ */
+export const COPILOT_TOOLS = table([
+  ['bash', shell('command')],
+  ['powershell', shell('command')],
+  ['view', read('path')],
+  ['create', write('path')],
+  ['edit', edit('path')],
+  ['web_fetch', fetchUrl('url')],
+  ['glob', search('path')],
+  ['grep', search('path')],
+  ['task', task],
+]);
+
+/** Copilot CLI's session events (copilot-sdk session-events.ts v1.0.9) also name `str_replace_editor`. */
+export const COPILOT_SESSION_TOOLS = extend(COPILOT_TOOLS, [['str_replace_editor', edit('path')]]);
+
+/**
+ * Cursor. Its hooks (https://cursor.com/docs/agent/hooks, Cursor 2.x, read 2026-12 through Cupcake's Cursor harness
+ * reference and agent-hooks-bridge's Cursor adapter): `Shell`, `Read`, `Write`, `Edit`, … with `file_path`/`path`/
+ * `target_file`; MCP tools `MCP:<tool>`. Its IDE sessions as SpecStory exports them (specstoryai/getspecstory
+ * specstory-cli/pkg/providers/cursoride/tool_*.go): `run_terminal_cmd`, `read_file` {target_file}, `edit_file`, ….
+ */
+export const CURSOR_TOOLS = table([
+  ['Shell', shell('command')],
+  ['Bash', shell('command')],
+  ['Read', read('file_path', 'path', 'target_file')],
+  ['Write', write('file_path', 'path', 'target_file')],
+  ['Edit', edit('file_path', 'path', 'target_file')],
+  ['StrReplace', edit('file_path', 'path', 'target_file')],
+  ['Delete', write('file_path', 'path', 'target_file')],
+  ['WebFetch', fetchUrl('url')],
+  ['WebSearch', search()],
+  ['Grep', search('path')],
+  ['Glob', search('path')],
+  ['Task', task],
+], 'MCP:');
+
+/** Cursor's IDE sessions as SpecStory exports them: its hook names plus the IDE's own; MCP tools are `mcp_<server>_<tool>` there. */
+export const CURSOR_SESSION_TOOLS = extend(CURSOR_TOOLS, [
+  ['MultiEdit', edit('file_path')],
+  ['run_terminal_cmd', shell('command')],
+  ['run_terminal_command', shell('command')],
+  ['run_terminal_command_v2', shell('command')],
+  ['read_file', read('target_file', 'path')],
+  ['read_file_v2', read('target_file', 'path')],
+  ['edit_file', edit('target_file', 'path')],
+  ['edit_file_v2', edit('target_file', 'path')],
+  ['search_replace', edit('file_path', 'path')],
+  ['write', write('file_path', 'path')],
+  ['delete_file', edit('target_file', 'path')],
+  ['codebase_search', search()],
+  ['grep_search', search()],
+  ['grep', search('path')],
+  ['file_search', search()],
+  ['glob_file_search', search()],
+  ['list_dir', search('target_directory', 'path')],
+  ['list_directory', search('target_directory', 'path')],
+], 'mcp_');
+
+/**
+ * Factory droid (https://docs.factory.ai/reference/hooks-reference, read 2026-12, CLI 1.21): the shell tool is
+ * `Execute`, files are `Read`, `Create`, `Edit`.
+ */
+export const FACTORY_TOOLS = table([
+  ['Execute', shell('command')],
+  ['Read', read('file_path')],
+  ['Create', write('file_path')],
+  ['Edit', edit('file_path')],
+  ['MultiEdit', edit('file_path')],
+  ['FetchUrl', fetchUrl('url')],
+  ['WebSearch', search()],
+  ['Glob', search()],
+  ['Grep', search()],
+  ['Task', task],
+], 'mcp__');
+
+/**
+ * goose's developer extension (block/goose crates/goose-mcp/src/developer/: shell.rs `command`, text_editor.rs
+ * `path` with `command` view/write/str_replace/insert/undo_edit: one tool, a read when it views, a write when it
+ * writes the whole file, else an edit).
+ */
+const gooseTextEditor: ToolEntry = { tool: 'edit', file: ['path'], kindBy: { arg: 'command', kinds: new Map([['view', 'read'], ['write', 'write']]) } };
+
+/** goose's hooks (block/goose documentation/docs/guides/context-engineering/hooks.md, read 2026-12): tools named `<extension>__<tool>`. */
+export const GOOSE_TOOLS = table([
+  ['developer__shell', shell('command')],
+  ['developer__text_editor', gooseTextEditor],
+], 'mcp__');
+
+/**
+ * goose's session files, keyed by the tool's name after its extension (`developer__shell` → `shell`, the importer
+ * cuts the name): the developer extension (shell.rs, text_editor.rs, edit.rs write/edit `path`, tree.rs) and the
+ * computer controller's web_scrape `url`.
+ */
+export const GOOSE_SESSION_TOOLS = table([
+  ['shell', shell('command')],
+  ['text_editor', gooseTextEditor],
+  ['write', write('path')],
+  ['edit', edit('path')],
+  ['read', read('path')],
+  ['tree', search('path')],
+  ['analyze', search('path')],
+  ['web_scrape', fetchUrl('url')],
+]);
+
+/** Kimi Code: unconfirmed (no documentation read); its shell tool as the issue reports it. */
+export const KIMI_TOOLS = table([['Shell', shell('command')]], 'mcp__');
+
+/** Windsurf Cascade: no tool names; each hook event is one kind of call (pre_run_command, pre_read_code, …). */
+export const WINDSURF_TOOLS = table([]);
+
+/**
+ * Cline 3.x (cline/cline src/core/prompts/system.ts tool list, 2025-02; apps/vscode in 2026) and Roo Code
+ * (RooCodeInc/Roo-Code src/shared/tools.ts): the same XML tool names; Roo adds apply_diff, insert_content,
+ * search_and_replace, switch_mode, new_task.
+ */
+export const CLINE_TOOLS = table([
+  ['execute_command', shell('command')],
+  ['read_file', read('path')],
+  ['write_to_file', write('path')],
+  ['replace_in_file', edit('path')],
+  ['apply_diff', edit('path')],
+  ['insert_content', edit('path')],
+  ['search_and_replace', edit('path')],
+  ['search_files', search('path')],
+  ['list_files', search('path')],
+  ['list_code_definition_names', search('path')],
+  ['codebase_search', search('path')],
+  ['browser_action', fetchUrl('url')],
+  ['web_fetch', fetchUrl('url')],
+  ['use_mcp_tool', mcp],
+  ['access_mcp_resource', mcp],
+  ['new_task', task],
+  ['use_subagents', task],
+]);
+
+/** OpenCode (anomalyco/opencode packages/opencode/src/tool/: bash `command`, read/write/edit `filePath`, list/glob/grep `path`, webfetch `url`, task). */
+export const OPENCODE_TOOLS = table([
+  ['bash', shell('command')],
+  ['read', read('filePath')],
+  ['write', write('filePath')],
+  ['edit', edit('filePath')],
+  ['multiedit', edit('filePath')],
+  ['patch', edit('filePath')],
+  ['list', search('path')],
+  ['glob', search('path')],
+  ['grep', search('path')],
+  ['webfetch', fetchUrl('url')],
+  ['websearch', search()],
+  ['task', task],
+]);
+
+/** aider has no tool calls of its own: the importer names its actions (aider-AI/aider aider/io.py, base_coder.py). */
+export const AIDER_TOOLS = table([
+  ['run', shell('command')],
+  ['edit', edit('path')],
+]);
+
+/**
+ * The tool table of each session source an importer reads, by its id (`gemini-cli`, `cline`, …). A Map: an unknown
+ * id (`constructor` too) has no table, and its tools are `other`.
+ */
+export const SESSION_TOOL_TABLES: ReadonlyMap<string, ToolTable> = new Map<string, ToolTable>([
+  ['claude-code', CLAUDE_TOOLS],
+  ['gemini-cli', GEMINI_SESSION_TOOLS],
+  ['qwen-code', QWEN_SESSION_TOOLS],
+  ['copilot-cli', COPILOT_SESSION_TOOLS],
+  ['cursor', CURSOR_SESSION_TOOLS],
+  ['cline', CLINE_TOOLS],
+  ['roo-code', CLINE_TOOLS],
+  ['opencode', OPENCODE_TOOLS],
+  ['aider', AIDER_TOOLS],
+  ['goose', GOOSE_SESSION_TOOLS],
+]);
+
+/**
+ * The portable fields of a tool call in an imported session [I13][AG2]: the same rule as a live hook call
+ * (`portableFields`), through the source's session table (`gemini-cli`, `cline`, …; an unknown source's tools are
+ * `other`, or `mcp` when its format marks the call as MCP).
+ */
+export function sessionPortableFields(source: string, name: string, args: JsonValue | undefined, options: { mcp?: boolean } = {}): JsonObject {
+  return portableFields(SESSION_TOOL_TABLES.get(source), name, args, options);
+}
