@@ -26,10 +26,25 @@ export const lazyRe2Plugin = {
 };
 
 /**
- * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
- * `listInputs` (a checkout's bundles) also the list of engine files it was made of.
+ * sql.js (SQLite as WebAssembly, for agents' session databases) stays outside the bundle: it finds its .wasm
+ * beside its own file. A checkout loads it from node_modules; the package ships a copy (buildPackage.mjs,
+ * vendorSqlJs) and its CLI imports that by `sqlJs`, a path relative to the bundle's directory.
  */
-export async function buildCli(entry, outdir, listInputs = false) {
+function sqlJsPlugin(sqlJs) {
+  return {
+    name: 'hookwire-sql-js',
+    setup(b) {
+      b.onResolve({ filter: /^sql\.js$/ }, () => ({ path: sqlJs, external: true }));
+    },
+  };
+}
+
+/**
+ * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
+ * `listInputs` (a checkout's bundles) also the list of engine files it was made of; `sqlJs`, where the
+ * bundle imports sql.js from (see sqlJsPlugin).
+ */
+export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js') {
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -48,7 +63,7 @@ export async function buildCli(entry, outdir, listInputs = false) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['quickjs-emscripten-core', '@jitl/*', 'sql.js'],
+    external: ['quickjs-emscripten-core', '@jitl/*'],
     // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
     banner: { js: "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
     // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
@@ -56,7 +71,7 @@ export async function buildCli(entry, outdir, listInputs = false) {
     define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()) },
     logLevel: 'warning',
     absWorkingDir: ENGINE_DIR,
-    plugins: [lazyRe2Plugin],
+    plugins: [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
     metafile: true,
   });
   // What the bundle is made of, for cliBundle.mjs's freshness check (engine files only; package.json is

@@ -3,11 +3,12 @@
 //   dist/**/*.js + .d.ts   every engine module, by tsc (engine/tsconfig.dist.json): `hookwire`, `hookwire/node`
 //   dist/sandbox/sucraseTransform.js   Sucrase's `transform` bundled in (bundleSucrase below says why)
 //   dist/vendor/zod.js     zod bundled in, and the modules that use it pointed at it (bundleZod says why)
+//   dist/vendor/sql.js/    sql.js's WebAssembly build alone, and the modules that use it pointed at it (vendorSqlJs)
 //   dist/cli/              the `hookwire` binary, bundled by esbuild (buildCli.mjs says why)
 //   dist/schema/           the JSON Schemas (`hookwire/schema/*.json`)
 //   dist/web/              the production build of the app, served by `hookwire ui`
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { buildCli } from './buildCli.mjs';
 
@@ -30,7 +31,8 @@ rewriteDeclarationImports(dist);
 opaqueQuickJSTypes(dist);
 await bundleSucrase(join(dist, 'sandbox'));
 await bundleZod(dist);
-if (!(await buildCli('node/bin.ts', join(dist, 'cli')))) process.exit(1);
+const sqlJs = vendorSqlJs(dist);
+if (!(await buildCli('node/bin.ts', join(dist, 'cli'), false, `../${relative(dist, sqlJs)}`))) process.exit(1);
 cpSync(join(root, 'engine', 'schema'), join(dist, 'schema'), { recursive: true });
 if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '--emptyOutDir', '--sourcemap', 'false', '--logLevel', 'warn']);
 
@@ -92,6 +94,39 @@ async function bundleZod(dir) {
       writeFileSync(file, text.replace(/(\bfrom\s*)(['"])zod\2/g, `$1$2${rel.startsWith('.') ? rel : `./${rel}`}$2`));
     }
   }
+}
+
+/**
+ * sql.js reads agents' session databases (goose, OpenCode), but its package is 31 MB installed (asm.js,
+ * debug and browser builds, zips) for the two files Node loads: the WebAssembly build's loader and its .wasm.
+ * So the package ships those two (the loader as .cjs: it is CommonJS, and finds the .wasm beside itself),
+ * with sql.js's license, and sql.js is a devDependency; the emitted modules import the copy by relative path.
+ * The build fails if a public declaration names sql.js. Returns the loader's path.
+ */
+function vendorSqlJs(dir) {
+  const from = join(root, 'node_modules', 'sql.js');
+  const to = join(dir, 'vendor', 'sql.js');
+  mkdirSync(to, { recursive: true });
+  cpSync(join(from, 'dist', 'sql-wasm.js'), join(to, 'sql-wasm.cjs'));
+  cpSync(join(from, 'dist', 'sql-wasm.wasm'), join(to, 'sql-wasm.wasm'));
+  cpSync(join(from, 'LICENSE'), join(to, 'LICENSE'));
+  const loader = join(to, 'sql-wasm.cjs');
+  const reachable = publicDeclarations(dir);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(js|d\.ts)$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    if (file.startsWith(join(dir, 'vendor')) || file.startsWith(join(dir, 'web')) || file.startsWith(join(dir, 'cli'))) continue;
+    const text = readFileSync(file, 'utf8');
+    const names = /(\bfrom\s*|\bimport\s*\(\s*)(['"])sql\.js\2/g;
+    if (!names.test(text)) continue;
+    if (entry.name.endsWith('.d.ts')) {
+      if (reachable.has(file)) throw new Error(`${file}: a public declaration names sql.js, which the package does not install`);
+      continue;
+    }
+    const rel = relative(entry.parentPath, loader);
+    writeFileSync(file, text.replace(names, `$1$2${rel.startsWith('.') ? rel : `./${rel}`}$2`));
+  }
+  return loader;
 }
 
 /** The declaration files a user's compiler can load: those of the `exports` entry points and what they import. */

@@ -121,7 +121,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
 
   program
     .command('import')
-    .description('convert a recording (Claude Code, Codex, Gemini CLI, Cline / Roo Code, OpenTelemetry GenAI, SWE-agent, OpenHands) to trace v1 JSON Lines')
+    .description('convert a recording (any agent\'s session file or SQLite store as <db>#<session id>, OpenTelemetry, SWE-agent, OpenHands, …: docs/sessions.md, docs/formats.md) to trace v1 JSON Lines')
     .argument('<file>', 'the recording')
     .addOption(fromOption())
     .option('-o, --output <file>', 'write the trace to this file instead of stdout')

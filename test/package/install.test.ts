@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import initSqlJs from 'sql.js';
 import { compilePipeline, PIPELINE_SCHEMA_ID } from '../../engine/index.ts';
 import { decideTrace } from '../../engine/runtime/index.ts';
 import { readTrace } from '../../engine/trace/index.ts';
@@ -27,7 +28,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
  */
 const RUNTIME_BUDGET_BYTES = 10 * 1024 * 1024;
 /** Packages bundled into dist/ instead of installed. */
-const BUNDLED = ['sucrase', 'zod'];
+const BUNDLED = ['sucrase', 'zod', 'sql.js'];
 /** Packages a runtime consumer must never get: the app's, the build's and the tests'. */
 const NOT_AT_RUNTIME = ['react', 'react-dom', 'monaco-editor', '@xyflow/react', 'dexie', 'vite', 'esbuild', 'tsx', 'typescript', 'vitest', '@playwright/test', 'zustand'];
 
@@ -318,6 +319,37 @@ describe('the packed package, installed into a fresh project', () => {
       for (const s of servers) s.kill('SIGTERM');
       await browser.close();
     }
+  });
+
+  it('[I22] reads an agent\'s SQLite session store with the sql.js it ships (installed binary and `hookwire/node`)', { timeout: 60_000 }, async () => {
+    // A goose sessions.db holding the project's own goose export (columns from goose's session_manager.rs),
+    // made with the checkout's sql.js; the installed package has its own copy and no sql.js package.
+    const SQL = await initSqlJs();
+    const session = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'formats', 'goose-export.json'), 'utf8')) as { id: string; name: string; working_dir: string; conversation: { role: string; content: unknown; created: number }[] };
+    const db = new SQL.Database();
+    db.run('CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT, working_dir TEXT, created_at TIMESTAMP, updated_at TIMESTAMP)');
+    db.run('CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER, timestamp TIMESTAMP)');
+    db.run('INSERT INTO sessions VALUES (?,?,?,?,?)', [session.id, session.name, session.working_dir, '2026-03-01 10:00:00', '2026-03-01 10:02:00']);
+    session.conversation.forEach((m, i) => {
+      db.run('INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp) VALUES (?,?,?,?,?)', [session.id, m.role, JSON.stringify(m.content), m.created, `2026-03-01 10:00:${String(i).padStart(2, '0')}`]);
+    });
+    writeFileSync(join(project, 'sessions.db'), db.export());
+    db.close();
+    expect(existsSync(join(project, 'node_modules', 'sql.js')), 'sql.js is vendored, not installed').toBe(false);
+
+    const imported = hookwire(['import', 'sessions.db', '-o', 'goose.jsonl']);
+    expect(imported.status, imported.stderr).toBe(0);
+    const lines = readFileSync(join(project, 'goose.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { agent_id?: string; type?: string; payload?: { command?: string } });
+    expect(lines[0]!.agent_id).toBe('goose');
+    expect(lines.some((e) => e.type === 'tool.before_call' && e.payload?.command === 'ls src/*.ts')).toBe(true);
+    writeFileSync(join(project, 'store.mjs'), [
+      "import { importTraceFile } from 'hookwire/node';",
+      "const r = await importTraceFile('sessions.db');",
+      "console.log(JSON.stringify({ format: r.format, events: r.trace?.events.length, problems: r.problems.filter((p) => p.severity === 'error') }));",
+    ].join('\n'));
+    const run = sh(process.execPath, ['store.mjs'], project);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ format: 'goose', events: lines.length - 1, problems: [] });
   });
 
   it('[S1] runs a TypeScript code handler in the sandbox through the bundled Sucrase (installed binary and `hookwire/node`)', { timeout: 60_000 }, () => {

@@ -34,7 +34,7 @@ function PaletteEntry({ item, label, title, mono }: { item: PaletteItem; label: 
     const box = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
     const center = box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 };
     const sizes = new Map(flow.getNodes().flatMap((n) => (n.measured?.width && n.measured.height ? [[n.id, { width: n.measured.width, height: n.measured.height }] as const] : [])));
-    const id = addPaletteItem(item, flow.screenToFlowPosition(center), true, sizes);
+    const id = addPaletteItem(item, flow.screenToFlowPosition(center), 'flow', sizes);
     // The free spot may be off screen (a full canvas at zoom 1): then the view pans to it, same zoom.
     if (id && box) {
       requestAnimationFrame(() => {

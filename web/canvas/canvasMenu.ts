@@ -71,7 +71,7 @@ export function paneMenu(at: { x: number; y: number }, readOnly: boolean, sizes:
   return [
     {
       label: 'Add node here…', testId: 'ctx-add', empty: '',
-      items: () => PALETTE.map(({ item, label, key }): MenuItem => ({ label, testId: `ctx-add-${key}`, run: () => addPaletteItem(item, at, true, sizes()) })),
+      items: () => PALETTE.map(({ item, label, key }): MenuItem => ({ label, testId: `ctx-add-${key}`, run: () => addPaletteItem(item, at, 'near', sizes()) })),
     },
     { label: 'Select all', hint: 'Ctrl+A', testId: 'ctx-select-all', run: () => useApp.getState().select(useApp.getState().doc?.nodes.map((n) => n.id) ?? []) },
   ];

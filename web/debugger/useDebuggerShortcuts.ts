@@ -11,6 +11,7 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'B / Shift+B', what: 'next / previous block' },
   { keys: 'D / Shift+D', what: 'next / previous divergence' },
   { keys: 'C', what: 'jump to the next breakpoint' },
+  { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
   { keys: 'Esc', what: 'pause' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
 ];
@@ -66,6 +67,7 @@ export function useDebuggerShortcuts(): void {
       else if (k === 'b' || k === 'B') void nextBlock(e.shiftKey ? 'backward' : 'forward');
       else if (k === 'd' || k === 'D') void nextDivergence(e.shiftKey ? 'backward' : 'forward');
       else if (k === 'c' || k === 'C') void runToBreakpoint();
+      else if (k === 'r' || k === 'R') useApp.getState().toggleReveal(useApp.getState().position);
       else if (k === 'Escape') pause();
       else handled = false;
       if (!handled) return;

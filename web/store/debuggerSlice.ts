@@ -49,6 +49,8 @@ export interface DebuggerData {
   /** Steps the filter keeps (sorted); null = every step. */
   visible: Int32Array | null;
   filtering: boolean;
+  /** Rewritten steps whose recorded payload the person chose to see on the timeline (the pipeline's result shows otherwise). */
+  revealed: ReadonlySet<number>;
   breakpoints: Breakpoint[];
   pausedAt: { index: number; label: string } | null;
   playing: boolean;
@@ -86,6 +88,7 @@ const INITIAL: DebuggerData = {
   filter: NO_FILTER,
   visible: null,
   filtering: false,
+  revealed: new Set(),
   breakpoints: [],
   pausedAt: null,
   playing: false,
@@ -127,6 +130,8 @@ export interface DebuggerActions {
   filterChanged(filter: TimelineFilter): void;
   filterAnswered(visible: Int32Array | null): void;
   filterFailed(): void;
+  /** Shows the recorded payload of a rewritten step on the timeline, or hides it again. */
+  toggleReveal(index: number): void;
   versionPinned(pinned: Pinned): void;
   pinCleared(): void;
   compareStarted(): void;
@@ -161,9 +166,9 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
   traceOpened: (trace) =>
     set({
       ...NO_REPLAY, traceId: trace.id, trace, position: 0, activeEpoch: -1, compile: null, handlers: [], filter: NO_FILTER, filtering: false,
-      failure: null, stepLoading: true,
+      revealed: new Set(), failure: null, stepLoading: true,
     }),
-  traceClosed: () => set({ ...NO_REPLAY, traceId: null, trace: null, activeEpoch: -1, compile: null, handlers: [], position: 0, stepLoading: false }),
+  traceClosed: () => set({ ...NO_REPLAY, revealed: new Set(), traceId: null, trace: null, activeEpoch: -1, compile: null, handlers: [], position: 0, stepLoading: false }),
   traceRenamed: (id, name) => {
     const trace = get().trace;
     if (trace?.id === id) set({ trace: { ...trace, name } });
@@ -197,6 +202,11 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
   filterChanged: (filter) => set(isFiltering(filter) ? { filter, filtering: true } : { filter, filtering: false, visible: null }),
   filterAnswered: (visible) => set({ visible, filtering: false }),
   filterFailed: () => set({ filtering: false }),
+  toggleReveal: (index) => {
+    const revealed = new Set(get().revealed);
+    if (!revealed.delete(index)) revealed.add(index);
+    set({ revealed });
+  },
   versionPinned: (pinned) => set({ pinned, diff: null }),
   pinCleared: () => set({ pinned: null, diff: null, diffProblems: [], diffRunning: false }),
   compareStarted: () => set({ diffRunning: true }),

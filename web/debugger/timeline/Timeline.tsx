@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { timelineStep, type ReplayTimeline } from '../../../engine/app.ts';
 import { useServices } from '../../services/AppServices.tsx';
@@ -28,14 +28,8 @@ export function Timeline() {
   const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
   const changedSet = useMemo(() => new Set(changed?.changed.map((c) => c.index) ?? []), [changed]);
   // Rows whose recorded payload the person chose to see (a rewritten row shows the pipeline's result).
-  const [revealed, setRevealed] = useState<ReadonlySet<number>>(() => new Set());
-  const traceId = useApp((s) => s.trace?.id);
-  useEffect(() => setRevealed(new Set()), [traceId]);
-  const toggleReveal = useCallback((index: number) => setRevealed((r) => {
-    const next = new Set(r);
-    if (!next.delete(index)) next.add(index);
-    return next;
-  }), []);
+  const revealed = useApp((s) => s.revealed);
+  const toggleReveal = useApp((s) => s.toggleReveal);
 
   // Keep the current step in view as it moves (keys, playback, jumps); a row already in view is left
   // alone, since scrolling reads the layout and costs a frame's worth of work on a long list.
@@ -97,10 +91,11 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed, rev
         {step?.error ? <span className="flag error">error</span> : null}
         {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
         {rewritten && row && (
-          <button type="button" className="btn ghost dbg-reveal" data-testid="row-reveal" aria-pressed={revealed}
-            aria-label={`${revealed ? 'Hide' : 'Show'} the recorded payload of step ${stepNumber(index)}`}
-            title={revealed ? 'Show what the pipeline made of it' : 'Show the payload as recorded (before the rewrite)'}
-            onClick={(e) => { e.stopPropagation(); onReveal(index); }}>{revealed ? 'as rewritten' : 'recorded'}</button>
+          // Not a button: a control inside an option is nested-interactive for assistive technology; the
+          // keyboard's way is R on the current step (DEBUGGER_KEYS), the pointer's is this flag.
+          <span className="flag dbg-reveal" data-testid="row-reveal" data-pressed={revealed}
+            title={`${revealed ? 'Show what the pipeline made of it' : 'Show the payload as recorded (before the rewrite)'} (R on the current step)`}
+            onClick={(e) => { e.stopPropagation(); onReveal(index); }}>{revealed ? 'as rewritten' : 'recorded'}</span>
         )}
         {step?.duplicate ? <span className="flag">repeat</span> : null}
         {step?.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
