@@ -3,7 +3,7 @@
 // child process holding the real lock with its event loop blocked; the other writer is the real
 // `hookwire claude-hook --record` binary, which takes the stale lock over and appends.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +84,10 @@ describe('the recording lock is fenced [P13]', () => {
     const record = join(dir, 'session.jsonl');
     const go = join(dir, 'go');
     const { exited: holder } = await startHolder(dir, record, go);
-    await sleep(3500);
+    // Until the lock is past the fence's margin by its own mtime (the clock a taker-over reads): proper-lockfile
+    // dates a new lock up to a second ahead (its mtime-precision probe rounds up to the next second), so a fixed
+    // wait of 3.5 s may leave it 2.5 s old, still safe to write to.
+    while (Date.now() - statSync(`${record}.lock`).mtimeMs < 3300) await sleep(50);
     writeFileSync(go, '');
     const h = await holder;
     expect(h.out).toMatch(/refused: the lock on .* was last refreshed \d+ ms ago/);
