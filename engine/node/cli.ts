@@ -79,7 +79,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .argument('<pipeline>', 'pipeline JSON file')
     .argument('<trace>', 'trace file: Hookwire trace v1, Claude Code transcript, OpenTelemetry GenAI spans, SWE-agent .traj or OpenHands events')
     .option('--json', 'one JSON object per event and line: {event_id, type, decision, reason, decided_by, payload}')
-    .option('--check', 'compare every replayed decision with the recorded one; exit 1 on any difference (the default when the trace records decisions)')
+    .option('--check', 'compare every recorded decision with the replay, whichever pipeline version recorded it; exit 1 on any difference (by default only the decisions recorded by this pipeline file, or naming no version, are compared)')
     .option('--no-check', 'only replay: do not compare with the recorded decisions')
     .addOption(fromOption())
     .action((p: string, t: string, opts) => run(async () => (await import('./commands/replayCommand.ts')).replayCommand(p, t, opts, io))());

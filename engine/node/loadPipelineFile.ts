@@ -11,11 +11,14 @@ import { formatProblems, nodeLabels } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
 import { cachedEntry, pipelineCache, rememberParse } from './pipelineCache.ts';
 import { acceptRegexes, noteAcceptedRegexes } from '../match/regex.ts';
+import { pipelineVersionOf } from '../trace/pipelineVersion.ts';
 
 export interface LoadedPipeline {
   compiled: CompiledPipeline;
   pipeline: Pipeline;
   warnings: Problem[];
+  /** The version recordings name for this file: `sha256:<16 hex>` of its text [R17]. */
+  version: string;
   /** Frees the sandbox, if one was made. */
   dispose(): void;
 }
@@ -48,7 +51,7 @@ export async function compilePipelineText(text: string, path: string): Promise<L
   }
   // Remembered once it compiled, with the patterns RE2 accepted: the next call skips both checks.
   if (!hit) rememberParse(text, structural, cache, accepted);
-  return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, dispose: () => sandbox?.dispose() };
+  return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, version: pipelineVersionOf(text), dispose: () => sandbox?.dispose() };
 }
 
 /** The structural parse of pipeline text by `parsePipeline` (with the schema library, loaded only then). */

@@ -5,6 +5,7 @@ import type { RuntimeLoad, RuntimeOptions } from '../runtime/types.ts';
 import { readTextFile } from './cliIo.ts';
 import { sandboxFor } from './loadPipelineFile.ts';
 import { parseJsonText } from '../model/jsonErrorOffset.ts';
+import { pipelineVersionOf } from '../trace/pipelineVersion.ts';
 
 const NODE_TIMERS = {
   set: (ms: number, run: () => void) => setTimeout(run, ms).unref(),
@@ -25,7 +26,8 @@ export async function loadRuntime(path: string, options: RuntimeOptions = {}): P
   const sandbox = options.sandbox !== undefined ? options.sandbox : await sandboxFor(parsed.doc);
   // Node's timers bound an asynchronous approver [P14]; unref'd, so a pending approval never keeps the process alive alone.
   const timers = options.timers ?? NODE_TIMERS;
-  const r = createRuntime(parsed.doc, { ...options, sandbox, timers });
+  // [R17] recordings name the file's version, so a replay checks the decisions of its own version.
+  const r = createRuntime(parsed.doc, { pipelineVersion: pipelineVersionOf(text), ...options, sandbox, timers });
   if (!r.ok && options.sandbox === undefined) sandbox?.dispose();
   return r;
 }

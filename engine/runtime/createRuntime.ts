@@ -46,7 +46,7 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
   const clock = options.clock ?? { now: () => Date.now() };
   let traceSeq = 0;
   const telemetry = options.telemetry
-    ? { ...options.telemetry, pipeline: { name: compiled.pipeline.name, version: options.telemetry.pipelineVersion ?? pipelineVersionOf(compiled.pipeline) } }
+    ? { ...options.telemetry, pipeline: { name: compiled.pipeline.name, version: options.telemetry.pipelineVersion ?? options.pipelineVersion ?? pipelineVersionOf(compiled.pipeline) } }
     : null;
   const newTraceId = options.newTraceId ?? (() => `trace-${Math.floor(clock.now()).toString(36)}-${++traceSeq}`);
 
@@ -67,6 +67,7 @@ export function createRuntime(pipeline: unknown, options: RuntimeOptions = {}): 
         approver: options.approver,
         approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
         timers: options.timers,
+        pipelineVersion: options.pipelineVersion ?? null,
       });
       traces.add(ctx);
       return ctx.trace;

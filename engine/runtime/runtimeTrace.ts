@@ -37,6 +37,8 @@ interface OpenOptions {
   approver: Approver | undefined;
   approvalTimeoutMs: number;
   timers: RuntimeTimers | undefined;
+  /** The pipeline version each recorded decision names [R17], or null when the runtime was given none. */
+  pipelineVersion: string | null;
   /** Spans per dispatched event [O1]; they need the explanation (which handlers fired), so dispatch explains. */
   telemetry: (RuntimeTelemetry & { pipeline: { name: string; version: string } }) | null;
 }
@@ -120,6 +122,7 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
       ...(approval ? { approval } : {}),
       ...(r.context.length > 0 ? { context: [...r.context] } : {}),
       ...wallClock(r.errors),
+      ...(o.pipelineVersion !== null ? { pipeline: o.pipelineVersion } : {}),
     };
     d.slot.line = traceEventLine({ ...d.event, recorded }, header);
     flushSlots();

@@ -29,7 +29,10 @@ export interface TelemetryTracer {
 
 export interface RuntimeTelemetry {
   tracer: TelemetryTracer;
-  /** `hookwire.pipeline.version`; default a content hash of the pipeline's semantics (`fnv1a32:<hex>`). */
+  /**
+   * `hookwire.pipeline.version`; default the runtime's `pipelineVersion` [R17], else a content hash of the
+   * pipeline's semantics (`fnv1a32:<hex>`).
+   */
   pipelineVersion?: string;
   /**
    * Also put the event as dispatched (`hookwire.event.payload`, `hookwire.event.ts`, meta) on the span, so an OTLP

@@ -86,6 +86,12 @@ export interface RuntimeOptions {
   maxPending?: number;
   /** Told when a sink throws, rejects or drops a record. Decisions are never affected [P5]. */
   onSinkError?: (failure: SinkFailure) => void;
+  /**
+   * The version of the pipeline file, `sha256:<16 hex>` of its text (`pipelineVersionOf` in
+   * engine/trace/pipelineVersion.ts): each recorded decision names it, so `hookwire replay` checks the decisions
+   * of its own version by default [R17]. `loadRuntime` passes its file's. Absent: recordings name none.
+   */
+  pipelineVersion?: string;
   /** OpenTelemetry: one span per dispatched event, on the tracer given here [O1]. Absent: no spans, no OTel code. */
   telemetry?: RuntimeTelemetry;
 }

@@ -31,6 +31,11 @@ export function useSha256(impl: Sha256Hex | null): void {
   sha256Hex = impl ?? portableSha256Hex;
 }
 
+/** Hex SHA-256 of a text's UTF-8 bytes, by the hash the chain uses now (the host's native one when installed). */
+export function sha256HexOf(text: string): string {
+  return sha256Hex(text);
+}
+
 /**
  * The hash of one line [K1]: hex SHA-256 of the UTF-8 bytes of `prev + "\n" + body`, where `prev` is the previous
  * line's hash (CHAIN_GENESIS for the first line) and `body` the line as written, less its chain field.

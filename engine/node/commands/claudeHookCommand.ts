@@ -227,6 +227,8 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
       ...(result.reason ? { reason: result.reason } : {}),
       ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
       ...(result.context.length > 0 ? { context: result.context } : {}),
+      // [R17] the version of the pipeline file that decided: a replay checks the decisions of its own version.
+      pipeline: loaded.version,
       // [S14] the nodes the wall-clock net stopped: a later call rebuilding the state replays them as recorded.
       ...(stopped ? { wall_clock: stopped } : {}),
     };

@@ -10,20 +10,17 @@ import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
 import { openSpill } from '../spillFile.ts';
 import { plural } from './validateCommand.ts';
-import { approvalNote, checkStep, mismatchLine, stepOutcomeWord } from '../../replay/replayCheck.ts';
+import { approvalNote, checkVerdict, createReplayCheck, stepOutcomeWord } from '../../replay/replayCheck.ts';
 
 export interface ReplayOptions {
   json?: boolean;
   from?: TraceFormat;
   /**
-   * Compare every replayed decision with the recorded one [R16]: true (`--check`), false (`--no-check`), or
-   * undefined: on when the trace carries recorded decisions.
+   * Compare replayed decisions with the recorded ones [R16][R17]: true (`--check`: every recorded decision),
+   * false (`--no-check`), or undefined: the decisions recorded by this pipeline file's version (or naming none).
    */
   check?: boolean;
 }
-
-/** Mismatch lines kept for the report; past it only their number (memory stays flat in the trace length). */
-const MAX_REPORTED = 200;
 
 /** The stable `--json` line [P10]: exactly the keys of DecisionRow, in its order. */
 export function decisionLine(r: DecisionRow): string {
@@ -61,24 +58,16 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     let counterfactualSince = -1;
     let events = 0;
     let anyRecorded = false;
-    let recordedCount = 0;
-    let mismatches = 0;
-    const reported: string[] = [];
     const run = createReplayRun(loaded.compiled, { explain: false });
+    // [R17] by default only the decisions this file's version made (or that name none) are compared.
+    const check = options.check === false ? null : createReplayCheck(loaded.version, options.check === true ? 'all' : 'own');
     // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace
     // nor its steps, so memory stays flat in the trace length.
     const read = await streamTraceForCli(tracePath, io, options.from, (event) => {
       const step = run.push(event);
       events++;
-      if (event.recorded !== undefined) {
-        anyRecorded = true;
-        recordedCount++;
-        const m = options.check === false ? null : checkStep(step);
-        if (m) {
-          mismatches++;
-          if (reported.length < MAX_REPORTED) reported.push(mismatchLine(m));
-        }
-      }
+      if (event.recorded !== undefined) anyRecorded = true;
+      check?.add(step);
       if (options.json) {
         io.out(decisionLine(decisionRow(step)));
         return;
@@ -97,7 +86,13 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
         io.out(`Steps after #${counterfactualSince + 1} are counterfactual: it blocks an action that really ran, so the trace shows what happened without the block.\n`);
       }
     }
-    const checked = checkReport(options, { anyRecorded, recordedCount, mismatches, reported, events }, io);
+    // The check's report [R16][R17]: after the table, or on stderr with `--json` (stdout keeps the stable lines).
+    const verdict = check ? checkVerdict(check.tally, options.check === true, loaded.version) : { pass: true, lines: [] };
+    for (const line of verdict.lines) {
+      if (options.json) io.err(`${line}\n`);
+      else io.out(`${line}\n`);
+    }
+    const checked = verdict.pass;
     // Lines or records were dropped: the decisions above are of a partial trace [P9].
     return isPartial(read) || !checked ? EXIT.failed : EXIT.ok;
   } finally {
@@ -105,29 +100,4 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     spill.close();
     loaded.dispose();
   }
-}
-
-/**
- * The check's report [R16], on stdout after the table, or on stderr with `--json` (stdout keeps the stable
- * lines). False when the check failed: a replayed decision differs from the recorded one, or `--check` was
- * asked of a trace that records no decision (nothing could be checked, so it does not pass).
- */
-function checkReport(options: ReplayOptions, c: { anyRecorded: boolean; recordedCount: number; mismatches: number; reported: string[]; events: number }, io: Io): boolean {
-  if (options.check === false) return true;
-  const say = options.json ? (t: string) => io.err(t) : (t: string) => io.out(t);
-  if (!c.anyRecorded) {
-    if (options.check !== true) return true;
-    say('Check: the trace records no decisions, so there is nothing to compare the replay with (exit 1).\n');
-    return false;
-  }
-  const unrecorded = c.events - c.recordedCount;
-  const rest = unrecorded > 0 ? ` (${plural(unrecorded, 'event')} without a recorded decision not checked)` : '';
-  if (c.mismatches === 0) {
-    say(`Check: all ${plural(c.recordedCount, 'recorded decision')} match the replay${rest}.\n`);
-    return true;
-  }
-  say(`Check failed: ${c.mismatches} of ${plural(c.recordedCount, 'recorded decision')} differ from the replay${rest}:\n`);
-  for (const line of c.reported) say(`  ${line}\n`);
-  if (c.mismatches > c.reported.length) say(`  … and ${c.mismatches - c.reported.length} more\n`);
-  return false;
 }

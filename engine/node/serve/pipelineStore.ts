@@ -3,15 +3,15 @@
 // Hot reload: when the file changes it is validated; a good file becomes current in one assignment (sessions
 // read `current` when an event's turn comes, so a switch always falls between two events); a bad file keeps
 // the old pipeline and the problems are kept for /health and written to the log.
-import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, readTextFile } from '../cliIo.ts';
 import { compilePipelineText, type LoadedPipeline } from '../loadPipelineFile.ts';
+import { PIPELINE_VERSION_RE, pipelineVersionOf } from '../../trace/pipelineVersion.ts';
 
 export interface PipelineVersion {
-  /** `sha256:<16 hex>` of the file's text: what each recorded event names [recorded.pipeline]. */
+  /** `sha256:<16 hex>` of the file's text: what each recorded event names [R17]. */
   version: string;
   name: string;
   text: string;
@@ -22,10 +22,6 @@ export interface PipelineVersion {
 export interface ReloadProblem {
   at: string;
   message: string;
-}
-
-export function pipelineVersionOf(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
 export class PipelineStore {
@@ -54,7 +50,7 @@ export class PipelineStore {
   async get(version: string): Promise<PipelineVersion> {
     const known = this.versions.get(version);
     if (known) return known;
-    if (!/^sha256:[0-9a-f]{16}$/.test(version)) throw new CliError(`"${version.slice(0, 80)}" is not a pipeline version`);
+    if (!PIPELINE_VERSION_RE.test(version)) throw new CliError(`"${version.slice(0, 80)}" is not a pipeline version`);
     let text: string;
     try {
       text = await readFile(this.fileOf(version), 'utf8');

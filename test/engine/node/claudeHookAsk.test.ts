@@ -1,3 +1,4 @@
+import { pipelineVersionOf } from '../../../engine/trace/pipelineVersion.ts';
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,9 +42,10 @@ describe('claude-hook: ASK, context and the deadline (real binary)', { timeout: 
     const p = await hookwire(['claude-hook', join(dir, 'asking.json'), '--record', record], { stdin: JSON.stringify(HOOK_INPUTS.UserPromptSubmit) });
     expect(JSON.parse(p.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'The current branch is main.' } });
     const read = readTrace(readFileSync(record, 'utf8'));
+    const version = pipelineVersionOf(ASKING); // [R17] the file that decided
     expect(read.events.map((e) => e.recorded)).toEqual([
-      { decision: 'ask', reason: 'push to the remote? (git push origin main)', approval: { answer: 'deferred', by: 'host', reason: 'Claude Code asks the person (PreToolUse)' }, context: ['The current branch is main.'] },
-      { decision: 'continue', context: ['The current branch is main.'] },
+      { decision: 'ask', reason: 'push to the remote? (git push origin main)', approval: { answer: 'deferred', by: 'host', reason: 'Claude Code asks the person (PreToolUse)' }, context: ['The current branch is main.'], pipeline: version },
+      { decision: 'continue', context: ['The current branch is main.'], pipeline: version },
     ]);
     const compiled = compilePipeline(JSON.parse(ASKING));
     if (!compiled.ok) throw new Error('pipeline');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { compilePipeline } from '../../../engine/index.ts';
 import { createNodeSandbox, decideTrace, formatProblems, jsonLinesTo, loadRuntime, readTraceFile, recordToDirectory } from '../../../engine/node/index.ts';
 import type { AuditRecord } from '../../../engine/index.ts';
@@ -87,5 +88,25 @@ describe('loadRuntime (Node)', () => {
     await r.runtime.flush();
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.decision)).toEqual(['continue', 'block_action', 'continue']);
+  });
+
+  it('[R17] a loaded file\'s recording names its version (sha256 of the text, by node:crypto here); createRuntime without one names none', async () => {
+    const dir = tempDir();
+    const r = await loadRuntime(GUARD, { record: recordToDirectory(join(dir, 'traces')) });
+    if (!r.ok) throw new Error('load');
+    const trace = r.runtime.startTrace({ trace_id: 'v' });
+    trace.emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await trace.flush();
+    const file = join(dir, 'traces', readdirSync(join(dir, 'traces'))[0]!);
+    const events = (await readTraceFile(file)).events;
+    const expected = `sha256:${createHash('sha256').update(readFileSync(GUARD)).digest('hex').slice(0, 16)}`;
+    expect(events.map((e) => e.recorded?.pipeline)).toEqual([expected]);
+    const lines: string[] = [];
+    const plain = (await import('../../../engine/runtime/index.ts')).createRuntime(JSON.parse(readFileSync(GUARD, 'utf8')), { record: () => (l) => void lines.push(l) });
+    if (!plain.ok) throw new Error('load');
+    const t2 = plain.runtime.startTrace();
+    t2.emit('tool.before_call', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await t2.flush();
+    expect(lines.slice(1).map((l) => (JSON.parse(l) as { recorded: { pipeline?: string } }).recorded.pipeline)).toEqual([undefined]);
   });
 });
