@@ -18,8 +18,22 @@ export interface Spill {
 
 /** Opens a spill file in the system's temporary directory. `const s = openSpill(); try { … s.index() … } finally { s.close(); }` */
 export function openSpill(dir = tmpdir()): Spill {
-  const folder = mkdtempSync(join(dir, 'hookwire-spill-'));
-  const path = join(folder, 'ids.bin');
+  const file = openTempFile('hookwire-spill-', dir);
+  const store = fileRecordStore(file.fd);
+  return {
+    index: <V>() => spilledIdIndex<V>(store),
+    close: file.close,
+  };
+}
+
+/**
+ * A new empty file for reading and writing, unlinked at once where the system allows it (POSIX keeps it until
+ * the descriptor closes, so a killed process leaves nothing behind); `close()` closes it (and removes it where
+ * it could not be unlinked while open).
+ */
+export function openTempFile(prefix: string, dir = tmpdir()): { fd: number; close(): void } {
+  const folder = mkdtempSync(join(dir, prefix));
+  const path = join(folder, 'data');
   const fd = openSync(path, 'w+');
   let removed = false;
   try {
@@ -29,9 +43,8 @@ export function openSpill(dir = tmpdir()): Spill {
   } catch {
     // Windows: an open file cannot be unlinked; close() removes it.
   }
-  const store = fileRecordStore(fd);
   return {
-    index: <V>() => spilledIdIndex<V>(store),
+    fd,
     close() {
       closeSync(fd);
       if (!removed) rmSync(folder, { recursive: true, force: true });

@@ -184,6 +184,8 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
   const importer: ImporterOptions = { fallbackTraceId: `${format}-${fileStem(options.fileName) ?? contentHash(sample)}` };
   if (options.fileName !== undefined) importer.fileName = options.fileName;
   if (options.filePath !== undefined) importer.filePath = options.filePath;
+  // Streamed importers keep their event ids where the caller says (a spilled index in the CLI) [I3].
+  if (options.ids) importer.ids = options.ids;
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
   const body =

@@ -1,11 +1,16 @@
 // `hookwire import <file> [--from <format>] [-o <out>]`: any supported recording → trace v1 JSON Lines [I1].
-import { createWriteStream } from 'node:fs';
+// The header (trace id, first time) is known only at the end of an import, so the event lines go to a spool
+// file first and follow the header from there: the events are not held in memory, nor are their ids (the
+// importer keeps them in a spilled index), so a long session file imports in bounded memory (docs/sessions.md).
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, writeSync } from 'node:fs';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
-import type { Trace } from '../../trace/traceTypes.ts';
-import { bufferedIo, CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
-import { loadTraceForCli } from '../loadTraceForCli.ts';
+import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
+import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
+import { streamTraceForCli } from '../loadTraceForCli.ts';
+import { openSpill, openTempFile } from '../spillFile.ts';
 import { plural } from './validateCommand.ts';
 
 export interface ImportOptions {
@@ -13,38 +18,133 @@ export interface ImportOptions {
   output?: string;
 }
 
+/** Characters of event lines gathered before one write to the spool, and the size of a read back from it. */
+const SPOOL_CHUNK = 1 << 20;
+
 /**
  * Writes the trace to stdout or a file. Exit 0 when everything was read, 1 when some lines or records were
  * dropped (the rest is written, the problems are on stderr), 2 when nothing could be imported.
  */
 export async function importCommand(path: string, options: ImportOptions, io: Io): Promise<number> {
-  const { trace, format, problems } = await loadTraceForCli(path, io, options.from);
-  if (options.output) await writeTraceFile(options.output, trace);
-  else {
-    // One write per 64 Ki characters, not one per event line.
-    const out = bufferedIo(io);
-    out.out(traceHeaderLine(trace.header));
-    for (const e of trace.events) out.out(traceEventLine(e, trace.header));
-    out.flush();
+  const spill = openSpill();
+  const spool = openSpool();
+  try {
+    // Lines leave out trace_id / agent_id equal to the header's [T4]. The header is not known yet: lines are
+    // written against the first event's, which the header has unless the importer changed them after its
+    // first event; then each line is written again against the header.
+    let first: Pick<TraceHeader, 'trace_id' | 'agent_id'> | null = null;
+    const read = await streamTraceForCli(path, io, options.from, (e: TraceEvent) => {
+      first ??= { trace_id: e.trace_id, agent_id: e.agent_id };
+      spool.write(traceEventLine(e, first));
+    }, spill.index);
+    spool.flush();
+    const header = read.trace.header;
+    const was = first as Pick<TraceHeader, 'trace_id' | 'agent_id'> | null;
+    const rewrite = was === null || (was.trace_id === header.trace_id && was.agent_id === header.agent_id) ? null : (line: string) => relineEvent(line, was, header);
+    const out = options.output ? fileSink(options.output) : stdoutSink(io);
+    try {
+      await out.write(traceHeaderLine(header));
+      for await (const chunk of spool.read(rewrite)) await out.write(chunk);
+      await out.end();
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      throw new CliError(`cannot write ${options.output ?? 'stdout'}: ${fileErrorText(err)}`);
+    }
+    const errors = read.problems.filter((p) => p.severity === 'error').length;
+    const where = options.output ? ` to ${options.output}` : '';
+    io.err(`imported ${TRACE_FORMAT_LABELS[read.format]}: ${plural(spool.lines, 'event')}${where}${errors ? `; ${plural(errors, 'problem')} (see above)` : ''}\n`);
+    return errors === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    spool.close();
+    spill.close();
   }
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  const where = options.output ? ` to ${options.output}` : '';
-  io.err(`imported ${TRACE_FORMAT_LABELS[format]}: ${plural(trace.events.length, 'event')}${where}${errors ? `; ${plural(errors, 'problem')} (see above)` : ''}\n`);
-  return errors === 0 ? EXIT.ok : EXIT.failed;
 }
 
-async function writeTraceFile(path: string, trace: Trace): Promise<void> {
+/**
+ * An event line written against `from` (its trace_id / agent_id left out where equal to `from`'s [T4]), written
+ * again against `to`. Every importer today gives its first event the header's ids; this keeps the output right
+ * if one does not.
+ */
+export function relineEvent(line: string, from: Pick<TraceHeader, 'trace_id' | 'agent_id'>, to: Pick<TraceHeader, 'trace_id' | 'agent_id'>): string {
+  return traceEventLine({ trace_id: from.trace_id, agent_id: from.agent_id, ...(JSON.parse(line) as object) } as TraceEvent, to);
+}
+
+/** Event lines appended to a temporary file, read back in chunks (or line by line through `rewrite`). */
+function openSpool() {
+  const file = openTempFile('hookwire-import-');
+  let parts: string[] = [];
+  let buffered = 0;
+  let written = 0;
+  let lines = 0;
+  const flush = (): void => {
+    if (buffered === 0) return;
+    const bytes = Buffer.from(parts.join(''), 'utf8');
+    let done = 0;
+    while (done < bytes.length) done += writeSync(file.fd, bytes, done, bytes.length - done, written + done);
+    written += bytes.length;
+    parts = [];
+    buffered = 0;
+  };
+  return {
+    get lines() {
+      return lines;
+    },
+    write(line: string): void {
+      parts.push(line);
+      lines++;
+      buffered += line.length;
+      if (buffered >= SPOOL_CHUNK) flush();
+    },
+    flush,
+    async *read(rewrite: ((line: string) => string) | null): AsyncGenerator<string> {
+      if (written === 0) return;
+      const stream = createReadStream('', { fd: file.fd, start: 0, end: written - 1, encoding: 'utf8', highWaterMark: SPOOL_CHUNK, autoClose: false });
+      let rest = '';
+      for await (const chunk of stream as AsyncIterable<string>) {
+        if (!rewrite) {
+          yield chunk;
+          continue;
+        }
+        const text = rest + chunk;
+        const cut = text.lastIndexOf('\n') + 1;
+        rest = text.slice(cut);
+        yield text.slice(0, cut).split('\n').slice(0, -1).map(rewrite).join('');
+      }
+    },
+    close: file.close,
+  };
+}
+
+interface Sink {
+  write(text: string): Promise<void>;
+  end(): Promise<void>;
+}
+
+function stdoutSink(io: Io): Sink {
+  return {
+    async write(text) {
+      io.out(text);
+      if (io.drain) await io.drain();
+    },
+    end: async () => {},
+  };
+}
+
+function fileSink(path: string): Sink {
   const stream = createWriteStream(path, { encoding: 'utf8' });
-  const done = new Promise<void>((resolve, reject) => {
-    stream.on('error', reject);
-    stream.on('finish', resolve);
-  });
-  try {
-    stream.write(traceHeaderLine(trace.header));
-    for (const e of trace.events) stream.write(traceEventLine(e, trace.header));
-    stream.end();
-    await done;
-  } catch (err) {
-    throw new CliError(`cannot write ${path}: ${fileErrorText(err)}`);
-  }
+  let failed: unknown = null;
+  stream.on('error', (err) => (failed = err));
+  return {
+    async write(text) {
+      if (failed) throw failed;
+      // events.once rejects on 'error' and removes its listeners either way.
+      if (!stream.write(text)) await once(stream, 'drain');
+    },
+    end: () =>
+      new Promise<void>((resolve, reject) => {
+        if (failed) return reject(failed);
+        stream.once('error', reject);
+        stream.end(() => resolve());
+      }),
+  };
 }

@@ -74,7 +74,7 @@ export class AiderImporter {
     private readonly options: ImporterOptions,
     onEvent?: (event: TraceEvent) => void,
   ) {
-    this.b = new TraceBuilder('aider', 'aider', options.fallbackTraceId ?? 'aider', 'aider');
+    this.b = new TraceBuilder('aider', 'aider', options.fallbackTraceId ?? 'aider', 'aider', options.ids);
     if (onEvent) this.b.streamTo(onEvent);
   }
 

@@ -47,7 +47,7 @@ export class CodexRolloutImporter {
     private readonly options: ImporterOptions,
     onEvent?: (event: TraceEvent) => void,
   ) {
-    this.b = new TraceBuilder('codex-rollout', 'codex', options.fallbackTraceId ?? 'codex', 'codex');
+    this.b = new TraceBuilder('codex-rollout', 'codex', options.fallbackTraceId ?? 'codex', 'codex', options.ids);
     if (onEvent) this.b.streamTo(onEvent);
   }
 

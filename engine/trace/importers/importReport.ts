@@ -2,6 +2,7 @@ import { ownGet, ownSet, type JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import type { TraceProblem } from '../traceProblem.ts';
 import type { Trace } from '../traceTypes.ts';
+import type { IdIndexFactory } from '../../model/idIndex.ts';
 
 /**
  * What an importer did with its source [I2]: counts per event type, what it kept as annotations, what it
@@ -48,6 +49,8 @@ export interface ImporterOptions {
   filePath?: string;
   /** Trace id to use when the source carries none (importTrace passes one derived from the content). */
   fallbackTraceId?: string;
+  /** Where a streamed importer keeps the event ids it gave (default a Map; the CLI passes a spilled index). */
+  ids?: IdIndexFactory;
 }
 
 /** Adds one to a count keyed by a source-chosen name. */

@@ -84,7 +84,7 @@ export class SpecStoryImporter {
     private readonly options: ImporterOptions,
     onEvent?: (event: TraceEvent) => void,
   ) {
-    this.b = new TraceBuilder('specstory', 'specstory', options.fallbackTraceId ?? 'specstory', 'cursor');
+    this.b = new TraceBuilder('specstory', 'specstory', options.fallbackTraceId ?? 'specstory', 'cursor', options.ids);
     if (onEvent) this.b.streamTo(onEvent);
   }
 

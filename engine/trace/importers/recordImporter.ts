@@ -23,7 +23,7 @@ export abstract class RecordImporter {
     protected readonly options: ImporterOptions,
     onEvent?: (event: TraceEvent) => void,
   ) {
-    this.b = new TraceBuilder(format, prefix, options.fallbackTraceId ?? agent, agent);
+    this.b = new TraceBuilder(format, prefix, options.fallbackTraceId ?? agent, agent, options.ids);
     if (onEvent) this.b.streamTo(onEvent);
   }
 

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../../model/json.ts';
+import { mapIdIndex, type IdIndex, type IdIndexFactory } from '../../model/idIndex.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceTypes.ts';
@@ -34,7 +35,12 @@ export class TraceBuilder {
   private handedOver = 0;
   private sink: ((event: TraceEvent) => void) | null = null;
   readonly report: ImportReport;
-  private readonly ids = new Map<string, number>();
+  /**
+   * Every id given so far and its last repeat number [I3]: one entry per event. A streamed import over a long
+   * file passes a spilled index (engine/node/spillFile.ts: 8–16 bytes an id in memory) so that memory does not
+   * grow with the file; the default is a Map.
+   */
+  private readonly ids: IdIndex<number>;
   private readonly keyed = new Map<string, TraceEvent>();
   private readonly pending: PendingAnnotation[] = [];
   private lastTs: string | null = null;
@@ -45,8 +51,10 @@ export class TraceBuilder {
     private readonly prefix: string,
     public traceId: string,
     public agentId: string,
+    ids?: IdIndexFactory,
   ) {
     this.report = emptyReport(format);
+    this.ids = ids ? ids<number>() : mapIdIndex<number>();
   }
 
   /**
@@ -195,7 +203,7 @@ export class TraceBuilder {
     }
     this.duplicateIds++;
     let k = n + 1;
-    while (this.ids.has(`${base}#${k}`)) k++;
+    while (this.ids.get(`${base}#${k}`) !== undefined) k++;
     this.ids.set(base, k);
     this.ids.set(`${base}#${k}`, 1);
     return `${base}#${k}`;
