@@ -37,11 +37,13 @@ export const CLAUDE_CONTRACT: AgentContract = {
   name: 'Claude Code',
   sources: [
     { url: 'https://code.claude.com/docs/en/hooks', version: 'hooks reference as mirrored in thevibeworks/claude-code-docs, read 2026-12' },
-    // onFailure: "block" ("Block the action when a hook fails": "Requires Claude Code v2.1.295 or later"),
-    // quoted from the reference by openmoat 0.17.0 (docs.rs, src/install/claude_version.rs) and the 2.1.295
-    // changelog (Oct 8 2026); the settings reference lists `onFailure` on command and http hooks
-    // (claude-code-settings 0.1.0 on docs.rs, CommandHook/HttpHook `on_failure`). Not read on the page itself.
-    { url: 'https://code.claude.com/docs/en/hooks#block-the-action-when-a-hook-fails', version: '2.1.295 and later (onFailure: "block"), read second-hand' },
+    // onFailure: "block" on a command or http hook entry (values "continue" | "block"): added in 2.1.295 (the
+    // changelog line, 2026-10-08, as mirrored from https://code.claude.com/docs/en/changelog); read first-hand in
+    // the implementation of Claude Code 2.1.337 (the binary @anthropic-ai/claude-agent-sdk-linux-x64 0.3.337 ships,
+    // the Agent SDK's `claudeCodeVersion`): a hook that fails or times out is a blocking error
+    // (`hook_failed` / `hook_timed_out`); ignored on Stop, SubagentStop, TaskCompleted and TeammateIdle and for
+    // async hooks. docs/agents.md "install" lists what was read where.
+    { url: 'https://code.claude.com/docs/en/changelog', version: '2.1.295 (onFailure: "block"), checked in the 2.1.337 binary' },
   ],
   events: new Map([...CLAUDE_EVENTS].map(([name, s]) => [name, claudeAgentEvent(name, s)])),
   ...CLAUDE_TOOLS,
@@ -49,6 +51,6 @@ export const CLAUDE_CONTRACT: AgentContract = {
   agentId: 'claude-code',
   // Command hooks: 600 s ("Common fields"; per-event defaults in claudeEvents.ts).
   timeoutSeconds: 600,
-  onFailure: 'a crash, timeout or exit code other than 0 and 2 is a non-blocking error (the tool runs) unless the hook sets onFailure: "block" (2.1.295+)',
+  onFailure: 'a crash, timeout or exit code other than 0 and 2 is a non-blocking error (the tool runs) unless the hook sets onFailure: "block" (2.1.295+; ignored on Stop, SubagentStop, TaskCompleted, TeammateIdle and for async hooks)',
   confirmed: true,
 };

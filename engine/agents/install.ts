@@ -11,7 +11,7 @@ import type { AgentContract, AgentId } from './types.ts';
  * CLI (`hookwire install`) reads and writes the files, the app shows the same text ("Export for agent").
  * Files and fields, from each agent's documentation (see the agent's module):
  * - Claude Code .claude/settings.json `hooks.<Event>[{matcher, hooks: [{type: "command", command, timeout, onFailure: "block"}]}]`
- *   (`type: "http"` with --serve; `onFailure: "block"` needs 2.1.295+, read second-hand, see claude.ts);
+ *   (`type: "http"` with --serve; `onFailure: "block"` needs 2.1.295+, checked in the 2.1.337 implementation, see claude.ts);
  * - Codex .codex/hooks.json, same shape (project hooks.json discovery: codex-cli-best-practice "Discovery Locations");
  * - Gemini CLI .gemini/settings.json, same shape, `timeout` in ms; Qwen Code .qwen/settings.json, ms;
  * - Factory .factory/hooks.json keyed by event name ("Hook files are keyed by event name", docs.factory.ai/harness/hooks);
