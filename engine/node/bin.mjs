@@ -11,7 +11,7 @@ const hookAgent = (argv) => {
 };
 const claudeHook = process.argv[2] === 'claude-hook' || process.argv[2] === 'hook';
 if (claudeHook) crashFailsClosed(process.argv[2] === 'hook' ? hookAgent(process.argv.slice(3)) : 'claude');
-const { FORWARD_BUNDLE, HOOK_BUNDLE, freshBundle } = await import('./cliBundle.mjs');
+const { FORWARD_BUNDLE, HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle, loadWithCodeCache } = await import('./cliBundle.mjs');
 
 // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
 const fromSource = process.env.HOOKWIRE_FROM_SOURCE === '1';
@@ -19,8 +19,18 @@ const args = process.argv.slice(2);
 // `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
 const forward = !fromSource && (args[0] === 'claude-hook' || args[0] === 'hook') && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
 let answered = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1), args[0] === 'hook') : null;
-// A deciding hook call (`claude-hook <pipeline>`) likewise starts from its own bundle, without commander.
-const decideHere = answered === null && !forward && !fromSource && claudeHook ? freshBundle(HOOK_BUNDLE) : null;
+// A deciding hook call (`claude-hook <pipeline>`) likewise starts from its own bundle, without commander: first
+// the fast route (one CommonJS file from V8's code cache; hookMain.ts hookFastMain says which calls it takes), then
+// the ES module bundle. A call that records or audits loads the recording's reader and lock: straight to the latter.
+const deciding = answered === null && !forward && !fromSource && claudeHook;
+const records = args.some((a) => /^--(record|audit)(=|$)/.test(a));
+const fast = deciding && !records ? freshBundle(HOOK_FAST_BUNDLE) : null;
+if (fast) {
+  const { exports, keep } = loadWithCodeCache(fast);
+  answered = await exports.hookFastMain(args.slice(1), args[0] === 'hook');
+  if (answered !== null) keep();
+}
+const decideHere = answered === null && deciding ? freshBundle(HOOK_BUNDLE) : null;
 if (decideHere) answered = await (await import(pathToFileURL(decideHere).href)).hookMain(args.slice(1), args[0] === 'hook');
 const bundle = answered !== null || fromSource ? null : freshBundle();
 let main;

@@ -10,9 +10,9 @@
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.mjs';
+import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.mjs';
 
 /**
  * In the CLI's bundles re2js is engine/node/lazyRe2.ts, which requires the library on first use: most hook
@@ -40,11 +40,28 @@ function sqlJsPlugin(sqlJs) {
 }
 
 /**
+ * The fast hook route's CommonJS bundle (hookMain.ts `hookFastMain`) has no lazily loaded parts: every dynamic
+ * import in it is this module, which fails. hookFastMain takes only calls that load none of them; were one
+ * loaded anyway, the call would fail closed like any other error of a hook call.
+ */
+const noLazyPartsPlugin = {
+  name: 'hookwire-no-lazy-parts',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'hookwire-no-lazy-part' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'hookwire-no-lazy-part' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`the fast hook route does not load ${args.path.replace(/^.*\//, '')}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
  * `listInputs` (a checkout's bundles) also the list of engine files it was made of; `sqlJs`, where the
- * bundle imports sql.js from (see sqlJsPlugin).
+ * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file without the lazy parts (the fast
+ * hook route, which bin.mjs compiles with V8's code cache).
  */
-export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js') {
+export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js', commonjs = false) {
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -56,29 +73,32 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: no stale ones
   const result = await esbuild.build({
     entryPoints: [fileURLToPath(new URL(entry, new URL('../', import.meta.url)))],
-    outdir,
+    // One CommonJS file is named after its entry (hookMain.ts → hookMain.cjs); ES modules come with their chunks.
+    ...(commonjs ? { outfile: join(outdir, basename(entry).replace(/\.ts$/, '.cjs')) } : { outdir }),
     bundle: true,
-    splitting: true,
+    splitting: !commonjs,
     minify: true,
     platform: 'node',
-    format: 'esm',
+    format: commonjs ? 'cjs' : 'esm',
     target: 'node20',
     external: ['quickjs-emscripten-core', '@jitl/*'],
     // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
-    banner: { js: "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
+    // A CommonJS bundle has require, and its own file's URL stands for import.meta.url (lazyRe2.ts).
+    banner: { js: commonjs ? "const __hookwireUrl = require('node:url').pathToFileURL(__filename).href;" : "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
     // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
     // validated by one build is validated again by the next.
-    define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()) },
+    define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()), ...(commonjs ? { 'import.meta.url': '__hookwireUrl' } : {}) },
     logLevel: 'warning',
     absWorkingDir: ENGINE_DIR,
-    plugins: [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
+    plugins: commonjs ? [noLazyPartsPlugin, lazyRe2Plugin, sqlJsPlugin(sqlJs)] : [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
     metafile: true,
   });
   // What the bundle is made of, for cliBundle.mjs's freshness check (engine files only; package.json is
   // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
   // with every source.
   if (!listInputs) return true;
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
+  // (A stand-in of noLazyPartsPlugin is no file: `namespace:path`.)
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules') && !f.includes(':')).sort();
   writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(inputs)}\n`);
   return true;
 }
@@ -104,4 +124,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true);
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
   await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
+  // The same entry as one CommonJS file without the lazy parts, for bin.mjs's fast route (hookMain.ts says which calls).
+  await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, true, 'sql.js', true);
 }

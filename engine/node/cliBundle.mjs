@@ -1,7 +1,9 @@
 // Where the prebuilt CLI lives and whether it is current. Plain JavaScript: bin.mjs reads it before tsx loads.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 
 export const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
@@ -13,6 +15,13 @@ export const FORWARD_BUNDLE = join(FORWARD_BUNDLE_DIR, 'forwardMain.js');
 /** A deciding hook call's own bundle (`claude-hook <pipeline>`, `hook --agent <id> <pipeline>`): no commander. */
 export const HOOK_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook');
 export const HOOK_BUNDLE = join(HOOK_BUNDLE_DIR, 'hookMain.js');
+
+/**
+ * The fast route of a deciding hook call (hookMain.ts `hookFastMain`): the hook entry as one CommonJS file without
+ * the lazily loaded parts, which bin.mjs compiles through V8's code cache ({@link loadWithCodeCache}).
+ */
+export const HOOK_FAST_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook-fast');
+export const HOOK_FAST_BUNDLE = join(HOOK_FAST_BUNDLE_DIR, 'hookMain.cjs');
 
 /** The list of engine files a bundle was made of, written beside it by buildCli.mjs (paths under engine/). */
 export const INPUTS_FILE = 'inputs.json';
@@ -39,7 +48,9 @@ export function freshBundle(bundle = CLI_BUNDLE) {
   }
   if (Array.isArray(inputs)) {
     try {
-      for (const f of inputs) if (statSync(join(ENGINE_DIR, f)).mtimeMs > built) return null;
+      // ENGINE_DIR ends in a separator and the listed paths are plain relative ones (esbuild's metafile): a
+      // concatenation is the path, without path.join's normalising (most of this check's CPU, ~100 times per call).
+      for (const f of inputs) if (statSync(ENGINE_DIR + f).mtimeMs > built) return null;
       return statSync(join(ENGINE_DIR, '..', 'package.json')).mtimeMs > built ? null : bundle;
     } catch {
       return null; // an input is gone: the bundle is not what the sources make now
@@ -52,4 +63,40 @@ export function freshBundle(bundle = CLI_BUNDLE) {
     });
   if (newer(ENGINE_DIR) || statSync(join(ENGINE_DIR, '..', 'package.json')).mtimeMs > built) return null;
   return bundle;
+}
+
+/**
+ * Runs a CommonJS bundle compiled with V8's code cache, kept beside it: Node 20 has no compile cache
+ * (`module.enableCompileCache` is 22.1+), and compiling the hook bundle was the largest part of what a hook call
+ * adds to Node's own start. The cache file is named by the bundle's size and mtime, and a rebuild removes the
+ * directory with it (buildCli.mjs); V8 itself refuses data from another V8, other flags or a source of another
+ * length (`cachedDataRejected`), and then compiles the source as if there were no cache. Returns the bundle's
+ * exports, whether a cache was there and whether V8 refused it, and `keep()`, which writes the cache (with the
+ * functions compiled so far) when there was none or V8 refused it. Failing to read or write the cache only costs
+ * the compile.
+ */
+export function loadWithCodeCache(file) {
+  const source = readFileSync(file, 'utf8');
+  const { size, mtimeMs } = statSync(file);
+  const cacheFile = join(dirname(file), `v8-code-cache-${size}-${Math.floor(mtimeMs)}.bin`);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // none yet
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const keep = () => {
+    if (cachedData !== undefined && !script.cachedDataRejected) return;
+    try {
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      renameSync(tmp, cacheFile); // whole or absent
+    } catch {
+      // a read-only install: every call compiles
+    }
+  };
+  return { exports: module.exports, keep, cached: cachedData !== undefined, rejected: cachedData !== undefined && script.cachedDataRejected === true };
 }

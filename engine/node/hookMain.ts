@@ -3,11 +3,15 @@
 // the hook command — instead of the whole CLI (commander, every command's table). Anything it does not
 // understand exactly (help, an unknown or malformed option, --server, a bad value) is the full CLI's to answer:
 // null, and the binary runs the CLI, whose messages and exit codes stay the one authority.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAgentId } from '../agents/types.ts';
+import { hasCode } from '../model/codeNodes.ts';
 import { agentAdapter } from '../runtime/agentHook.ts';
-import { processIo, type Io } from './cliIo.ts';
-import { agentHookCommand, claudeHookCommand, type ClaudeHookOptions } from './commands/claudeHookCommand.ts';
+import { processIo, withoutBom, type Io } from './cliIo.ts';
+import { agentHookCommand, type ClaudeHookOptions, type PipelineLoader } from './commands/claudeHookCommand.ts';
+import { compilePipelineText } from './loadPipelineFile.ts';
+import { cachedEntry, pipelineCache } from './pipelineCache.ts';
 import { readStdin as readProcessStdin } from './readStdin.ts';
 
 type Values = Partial<Record<'record' | 'audit' | 'timeout' | 'settings' | 'lock-timeout' | 'event' | 'agent', string>> & { 'allow-rewrites'?: boolean };
@@ -50,11 +54,37 @@ export function parseHookArgs(argv: string[], agentCall: boolean): { pipeline: s
 /** Runs one deciding hook call and returns its exit code; null: the full CLI must run instead. */
 export async function hookMain(argv: string[], agentCall: boolean, io: Io = processIo, readStdin: () => Promise<string> = readProcessStdin): Promise<number | null> {
   const call = parseHookArgs(argv, agentCall);
-  if (call === null) return null;
-  if (!agentCall) return claudeHookCommand(call.pipeline, call.options, io, readStdin);
-  const adapter = agentAdapter(call.agent as Parameters<typeof agentAdapter>[0]);
+  return call === null ? null : runHookCall(call, agentCall, io, readStdin);
+}
+
+/**
+ * The same call on the fast route: the checkout's binary (bin.mjs) runs this from a CommonJS bundle that V8
+ * compiles from its code cache (Node 20 has no compile cache for ES modules), a bundle without the parts a
+ * hook call loads lazily (zod, QuickJS, the recording's reader and lock). So it takes only the calls that need
+ * none of them: no --record or --audit, and a pipeline file whose validated document the pipeline cache holds
+ * [pipelineCache.ts] and that has no code nodes. Any other call is null, decided before stdin is read, and the
+ * binary runs `hookMain` from the ES module bundle. The pipeline's text is read once, here: the compile uses the
+ * same text and cache entry, so no change to either file between the check and the compile needs the lazy parts.
+ */
+export async function hookFastMain(argv: string[], agentCall: boolean, io: Io = processIo, readStdin: () => Promise<string> = readProcessStdin): Promise<number | null> {
+  const call = parseHookArgs(argv, agentCall);
+  if (call === null || call.options.record !== undefined || call.options.audit !== undefined) return null;
+  let text: string;
   try {
-    return await agentHookCommand(adapter, call.pipeline, call.options, io, readStdin);
+    text = withoutBom(readFileSync(call.pipeline, 'utf8'));
+  } catch {
+    return null; // the ES module route reads it again and says what is wrong
+  }
+  const hit = cachedEntry(text, pipelineCache());
+  if (hit === null || hasCode(hit.doc)) return null;
+  return runHookCall(call, agentCall, io, readStdin, (path) => compilePipelineText(text, path, hit));
+}
+
+async function runHookCall(call: NonNullable<ReturnType<typeof parseHookArgs>>, agentCall: boolean, io: Io, readStdin: () => Promise<string>, load?: PipelineLoader): Promise<number> {
+  const adapter = agentAdapter(call.agent as Parameters<typeof agentAdapter>[0]);
+  if (!agentCall) return agentHookCommand(adapter, call.pipeline, call.options, io, readStdin, undefined, undefined, load);
+  try {
+    return await agentHookCommand(adapter, call.pipeline, call.options, io, readStdin, undefined, undefined, load);
   } catch (err) {
     // As the CLI's hook action: every failure ends in the agent's block form [AG4].
     const a = adapter.failClosed(null, err instanceof Error ? err.message : String(err));

@@ -9,7 +9,7 @@ import type { Problem } from '../model/problem.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { formatProblems, nodeLabels } from '../runtime/formatProblems.ts';
 import { CliError, readTextFile } from './cliIo.ts';
-import { cachedEntry, pipelineCache, rememberParse } from './pipelineCache.ts';
+import { cachedEntry, pipelineCache, rememberParse, type CacheEntry } from './pipelineCache.ts';
 import { acceptRegexes, noteAcceptedRegexes } from '../match/regex.ts';
 import { pipelineVersionOf } from '../trace/pipelineVersion.ts';
 
@@ -37,10 +37,12 @@ export async function compilePipelineFile(path: string): Promise<LoadedPipeline>
   return compilePipelineText(await readTextFile(path, 'pipeline'), path);
 }
 
-/** Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every problem. */
-export async function compilePipelineText(text: string, path: string): Promise<LoadedPipeline> {
+/**
+ * Compiles pipeline text read from `path` (named in the errors); a refused pipeline is a CliError with every
+ * problem. `hit`: the pipeline cache's entry for this text, when the caller has looked it up already.
+ */
+export async function compilePipelineText(text: string, path: string, hit: CacheEntry | null = cachedEntry(text, pipelineCache())): Promise<LoadedPipeline> {
   const cache = pipelineCache();
-  const hit = cachedEntry(text, cache);
   if (hit) acceptRegexes(hit.regexes);
   const { structural, json } = hit ? { structural: { doc: hit.doc, problems: [] }, json: hit.doc } : await parseStructure(text, path);
   const sandbox = await sandboxFor(json);

@@ -4,7 +4,6 @@
 // deciding fails closed in the agent's own block form (Claude Code, Codex, Gemini, Windsurf: exit 2 with the
 // reason on stderr; Copilot: a JSON deny on stdout; Cursor: both).
 import { appendFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
@@ -16,16 +15,17 @@ import { CLAUDE_ADAPTER } from '../../runtime/agentHook.ts';
 import { isJsonObject, ownGet } from '../../model/json.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
-import { CliError, fileErrorText, type Io } from '../cliIo.ts';
+import { CliError, fileErrorText, readUtf8, type Io } from '../cliIo.ts';
 import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts';
 // The recording's reader (its trace schema is zod) and lock (proper-lockfile) are loaded by calls that
 // record, only: a plain hook call starts without them (test/bench/package.bench.ts).
 const recordingFile = () => import('../serve/recordingFile.ts');
 const recordingLock = () => import('../serve/recordingLock.ts');
+// So is where an audit file's chain ends (chainedFile.ts reads with node:fs/promises, which a plain call need not load).
+const chainedFile = () => import('../chainedFile.ts');
 import type { RecordingContents } from '../serve/recordingFile.ts';
 import type { Fence } from '../serve/recordingLock.ts';
 import { createChainWriter, describeChain } from '../../trace/hashChain.ts';
-import { chainTailOfFile } from '../chainedFile.ts';
 
 export interface ClaudeHookOptions {
   /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
@@ -45,6 +45,9 @@ export interface ClaudeHookOptions {
 }
 
 type ClaudeHookAnswer = NativeAnswer;
+
+/** Reads and compiles the pipeline at a path (a CliError when it cannot): the file's, unless the caller read it already. */
+export type PipelineLoader = (path: string) => Promise<LoadedPipeline>;
 
 /** Where the adapter looks for the hook's configured timeout, most specific first (Claude Code's settings files). */
 function settingsFiles(options: ClaudeHookOptions, env: NodeJS.ProcessEnv): string[] {
@@ -76,7 +79,7 @@ async function hookTimeoutSeconds(adapter: AgentAdapter, hook: string, options: 
   if (options.timeout !== undefined) return Number(options.timeout);
   if (adapter.contract.id !== 'claude') return adapter.contract.timeoutSeconds;
   for (const file of settingsFiles(options, env)) {
-    const text = await readFile(file, 'utf8').catch(() => null);
+    const text = await readUtf8(file).catch(() => null);
     if (text === null) continue;
     let doc: unknown;
     try {
@@ -113,6 +116,7 @@ export async function agentHookCommand(
   readStdin: () => Promise<string>,
   now: () => number = Date.now,
   env: NodeJS.ProcessEnv = process.env,
+  loadPipeline: PipelineLoader = compilePipelineFile,
 ): Promise<number> {
   const failClosedAnswer = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   if (options.timeout !== undefined && !(Number(options.timeout) > 0)) {
@@ -151,7 +155,7 @@ export async function agentHookCommand(
     arm(await hookTimeoutSeconds(adapter, hook, options, env));
   };
   let answer: ClaudeHookAnswer;
-  const work = decide(adapter, pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a));
+  const work = decide(adapter, pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a), loadPipeline);
   // The abandoned work ends in the abort's error, which nobody waits for any more.
   work.catch(() => undefined);
   try {
@@ -167,7 +171,7 @@ export async function agentHookCommand(
   return answer.exitCode;
 }
 
-async function decide(adapter: AgentAdapter, pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void): Promise<ClaudeHookAnswer> {
+async function decide(adapter: AgentAdapter, pipelinePath: string, options: ClaudeHookOptions, readStdin: () => Promise<string>, now: () => number, onHook: (hook: string) => Promise<void>, signal: AbortSignal, bind: (a: ClaudeHookAnswer) => void, loadPipeline: PipelineLoader): Promise<ClaudeHookAnswer> {
   const failClosed = (hook: string | null, reason: string) => adapter.failClosed(hook, reason);
   const text = await readStdin();
   if (text.trim() === '') return failClosed(null, 'no hook input on stdin');
@@ -181,7 +185,7 @@ async function decide(adapter: AgentAdapter, pipelinePath: string, options: Clau
   if (typeof named === 'string') await onHook(named);
   let loaded: LoadedPipeline;
   try {
-    loaded = await compilePipelineFile(pipelinePath);
+    loaded = await loadPipeline(pipelinePath);
   } catch (err) {
     return failClosed(typeof named === 'string' ? named : null, err instanceof CliError ? err.message : `cannot load ${pipelinePath}: ${String(err)}`);
   }
@@ -257,7 +261,7 @@ async function appendAudit(path: string, records: (AuditRecord | JsonObject)[], 
   const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
   const { RecordingError } = await recordingFile();
   await withRecordingLock(path, lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, async (fence) => {
-    const chain = createChainWriter(await chainTailOfFile(path));
+    const chain = createChainWriter(await (await chainedFile()).chainTailOfFile(path));
     const text = chain.prepare(...records.map((a) => `${JSON.stringify(a)}\n`)).text;
     fence();
     appendFileSync(path, text);
