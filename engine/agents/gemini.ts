@@ -19,6 +19,18 @@ import { GEMINI_TOOLS } from '../model/toolTables.ts';
  * {command}, read_file {file_path}, read_many_files, write_file {file_path}, replace {file_path}, web_fetch
  * {prompt: URLs written in the text}, google_web_search, glob, search_file_content, list_directory; MCP tools
  * are `mcp__<server>__<tool>`.
+ * Read in its source too (google-gemini/gemini-cli 0.56.0 nightly, commit 5411f113, 2026-08):
+ * - Groups: `sequential: true` is documented per group, but hooks/hookPlanner.ts runs ALL of an event's matching
+ *   hooks in order when ANY group says so (settings' hooks first, then extensions'); each then sees the earlier
+ *   ones' `tool_input` merged in (hookRunner.ts). Otherwise they run in parallel on the model's arguments. Either
+ *   way the answers are folded (hookAggregator.ts): any deny wins, `hookSpecificOutput` is merged last-wins. So
+ *   install writes our own group of one hook without `sequential` (it would change how the user's other hooks
+ *   run), and a deny from us stands whatever the other hooks say.
+ * - BeforeTool `decision: "ask"` forces a confirmation in the scheduler (scheduler/hook-utils.ts, PR #21146,
+ *   2026-03) but is not in the reference, and before that change an ask was not acted on: an ASK is still denied here.
+ * - The scheduler builds the tool from the hook's `tool_input` alone (hook-utils.ts `tool.build(modifiedInput)`)
+ *   where the reference says it merges: the rewrite carries the whole argument object, so both readings run the
+ *   same call, and a rewrite that removes a key is refused (mergeOnlyRefusal).
  */
 
 const TOOL = { tool_name: 'string', tool_input: 'object' } as const;

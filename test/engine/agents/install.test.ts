@@ -45,6 +45,26 @@ describe('[AG6] install: the agent\'s own configuration', () => {
     expect(out2.hooks.PreToolUse[1].matcher).toBe('Bash|PowerShell');
   });
 
+  it('[AG6] Gemini CLI: our group is one hook and never sets `sequential` (any sequential group makes the whole event sequential); the user\'s groups keep theirs', () => {
+    // google-gemini/gemini-cli 0.56 nightly (5411f113): docs/hooks/reference.md "Hook definition" `sequential`;
+    // packages/core/src/hooks/hookPlanner.ts: "if ANY hook definition has sequential=true, run all sequentially".
+    const theirs = { matcher: 'write_file', sequential: true, hooks: [{ type: 'command', command: './a.sh' }, { type: 'command', command: './b.sh' }] };
+    const existing = JSON.stringify({ hooks: { BeforeTool: [theirs] } });
+    const r = mergeConfig('gemini', doc, target, existing);
+    if (!r.ok) throw new Error(r.reason);
+    const before = JSON.parse(r.text).hooks.BeforeTool as { matcher?: string; sequential?: boolean; hooks: { name?: string; timeout?: number; command: string }[] }[];
+    expect(before[0]).toEqual(theirs);
+    expect(before).toHaveLength(2);
+    const ours = before[1]!;
+    expect(Object.keys(ours).sort()).toEqual(['hooks', 'matcher']);
+    expect(ours.hooks).toHaveLength(1);
+    expect(ours.hooks[0]).toMatchObject({ type: 'command', name: 'hookwire', timeout: 60000 });
+    expect(ours.hooks[0]!.command).toContain('hook --agent gemini ');
+    // A re-install puts ours back where it was and leaves theirs as it was.
+    const again = mergeConfig('gemini', doc, target, r.text);
+    expect(again.ok && again.changed).toBe(false);
+  });
+
   it('[AG6] a file that is not JSON, not an object, or whose hooks are not an object is refused', () => {
     for (const bad of ['{"hooks": [', '[1]', '{"hooks": 3}']) {
       const r = mergeConfig('cursor', doc, target, bad);
