@@ -34,8 +34,8 @@ describe('flow rules: serve, with a restart mid-session, decides as the runtime 
       const dir = workDir({ 'p.json': exportPipelineText(doc, { layout: false }) });
       const state = join(dir, 'state');
       let s = await serve(join(dir, 'p.json'), state);
-      // A started session is written with its first event (serve writes no header alone), so a session is started
-      // right before its first event: one started but empty at the kill would not exist after it.
+      // A session is started right before its first event (a started one survives the kill with its header alone
+      // too: test/engine/node/serve/emptyTraceKill.test.ts).
       const started = new Set<string>();
       const answers: (Decided & { duplicate: boolean })[] = [];
       for (const c of calls.slice(0, restartAt)) answers.push(await send(s, c, started));

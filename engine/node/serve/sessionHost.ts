@@ -8,7 +8,7 @@
 // later [SV1][SV2]: memory holds the live sessions only, however long the server runs.
 import { wallClockStopped } from '../../dispatch/records.ts';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, stat, truncate } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
@@ -88,8 +88,6 @@ interface Session {
   lastUsed: number;
   /** An API trace that ended (answers 409); a hook session that ended just leaves memory. */
   ended: boolean;
-  /** The header still has to be written, with the first event (a new session). */
-  newFile: boolean;
   /** The type of the last event taken (a hook session whose last event ended it leaves memory). */
   lastType: string | null;
   /** The recording's hash chain [K1][K3], and its non-blank lines (kept beside it when the session leaves) [SV8]. */
@@ -297,9 +295,31 @@ export class SessionHost {
       created: new Date(this.now()).toISOString(),
       ...(create.title !== undefined ? { title: create.title } : {}),
     };
-    const s = this.newSession(trace_id, file, header, true, 0);
+    const s = this.newSession(trace_id, file, header, 0);
+    const failed = await this.writeHeader(s);
+    if (failed) return failed;
     this.live.set(trace_id, s);
     return { ok: true, session: s, created: true };
+  }
+
+  /**
+   * Writes a new session's header before the session is answered as created [P17]: a trace that got its 201
+   * survives a crash before its first event. A failed write removes what it may have left and fails closed
+   * like an event's (503) [SV6]; the session is not made.
+   */
+  private async writeHeader(s: Session): Promise<Loaded | null> {
+    const out = s.chain.prepare(traceHeaderLine(s.header));
+    try {
+      await this.writers.append(s.file, out.text);
+    } catch (err) {
+      await this.writers.close(s.file);
+      await rm(s.file, { force: true }).catch(() => undefined);
+      return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
+    }
+    s.bytes += Buffer.byteLength(out.text, 'utf8');
+    out.commit();
+    s.lines += out.lines.length;
+    return null;
   }
 
   private full(): Loaded | null {
@@ -315,7 +335,7 @@ export class SessionHost {
     const broken = await this.integrity.problem(file, rec.chain);
     if (broken) throw new RecordingError(broken);
     if (trace_id !== null && rec.header.trace_id !== trace_id) throw new RecordingError(`the recording ${file} belongs to trace "${rec.header.trace_id.slice(0, 100)}", not "${trace_id.slice(0, 100)}", so the session fails closed`);
-    const s = this.newSession(rec.header.trace_id, file, rec.header, false, (await stat(file)).size);
+    const s = this.newSession(rec.header.trace_id, file, rec.header, (await stat(file)).size);
     // Appends continue the file's hash chain [K3].
     s.chain = createChainWriter(rec.chain.tail);
     s.lines = rec.chain.lines;
@@ -331,8 +351,8 @@ export class SessionHost {
     return { session: s, cut: rec.cut, endedHook };
   }
 
-  private newSession(trace_id: string, file: string, header: TraceHeader, newFile: boolean, bytes: number): Session {
-    return { trace_id, file, header, run: null, version: '', bytes, dirty: false, tail: Promise.resolve(), pending: 0, lastUsed: this.now(), ended: false, newFile, lastType: null, chain: createChainWriter(), lines: 0 };
+  private newSession(trace_id: string, file: string, header: TraceHeader, bytes: number): Session {
+    return { trace_id, file, header, run: null, version: '', bytes, dirty: false, tail: Promise.resolve(), pending: 0, lastUsed: this.now(), ended: false, lastType: null, chain: createChainWriter(), lines: 0 };
   }
 
   /** After an event's turn: a session with nothing queued that has ended leaves memory. */
@@ -386,9 +406,9 @@ export class SessionHost {
     let out: ReturnType<ChainWriter['prepare']>;
     try {
       const line = traceEventLine(event, s.header);
-      // The header goes out with the first event in one write, so a file never holds a header alone. Chained
-      // before the length check: the check must see the line as written [K1].
-      out = s.newFile ? s.chain.prepare(traceHeaderLine(s.header), line) : s.chain.prepare(line);
+      // The header was written when the session was created. Chained before the length check: the check must
+      // see the line as written [K1].
+      out = s.chain.prepare(line);
       checkLineLength(out.lines.at(-1)!);
     } catch (err) {
       // Refused before anything was written: the session stays as it was.
@@ -410,7 +430,6 @@ export class SessionHost {
     s.bytes += Buffer.byteLength(out.text, 'utf8');
     out.commit();
     s.lines += out.lines.length;
-    s.newFile = false;
     preview.commit();
     s.lastType = made.type;
     if (made.type === END_EVENT && !isHookSession(s.header)) s.ended = true;
@@ -422,7 +441,7 @@ export class SessionHost {
   /** Keeps the recording's line count and last hash beside it, so a later truncation is seen [SV8]. */
   private async remember(s: Session): Promise<void> {
     const head = s.chain.head;
-    await this.integrity.remember(s.file, head && !s.newFile ? { lines: s.lines, head } : null).catch((err) => this.log(`hookwire serve: could not keep the head of ${s.file}: ${String(err)}`));
+    await this.integrity.remember(s.file, head ? { lines: s.lines, head } : null).catch((err) => this.log(`hookwire serve: could not keep the head of ${s.file}: ${String(err)}`));
   }
 
   /**
