@@ -18,7 +18,7 @@ export interface LoadedPipeline {
   pipeline: Pipeline;
   warnings: Problem[];
   /** The version recordings name for this file: `sha256:<16 hex>` of its text [R17]. */
-  version: string;
+  readonly version: string;
   /** Frees the sandbox, if one was made. */
   dispose(): void;
 }
@@ -53,7 +53,18 @@ export async function compilePipelineText(text: string, path: string, hit: Cache
   }
   // Remembered once it compiled, with the patterns RE2 accepted: the next call skips both checks.
   if (!hit) rememberParse(text, structural, cache, accepted);
-  return { compiled: r.compiled, pipeline: r.pipeline, warnings: r.problems, version: pipelineVersionOf(text), dispose: () => sandbox?.dispose() };
+  // The version is the text's SHA-256 [R17], computed when first read: a hook call that records nothing (most) and
+  // runs the portable hash (the hook entry does not load node:crypto) would spend ~5% of its CPU on it.
+  let version: string | undefined;
+  return {
+    compiled: r.compiled,
+    pipeline: r.pipeline,
+    warnings: r.problems,
+    get version() {
+      return (version ??= pipelineVersionOf(text));
+    },
+    dispose: () => sandbox?.dispose(),
+  };
 }
 
 /** The structural parse of pipeline text by `parsePipeline` (with the schema library, loaded only then). */
