@@ -28,6 +28,8 @@ export { sandboxInput, readHandlerResult, readMatcherResult } from './sandbox/co
 export { HANDLER_API_DTS, HANDLER_API_URI, HANDLER_API_LIB, HANDLER_TEMPLATE, MATCHER_TEMPLATE } from './sandbox/handlerApi.ts';
 export { describeCondition, describeMatcher } from './model/describeCondition.ts';
 export { checkWire } from './model/checkWire.ts';
+export { portableFields, setPortableFields, PORTABLE_TOOLS, type PortableTool, type ToolEntry, type ToolTable } from './model/portableTool.ts';
+export { OPENCODE_TOOLS } from './model/toolTables.ts';
 export * from './trace/index.ts';
 export * from './replay/index.ts';
 export * from './runtime/index.ts';
