@@ -148,6 +148,60 @@ test.describe('at 1280×720', () => {
     await shot(page, 'layout-1280-debugger');
   });
 
+  test('the side panel and the replay panel fold by keyboard: a wider and a taller canvas, kept across a reload', async ({ page }) => {
+    await openApp(page, { fit: false });
+    // Under 1400 px wide the left panel opens folded to a rail: the canvas has the width.
+    const bench = page.locator('.workbench');
+    await expect(bench).toHaveAttribute('data-left', 'closed');
+    await expect(page.getByTestId('tab-palette')).toBeHidden();
+    const narrow = (await box(page.locator('.workbench > .main'))).width;
+    expect(narrow, 'canvas width with the side panel folded').toBeGreaterThanOrEqual(1280 - 372 - 40);
+    // Ctrl+B unfolds it (the palette and library are there), and the choice survives a reload.
+    await key(page, 'Control+b');
+    await expect(bench).toHaveAttribute('data-left', 'open');
+    await expect(page.getByTestId('tab-palette')).toBeVisible();
+    expect((await box(page.locator('.workbench > .main'))).width).toBeLessThan(narrow - 200);
+    await page.reload();
+    await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+    await expect(bench).toHaveAttribute('data-left', 'open');
+    // Its button says what it does and folds it again.
+    await expect(page.getByTestId('left-toggle')).toHaveAttribute('aria-expanded', 'true');
+    await page.getByTestId('left-toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect(bench).toHaveAttribute('data-left', 'closed');
+    await expect(page.getByTestId('left-toggle')).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByTestId('left-toggle')).toBeFocused();
+
+    // The debugger has its own choice: folded here too. At step 1 only the audit log ran (it continued): the
+    // view shows it, not only its event.
+    await page.getByTestId('mode-debug').click();
+    await expect(page.getByTestId('timeline-row').first()).not.toHaveAttribute('data-outcome', '');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-left', 'closed');
+    const first = await expectStepInView(page, 'step 1');
+    expect(first.anchor).toBe('h-audit-log');
+    const short = (await box(page.locator('.dbg-canvas-wrap'))).height;
+    // Ctrl+J folds the replay panel to its tabs: the canvas gets the height, the keys still step.
+    await key(page, 'Control+j');
+    await expect(page.getByTestId('bottom-toggle')).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByTestId('timeline-row')).toHaveCount(0);
+    await viewSettled(page, '.dbg-canvas-wrap');
+    const tall = (await box(page.locator('.dbg-canvas-wrap'))).height;
+    expect(tall, 'canvas height with the replay panel folded').toBeGreaterThanOrEqual(540);
+    expect(tall).toBeGreaterThan(short + 150);
+    await key(page, 'ArrowRight');
+    await expect(page.getByTestId('canvas-step')).toContainText('Step 2');
+    await expectStepInView(page, 'step 2, panel folded');
+    await shot(page, 'layout-1280-debugger-folded');
+    // Choosing a tab unfolds it, on the step it was on.
+    await page.getByTestId('tab-timeline').click();
+    await expect(page.getByTestId('bottom-toggle')).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByTestId('position')).toHaveAttribute('data-position', '1');
+    await key(page, 'Control+j');
+    await expect(page.getByTestId('timeline-row')).toHaveCount(0);
+    await key(page, 'Control+j');
+    await expect(page.getByTestId('timeline-row').first()).toBeVisible();
+  });
+
   test('playing at 25 steps a second, the view ends on the step it stops at, paused or at the end', async ({ page }) => {
     await openDebugger(page);
     await page.getByTestId('speed').selectOption('25');

@@ -38,6 +38,8 @@ export function App() {
         <TopBar onImport={() => setDialog('import')} onExport={() => setDialog('export')} onAgentExport={() => setDialog('agent-export')} onHelp={() => setHelp(true)} />
         {mode === 'edit' ? (
           <Workbench
+            collapsible="edit"
+            leftLabel="palette and pipelines"
             left={<LeftPanel />}
             main={
               <>

@@ -12,6 +12,7 @@ import { NODE_TYPES } from './NodeViews.tsx';
 import { EDGE_TYPES } from './RoutedEdge.tsx';
 import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
 import { openingView } from './openingView.ts';
+import { QuickAdd, QUICK_ADD_KEYS } from './QuickAdd.tsx';
 import { ContextMenu, type MenuItem, type MenuState } from './ContextMenu.tsx';
 import { nodeMenu, paneMenu, wireMenu } from './canvasMenu.ts';
 import { nodeName } from '../model/nodeName.ts';
@@ -354,11 +355,12 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
       </ReactFlow>
       {doc.nodes.length === 0 && (
         <div className="drop-hint" data-testid="empty-canvas">
-          <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette, then wire them.</div>
+          <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette (or press {QUICK_ADD_KEYS} and type one), then wire them.</div>
         </div>
       )}
       </div>
       {menu && <ContextMenu menu={menu} onClose={closeMenu} />}
+      {!readOnly && <QuickAdd />}
     </div>
   );
 }

@@ -9,12 +9,17 @@
  */
 export function focusNodeElement(id: string): void {
   const from = document.activeElement;
-  requestAnimationFrame(() => {
+  // A node just added is drawn a frame or two later, and hidden until React Flow has measured it (a hidden
+  // element takes no focus): try again each frame until it has the focus, a few frames at most.
+  const attempt = (left: number) => requestAnimationFrame(() => {
     const now = document.activeElement;
     if (now !== from && now !== null && now !== document.body) return;
     const el = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
     el?.focus({ preventScroll: true });
+    if (el && document.activeElement === el) return;
+    if (left > 0) attempt(left - 1);
   });
+  attempt(10);
 }
 
 /**

@@ -38,7 +38,7 @@ export function Debugger() {
         traces.importFiles([...e.dataTransfer.files]);
       }}
     >
-      <Workbench left={<TraceLibrary />} main={<DebugMain />} right={<StepPanel />} bottom={<BottomPanel />} />
+      <Workbench collapsible="debug" leftLabel="trace library" left={<TraceLibrary />} main={<DebugMain />} right={<StepPanel />} bottom={<BottomPanel />} />
       {dragging && (
         <div className="dbg-drop-overlay" data-testid="drop-overlay">
           <div className="box">Drop a trace file to import it</div>

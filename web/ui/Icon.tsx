@@ -33,6 +33,9 @@ const PATHS = {
   warning: 'M8 2 14.5 13.5h-13zM8 6.5v3.5M8 12v.01',
   expand: 'M9.5 2H14v4.5M14 2 9 7M6.5 14H2V9.5M2 14l5-5',
   collapse: 'M13.5 7H9V2.5M9 7l5-5M2.5 9H7v4.5M7 9l-5 5',
+  sidebar: 'M2 2.5h12v11H2zM6 2.5v11',
+  fold: 'M4 6l4 4 4-4',
+  unfold: 'M4 10l4-4 4 4',
   history: 'M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5v2.6h2.6M8 5v3.2l2 1.3',
 } as const;
 

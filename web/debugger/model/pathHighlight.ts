@@ -13,7 +13,8 @@ export interface Highlight {
    * The node the canvas keeps in view when the lit path does not fit: for the "why didn't it fire?" handler,
    * the matcher that failed on its path (the reason its answer names), else that handler; else the one that
    * decided, else the first that changed something (payload, state, context for the model), else the first
-   * matcher that failed. Null when none of these is on the step.
+   * matcher that failed, else the first handler that fired (so a step whose only handler continued still shows
+   * it, not only its event). Null when none of these is on the step.
    */
   anchor: string | null;
   /** The anchor and what it explains (a failed matcher and the handler behind it): kept in view together when they fit. */
@@ -56,6 +57,7 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   };
   const focused = new Set<string>();
   let effect: string | null = null;
+  let fired: string | null = null;
   // The first matcher that failed and the handler behind it; the picked handler's failed matcher, and whether it ran.
   let firstFail: string | null = null;
   let firstFailHandler: string | null = null;
@@ -63,6 +65,7 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
   let focusRan = false;
   for (const h of explanation?.handlers ?? []) {
     const decider = explanation!.decided_by === h.handler_id;
+    if (h.status === 'fired') fired ??= h.handler_id;
     if (h.status === 'fired' && (h.patch?.length || h.state_changes?.length || h.context !== undefined)) effect ??= h.handler_id;
     add(h.handler_id, HANDLER_CLASS[h.status]);
     if (decider) add(h.handler_id, 'dbg-decider');
@@ -92,6 +95,7 @@ export function pathHighlight(explanation: Explanation | null, nodeIds: readonly
     : decidedBy !== null ? [decidedBy, [decidedBy]]
     : effect !== null ? [effect, [effect]]
     : firstFail !== null && firstFailHandler !== null ? [firstFail, [firstFail, firstFailHandler]]
+    : fired !== null ? [fired, [fired]]
     : [null, []];
   return { nodeClasses, edgeClasses: edges, anchor, anchorGroup };
 }

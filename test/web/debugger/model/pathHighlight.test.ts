@@ -52,7 +52,7 @@ describe('canvas highlight of the path an event took (read from the Explanation)
     expect(h.edgeClasses).toEqual(all.edgeClasses);
   });
 
-  it('the anchor the canvas keeps in view: the picked handler, else the decider, else the first that changed something, else the first failed matcher', () => {
+  it('the anchor the canvas keeps in view: the picked handler, else the decider, else the first that changed something, else the first failed matcher, else the first handler that fired', () => {
     // Step 12 blocked: the decider, unless a handler is picked for "why didn't it fire?".
     expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids).anchor).toBe('h-block-destructive');
     expect(pathHighlight(stepOf('demo:12:tool.before_call').explanation, ids, { focus: 'h-block-injection' }).anchor).toBe('h-block-injection');
@@ -62,6 +62,10 @@ describe('canvas highlight of the path an event took (read from the Explanation)
     expect(pathHighlight(redacted.explanation, ids).anchor).toBe('h-redact-secrets');
     // Step 8 changed nothing and decided nothing: where the block did not fire.
     expect(pathHighlight(stepOf('demo:08:tool.before_call').explanation, ids).anchor).toBe('m-dangerous-tools');
+    // Step 1 (agent.start): only the audit log ran and it continued; the view shows it, not only its event (issue 34).
+    const first = stepOf('demo:01:agent.start');
+    expect(first.explanation!.decided_by).toBeNull();
+    expect(pathHighlight(first.explanation, ids).anchor).toBe('h-audit-log');
     expect(pathHighlight(null, ids).anchor).toBeNull();
   });
 
