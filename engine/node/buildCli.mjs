@@ -9,7 +9,7 @@
 // node_modules/.cache/hookwire/ for engine/node/bin.mjs; `npm pack` (engine/node/buildPackage.mjs) bundles
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.mjs';
@@ -97,8 +97,7 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
   // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
   // with every source.
   if (!listInputs) return true;
-  // (A stand-in of noLazyPartsPlugin is no file: `namespace:path`.)
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules') && !f.includes(':')).sort();
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
   writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(inputs)}\n`);
   return true;
 }
@@ -125,5 +124,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
   await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
   // The same entry as one CommonJS file without the lazy parts, for bin.mjs's fast route (hookMain.ts says which calls).
-  await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, true, 'sql.js', true);
+  // Its freshness list is the ES module bundle's, lazy parts included: the pipeline cache entries it trusts were
+  // validated by parsePipeline, so an edit there (or to any part it leaves out) must stop the fast route too.
+  if (await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, false, 'sql.js', true)) copyFileSync(join(HOOK_BUNDLE_DIR, INPUTS_FILE), join(HOOK_FAST_BUNDLE_DIR, INPUTS_FILE));
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
 
 function bundleAt(time: number, inputs: string[] | null): string {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-bundle-'));
@@ -43,5 +43,14 @@ describe('prebuilt bundle freshness', () => {
     const list = JSON.parse(readFileSync(join(HOOK_BUNDLE, '..', 'inputs.json'), 'utf8')) as string[];
     expect(list).toEqual(expect.arrayContaining(['node/hookMain.ts', 'node/commands/claudeHookCommand.ts', 'dispatch/dispatch.ts', 'match/regex.ts', 'model/parsePipeline.ts']));
     expect(list.every((f) => !f.startsWith('..') && !f.includes('node_modules'))).toBe(true);
+  });
+
+  it("the fast hook route's bundle is stale whenever the hook bundle is: the same list, the parts it leaves out included", async (ctx) => {
+    if (!freshBundle(HOOK_FAST_BUNDLE)) ctx.skip(); // not built (or stale) in this checkout
+    const { readFileSync } = await import('node:fs');
+    const list = (bundle: string) => JSON.parse(readFileSync(join(bundle, '..', 'inputs.json'), 'utf8')) as string[];
+    expect(list(HOOK_FAST_BUNDLE)).toEqual(list(HOOK_BUNDLE));
+    // parsePipeline validated the cache entries the fast route trusts; recordingFile is one of the parts it leaves out.
+    expect(list(HOOK_FAST_BUNDLE)).toEqual(expect.arrayContaining(['model/parsePipeline.ts', 'node/serve/recordingFile.ts']));
   });
 });
