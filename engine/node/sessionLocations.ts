@@ -33,6 +33,10 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code')
     : join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code');
   const storage = join(vscode, 'User', 'globalStorage');
+  // Cursor is a VS Code fork: its user data is the same layout under Cursor (Electron's appData).
+  const cursor = platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Cursor')
+    : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Cursor')
+    : join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Cursor');
   const dataHome = env.XDG_DATA_HOME ?? join(home, '.local', 'share');
   const gooseData = env.GOOSE_PATH_ROOT ? join(env.GOOSE_PATH_ROOT, 'data')
     : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data')
@@ -70,7 +74,13 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // Per-project files, looked for in the current directory: aider appends every run to .aider.chat.history.md
     // (Aider-AI/aider io.py, --chat-history-file default); SpecStory saves chats to .specstory/history/*.md.
     { agent: 'aider', root: cwd, depth: 0, file: /^\.aider\.chat\.history\.md$/, source: 'aider docs (--chat-history-file): <project>/.aider.chat.history.md' },
-    { agent: 'cursor', root: join(cwd, '.specstory', 'history'), depth: 0, file: /\.md$/, source: 'SpecStory docs: <project>/.specstory/history/*.md (Cursor chats and other agents\' sessions)' },
+    // Cursor's own store: <Cursor user data>/User/globalStorage/state.vscdb, one line per chat as
+    // state.vscdb#<composer id> [I23] (michaeldhood/chatrxiv docs/cursor/storage-reference.md).
+    // SpecStory's exports of Cursor chats: <project>/.specstory/history/*.md, looked for in the current directory.
+    {
+      agent: 'cursor', root: join(cursor, 'User', 'globalStorage'), depth: 0, file: /^state\.vscdb$/, source: 'Cursor\'s store (michaeldhood/chatrxiv docs/cursor/storage-reference.md): <Cursor user data>/User/globalStorage/state.vscdb; SpecStory docs: <project>/.specstory/history/*.md',
+      more: [{ root: join(cwd, '.specstory', 'history'), depth: 0, file: /\.md$/ }],
+    },
   ];
 }
 
@@ -85,7 +95,7 @@ export function findSessions(locations: readonly SessionLocation[], options: { a
         const st = statSync(path, { throwIfNoEntry: false });
         if (!st?.isFile()) return;
         // A database holds many sessions, each with its own time: the command lists them and filters by that.
-        if (options.since && st.mtime < options.since && !/\.db$/.test(name)) return;
+        if (options.since && st.mtime < options.since && !/\.(db|vscdb)$/.test(name)) return;
         found.push({ agent: loc.agent, path, size: st.size, modified: st.mtime.toISOString() });
       });
     }

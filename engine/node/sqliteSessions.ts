@@ -5,14 +5,18 @@
 // Sources: block/goose crates/goose/src/session/session_manager.rs (tables sessions, messages(role,
 // content_json, created_timestamp, timestamp, tokens, metadata_json)); anomalyco/opencode
 // packages/opencode/src/session/session.sql.ts (tables session, message(data), part(data): each row's JSON
-// without its ids, which are columns) and src/storage/db.ts (`<data>/opencode.db`).
+// without its ids, which are columns) and src/storage/db.ts (`<data>/opencode.db`). Cursor's state.vscdb
+// [I23]: a key-value table `cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)` with rows
+// `composerData:<composerId>` and `bubbleId:<composerId>:<bubbleId>`, as michaeldhood/chatrxiv
+// docs/cursor/storage-reference.md and kenn-io/agentsview internal/parser/cursor_vscdb.go describe it (Cursor
+// documents no format; engine/trace/importers/importCursor.ts says what is read).
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Database, SqlValue } from 'sql.js';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
-export type SqliteStoreKind = 'goose' | 'opencode';
+export type SqliteStoreKind = 'goose' | 'opencode' | 'cursor';
 
 /** One session of a store, as `hookwire sessions` lists it. */
 export interface SqliteSession {
@@ -89,8 +93,9 @@ export async function openSqliteStore(file: string): Promise<SqliteStore | { err
   const columns = (t: string) => new Set(rows(db, `PRAGMA table_info(${t})`).map((r) => String(r.name)));
   if (tables.has('sessions') && tables.has('messages') && columns('messages').has('content_json')) return gooseStore(db);
   if (tables.has('session') && tables.has('message') && tables.has('part') && columns('message').has('data')) return openCodeStore(db);
+  if (tables.has('cursorDiskKV') && columns('cursorDiskKV').has('key') && columns('cursorDiskKV').has('value')) return cursorStore(db);
   db.close();
-  return { error: `${file} is an SQLite database, but not a goose (sessions, messages) or OpenCode (session, message, part) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
+  return { error: `${file} is an SQLite database, but not a goose (sessions, messages), OpenCode (session, message, part) or Cursor (cursorDiskKV) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
 }
 
 /** The size of the `-wal` file beside a database (0 when there is none): changes not yet in the main file. */
@@ -173,6 +178,56 @@ function openCodeStore(db: Database): SqliteStore {
   };
 }
 
+/**
+ * Cursor's global state.vscdb [I23]: each `composerData:<id>` row is a chat; its bubbles are the rows
+ * `bubbleId:<id>:<bubble id>`, in the order of the composer's `fullConversationHeadersOnly`. A composer that
+ * already holds its bubbles inline (`conversation`, older versions) is taken as it is. Chats with no message
+ * (Cursor makes one each time the chat panel opens) are not listed.
+ */
+function cursorStore(db: Database): SqliteStore {
+  const composer = (key: string): Record<string, unknown> | null => {
+    const row = rows(db, 'SELECT value FROM cursorDiskKV WHERE key = ?', [key])[0];
+    const value = row ? json(row.value) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  };
+  const headers = (c: Record<string, unknown>): unknown[] => (Array.isArray(c.fullConversationHeadersOnly) ? c.fullConversationHeadersOnly : Array.isArray(c.conversation) ? c.conversation : []);
+  // Keys by range, not LIKE (whose `_` matches any character): the key's unique index answers it.
+  const prefixed = (prefix: string) => rows(db, 'SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?', [prefix, `${prefix}\uffff`]);
+  return {
+    kind: 'cursor',
+    format: 'cursor',
+    sessions: () => prefixed('composerData:').flatMap((r) => {
+      const c = json(r.value);
+      if (c === null || typeof c !== 'object' || Array.isArray(c)) return [];
+      const count = headers(c as Record<string, unknown>).length;
+      if (count === 0) return [];
+      const o = c as Record<string, unknown>;
+      const updated = typeof o.lastUpdatedAt === 'number' ? o.lastUpdatedAt : typeof o.createdAt === 'number' ? o.createdAt : null;
+      return [{ id: String(r.key).slice('composerData:'.length), title: typeof o.name === 'string' ? o.name : '', updated: updated !== null ? new Date(updated).toISOString() : '', messages: count }];
+    }),
+    assemble(id) {
+      const c = composer(`composerData:${id}`);
+      if (!c) return null;
+      if (!Array.isArray(c.fullConversationHeadersOnly) && Array.isArray(c.conversation)) return JSON.stringify({ composerId: id, ...c });
+      const bubbles = new Map(prefixed(`bubbleId:${id}:`).map((r) => [String(r.key).slice(`bubbleId:${id}:`.length), r.value]));
+      const conversation = headers(c).map((h, i) => {
+        const bubbleId = h !== null && typeof h === 'object' && typeof (h as { bubbleId?: unknown }).bubbleId === 'string' ? (h as { bubbleId: string }).bubbleId : null;
+        if (bubbleId === null) return { unreadable: `header ${i + 1} of the composer names no bubbleId` };
+        if (!bubbles.has(bubbleId)) return { unreadable: `bubble ${bubbleId}: no row bubbleId:${id}:${bubbleId} in cursorDiskKV` };
+        const b = json(bubbles.get(bubbleId));
+        if (b === null || typeof b !== 'object' || Array.isArray(b)) return { unreadable: `bubble ${bubbleId}: its value is not a JSON object` };
+        return b;
+      });
+      // composerId first: the format is detected from the first bytes.
+      const rest = { ...c };
+      delete rest.fullConversationHeadersOnly;
+      delete rest.conversation;
+      return JSON.stringify({ composerId: id, ...rest, conversation });
+    },
+    close: () => db.close(),
+  };
+}
+
 function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
   const st = db.prepare(sql);
   try {
@@ -189,12 +244,13 @@ function countBy(db: Database, sql: string): Map<string, number> {
   return new Map(rows(db, sql).map((r) => [String(r.k), Number(r.n)]));
 }
 
-/** A JSON text column parsed; undefined when it is not JSON; null for SQL NULL. */
+/** A JSON text column (or a BLOB of UTF-8 JSON, as Cursor's `value`) parsed; undefined when it is not JSON; null for SQL NULL. */
 function json(v: SqlValue | undefined): unknown {
   if (v === null || v === undefined) return null;
-  if (typeof v !== 'string') return undefined;
   try {
-    return JSON.parse(v);
+    const t = v instanceof Uint8Array ? new TextDecoder('utf-8', { fatal: true }).decode(v) : v;
+    if (typeof t !== 'string') return undefined;
+    return JSON.parse(t);
   } catch {
     return undefined;
   }

@@ -20,11 +20,12 @@ export type TraceFormat =
   | 'opencode'
   | 'qwen-code'
   | 'cline-ui'
-  | 'goose';
+  | 'goose'
+  | 'cursor';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'hookwire-trace', 'claude-code', 'codex-rollout', 'otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console', 'swe-agent', 'mini-swe-agent', 'openhands',
-  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code', 'cline-ui', 'goose',
+  'gemini-cli', 'cline', 'copilot-cli', 'specstory', 'aider', 'opencode', 'qwen-code', 'cline-ui', 'goose', 'cursor',
 ];
 
 /** Names for people, used in messages and the UI. */
@@ -47,6 +48,7 @@ export const TRACE_FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   opencode: 'OpenCode session (opencode export, or storage/session/<project>/<id>.json)',
   aider: 'aider chat history (.aider.chat.history.md)',
   goose: 'goose session (sessions/<name>.jsonl, goose session export, or a session of sessions.db)',
+  cursor: 'Cursor chat (one composer of Cursor\'s state.vscdb, as state.vscdb#<composer id>)',
   specstory: 'SpecStory Markdown export (Cursor and other agents\' chats, .specstory/history/*.md)',
 };
 
@@ -87,6 +89,9 @@ const GOOSE_MESSAGE = /^\{\s*(?:"id"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")\s*,\s*)?"r
 /** goose's session metadata (the legacy file's first line, a session export): working_dir with its own fields. */
 const GOOSE_SESSION = /"working_dir"\s*:/;
 const GOOSE_SESSION_FIELD = /"(description|message_count|accumulated_total_tokens|extension_data|schedule_id|user_set_name)"\s*:/;
+/** Cursor's composerData (its id, and its bubbles inline or their headers). */
+const CURSOR_COMPOSER = /^\{\s*(?:"_v"\s*:\s*\d+\s*,\s*)?"composerId"\s*:\s*"/;
+const CURSOR_BUBBLES = /"(conversation|fullConversationHeadersOnly)"\s*:\s*\[/;
 const CODEX_TYPE = /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /**
@@ -118,6 +123,8 @@ function detectObject(s: string): TraceFormat | null {
   // goose: a legacy session file (metadata line, then messages), a message line, or a session export [I21].
   if (GOOSE_MESSAGE.test(firstLine) || (GOOSE_SESSION.test(firstLine) && GOOSE_SESSION_FIELD.test(firstLine))) return 'goose';
   if (firstLine.trim() === '{' && GOOSE_SESSION.test(s) && GOOSE_SESSION_FIELD.test(s)) return 'goose';
+  // Cursor: one composer of its state.vscdb, assembled with its bubbles inline (`conversation`) [I23].
+  if (CURSOR_COMPOSER.test(s) && CURSOR_BUBBLES.test(s)) return 'cursor';
   // Gemini CLI: a metadata line (JSONL) or document (older .json) with sessionId and projectHash [I12].
   if (GEMINI_META.test(firstLine) && /"projectHash"\s*:/.test(firstLine)) return 'gemini-cli';
   if (firstLine.trim() === '{' && firstKey === 'sessionId' && /^\{\s*"sessionId"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"projectHash"\s*:/.test(s)) return 'gemini-cli';

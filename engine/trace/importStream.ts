@@ -16,6 +16,7 @@ import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
 import { QwenCodeImporter } from './importers/importQwenCode.ts';
 import { GooseImporter } from './importers/importGoose.ts';
+import { importCursor } from './importers/importCursor.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
@@ -420,6 +421,7 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
       : format === 'cline' ? importCline(doc.value, importer)
       : format === 'opencode' ? importOpenCode(doc.value, importer)
       : format === 'cline-ui' ? importClineUi(doc.value, importer)
+      : format === 'cursor' ? importCursor(doc.value, importer)
       : importOpenHands(doc.value, importer);
     return deliver(format, result, onEvent, problems);
   });

@@ -47,7 +47,11 @@ export const SESSION_PLACES: readonly SessionPlace[] = [
     linux: '~/.local/share/goose/sessions/sessions.db', macos: '~/.local/share/goose/sessions/sessions.db', windows: '%APPDATA%\\Block\\goose\\data\\sessions\\sessions.db',
     note: 'one session as sessions.db#<session-id> (hookwire sessions lists them); older sessions: <name>.jsonl beside it; GOOSE_PATH_ROOT moves it',
   },
-  { agent: 'cursor', label: 'Cursor (SpecStory)', format: 'specstory', ...same('<project>/.specstory/history/*.md'), note: 'saved by the SpecStory extension or CLI' },
+  {
+    agent: 'cursor', label: 'Cursor', format: 'cursor',
+    linux: '~/.config/Cursor/User/globalStorage/state.vscdb', macos: '~/Library/Application Support/Cursor/User/globalStorage/state.vscdb', windows: '%APPDATA%\\Cursor\\User\\globalStorage\\state.vscdb',
+    note: 'one chat as state.vscdb#<composer-id> (hookwire sessions lists them); chats saved by the SpecStory extension or CLI: <project>/.specstory/history/*.md',
+  },
   { agent: 'aider', label: 'aider', format: 'aider', ...same('<project>/.aider.chat.history.md') },
 ];
 

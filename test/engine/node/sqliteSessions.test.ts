@@ -126,7 +126,7 @@ describe('SQLite session stores [I22]', () => {
     const other = await importTraceFile(OTHER_DB);
     expect(other.trace).toBeNull();
     expect(other.problems[0]).toMatchObject({ code: 'bad_source', severity: 'error' });
-    expect(other.problems[0]?.message).toMatch(/not a goose .* or OpenCode .* session store; its tables: notes/);
+    expect(other.problems[0]?.message).toMatch(/not a goose .*, OpenCode .* or Cursor .* session store; its tables: notes/);
     writeFileSync(`${ONE_DB}-wal`, Buffer.alloc(4096, 1));
     const r = await importTraceFile(ONE_DB);
     expect(r.trace).not.toBeNull();

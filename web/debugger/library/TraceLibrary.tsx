@@ -26,6 +26,7 @@ const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
   cline: 'Cline / Roo Code',
   'copilot-cli': 'Copilot CLI',
   goose: 'goose',
+  cursor: 'Cursor',
   specstory: 'SpecStory',
   aider: 'aider',
   opencode: 'OpenCode',
