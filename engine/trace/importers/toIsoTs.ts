@@ -16,6 +16,18 @@ const ISO_LIKE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?/;
  * @example toIsoTs('2025-01-27T22:44:56.900854') → { iso: '2025-01-27T22:44:56.900Z', naive: true }
  */
 export function toIsoTs(value: unknown): SourceTs | null {
+  // Consecutive events of one record share its time: the last answer is kept (a frozen object, so sharing is safe).
+  if (value === lastValue && (typeof value === 'string' || typeof value === 'number')) return lastResult;
+  const result = convert(value);
+  lastValue = value;
+  lastResult = result && Object.freeze(result);
+  return lastResult;
+}
+
+let lastValue: unknown = undefined;
+let lastResult: SourceTs | null = null;
+
+function convert(value: unknown): SourceTs | null {
   if (typeof value === 'string') {
     const s = value.trim();
     if (!ISO_LIKE.test(s)) return null;
