@@ -24,6 +24,7 @@ export function TimelineControls() {
   );
   return (
     <div className="dbg-controls">
+      <Scrubber position={position} count={count} disabled={!ready} onScrub={replay.goTo} />
       <div className="dbg-transport">
         {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
         {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
@@ -55,6 +56,27 @@ export function TimelineControls() {
       <ShortcutsHelp />
       <TimelineFilters />
     </div>
+  );
+}
+
+/**
+ * A scrubber over the whole trace (as Redux DevTools' slider): drag it, click along it, or with the keyboard focus
+ * on it the arrows move a step, Page Up/Down a tenth of the trace, Home/End to either end (the range input's own
+ * keys; the debugger's keys leave a focused input alone). Every value it takes is a step the replay goes to.
+ */
+function Scrubber({ position, count, disabled, onScrub }: { position: number; count: number; disabled: boolean; onScrub: (index: number) => void }) {
+  const last = Math.max(0, count - 1);
+  const big = Math.max(1, Math.round(count / 10));
+  return (
+    <input type="range" className="dbg-scrubber" data-testid="scrubber" min={0} max={last} step={1} value={Math.min(position, last)}
+      disabled={disabled || count < 2} aria-label="Scrub through the trace" aria-valuetext={`Step ${stepNumber(position)} of ${count.toLocaleString('en')}`}
+      onChange={(e) => onScrub(Number(e.target.value))}
+      onKeyDown={(e) => {
+        // Page Up/Down: a tenth of the trace (the browser's own page step varies).
+        if (e.key !== 'PageUp' && e.key !== 'PageDown') return;
+        e.preventDefault();
+        onScrub(Math.max(0, Math.min(last, position + (e.key === 'PageDown' ? -big : big))));
+      }} />
   );
 }
 
