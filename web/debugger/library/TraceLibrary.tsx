@@ -53,7 +53,7 @@ export function TraceLibrary() {
             e.target.value = '';
           }} />
       </div>
-      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces; Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Cline, Roo Code, OpenCode, aider and SpecStory (Cursor) sessions; OpenTelemetry spans, SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content. <button type="button" className="btn link" onClick={() => setPlaces(true)} data-testid="session-places-open">Where are my sessions?</button></p>
+      <p className="dbg-side-hint">Drop a file anywhere. Hookwire traces; Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Cline, Roo Code, OpenCode, goose, aider and SpecStory (Cursor) sessions; OpenTelemetry spans, SWE-agent, mini-swe-agent and OpenHands runs are recognised by their content. <button type="button" className="btn link" onClick={() => setPlaces(true)} data-testid="session-places-open">Where are my sessions?</button></p>
       {places && <SessionPlacesDialog onClose={() => setPlaces(false)} />}
       <LivePanel />
       <ImportProgressList />
