@@ -29,6 +29,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const RUNTIME_BUDGET_BYTES = 10 * 1024 * 1024;
 /** Packages bundled into dist/ instead of installed. */
 const BUNDLED = ['sucrase', 'zod', 'sql.js'];
+/** A desktop viewport at least as wide as the app needs to open its side panels on first view. */
+const WIDE = { width: 1440, height: 900 };
 /** Packages a runtime consumer must never get: the app's, the build's and the tests'. */
 const NOT_AT_RUNTIME = ['react', 'react-dom', 'monaco-editor', '@xyflow/react', 'dexie', 'vite', 'esbuild', 'tsx', 'typescript', 'vitest', '@playwright/test', 'zustand'];
 
@@ -274,7 +276,8 @@ describe('the packed package, installed into a fresh project', () => {
       // No files: the app on its first run, with the demo pipeline and the demo trace.
       const url = await start([]);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      const page = await browser.newPage();
+      // Wide enough for the library panel to be open on first view (web/shell/sidePanel.ts WIDE_ENOUGH = 1400).
+      const page = await browser.newPage({ viewport: WIDE });
       const violations: string[] = [];
       page.on('console', (m) => {
         if (m.text().startsWith('CSP violation')) violations.push(m.text());
@@ -298,7 +301,7 @@ describe('the packed package, installed into a fresh project', () => {
       // A pipeline and a trace from the command line: the app opens both and shows the debugger on them.
       const withFiles = await start(['guard.pipeline.json', 'run.jsonl']);
       expect(withFiles).toMatch(/#open=[0-9a-f]+$/);
-      const context = await browser.newContext();
+      const context = await browser.newContext({ viewport: WIDE });
       const p2 = await context.newPage();
       await p2.goto(withFiles);
       await p2.getByText('Imported “').waitFor({ timeout: 30_000 });
@@ -312,7 +315,7 @@ describe('the packed package, installed into a fresh project', () => {
       // A pipeline the engine refuses is not added; the app says so and how to see why.
       writeFileSync(join(project, 'refused.pipeline.json'), '{"format": "hookwire.pipeline", "version": 1, "name": "x", "nodes": [{"id": "h", "kind": "handler", "action": {"type": "nope"}}], "wires": []}');
       const refused = await start(['refused.pipeline.json']);
-      const p3 = await (await browser.newContext()).newPage();
+      const p3 = await (await browser.newContext({ viewport: WIDE })).newPage();
       await p3.goto(refused);
       await p3.getByText(/refused\.pipeline\.json cannot be opened: \d+ problem/).waitFor({ timeout: 30_000 });
     } finally {
