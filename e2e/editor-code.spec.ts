@@ -49,3 +49,12 @@ test('a code handler is edited in Monaco (loaded lazily, offline) with type erro
   const origin = new URL(page.url()).origin;
   expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
 });
+
+test('the TypeScript worker is warmed while the template is read: its first request is answered before any key is pressed', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('palette-handler:code').click();
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+  // No key pressed in the editor: the warm-up request (a completion at the model's start, at idle) alone has
+  // had its answer from the worker (MonacoEditor warmWorker sets data-ts-warm).
+  await expect(page.getByTestId('monaco-host')).toHaveAttribute('data-ts-warm', 'done', { timeout: 30_000 });
+});

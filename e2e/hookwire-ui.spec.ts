@@ -70,3 +70,39 @@ test('a pipeline the engine refuses: nothing is added, and its problems are in t
   await expect(refused).toHaveCount(0);
   await expect(page.getByTestId('error-count')).toHaveText('0 errors');
 });
+
+test('the printed address opened a second time finds what the first made: no second copy, and an edit made since is kept', async ({ page, context }) => {
+  // Two full app loads and an edit, on a machine other sessions share.
+  test.setTimeout(150_000);
+  const { pipeline, trace } = files();
+  const url = await ui([pipeline, trace]);
+  await page.goto(url);
+  await expect(page.getByTestId('pipeline-title')).toHaveText('guard', { timeout: 30_000 });
+  // The trace imported from the file (the library also holds the demo's own trace).
+  const fromFile = (p: typeof page) => p.locator('[data-testid="trace-item"][title$="from run.jsonl"]');
+  await expect(fromFile(page)).toHaveCount(1, { timeout: 30_000 });
+
+  // An edit by keyboard: the pipeline renamed in Edit mode.
+  await page.getByTestId('mode-edit').click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('pipeline-name').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' edited');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
+  await expect(page.getByTestId('pipeline-title')).toHaveText('guard edited');
+  await page.close();
+
+  // The same address again, in a new tab, as a second click on the printed link opens it.
+  const again = await context.newPage();
+  await again.goto(url);
+  await expect(again.getByTestId('trace-item').first()).toBeVisible({ timeout: 30_000 });
+  await expect(again.getByTestId('pipeline-title')).toHaveText('guard edited');
+  // Give a second import its chance to show before counting (the first one above took under a second).
+  await again.waitForTimeout(1500);
+  await expect(fromFile(again)).toHaveCount(1);
+  await again.getByTestId('mode-edit').click();
+  await again.getByTestId('tab-library').click();
+  await expect(again.locator('[data-testid="library-item"][data-name="guard edited"]')).toHaveCount(1);
+  await expect(again.locator('[data-testid="library-item"][data-name="guard"]')).toHaveCount(0);
+});

@@ -56,7 +56,7 @@ function configure(): void {
  * type-checks the handler API on the first request, which took seconds, so the first Ctrl+Space waited for it.
  * One completion request at the model's start does that work while the person reads the template.
  */
-function warmWorker(uri: monaco.Uri, language: 'typescript' | 'javascript'): () => void {
+function warmWorker(uri: monaco.Uri, language: 'typescript' | 'javascript', done: () => void): () => void {
   let gone = false;
   const run = () => {
     if (gone) return;
@@ -64,6 +64,9 @@ function warmWorker(uri: monaco.Uri, language: 'typescript' | 'javascript'): () 
     void get()
       .then((worker) => (gone ? null : worker(uri)))
       .then((client) => (gone || !client ? null : client.getCompletionsAtPosition(uri.toString(), 0)))
+      .then((answer) => {
+        if (!gone && answer !== null) done();
+      })
       .catch(() => undefined);
   };
   const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
@@ -165,7 +168,8 @@ export default function MonacoEditor({ path, language, value, onChange, onMarker
       next.focus();
     });
     const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
-    const stopWarm = warmWorker(uri, language);
+    // data-ts-warm on the host says the worker has answered its first request (e2e editor-code checks it).
+    const stopWarm = warmWorker(uri, language, () => host.current?.setAttribute('data-ts-warm', 'done'));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (uris.some((u) => u.toString() === uri.toString())) latest.current.onMarkers(toMarkers(uri), model.getValue());
     });
