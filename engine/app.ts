@@ -7,6 +7,7 @@
 export type { Approval, ApprovalOutcome } from './model/approval.ts';
 export { approvalOutcome, approvalText } from './model/approval.ts';
 export { checkWire } from './model/checkWire.ts';
+export { DECISIONS, type Decision } from './model/decision.ts';
 export { hasCode, isCodeNode } from './model/codeNodes.ts';
 export { describeMatcher, shortPath } from './model/describeCondition.ts';
 export { EVENT_TYPE_RE, type EventMode, type HookEvent, LIFECYCLE_EVENTS } from './model/event.ts';
@@ -44,6 +45,7 @@ export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } fro
 export type { TraceCoverage } from './replay/coverageOf.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
+export { type Expectation, parseExpectation, readExpectation, type StepLabel, stepLabel, withExpectation } from './replay/expectation.ts';
 export { timelineStep } from './replay/timelineStep.ts';
 export type { AsyncEventSource, ReplayStep, ReplayTimeline, StepOutcome, StepQuery } from './replay/types.ts';
 export { type WhyNotFired, whyNotFired } from './replay/whyNotFired.ts';

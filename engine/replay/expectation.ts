@@ -72,3 +72,37 @@ export function checkExpectation(x: Expectation, step: ReplayStep): string[] {
   if (x.context !== undefined && !jsonEqual(x.context, [...step.context])) out.push(`context: expected ${JSON.stringify(x.context)}, got ${JSON.stringify(step.context)}`);
   return out;
 }
+
+/** Reads an expectation given as a value (a label the app writes), with the same schema as `meta.expect`. */
+export function parseExpectation(raw: unknown): { ok: true; expectation: Expectation } | { ok: false; message: string } {
+  const parsed = ExpectationSchema.safeParse(raw);
+  return parsed.success ? { ok: true, expectation: parsed.data } : { ok: false, message: formatIssues(parsed.error.issues) };
+}
+
+/**
+ * `event` labelled with `x` (its `meta.expect`) [B7], or with its label removed (`null`); the rest of `meta`
+ * is kept, and a `meta` left empty is dropped. A label is written only if it reads back: an expectation the
+ * schema refuses throws, so a label the app stores is a golden test `hookwire test` runs as it stands.
+ * `withExpectation(e, {decision: 'block_action', note: 'never'}).meta.expect.decision === 'block_action'`
+ */
+export function withExpectation(event: TraceEvent, x: Expectation | null): TraceEvent {
+  // Own entries only, copied as data: a payload's `__proto__` key stays a plain name.
+  const rest = Object.entries(event.meta ?? {}).filter(([k]) => k !== 'expect');
+  if (x === null) {
+    const { meta: _old, ...bare } = event;
+    return rest.length ? { ...bare, meta: Object.fromEntries(rest) as JsonObject } : bare;
+  }
+  const read = parseExpectation(x);
+  if (!read.ok) throw new Error(`not a label: ${read.message}`);
+  return { ...event, meta: Object.fromEntries([...rest, ['expect', read.expectation as unknown as JsonObject]]) as JsonObject };
+}
+
+/** A replayed step's label as the debugger shows it [B7]: none, one that does not read (why), or the label and what the step does not meet (empty: met). */
+export type StepLabel = { kind: 'none' } | { kind: 'bad'; message: string } | { kind: 'ok'; expectation: Expectation; failures: string[] };
+
+/** The label of `step` checked on it, as `hookwire test` and a backtest check it. */
+export function stepLabel(step: ReplayStep): StepLabel {
+  const read = readExpectation(step.event);
+  if (read.kind !== 'ok') return read;
+  return { kind: 'ok', expectation: read.expectation, failures: checkExpectation(read.expectation, step) };
+}

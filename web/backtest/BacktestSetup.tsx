@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type DragEvent } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { listTraces } from '../persistence/traceLibrary.ts';
-import type { PipelineVersion } from '../persistence/versionHistory.ts';
+import { lastExported, listVersions, type PipelineVersion } from '../persistence/versionHistory.ts';
 import { versionTime } from '../library/HistoryPanel.tsx';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp } from '../store/appStore.ts';
@@ -23,7 +23,10 @@ export function BacktestSetup() {
   const all = useLiveQuery(() => listTraces(db), [db]);
   const ready = useMemo(() => (all ?? []).filter((t) => t.status === 'ready'), [all]);
   const versions = useLiveQuery(() => (pipelineId ? earlierVersions(db, pipelineId, doc) : Promise.resolve([] as PipelineVersion[])), [db, pipelineId, doc]);
-  const old = versions?.find((v) => v.seq === oldSeq) ?? versions?.[0];
+  // What was last exported (downloaded or copied as a file): by default the current edit is compared with it.
+  const exportedLast = useLiveQuery(() => (pipelineId ? listVersions(db, pipelineId).then((all) => lastExported(all) ?? null) : Promise.resolve(null)), [db, pipelineId, doc]);
+  const exportIsCurrent = !!exportedLast && !!versions && !versions.some((v) => v.seq === exportedLast.seq);
+  const old = versions?.find((v) => v.seq === oldSeq) ?? versions?.find((v) => v.seq === exportedLast?.seq) ?? versions?.[0];
   const needle = filter.trim().toLowerCase();
   const shown = needle ? ready.filter((t) => t.name.toLowerCase().includes(needle) || t.source_format.includes(needle)) : ready;
   const pickedSet = new Set(picked);
@@ -71,10 +74,12 @@ export function BacktestSetup() {
         ) : (
           <select className="input" data-testid="backtest-old" value={old?.seq ?? ''} disabled={running}
             onChange={(e) => setOld(Number(e.target.value))}>
-            {(versions ?? []).map((v) => <option key={v.seq} value={v.seq}>{versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
+            {(versions ?? []).map((v) => <option key={v.seq} value={v.seq}>{v.seq === exportedLast?.seq ? `Last export · ${versionTime({ at: v.exported_at! })}` : versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
           </select>
         )}
       </label>
+      {exportedLast === null && <p className="dbg-side-hint" data-testid="backtest-export-none">Export the pipeline (Export in Edit) to compare the current edit with what you last exported.</p>}
+      {exportIsCurrent && <p className="dbg-side-hint" data-testid="backtest-export-current">The current pipeline is what you last exported ({versionTime({ at: exportedLast.exported_at! })}): edit it to see what the edit changes.</p>}
       <div className="bt-traces-head">
         <span className="title">Traces <span className="bt-count" data-testid="backtest-picked-count">{picked.length} of {ready.length}</span></span>
         <button className="btn ghost" disabled={running || shown.length === 0} data-testid="backtest-pick-shown"

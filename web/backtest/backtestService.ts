@@ -60,7 +60,9 @@ export function createBacktestService(store: AppStore, db: HookwireDb, replay: R
         s().backtestEnded({ status: 'failed', message: 'Pick at least one trace.' });
         return;
       }
-      const oldName = oldVersion.label ?? `${oldVersion.name} at ${new Date(oldVersion.at).toLocaleTimeString('en-GB')}`;
+      const oldName = oldVersion.label ?? (oldVersion.exported_at !== undefined
+        ? `${oldVersion.name} as exported at ${new Date(oldVersion.exported_at).toLocaleTimeString('en-GB')}`
+        : `${oldVersion.name} at ${new Date(oldVersion.at).toLocaleTimeString('en-GB')}`);
       lastOld = { doc: opened.doc, name: oldName, at: oldVersion.at };
       const request: BacktestRequest = {
         old: { doc: opened.doc, name: oldName },

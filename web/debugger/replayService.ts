@@ -22,6 +22,11 @@ export interface ReplayService {
   client: ReplayClient;
   rows: RowCache;
   openTrace(id: string): Promise<void>;
+  /**
+   * Replays the open trace afresh after its stored events changed (a label was written), staying on the
+   * same step with the same filter.
+   */
+  reloadTrace(): Promise<void>;
   closeTrace(): void;
   goTo(index: number): void;
   move(m: Move): void;
@@ -137,7 +142,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     }, fail);
   }
 
-  async function openTrace(id: string): Promise<void> {
+  async function openTrace(id: string, keep?: { at: number; filter: TimelineFilter }): Promise<void> {
     const record = await readTraceRecord(db, id);
     if (!record) return;
     // Read before the epoch moves: an edit sent meanwhile must not overtake this trace's open.
@@ -149,6 +154,10 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     stepAnswer.invalidate();
     filterAnswer.invalidate();
     s().traceOpened(record);
+    if (keep) {
+      s().stepChosen(Math.min(keep.at, Math.max(0, record.event_count - 1)));
+      s().filterChanged(keep.filter);
+    }
     const doc = s().doc;
     sentDoc = doc;
     sent.set(epoch, doc);
@@ -286,7 +295,11 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
   return {
     client,
     rows,
-    openTrace,
+    openTrace: (id) => openTrace(id),
+    async reloadTrace() {
+      const st = s();
+      if (st.traceId) await openTrace(st.traceId, { at: st.position, filter: st.filter });
+    },
     closeTrace() {
       epoch++;
       openedAt = epoch;

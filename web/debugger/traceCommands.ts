@@ -1,8 +1,8 @@
-import { TRACE_FORMAT_LABELS, traceEventLine, traceHeaderLine, type Pipeline } from '../../engine/app.ts';
+import { type Expectation, TRACE_FORMAT_LABELS, traceEventLine, traceHeaderLine, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { describeStorageError } from '../persistence/library.ts';
 import { startTraceImport } from '../persistence/traceImporter.ts';
-import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace } from '../persistence/traceLibrary.ts';
+import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace, writeEventLabel } from '../persistence/traceLibrary.ts';
 import type { AppStore } from '../store/appStore.ts';
 import { checkImport } from '../model/exportPipeline.ts';
 import type { ReplayService } from './replayService.ts';
@@ -21,6 +21,11 @@ export interface TraceCommands {
   deleteTrace(id: string, name: string): Promise<void>;
   /** The stored trace as a trace v1 JSONL file [T1], read chunk by chunk (the events are never all in one string). */
   traceFile(id: string): Promise<{ name: string; blob: Blob } | null>;
+  /**
+   * Labels step `index` of the open trace with the decision a person expects, or removes its label (null)
+   * [B7]; the debugger then replays the trace as stored. False (and a message) when it could not be stored.
+   */
+  setLabel(index: number, expectation: Expectation | null): Promise<boolean>;
 }
 
 /** A file name from a trace's name: letters, digits, `._-` kept, the rest `-`. */
@@ -101,6 +106,24 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
         toast(`Could not read the trace for download: ${describeStorageError(e)}`, 'error');
         return null;
       }
+    },
+    async setLabel(index, expectation) {
+      const st = s();
+      const id = st.traceId;
+      if (!id) return false;
+      // A followed server session is rewritten from the server's events as they arrive: a label would be lost.
+      if (st.live.status !== 'off' && st.live.storedId === id) {
+        toast('This trace follows a running server session: download it or wait until the session ends to label it.', 'error');
+        return false;
+      }
+      try {
+        await writeEventLabel(db, id, index, expectation);
+      } catch (e) {
+        toast(`Could not store the label: ${describeStorageError(e)}`, 'error');
+        return false;
+      }
+      await replay.reloadTrace();
+      return true;
     },
     importFiles(files) {
       for (const file of files) void importOne(file);

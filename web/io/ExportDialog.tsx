@@ -1,5 +1,7 @@
 import { useMemo, useState } from 'react';
 import { exportFileName, exportPipelineText } from '../model/exportPipeline.ts';
+import { markExported } from '../persistence/versionHistory.ts';
+import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectDoc, selectProblems } from '../store/appStore.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -9,10 +11,16 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const doc = useApp(selectDoc);
   const problems = useApp(selectProblems);
   const toast = useApp((s) => s.toast);
+  const pipelineId = useApp((s) => s.pipelineId);
+  const { db } = useServices();
   const [layout, setLayout] = useState(true);
   const text = useMemo(() => (doc ? exportPipelineText(doc, { layout }) : ''), [doc, layout]);
   if (!doc) return null;
   const errors = problems.filter((p) => p.severity === 'error').length;
+  // The version exported is what a backtest compares the current edit with ("last export").
+  const exported = () => {
+    if (pipelineId) void markExported(db, pipelineId, doc, Date.now()).catch(() => undefined);
+  };
 
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -20,11 +28,13 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
     a.href = url;
     a.download = exportFileName(doc);
     a.click();
+    exported();
     window.setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
+      exported();
       toast({ tone: 'info', message: 'Pipeline JSON copied to the clipboard.' });
     } catch (e) {
       toast({ tone: 'error', message: `Could not copy: ${(e as Error).message}. Use Download instead.` });

@@ -44,6 +44,7 @@ export function HistoryPanel() {
               <div className="history-main">
                 <div className="history-when" title={new Date(v.at).toString()}>
                   {versionTime(v)}{i === 0 && <span className="badge">current</span>}
+                  {v.exported_at !== undefined && <span className="badge" data-testid="history-exported" title={`Exported at ${new Date(v.exported_at).toLocaleTimeString('en-GB')}`}>exported</span>}
                 </div>
                 {naming === v.seq ? (
                   <NameInput initial={v.label ?? ''} onDone={(name) => {

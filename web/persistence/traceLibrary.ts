@@ -1,4 +1,4 @@
-import type { TraceFormat, TraceProblem, Trace, TraceEvent, TraceHeader } from '../../engine/app.ts';
+import { type Expectation, type TraceFormat, type TraceProblem, type Trace, type TraceEvent, type TraceHeader, withExpectation } from '../../engine/app.ts';
 import type { HookwireDb } from './db.ts';
 import {
   checkStoredTrace, MAX_STORED_PROBLEMS, STORED_TRACE_FORMAT, STORED_TRACE_VERSION, TRACE_CHUNK,
@@ -232,4 +232,29 @@ export async function writeTraceTail(db: HookwireDb, record: StoredTrace, events
     await db.traces.put(next);
   });
   return next;
+}
+
+/**
+ * Labels step `index` of a stored trace with the decision a person expects (its event's `meta.expect`, the
+ * engine's withExpectation) [B7], or removes its label (`null`). The label is stored in the event itself, so
+ * the trace carries it: the debugger and a backtest replay it, and the trace as downloaded is a golden test
+ * `hookwire test` and `hookwire backtest` read as it stands. One transaction: the chunk and the record's stamp.
+ */
+export async function writeEventLabel(db: HookwireDb, id: string, index: number, expectation: Expectation | null): Promise<TraceEvent> {
+  return db.transaction('rw', db.traces, db.traceChunks, async () => {
+    const record = await readTraceRecord(db, id);
+    if (!record) throw new Error('the trace is no longer in the library');
+    if (!Number.isInteger(index) || index < 0 || index >= record.event_count) throw new Error(`the trace has no step ${index + 1}`);
+    const chunk = Math.floor(index / record.chunk_size);
+    const row = await db.traceChunks.get([id, chunk]);
+    const at = index - chunk * record.chunk_size;
+    const event = row?.events[at];
+    if (!row || !event) throw new Error(`the stored trace has no chunk ${chunk}: it was deleted or is damaged`);
+    const labelled = withExpectation(event, expectation);
+    const events = row.events.slice();
+    events[at] = labelled;
+    await db.traceChunks.put({ ...row, events });
+    await db.traces.update(id, { updated_at: await changeStamp(db) });
+    return labelled;
+  });
 }

@@ -25,6 +25,11 @@ export interface PipelineVersion {
   summary: string;
   /** A name the user gave it: such a version is never folded into nor dropped. */
   label?: string;
+  /**
+   * When this document was last exported (downloaded or copied as a pipeline file): what runs in production,
+   * so a backtest can compare the current edit with it. Never folded into; the newest one is never dropped.
+   */
+  exported_at?: number;
 }
 
 /** Saves closer together than this (from a version's first save) are one version. */
@@ -64,7 +69,7 @@ export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unk
   }
   const name = typeof (doc as { name?: unknown })?.name === 'string' ? (doc as { name: string }).name : '';
   // The first version (as created, or as found when history began) is never folded into: it stays to go back to.
-  if (options.fold !== false && latest && before && latest.label === undefined && now - latest.first_at < COALESCE_MS && now >= latest.first_at) {
+  if (options.fold !== false && latest && before && latest.label === undefined && latest.exported_at === undefined && now - latest.first_at < COALESCE_MS && now >= latest.first_at) {
     // Back to the version before (an undo right after an edit): the folded version goes away.
     if (same(before.doc, doc)) {
       await db.versions.delete(latest.seq!);
@@ -81,9 +86,39 @@ export async function recordVersion(db: HookwireDb, pipelineId: string, doc: unk
 
 async function prune(db: HookwireDb, pipelineId: string): Promise<void> {
   const all = await listVersions(db, pipelineId);
-  const unnamed = all.filter((v) => v.label === undefined);
+  const exported = lastExported(all);
+  const unnamed = all.filter((v) => v.label === undefined && v !== exported);
   const drop = unnamed.slice(KEEP).map((v) => v.seq!);
   if (drop.length) await db.versions.bulkDelete(drop);
+}
+
+/** The version exported last (of a list from listVersions), if any. */
+export function lastExported(versions: readonly PipelineVersion[]): PipelineVersion | undefined {
+  let out: PipelineVersion | undefined;
+  for (const v of versions) if (v.exported_at !== undefined && (!out || v.exported_at > out.exported_at!)) out = v;
+  return out;
+}
+
+/**
+ * Records that `doc` was exported now: the newest version when it is this document, else a new version of it
+ * (an export of an edit not saved yet), marked `exported_at` in either case.
+ */
+export async function markExported(db: HookwireDb, pipelineId: string, doc: unknown, now: number): Promise<void> {
+  await db.transaction('rw', db.versions, db.pipelines, async () => {
+    const [lo, hi] = range(pipelineId);
+    const [latest] = await db.versions.where('[pipeline_id+seq]').between(lo, hi, true, true).reverse().limit(1).toArray();
+    if (latest && same(latest.doc, doc)) {
+      await db.versions.update(latest.seq!, { exported_at: now });
+      return;
+    }
+    const stored = await db.pipelines.get(pipelineId);
+    const name = typeof (doc as { name?: unknown })?.name === 'string' ? (doc as { name: string }).name : '';
+    await db.versions.add({
+      pipeline_id: pipelineId, doc, name, first_at: now, at: now, revision: stored?.revision ?? 0, exported_at: now,
+      summary: `Exported · ${summarizeVersionChange(latest ? latest.doc : null, doc)}`,
+    });
+    await prune(db, pipelineId);
+  });
 }
 
 /** Names a version (kept for good) or, with an empty name, unnames it (it may then be dropped as it ages). */

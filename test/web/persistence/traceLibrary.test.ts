@@ -7,7 +7,7 @@ import { startTraceLibrary, TRACE_SETTINGS } from '../../../web/persistence/star
 import { checkStoredTrace, TRACE_CHUNK } from '../../../web/persistence/storedTrace.ts';
 import {
   deleteTrace, listTraces, purgeTraces, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace,
-  sampleTraceEvents, storeTrace,
+  sampleTraceEvents, storeTrace, writeEventLabel,
 } from '../../../web/persistence/traceLibrary.ts';
 import { sampleStoredEvents } from '../../../web/persistence/traceSamples.ts';
 import type { Trace } from '../../../engine/trace/traceTypes.ts';
@@ -107,5 +107,30 @@ describe('trace library (IndexedDB through Dexie, chunked events)', () => {
     await purgeTraces(db, Date.now() + 1);
     await startTraceLibrary(db).started;
     expect(await listTraces(db)).toEqual([]);
+  });
+
+  it('[B7] a label is written into its event (meta.expect) in the stored chunk, the rest of the event kept, and removed again', async () => {
+    const trace = longTrace(TRACE_CHUNK + 5);
+    const record = await storeTrace(db, trace, { name: 'labelled', source_format: 'hookwire-trace' });
+    const index = TRACE_CHUNK + 2;
+    const before = (await readEventRange(db, record, index, index + 1))[0]!;
+    await writeEventLabel(db, record.id, index, { decision: 'block_action', note: 'never push on red' });
+    const after = (await readEventRange(db, record, index, index + 1))[0]!;
+    expect(after.meta?.expect).toEqual({ decision: 'block_action', note: 'never push on red' });
+    expect({ ...after, meta: undefined }).toEqual({ ...before, meta: undefined });
+    // Neighbours are untouched; the record's stamp moved, so it lists first.
+    expect((await readEventRange(db, record, index - 1, index))[0]).toEqual(trace.events[index - 1]);
+    expect((await readTraceRecord(db, record.id))!.updated_at).toBeGreaterThan(record.updated_at);
+    await writeEventLabel(db, record.id, index, null);
+    expect((await readEventRange(db, record, index, index + 1))[0]).toEqual(before);
+  });
+
+  it('[B7] a label that does not read, or a step the trace does not have, is refused and nothing is written', async () => {
+    const record = await storeTrace(db, demoTrace(), { name: 'demo', source_format: 'hookwire-trace' });
+    const chunks = await db.traceChunks.toArray();
+    await expect(writeEventLabel(db, record.id, 0, { decision: 'blocked' } as never)).rejects.toThrow(/not a label/);
+    await expect(writeEventLabel(db, record.id, record.event_count, { decision: 'continue' })).rejects.toThrow(/no step/);
+    await expect(writeEventLabel(db, 'nope', 0, { decision: 'continue' })).rejects.toThrow(/no longer in the library/);
+    expect(await db.traceChunks.toArray()).toEqual(chunks);
   });
 });

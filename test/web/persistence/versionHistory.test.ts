@@ -3,7 +3,7 @@ import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookwireDb } from '../../../web/persistence/db.ts';
 import { createPipeline, purgeDeleted, deletePipeline, readPipeline, savePipeline } from '../../../web/persistence/library.ts';
-import { COALESCE_MS, KEEP, listVersions, nameVersion } from '../../../web/persistence/versionHistory.ts';
+import { COALESCE_MS, KEEP, lastExported, listVersions, markExported, nameVersion } from '../../../web/persistence/versionHistory.ts';
 import { STORED_FORMAT, STORED_VERSION } from '../../../web/persistence/storedPipeline.ts';
 import { summarizeVersionChange } from '../../../web/model/versionSummary.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
@@ -160,5 +160,45 @@ describe('automatic version history, undo', () => {
     const list = await listVersions(db, id);
     expect(list.map((v) => v.name)).toEqual(['A', demoPipeline().name]);
     expect(list[0]!.revision).toBe(4);
+  });
+});
+
+describe('the last export [B1 in the app: current edit vs last export]', () => {
+  it('marks the exported version; an edit within the fold window does not fold into it; the newest export is never pruned', async () => {
+    const db = freshDb();
+    clock += 1e9;
+    const id = await at(clock, () => createPipeline(db, demoPipeline()));
+    await at(clock + 2 * COALESCE_MS, () => savePipeline(db, id, renamed('shipped'), 1));
+    // Exported as saved: the newest version is marked, no version is added.
+    await at(clock + 2 * COALESCE_MS + 10, () => markExported(db, id, renamed('shipped'), clock + 2 * COALESCE_MS + 10));
+    let list = await listVersions(db, id);
+    expect(list.map((v) => [v.name, v.exported_at])).toEqual([['shipped', clock + 2 * COALESCE_MS + 10], [demoPipeline().name, undefined]]);
+    // An edit seconds later would fold into the newest version: not into an exported one.
+    await at(clock + 2 * COALESCE_MS + 20, () => savePipeline(db, id, renamed('edited'), 2));
+    list = await listVersions(db, id);
+    expect(list.map((v) => v.name)).toEqual(['edited', 'shipped', demoPipeline().name]);
+    expect(lastExported(list)?.name).toBe('shipped');
+    // Many later saves: the unnamed versions are pruned to KEEP, the exported one stays.
+    for (let k = 0; k < KEEP + 5; k++) await at(clock + (4 + 2 * k) * COALESCE_MS, () => savePipeline(db, id, renamed(`v${k}`), 3 + k));
+    list = await listVersions(db, id);
+    expect(lastExported(list)?.name).toBe('shipped');
+    expect(list.filter((v) => v.label === undefined && v.exported_at === undefined)).toHaveLength(KEEP);
+  });
+
+  it('an export of an edit not saved yet adds a version of it, and the save of that document adds nothing', async () => {
+    const db = freshDb();
+    clock += 1e9;
+    const id = await at(clock, () => createPipeline(db, demoPipeline()));
+    await at(clock + 10, () => markExported(db, id, renamed('unsaved'), clock + 10));
+    let list = await listVersions(db, id);
+    expect(list.map((v) => [v.name, v.exported_at !== undefined])).toEqual([['unsaved', true], [demoPipeline().name, false]]);
+    expect(list[0]!.summary).toMatch(/^Exported · /);
+    await at(clock + 20, () => savePipeline(db, id, renamed('unsaved'), 1));
+    list = await listVersions(db, id);
+    expect(list).toHaveLength(2);
+    // A later export moves "last export" to the newer version.
+    await at(clock + 3 * COALESCE_MS, () => savePipeline(db, id, renamed('newer'), 2));
+    await at(clock + 3 * COALESCE_MS + 1, () => markExported(db, id, renamed('newer'), clock + 3 * COALESCE_MS + 1));
+    expect(lastExported(await listVersions(db, id))?.name).toBe('newer');
   });
 });

@@ -9,6 +9,7 @@ import { HandlerCard } from './HandlerCard.tsx';
 import { PayloadChanges } from './PayloadChanges.tsx';
 import { WhyPanel } from './WhyPanel.tsx';
 import { FlowPanel } from './FlowPanel.tsx';
+import { LabelPanel } from './LabelPanel.tsx';
 
 /**
  * The engine's story of the current event, for people [X1]-[X4][R1]: the decision and who made it, the
@@ -55,6 +56,7 @@ function StepContent({ detail, count }: { detail: StepDetail; count: number }) {
         </div>
       </header>
       <Decision step={step} />
+      <LabelPanel step={step} />
       <ContextSection step={step} />
       <Notes step={step} />
       <WhyPanel />

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { timelineStep, type ReplayTimeline } from '../../../engine/app.ts';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPosition, selectTimeline, selectVisible } from '../../store/appStore.ts';
-import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
+import { OUTCOME_LABEL, OUTCOME_LONG, stepNumber } from '../model/labels.ts';
 import { rowOf } from '../model/stepNavigation.ts';
 import { useRowsVersion } from '../rowCache.ts';
 import type { RowInfo } from '../worker/protocol.ts';
@@ -97,6 +97,12 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed, rev
             title={`${revealed ? 'Show what the pipeline made of it' : 'Show the payload as recorded (before the rewrite)'} (R on the current step)`}
             onClick={(e) => { e.stopPropagation(); onReveal(index); }}>{revealed ? 'as rewritten' : 'recorded'}</span>
         )}
+        {row?.label ? (
+          <span className="flag label" data-testid="row-label" data-expects={row.label}
+            title={row.label === 'unreadable' ? 'Labelled, but the label does not read (see the step)' : `Labelled: a person expects ${OUTCOME_LONG[row.label]}`}>
+            {row.label === 'unreadable' ? 'label?' : `expects ${OUTCOME_LABEL[row.label].toLowerCase()}`}
+          </span>
+        ) : null}
         {step?.duplicate ? <span className="flag">repeat</span> : null}
         {step?.context ? <span className="flag context" title="Handlers added text for the model">context</span> : null}
       </span>

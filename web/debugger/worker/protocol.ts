@@ -1,4 +1,4 @@
-import type { Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
+import type { Decision, Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
 import type { TimelineFilter } from '../model/timelineFilter.ts';
 import type { TraceRef } from './eventStore.ts';
 
@@ -40,6 +40,8 @@ export interface RowInfo {
   summary: string;
   /** The summary of the payload after the open pipeline's rewrites, when it changed the event's value. */
   rewritten?: string;
+  /** The step's label [B7]: the decision a person expects (its `meta.expect`), or `unreadable`. */
+  label?: Decision | 'unreadable';
 }
 
 export type ReplayRequest =

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import '../../zodConfig.ts';
-import { compilePipeline, type CompileResult, hasCode, type Sandbox, trackPrograms } from '../../../engine/app.ts';
+import { compilePipeline, type CompileResult, hasCode, readExpectation, type Sandbox, trackPrograms } from '../../../engine/app.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
 import { payloadSummary } from '../model/payloadSummary.ts';
@@ -128,6 +128,8 @@ const handlers: ReplayHandlers = {
       const row: RowInfo = { type: e.type, ts: e.ts, event_id: e.event_id, summary: payloadSummary(e.type, e.payload) };
       const rewritten = after?.[k];
       if (rewritten) row.rewritten = payloadSummary(e.type, rewritten);
+      const label = readExpectation(e);
+      if (label.kind !== 'none') row.label = label.kind === 'ok' ? label.expectation.decision : 'unreadable';
       return row;
     });
     return { value: rows, epoch: session?.epoch ?? -1 };
