@@ -12,9 +12,11 @@ import { backtestFile, type FileOutcome } from './backtestFile.ts';
 
 /**
  * Below this many bytes of input in all, files run in this thread: a worker costs the load of the engine and
- * the pipelines' compilation again (measured in docs/backtest.md), more than it saves on small corpora.
+ * the pipelines' compilation again, more than it takes over on small corpora. Measured with
+ * test/bench/backtestWorkers.bench.ts (CPU time, own process, 3 rounds, method and figures in docs/backtest.md):
+ * two workers cost more CPU than the work they can take over up to 12.5–23.2 MB of input (two runs).
  */
-export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
+export const WORKER_MIN_BYTES = 24 * 1024 * 1024;
 
 export interface RunFilesOptions {
   /** Worker threads; default one per core when the input is large (WORKER_MIN_BYTES), else 0. */
