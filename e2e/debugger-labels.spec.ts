@@ -20,7 +20,6 @@ const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cw
 test('a label marked by keyboard shows on the timeline, travels with the trace to hookwire test and backtest, and a backtest against the last export lists it', async ({ page }) => {
   // Two labels, a reload, two downloads, two CLI runs, an edit, a backtest and an import, on a shared machine.
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
   await openDebugger(page);
 
   // Step 12 (rm -rf) is blocked: the label's decision starts as the step's own; a note typed, Enter saves it.
@@ -49,7 +48,7 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   await expect(page.getByTestId('label-failures')).toHaveText('decision: expected block_action, got continue');
   await expect(timelineRow(page, 17).getByTestId('row-label')).toHaveAttribute('data-expects', 'block_action');
   await expect(page.getByTestId('row-label')).toHaveCount(2);
-  await shot(page, 'labels-step-1280');
+  await shot(page, 'labels-step');
 
   // Stored with the trace: a reload shows both labels again.
   await page.reload();
@@ -106,7 +105,7 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   await expect(violated).toContainText('2 of 2 labelled steps');
   await expect(violated.getByTestId('backtest-label-row')).toHaveCount(2);
   await expect(page.getByTestId('backtest-results')).toContainText(/as exported at/);
-  await shot(page, 'labels-backtest-1280');
+  await shot(page, 'labels-backtest');
 
   // The downloaded file imports back with its labels.
   await page.getByTestId('mode-debug').click();
