@@ -7,7 +7,7 @@ import { useApp, selectMode } from '../store/appStore.ts';
 /** The editor's keys (web/canvas/useCanvasShortcuts.ts, the palette, Problems, the code editor). */
 export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl/⌘+K', what: 'quick-add: type a node\'s name, Enter adds it in flow order' },
-  { keys: 'Enter (on a palette item)', what: 'add it, wired after the selected node' },
+  { keys: 'Enter (on a palette item)', what: 'add it in flow order, after the selected node (Connect in the inspector wires it)' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo' },
   { keys: 'Ctrl/⌘+C / X / V / D', what: 'copy / cut / paste / duplicate nodes' },
   { keys: 'Ctrl/⌘+A', what: 'select every node' },
