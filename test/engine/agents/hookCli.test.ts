@@ -81,11 +81,12 @@ describe('[AG4] hookwire hook --agent, real processes', () => {
   }, 60_000);
 
   it('[AG4] a crash outside the command (an uncaught exception) ends in the agent\'s block form, not Node\'s exit 1', async () => {
-    // The preload strikes once the hook input has been read (Buffer.concat of stdin), while the command works: on
-    // the next tick, before the command's next step. (On setImmediate it raced the answer: the hook's fast route
-    // decides without any I/O after the read, so it could answer and exit first, a correct allow for this input.)
+    // The preload strikes once the hook input has been read (Buffer.concat of stdin), while the command works: as a
+    // microtask queued before the read's result reaches the command, so it runs first on every route. (On
+    // setImmediate or the next tick it raced the answer: the hook's fast route decides with no I/O after the read,
+    // all in microtasks, and could answer and exit first — a correct allow for this input.)
     const dir = tempDir({
-      'throw.cjs': "const concat = Buffer.concat;\nBuffer.concat = function (...a) {\n  const out = concat.apply(this, a);\n  if (out.includes('rm -rf')) { Buffer.concat = concat; process.nextTick(() => { throw new Error('simulated crash'); }); }\n  return out;\n};\n",
+      'throw.cjs': "const concat = Buffer.concat;\nBuffer.concat = function (...a) {\n  const out = concat.apply(this, a);\n  if (out.includes('rm -rf')) { Buffer.concat = concat; queueMicrotask(() => { throw new Error('simulated crash'); }); }\n  return out;\n};\n",
     });
     for (const agent of ['copilot', 'cursor', 'codex'] as AgentId[]) {
       const input = JSON.stringify(NATIVE[agent]({ kind: 'shell', command: 'rm -rf /tmp/x' }));

@@ -61,9 +61,11 @@ describe('code handlers in the engine', () => {
   });
 
   it('[M8][E1] a guard whose code matcher throws or times out blocks (default on_error), shown in the explanation; fast path agrees', () => {
+    // The loop runs out of fuel, the same on every machine; a short wall-clock net (it was 50 ms) raced the fuel, so
+    // the fast path and the explanation could stop it for different reasons on a loaded machine [S13][S14].
     const guard = (source: string, extra: object = {}) => compileWith(pipeline([
       ev('e', 'tool.before_call'),
-      { id: 'm', kind: 'matcher', label: 'dangerous?', code: { language: 'js', source, timeout_ms: 50 } },
+      { id: 'm', kind: 'matcher', label: 'dangerous?', code: { language: 'js', source, timeout_ms: 60_000 } },
       handler('h', { type: 'block', reason: 'dangerous' }, { name: 'Guard', ...extra }),
     ], ['e->m', 'm->h']));
     for (const source of ['export default () => { throw new Error("oops"); }', 'export default () => { while (true) {} }', 'export default () => "yes"']) {
@@ -72,7 +74,7 @@ describe('code handlers in the engine', () => {
       const fast = dispatch(c, e, initialState(), { clock: fixedClock() });
       const { result, explanation } = explainEvent(c, e, initialState(), { clock: fixedClock() });
       expect(fast.decision).toBe('block_action');
-      expect(fast.reason).toMatch(/^Handler "Guard" failed \((thrown|timeout|invalid_result)\): matcher "dangerous\?" could not answer/);
+      expect(fast.reason).toMatch(/^Handler "Guard" failed \((thrown|fuel|invalid_result)\): matcher "dangerous\?" could not answer/);
       expect(fast.errors).toEqual([expect.objectContaining({ handler_id: 'h', policy: 'block' })]);
       expect({ ...result, errors: [...result.errors] }).toEqual({ ...fast, errors: [...fast.errors] });
       expect(explanation.handlers[0]).toMatchObject({ status: 'error', error: { policy: 'block' } });

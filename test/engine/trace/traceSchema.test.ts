@@ -83,7 +83,9 @@ const mutated = fc
   .tuple(goodLines, fc.array(mutation(fieldValues), { minLength: 1, maxLength: 2 }), fc.option(mutation(subValues), { nil: null }), fc.option(mutation(approvalValues), { nil: null }))
   .map(([line, changes, sub, appr]) => {
     const out: Record<string, unknown> = JSON.parse(JSON.stringify(line));
-    const set = (o: Record<string, unknown>, [k, v]: [string, unknown]) => (v === undefined ? delete o[k] : Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true }));
+    // A copy of the value: the arbitraries' constants ({}, [], …) are shared, and a later change written into one
+    // would reach every line made from it (once, a circle: a shared {} given itself as a field).
+    const set = (o: Record<string, unknown>, [k, v]: [string, unknown]) => (v === undefined ? delete o[k] : Object.defineProperty(o, k, { value: JSON.parse(JSON.stringify(v)) as unknown, enumerable: true, writable: true, configurable: true }));
     for (const c of changes) set(out, c);
     const rec = out.recorded as Record<string, unknown> | undefined;
     if (sub && rec && typeof rec === 'object' && !Array.isArray(rec)) set(rec, sub);
