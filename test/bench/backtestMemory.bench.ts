@@ -4,10 +4,10 @@
 // its own process, several times, and prints each run's CPU time (user+sys) and peak RSS from /usr/bin/time.
 // `npx tsx test/bench/backtestMemory.bench.ts [runs=3] [files=10] [events=100000] [--workers N]`
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
+import { writeTrace } from './benchTrace.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const args = process.argv.slice(2);
@@ -15,26 +15,6 @@ const workersAt = args.indexOf('--workers');
 const workers = workersAt >= 0 ? args.splice(workersAt, 2)[1]! : '0';
 const [runs = 3, files = 10, perFile = 100_000] = args.map(Number);
 
-async function writeTrace(path: string, n: number, seed: number): Promise<void> {
-  const out = createWriteStream(path);
-  const line = (o: unknown) => (out.write(`${JSON.stringify(o)}\n`) ? null : once(out, 'drain'));
-  await line({ format: 'hookwire.trace', version: 1, trace_id: `t${seed}`, agent_id: 'bench', source: { kind: 'bench' }, created: '2026-03-01T10:00:00.000Z' });
-  const t0 = Date.parse('2026-03-01T10:00:00.000Z');
-  for (let i = 0; i < n; i++) {
-    const ts = new Date(t0 + i * 1000).toISOString();
-    const k = i % 4;
-    const payload =
-      k === 0 ? { tool_name: 'Bash', tool_input: { command: i % 40 === 0 ? 'rm -rf build' : `ls -la dir${i}` } }
-        : k === 1 ? { tool_name: 'Bash', tool_response: `output of call ${i} with some text to make it realistic`, tool_input: { command: `ls dir${i}` } }
-          : k === 2 ? { usage: { input_tokens: 1200, output_tokens: 120 }, model: 'bench-model' }
-            : { prompt: `step ${i}: carry on with the task` };
-    const type = ['tool.before_call', 'tool.after_call', 'model.after_call', 'input.received'][k]!;
-    const wait = line({ event_id: `e${seed}-${i}`, type, ts, payload });
-    if (wait) await wait;
-  }
-  out.end();
-  await once(out, 'finish');
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'hookwire-bt-bench-'));
 try {

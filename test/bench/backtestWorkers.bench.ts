@@ -16,8 +16,8 @@
 // `npx tsx test/bench/backtestWorkers.bench.ts [runs=3] [sizes=500,5000,20000,60000]` (needs the built CLI:
 // `npm run prepare`).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeTrace } from './benchTrace.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,25 +26,6 @@ const [runsArg, sizesArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
 const sizes = (sizesArg ?? '500,5000,20000,60000').split(',').map(Number);
 
-async function writeTrace(path: string, n: number, seed: number): Promise<void> {
-  const out = createWriteStream(path);
-  const line = (o: unknown) => (out.write(`${JSON.stringify(o)}\n`) ? null : once(out, 'drain'));
-  await line({ format: 'hookwire.trace', version: 1, trace_id: `t${seed}`, agent_id: 'bench', source: { kind: 'bench' }, created: '2026-03-01T10:00:00.000Z' });
-  const t0 = Date.parse('2026-03-01T10:00:00.000Z');
-  for (let i = 0; i < n; i++) {
-    const k = i % 4;
-    const payload =
-      k === 0 ? { tool_name: 'Bash', tool_input: { command: i % 40 === 0 ? 'rm -rf build' : `ls -la dir${i}` } }
-        : k === 1 ? { tool_name: 'Bash', tool_response: `output of call ${i} with some text to make it realistic`, tool_input: { command: `ls dir${i}` } }
-          : k === 2 ? { usage: { input_tokens: 1200, output_tokens: 120 }, model: 'bench-model' }
-            : { prompt: `step ${i}: carry on with the task` };
-    const type = ['tool.before_call', 'tool.after_call', 'model.after_call', 'input.received'][k]!;
-    const wait = line({ event_id: `e${seed}-${i}`, type, ts: new Date(t0 + i * 1000).toISOString(), payload });
-    if (wait) await wait;
-  }
-  out.end();
-  await once(out, 'finish');
-}
 
 interface Run { cpu: number; wall: number }
 
