@@ -85,6 +85,11 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   expect(doc.files[0].violated_labels.map((v: { step: number }) => v.step)).toEqual([18]);
 
   // The current edit (the rm -rf block disabled) against the last export: both labels are violated now.
+  // The editor opens the demo at zoom 1 from its top-left corner (it does not fit at a readable zoom at
+  // 1440×900), so the handler is off screen to the right: Fit brings it into view, as a person would.
+  // (Clicking it unseen leaned on Playwright scrolling the canvas's overflow-hidden pane, which a busy
+  // machine's next render undid: the click then missed and no inspector opened.)
+  await page.getByTestId('fit-view').click();
   await node(page, 'h-block-destructive').click();
   await page.getByTestId('handler-enabled').focus();
   await page.keyboard.press('Space');
