@@ -114,7 +114,8 @@ export function importStoreSession(store: SqliteStore, file: string, session: st
     const all = store.sessions();
     if (all.length !== 1) {
       const listed = all.slice(0, 20).map((x) => `${x.id}${x.title ? ` (${x.title.slice(0, 60)})` : ''}`).join(', ');
-      return fail(all.length === 0 ? `${file} holds no session` : `${file} holds ${all.length} sessions: import one as ${file}#<session id> (\`hookwire sessions\` lists them): ${listed}${all.length > 20 ? ', …' : ''}`);
+      const skipped = store.skipped();
+      return fail(all.length === 0 ? `${file} holds no session${skipped.length > 0 ? `; not read: ${skipped.join('; ')}` : ''}` : `${file} holds ${all.length} sessions: import one as ${file}#<session id> (\`hookwire sessions\` lists them): ${listed}${all.length > 20 ? ', …' : ''}`);
     }
     id = (all[0] as { id: string }).id;
   }

@@ -79,7 +79,8 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // SpecStory's exports of Cursor chats: <project>/.specstory/history/*.md, looked for in the current directory.
     {
       agent: 'cursor', root: join(cursor, 'User', 'globalStorage'), depth: 0, file: /^state\.vscdb$/, source: 'Cursor\'s store (michaeldhood/chatrxiv docs/cursor/storage-reference.md): <Cursor user data>/User/globalStorage/state.vscdb; SpecStory docs: <project>/.specstory/history/*.md',
-      more: [{ root: join(cwd, '.specstory', 'history'), depth: 0, file: /\.md$/ }],
+      // Older versions kept chats in each workspace's own store, <Cursor user data>/User/workspaceStorage/<hash>/state.vscdb [I24].
+      more: [{ root: join(cwd, '.specstory', 'history'), depth: 0, file: /\.md$/ }, { root: join(cursor, 'User', 'workspaceStorage'), depth: 1, file: /^state\.vscdb$/ }],
     },
   ];
 }

@@ -9,10 +9,13 @@
 // [I23]: a key-value table `cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)` with rows
 // `composerData:<composerId>` and `bubbleId:<composerId>:<bubbleId>`, as michaeldhood/chatrxiv
 // docs/cursor/storage-reference.md and kenn-io/agentsview internal/parser/cursor_vscdb.go describe it (Cursor
-// documents no format; engine/trace/importers/importCursor.ts says what is read).
+// documents no format; engine/trace/importers/importCursor.ts says what is read). Its older per-workspace
+// store, chats under ItemTable keys [I24]: engine/node/cursorWorkspaceStore.ts.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Database, SqlValue } from 'sql.js';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
+import { CURSOR_ITEM_KEYS, hasCursorItems, readCursorItemTable } from './cursorWorkspaceStore.ts';
+import { countBy, json, rows } from './sqliteRows.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -33,6 +36,8 @@ export interface SqliteStore {
   sessions(): SqliteSession[];
   /** The session as its importer's JSON text, or null when the store has no session with that id. */
   assemble(id: string): string | null;
+  /** What the store holds that is not a session here, each with why: unreadable values, chats kept in another file. */
+  skipped(): string[];
   close(): void;
 }
 
@@ -93,9 +98,10 @@ export async function openSqliteStore(file: string): Promise<SqliteStore | { err
   const columns = (t: string) => new Set(rows(db, `PRAGMA table_info(${t})`).map((r) => String(r.name)));
   if (tables.has('sessions') && tables.has('messages') && columns('messages').has('content_json')) return gooseStore(db);
   if (tables.has('session') && tables.has('message') && tables.has('part') && columns('message').has('data')) return openCodeStore(db);
-  if (tables.has('cursorDiskKV') && columns('cursorDiskKV').has('key') && columns('cursorDiskKV').has('value')) return cursorStore(db);
+  const kv = tables.has('cursorDiskKV') && columns('cursorDiskKV').has('key') && columns('cursorDiskKV').has('value');
+  if (kv || (tables.has('ItemTable') && columns('ItemTable').has('value') && hasCursorItems(db))) return cursorStore(db, kv);
   db.close();
-  return { error: `${file} is an SQLite database, but not a goose (sessions, messages), OpenCode (session, message, part) or Cursor (cursorDiskKV) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
+  return { error: `${file} is an SQLite database, but not a goose (sessions, messages), OpenCode (session, message, part) or Cursor (cursorDiskKV, or an ItemTable with ${Object.values(CURSOR_ITEM_KEYS).join(', ')}) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
 }
 
 /** The size of the `-wal` file beside a database (0 when there is none): changes not yet in the main file. */
@@ -137,6 +143,7 @@ function gooseStore(db: Database): SqliteStore {
       session.message_count = (session.conversation as unknown[]).length;
       return JSON.stringify(session);
     },
+    skipped: () => [],
     close: () => db.close(),
   };
 }
@@ -174,40 +181,53 @@ function openCodeStore(db: Database): SqliteStore {
         : [];
       return JSON.stringify({ info, messages, todos });
     },
+    skipped: () => [],
     close: () => db.close(),
   };
 }
 
 /**
- * Cursor's global state.vscdb [I23]: each `composerData:<id>` row is a chat; its bubbles are the rows
+ * Cursor's state.vscdb [I23]: each `composerData:<id>` row is a chat; its bubbles are the rows
  * `bubbleId:<id>:<bubble id>`, in the order of the composer's `fullConversationHeadersOnly`. A composer that
  * already holds its bubbles inline (`conversation`, older versions) is taken as it is. Chats with no message
- * (Cursor makes one each time the chat panel opens) are not listed.
+ * (Cursor makes one each time the chat panel opens) are not listed. The chats older versions kept in the
+ * ItemTable of a workspace's state.vscdb are sessions too [I24] (`kv` false: a database without cursorDiskKV).
  */
-function cursorStore(db: Database): SqliteStore {
+function cursorStore(db: Database, kv: boolean): SqliteStore {
   const composer = (key: string): Record<string, unknown> | null => {
+    if (!kv) return null;
     const row = rows(db, 'SELECT value FROM cursorDiskKV WHERE key = ?', [key])[0];
     const value = row ? json(row.value) : undefined;
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   };
   const headers = (c: Record<string, unknown>): unknown[] => (Array.isArray(c.fullConversationHeadersOnly) ? c.fullConversationHeadersOnly : Array.isArray(c.conversation) ? c.conversation : []);
   // Keys by range, not LIKE (whose `_` matches any character): the key's unique index answers it.
-  const prefixed = (prefix: string) => rows(db, 'SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?', [prefix, `${prefix}\uffff`]);
+  const prefixed = (prefix: string) => (kv ? rows(db, 'SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?', [prefix, `${prefix}\uffff`]) : []);
+  let items: ReturnType<typeof readCursorItemTable> | null = null;
+  const itemTable = () => (items ??= readCursorItemTable(db));
+  const global = (): SqliteSession[] => prefixed('composerData:').flatMap((r) => {
+    const c = json(r.value);
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return [];
+    const count = headers(c as Record<string, unknown>).length;
+    if (count === 0) return [];
+    const o = c as Record<string, unknown>;
+    const updated = typeof o.lastUpdatedAt === 'number' ? o.lastUpdatedAt : typeof o.createdAt === 'number' ? o.createdAt : null;
+    return [{ id: String(r.key).slice('composerData:'.length), title: typeof o.name === 'string' ? o.name : '', updated: updated !== null ? new Date(updated).toISOString() : '', messages: count }];
+  });
   return {
     kind: 'cursor',
     format: 'cursor',
-    sessions: () => prefixed('composerData:').flatMap((r) => {
-      const c = json(r.value);
-      if (c === null || typeof c !== 'object' || Array.isArray(c)) return [];
-      const count = headers(c as Record<string, unknown>).length;
-      if (count === 0) return [];
-      const o = c as Record<string, unknown>;
-      const updated = typeof o.lastUpdatedAt === 'number' ? o.lastUpdatedAt : typeof o.createdAt === 'number' ? o.createdAt : null;
-      return [{ id: String(r.key).slice('composerData:'.length), title: typeof o.name === 'string' ? o.name : '', updated: updated !== null ? new Date(updated).toISOString() : '', messages: count }];
-    }),
+    sessions() {
+      const seen = new Set<string>();
+      const out = global();
+      for (const s of out) seen.add(s.id);
+      // A chat in both stores is the global one's (the newer copy).
+      for (const s of itemTable().sessions) if (!seen.has(s.id)) out.push({ id: s.id, title: s.title, updated: s.updated, messages: s.messages });
+      return out;
+    },
     assemble(id) {
       const c = composer(`composerData:${id}`);
-      if (!c) return null;
+      if (!c) return itemTable().sessions.find((s) => s.id === id)?.doc() ?? null;
       if (!Array.isArray(c.fullConversationHeadersOnly) && Array.isArray(c.conversation)) return JSON.stringify({ composerId: id, ...c });
       const bubbles = new Map(prefixed(`bubbleId:${id}:`).map((r) => [String(r.key).slice(`bubbleId:${id}:`.length), r.value]));
       const conversation = headers(c).map((h, i) => {
@@ -224,36 +244,18 @@ function cursorStore(db: Database): SqliteStore {
       delete rest.conversation;
       return JSON.stringify({ composerId: id, ...rest, conversation });
     },
+    skipped() {
+      const { unreadable, elsewhere } = itemTable();
+      const inGlobal = new Set(global().map((s) => s.id));
+      const away = elsewhere.filter((id) => !inGlobal.has(id));
+      const out = [...unreadable];
+      if (away.length > 0) {
+        out.push(`${away.length} composer${away.length === 1 ? '' : 's'} of ${CURSOR_ITEM_KEYS.composers} keep their messages in Cursor's global store (Cursor 0.43 and later): import them from <Cursor user data>/User/globalStorage/state.vscdb#<composer id> (${away.slice(0, 5).join(', ')}${away.length > 5 ? ', …' : ''})`);
+      }
+      return out;
+    },
     close: () => db.close(),
   };
-}
-
-function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
-  const st = db.prepare(sql);
-  try {
-    st.bind(params);
-    const out: Record<string, SqlValue>[] = [];
-    while (st.step()) out.push(st.getAsObject());
-    return out;
-  } finally {
-    st.free();
-  }
-}
-
-function countBy(db: Database, sql: string): Map<string, number> {
-  return new Map(rows(db, sql).map((r) => [String(r.k), Number(r.n)]));
-}
-
-/** A JSON text column (or a BLOB of UTF-8 JSON, as Cursor's `value`) parsed; undefined when it is not JSON; null for SQL NULL. */
-function json(v: SqlValue | undefined): unknown {
-  if (v === null || v === undefined) return null;
-  try {
-    const t = v instanceof Uint8Array ? new TextDecoder('utf-8', { fatal: true }).decode(v) : v;
-    if (typeof t !== 'string') return undefined;
-    return JSON.parse(t);
-  } catch {
-    return undefined;
-  }
 }
 
 function text(v: SqlValue | undefined): string {

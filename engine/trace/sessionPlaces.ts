@@ -50,7 +50,7 @@ export const SESSION_PLACES: readonly SessionPlace[] = [
   {
     agent: 'cursor', label: 'Cursor', format: 'cursor',
     linux: '~/.config/Cursor/User/globalStorage/state.vscdb', macos: '~/Library/Application Support/Cursor/User/globalStorage/state.vscdb', windows: '%APPDATA%\\Cursor\\User\\globalStorage\\state.vscdb',
-    note: 'one chat as state.vscdb#<composer-id> (hookwire sessions lists them); chats saved by the SpecStory extension or CLI: <project>/.specstory/history/*.md',
+    note: 'one chat as state.vscdb#<composer-id> (hookwire sessions lists them); older versions: each workspace\'s User/workspaceStorage/<hash>/state.vscdb (chat tabs, composers, prompt history); chats saved by the SpecStory extension or CLI: <project>/.specstory/history/*.md',
   },
   { agent: 'aider', label: 'aider', format: 'aider', ...same('<project>/.aider.chat.history.md') },
 ];

@@ -45,7 +45,7 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
     return EXIT.ok;
   }
   for (const r of rows) {
-    const note = r.format === null ? '  (not importable)' : r.problems > 0 ? `  (${r.problems} problems)` : '';
+    const note = r.format === null ? `  (not importable${'reason' in r && r.reason ? `: ${r.reason}` : ''})` : r.problems > 0 ? `  (${r.problems} problems)` : '';
     io.out(`${r.agent.padEnd(12)} ${r.modified.slice(0, 16).replace('T', ' ')}  ${formatSize(r.size).padStart(8)}  ${String(r.events).padStart(6)} events  ${r.path}${note}\n`);
   }
   return EXIT.ok;
@@ -58,9 +58,11 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
  */
 async function storeRows(f: FoundSession, since: Date | undefined) {
   const store = await openSqliteStore(f.path);
-  if ('error' in store) return [{ ...f, events: 0, format: null, problems: 1 }];
+  if ('error' in store) return [{ ...f, events: 0, format: null, problems: 1, reason: store.error }];
   try {
-    const out = [];
+    // What the store holds that is no session here is a row of its own, with why (nothing passed over silently).
+    const out: { agent: string; path: string; size: number; modified: string; events: number; format: string | null; problems: number; reason?: string }[] =
+      store.skipped().map((reason) => ({ ...f, events: 0, format: null, problems: 1, reason }));
     for (const s of store.sessions()) {
       if (since && s.updated !== '' && new Date(s.updated) < since) continue;
       const text = store.assemble(s.id) ?? '';

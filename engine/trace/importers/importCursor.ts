@@ -35,6 +35,12 @@ const DONE = new Set(['completed', 'success']);
  * | last assistant text without tools before the next prompt or the end | final_answer.before + .after | text |
  * | (end)                                           | agent.end                                 | status (the composer's) |
  *
+ * The older per-workspace store's chats [I24] (engine/node/cursorWorkspaceStore.ts) come in the same shape: the
+ * chat panel's tabs with bubbles of type "user" / "ai" (text in `rawText`, `delegate.a` or Lexical `initText`
+ * too; the model in `modelType`; `selections` and `image` sent with a prompt), composers of versions before
+ * 0.43 with their `conversation` (times in `timestamp`), and the prompt history as user bubbles (`commandType`;
+ * a generation's kind in `generationType`). The key they came from is the source's `store_key`.
+ *
  * A bubble of another type is an unknown record (kept as an annotation); an unreadable one is listed.
  * Bubbles often have no `createdAt`: their events keep the order with the previous time (counted).
  */
@@ -66,7 +72,7 @@ export function importCursor(doc: unknown, options: ImporterOptions = {}): Impor
     const { bubbles, tools } = turn;
     turn = { bubbles: [], tools: [] };
     const first = bubbles[0] as JsonObject;
-    const id = str(first.bubbleId) || `b${b.count}`;
+    const id = str(first.bubbleId) || str(first.id) || `b${b.count}`;
     const ts = bubbleTs(first);
     const response: JsonValue[] = [];
     const texts: string[] = [];
@@ -75,10 +81,12 @@ export function importCursor(doc: unknown, options: ImporterOptions = {}): Impor
     let turnModel = model;
     for (const x of bubbles) {
       if (isJsonObject(x.modelInfo) && str(x.modelInfo.modelName) !== '') turnModel = str(x.modelInfo.modelName);
+      else if (str(x.modelType) !== '') turnModel = str(x.modelType);
       if (isJsonObject(x.thinking) && str(x.thinking.text) !== '') response.push({ type: 'thinking', thinking: str(x.thinking.text) });
-      if (str(x.text) !== '') {
-        texts.push(str(x.text));
-        response.push({ type: 'text', text: str(x.text) });
+      const said = str(x.text) || str(x.rawText);
+      if (said !== '') {
+        texts.push(said);
+        response.push({ type: 'text', text: said });
       }
       const tf = isJsonObject(x.toolFormerData) ? x.toolFormerData : null;
       if (tf && str(tf.name) !== '') response.push({ type: 'tool_use', id: toolUseId(tf, x), name: str(tf.name), input: toolInput(tf) });
@@ -104,16 +112,14 @@ export function importCursor(doc: unknown, options: ImporterOptions = {}): Impor
     const where = `bubble ${i + 1}: `;
     if (isJsonObject(x) && typeof x.unreadable === 'string') return b.dropRecord('bubble', 0, x.unreadable, where);
     if (!isJsonObject(x)) return b.dropRecord('bubble', 0, 'a bubble that is not an object', where);
-    if (x.type === 1) {
+    if (x.type === 1 || x.type === 'user') {
       flush();
-      const text = str(x.text);
+      const text = userText(x);
       if (text === '') return b.annotate('empty_user_bubble', { bubble_id: str(x.bubbleId) });
       emitFinal();
-      const p: JsonObject = { prompt: text };
-      if (str(x.requestId) !== '') p.request_id = str(x.requestId);
-      return void b.emit('input.received', `${str(x.bubbleId) || `u${i}`}:input`, bubbleTs(x), p);
+      return void b.emit('input.received', `${str(x.bubbleId) || str(x.id) || `u${i}`}:input`, bubbleTs(x), promptPayload(x, text));
     }
-    if (x.type !== 2) return b.unknownRecord(`bubble type ${JSON.stringify(x.type ?? null)}`, 0, x, where);
+    if (x.type !== 2 && x.type !== 'ai') return b.unknownRecord(`bubble type ${JSON.stringify(x.type ?? null)}`, 0, x, where);
     final = null;
     const isTool = isJsonObject(x.toolFormerData) && str(x.toolFormerData.name) !== '';
     // A text or thinking bubble after tool bubbles is the next model call.
@@ -126,6 +132,7 @@ export function importCursor(doc: unknown, options: ImporterOptions = {}): Impor
   const status = str(c.status);
   b.emit('agent.end', 'end', toIsoTs(c.lastUpdatedAt)?.iso ?? b.latestTs, { status: status || 'unknown', session_id: composerId });
   const source: JsonObject & { kind: string } = { kind: 'cursor', composer_id: composerId };
+  if (str(c.origin) !== '') source.store_key = str(c.origin);
   if (options.fileName) source.file_name = options.fileName;
   return b.finish(source, conversation.length, toIsoTs(c.createdAt)?.iso);
 }
@@ -177,7 +184,40 @@ function parsed(v: unknown): JsonValue | undefined {
 }
 
 function bubbleTs(x: JsonObject): string | null {
-  return toIsoTs(x.createdAt)?.iso ?? null;
+  return toIsoTs(x.createdAt)?.iso ?? toIsoTs(x.timestamp)?.iso ?? null;
+}
+
+/**
+ * A user bubble's text: `text`; in the older chat panel's bubbles also `rawText`, `delegate.a`, or the Lexical
+ * editor state of `initText` / `richText` (somogyijanos/cursor-chat-export src/export.py) [I24].
+ */
+function userText(x: JsonObject): string {
+  const direct = str(x.text) || str(x.rawText) || (isJsonObject(x.delegate) ? str(x.delegate.a) : '');
+  return direct || lexicalText(x.initText) || lexicalText(x.richText);
+}
+
+/** The text of a Lexical editor state (`{root: {children: [...]}}`, JSON text or parsed): its text nodes, a paragraph a line. */
+function lexicalText(v: unknown): string {
+  const state = parsed(v);
+  if (!isJsonObject(state) || !isJsonObject(state.root)) return '';
+  const walk = (node: JsonValue, depth: number): string => {
+    if (!isJsonObject(node) || depth > 64) return '';
+    if (typeof node.text === 'string') return node.text;
+    return Array.isArray(node.children) ? node.children.map((c) => walk(c, depth + 1)).join(node === state.root ? '\n' : '') : '';
+  };
+  return walk(state.root, 0).trim();
+}
+
+/** The prompt and what the bubble says of its request: id, the selections and image sent with it, the prompt history's kinds [I24]. */
+function promptPayload(x: JsonObject, text: string): JsonObject {
+  const p: JsonObject = { prompt: text };
+  if (str(x.requestId) !== '') p.request_id = str(x.requestId);
+  const selections = Array.isArray(x.selections) ? x.selections.flatMap((s) => (isJsonObject(s) && typeof s.text === 'string' ? [s.text] : [])) : [];
+  if (selections.length > 0) p.selections = selections;
+  if (isJsonObject(x.image) && str(x.image.path) !== '') p.image_path = str(x.image.path);
+  if (x.commandType !== undefined && x.commandType !== null) p.command_type = x.commandType;
+  if (str(x.generationType) !== '') p.generation_type = str(x.generationType);
+  return p;
 }
 
 function strings(v: unknown): string[] {
