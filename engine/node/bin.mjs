@@ -18,7 +18,12 @@ const fromSource = process.env.HOOKWIRE_FROM_SOURCE === '1';
 const args = process.argv.slice(2);
 // `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
 const forward = !fromSource && (args[0] === 'claude-hook' || args[0] === 'hook') && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
-let answered = forward ? await (await import(pathToFileURL(forward).href)).forwardMain(args.slice(1), args[0] === 'hook') : null;
+let answered = null;
+if (forward) {
+  const { exports, keep } = loadWithCodeCache(forward);
+  answered = await exports.forwardMain(args.slice(1), args[0] === 'hook');
+  keep();
+}
 // A deciding hook call (`claude-hook <pipeline>`) likewise starts from its own bundle, without commander: first
 // the fast route (one CommonJS file from V8's code cache; hookMain.ts hookFastMain says which calls it takes), then
 // the ES module bundle. A call that records or audits loads the recording's reader and lock: straight to the latter.

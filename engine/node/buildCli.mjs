@@ -77,7 +77,8 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
     ...(commonjs ? { outfile: join(outdir, basename(entry).replace(/\.ts$/, '.cjs')) } : { outdir }),
     bundle: true,
     splitting: !commonjs,
-    minify: true,
+    // HOOKWIRE_BUILD_MINIFY=0: readable bundles, for `node --cpu-prof` profiles with the functions' own names.
+    minify: process.env.HOOKWIRE_BUILD_MINIFY !== '0',
     platform: 'node',
     format: commonjs ? 'cjs' : 'esm',
     target: 'node20',
@@ -120,7 +121,8 @@ function sourceHash() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli('node/cli.ts', CLI_BUNDLE_DIR, true);
   // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
-  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true);
+  // One CommonJS file (it has no lazily loaded parts), compiled by bin.mjs through V8's code cache like the fast hook route.
+  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', true);
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
   await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
   // The same entry as one CommonJS file without the lazy parts, for bin.mjs's fast route (hookMain.ts says which calls).

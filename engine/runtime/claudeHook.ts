@@ -89,12 +89,24 @@ export function claudeHookEvent(input: unknown, at: { ts: string; seq: number })
   if (spec.type.startsWith('tool.') || spec.required.tool_name !== undefined) {
     if (typeof toolName === 'string') addPortableFields(payload, toolEntry(CLAUDE_CONTRACT, toolName), ownGet(input, 'tool_input'));
   }
-  const toolUse = ownGet(input, 'tool_use_id');
-  const event_id =
-    typeof toolUse === 'string' && toolUse !== '' && spec.type.startsWith('tool.')
-      ? `cc:${toolUse}:${spec.type === 'tool.before_call' ? 'before' : 'after'}`
-      : `cc:${session}:${at.seq}:${hook}`;
+  const toolUse = namingToolUse(input, spec.type);
+  const event_id = toolUse !== null ? `cc:${toolUse}:${spec.type === 'tool.before_call' ? 'before' : 'after'}` : `cc:${session}:${at.seq}:${hook}`;
   return { ok: true, hook, event: { event_id, trace_id: session, agent_id: 'claude-code', type: spec.type, ts: at.ts, payload, meta } };
+}
+
+/** The tool call's id when it names the event (a tool event with a `tool_use_id`), else null: then its number in the session does. */
+function namingToolUse(fields: JsonObject, type: string): string | null {
+  const id = ownGet(fields, 'tool_use_id');
+  return typeof id === 'string' && id !== '' && type.startsWith('tool.') ? id : null;
+}
+
+/**
+ * Whether a mapped event's id is made from its number in the session (`seq`): then the event must be mapped again
+ * for another number; otherwise it is the same event at any number (the tool call's id names it), and a caller
+ * that mapped it once to check it (serve) can take it as it is.
+ */
+export function claudeEventNumbered(event: HookEvent): boolean {
+  return namingToolUse(event.payload, event.type) === null;
 }
 
 /** The trace id of a hook input: its `session_id`, or `"claude-code"` when it has none. */

@@ -13,7 +13,7 @@ import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { FORWARD_DEADLINE_HEADER } from './forwardHook.ts';
-import { claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
+import { claudeEventNumbered, claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
 import { CHECK_INTERVAL_MS, DEFAULT_MAX_STREAMS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, traceIdProblem } from './limits.ts';
 import { Metrics } from './metrics.ts';
 import { agentHookRoute } from './agentRoute.ts';
@@ -182,8 +182,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const until = forwardDeadline(req);
     let hook = probe.hook;
     let reply: ClaudeReply | null = null;
+    // Mapped once: the checked event is the session's next one unless its id is made from its number [P12].
+    const numbered = claudeEventNumbered(probe.event);
     const r = await sessions.dispatch(session, (seq) => {
-      const m = claudeHookEvent(input, { ts, seq });
+      const m = seq === 1 || !numbered ? probe : claudeHookEvent(input, { ts, seq });
       if (!m.ok) return m.reason;
       hook = m.hook;
       return m.event;
