@@ -275,3 +275,24 @@ describe('claude-hook: transports and fail-closed answers', () => {
     expect(JSON.parse(toHttpAnswer(claudeFailClosedReply(null, 'down')).body)).toEqual({ continue: false, stopReason: 'hookwire claude-hook: down (failing closed)' });
   });
 });
+
+describe('[P12] one mapping per event (serve maps a hook input once)', () => {
+  it('an event that claudeEventNumbered says is not numbered is the same event at every number; a numbered one differs only in its id', async () => {
+    const { claudeEventNumbered } = await import('../../../engine/runtime/claudeHook.ts');
+    const inputs: unknown[] = [...HOOK_NAMES.map((h) => HOOK_INPUTS[h]), { ...HOOK_INPUTS.PreToolUse, tool_use_id: '' }, { ...HOOK_INPUTS.PostToolUse, tool_use_id: 7 }, { ...HOOK_INPUTS.SessionStart, tool_use_id: 'toolu_x' }];
+    let numbered = 0;
+    for (const input of inputs) {
+      const one = claudeHookEvent(input, { ts: at.ts, seq: 1 });
+      const later = claudeHookEvent(input, { ts: at.ts, seq: 42 });
+      if (!one.ok || !later.ok) throw new Error('a fixture input was refused');
+      if (claudeEventNumbered(one.event)) {
+        numbered++;
+        expect(later.event.event_id).not.toBe(one.event.event_id);
+        expect({ ...later.event, event_id: '' }).toEqual({ ...one.event, event_id: '' });
+      } else expect(later.event).toEqual(one.event);
+    }
+    // Both kinds were seen: tool events with a tool_use_id are not numbered, the others are.
+    expect(numbered).toBeGreaterThan(0);
+    expect(numbered).toBeLessThan(inputs.length);
+  });
+});
