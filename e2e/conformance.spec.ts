@@ -1,30 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { exportPipelineText } from '../web/model/exportPipeline.ts';
-import { FIXTURES_DIR, FIXTURE_FILES, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, fixture, key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { BIN } from '../test/conformance/flowSessions.ts';
+import { FIXTURES_DIR, FIXTURE_FILES, HAVE_FIXTURES, NO_FIXTURES_MESSAGE, appReplayRows, cliReplayRows, fixture, key, openDebugger, stepView } from './debuggerHelpers.ts';
 
 /**
  * Conformance (issue 7, item 4; SPEC P10): the same pipeline and trace give identical decisions and payloads
  * in Node (the `hookwire replay --json` CLI, run here as a subprocess) and in the browser app (its replay
  * worker over the trace stored in IndexedDB, and what the step view shows).
  */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'engine', 'node', 'bin.mjs');
 
-interface Row {
-  event_id: string;
-  type: string;
-  decision: string;
-  reason: string;
-  decided_by: string | null;
-  payload: unknown;
-}
 
 let dir: string;
 test.beforeAll(() => {
@@ -34,28 +23,16 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `hookwire replay <pipeline> <trace> --json`: one JSON object per line [P10]. */
-function cliReplay(pipeline: string, trace: string): Row[] {
-  // --no-check: the app is compared with the CLI's replay, not with the decisions the trace recorded [R16].
-  const out = execFileSync(process.execPath, [BIN, 'replay', pipeline, trace, '--json', '--no-check'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Row);
-}
-
-/** The app's rows, from the debugger's own replay worker (devtools handle, web/debugger/debuggerDevtools.ts). */
-async function appReplay(page: Page): Promise<Row[]> {
-  return page.evaluate(() => (globalThis as unknown as { hookwire: { debugger: { decisions(): Promise<Row[]> } } }).hookwire.debugger.decisions());
-}
-
 test('the CLI is there', () => {
   expect(existsSync(BIN), `the hookwire CLI is missing at ${BIN}`).toBe(true);
 });
 
 test('demo pipeline over the demo trace: the app decides what the CLI decides, event by event, on screen too', async ({ page }) => {
-  const cli = cliReplay(join(dir, 'demo.pipeline.json'), join(dir, 'demo.trace.jsonl'));
+  const cli = cliReplayRows(join(dir, 'demo.pipeline.json'), join(dir, 'demo.trace.jsonl'));
   expect(cli).toHaveLength(22);
   expect(cli.filter((r) => r.decision === 'block_action').map((r) => r.event_id)).toEqual(['demo:12:tool.before_call']);
   await openDebugger(page);
-  expect(await appReplay(page)).toEqual(cli);
+  expect(await appReplayRows(page)).toEqual(cli);
 
   // The step view shows the same decision, reason and deciding handler for every event.
   for (let i = 0; i < cli.length; i++) {
@@ -77,13 +54,13 @@ test.describe('real recordings', () => {
     test.setTimeout(120_000);
     await openDebugger(page);
     for (const rel of FILES) {
-      const cli = cliReplay(join(dir, 'demo.pipeline.json'), join(FIXTURES_DIR, rel));
+      const cli = cliReplayRows(join(dir, 'demo.pipeline.json'), join(FIXTURES_DIR, rel));
       const name = rel.split('/').pop()!;
       await page.getByTestId('trace-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: fixture(rel) });
       await expect(page.locator('[data-testid="trace-item"][aria-current="true"]')).toContainText(`${cli.length} events`);
       await expect(page.getByTestId('position')).toContainText(`of ${cli.length}`);
       await expect(stepView(page, 0)).toBeVisible();
-      const app = await appReplay(page);
+      const app = await appReplayRows(page);
       expect(app, `${rel}: the app and the CLI differ`).toEqual(cli);
     }
   });

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Pipeline } from '../engine/app.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
 import { openApp } from './editorHelpers.ts';
+import { BIN, ROOT } from '../test/conformance/flowSessions.ts';
 
 /** Shared steps of the debugger specs. Elements are found by data-testid or role. */
 
@@ -93,4 +95,28 @@ export async function importPipelineAndDebug(page: Page, doc: Pipeline): Promise
   await page.getByTestId('import-confirm').click();
   await expect(page.getByTestId('pipeline-title')).toHaveText(doc.name);
   await page.getByTestId('mode-debug').click();
+}
+
+/** One replayed event, as `hookwire replay --json` prints it and the debugger's replay worker returns it [P10]. */
+export interface ReplayRow {
+  event_id: string;
+  type: string;
+  decision: string;
+  reason: string;
+  decided_by: string | null;
+  payload: unknown;
+}
+
+/**
+ * `hookwire replay <pipeline> <trace> --json --no-check`, run as a real subprocess: one row per event [P10].
+ * --no-check: the app is compared with the CLI's replay, not with the decisions the trace recorded [R16].
+ */
+export function cliReplayRows(pipeline: string, trace: string): ReplayRow[] {
+  const out = execFileSync(process.execPath, [BIN, 'replay', pipeline, trace, '--json', '--no-check'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as ReplayRow);
+}
+
+/** The app's rows, from the debugger's own replay worker (devtools handle, web/debugger/debuggerDevtools.ts). */
+export function appReplayRows(page: Page): Promise<ReplayRow[]> {
+  return page.evaluate(() => (globalThis as unknown as { hookwire: { debugger: { decisions(): Promise<ReplayRow[]> } } }).hookwire.debugger.decisions());
 }

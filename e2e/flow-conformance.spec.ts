@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { flowExamples } from '../web/demo/flowExamples.ts';
 import { exportPipelineText } from '../web/model/exportPipeline.ts';
-import { BIN, ROOT, flowCalls, inCallOrder, runtimeDecides, type Call, type Decided, type Session } from '../test/conformance/flowSessions.ts';
-import { key, stepView, typeStep } from './debuggerHelpers.ts';
+import { flowCalls, inCallOrder, runtimeDecides, type Call, type Decided, type Session } from '../test/conformance/flowSessions.ts';
+import { appReplayRows, cliReplayRows, key, stepView, typeStep, type ReplayRow } from './debuggerHelpers.ts';
 import { openApp } from './editorHelpers.ts';
 
 /**
@@ -20,14 +19,6 @@ import { openApp } from './editorHelpers.ts';
  * step 1 gives, and neither session's memory leaks into the other.
  */
 
-interface Row {
-  event_id: string;
-  type: string;
-  decision: string;
-  reason: string;
-  decided_by: string | null;
-  payload: unknown;
-}
 
 interface Example {
   name: string;
@@ -74,18 +65,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `hookwire replay <pipeline> <trace> --json --no-check`: one row per event [P10] (the app is compared with the replay, not with the recorded decisions). */
-function cliRows(pipeline: string, trace: string): Row[] {
-  const out = execFileSync(process.execPath, [BIN, 'replay', pipeline, trace, '--json', '--no-check'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
-  return out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Row);
-}
-
-/** The app's rows, from the debugger's own replay worker (devtools handle). */
-function appRows(page: Page): Promise<Row[]> {
-  return page.evaluate(() => (globalThis as unknown as { hookwire: { debugger: { decisions(): Promise<Row[]> } } }).hookwire.debugger.decisions());
-}
-
-const tools = (rows: readonly Row[]): Decided[] => rows.filter((r) => r.type.startsWith('tool.')).map((r) => ({ decision: r.decision, reason: r.reason }));
+const tools = (rows: readonly ReplayRow[]): Decided[] => rows.filter((r) => r.type.startsWith('tool.')).map((r) => ({ decision: r.decision, reason: r.reason }));
 
 /** Imports a trace file into the debugger and waits until its replay is complete. */
 async function importTrace(page: Page, file: Example['files'][number], events: number): Promise<void> {
@@ -115,11 +95,11 @@ test('the five flow-rule examples: the browser decides every event as the CLI an
 
     const perSession = new Map<Session, Decided[]>();
     for (const file of ex.files) {
-      const cli = cliRows(ex.pipeline, file.path);
+      const cli = cliReplayRows(ex.pipeline, file.path);
       await importTrace(page, file, cli.length);
       // The worker answers for the trace it has open: asked again until the new one is open there too.
-      await expect.poll(() => appRows(page), { message: `${ex.name}, ${file.name}: the app and the CLI differ`, timeout: 30_000 }).toEqual(cli);
-      const app = await appRows(page);
+      await expect.poll(() => appReplayRows(page), { message: `${ex.name}, ${file.name}: the app and the CLI differ`, timeout: 30_000 }).toEqual(cli);
+      const app = await appReplayRows(page);
       const session = /-(A|B)\.trace\.jsonl$/.exec(file.name)?.[1] as Session | undefined;
       if (session) {
         perSession.set(session, tools(app));
