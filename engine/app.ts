@@ -39,6 +39,8 @@ export { type CompiledPipeline, compilePipeline, type CompileResult } from './co
 export { loadPipeline, type LoadResult, parsePipelineText } from './compile/loadPipeline.ts';
 export { breakerOpenAt } from './dispatch/chain.ts';
 export type { Explanation, HandlerExplain, HandlerStatus, PathExplain } from './dispatch/types.ts';
+export { initialState } from './dispatch/dispatch.ts';
+export { type EventNodeRun, type HandlerNodeRun, type MatcherNodeRun, type NodeRun, runNode } from './dispatch/explain/runNode.ts';
 export { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference, createFileBacktest } from './replay/backtest.ts';
 export { type BacktestFileEntry, type BacktestReport, createBacktestCorpus, topDifferences } from './replay/backtestReport.ts';
 export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } from './replay/backtestText.ts';

@@ -14,6 +14,7 @@ export { PIPELINE_MIGRATIONS } from './model/parsePipeline.ts';
 export { compilePipeline, type CompiledPipeline, type CompileResult, type CompileEnv } from './compile/compilePipeline.ts';
 export { dispatch, initialState, type DispatchEnv } from './dispatch/dispatch.ts';
 export { explainEvent, explainedHandler, handlerStatuses } from './dispatch/explain/explainEvent.ts';
+export { type EventNodeRun, type HandlerNodeRun, type MatcherNodeRun, type NodeRun, runNode } from './dispatch/explain/runNode.ts';
 export { createSession, type Session, type SessionResult, type SessionSinks } from './replay/session.ts';
 export { rawLogRecord, auditRecord, type RawLogRecord, type AuditRecord } from './dispatch/records.ts';
 export * from './dispatch/types.ts';
