@@ -12,6 +12,7 @@ import { startCodeCheck, type CheckFn } from './problems/codeCheck.ts';
 import { startLintScheduler } from './problems/lintScheduler.ts';
 import { startUnloadGuard } from './services/unloadGuard.ts';
 import { startUrlSync } from './services/urlSync.ts';
+import { createNodeRunner, type NodeRunner } from './services/nodeRunner.ts';
 import { useApp, type AppStore } from './store/appStore.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface AppServices {
   live: LiveSession;
   /** The Backtest view's runs (a worker of their own) and its drill-down into the debugger. */
   backtest: BacktestService;
+  /** The editor's "Run node": one node alone on the sample event [X7]. */
+  nodeRunner: NodeRunner;
   /** Settles when the workspace and the trace library have started (the first pipeline is open). */
   ready: Promise<void>;
   stop(): void;
@@ -59,6 +62,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window, () => void workspace.flushSave());
   const live = createLiveSession(store, db, replay, workspace);
   const backtest = createBacktestService(store, db, replay, options.makeBacktestWorker);
+  const nodeRunner = createNodeRunner(store);
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   // The place (mode, pipeline, trace, step) lives in the URL once the first pipeline is open.
   let stopUrlSync = () => undefined as void;
@@ -75,7 +79,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
     });
   }
   return {
-    store, db, workspace, replay, playback, traces, live, backtest, ready,
+    store, db, workspace, replay, playback, traces, live, backtest, nodeRunner, ready,
     stop() {
       stopped = true;
       stopUrlSync();

@@ -19,6 +19,7 @@ import { nodeName } from '../model/nodeName.ts';
 import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 import { useAgentMarks } from './agentMarks.tsx';
+import { useRunNodeKey } from './useRunNodeKey.ts';
 
 type Size = { width: number; height: number };
 
@@ -85,6 +86,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   );
 
   useCanvasShortcuts(flow, readOnly);
+  useRunNodeKey(!readOnly);
 
   // The view a pipeline opens at: the whole graph if it fits at a zoom where node text is readable (>= 12
   // px), else zoom 1 at its top-left corner. An empty pipeline opens at zoom 1 and stays there, so the

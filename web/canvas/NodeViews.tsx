@@ -6,6 +6,7 @@ import type { HookFlowNode } from '../model/pipelineToFlow.ts';
 import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import { focusNodeElement } from './focusNodeElement.ts';
+import { RunCard } from './RunCard.tsx';
 
 /**
  * The three node looks of the canvas. They render `data` from `pipelineToFlow` and nothing else; text
@@ -103,6 +104,7 @@ export const EventNodeView = memo(function EventNodeView({ data, selected }: Nod
       <AgentMarks marks={data.marks} />
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
+      <RunCard id={node.id} />
     </div>
   );
 });
@@ -123,6 +125,7 @@ export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }:
       <AgentMarks marks={data.marks} />
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
+      <RunCard id={node.id} />
     </div>
   );
 });
@@ -157,6 +160,7 @@ export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }:
       )}
       <AgentMarks marks={data.marks} />
       <ProblemBadge problems={data.problems} />
+      <RunCard id={node.id} />
     </div>
   );
 });

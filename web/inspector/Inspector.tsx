@@ -9,6 +9,7 @@ import { HandlerForm } from './HandlerForm.tsx';
 import { MatcherForm } from './MatcherForm.tsx';
 import { PathDatalist } from './PathInput.tsx';
 import { PipelineForm } from './PipelineForm.tsx';
+import { RunNodePanel } from './RunNodePanel.tsx';
 import { WiresField } from './WiresField.tsx';
 
 function header(node: PipelineNode) {
@@ -70,6 +71,7 @@ export function Inspector() {
         </button>
       </div>
       <NodeProblems id={node.id} />
+      <RunNodePanel nodeId={node.id} />
       {node.kind === 'event' && <EventForm node={node} />}
       {node.kind === 'matcher' && <MatcherForm node={node} />}
       {node.kind === 'handler' && <HandlerForm node={node} />}

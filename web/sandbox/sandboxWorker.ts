@@ -2,6 +2,7 @@
 import '../zodConfig.ts';
 import { runCodeOn } from '../../engine/app.ts';
 import { checkCode } from './checkCode.ts';
+import { runNodeIn } from './runNodeIn.ts';
 import { createBrowserSandbox } from './loadQuickJS.ts';
 import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
 
@@ -21,6 +22,8 @@ scope.onmessage = async (event: MessageEvent<SandboxRequest>) => {
   const reply: SandboxReply =
     request.kind === 'check'
       ? { id: request.id, kind: 'check', problems: checkCode(sandbox, request.doc) }
-      : { id: request.id, kind: 'run', reports: runCodeOn(sandbox, request.spec, request.inputs, request.limits) };
+      : request.kind === 'runNode'
+        ? { id: request.id, kind: 'runNode', outcome: runNodeIn(sandbox, request) }
+        : { id: request.id, kind: 'run', reports: runCodeOn(sandbox, request.spec, request.inputs, request.limits) };
   scope.postMessage(reply);
 };

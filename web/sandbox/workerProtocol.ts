@@ -1,4 +1,4 @@
-import type { JsonObject, Pipeline, Problem, CodeRunReport, CodeRunSpec as CodeSpec, SandboxLimits } from '../../engine/app.ts';
+import type { HookEvent, JsonObject, NodeRun, Pipeline, Problem, CodeRunReport, CodeRunSpec as CodeSpec, SandboxLimits } from '../../engine/app.ts';
 
 /** Page → sandbox worker: run `spec` once per input (engine/sandbox/runCode.ts `runCodeOn`). */
 export interface RunRequest {
@@ -16,7 +16,21 @@ export interface CheckRequest {
   doc: Pipeline;
 }
 
-export type SandboxRequest = RunRequest | CheckRequest;
+/** Page → sandbox worker: run one node of a document alone on one event [X7] (runNodeIn.ts). */
+export interface RunNodeRequest {
+  id: number;
+  kind: 'runNode';
+  doc: Pipeline;
+  nodeId: string;
+  event: HookEvent;
+  /** The trace state before the event. */
+  vars: JsonObject;
+}
+
+export type SandboxRequest = RunRequest | CheckRequest | RunNodeRequest;
+
+/** What running one node gave: the engine's answer, or why there is none (the pipeline does not load, the node is gone, the worker stopped). */
+export type NodeRunOutcome = { ok: true; run: NodeRun } | { ok: false; message: string; problems?: Problem[] };
 
 /** Sandbox worker → page. */
 export interface RunReply {
@@ -37,4 +51,10 @@ export interface ReadyReply {
   kind: 'ready';
 }
 
-export type SandboxReply = RunReply | CheckReply | ReadyReply;
+export interface RunNodeReply {
+  id: number;
+  kind: 'runNode';
+  outcome: NodeRunOutcome;
+}
+
+export type SandboxReply = RunReply | CheckReply | RunNodeReply | ReadyReply;

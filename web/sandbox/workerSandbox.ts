@@ -1,6 +1,6 @@
-import { type JsonObject, type Pipeline, type Problem, type CodeRunReport, type CodeRunSpec as CodeSpec, COMPILE_TIMEOUT_MS, type SandboxLimits } from '../../engine/app.ts';
+import { type HookEvent, type JsonObject, type Pipeline, type Problem, type CodeRunReport, type CodeRunSpec as CodeSpec, COMPILE_TIMEOUT_MS, DEFAULT_CODE_TIMEOUT_MS, type SandboxLimits } from '../../engine/app.ts';
 import { isCodeNode } from '../model/codeProblems.ts';
-import type { SandboxReply, SandboxRequest } from './workerProtocol.ts';
+import type { NodeRunOutcome, SandboxReply, SandboxRequest } from './workerProtocol.ts';
 
 /**
  * The page's handle on the sandbox worker. Requests are queued and sent one at a time. A watchdog
@@ -15,6 +15,8 @@ export interface WorkerSandbox {
    * `null` when the worker did not answer in time. Never rejects.
    */
   check(doc: Pipeline): Promise<Problem[] | null>;
+  /** Runs one node of `doc` alone on `event` [X7] (runNodeIn.ts), code in the sandbox. Never rejects. */
+  runNode(doc: Pipeline, nodeId: string, event: HookEvent, vars: JsonObject): Promise<NodeRunOutcome>;
   /** Workers started so far (1 until a watchdog fired). */
   workers(): number;
   dispose(): void;
@@ -121,6 +123,20 @@ export function createWorkerSandbox(): WorkerSandbox {
           watchdogMs,
           onReply: (reply) => resolve(reply.kind === 'check' ? reply.problems : null),
           onTimeout: () => resolve(null),
+        });
+      });
+    },
+    runNode(doc, nodeId, event, vars) {
+      // Compiling runs each code module's top level; then the node runs once (a code node under its own limit).
+      const node = doc.nodes.find((n) => n.id === nodeId);
+      const own = node?.kind === 'handler' ? node.timeout_ms ?? (node.action.type === 'code' ? node.action.timeout_ms : undefined) : node?.kind === 'matcher' ? node.code?.timeout_ms : undefined;
+      const watchdogMs = COMPILE_TIMEOUT_MS * doc.nodes.filter(isCodeNode).length + (own ?? DEFAULT_CODE_TIMEOUT_MS) + GRACE_MS;
+      return new Promise((resolve) => {
+        send({
+          request: { kind: 'runNode', doc, nodeId, event, vars },
+          watchdogMs,
+          onReply: (reply) => resolve(reply.kind === 'runNode' ? reply.outcome : { ok: false, message: 'The sandbox worker gave no answer.' }),
+          onTimeout: (message) => resolve({ ok: false, message: `The run was stopped: ${message}.` }),
         });
       });
     },

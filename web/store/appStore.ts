@@ -4,14 +4,15 @@ import { createBacktestSlice, type BacktestSlice } from './backtestSlice.ts';
 import { createDebuggerSlice, type DebuggerSlice } from './debuggerSlice.ts';
 import { createDocumentSlice, type DocumentSlice } from './documentSlice.ts';
 import { createLiveSlice, type LiveSlice } from './liveSlice.ts';
+import { createNodeRunSlice, type NodeRunSlice } from './nodeRunSlice.ts';
 import { createShellSlice, type ShellSlice } from './shellSlice.ts';
 
 /**
  * The app's one store, built from slices (zustand's slices pattern): the open document, the shell (mode
- * and toasts), the debugger, the live view of a server and the Backtest view. Components read it through `useApp(selector)`; effects live in the
+ * and toasts), the debugger, the live view of a server, the Backtest view and the editor's node runs. Components read it through `useApp(selector)`; effects live in the
  * services that web/startApp.ts creates once, which are handed the store rather than importing it.
  */
-export type AppState = DocumentSlice & ShellSlice & DebuggerSlice & LiveSlice & BacktestSlice;
+export type AppState = DocumentSlice & ShellSlice & DebuggerSlice & LiveSlice & BacktestSlice & NodeRunSlice;
 export type AppStore = StoreApi<AppState>;
 
 const slices = (...a: Parameters<typeof createDocumentSlice>): AppState => ({
@@ -20,6 +21,7 @@ const slices = (...a: Parameters<typeof createDocumentSlice>): AppState => ({
   ...createDebuggerSlice(...a),
   ...createLiveSlice(...a),
   ...createBacktestSlice(...a),
+  ...createNodeRunSlice(...a),
 });
 
 /** A fresh store (tests make their own). */
@@ -35,3 +37,4 @@ export * from './shellSlice.ts';
 export * from './debuggerSlice.ts';
 export * from './liveSlice.ts';
 export * from './backtestSlice.ts';
+export * from './nodeRunSlice.ts';

@@ -1,0 +1,120 @@
+import { test, expect, type Page } from '@playwright/test';
+import { node, openApp, shot } from './editorHelpers.ts';
+
+// Issue 34: run one node alone on a sample event and see its output beside it on the canvas (as in n8n and
+// Node-RED). The run is the engine's runNode [X7] in the sandbox worker; the page renders its answer as text.
+
+/** Replaces the sample payload by typing it, as a person would (select all, type). */
+async function typePayload(page: Page, json: string): Promise<void> {
+  const box = page.getByTestId('run-node-payload');
+  await box.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(json);
+}
+
+const card = (page: Page, id: string) => node(page, id).getByTestId('run-card');
+
+test('a matcher and a handler run alone on a typed sample; the result shows under the node and in the inspector', async ({ page }) => {
+  await openApp(page);
+  await node(page, 'm-dangerous-tools').click();
+  await expect(page.getByTestId('run-node-panel')).toBeVisible();
+  await page.getByTestId('run-node-sample-toggle').click();
+  await typePayload(page, '{"tool_name": "Bash", "tool_input": {"command": "rm -rf ./build"}}');
+  // Ctrl+Enter from the sample's field runs the selected node.
+  await page.keyboard.press('Control+Enter');
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-headline')).toHaveText('Matched', { timeout: 30_000 });
+  await expect(card(page, 'm-dangerous-tools')).toContainText('on a sample tool.before_call');
+  await expect(page.getByTestId('run-node-headline')).toHaveText('Matched');
+  // The details, clause by clause, as the engine explained them.
+  await card(page, 'm-dangerous-tools').getByTestId('run-card-toggle').click();
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-lines')).toContainText('✓ payload.tool_name in ["Bash","delete_file","run_shell"] · actual "Bash"');
+
+  // A payload the matcher refuses: not matched, and why (a missing path names the nearest keys).
+  await typePayload(page, '{"tool": "Bash"}');
+  await page.getByTestId('run-node').click();
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-headline')).toHaveText(/^Not matched: payload\.tool_name in .*\(missing\)$/);
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-lines')).toContainText('the payload has `tool`');
+
+  // The block handler, from the canvas: focus it and press Ctrl+Enter. It runs as if reached and says that
+  // dispatch would not reach it on this payload (its matchers fail).
+  await node(page, 'h-block-destructive').click();
+  await page.keyboard.press('Control+Enter');
+  const block = card(page, 'h-block-destructive');
+  await expect(block.getByTestId('run-card-headline')).toHaveText('BLOCK_ACTION · Blocked <missing payload.tool_name>: `<missing payload.tool_input.command>` is destructive');
+  await block.getByTestId('run-card-toggle').click();
+  await expect(block.getByTestId('run-card-lines')).toContainText('dispatch would not run it: no path passes');
+  await typePayload(page, '{"tool_name": "Bash", "tool_input": {"command": "sudo rm -rf /"}}');
+  await page.keyboard.press('Control+Enter');
+  await expect(block.getByTestId('run-card-headline')).toHaveText('BLOCK_ACTION · Blocked Bash: `sudo rm -rf /` is destructive');
+  await expect(block.getByTestId('run-card-lines')).toContainText('dispatch would run it on this event');
+  // Both cards stay, each beside its own node; the first one's is marked stale after an edit.
+  await expect(card(page, 'm-dangerous-tools')).toBeVisible();
+  await shot(page, 'editor-run-node');
+
+  // Untrusted payload text renders as text, never as markup.
+  await node(page, 'm-dangerous-tools').click();
+  await typePayload(page, '{"tool_name": "<img src=x onerror=alert(1)>"}');
+  await page.keyboard.press('Control+Enter');
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-lines')).toContainText('actual "<img src=x onerror=alert(1)>"');
+  await expect(page.locator('.run-card img, .run-node img')).toHaveCount(0);
+
+  // Not JSON: a clear answer, nothing run and nothing changed.
+  await typePayload(page, '{"tool_name": ');
+  await page.keyboard.press('Control+Enter');
+  await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-headline')).toHaveText('Could not run');
+  await expect(page.getByTestId('run-node-result')).toContainText("The sample's payload is not valid JSON");
+
+  // The card closes with its button, by keyboard.
+  await card(page, 'm-dangerous-tools').getByTestId('run-card-close').focus();
+  await page.keyboard.press('Enter');
+  await expect(card(page, 'm-dangerous-tools')).toHaveCount(0);
+
+  // An edit marks the remaining card as run on an earlier version.
+  await node(page, 'h-block-destructive').click();
+  await page.getByTestId('handler-name').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('!');
+  await expect(block).toContainText('pipeline edited since');
+});
+
+test('a trace step is a sample; an event node and a code handler (in the real sandbox) run on it', async ({ page }) => {
+  await openApp(page);
+  await node(page, 'ev-tool-before').click();
+  await page.getByTestId('run-node-sample-toggle').click();
+  // The demo trace's steps are offered; pick the first tool.before_call.
+  const steps = page.getByTestId('run-node-step');
+  const first = await steps.locator('option', { hasText: 'tool.before_call' }).first().getAttribute('value');
+  await steps.selectOption(first!);
+  await expect(page.getByTestId('run-node-type')).toHaveValue('tool.before_call');
+  await expect(page.getByTestId('run-node-from')).toHaveText(`step ${Number(first) + 1} · tool.before_call`);
+  await page.getByTestId('run-node').click();
+  await expect(card(page, 'ev-tool-before').getByTestId('run-card-headline')).toHaveText('Selects tool.before_call (sync)', { timeout: 30_000 });
+  await expect(card(page, 'ev-tool-before')).toContainText(`on step ${Number(first) + 1} · tool.before_call`);
+
+  // A code handler that throws: its error and what its policy (block: fail closed) decides.
+  await page.getByTestId('palette-handler:code').click();
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  // One line: Monaco's auto-closing brackets are typed over, as in editor-code.spec.ts.
+  await page.keyboard.insertText('export default function (ctx: HandlerContext): HandlerResult { if (ctx.payload.tool_name === "Bash") throw new Error("no shell: " + ctx.event.type); return { decision: "continue" }; }');
+  // Escape then Tab leaves Monaco; Ctrl+Enter there is the code editor's own key, so use the button.
+  await page.getByTestId('run-node').click();
+  const code = card(page, 'code');
+  await expect(code.getByTestId('run-card-headline')).toHaveText('Error → BLOCK_ACTION (on_error: block)', { timeout: 30_000 });
+  await code.getByTestId('run-card-toggle').click();
+  await expect(code.getByTestId('run-card-lines')).toContainText('no shell: tool.before_call');
+  // Typed sample on the same type: the handler continues.
+  await page.getByTestId('run-node-step').selectOption('');
+  await typePayload(page, '{"tool_name": "Read"}');
+  await page.getByTestId('run-node').click();
+  await expect(code.getByTestId('run-card-headline')).toHaveText('CONTINUE');
+  await shot(page, 'editor-run-node-code');
+
+  // The keys' help lists the shortcut.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.getByTestId('open-help').click();
+  await expect(page.getByTestId('help-editor-keys')).toContainText('run the selected node alone on the sample event');
+});
