@@ -4,8 +4,8 @@
 //               and forwarding to `serve`  vs  `node -e 0`
 //   replay      `hookwire replay --json`, 100k events × 100 handlers  vs  a script that reads the file in chunks,
 //               JSON.parses each line and writes one small line per event
-//   import      `hookwire import` of a ~50 MB Claude Code transcript  vs  read in chunks + JSON.parse per line +
-//               one line out per tool call
+//   import      `hookwire import` of a ~50 MB Claude Code transcript and of a Codex rollout  vs  read in chunks +
+//               JSON.parse per line + one line out per tool call
 //   serve       `hookwire serve`, events per CPU-second at 50 sessions and p50 at one client  vs  a bare node:http
 //               server that parses the body and answers fixed JSON
 // Method: every contender is its own process; CPU time = user + system of that whole process, from
@@ -78,6 +78,27 @@ for await (const chunk of createReadStream(process.argv[2], { encoding: 'utf8', 
   for (const l of lines) { if (l === '') continue; const e = JSON.parse(l); const c = e.message && e.message.content;
     if (Array.isArray(c)) for (const b of c) if (b.type === 'tool_use') out += JSON.stringify({ event_id: b.id, type: 'tool.before_call', ts: e.timestamp, payload: { tool_name: b.name, tool_input: b.input } }) + '\\n';
     if (out.length > 65536) { process.stdout.write(out); out = ''; } }
+}
+process.stdout.write(out);
+`;
+// The same reader writing one line per Codex tool call (a function_call response item).
+const CODEX_IMPORT_FLOOR = `import { createReadStream } from 'node:fs';
+let rest = '', out = '';
+for await (const chunk of createReadStream(process.argv[2], { encoding: 'utf8', highWaterMark: 1 << 16 })) {
+  const lines = (rest + chunk).split('\\n'); rest = lines.pop();
+  for (const l of lines) { if (l === '') continue; const e = JSON.parse(l); const p = e.payload;
+    if (e.type === 'response_item' && p && p.type === 'function_call') out += JSON.stringify({ event_id: p.call_id, type: 'tool.before_call', ts: e.timestamp, payload: { tool_name: p.name, tool_input: p.arguments } }) + '\\n';
+    if (out.length > 65536) { process.stdout.write(out); out = ''; } }
+}
+process.stdout.write(out);
+`;
+// Not the goal's floor, shown beside it: every record parsed and written back out whole, as an importer writes
+// every event (the goal's floor writes only the tool calls, about an eighth of the bytes).
+const WHOLE_FLOOR = `import { createReadStream } from 'node:fs';
+let rest = '', out = '';
+for await (const chunk of createReadStream(process.argv[2], { encoding: 'utf8', highWaterMark: 1 << 16 })) {
+  const lines = (rest + chunk).split('\\n'); rest = lines.pop();
+  for (const l of lines) { if (l === '') continue; out += JSON.stringify(JSON.parse(l)) + '\\n'; if (out.length > 65536) { process.stdout.write(out); out = ''; } }
 }
 process.stdout.write(out);
 `;
@@ -228,9 +249,13 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
         for (const e of makeEvents(events)) w(`${JSON.stringify(e)}\n`);
       });
       writeFileSync(join(dir, 'replayFloor.mjs'), REPLAY_FLOOR);
-      compare(`replay --json, ${events / 1000}k events × 100 handlers (${(statSync(trace).size / 2 ** 20).toFixed(1)} MB)`, [
+      // Two workloads: the goal's 100 handlers, and 10 (what is left is reading and writing, not deciding).
+      const pipeline10 = join(dir, 'p10.json');
+      writeFileSync(pipeline10, JSON.stringify(makePipeline(10)));
+      compare(`replay --json, ${events / 1000}k events × 100 and × 10 handlers (${(statSync(trace).size / 2 ** 20).toFixed(1)} MB)`, [
         ['floor: chunks + JSON.parse per line + one line out per event', [join(dir, 'replayFloor.mjs'), trace], ''],
-        ['hookwire replay --json', [BIN, 'replay', '--json', pipeline, trace], ''],
+        ['hookwire replay --json (100 handlers)', [BIN, 'replay', '--json', pipeline, trace], ''],
+        ['hookwire replay --json (10 handlers)', [BIN, 'replay', '--json', pipeline10, trace], ''],
       ], dir, quick ? 1 : Math.min(rounds, 3));
 
     }
@@ -239,9 +264,19 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
       const transcript = join(dir, 'claude.jsonl');
       writeLines(transcript, (w) => writeWorkload('claude-code', quick ? 8_000 : 40_000, w));
       writeFileSync(join(dir, 'importFloor.mjs'), IMPORT_FLOOR);
+      writeFileSync(join(dir, 'wholeFloor.mjs'), WHOLE_FLOOR);
       compare(`import of a Claude Code transcript (${(statSync(transcript).size / 2 ** 20).toFixed(1)} MB, generated)`, [
         ['floor: chunks + JSON.parse per line + one line out per tool call', [join(dir, 'importFloor.mjs'), transcript], ''],
         ['hookwire import', [BIN, 'import', transcript], ''],
+        ['(beside it: every record parsed and written back whole)', [join(dir, 'wholeFloor.mjs'), transcript], ''],
+      ], dir, quick ? 1 : Math.min(rounds, 3));
+      const rollout = join(dir, 'codex.jsonl');
+      writeLines(rollout, (w) => writeWorkload('codex-rollout', quick ? 8_000 : 40_000, w));
+      writeFileSync(join(dir, 'codexFloor.mjs'), CODEX_IMPORT_FLOOR);
+      compare(`import of a Codex rollout (${(statSync(rollout).size / 2 ** 20).toFixed(1)} MB, generated)`, [
+        ['floor: chunks + JSON.parse per line + one line out per tool call', [join(dir, 'codexFloor.mjs'), rollout], ''],
+        ['hookwire import', [BIN, 'import', rollout], ''],
+        ['(beside it: every record parsed and written back whole)', [join(dir, 'wholeFloor.mjs'), rollout], ''],
       ], dir, quick ? 1 : Math.min(rounds, 3));
     }
   } finally {

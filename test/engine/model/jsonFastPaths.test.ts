@@ -88,3 +88,38 @@ describe('fast paths answer as the definitions do', () => {
     );
   });
 });
+
+describe('[I3] a canonical UTC time is its own answer', () => {
+  /** The definition: parsed and printed again, as toIsoTs did for every string. */
+  const reprinted = (s: string): string | null => {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  };
+  const two = (lo: number, hi: number) => fc.integer({ min: lo, max: hi }).map((n) => String(n).padStart(2, '0'));
+  // Shapes near the canonical one: every field past its range (month 13, day 0 and 32, Feb 29 of common and leap
+  // years, hour 24, second 60), other lengths, a missing Z, non-digits.
+  const shaped = fc
+    .tuple(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), two(0, 13), two(0, 32), two(0, 25), two(0, 60), two(0, 61), fc.integer({ min: 0, max: 999 }).map((n) => String(n).padStart(3, '0')), fc.constantFrom('Z', 'Z', 'Z', '', '+00:00', 'z'), fc.constantFrom('T', 'T', 'T', ' ', 't'))
+    .map(([y, mo, d, h, mi, s, ms, z, t]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}.${ms}${z}`);
+  const anyText = fc.oneof(shaped, fc.string({ maxLength: 30 }), fc.date({ min: new Date(-1e14), max: new Date(4e14), noInvalidDate: true }).map((d) => d.toISOString()));
+  it('isCanonicalUtc(s) only when parsing and printing s again gives s; toIsoTs answers such a time as before', async () => {
+    const { isCanonicalUtc } = await import('../../../engine/trace/importers/toIsoTs.ts');
+    let canonical = 0;
+    fc.assert(
+      fc.property(anyText, (s) => {
+        if (!isCanonicalUtc(s)) return;
+        canonical++;
+        expect(reprinted(s)).toBe(s);
+        expect({ ...toIsoTs(s) }).toEqual({ iso: s, naive: false });
+      }),
+      { numRuns: 3000 },
+    );
+    // And every well-formed time of years 0000–9999 is taken (the fast path is not a no-op).
+    fc.assert(fc.property(fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), (d) => {
+      expect(isCanonicalUtc(d.toISOString())).toBe(true);
+    }), { numRuns: 1000 });
+    for (const s of ['2024-02-29T00:00:00.000Z', '2000-02-29T23:59:59.999Z']) expect(isCanonicalUtc(s)).toBe(true);
+    for (const s of ['2023-02-29T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01T00:00:60.000Z', '2026-13-01T00:00:00.000Z', '2026-00-10T00:00:00.000Z', '2026-01-00T00:00:00.000Z', ' 2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000z']) expect(isCanonicalUtc(s)).toBe(false);
+    expect(canonical).toBeGreaterThan(50);
+  });
+});
