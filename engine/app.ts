@@ -46,6 +46,7 @@ export { type BacktestFileEntry, type BacktestReport, createBacktestCorpus, topD
 export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } from './replay/backtestText.ts';
 export type { TraceCoverage } from './replay/coverageOf.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
+export { compileBreakpoint, nextStop, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode } from './replay/breakpoint.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
 export { type Expectation, parseExpectation, readExpectation, type StepLabel, stepLabel, withExpectation } from './replay/expectation.ts';
 export { timelineStep } from './replay/timelineStep.ts';

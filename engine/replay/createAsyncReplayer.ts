@@ -3,6 +3,7 @@ import type { TraceEvent } from '../trace/traceTypes.ts';
 import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer, DEFAULT_CHECKPOINT_EVERY, type FindOptions, type ReplayerOptions } from './createReplayer.ts';
 import type { ReplayActivity } from './replayActivity.ts';
+import { hitStops, type CompiledBreakpoint } from './breakpoint.ts';
 import type { AsyncEventSource, ReplayStep, ReplayTimeline, StepQuery } from './types.ts';
 
 export interface AsyncReplayerOptions extends ReplayerOptions {
@@ -35,6 +36,8 @@ export interface AsyncReplayer {
   find(query: StepQuery, options?: FindOptions): Promise<number>;
   stepsWhere(query: StepQuery): Promise<Int32Array>;
   coverage(progress?: ProgressOptions): Promise<TraceCoverage>;
+  /** Every step the breakpoint stops at [R18], scanned a chunk at a time. */
+  breakpointSteps(b: CompiledBreakpoint, progress?: ProgressOptions): Promise<Int32Array>;
 }
 
 /**
@@ -177,6 +180,19 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     async coverage(p) {
       await analyze(count, p);
       return sync.coverage();
+    },
+    async breakpointSteps(b, p) {
+      b.readsActivity ? await analyze() : await advance();
+      const hits: number[] = [];
+      // Chunks are aligned with checkpoints: each range replays from its own checkpoint with only its chunk.
+      for (let c = 0; c * C < count; c++) {
+        checkAbort(p);
+        const start = c * C;
+        const end = Math.min(count, start + C);
+        hits.push(...(await withChunks([c], () => sync.breakpointHits(b, start, end))));
+        p?.onProgress?.(end, count);
+      }
+      return hitStops(Int32Array.from(hits), b.hits);
     },
   };
 }

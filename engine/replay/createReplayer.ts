@@ -7,6 +7,7 @@ import { createTimelineBuilder } from './replayTimeline.ts';
 import { createRepeatWindow } from './repeatWindow.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import { needsActivity, stepPredicate } from './stepQuery.ts';
+import { breakpointHolds, breakpointPrefilter, hitStops, type CompiledBreakpoint } from './breakpoint.ts';
 import { OUTCOMES, STEP_FLAG, type EventSource, type ReplayCarry, type ReplayOptions, type ReplayStep, type ReplayTimeline, type StepQuery } from './types.ts';
 
 /**
@@ -65,6 +66,10 @@ export interface Replayer {
   stepsWhere(query: StepQuery): Int32Array;
   /** Which handlers fired, which never did, which event types had no live handler [R13]. */
   coverage(): TraceCoverage;
+  /** The steps in `[start, end)` that are hits of the breakpoint, before its hit count [R18]. */
+  breakpointHits(b: CompiledBreakpoint, start?: number, end?: number): number[];
+  /** Every step the breakpoint stops at, in order: its hits, then its hit count [R18]. */
+  breakpointSteps(b: CompiledBreakpoint): Int32Array;
 }
 
 const SEARCH_CHUNK = 4096;
@@ -207,6 +212,31 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     return -1;
   };
 
+  /**
+   * [R18] One pass over `[start, end)`: the timeline (and activity) rule steps out first; a breakpoint that
+   * needs the state or the stories replays the range from its checkpoint, explaining only the steps left in.
+   */
+  const breakpointHits = (b: CompiledBreakpoint, start = 0, end = count): number[] => {
+    const hi = Math.min(end, count);
+    b.readsActivity ? analyze(hi) : advance(hi);
+    const pre = breakpointPrefilter(b, t, b.readsActivity ? act.snapshot() : null);
+    const carried = b.explains || b.readsState;
+    let carry = carried && start < hi ? carryBefore(start) : ctx.initialCarry;
+    const out: number[] = [];
+    for (let i = Math.max(0, start); i < hi; i++) {
+      const passes = pre(i);
+      if (!carried) {
+        if (passes && breakpointHolds(b, { event: source.get(i), stateBefore: null, explanation: null })) out.push(i);
+        continue;
+      }
+      const e = source.get(i);
+      const o = stepEvent(ctx, carry, e, i, earlierLite(i), passes && b.explains);
+      if (passes && breakpointHolds(b, { event: e, stateBefore: carry.state.vars, explanation: o.explanation })) out.push(i);
+      carry = o.carry;
+    }
+    return out;
+  };
+
   const moveTo = (i: number): ReplayStep => {
     const s = step(i);
     position = i;
@@ -254,5 +284,7 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
       analyze();
       return coverageOf(compiled, t, act.snapshot());
     },
+    breakpointHits,
+    breakpointSteps: (b) => hitStops(Int32Array.from(breakpointHits(b)), b.hits),
   };
 }

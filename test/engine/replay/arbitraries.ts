@@ -20,7 +20,7 @@ const clause: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.record({ p: path, v: fc.integer({ min: 0, max: 5 }), op: fc.constantFrom('gt', 'lte') }).map(({ p, v, op }) => ({ [p]: { [op]: v } })),
   fc.record({ p: path, v: fc.boolean() }).map(({ p, v }) => ({ [p]: { exists: v } })),
 );
-const condition: fc.Arbitrary<JsonObject> = fc.oneof(
+export const conditionArb: fc.Arbitrary<JsonObject> = fc.oneof(
   clause,
   fc.array(clause, { minLength: 1, maxLength: 2 }).map((cs) => ({ any: cs })),
   clause.map((c) => ({ not: c })),
@@ -41,7 +41,7 @@ const action = fc.oneof(
 export const pipelineArb: fc.Arbitrary<PipelineInput> = fc
   .record({
     events: fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
-    matchers: fc.array(condition, { maxLength: 3 }),
+    matchers: fc.array(conditionArb, { maxLength: 3 }),
     handlers: fc.array(fc.record({ action, order: fc.integer({ min: 0, max: 3 }), shadow: rarely(6), enabled: rarely(8).map((b) => !b) }), { minLength: 1, maxLength: 5 }),
     bits: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 64, maxLength: 64 }),
   })
