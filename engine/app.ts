@@ -9,7 +9,7 @@ export { approvalOutcome, approvalText } from './model/approval.ts';
 export { checkWire } from './model/checkWire.ts';
 export { DECISIONS, type Decision } from './model/decision.ts';
 export { hasCode, isCodeNode } from './model/codeNodes.ts';
-export { describeMatcher, shortPath } from './model/describeCondition.ts';
+export { describeCondition, describeMatcher, shortPath } from './model/describeCondition.ts';
 export { EVENT_TYPE_RE, type EventMode, type HookEvent, LIFECYCLE_EVENTS } from './model/event.ts';
 export { eventModes, patternMode, type PatternMode } from './model/eventModes.ts';
 export { isJsonObject, type JsonObject, type JsonValue, ownGet, ownSet } from './model/json.ts';
@@ -46,7 +46,7 @@ export { type BacktestFileEntry, type BacktestReport, createBacktestCorpus, topD
 export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } from './replay/backtestText.ts';
 export type { TraceCoverage } from './replay/coverageOf.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
-export { compileBreakpoint, nextStop, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode } from './replay/breakpoint.ts';
+export { compileBreakpoint, hitStops, nextStop, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode } from './replay/breakpoint.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
 export { type Expectation, parseExpectation, readExpectation, type StepLabel, stepLabel, withExpectation } from './replay/expectation.ts';
 export { timelineStep } from './replay/timelineStep.ts';

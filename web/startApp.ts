@@ -1,5 +1,6 @@
 import { createBacktestService, type BacktestService, type MakeBacktestWorker } from './backtest/backtestService.ts';
 import { createPlayback, type Playback } from './debugger/playback.ts';
+import { createBreakpointStops } from './debugger/breakpointStops.ts';
 import { startDebugSessionSync } from './debugger/debugSessionSync.ts';
 import { createLiveSession, type LiveSession } from './debugger/liveSession.ts';
 import type { MakeWorker } from './debugger/replayClient.ts';
@@ -57,7 +58,8 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopSessionSync = startDebugSessionSync({ store, db, runCompare: () => void replay.runCompare(), unpin: replay.unpin });
   const stopLint = startLintScheduler(store);
   const stopCodeCheck = startCodeCheck(store, options.codeCheck);
-  const playback = createPlayback(store, replay);
+  const breakpointStops = createBreakpointStops(store, replay);
+  const playback = createPlayback(store, replay, breakpointStops);
   const traces = createTraceCommands(store, db, replay, workspace.newPipeline);
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window, () => void workspace.flushSave());
   const live = createLiveSession(store, db, replay, workspace);
@@ -86,6 +88,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
       void live.disconnect();
       backtest.dispose();
       playback.pause();
+      breakpointStops.dispose();
       stopUnloadGuard();
       stopCodeCheck();
       stopLint();

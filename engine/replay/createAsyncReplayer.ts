@@ -36,6 +36,8 @@ export interface AsyncReplayer {
   find(query: StepQuery, options?: FindOptions): Promise<number>;
   stepsWhere(query: StepQuery): Promise<Int32Array>;
   coverage(progress?: ProgressOptions): Promise<TraceCoverage>;
+  /** The hits of the breakpoint in chunk `c` (steps `c·K` to `(c+1)·K`), before its hit count [R18]. */
+  breakpointChunk(b: CompiledBreakpoint, c: number): Promise<number[]>;
   /** Every step the breakpoint stops at [R18], scanned a chunk at a time. */
   breakpointSteps(b: CompiledBreakpoint, progress?: ProgressOptions): Promise<Int32Array>;
 }
@@ -132,6 +134,15 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     return withChunks(d >= 0 ? [Math.floor(i / C), Math.floor(d / C)] : [Math.floor(i / C)], () => sync.step(i));
   };
 
+  // Chunks are aligned with checkpoints: each replays from its own checkpoint with only its own events.
+  const breakpointChunk = async (b: CompiledBreakpoint, c: number): Promise<number[]> => {
+    const start = c * C;
+    const end = Math.min(count, start + C);
+    if (start >= end) return [];
+    b.readsActivity ? await analyze(end) : await advance(end);
+    return withChunks([c], () => sync.breakpointHits(b, start, end));
+  };
+
   let position = 0;
   const moveTo = async (i: number): Promise<ReplayStep> => {
     const s = await step(i);
@@ -181,16 +192,13 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
       await analyze(count, p);
       return sync.coverage();
     },
+    breakpointChunk,
     async breakpointSteps(b, p) {
-      b.readsActivity ? await analyze() : await advance();
       const hits: number[] = [];
-      // Chunks are aligned with checkpoints: each range replays from its own checkpoint with only its chunk.
       for (let c = 0; c * C < count; c++) {
         checkAbort(p);
-        const start = c * C;
-        const end = Math.min(count, start + C);
-        hits.push(...(await withChunks([c], () => sync.breakpointHits(b, start, end))));
-        p?.onProgress?.(end, count);
+        hits.push(...(await breakpointChunk(b, c)));
+        p?.onProgress?.(Math.min(count, (c + 1) * C), count);
       }
       return hitStops(Int32Array.from(hits), b.hits);
     },

@@ -1,11 +1,13 @@
+import { nextStop } from '../../engine/app.ts';
 import type { AppStore } from '../store/appStore.ts';
-import { breakpointLabel, breakpointQuery, nearestHit } from './model/breakpoints.ts';
+import type { BreakpointStops } from './breakpointStops.ts';
+import { breakpointLabel, isEnabled, nodeNamer } from './model/breakpoints.ts';
 import { moveTo } from './model/stepNavigation.ts';
 import type { ReplayService } from './replayService.ts';
 
 /**
- * Play, pause and breakpoints. Before playing, the worker finds the nearest step any breakpoint matches
- * (the engine's step search [R11]); playback walks there at the chosen speed and pauses on it.
+ * Play, pause and breakpoints. Before playing, the next stop of any enabled breakpoint is read from the
+ * engine's answers (breakpointStops.ts [R18]); playback walks there at the chosen speed and pauses on it.
  */
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 
@@ -21,7 +23,7 @@ export interface Playback {
   nextDivergence(direction?: 'forward' | 'backward'): Promise<number>;
 }
 
-export function createPlayback(store: AppStore, replay: ReplayService): Playback {
+export function createPlayback(store: AppStore, replay: ReplayService, stops: BreakpointStops): Playback {
   const s = () => store.getState();
   let token = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,12 +37,17 @@ export function createPlayback(store: AppStore, replay: ReplayService): Playback
 
   async function nextBreakpoint(from: number) {
     const st = s();
-    if (st.breakpoints.length === 0 || st.activeEpoch < 0) return { index: -1, labels: [] };
-    const c = replay.client;
-    const hits = await Promise.all(st.breakpoints.map((b) => c.request({ kind: 'find', queries: [breakpointQuery(b)], from, direction: 'forward' }).then((a) => a.value)));
-    const index = nearestHit(hits, 'forward');
-    const name = (id: string) => st.handlers.find((h) => h.id === id)?.name;
-    return { index, labels: st.breakpoints.filter((_, k) => hits[k] === index).map((b) => breakpointLabel(b, name)) };
+    const enabled = st.breakpoints.filter(isEnabled);
+    if (enabled.length === 0 || st.activeEpoch < 0) return { index: -1, labels: [] };
+    const byId = await stops.current();
+    const next = enabled.map((b) => {
+      const r = byId.get(b.id);
+      return r?.ok ? nextStop(r.stops, from) : -1;
+    });
+    const found = next.filter((n) => n >= 0);
+    const index = found.length === 0 ? -1 : Math.min(...found);
+    const name = nodeNamer(st.doc);
+    return { index, labels: enabled.filter((_, k) => next[k] === index && index >= 0).map((b) => breakpointLabel(b, name)) };
   }
 
   function pause(): void {
@@ -90,7 +97,10 @@ export function createPlayback(store: AppStore, replay: ReplayService): Playback
     async runToBreakpoint() {
       pause();
       const stop = await nextBreakpoint(s().position);
-      if (stop.index < 0) return -1;
+      if (stop.index < 0) {
+        if (s().activeEpoch >= 0 && s().breakpoints.some(isEnabled)) s().toast({ tone: 'info', message: 'No breakpoint stops after this step.' });
+        return -1;
+      }
       replay.goTo(stop.index);
       s().pausedOn(stop.index, stop.labels.join(', '));
       return stop.index;

@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
 import { useApp } from '../store/appStore.ts';
 import { useServices } from '../services/AppServices.tsx';
+import { setPanelOpen } from '../shell/sidePanel.ts';
+import { breakpointId, breakpointLabel, nodeNamer, type BreakpointSpec } from './model/breakpoints.ts';
+import { BREAKPOINT_LIST_ID } from './panels/BreakpointsPanel.tsx';
 
 /** The debugger's keys (shown in the buttons' titles). Keys typed into a field or with Ctrl/⌘/Alt are left alone. */
 export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
@@ -11,6 +14,8 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'B / Shift+B', what: 'next / previous block' },
   { keys: 'D / Shift+D', what: 'next / previous divergence' },
   { keys: 'C', what: 'jump to the next breakpoint' },
+  { keys: 'F9', what: 'add / remove a breakpoint on the selected handler or matcher (none selected: the handler that decided the step)' },
+  { keys: 'Shift+F9', what: 'the breakpoints: Tab to one, Space enables / disables it, Enter on Edit edits its condition and hit count, Delete removes it' },
   { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
   { keys: 'Esc', what: 'pause' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
@@ -29,6 +34,42 @@ const TAB_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
 
 function pressable(target: EventTarget | null): boolean {
   return !!(target as HTMLElement | null)?.closest?.(PRESSABLE);
+}
+
+/**
+ * F9: a breakpoint on the selected handler (fires) or matcher (matches), or, with none selected, on the handler
+ * that decided the current step; pressed again, it goes. Says which, as a toast.
+ */
+function toggleNodeBreakpoint(): void {
+  const st = useApp.getState();
+  const selected = st.selectedNodes.length === 1 ? st.doc?.nodes.find((n) => n.id === st.selectedNodes[0]) : undefined;
+  const decider = st.detail?.step.decided_by ?? null;
+  const node = selected && selected.kind !== 'event' ? selected : decider ? st.doc?.nodes.find((n) => n.id === decider) : undefined;
+  if (!node || node.kind === 'event') {
+    st.toast({ tone: 'info', message: 'F9 puts a breakpoint on a handler or a matcher: select one on the canvas (this step no handler decided).' });
+    return;
+  }
+  const spec: BreakpointSpec = node.kind === 'handler' ? { kind: 'handler', handler_id: node.id } : { kind: 'matcher', matcher_id: node.id };
+  const id = breakpointId(spec);
+  const label = breakpointLabel(spec, nodeNamer(st.doc));
+  if (st.breakpoints.some((b) => b.id === id)) {
+    st.removeBreakpoint(id);
+    st.toast({ tone: 'info', message: `Breakpoint removed: ${label}.` });
+  } else {
+    st.addBreakpoint(spec);
+    st.toast({ tone: 'info', message: `Breakpoint added: ${label}. Shift+F9 lists them.` });
+  }
+}
+
+/** Shift+F9: the Breakpoints tab, unfolded, with the focus on its first breakpoint (or its Add form). */
+function showBreakpoints(): void {
+  useApp.getState().showBottomTab('breakpoints');
+  setPanelOpen('debug', 'bottom', true);
+  requestAnimationFrame(() => {
+    const panel = document.getElementById(BREAKPOINT_LIST_ID);
+    const target = panel?.querySelector<HTMLElement>('[data-testid="bp-enabled"]') ?? panel?.querySelector<HTMLElement>('select, button') ?? panel;
+    target?.focus();
+  });
 }
 
 export function useDebuggerShortcuts(): void {
@@ -67,6 +108,8 @@ export function useDebuggerShortcuts(): void {
       else if (k === 'b' || k === 'B') void nextBlock(e.shiftKey ? 'backward' : 'forward');
       else if (k === 'd' || k === 'D') void nextDivergence(e.shiftKey ? 'backward' : 'forward');
       else if (k === 'c' || k === 'C') void runToBreakpoint();
+      else if (k === 'F9' && e.shiftKey) showBreakpoints();
+      else if (k === 'F9') toggleNodeBreakpoint();
       else if (k === 'r' || k === 'R') useApp.getState().toggleReveal(useApp.getState().position);
       else if (k === 'Escape') pause();
       else handled = false;

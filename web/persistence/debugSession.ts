@@ -1,4 +1,4 @@
-import { isJsonObject, type Pipeline } from '../../engine/app.ts';
+import { HIT_MODES, isJsonObject, type HitCount, type JsonObject, type Pipeline } from '../../engine/app.ts';
 import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';
 import { DECISION_FILTERS } from '../debugger/model/timelineFilter.ts';
 import type { HookwireDb } from './db.ts';
@@ -10,7 +10,8 @@ import type { HookwireDb } from './db.ts';
  * it does not recognise rather than restoring it.
  */
 export const DEBUG_SESSION_FORMAT = 'hookwire.debug-session';
-export const DEBUG_SESSION_VERSION = 1;
+/** 2: breakpoints on matchers, on a handler's block or rewrite, on a condition alone; a condition, a hit count, enabled. */
+export const DEBUG_SESSION_VERSION = 2;
 
 export interface PinnedVersion {
   doc: Pipeline;
@@ -41,14 +42,35 @@ export function debugSessionKey(traceId: string, pipelineId: string): string {
   return `${PREFIX}${JSON.stringify([traceId, pipelineId])}`;
 }
 
+const TRIGGERS = new Set(['fires', 'blocks', 'rewrites']);
+
+function readHits(raw: unknown): HitCount | undefined {
+  if (!isJsonObject(raw as never)) return undefined;
+  const h = raw as Record<string, unknown>;
+  return typeof h.count === 'number' && Number.isInteger(h.count) && h.count >= 1 && HIT_MODES.includes(h.mode as never) ? { count: h.count, mode: h.mode as HitCount['mode'] } : undefined;
+}
+
+/**
+ * One stored breakpoint, or null when its trigger is not one this app knows. Its condition is kept as the
+ * JSON it is (the engine checks it when it searches, and the list shows its problems).
+ */
 function readBreakpoint(raw: unknown): Breakpoint | null {
   if (!isJsonObject(raw as never)) return null;
   const b = raw as Record<string, unknown>;
   let spec: BreakpointSpec | null = null;
   if (b.kind === 'event_type' && typeof b.type === 'string') spec = { kind: 'event_type', type: b.type };
-  if (b.kind === 'handler' && typeof b.handler_id === 'string') spec = { kind: 'handler', handler_id: b.handler_id };
+  if (b.kind === 'handler' && typeof b.handler_id === 'string') {
+    spec = { kind: 'handler', handler_id: b.handler_id, ...(typeof b.on === 'string' && TRIGGERS.has(b.on) && b.on !== 'fires' ? { on: b.on as 'blocks' | 'rewrites' } : {}) };
+  }
+  if (b.kind === 'matcher' && typeof b.matcher_id === 'string') spec = { kind: 'matcher', matcher_id: b.matcher_id };
   if (b.kind === 'decision' && typeof b.decision === 'string' && DECISIONS.has(b.decision)) spec = { kind: 'decision', decision: b.decision as never };
-  return spec && ({ ...spec, id: breakpointId(spec) } as Breakpoint);
+  const when = isJsonObject(b.when as never) ? (b.when as JsonObject) : undefined;
+  if (b.kind === 'condition' && when) spec = { kind: 'condition' };
+  if (!spec) return null;
+  const hits = readHits(b.hits);
+  // A trigger's id is its own (the same one is never there twice); a condition alone keeps the id it was given.
+  const id = spec.kind === 'condition' && typeof b.id === 'string' && b.id.length > 0 ? b.id : breakpointId(spec);
+  return { ...spec, id, ...(b.enabled === false ? { enabled: false } : {}), ...(when ? { when } : {}), ...(hits ? { hits } : {}) } as Breakpoint;
 }
 
 function readPinned(raw: unknown): PinnedVersion | null {

@@ -4,7 +4,7 @@ import type { ImportFileResult, ImportProgress } from '../persistence/importTrac
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';
 import { isFiltering, NO_FILTER, type TimelineFilter } from '../debugger/model/timelineFilter.ts';
-import type { CompileOutcome, HandlerInfo, StepDetail } from '../debugger/worker/protocol.ts';
+import type { BreakpointResult, CompileOutcome, HandlerInfo, StepDetail } from '../debugger/worker/protocol.ts';
 
 import type { AppState } from './appStore.ts';
 
@@ -52,6 +52,8 @@ export interface DebuggerData {
   /** Rewritten steps whose recorded payload the person chose to see on the timeline (the pipeline's result shows otherwise). */
   revealed: ReadonlySet<number>;
   breakpoints: Breakpoint[];
+  /** Where each breakpoint stops in the shown session [R18] (`key`: what was asked, debugger/breakpointStops.ts). */
+  breakpointStops: { key: string; byId: ReadonlyMap<string, BreakpointResult> } | null;
   pausedAt: { index: number; label: string } | null;
   playing: boolean;
   /** Steps per second while playing. */
@@ -90,6 +92,7 @@ const INITIAL: DebuggerData = {
   filtering: false,
   revealed: new Set(),
   breakpoints: [],
+  breakpointStops: null,
   pausedAt: null,
   playing: false,
   speed: 5,
@@ -136,9 +139,14 @@ export interface DebuggerActions {
   pinCleared(): void;
   compareStarted(): void;
   compareArrived(diff: PipelineDiff | null, problems: Problem[]): void;
-  /** Adds a breakpoint unless the same one is there. */
-  addBreakpoint(spec: BreakpointSpec): void;
+  /** Adds a breakpoint unless the same one is there; returns its id. */
+  addBreakpoint(spec: BreakpointSpec): string;
   removeBreakpoint(id: string): void;
+  /** Changes a breakpoint's condition, hit count or trigger (its id stays). */
+  updateBreakpoint(id: string, patch: Partial<Pick<Breakpoint, 'when' | 'hits' | 'enabled'>>): void;
+  /** Enables a disabled breakpoint, or disables it. */
+  toggleBreakpoint(id: string): void;
+  breakpointStopsArrived(stops: DebuggerData['breakpointStops']): void;
   /** The stored breakpoints and pinned version of the open (trace, pipeline) pair. */
   sessionRestored(session: { breakpoints: Breakpoint[]; pinned: Pinned | null }): void;
   playStarted(): void;
@@ -159,7 +167,7 @@ export interface DebuggerActions {
 export type DebuggerSlice = DebuggerData & DebuggerActions;
 
 /** What was computed for one session of the open trace. */
-const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false } satisfies Partial<DebuggerData>;
+const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null } satisfies Partial<DebuggerData>;
 
 export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> = (set, get) => ({
   ...INITIAL,
@@ -215,8 +223,23 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     const list = get().breakpoints;
     const id = breakpointId(spec);
     if (!list.some((b) => b.id === id)) set({ breakpoints: [...list, { ...spec, id } as Breakpoint] });
+    return id;
   },
   removeBreakpoint: (id) => set({ breakpoints: get().breakpoints.filter((b) => b.id !== id) }),
+  updateBreakpoint: (id, patch) =>
+    set({
+      breakpoints: get().breakpoints.map((b) => {
+        if (b.id !== id) return b;
+        const next = { ...b, ...patch } as Breakpoint;
+        // An empty condition or the default hit count is no condition and no hit count (stored as absent).
+        if (!next.when || Object.keys(next.when).length === 0) delete next.when;
+        if (!next.hits || (next.hits.mode === 'from' && next.hits.count === 1)) delete next.hits;
+        if (next.enabled !== false) delete next.enabled;
+        return next;
+      }),
+    }),
+  toggleBreakpoint: (id) => get().updateBreakpoint(id, { enabled: get().breakpoints.find((b) => b.id === id)?.enabled === false }),
+  breakpointStopsArrived: (breakpointStops) => set({ breakpointStops }),
   sessionRestored: ({ breakpoints, pinned }) => set({ breakpoints, pinned, diff: null, diffProblems: [] }),
   playStarted: () => set({ playing: true, pausedAt: null }),
   playStopped: () => {

@@ -115,7 +115,7 @@ describe('breakpoints [R18]', () => {
 });
 
 /** The definition of a hit, read from the straight replay's explained steps, never from the replayer. */
-function oracleHits(c: CompiledPipeline, events: TraceEvent[], steps: ReplayStep[], spec: BreakpointSpec): number[] {
+function oracleHits(events: TraceEvent[], steps: ReplayStep[], spec: BreakpointSpec): number[] {
   const cond = spec.when ? compileCondition(spec.when, [], []) : null;
   const out: number[] = [];
   steps.forEach((s, i) => {
@@ -153,7 +153,7 @@ describe('breakpoint properties [R18]', () => {
         expect(b.ok).toBe(true);
         if (!b.ok) return;
         const straight = replayTrace(c, events);
-        let want = oracleHits(c, events, straight, spec);
+        let want = oracleHits(events, straight, spec);
         if (spec.step) want = want.filter((i) => ['block_action', 'terminate'].includes(straight[i]!.outcome) || (straight[i]!.outcome === 'ask' && straight[i]!.blocked));
         const expected = oracleStops(want, hits);
         // Any order of earlier requests leaves the answer as it is [R9].

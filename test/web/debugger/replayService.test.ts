@@ -4,6 +4,7 @@ import type { ReplayTimeline } from '../../../engine/replay/types.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../web/demo/demoTrace.ts';
 import { createPlayback } from '../../../web/debugger/playback.ts';
+import { createBreakpointStops } from '../../../web/debugger/breakpointStops.ts';
 import { createReplayService, type ReplayService } from '../../../web/debugger/replayService.ts';
 import type { CompileOutcome, ReplayHandlers, StepDetail } from '../../../web/debugger/worker/protocol.ts';
 import { HookwireDb } from '../../../web/persistence/db.ts';
@@ -47,6 +48,7 @@ const handlers: ReplayHandlers = {
     return { value: stepOf(r.index), epoch: store.getState().activeEpoch };
   },
   find: async (r) => ({ value: r.from + 2, epoch: store.getState().activeEpoch }),
+  breakpoints: async (r) => ({ value: r.list.map(({ id }) => ({ id, result: { ok: true as const, stops: new Int32Array([1, 4, 9]) } })), epoch: store.getState().activeEpoch }),
   filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
   decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
@@ -165,12 +167,18 @@ describe('replay service', () => {
 
   it('playback: "next block" and "run to breakpoint" go where the worker\'s search says', async () => {
     await enterDebug();
-    const playback = createPlayback(store, service);
+    const stops = createBreakpointStops(store, service);
+    const playback = createPlayback(store, service, stops);
     expect(await playback.nextBlock()).toBe(2);
     await expect.poll(() => s().position).toBe(2);
     expect(await playback.runToBreakpoint()).toBe(-1);
-    s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
+    const id = s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
     expect(await playback.runToBreakpoint()).toBe(4);
-    expect(s().pausedAt).toEqual({ index: 4, label: expect.any(String) });
+    expect(s().pausedAt).toEqual({ index: 4, label: 'Decision: Blocked (block, terminate, denied ask)' });
+    // A disabled breakpoint stops nothing.
+    s().toggleBreakpoint(id);
+    expect(await playback.runToBreakpoint()).toBe(-1);
+    expect(sent('breakpoints').at(-1)).toEqual({ kind: 'breakpoints', list: [{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }] });
+    stops.dispose();
   });
 });

@@ -23,6 +23,9 @@ const session: DebugSession = {
     { id: 'decision:blocked', kind: 'decision', decision: 'blocked' },
     { id: 'handler:h-redact-secrets', kind: 'handler', handler_id: 'h-redact-secrets' },
     { id: 'type:input.received', kind: 'event_type', type: 'input.received' },
+    { id: 'handler:h-block-destructive:blocks', kind: 'handler', handler_id: 'h-block-destructive', on: 'blocks', when: { 'payload.tool_name': 'Bash' }, hits: { count: 3, mode: 'at' } },
+    { id: 'matcher:m-dangerous', kind: 'matcher', matcher_id: 'm-dangerous', enabled: false },
+    { id: 'condition:x1', kind: 'condition', when: { 'state.n': { gt: 2 } }, hits: { count: 2, mode: 'every' } },
   ],
   pinned: { doc: demoPipeline(), name: 'Demo', at: 1_700_000_000_000 },
 };
@@ -35,7 +38,7 @@ describe('debugger sessions in IndexedDB', () => {
     expect(await loadDebugSession(db, 't1', 'p2')).toEqual({ ok: true, session: { breakpoints: [], pinned: null } });
     expect(await loadDebugSession(db, 't2', 'p1')).toEqual({ ok: false, reason: 'missing' });
     const row = (await db.settings.get(debugSessionKey('t1', 'p1')))?.value;
-    expect(row).toMatchObject({ format: DEBUG_SESSION_FORMAT, version: 1, trace_id: 't1', pipeline_id: 'p1' });
+    expect(row).toMatchObject({ format: DEBUG_SESSION_FORMAT, version: 2, trace_id: 't1', pipeline_id: 'p1' });
     expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
 
@@ -57,7 +60,18 @@ describe('debugger sessions in IndexedDB', () => {
       ok: true,
       session: { breakpoints: [{ id: 'decision:blocked', kind: 'decision', decision: 'blocked' }, { id: 'type:__proto__', kind: 'event_type', type: '__proto__' }], pinned: null },
     });
-    expect(readDebugSession({ ...row, version: 2 })).toEqual({ ok: false, reason: 'newer' });
+    expect(readDebugSession({ ...row, version: 3 })).toEqual({ ok: false, reason: 'newer' });
+    // Version 2: a hit count that is not a whole number from 1 is dropped (every hit), a condition alone needs its condition.
+    expect(readDebugSession({
+      format: DEBUG_SESSION_FORMAT, version: 2,
+      breakpoints: [
+        { kind: 'handler', handler_id: 'h', on: 'explodes', hits: { count: 0, mode: 'at' } }, { kind: 'condition', id: 'condition:a' },
+        { kind: 'condition', id: 'condition:b', when: { 'payload.x': 1 }, hits: { count: 2, mode: 'sometimes' }, enabled: false },
+      ],
+    })).toEqual({
+      ok: true,
+      session: { breakpoints: [{ id: 'handler:h', kind: 'handler', handler_id: 'h' }, { id: 'condition:b', kind: 'condition', when: { 'payload.x': 1 }, enabled: false }], pinned: null },
+    });
     expect(readDebugSession({ ...row, format: 'other' })).toEqual({ ok: false, reason: 'invalid' });
     expect(readDebugSession(null)).toEqual({ ok: false, reason: 'invalid' });
   });

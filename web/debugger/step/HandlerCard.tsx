@@ -4,6 +4,7 @@ import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LONG, STATUS_LABEL, valueLine } from '../model/labels.ts';
 import { changeRows } from '../model/payloadChanges.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { breakpointId } from '../model/breakpoints.ts';
 import { ConditionView } from './ConditionView.tsx';
 
 /** Statuses whose details are worth opening by default. */
@@ -106,11 +107,11 @@ function Result({ h }: { h: HandlerExplain }) {
 
 /** "Break when it fires", pressed while the handler has a breakpoint: pressing again removes it. */
 function BreakOnHandler({ id }: { id: string }) {
-  const on = useApp((s) => s.breakpoints.some((b) => b.kind === 'handler' && b.handler_id === id));
+  const bp = breakpointId({ kind: 'handler', handler_id: id });
+  const on = useApp((s) => s.breakpoints.some((b) => b.id === bp));
   const toggle = () => {
     const s = useApp.getState();
-    const existing = s.breakpoints.find((b) => b.kind === 'handler' && b.handler_id === id);
-    if (existing) s.removeBreakpoint(existing.id);
+    if (s.breakpoints.some((b) => b.id === bp)) s.removeBreakpoint(bp);
     else s.addBreakpoint({ kind: 'handler', handler_id: id });
   };
   return (

@@ -7,6 +7,21 @@ import { OUTCOME_LABEL, OUTCOME_LONG, stepNumber } from '../model/labels.ts';
 import { rowOf } from '../model/stepNavigation.ts';
 import { useRowsVersion } from '../rowCache.ts';
 import type { RowInfo } from '../worker/protocol.ts';
+import { isEnabled } from '../model/breakpoints.ts';
+
+/** The steps an enabled breakpoint stops at [R18] (the engine's answers, kept in the store). */
+export function useBreakpointStopSet(): ReadonlySet<number> {
+  const stops = useApp((s) => s.breakpointStops);
+  const breakpoints = useApp((s) => s.breakpoints);
+  return useMemo(() => {
+    const out = new Set<number>();
+    for (const b of breakpoints) {
+      const r = isEnabled(b) ? stops?.byId.get(b.id) : undefined;
+      if (r?.ok) for (const i of r.stops) out.add(i);
+    }
+    return out;
+  }, [stops, breakpoints]);
+}
 
 const ROW = 28;
 
@@ -27,6 +42,7 @@ export function Timeline() {
   const rows = visible ? visible.length : count;
   const v = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
   const changedSet = useMemo(() => new Set(changed?.changed.map((c) => c.index) ?? []), [changed]);
+  const stopSet = useBreakpointStopSet();
   // Rows whose recorded payload the person chose to see (a rewritten row shows the pipeline's result).
   const revealed = useApp((s) => s.revealed);
   const toggleReveal = useApp((s) => s.toggleReveal);
@@ -53,7 +69,7 @@ export function Timeline() {
         {v.getVirtualItems().map((item) => {
           const index = visible ? visible[item.index]! : item.index;
           return (
-            <Row key={index} index={index} row={replay.rows.rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)}
+            <Row key={index} index={index} row={replay.rows.rowAt(index)} top={item.start} current={index === position} timeline={timeline} changed={changedSet.has(index)} breaks={stopSet.has(index)}
               revealed={revealed.has(index)} onReveal={toggleReveal} />
           );
         })}
@@ -63,8 +79,8 @@ export function Timeline() {
 }
 
 /** One row; memoised, so moving the current step redraws two rows, not all of them. */
-const Row = memo(function Row({ index, row, top, current, timeline, changed, revealed, onReveal }: {
-  index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean;
+const Row = memo(function Row({ index, row, top, current, timeline, changed, breaks, revealed, onReveal }: {
+  index: number; row: RowInfo | undefined; top: number; current: boolean; timeline: ReplayTimeline | null; changed: boolean; breaks: boolean;
   revealed: boolean; onReveal: (index: number) => void;
 }) {
   const { replay } = useServices();
@@ -78,7 +94,10 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed, rev
   return (
     <div className={cls} style={{ transform: `translateY(${top}px)` }} role="option" aria-selected={current}
       data-testid="timeline-row" data-index={index} data-outcome={outcome ?? ''} data-recorded={step?.recorded ?? ''} onClick={() => replay.goTo(index)}>
-      <span className="num">{stepNumber(index)}</span>
+      <span className="num">
+        {breaks && <span className="dbg-bp-mark" data-testid="row-breakpoint" title="A breakpoint stops here" aria-label="breakpoint" />}
+        {stepNumber(index)}
+      </span>
       <span className="type mono" title={row?.type}>{row?.type ?? '…'}</span>
       <span className="summary" title={summary} data-testid="row-summary" data-shows={rewritten ? (revealed ? 'recorded' : 'rewritten') : 'recorded'}>{summary}</span>
       <span className="flags">

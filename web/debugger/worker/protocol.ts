@@ -1,4 +1,4 @@
-import type { Decision, Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
+import type { BreakpointSpec, Decision, Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
 import type { TimelineFilter } from '../model/timelineFilter.ts';
 import type { TraceRef } from './eventStore.ts';
 
@@ -44,6 +44,9 @@ export interface RowInfo {
   label?: Decision | 'unreadable';
 }
 
+/** Where one breakpoint stops [R18], or why it cannot be searched (its problems, with paths into it). */
+export type BreakpointResult = { ok: true; stops: Int32Array } | { ok: false; problems: Problem[] };
+
 export type ReplayRequest =
   | { kind: 'open'; epoch: number; trace: TraceRef; doc: unknown; fallbacks: unknown[] }
   | { kind: 'pipeline'; epoch: number; doc: unknown; fallbacks: unknown[] }
@@ -51,6 +54,7 @@ export type ReplayRequest =
   | { kind: 'step'; index: number }
   | { kind: 'rows'; start: number; end: number }
   | { kind: 'find'; queries: StepQuery[]; from: number; direction: 'forward' | 'backward' }
+  | { kind: 'breakpoints'; list: { id: string; spec: BreakpointSpec }[] }
   | { kind: 'filter'; filter: TimelineFilter }
   | { kind: 'compare'; pinned: unknown | null }
   | { kind: 'decisions' };
@@ -63,6 +67,7 @@ export interface ReplayAnswers {
   step: StepDetail;
   rows: RowInfo[];
   find: number;
+  breakpoints: { id: string; result: BreakpointResult }[];
   /** Visible steps in order; null when the filter keeps everything. */
   filter: Int32Array | null;
   compare: null;

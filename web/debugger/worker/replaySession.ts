@@ -1,9 +1,8 @@
-import { type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts } from '../../../engine/app.ts';
-import { nearestHit } from '../model/breakpoints.ts';
+import { type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts, compileBreakpoint, hitStops, type BreakpointSpec } from '../../../engine/app.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
 import { createExclusive, yieldToMessages } from './exclusive.ts';
-import type { SessionEvent, StepDetail } from './protocol.ts';
+import type { BreakpointResult, SessionEvent, StepDetail } from './protocol.ts';
 
 /**
  * One replay of one stored trace through one compiled pipeline, inside the replay worker. It runs the
@@ -17,6 +16,8 @@ export interface ReplaySession {
   stop(): void;
   step(index: number): Promise<StepDetail>;
   find(queries: StepQuery[], from: number, direction: 'forward' | 'backward'): Promise<number>;
+  /** Where each breakpoint stops [R18] (the engine's search; remembered per breakpoint for this session). */
+  breakpoint(spec: BreakpointSpec): Promise<BreakpointResult>;
   filter(filter: TimelineFilter): Promise<Int32Array | null>;
   compare(pinned: CompiledPipeline | null): Promise<void>;
   decisions(): Promise<DecisionRow[]>;
@@ -38,6 +39,7 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
   let live = true;
   let compareGen = 0;
   const searchCache = new Map<string, Int32Array>();
+  const breakpointCache = new Map<string, Promise<BreakpointResult>>();
   const timelineDone = deferred();
   const analysisDone = deferred();
   let timeline: ReplayTimeline | null = null;
@@ -75,6 +77,21 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
 
   const stepsWhere = (q: StepQuery) => ex.run(() => replayer.stepsWhere(q));
 
+  /** A chunk of the trace at a time, so a step asked for meanwhile is answered between chunks. */
+  const searchBreakpoint = async (spec: BreakpointSpec): Promise<BreakpointResult> => {
+    const compiledBp = compileBreakpoint(compiled, spec);
+    if (!compiledBp.ok) return { ok: false, problems: compiledBp.problems };
+    const b = compiledBp.breakpoint;
+    await (b.readsActivity ? analysisDone.promise : timelineDone.promise);
+    const hits: number[] = [];
+    for (let c = 0; c * replayer.checkpointEvery < count; c++) {
+      if (!live) throw new Error('the replay session was replaced');
+      hits.push(...(await ex.run(() => replayer.breakpointChunk(b, c))));
+      if (c % 16 === 15) await yieldToMessages();
+    }
+    return { ok: true, stops: hitStops(Int32Array.from(hits), b.hits) };
+  };
+
   const search = async (text: string): Promise<Int32Array> => {
     const needle = text.trim().toLowerCase();
     const hit = searchCache.get(needle);
@@ -106,7 +123,19 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       if (queries.length === 0) return -1;
       await (queries.some((q) => q.kind === 'fired') ? analysisDone.promise : timelineDone.promise);
       const hits = await ex.run(() => Promise.all(queries.map((q) => replayer.find(q, { from, direction }))), true);
-      return nearestHit(hits, direction);
+      const found = hits.filter((h) => h >= 0);
+      return found.length === 0 ? -1 : direction === 'forward' ? Math.min(...found) : Math.max(...found);
+    },
+    breakpoint(spec) {
+      const key = JSON.stringify(spec);
+      let answer = breakpointCache.get(key);
+      if (!answer) {
+        answer = searchBreakpoint(spec);
+        breakpointCache.set(key, answer);
+        answer.catch(() => breakpointCache.delete(key));
+        if (breakpointCache.size > 32) breakpointCache.delete(breakpointCache.keys().next().value!);
+      }
+      return answer;
     },
     async filter(f) {
       const queries = filterQueries(f);

@@ -142,6 +142,13 @@ const handlers: ReplayHandlers = {
     const s = current();
     return { value: await s.find(request.queries, request.from, request.direction), epoch: s.epoch };
   },
+  async breakpoints(request) {
+    const s = current();
+    const list = await Promise.all(request.list.map(async ({ id, spec }) => ({ id, result: await s.breakpoint(spec) })));
+    // Each answer gets its own copy of the stops: the session keeps its own for the next request.
+    const out = list.map(({ id, result }) => ({ id, result: result.ok ? { ok: true as const, stops: result.stops.slice() } : result }));
+    return { value: out, epoch: s.epoch, transfer: out.flatMap((x) => (x.result.ok ? [x.result.stops.buffer] : [])) };
+  },
   async filter(request) {
     const s = current();
     const visible = await s.filter(request.filter);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakpointId, breakpointLabel, breakpointQuery, nearestHit } from '../../../../web/debugger/model/breakpoints.ts';
+import { breakpointId, breakpointLabel, engineBreakpoint, hitsLabel } from '../../../../web/debugger/model/breakpoints.ts';
 import { moveTo, rowOf } from '../../../../web/debugger/model/stepNavigation.ts';
 import { decisionQuery, filterQueries, intersectSorted, isFiltering, NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
 
@@ -24,19 +24,22 @@ describe('timeline filters as engine step queries [R11]', () => {
 });
 
 describe('breakpoints', () => {
-  it('are queries with stable ids and readable labels', () => {
-    expect(breakpointQuery({ kind: 'handler', handler_id: 'h' })).toEqual({ kind: 'fired', handler_id: 'h' });
-    expect(breakpointQuery({ kind: 'event_type', type: 't' })).toEqual({ kind: 'event_type', type: 't' });
-    expect(breakpointQuery({ kind: 'decision', decision: 'blocked' })).toEqual({ kind: 'blocked' });
+  it('[R18] are the engine\'s breakpoints, with stable ids and readable labels', () => {
+    expect(engineBreakpoint({ kind: 'handler', handler_id: 'h' })).toEqual({ node: { id: 'h', on: 'fires' } });
+    expect(engineBreakpoint({ kind: 'handler', handler_id: 'h', on: 'rewrites', hits: { count: 2, mode: 'at' } })).toEqual({ node: { id: 'h', on: 'rewrites' }, hits: { count: 2, mode: 'at' } });
+    expect(engineBreakpoint({ kind: 'matcher', matcher_id: 'm' })).toEqual({ node: { id: 'm', on: 'matches' } });
+    expect(engineBreakpoint({ kind: 'event_type', type: 't' })).toEqual({ step: { kind: 'event_type', type: 't' } });
+    expect(engineBreakpoint({ kind: 'decision', decision: 'blocked', when: { 'payload.x': 1 } })).toEqual({ step: { kind: 'blocked' }, when: { 'payload.x': 1 } });
+    expect(engineBreakpoint({ kind: 'condition', when: { 'state.n': { gt: 2 } } })).toEqual({ when: { 'state.n': { gt: 2 } } });
     expect(breakpointId({ kind: 'decision', decision: 'blocked' })).toBe('decision:blocked');
+    expect(breakpointId({ kind: 'handler', handler_id: 'h', on: 'blocks' })).toBe('handler:h:blocks');
+    expect(breakpointId({ kind: 'condition' })).not.toBe(breakpointId({ kind: 'condition' }));
     expect(breakpointLabel({ kind: 'handler', handler_id: 'h' }, () => 'Redact secrets')).toBe('“Redact secrets” fires');
     expect(breakpointLabel({ kind: 'decision', decision: 'blocked' }, () => undefined)).toBe('Decision: Blocked (block, terminate, denied ask)');
-  });
-
-  it('the nearest hit wins in each direction; -1 means none', () => {
-    expect(nearestHit([7, -1, 3], 'forward')).toBe(3);
-    expect(nearestHit([7, -1, 3], 'backward')).toBe(7);
-    expect(nearestHit([-1, -1], 'forward')).toBe(-1);
+    expect(breakpointLabel({ kind: 'handler', handler_id: 'h', on: 'blocks', when: { 'payload.tool_name': 'Bash' }, hits: { count: 3, mode: 'at' } }, () => 'Block'))
+      .toBe('“Block” blocks when tool_name = Bash (the 3rd hit only)');
+    expect([hitsLabel(undefined), hitsLabel({ count: 1, mode: 'from' }), hitsLabel({ count: 2, mode: 'from' }), hitsLabel({ count: 11, mode: 'every' }), hitsLabel({ count: 22, mode: 'at' })])
+      .toEqual([null, null, 'from the 2nd hit', 'every 11th hit', 'the 22nd hit only']);
   });
 });
 
