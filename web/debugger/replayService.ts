@@ -112,6 +112,9 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       case 'timeline':
         st.timelineArrived(event.timeline);
         rows.refresh();
+        client.request({ kind: 'marks' }).then((a) => {
+          if (a.epoch === s().activeEpoch) s().marksArrived(a.value);
+        }, fail);
         break;
       case 'coverage':
         st.coverageArrived(event.coverage);

@@ -4,7 +4,7 @@ import type { ImportFileResult, ImportProgress } from '../persistence/importTrac
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { breakpointId, type Breakpoint, type BreakpointSpec } from '../debugger/model/breakpoints.ts';
 import { isFiltering, NO_FILTER, type TimelineFilter } from '../debugger/model/timelineFilter.ts';
-import type { BreakpointResult, CompileOutcome, HandlerInfo, StepDetail } from '../debugger/worker/protocol.ts';
+import type { BreakpointResult, CompileOutcome, HandlerInfo, ScrubMarks, StepDetail } from '../debugger/worker/protocol.ts';
 
 import type { AppState } from './appStore.ts';
 
@@ -54,6 +54,8 @@ export interface DebuggerData {
   breakpoints: Breakpoint[];
   /** Where each breakpoint stops in the shown session [R18] (`key`: what was asked, debugger/breakpointStops.ts). */
   breakpointStops: { key: string; byId: ReadonlyMap<string, BreakpointResult> } | null;
+  /** Blocked, divergent and labelled steps of the shown session, for the scrubber. */
+  marks: ScrubMarks | null;
   pausedAt: { index: number; label: string } | null;
   playing: boolean;
   /** Steps per second while playing. */
@@ -93,6 +95,7 @@ const INITIAL: DebuggerData = {
   revealed: new Set(),
   breakpoints: [],
   breakpointStops: null,
+  marks: null,
   pausedAt: null,
   playing: false,
   speed: 5,
@@ -147,6 +150,7 @@ export interface DebuggerActions {
   /** Enables a disabled breakpoint, or disables it. */
   toggleBreakpoint(id: string): void;
   breakpointStopsArrived(stops: DebuggerData['breakpointStops']): void;
+  marksArrived(marks: ScrubMarks): void;
   /** The stored breakpoints and pinned version of the open (trace, pipeline) pair. */
   sessionRestored(session: { breakpoints: Breakpoint[]; pinned: Pinned | null }): void;
   playStarted(): void;
@@ -167,7 +171,7 @@ export interface DebuggerActions {
 export type DebuggerSlice = DebuggerData & DebuggerActions;
 
 /** What was computed for one session of the open trace. */
-const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null } satisfies Partial<DebuggerData>;
+const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null } satisfies Partial<DebuggerData>;
 
 export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> = (set, get) => ({
   ...INITIAL,
@@ -240,6 +244,7 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     }),
   toggleBreakpoint: (id) => get().updateBreakpoint(id, { enabled: get().breakpoints.find((b) => b.id === id)?.enabled === false }),
   breakpointStopsArrived: (breakpointStops) => set({ breakpointStops }),
+  marksArrived: (marks) => set({ marks }),
   sessionRestored: ({ breakpoints, pinned }) => set({ breakpoints, pinned, diff: null, diffProblems: [] }),
   playStarted: () => set({ playing: true, pausedAt: null }),
   playStopped: () => {

@@ -48,6 +48,7 @@ const handlers: ReplayHandlers = {
     return { value: stepOf(r.index), epoch: store.getState().activeEpoch };
   },
   find: async (r) => ({ value: r.from + 2, epoch: store.getState().activeEpoch }),
+  marks: async () => ({ value: { blocked: new Int32Array([2]), divergent: new Int32Array(0), labelled: new Int32Array(0) }, epoch: store.getState().activeEpoch }),
   breakpoints: async (r) => ({ value: r.list.map(({ id }) => ({ id, result: { ok: true as const, stops: new Int32Array([1, 4, 9]) } })), epoch: store.getState().activeEpoch }),
   filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),

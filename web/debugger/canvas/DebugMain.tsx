@@ -87,7 +87,9 @@ function StepBadge() {
       <span className={`dec dec-${step.outcome}`}>{OUTCOME_LABEL[step.outcome]}</span>
       {step.counterfactual && <span className="flag cf" title="After a replayed block of an action that really ran">counterfactual</span>}
       {pausedAt?.index === step.index && (
-        <span className="dbg-paused" data-testid="paused-at" role="status"><DebugIcon name="breakpoint" size={10} filled /> Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>
+        <span className="dbg-paused" data-testid="paused-at" role="status" title={`Paused at step ${stepNumber(pausedAt.index)}: ${pausedAt.label}`}>
+          <DebugIcon name="breakpoint" size={10} filled /><span className="txt">Paused at step {stepNumber(pausedAt.index)}: {pausedAt.label}</span>
+        </span>
       )}
     </div>
   );

@@ -116,7 +116,7 @@ function BreakpointItem({ b, label, editing, onEdit }: { b: Breakpoint; label: s
   return (
     <li data-testid="breakpoint" data-id={b.id} data-enabled={enabled} className={enabled ? '' : 'off'}
       onKeyDown={(e) => {
-        if ((e.key === 'Delete' || e.key === 'Backspace') && !(e.target as HTMLElement).closest('input, select, textarea')) {
+        if ((e.key === 'Delete' || e.key === 'Backspace') && !(e.target as HTMLElement).closest('input:not([type="checkbox"]), select, textarea')) {
           e.preventDefault();
           useApp.getState().removeBreakpoint(b.id);
         }

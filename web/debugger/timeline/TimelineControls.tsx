@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectPlaying, selectPosition } from '../../store/appStore.ts';
 import { SPEEDS } from '../playback.ts';
@@ -6,6 +6,7 @@ import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { TimelineFilters } from './TimelineFilters.tsx';
 import { DEBUGGER_KEYS } from '../useDebuggerShortcuts.ts';
 import { stepNumber } from '../model/labels.ts';
+import { useBreakpointStopSet } from './Timeline.tsx';
 
 /** Transport (start, back, play/pause, forward, end, speed), jumps (block, divergence, breakpoint) and filters. */
 export function TimelineControls() {
@@ -24,7 +25,10 @@ export function TimelineControls() {
   );
   return (
     <div className="dbg-controls">
-      <Scrubber position={position} count={count} disabled={!ready} onScrub={replay.goTo} />
+      <div className="dbg-scrub">
+        <Scrubber position={position} count={count} disabled={!ready} onScrub={replay.goTo} />
+        <ScrubMarks count={count} />
+      </div>
       <div className="dbg-transport">
         {b('First step', 'Home', 'first', () => move('first'), 'step-first')}
         {b('Previous step', '←', 'prev', () => move('prev'), 'step-prev')}
@@ -77,6 +81,53 @@ function Scrubber({ position, count, disabled, onScrub }: { position: number; co
         e.preventDefault();
         onScrub(Math.max(0, Math.min(last, position + (e.key === 'PageDown' ? -big : big))));
       }} />
+  );
+}
+
+/** At most this many marks of a kind: a long trace's marks are grouped by where they fall on the track. */
+const MARK_BUCKETS = 600;
+/** Chromium's range thumb: marks sit where the thumb's centre is at that step. */
+const THUMB_PX = 16;
+
+type MarkKind = 'block' | 'divergent' | 'label' | 'breakpoint';
+const MARK_TITLE: Record<MarkKind, string> = { block: 'blocked', divergent: 'differs from the recording', label: 'labelled', breakpoint: 'a breakpoint stops' };
+
+/**
+ * Under the scrubber, where things happen: blocked steps, labelled ones (meta.expect), steps that differ from the
+ * recording, and where breakpoints stop — all the engine's answers (the worker's marks, the breakpoints' stops).
+ * Decoration only: the scrubber and the timeline carry the same facts for assistive technology.
+ */
+function ScrubMarks({ count }: { count: number }) {
+  const marks = useApp((s) => s.marks);
+  const stops = useBreakpointStopSet();
+  const ticks = useMemo(() => {
+    const out: { kind: MarkKind; step: number; frac: number }[] = [];
+    if (count < 2) return out;
+    const add = (kind: MarkKind, steps: Iterable<number>) => {
+      const seen = new Set<number>();
+      for (const i of steps) {
+        const bucket = Math.round((i / (count - 1)) * MARK_BUCKETS);
+        if (seen.has(bucket)) continue;
+        seen.add(bucket);
+        out.push({ kind, step: i, frac: i / (count - 1) });
+      }
+    };
+    if (marks) {
+      add('label', marks.labelled);
+      add('divergent', marks.divergent);
+      add('block', marks.blocked);
+    }
+    add('breakpoint', [...stops].sort((a, b) => a - b));
+    return out;
+  }, [marks, stops, count]);
+  return (
+    <div className="dbg-scrub-marks" aria-hidden="true" data-testid="scrub-marks">
+      {ticks.map((t) => (
+        <span key={`${t.kind}:${t.step}`} className={`mk ${t.kind}`} data-testid="scrub-mark" data-kind={t.kind} data-step={t.step}
+          title={`Step ${stepNumber(t.step)}: ${MARK_TITLE[t.kind]}`}
+          style={{ left: `calc(${THUMB_PX / 2}px + (100% - ${THUMB_PX}px) * ${t.frac})` }} />
+      ))}
+    </div>
   );
 }
 

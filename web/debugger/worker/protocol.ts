@@ -44,6 +44,13 @@ export interface RowInfo {
   label?: Decision | 'unreadable';
 }
 
+/** Where things happen, for the scrubber's marks: blocked and divergent steps [R11] (the engine's search) and labelled ones [B7]. */
+export interface ScrubMarks {
+  blocked: Int32Array;
+  divergent: Int32Array;
+  labelled: Int32Array;
+}
+
 /** Where one breakpoint stops [R18], or why it cannot be searched (its problems, with paths into it). */
 export type BreakpointResult = { ok: true; stops: Int32Array } | { ok: false; problems: Problem[] };
 
@@ -55,6 +62,7 @@ export type ReplayRequest =
   | { kind: 'rows'; start: number; end: number }
   | { kind: 'find'; queries: StepQuery[]; from: number; direction: 'forward' | 'backward' }
   | { kind: 'breakpoints'; list: { id: string; spec: BreakpointSpec }[] }
+  | { kind: 'marks' }
   | { kind: 'filter'; filter: TimelineFilter }
   | { kind: 'compare'; pinned: unknown | null }
   | { kind: 'decisions' };
@@ -68,6 +76,7 @@ export interface ReplayAnswers {
   rows: RowInfo[];
   find: number;
   breakpoints: { id: string; result: BreakpointResult }[];
+  marks: ScrubMarks;
   /** Visible steps in order; null when the filter keeps everything. */
   filter: Int32Array | null;
   compare: null;

@@ -1,8 +1,8 @@
-import { type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts, compileBreakpoint, hitStops, type BreakpointSpec } from '../../../engine/app.ts';
+import { readExpectation, type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts, compileBreakpoint, hitStops, type BreakpointSpec } from '../../../engine/app.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
 import { createExclusive, yieldToMessages } from './exclusive.ts';
-import type { BreakpointResult, SessionEvent, StepDetail } from './protocol.ts';
+import type { BreakpointResult, ScrubMarks, SessionEvent, StepDetail } from './protocol.ts';
 
 /**
  * One replay of one stored trace through one compiled pipeline, inside the replay worker. It runs the
@@ -18,6 +18,8 @@ export interface ReplaySession {
   find(queries: StepQuery[], from: number, direction: 'forward' | 'backward'): Promise<number>;
   /** Where each breakpoint stops [R18] (the engine's search; remembered per breakpoint for this session). */
   breakpoint(spec: BreakpointSpec): Promise<BreakpointResult>;
+  /** Blocked, divergent and labelled steps, for the scrubber (once the timeline is there). */
+  marks(): Promise<ScrubMarks>;
   filter(filter: TimelineFilter): Promise<Int32Array | null>;
   compare(pinned: CompiledPipeline | null): Promise<void>;
   decisions(): Promise<DecisionRow[]>;
@@ -40,6 +42,7 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
   let compareGen = 0;
   const searchCache = new Map<string, Int32Array>();
   const breakpointCache = new Map<string, Promise<BreakpointResult>>();
+  let marks: Promise<ScrubMarks> | null = null;
   const timelineDone = deferred();
   const analysisDone = deferred();
   let timeline: ReplayTimeline | null = null;
@@ -125,6 +128,21 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       const hits = await ex.run(() => Promise.all(queries.map((q) => replayer.find(q, { from, direction }))), true);
       const found = hits.filter((h) => h >= 0);
       return found.length === 0 ? -1 : direction === 'forward' ? Math.min(...found) : Math.max(...found);
+    },
+    marks() {
+      marks ??= (async () => {
+        await timelineDone.promise;
+        const labelled: number[] = [];
+        // A label is the event's own `meta.expect` [B7], read as the timeline rows read it.
+        await store.scan((events, base) => {
+          for (let k = 0; k < events.length; k++) if (readExpectation(events[k]!).kind !== 'none') labelled.push(base + k);
+        }, () => live);
+        return { blocked: await stepsWhere({ kind: 'blocked' }), divergent: await stepsWhere({ kind: 'divergent' }), labelled: Int32Array.from(labelled) };
+      })();
+      marks.catch(() => {
+        marks = null;
+      });
+      return marks;
     },
     breakpoint(spec) {
       const key = JSON.stringify(spec);

@@ -149,6 +149,12 @@ const handlers: ReplayHandlers = {
     const out = list.map(({ id, result }) => ({ id, result: result.ok ? { ok: true as const, stops: result.stops.slice() } : result }));
     return { value: out, epoch: s.epoch, transfer: out.flatMap((x) => (x.result.ok ? [x.result.stops.buffer] : [])) };
   },
+  async marks() {
+    const s = current();
+    const m = await s.marks();
+    const copy = { blocked: m.blocked.slice(), divergent: m.divergent.slice(), labelled: m.labelled.slice() };
+    return { value: copy, epoch: s.epoch, transfer: [copy.blocked.buffer, copy.divergent.buffer, copy.labelled.buffer] };
+  },
   async filter(request) {
     const s = current();
     const visible = await s.filter(request.filter);

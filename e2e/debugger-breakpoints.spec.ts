@@ -1,0 +1,145 @@
+import { test, expect, type Page } from '@playwright/test';
+import { key, openDebugger, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
+import { shot } from './editorHelpers.ts';
+
+// Breakpoints with a condition and a hit count (issue 34), by keyboard: F9 on a node, Shift+F9 to the list,
+// Tab/Enter/Space/Delete in it, the condition and hit count typed. Where they stop is the engine's [R18]
+// (demo trace: "Redact secrets" fires on steps 5, 7, 9, 11, 13, 15, 20; tool_name is Bash on 6, 7, 12, 13;
+// "Dangerous tools" lets 6 and 12 through).
+
+/** The steps the scrubber marks as breakpoint stops (every step: the timeline's rows are only those on screen). */
+async function markedSteps(page: Page): Promise<number[]> {
+  const marks = page.locator('[data-testid="scrub-mark"][data-kind="breakpoint"]');
+  return (await marks.evaluateAll((ms) => ms.map((m) => Number(m.getAttribute('data-step'))))).sort((a, b) => a - b);
+}
+
+test('breakpoints by keyboard: F9 on a node, a condition and a hit count typed, marks on the timeline, play stops there, kept over a reload', async ({ page }) => {
+  await openDebugger(page);
+  // F9 on the selected handler: "Redact secrets" fires (step 5, where it fires, brings it into view).
+  await typeStep(page, 4);
+  await page.getByTestId('node-h-redact-secrets').click();
+  await key(page, 'F9');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Breakpoint added: “Redact secrets” fires.' })).toBeVisible();
+  await expect.poll(() => markedSteps(page)).toEqual([4, 6, 8, 10, 12, 14, 19]);
+
+  // Shift+F9: the list, the focus on the breakpoint's box; Tab to Edit, Enter opens its editor.
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-enabled')).toBeFocused();
+  await expect(page.getByTestId('bp-label')).toHaveText('“Redact secrets” fires');
+  await expect(page.getByTestId('bp-stops')).toHaveText('stops 7×');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('bp-edit')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-cond-path')).toBeFocused();
+  await page.keyboard.type('payload.tool_name');
+  await page.keyboard.press('Tab'); // operator: equals
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Bash');
+  await page.keyboard.press('Tab'); // which hits: from the Nth on → only the Nth
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('bp-hits-mode')).toHaveValue('at');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('2');
+  await expect(page.getByTestId('bp-hits-text')).toHaveText('only the 2nd hit');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'debugger-breakpoint-editor-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, 'debugger-breakpoint-editor-1440');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-editor')).toHaveCount(0);
+  await expect(page.getByTestId('bp-edit')).toBeFocused();
+  await expect(page.getByTestId('bp-label')).toHaveText('“Redact secrets” fires when tool_name = Bash (the 2nd hit only)');
+  // It fires with Bash on 7 and 13: the 2nd hit is step 13.
+  await expect(page.getByTestId('bp-stops')).toHaveText('stops 1×');
+
+  await page.getByTestId('tab-timeline').click();
+  await expect.poll(() => markedSteps(page)).toEqual([12]);
+  await key(page, 'Home');
+  await expect(stepView(page, 0)).toBeVisible();
+  await key(page, ' ');
+  await expect(page.getByTestId('paused-at')).toHaveText('Paused at step 13: “Redact secrets” fires when tool_name = Bash (the 2nd hit only)');
+  await expect(stepView(page, 12)).toBeVisible();
+  await expect(timelineRow(page, 12).getByTestId('row-breakpoint')).toBeVisible();
+  await shot(page, 'debugger-breakpoint-hit-1440');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'debugger-breakpoint-hit-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // F9 on a matcher: "Dangerous tools" matches (6 and 12). C from the start goes to the first stop of either.
+  await typeStep(page, 5);
+  await page.getByTestId('fit-view').click();
+  await page.getByTestId('node-m-dangerous-tools').click();
+  await key(page, 'F9');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Breakpoint added: “Dangerous tools” matches.' })).toBeVisible();
+  await expect.poll(() => markedSteps(page)).toEqual([5, 11, 12]);
+  await key(page, 'Home');
+  await key(page, 'c');
+  await expect(stepView(page, 5)).toBeVisible();
+  await expect(page.getByTestId('paused-at')).toHaveText('Paused at step 6: “Dangerous tools” matches');
+
+  // Kept with the trace and pipeline: after a reload both are there, as they were.
+  await page.reload();
+  await expect(page.getByTestId('step-view')).toBeVisible();
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-label')).toHaveText(['“Redact secrets” fires when tool_name = Bash (the 2nd hit only)', '“Dangerous tools” matches']);
+  await expect(page.getByTestId('bp-enabled').first()).toBeFocused();
+
+  // Space disables the first: only the matcher's stops are marked, and C goes past step 13.
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('breakpoint').first()).toHaveAttribute('data-enabled', 'false');
+  await expect(page.getByTestId('bp-stops').first()).toHaveCount(1);
+  await page.getByTestId('tab-timeline').click();
+  await expect.poll(() => markedSteps(page)).toEqual([5, 11]);
+  await key(page, 'End');
+  await key(page, 'c');
+  await expect(page.getByTestId('toast').filter({ hasText: 'No breakpoint stops after this step.' })).toBeVisible();
+
+  // A condition the engine refuses says why, and stops nothing; Delete removes a breakpoint.
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-enabled').first()).toBeFocused();
+  await page.keyboard.press('Tab'); // Edit of the first
+  await expect(page.getByTestId('bp-edit').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('tool_name');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-problem')).toHaveText(/^Not searched: path "tool_name" must start with payload\., state\., meta\. or event\./);
+  await page.getByTestId('bp-enabled').nth(1).focus();
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('breakpoint')).toHaveCount(1);
+  await expect(page.getByTestId('breakpoint')).toHaveAttribute('data-id', 'handler:h-redact-secrets');
+});
+
+test('a condition alone over the state before the step, added and typed by keyboard', async ({ page }) => {
+  await openDebugger(page);
+  await key(page, 'Shift+F9');
+  // No breakpoint yet: the focus is on the Add form's kind.
+  await expect(page.getByTestId('bp-kind')).toBeFocused();
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown'); // "a condition holds"
+  await expect(page.getByTestId('bp-kind')).toHaveValue('condition');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('bp-add')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-cond-path')).toBeFocused();
+  // The token budget's state: more than 300 output tokens counted before the step.
+  await page.keyboard.type('state.output_tokens');
+  await page.keyboard.press('Tab');
+  for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowDown'); // equals … exists, then ">"
+  await expect(page.getByTestId('bp-cond-op')).toHaveValue('gt');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('300');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-label')).toHaveText('When state.output_tokens > 300');
+  const stops = await page.getByTestId('bp-stops').textContent();
+  expect(stops).toMatch(/^stops \d+×$/);
+  await page.getByTestId('tab-timeline').click();
+  await expect.poll(async () => (await markedSteps(page)).length).toBeGreaterThan(0);
+  const marked = await markedSteps(page);
+  // Every step from the first marked one on is marked (the budget only grows), and the first is after a model call.
+  expect(marked.length).toBe(Number(/\d+/.exec(stops!)![0]));
+  expect(marked).toEqual(Array.from({ length: marked.length }, (_, k) => marked[0]! + k));
+  await key(page, 'Home');
+  await key(page, 'c');
+  await expect(stepView(page, marked[0]!)).toBeVisible();
+});
