@@ -28,7 +28,7 @@ test('breakpoints and the pinned version come back after a reload', async ({ pag
   await page.getByTestId('bp-kind').selectOption('handler');
   await page.getByTestId('bp-value').selectOption('h-redact-secrets');
   await page.getByTestId('bp-add').click();
-  await expect(page.getByTestId('breakpoint')).toHaveText(['Decision: Blocked (block, terminate, denied ask)', '“Redact secrets” fires']);
+  await expect(page.getByTestId('bp-label')).toHaveText(['Decision: Blocked (block, terminate, denied ask)', '“Redact secrets” fires']);
 
   // Pin the demo as it is, then fix the prompt-injection matcher: one event now decides differently.
   await page.getByTestId('tab-compare').click();
@@ -42,7 +42,7 @@ test('breakpoints and the pinned version come back after a reload', async ({ pag
   await expect(page.getByTestId('compare-summary')).toContainText('1 event continued before now blocks');
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
   await expect.poll(async () => (await storedSessions(page)).map((r) => [r.value.format, r.value.version, r.value.breakpoints.length, r.value.pinned?.name]))
-    .toEqual([['hookwire.debug-session', 1, 2, 'Demo: agent safety policy']]);
+    .toEqual([['hookwire.debug-session', 2, 2, 'Demo: agent safety policy']]);
 
   await page.reload();
   await openDebugger(page);
@@ -52,7 +52,7 @@ test('breakpoints and the pinned version come back after a reload', async ({ pag
   await expect(page.getByTestId('compare-summary')).toContainText('1 event continued before now blocks');
   await expect(page.getByTestId('compare-row')).toHaveAttribute('data-index', '17');
   await page.getByTestId('tab-breakpoints').click();
-  await expect(page.getByTestId('breakpoint')).toHaveText(['Decision: Blocked (block, terminate, denied ask)', '“Redact secrets” fires']);
+  await expect(page.getByTestId('bp-label')).toHaveText(['Decision: Blocked (block, terminate, denied ask)', '“Redact secrets” fires']);
   await shot(page, 'debugger-session-restored');
 
   // And they work: from the first step, play stops where “Redact secrets” first fires.
@@ -70,7 +70,7 @@ test('breakpoints and the pinned version come back after a reload', async ({ pag
   await page.reload();
   await openDebugger(page);
   await page.getByTestId('tab-breakpoints').click();
-  await expect(page.getByTestId('breakpoint')).toHaveText(['“Redact secrets” fires']);
+  await expect(page.getByTestId('bp-label')).toHaveText(['“Redact secrets” fires']);
   await page.getByTestId('tab-compare').click();
   await expect(page.getByTestId('pin-version')).toBeVisible();
 });

@@ -120,7 +120,7 @@ test('breakpoints: play stops at the first block, then where a handler fires', a
   await page.getByTestId('bp-kind').selectOption('decision');
   await page.getByTestId('bp-value').selectOption('blocked');
   await page.getByTestId('bp-add').click();
-  await expect(page.getByTestId('breakpoint')).toHaveText('Decision: Blocked (block, terminate, denied ask)');
+  await expect(page.getByTestId('bp-label')).toHaveText('Decision: Blocked (block, terminate, denied ask)');
   await page.getByTestId('tab-timeline').click();
   await page.getByTestId('speed').selectOption('25');
   await page.getByTestId('play').click();
