@@ -24,7 +24,8 @@ export { COMPILE_TIMEOUT_MS, createQuickJSSandbox, type QuickJSSandbox, type Qui
 export { loadRenewableQuickJS } from './sandbox/renewableQuickJS.ts';
 export { type CodeRunReport, type CodeSpec as CodeRunSpec, runCodeOn } from './sandbox/runCode.ts';
 export { trackPrograms } from './sandbox/trackPrograms.ts';
-export { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits } from './sandbox/types.ts';
+export { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, safetyNetMs, type Sandbox, type SandboxLimits } from './sandbox/types.ts';
+export { codeLimits } from './compile/codeAction.ts';
 export { detectTraceFormat, TRACE_FORMAT_LABELS, type TraceFormat } from './trace/detectTraceFormat.ts';
 export { placeOs, SESSION_PLACES, type SessionPlace } from './trace/sessionPlaces.ts';
 export { createImportStream, type ImportStream } from './trace/importStream.ts';

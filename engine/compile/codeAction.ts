@@ -1,17 +1,23 @@
 import type { HandlerNode, CodeSpec, MatcherNode } from '../model/pipelineTypes.ts';
 import type { JsonPath, Problem } from '../model/problem.ts';
 import type { Scope } from '../match/path.ts';
-import { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
+import { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, safetyNetMs, type Sandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/types.ts';
 import { readHandlerResult, readMatcherResult, sandboxInput } from '../sandbox/codeResult.ts';
 import type { ActionCompileOptions, CompiledAction } from './types.ts';
 import type { ConditionExplain } from '../match/types.ts';
 
-/** Limits for one call: the handler's `timeout_ms` and `fuel` win over the code's, then the defaults [S7][S13]. */
-function limitsOf(code: CodeSpec, handler?: Pick<HandlerNode, 'timeout_ms' | 'fuel'>): SandboxLimits {
+/**
+ * Limits for one call of a code node: the handler's `timeout_ms` and `fuel` win over the code's, then the
+ * defaults; with no `timeout_ms` the safety net is derived from the fuel, far past it [S7][S13]. The one place
+ * limits are read from a pipeline (dispatch, replay and the editor's "Run sample" alike).
+ * `codeLimits({})` → `{timeoutMs: 100000, memoryBytes: 33554432, fuel: 1000}`.
+ */
+export function codeLimits(code: Pick<CodeSpec, 'timeout_ms' | 'fuel' | 'memory_mb'>, handler?: Pick<HandlerNode, 'timeout_ms' | 'fuel'>): SandboxLimits {
+  const fuel = handler?.fuel ?? code.fuel ?? DEFAULT_CODE_FUEL;
   return {
-    timeoutMs: handler?.timeout_ms ?? code.timeout_ms ?? DEFAULT_CODE_TIMEOUT_MS,
+    timeoutMs: handler?.timeout_ms ?? code.timeout_ms ?? safetyNetMs(fuel),
     memoryBytes: (code.memory_mb ?? DEFAULT_CODE_MEMORY_MB) * 1024 * 1024,
-    fuel: handler?.fuel ?? code.fuel ?? DEFAULT_CODE_FUEL,
+    fuel,
   };
 }
 
@@ -48,7 +54,7 @@ export function compileCodeAction(node: HandlerNode, code: CodeSpec, at: JsonPat
   const program = compileProgram(options.sandbox, code, 'handler', node.name, at, problems, node.id, options.requireSandbox);
   const sandbox = options.sandbox;
   if (!program || !sandbox) return null;
-  const limits = limitsOf(code, node);
+  const limits = codeLimits(code, node);
   return {
     rewrites: [],
     run: (scope: Scope) => {
@@ -69,7 +75,7 @@ export type CodePredicate = (scope: Scope) => Extract<ConditionExplain, { kind: 
 export function compileCodeMatcher(node: MatcherNode, code: CodeSpec, at: JsonPath, problems: Problem[], sandbox: Sandbox | null, require: boolean): CodePredicate | null {
   const program = compileProgram(sandbox, code, 'matcher', node.label ?? node.id, at, problems, node.id, require);
   if (!program || !sandbox) return null;
-  const limits = limitsOf(code);
+  const limits = codeLimits(code);
   return (scope) => {
     if (stoppedWhenRecorded(scope, node.id)) return { kind: 'code', pass: false, logs: [], duration_ms: 0, error: recordedTimeout(limits) };
     const called = sandbox.call(program, sandboxInput(scope), limits);

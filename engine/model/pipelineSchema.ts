@@ -27,8 +27,8 @@ export const CodeLanguageSchema = z.enum(['js', 'ts']);
 export const CodeSpecSchema = z.strictObject({
   language: CodeLanguageSchema.default('ts'),
   source: z.string().max(200_000),
-  timeout_ms: z.number().int().min(1).max(60_000).optional().describe('Wall-clock safety net for one call, far past the fuel [S13]; default 5000 ms.'),
-  fuel: z.number().int().min(1).max(10_000_000).optional().describe('Work limit of one call, the limit that decides, the same on every machine [S13]: units of about 10,000 interpreter steps or 10,000 characters/elements of built-in work; default 1000 (about 50 ms idle).'),
+  timeout_ms: z.number().int().min(1).max(60_000).optional().describe('Wall-clock safety net for one call [S7]; default: derived from the fuel, far past it (100 ms a unit, at least 5 s: 100 s for the default fuel).'),
+  fuel: z.number().int().min(1).max(10_000_000).optional().describe('Work limit of one call, the limit that decides, the same on every machine [S13]: units of about 10,000 interpreter steps or 10,000 characters/elements of built-in work; default 1000 (0.1-0.85 s of CPU here, depending on the code).'),
   memory_mb: z.number().min(1).max(512).optional().describe('Heap limit of the sandbox; default 32 MB.'),
 });
 

@@ -29,9 +29,9 @@ export interface CodeSpecInput {
   /** Default `ts`. */
   language?: 'js' | 'ts';
   source: string;
-  /** Wall-clock safety net for one call, far past the fuel [S13]; default 5000 ms. */
+  /** Wall-clock safety net for one call [S7]; default: derived from the fuel, 100 ms a unit (100 s for the default fuel), at least 5 s. */
   timeout_ms?: number;
-  /** Work limit of one call, the limit that decides [S13]; default 1000 units (about 50 ms idle). */
+  /** Work limit of one call, the limit that decides [S13]; default 1000 units (0.1-0.85 s of CPU here, depending on the code). */
   fuel?: number;
   /** Heap limit of the sandbox; default 32 MB. */
   memory_mb?: number;

@@ -6,7 +6,7 @@ import type { HeapGuard } from './heapGuard.ts';
 import { callWire, closeVm, decodeReply, drainPolls, leftoverLogs, openVm, probeWire, readEscaped, setVmMemory, type Reply, type Vm } from './quickjsVm.ts';
 import { transpile, type Transpiled } from './transpile.ts';
 import {
-  DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB,
+  DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, safetyNetMs,
   type CodeError, type CompileOptions, type CompileResult, type Sandbox, type SandboxCallResult, type SandboxLimits, type SandboxProgram,
 } from './types.ts';
 
@@ -21,7 +21,7 @@ export interface QuickJSSandboxOptions {
   clock?: () => number;
   /** QuickJS stack limit. Above ~512 KB deep recursion escapes as a host error (see STACK-NOTES). */
   maxStackBytes?: number;
-  /** Limits for running a module's top level once when it is compiled, unless `CompileOptions.limits` says (default 1 s, 32 MB). */
+  /** Limits for running a module's top level once when it is compiled, unless `CompileOptions.limits` says (default: COMPILE_FUEL, its derived net, 32 MB). */
   compileLimits?: SandboxLimits;
   /**
    * Bounds heap growth during a call (see heapGuard.ts). The loaders always pass one; without it, the memory
@@ -54,10 +54,13 @@ interface Program {
 const MB = 1024 * 1024;
 /** What one call may take in: the JSON limits, a few levels of context around the payload, and room for state and meta beside it. */
 const SANDBOX_INPUT_LIMITS = { ...JSON_LIMITS, depth: MAX_JSON_DEPTH + 4, totalChars: 2 * JSON_LIMITS.totalChars };
-/** Time for running a module's top level at compile time when `CompileOptions.limits` does not say. */
-export const COMPILE_TIMEOUT_MS = 1000;
-/** Fuel for running a module's top level at compile time when `CompileOptions.limits` does not say [S13]. */
-export const COMPILE_FUEL = 20_000;
+/**
+ * Fuel for running a module's top level at compile time when `CompileOptions.limits` does not say [S13]: a
+ * call's default — a top level is declarations, and one that loops is refused by its fuel on every machine alike.
+ */
+export const COMPILE_FUEL = DEFAULT_CODE_FUEL;
+/** The compile-time safety net, derived from its fuel like a call's [S7]: far past the fuel, so a load does not depend on load. */
+export const COMPILE_TIMEOUT_MS = safetyNetMs(COMPILE_FUEL);
 
 /**
  * Makes a sandbox on a loaded QuickJS module. `compile` and `call` are synchronous and never throw for

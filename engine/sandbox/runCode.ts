@@ -1,6 +1,6 @@
 import type { JsonObject } from '../model/json.ts';
 import { readHandlerResult, readMatcherResult } from './codeResult.ts';
-import { DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type CodeError, type HandlerOutcome, type Sandbox, type SandboxCallResult, type SandboxLimits } from './types.ts';
+import { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, type CodeError, type HandlerOutcome, type Sandbox, type SandboxCallResult, type SandboxLimits } from './types.ts';
 
 /**
  * One piece of code run once on one input, from source to validated result: what the editor's "try it"
@@ -24,8 +24,8 @@ export type CodeRunReport =
   | { ok: true; role: 'matcher'; pass: boolean; logs: string[]; duration_ms: number }
   | { ok: false; stage: CodeStage; error: CodeError; logs: string[]; duration_ms: number };
 
-/** The default limits of a code node [S7]. */
-export const DEFAULT_CODE_LIMITS: SandboxLimits = { timeoutMs: DEFAULT_CODE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * 1024 * 1024 };
+/** The default limits of a code node [S7]: the default fuel and the net derived from it. */
+export const DEFAULT_CODE_LIMITS: SandboxLimits = { timeoutMs: DEFAULT_CODE_TIMEOUT_MS, memoryBytes: DEFAULT_CODE_MEMORY_MB * 1024 * 1024, fuel: DEFAULT_CODE_FUEL };
 
 /**
  * Compiles, runs and validates `spec` on `input` (a `sandboxInput`), then releases the program.

@@ -31,7 +31,7 @@ export interface CompileOptions {
   role: 'handler' | 'matcher';
   /** Used in error messages: the node id. */
   name: string;
-  /** Limits for running the module's top level once at compile time; default: the sandbox's (1 s, 32 MB). */
+  /** Limits for running the module's top level once at compile time; default: the sandbox's (COMPILE_FUEL and its net, 32 MB). */
   limits?: SandboxLimits;
 }
 
@@ -45,7 +45,7 @@ export interface SandboxProgram {
 export type CompileResult = { ok: true; program: SandboxProgram } | { ok: false; error: CodeError };
 
 export interface SandboxLimits {
-  /** The wall-clock safety net [S13]: far past what the fuel allows; when it fires the error is `timeout`. */
+  /** The wall-clock safety net [S7][S13]: far past what the fuel allows (`safetyNetMs`); when it fires the error is `timeout`. */
   timeoutMs: number;
   memoryBytes: number;
   /** The work limit that decides [S13], in fuel units (one QuickJS interrupt poll each); default DEFAULT_CODE_FUEL. */
@@ -76,17 +76,33 @@ export type SandboxCallResult =
   | { ok: false; error: CodeError; logs: string[]; duration_ms: number };
 
 /**
- * The wall-clock safety net of one call [S13]: 100x what the default fuel takes on an idle machine here (about
- * 50 ms). Measured: on this 2-core machine shared by many test runs (load average 15) the default fuel took up
- * to ~3 s, and a net of 1 s fired first; only a machine stalled far beyond that meets 5 s.
- */
-export const DEFAULT_CODE_TIMEOUT_MS = 5000;
-/**
  * Fuel of one call [S13]: one unit is one QuickJS interrupt poll (about 5,000 loop iterations or 10,000
  * function calls), or 10,000 units of built-in work (characters or elements handled by a string, array, JSON
- * or Object built-in). 1000 units take about 50 ms on an idle machine (the old wall-clock default).
+ * or Object built-in). What 1000 units cost depends on the code: 0.1-0.85 s of CPU on the shared 2-core
+ * development machine (docs/code-limits.md).
  */
 export const DEFAULT_CODE_FUEL = 1000;
+/**
+ * Milliseconds of wall-clock safety net per unit of fuel when a code node sets no `timeout_ms` [S7][S13]. The
+ * slowest measured: a hashing loop that spends the default fuel (and is run twice by the countdown rule) took
+ * 7.8 s of wall time on the shared 2-core machine at load average ~30, 7.8 ms a unit; 100 ms a unit is more
+ * than ten times that, so the fuel runs out long before the net fires (docs/code-limits.md).
+ */
+export const NET_MS_PER_FUEL = 100;
+/** The least net a call gets, for the work of a call that is not counted in fuel (its input and result) [S7]. */
+export const MIN_CODE_TIMEOUT_MS = 5000;
+/** The most a net derived from the fuel gives (one hour); a node may set its own `timeout_ms` [S7]. */
+export const MAX_DERIVED_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The wall-clock safety net of a call with `fuel` and no `timeout_ms` of its own [S7][S13]: `fuel ×
+ * NET_MS_PER_FUEL`, at least 5 s and at most an hour. `safetyNetMs(1000)` → 100000 (the default fuel's net).
+ */
+export function safetyNetMs(fuel: number): number {
+  return Math.min(MAX_DERIVED_TIMEOUT_MS, Math.max(MIN_CODE_TIMEOUT_MS, Math.ceil(fuel * NET_MS_PER_FUEL)));
+}
+/** The wall-clock safety net of a call with the default fuel and no `timeout_ms`: 100 s [S7]. */
+export const DEFAULT_CODE_TIMEOUT_MS = safetyNetMs(DEFAULT_CODE_FUEL);
 /** Built-in work (characters or elements) per unit of fuel [S13]. */
 export const BUILTIN_WORK_PER_FUEL = 10_000;
 export const DEFAULT_CODE_MEMORY_MB = 32;

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { type CodeSpec, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/app.ts';
+import { type CodeSpec, DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, safetyNetMs } from '../../engine/app.ts';
 import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -102,7 +102,7 @@ export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; ro
       </div>
       <div className="row">
         <div className="grow">
-          <NumberField label="Time limit (ms)" value={spec.timeout_ms} optional integer min={1} placeholder={String(DEFAULT_CODE_TIMEOUT_MS)}
+          <NumberField label="Time limit (ms)" value={spec.timeout_ms} optional integer min={1} placeholder={String(safetyNetMs(spec.fuel ?? DEFAULT_CODE_FUEL))}
             onChange={(timeout_ms) => onChange(compact({ ...spec, timeout_ms }))} />
         </div>
         <div className="grow">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isJsonObject, type JsonObject, type JsonValue, type CodeSpec, sandboxInput, type CodeRunReport, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS } from '../../engine/app.ts';
+import { isJsonObject, type JsonObject, type JsonValue, type CodeSpec, sandboxInput, type CodeRunReport, codeLimits } from '../../engine/app.ts';
 import { SAMPLE_TYPES, sampleEvent, samplePayload } from '../model/sampleEvents.ts';
 import { Icon } from '../ui/Icon.tsx';
 import type { WorkerSandbox } from '../sandbox/workerSandbox.ts';
@@ -53,7 +53,7 @@ export function RunSample({ role, spec, nodeId }: { role: 'handler' | 'matcher';
     setError(null);
     setRunning(true);
     const input = sandboxInput({ event: sampleEvent(type, payload as JsonObject), payload: payload as JsonObject, state: state as JsonObject, now: Date.parse('2026-01-01T12:00:00Z') });
-    const limits = { timeoutMs: spec.timeout_ms ?? DEFAULT_CODE_TIMEOUT_MS, memoryBytes: (spec.memory_mb ?? DEFAULT_CODE_MEMORY_MB) * 1024 * 1024 };
+    const limits = codeLimits(spec);
     try {
       const box = await getSandbox();
       const [r] = await box.run({ source: spec.source, language: spec.language, role, name: nodeId }, [input], limits);

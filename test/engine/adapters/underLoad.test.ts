@@ -184,18 +184,17 @@ async function startBurnersRunning(): Promise<void> {
   await new Promise((r) => setTimeout(r, 150));
 }
 
-// A code handler whose work is the call's `work` loop iterations (its fuel of 1000 runs out at about 5-6 million),
-// that blocks reads of /etc and lets the rest through, its reason carrying the loop's result. Its wall-clock net
-// is set far (60 s): on this 2-core machine at load ~22 the whole default fuel took 0.9-1.7 s of CPU and 3.6-6.9 s
-// of wall time idle-of-us, so the default 5 s net can fire before the fuel runs out (then the decision depends on
-// the machine by design, and the recording says so [S14]); this property is about the limit that decides.
+// A code handler whose work is the call's `work` loop iterations (its fuel of 1000 runs out at about 5 million),
+// that blocks reads of /etc and lets the rest through, its reason carrying the loop's result. Default limits: the
+// wall-clock net is derived from the fuel, far past it [S7] (before, a fixed 5 s net could fire first here: the
+// whole default fuel took 3.6-7.8 s of wall time on this 2-core machine under load).
 const WORK_PIPELINE: PipelineInput = {
   format: 'hookwire.pipeline',
   version: 1,
   name: 'work under load',
   nodes: [
     { id: 'ev', kind: 'event', pattern: 'tool.before_call' },
-    { id: 'h-code', kind: 'handler', name: 'etc guard', order: 10, timeout_ms: 60_000, action: { type: 'code', language: 'js', source: 'export default (ctx) => { const n = ctx.payload.tool_input.work; let h = 0; for (let i = 0; i < n; i++) h = (h * 31 + i) | 0; return String(ctx.payload.tool_input.path).startsWith("/etc") ? block("etc read (" + (h & 7) + ")") : null; }' } },
+    { id: 'h-code', kind: 'handler', name: 'etc guard', order: 10, action: { type: 'code', language: 'js', source: 'export default (ctx) => { const n = ctx.payload.tool_input.work; let h = 0; for (let i = 0; i < n; i++) h = (h * 31 + i) | 0; return String(ctx.payload.tool_input.path).startsWith("/etc") ? block("etc read (" + (h & 7) + ")") : null; }' } },
   ],
   wires: [{ from: 'ev', to: 'h-code' }],
 } as PipelineInput;
