@@ -202,6 +202,50 @@ test.describe('at 1280×720', () => {
     await expect(page.getByTestId('timeline-row').first()).toBeVisible();
   });
 
+  test('the right panel folds by Ctrl+Alt+B or its button, in each mode on its own, kept across a reload', async ({ page }) => {
+    await openApp(page, { fit: false });
+    const bench = page.locator('.workbench');
+    await expect(bench).toHaveAttribute('data-right', 'open');
+    const before = (await box(page.locator('.workbench > .main'))).width;
+    await key(page, 'Control+Alt+b');
+    await expect(bench).toHaveAttribute('data-right', 'closed');
+    await expect(page.getByTestId('inspector')).toBeHidden();
+    await expect(page.getByTestId('right-toggle')).toHaveAttribute('aria-expanded', 'false');
+    const wider = (await box(page.locator('.workbench > .main'))).width;
+    expect(wider, 'canvas width with the right panel folded').toBeGreaterThan(before + 300);
+    await shot(page, 'layout-1280-editor-right-folded');
+    // Folded, the inspector keeps up with the selection: unfolded, it shows the node chosen meanwhile.
+    await page.getByTestId('node-ev-tool-before').click();
+    await page.reload();
+    await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+    await expect(bench).toHaveAttribute('data-right', 'closed');
+    await page.getByTestId('node-ev-tool-before').click();
+    // Its button, by keyboard, unfolds it and keeps the focus.
+    await page.getByTestId('right-toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect(bench).toHaveAttribute('data-right', 'open');
+    await expect(page.getByTestId('right-toggle')).toBeFocused();
+    await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'ev-tool-before');
+    // The debugger has its own choice: open, and the same key folds it there.
+    await key(page, 'Control+Alt+b');
+    await expect(bench).toHaveAttribute('data-right', 'closed');
+    await page.getByTestId('mode-debug').click();
+    await expect(page.getByTestId('step-view')).toBeVisible();
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'open');
+    const narrow = (await box(page.locator('.dbg-canvas-wrap'))).width;
+    await key(page, 'Control+Alt+b');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'closed');
+    await expect(page.getByTestId('step-view')).toBeHidden();
+    expect((await box(page.locator('.dbg-canvas-wrap'))).width).toBeGreaterThan(narrow + 300);
+    // The keys still step with the step panel folded.
+    await key(page, 'ArrowRight');
+    await expect(page.getByTestId('canvas-step')).toContainText('Step 2');
+    await shot(page, 'layout-1280-debugger-right-folded');
+    await key(page, 'Control+Alt+b');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'open');
+    await expect(page.getByTestId('step-view')).toHaveAttribute('data-index', '1');
+  });
+
   test('playing at 25 steps a second, the view ends on the step it stops at, paused or at the end', async ({ page }) => {
     await openDebugger(page);
     await page.getByTestId('speed').selectOption('25');

@@ -15,6 +15,7 @@ export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'F2', what: 'rename the selected node' },
   { keys: 'Ctrl/⌘+Enter', what: 'run the selected node alone on the sample event (the result shows beside it)' },
   { keys: 'Esc', what: 'clear the selection' },
+  { keys: 'Ctrl/⌘+B, Ctrl/⌘+Alt+B', what: 'fold or unfold the left panel / the right panel (the inspector); each mode keeps its choice' },
   { keys: 'Ctrl/⌘+Shift+M', what: 'go to the Problems list (Enter goes to the node, or the line)' },
   { keys: 'Ctrl/⌘+Shift+E', what: 'code editor full screen' },
   { keys: '?', what: 'this help' },

@@ -2,18 +2,31 @@ import { useCallback, useEffect, useSyncExternalStore } from 'react';
 
 /**
  * Whether a workbench's folding panels are open: the left panel (palette and library in Edit, the trace library
- * in Debug) and the debugger's bottom panel (timeline and its tabs). The person's choice is kept per mode in
- * localStorage. With none yet, the left panel starts closed when the window is narrower than WIDE_ENOUGH, so at
- * 1280×720 the canvas gets the width (issue 34: "a first view that does not fit"); the bottom panel starts open.
- * Ctrl/⌘ B toggles the left panel and Ctrl/⌘ J the bottom one, the keys VS Code gives its side bar and panel.
+ * in Debug), the right panel (the inspector in Edit, the step in Debug) and the debugger's bottom panel
+ * (timeline and its tabs). The person's choice is kept per mode in localStorage. With none yet, the left panel
+ * starts closed when the window is narrower than WIDE_ENOUGH, so at 1280×720 the canvas gets the width (issue
+ * 34: "a first view that does not fit"); the right and bottom panels start open. Ctrl/⌘ B toggles the left
+ * panel, Ctrl/⌘ Alt B the right one and Ctrl/⌘ J the bottom one: the keys VS Code gives its primary side bar,
+ * secondary side bar and panel.
  */
 export const WIDE_ENOUGH = 1400;
 
-export type Fold = 'left' | 'bottom';
-export const FOLD_KEY: Record<Fold, string> = { left: 'b', bottom: 'j' };
+export type Fold = 'left' | 'right' | 'bottom';
+/** Each fold's chord: Ctrl/⌘, Alt or not, and a letter. */
+export const FOLD_KEY: Record<Fold, { letter: string; alt: boolean }> = { left: { letter: 'b', alt: false }, right: { letter: 'b', alt: true }, bottom: { letter: 'j', alt: false } };
 const ON_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-/** How the key reads in a title: "Ctrl B" or "⌘ B". */
-export const foldShortcut = (fold: Fold): string => `${ON_MAC ? '⌘' : 'Ctrl'} ${FOLD_KEY[fold].toUpperCase()}`;
+/** How the key reads in a title: "Ctrl B", "Ctrl Alt B" or "⌘ ⌥ B". */
+export const foldShortcut = (fold: Fold): string =>
+  [ON_MAC ? '⌘' : 'Ctrl', ...(FOLD_KEY[fold].alt ? [ON_MAC ? '⌥' : 'Alt'] : []), FOLD_KEY[fold].letter.toUpperCase()].join(' ');
+/** The chord for `aria-keyshortcuts`. */
+export const foldAriaKeys = (fold: Fold): string => `Control+${FOLD_KEY[fold].alt ? 'Alt+' : ''}${FOLD_KEY[fold].letter.toUpperCase()}`;
+
+/** The event is the fold's chord. Alt changes `key` on a Mac (⌥B is "∫"), so the physical key counts too. */
+function isFoldKey(e: KeyboardEvent, fold: Fold): boolean {
+  const { letter, alt } = FOLD_KEY[fold];
+  if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey !== alt) return false;
+  return e.key.toLowerCase() === letter || e.code === `Key${letter.toUpperCase()}`;
+}
 
 const storageKey = (mode: string, fold: Fold) => `hookwire.panel.${mode}.${fold}`;
 const listeners = new Set<() => void>();
@@ -30,7 +43,7 @@ function read(mode: string, fold: Fold): boolean {
   } catch {
     // Storage refused (private mode): fall through to the default.
   }
-  return fold === 'bottom' || window.innerWidth >= WIDE_ENOUGH;
+  return fold !== 'left' || window.innerWidth >= WIDE_ENOUGH;
 }
 
 export function setPanelOpen(mode: string, fold: Fold, open: boolean): void {
@@ -57,7 +70,7 @@ export function usePanel(mode: string, fold: Fold): [boolean, (open: boolean) =>
   useEffect(() => {
     if (!mode) return;
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== FOLD_KEY[fold]) return;
+      if (!isFoldKey(e, fold)) return;
       if (document.querySelector('dialog:modal') || (e.target as HTMLElement | null)?.closest?.('.monaco-editor')) return;
       e.preventDefault();
       setPanelOpen(mode, fold, !read(mode, fold));
