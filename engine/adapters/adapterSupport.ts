@@ -1,4 +1,4 @@
-import { blockedResult, isJsonObject, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type GuardResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../index.ts';
+import { blockedResult, createRepeatWindow, isJsonObject, REPEAT_WINDOW, jsonEqual, JsonTooDeepError, ownGet, toJson, type EmitResult, type GuardResult, type JsonObject, type JsonValue, type RuntimeTrace } from '../index.ts';
 
 /**
  * What the framework adapters share: JSON views of framework values and the one-line messages a model or a
@@ -93,7 +93,14 @@ export interface TableCall {
  */
 export class CallTable<C extends TableCall> {
   private readonly inFlight = new Map<string, C[]>();
-  private readonly used = new Set<string>();
+  /**
+   * The event id bases given out lately. Kept only while the engine could still answer their events as repeats:
+   * it answers from its latest REPEAT_WINDOW dispatches [E5], and each call dispatches at least one event, so
+   * twice that many bases is more than the window holds (calls in flight are also checked, and a collision that
+   * gets past both is refused by `ownResult`: fail closed). A long-running trace keeps a bounded table, not one
+   * entry per call it ever made (#32).
+   */
+  private readonly used = createRepeatWindow<true>(2 * REPEAT_WINDOW);
 
   /** The first call in flight with this id, tool and input (compared as JSON) that `also` accepts, if any. */
   find(id: string, tool_name: string, tool_input: JsonObject, also: (c: C) => boolean = () => true): C | undefined {
@@ -126,9 +133,20 @@ export class CallTable<C extends TableCall> {
   /** The event id base for a new call with this framework id: the id itself the first time, else `<id>#<n>`, never one used before. */
   eventId(id: string): string {
     let base = id;
-    for (let n = 2; this.used.has(base); n++) base = `${id}#${n}`;
-    this.used.add(base);
+    for (let n = 2; this.taken(base); n++) base = `${id}#${n}`;
+    this.used.add(base, true);
     return base;
+  }
+
+  /** How many event id bases the table keeps (at most 2 × REPEAT_WINDOW, plus the calls in flight). */
+  get size(): number {
+    return this.used.size;
+  }
+
+  private taken(base: string): boolean {
+    if (this.used.get(base)) return true;
+    for (const calls of this.inFlight.values()) if (calls.some((c) => c.event_id === base)) return true;
+    return false;
   }
 }
 

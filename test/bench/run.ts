@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark of the project, one after another, each printing its contenders side by
 // side and their ratios. Not a test: nothing here asserts a time. `npm run bench -- dispatch replay` runs some.
 import { runAdaptersBench } from './adapters.bench.ts';
+import { runAdapterMemoryBench } from './adapterMemory.bench.ts';
 import { runDispatchBench } from './dispatch.bench.ts';
 import { runFormatsBench } from './formats.bench.ts';
 import { runImportBench } from './import.bench.ts';
@@ -27,6 +28,7 @@ const all: Record<string, () => unknown> = {
   formats: () => runFormatsBench(),
   serve: () => runServeBench(),
   'serve-memory': () => runServeMemoryBench(),
+  'adapter-memory': () => runAdapterMemoryBench(),
 };
 
 const chosen = process.argv.slice(2).filter((a) => a in all);
