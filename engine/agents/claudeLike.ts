@@ -18,7 +18,9 @@ export type AnswerShape =
   /** Top-level `{decision, reason}` (Gemini: also for its tool events), context in `hookSpecificOutput.additionalContext`. */
   | 'decision'
   /** `hookSpecificOutput: {hookEventName, decision: {behavior, message}}` (PermissionRequest). */
-  | 'permission';
+  | 'permission'
+  /** `{decision, reason}` both at the top level and in `hookSpecificOutput` (VS Code's Stop documents the latter). */
+  | 'decision-both';
 
 export interface ClaudeLikeDialect {
   contract: AgentContract;
@@ -36,6 +38,11 @@ export interface ClaudeLikeDialect {
   systemMessage: boolean;
   /** A rewrite the channel cannot express, with why (Gemini: a removed key). */
   rewriteRefusal?: (before: JsonValue | undefined, after: JsonValue | undefined) => string | null;
+  /** The input fields naming the event and the session, first present wins (default `hook_event_name`, `session_id`; VS Code: camelCase). */
+  eventFields?: readonly string[];
+  sessionFields?: readonly string[];
+  /** A pre-tool deny also written at the top level (`permissionDecision`, `permissionDecisionReason`): Copilot's form, for a file both read. */
+  topLevelDeny?: boolean;
 }
 
 /** Gemini CLI merges `tool_input` into the model's arguments, so a rewrite that removes a key cannot be said. */
@@ -49,15 +56,25 @@ export function mergeOnlyRefusal(before: JsonValue | undefined, after: JsonValue
 export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
   const c = d.contract;
   const spec = (hook: string): AgentEventSpec | undefined => c.events.get(hook);
+  const eventFields = d.eventFields ?? ['hook_event_name'];
+  const sessionFields = d.sessionFields ?? ['session_id'];
+  const first = (input: unknown, keys: readonly string[]): JsonValue | undefined => {
+    if (!isJsonObject(input)) return undefined;
+    for (const k of keys) {
+      const v = ownGet(input, k);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
   const sessionId = (input: unknown): string => {
-    const s = isJsonObject(input) ? ownGet(input, 'session_id') : undefined;
+    const s = first(input, sessionFields);
     return typeof s === 'string' && s !== '' ? s : c.id;
   };
   const label = `hookwire hook --agent ${c.id}`;
   const failClosed = (_hook: string | null, reason: string): NativeAnswer => ({ exitCode: 2, stdout: '', stderr: `${label}: ${reason} (failing closed)\n` });
 
   const hookName = (input: unknown): string | null => {
-    const h = isJsonObject(input) ? ownGet(input, 'hook_event_name') : undefined;
+    const h = first(input, eventFields);
     return isEventName(h) ? h : null;
   };
 
@@ -66,7 +83,7 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
     if (other) return { ok: false, hook: null, reason: `this is ${other}'s hook input, not ${c.name}'s (run hookwire hook --agent ${other})` };
     const hook = hookName(input);
     if (!isJsonObject(input)) return refuseInput(input, null, {})!;
-    if (hook === null) return { ok: false, hook: null, reason: 'hook_event_name is missing or not an event name' };
+    if (hook === null) return { ok: false, hook: null, reason: `${eventFields.join(' or ')} is missing or not an event name` };
     const s = spec(hook);
     if (!s) return { ok: false, hook, reason: `${hook} is not a ${c.name} hook event (known: ${[...c.events.keys()].join(', ')})` };
     const refused = refuseInput(input, hook, s.required);
@@ -117,9 +134,15 @@ function render(d: ClaudeLikeDialect, s: AgentEventSpec, v: Verdict): NativeAnsw
   }
   if (v.act === 'block') {
     if (s.block === 'none') system(`Hookwire would block this ${s.name} event, which the agent cannot block: ${v.reason}`);
-    else if (shape === 'pretool') specific({ permissionDecision: 'deny', permissionDecisionReason: v.reason });
-    else if (shape === 'permission') specific({ decision: { behavior: 'deny', message: v.reason } });
-    else {
+    else if (shape === 'pretool') {
+      specific({ permissionDecision: 'deny', permissionDecisionReason: v.reason });
+      if (d.topLevelDeny) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: v.reason });
+    } else if (shape === 'permission') specific({ decision: { behavior: 'deny', message: v.reason } });
+    else if (shape === 'decision-both') {
+      out.decision = d.denyWord;
+      out.reason = v.reason;
+      specific({ decision: d.denyWord, reason: v.reason });
+    } else {
       out.decision = d.denyWord;
       out.reason = v.reason;
     }

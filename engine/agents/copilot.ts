@@ -4,6 +4,7 @@ import { addPortableFields, toolEntry } from './portable.ts';
 import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
 import { COPILOT_TOOLS } from '../model/toolTables.ts';
+import { VSCODE_CONTRACT } from './vscode.ts';
 
 /*
  * GitHub Copilot (CLI and cloud agent) [AG3]. Read from github/docs:
@@ -21,6 +22,12 @@ import { COPILOT_TOOLS } from '../model/toolTables.ts';
  * - content/copilot/reference/hooks-configuration.md (commit 1912b4fc): `toolArgs` is "a JSON string containing
  *   the tool's arguments"; "only \"deny\" is currently processed" — so an ASK is a deny here, and a rewrite
  *   (`modifiedArgs`, processed by the CLI only) is sent only with --allow-rewrites.
+ * - VS Code's agent also runs `.github/hooks/*.json` (Copilot's `preToolUse` as `PreToolUse`, `bash` as its
+ *   command) with its own input (`hookEventName`, `sessionId`, `tool_name`, `tool_input`), and reads a PreToolUse
+ *   decision only from `hookSpecificOutput.permissionDecision` (microsoft/vscode-copilot-chat chatHookService.ts,
+ *   commit 4a0b5347; vscode.ts). A top-level deny alone would let VS Code run the tool, so a preToolUse deny and
+ *   rewrite are written in both forms: Copilot's top-level fields and VS Code's `hookSpecificOutput`. The Copilot
+ *   docs list the fields they read and say nothing of others; Copilot itself was not run here with the extra field.
  */
 
 const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
@@ -95,7 +102,7 @@ function hookName(input: unknown, hint?: string): string | null {
 function normalise(input: JsonObject): { payload: JsonObject; meta: JsonObject } | string {
   const payload: JsonObject = {};
   const meta: JsonObject = { agent: 'copilot' };
-  const META = new Set(['sessionId', 'session_id', 'timestamp', 'cwd', 'hook_event_name', 'transcriptPath', 'transcript_path']);
+  const META = new Set(['sessionId', 'session_id', 'timestamp', 'cwd', 'hook_event_name', 'hookEventName', 'transcriptPath', 'transcript_path']);
   for (const k of Object.keys(input)) {
     const v = input[k] as JsonValue;
     if (META.has(k)) ownSet(meta, k, v);
@@ -118,8 +125,18 @@ function normalise(input: JsonObject): { payload: JsonObject; meta: JsonObject }
 
 const label = 'hookwire hook --agent copilot';
 
+/** A preToolUse decision in Copilot's form and in VS Code's (which runs the same file; see above). */
+function preToolAnswer(decision: 'deny' | 'allow', reason: string, args?: JsonObject): JsonObject {
+  return {
+    permissionDecision: decision,
+    permissionDecisionReason: reason,
+    ...(args ? { modifiedArgs: args } : {}),
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason, ...(args ? { updatedInput: args } : {}) },
+  };
+}
+
 function deny(hook: string | null, reason: string, interrupt = false): NativeAnswer {
-  const json = hook === 'permissionRequest' ? { behavior: 'deny', message: reason, ...(interrupt ? { interrupt: true } : {}) } : hook === 'agentStop' || hook === 'subagentStop' ? { decision: 'block', reason } : { permissionDecision: 'deny', permissionDecisionReason: reason };
+  const json = hook === 'permissionRequest' ? { behavior: 'deny', message: reason, ...(interrupt ? { interrupt: true } : {}) } : hook === 'agentStop' || hook === 'subagentStop' ? { decision: 'block', reason } : preToolAnswer('deny', reason);
   return { exitCode: 0, stdout: `${JSON.stringify(json)}\n`, stderr: '' };
 }
 
@@ -142,7 +159,11 @@ function parse(input: unknown, at: { ts: string; seq: number }, hint?: string): 
   const refused = refuseInput(n.payload, hook, spec.required);
   if (refused) return refused;
   const name = ownGet(n.payload, 'tool_name');
-  if (spec.type.startsWith('tool.') && typeof name === 'string') addPortableFields(n.payload, toolEntry(COPILOT_CONTRACT, name), ownGet(n.payload, 'tool_input'));
+  // VS Code running this file sends its own input (`hookEventName`) with its own tool names (`run_in_terminal`, …):
+  // those are read with VS Code's table, or `rm -rf /` in its terminal would be an `other` call the rules never see.
+  const vscode = typeof ownGet(input, 'hookEventName') === 'string';
+  if (vscode) n.meta.agent = 'vscode';
+  if (spec.type.startsWith('tool.') && typeof name === 'string') addPortableFields(n.payload, toolEntry(vscode ? VSCODE_CONTRACT : COPILOT_CONTRACT, name), ownGet(n.payload, 'tool_input'));
   const session = sessionId(input);
   return { ok: true, hook, event: { event_id: `copilot:${session}:${at.seq}:${hook}`, trace_id: session, agent_id: 'copilot', type: spec.type, ts: at.ts, payload: n.payload, meta: n.meta } };
 }
@@ -153,7 +174,7 @@ function reply(hook: string, event: HookEvent, outcome: AgentOutcome, options: A
   const v = verdictOf(COPILOT_CONTRACT, spec, event, outcome, options);
   let json: JsonObject | null = null;
   if (v.act === 'block' && spec.block === 'json') json = JSON.parse(deny(hook, v.reason, v.stop).stdout) as JsonObject;
-  else if (v.act === 'rewrite') json = { permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', modifiedArgs: v.input! };
+  else if (v.act === 'rewrite') json = preToolAnswer('allow', 'tool input rewritten by the Hookwire pipeline', v.input!);
   if (v.context && spec.context === 'model') json = { ...(json ?? {}), additionalContext: v.context };
   return { answer: { exitCode: 0, stdout: json ? `${JSON.stringify(json)}\n` : '', stderr: '' }, approval: v.approval };
 }

@@ -1,5 +1,6 @@
 import { isJsonObject, jsonEqual, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { lossReport, type LossItem } from './loss.ts';
+import { OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MARK, openCodePluginFile } from './opencode.ts';
 import { reaches, type PipelineShape } from './plan.ts';
 import { AGENT_CONTRACTS } from './registry.ts';
 import type { AgentContract, AgentId } from './types.ts';
@@ -17,6 +18,8 @@ import type { AgentContract, AgentId } from './types.ts';
  * - Factory .factory/hooks.json keyed by event name ("Hook files are keyed by event name", docs.factory.ai/harness/hooks);
  * - goose .agents/plugins/hookwire/hooks/hooks.json (a plugin's hooks file; the plugin also needs plugin.json);
  * - GitHub Copilot .github/hooks/hookwire.json `{version: 1, hooks: {preToolUse: [{type: "command", bash, timeoutSec}]}}`;
+ * - VS Code .github/hooks/hookwire-vscode.json `{hooks: {PreToolUse: [{type: "command", command, timeout}]}}` (vscode.ts);
+ * - OpenCode .opencode/plugins/hookwire.js, a plugin file (opencode.ts), not a hook configuration;
  * - Cursor .cursor/hooks.json `{version: 1, hooks: {preToolUse: [{command, matcher, failClosed: true}]}}`;
  * - Windsurf .windsurf/hooks.json `{hooks: {pre_run_command: [{command, show_output: true}]}}`.
  * Kimi Code has no confirmed configuration file: install refuses it (the loss report is still printed).
@@ -41,6 +44,7 @@ const FORMATS: ReadonlyMap<AgentId, FileFormat> = new Map<AgentId, FileFormat>([
   ['factory', { file: '.factory/hooks.json', grouped: true, root: 'top', timeout: { field: 'timeout', unit: 's' } }],
   ['goose', { file: '.agents/plugins/hookwire/hooks/hooks.json', grouped: true, root: 'hooks' }],
   ['copilot', { file: '.github/hooks/hookwire.json', grouped: false, root: 'hooks', version: 1, timeout: { field: 'timeoutSec', unit: 's' } }],
+  ['vscode', { file: '.github/hooks/hookwire-vscode.json', grouped: false, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
   ['cursor', { file: '.cursor/hooks.json', grouped: false, root: 'hooks', version: 1 }],
   ['windsurf', { file: '.windsurf/hooks.json', grouped: false, root: 'hooks' }],
 ]);
@@ -48,7 +52,8 @@ const FORMATS: ReadonlyMap<AgentId, FileFormat> = new Map<AgentId, FileFormat>([
 /** Events whose hooks take a tool-name matcher in their config (Copilot: only permissionRequest, "Hook events"). */
 function takesMatcher(id: AgentId, event: string): boolean {
   if (id === 'copilot') return event === 'permissionRequest';
-  if (id === 'windsurf') return false;
+  // VS Code parses matchers but ignores them: every hook runs on every tool call (hooks.md, FAQ).
+  if (id === 'windsurf' || id === 'vscode') return false;
   return ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'BeforeTool', 'AfterTool', 'preToolUse', 'postToolUse'].includes(event);
 }
 
@@ -112,13 +117,49 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.repl
 export function hookCommand(id: AgentId, event: string, t: InstallTarget): string {
   const parts = [t.bin ?? 'hookwire', 'hook', '--agent', id, ...(id === 'copilot' ? ['--event', event] : []), ...(t.serve ? ['--server', t.serve] : [t.pipeline])];
   const cmd = parts.map(quote).join(' ');
-  if (id === 'copilot') return `${cmd} || printf '%s\\n' '{"permissionDecision":"deny","permissionDecisionReason":"hookwire could not run: failing closed"}'`;
+  if (id === 'copilot') return `${cmd} || printf '%s\\n' '${COPILOT_FALLBACK}'`;
   return `${cmd} || { rc=$?; [ "$rc" -eq 2 ] || echo "hookwire could not run (exit $rc): failing closed" >&2; exit 2; }`;
 }
 
+/**
+ * What the Copilot command prints when hookwire cannot run: the deny in Copilot's form and, for VS Code, which runs
+ * the same file and reads only `hookSpecificOutput.permissionDecision` (copilot.ts), in VS Code's.
+ */
+const COPILOT_FALLBACK = JSON.stringify({
+  permissionDecision: 'deny',
+  permissionDecisionReason: 'hookwire could not run: failing closed',
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'hookwire could not run: failing closed' },
+});
+
 /** The `hookwire install` line that writes the same configuration into a project (merged, with a backup). */
 export function installCommandLine(id: AgentId, t: InstallTarget): string {
-  return [t.bin ?? 'hookwire', 'install', '--agent', id, '--pipeline', t.pipeline, ...(t.serve ? ['--serve', t.serve] : [])].map(quote).join(' ');
+  return [t.bin ?? 'hookwire', 'install', '--agent', id, '--pipeline', t.pipeline, ...(t.serve && id !== 'opencode' ? ['--serve', t.serve] : [])].map(quote).join(' ');
+}
+
+/**
+ * Which other agents also run what this install writes, and what that means [AG6]. VS Code's agent hooks load
+ * `.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json` and `.github/hooks/*.json` by
+ * default (`chat.hookFilesLocations`), ignoring matchers, and convert Copilot CLI files (`preToolUse` →
+ * `PreToolUse`, `bash` → the linux/osx command): microsoft/vscode-docs docs/agent-customization/hooks.md
+ * (commit 91e74cb2, DateApproved 6/3/2026), "Hook file locations" and the FAQ.
+ */
+export function alsoRunBy(id: AgentId): string[] {
+  if (id === 'claude') {
+    return [
+      'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
+    ];
+  }
+  if (id === 'copilot') {
+    return [
+      'VS Code\'s agent also runs .github/hooks/*.json (preToolUse as PreToolUse, bash as its command) with its own input: each deny is written in Copilot\'s form and in VS Code\'s (hookSpecificOutput.permissionDecision), so it blocks in both; an ask is a deny in both.',
+    ];
+  }
+  if (id === 'vscode') {
+    return [
+      'GitHub Copilot CLI and its cloud agent also load .github/hooks/*.json; they document bash/powershell commands only, and this file has none, so it is meant for VS Code (install --agent copilot for Copilot). If Copilot runs it anyway, its deny is also written in Copilot\'s form.',
+    ];
+  }
+  return [];
 }
 
 /** Whether a config entry is one Hookwire wrote for this agent (so a re-install replaces it, and nothing else). */
@@ -150,6 +191,7 @@ export type MergeResult = { ok: true; file: string; text: string; changed: boole
  * result means the same as the file (a second install).
  */
 export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, existing: string | null): MergeResult {
+  if (id === 'opencode') return openCodePlugin(t, existing);
   const f = FORMATS.get(id);
   const c = AGENT_CONTRACTS.get(id)!;
   if (!f) return { ok: false, file: '', reason: `${c.name} has no confirmed configuration file; see docs/agents.md` };
@@ -209,7 +251,25 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   return { ok: true, file: f.file, text, changed: existing === null || !jsonEqual(before, root) };
 }
 
-/** What "Export for agent" shows [AG6]: the generated file (fresh, or merged into `existing`), and the loss report. */
-export function exportForAgent(doc: PipelineShape, id: AgentId, t: InstallTarget, existing: string | null = null): { config: MergeResult; losses: LossItem[] } {
-  return { config: mergeConfig(id, doc, t, existing), losses: lossReport(doc, AGENT_CONTRACTS.get(id)!) };
+/**
+ * OpenCode's plugin file [AG6]: written when there is none, unchanged when it is the same, replaced when Hookwire
+ * wrote it (its first line), and any other file of that name is refused and kept (it is someone's plugin). The
+ * plugin runs in OpenCode's process, so `--serve` does not apply.
+ */
+function openCodePlugin(t: InstallTarget, existing: string | null): MergeResult {
+  const file = OPENCODE_PLUGIN_FILE;
+  if (t.serve !== undefined) return { ok: false, file, reason: 'OpenCode runs Hookwire in its own process (a plugin); --serve does not apply to it' };
+  const text = openCodePluginFile(t.pipeline);
+  if (existing === null) return { ok: true, file, text, changed: true };
+  if (existing === text) return { ok: true, file, text, changed: false };
+  if (!existing.startsWith(OPENCODE_PLUGIN_MARK)) return { ok: false, file, reason: `${file} exists and was not written by hookwire install: refused, left as it was` };
+  return { ok: true, file, text, changed: true };
+}
+
+/**
+ * What "Export for agent" shows [AG6]: the generated file (fresh, or merged into `existing`), the loss report, and
+ * which other agents also run that file.
+ */
+export function exportForAgent(doc: PipelineShape, id: AgentId, t: InstallTarget, existing: string | null = null): { config: MergeResult; losses: LossItem[]; alsoRunBy: string[] } {
+  return { config: mergeConfig(id, doc, t, existing), losses: lossReport(doc, AGENT_CONTRACTS.get(id)!), alsoRunBy: alsoRunBy(id) };
 }

@@ -12,13 +12,25 @@ import type { JsonObject } from '../model/json.ts';
  * (native input → Hookwire event; decision → native answer).
  */
 
-/** The agents Hookwire speaks to. `claude` is Claude Code; the last four reuse Claude Code's contract (field maps). */
-export const AGENT_IDS = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi'] as const;
+/**
+ * The agents Hookwire speaks to. `claude` is Claude Code; `qwen`, `factory`, `goose` and `kimi` reuse Claude Code's
+ * contract (field maps); `vscode` is VS Code's agent hooks; `opencode` takes an in-process plugin, not command hooks.
+ */
+export const AGENT_IDS = ['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi', 'opencode'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
+
+/** The agents that run command hooks (`hookwire hook --agent`, serve's /v1/agents/<id>/hook): all but OpenCode, which loads a plugin. */
+export type HookAgentId = Exclude<AgentId, 'opencode'>;
+export const HOOK_AGENT_IDS: readonly HookAgentId[] = AGENT_IDS.filter((id): id is HookAgentId => id !== 'opencode');
 
 /** Whether a string names an agent (own list, so `constructor` is not one). */
 export function isAgentId(id: string): id is AgentId {
   return (AGENT_IDS as readonly string[]).includes(id);
+}
+
+/** Whether a string names an agent with command hooks (`hook --agent`): OpenCode runs Hookwire in process instead. */
+export function isHookAgentId(id: string): id is HookAgentId {
+  return isAgentId(id) && id !== 'opencode';
 }
 
 
@@ -28,6 +40,8 @@ export type BlockHow =
   | 'json'
   /** Exit code 2 with the reason on stderr. */
   | 'exit2'
+  /** In process: the plugin stops the call itself (OpenCode: a thrown Error before the call, the output withheld after). */
+  | 'plugin'
   /** The event cannot be blocked: a block is not enforced (reported, never silent). */
   | 'none';
 

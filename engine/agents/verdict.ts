@@ -120,6 +120,9 @@ export function foreignAgent(input: unknown, self: string): string | null {
     ['cursor', has('conversation_id') && has('generation_id')],
     ['copilot', has('toolName') || has('toolArgs') || (typeof ownGet(input, 'timestamp') === 'number' && event === undefined && has('cwd'))],
     ['gemini', typeof event === 'string' && /^(Before|After)(Tool|Agent|Model|ToolSelection)$|^PreCompress$/.test(event)],
+    // VS Code names its event `hookEventName` (hooks.md "Common input fields"). It also runs GitHub Copilot's files,
+    // so the Copilot mapping reads this input; Claude Code's hands it to VS Code's (runtime/agentHook.ts).
+    ['vscode', event === undefined && typeof ownGet(input, 'hookEventName') === 'string' && self !== 'copilot'],
   ];
   for (const [agent, yes] of marks) if (yes && agent !== self) return agent;
   return null;

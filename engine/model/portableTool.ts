@@ -23,7 +23,7 @@ export interface ToolEntry {
   file?: readonly string[];
   /** Argument keys holding the URL. */
   url?: readonly string[];
-  /** Argument keys of free text the URLs are written in (Gemini's `web_fetch` takes a prompt). */
+  /** Argument keys of free text the URLs are written in (Gemini's `web_fetch` takes a prompt; a list of texts is read item by item). */
   urlText?: readonly string[];
   /** Argument keys holding a Codex-style patch, whose `*** Update File: <path>` lines name the files. */
   patch?: readonly string[];
@@ -132,7 +132,8 @@ export function portableFieldsOf(entry: ToolEntry, args: JsonValue | undefined):
       // A URL inside free text: exactly one is the URL; none or several is reported, never picked.
       const found = (entry.urlText ?? []).flatMap((k) => {
         const t = ownGet(a, k);
-        return typeof t === 'string' ? urlsIn(t) : [];
+        // A list of texts (VS Code's `fetch_webpage` takes `urls`) is read item by item.
+        return typeof t === 'string' ? urlsIn(t) : Array.isArray(t) ? t.flatMap((x) => (typeof x === 'string' ? urlsIn(x) : [])) : [];
       });
       if (found.length > 0) out.urls = found;
       if (new Set(found).size === 1) out.url = found[0]!;

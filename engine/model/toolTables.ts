@@ -233,6 +233,32 @@ export const CLINE_TOOLS = table([
   ['use_subagents', task],
 ]);
 
+/**
+ * VS Code's agent (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts `ToolName`, read 2026-12;
+ * hook input `tool_input` holds the tool's own camelCase arguments such as `filePath`, vscode-docs
+ * docs/agent-customization/hooks.md FAQ): `run_in_terminal` {command}, `read_file`, `create_file`,
+ * `replace_string_in_file`, `insert_edit_into_file` {filePath}, `apply_patch` {input: a patch naming its files},
+ * `fetch_webpage` {urls: a list}, `grep_search`, `file_search`, `semantic_search` {query}, `list_dir` {path}, `runSubagent`. A
+ * multi-file edit (`multi_replace_string_in_file`) names its files inside a list of replacements: its path is missing.
+ */
+export const VSCODE_TOOLS = table([
+  ['run_in_terminal', shell('command')],
+  ['read_file', read('filePath')],
+  ['create_file', write('filePath')],
+  ['create_directory', write('dirPath')],
+  ['replace_string_in_file', edit('filePath')],
+  ['multi_replace_string_in_file', edit('filePath')],
+  ['insert_edit_into_file', edit('filePath')],
+  ['edit_notebook_file', edit('filePath')],
+  ['apply_patch', { tool: 'edit', patch: ['input'] }],
+  ['fetch_webpage', { tool: 'fetch', url: ['url'], urlText: ['urls'] }],
+  ['grep_search', search()],
+  ['file_search', search()],
+  ['semantic_search', search()],
+  ['list_dir', search('path')],
+  ['runSubagent', task],
+]);
+
 /** OpenCode (anomalyco/opencode packages/opencode/src/tool/: bash `command`, read/write/edit `filePath`, list/glob/grep `path`, webfetch `url`, task). */
 export const OPENCODE_TOOLS = table([
   ['bash', shell('command')],

@@ -9,7 +9,7 @@ import { readStdin as readStdinText } from './readStdin.ts';
 
 const VERSION = pkg.version;
 
-const AGENT_LIST = 'claude, codex, gemini, copilot, cursor, windsurf, qwen, factory, goose, kimi';
+const AGENT_LIST = 'claude, codex, gemini, copilot, vscode, cursor, windsurf, qwen, factory, goose, kimi';
 
 const fromOption = () => new Option('--from <format>', 'read the trace as this format instead of detecting it').choices(TRACE_FORMATS as string[]);
 
@@ -35,8 +35,9 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
    * only a JSON deny on stdout; an exit code of 2 with a message would let its tool run).
    */
   const hookAction = async (agent: string, p: string | undefined, opts: Record<string, string | boolean | undefined>): Promise<number> => {
-    const { isAgentId } = await import('../agents/types.ts');
-    if (!isAgentId(agent)) throw new CliError(`--agent ${agent} is not one of ${AGENT_LIST}`);
+    const { isAgentId, isHookAgentId } = await import('../agents/types.ts');
+    if (isAgentId(agent) && !isHookAgentId(agent)) throw new CliError(`--agent ${agent}: OpenCode has no command hooks; it runs Hookwire in process as a plugin (hookwire install --agent opencode writes it)`);
+    if (!isHookAgentId(agent)) throw new CliError(`--agent ${agent} is not one of ${AGENT_LIST}`);
     const { agentAdapter } = await import('../runtime/agentHook.ts');
     const adapter = agentAdapter(agent);
     const say = (a: { exitCode: number; stdout: string; stderr: string }) => {
@@ -204,14 +205,14 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
   program
     .command('install')
     .description("write (or print) a coding agent's own hook configuration for a pipeline, merged into the project's file, and print the loss report")
-    .requiredOption('--agent <id>', `the agent: ${AGENT_LIST}`)
+    .requiredOption('--agent <id>', `the agent: ${AGENT_LIST}, opencode (a plugin file)`)
     .requiredOption('--pipeline <file>', 'pipeline JSON file (the hooks name its absolute path)')
     .option('--dir <project>', 'the project directory (default: the current one)')
     .option('--serve <url>', 'route the hooks to a running `hookwire serve` (Claude Code: an http hook) instead of deciding in each hook')
     .option('--print', 'print the resulting file on stdout instead of writing it (the loss report goes to stderr)')
     .option('--strict', 'exit 1 when the loss report is not empty')
     .option('--bin <command>', 'how the hooks run hookwire (default: hookwire)')
-    .addHelpText('after', '\nAn existing file keeps every other hook and is backed up when it changes; a file that is not JSON is refused and left\nas it was; a second install changes nothing. See docs/agents.md.')
+    .addHelpText('after', '\nAn existing file keeps every other hook and is backed up when it changes; a file that is not JSON is refused and left\nas it was; a second install changes nothing. OpenCode gets a plugin file (.opencode/plugins/hookwire.js); one there\nthat Hookwire did not write is refused and kept. See docs/agents.md.')
     .action((opts) => run(async () => (await import('./commands/installCommand.ts')).installCommand(opts, io))());
 
   program
@@ -289,8 +290,8 @@ export async function main(argv: string[], io: Io = processIo, readStdin: () => 
 async function hookUsageFailClosed(argv: string[], reason: string): Promise<{ exitCode: number; stdout: string; stderr: string } | null> {
   const i = argv.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
   const agent = i < 0 ? undefined : argv[i]!.startsWith('--agent=') ? argv[i]!.slice('--agent='.length) : argv[i + 1];
-  const { isAgentId } = await import('../agents/types.ts');
-  if (agent === undefined || !isAgentId(agent)) return null;
+  const { isHookAgentId } = await import('../agents/types.ts');
+  if (agent === undefined || !isHookAgentId(agent)) return null;
   const { agentAdapter } = await import('../runtime/agentHook.ts');
   return agentAdapter(agent).failClosed(null, reason.replace(/^error: /, ''));
 }

@@ -5,7 +5,7 @@
 // null, and the binary runs the CLI, whose messages and exit codes stay the one authority.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isAgentId } from '../agents/types.ts';
+import { isHookAgentId } from '../agents/types.ts';
 import { hasCode } from '../model/codeNodes.ts';
 import { agentAdapter } from '../runtime/agentHook.ts';
 import { processIo, withoutBom, type Io } from './cliIo.ts';
@@ -30,7 +30,7 @@ export function parseHookArgs(argv: string[], agentCall: boolean): { pipeline: s
   }
   if (positionals.length !== 1) return null;
   const agent = agentCall ? values.agent : 'claude';
-  if (agent === undefined || !isAgentId(agent)) return null;
+  if (agent === undefined || !isHookAgentId(agent)) return null;
   const lock = values['lock-timeout'];
   const lockTimeoutMs = lock === undefined ? undefined : Number(lock);
   if (lockTimeoutMs !== undefined && !(lockTimeoutMs > 0)) return null;

@@ -68,7 +68,7 @@ export function hookwireOpenCode(runtime: Pick<Runtime, 'startTrace'>): OpenCode
   const traceOf = (sessionID: string): RuntimeTrace => {
     let t = traces.get(sessionID);
     if (!t) {
-      t = runtime.startTrace({ agent_id: 'opencode', source: { kind: 'opencode-plugin', session_id: sessionID } });
+      t = runtime.startTrace({ agent_id: 'opencode', source: { kind: 'opencode-plugin', session_id: sessionID, agent: 'opencode' } });
       traces.set(sessionID, t);
     }
     return t;

@@ -4,7 +4,7 @@
 // and loss.ts (the app's "Export for agent" shows the same); this file only reads and writes.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { mergeConfig, serveUrlProblem } from '../../agents/install.ts';
+import { alsoRunBy, mergeConfig, serveUrlProblem } from '../../agents/install.ts';
 import { agentList } from '../../agents/listing.ts';
 import { lossReport, type LossItem } from '../../agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../agents/registry.ts';
@@ -23,11 +23,12 @@ export interface InstallOptions {
   bin?: string;
 }
 
-/** The loss report as lines, by node. */
+/** The loss report as lines, by node; then which other agents also run what was written (VS Code runs Claude Code's and Copilot's hooks). */
 export function lossLines(agent: string, items: readonly LossItem[]): string {
-  if (items.length === 0) return `Loss report for ${agent}: nothing is lost.\n`;
+  const also = isAgentId(agent) ? alsoRunBy(agent).map((t) => `Note: ${t}\n`).join('') : '';
+  if (items.length === 0) return `Loss report for ${agent}: nothing is lost.\n${also}`;
   const rows = items.map((i) => `  ${i.node ?? '(agent)'}: ${i.text}${i.events.length > 0 ? ` (${i.events.join(', ')})` : ''}`);
-  return `Loss report for ${agent} (${items.length}):\n${rows.join('\n')}\n`;
+  return `Loss report for ${agent} (${items.length}):\n${rows.join('\n')}\n${also}`;
 }
 
 async function readIfThere(path: string): Promise<string | null> {
@@ -88,7 +89,7 @@ export function agentsCommand(o: { json?: boolean }, io: Io): number {
     io.out(`${JSON.stringify({ agents: list }, null, 2)}\n`);
     return EXIT.ok;
   }
-  const rows = [...AGENT_CONTRACTS.values()].map((c) => [c.id, c.name, `${c.sources[0]?.version ?? ''}${c.confirmed ? '' : ' (unconfirmed)'}`, [...c.events.keys()].join(' ')]);
+  const rows = [...AGENT_CONTRACTS.values()].map((c) => [c.id, c.name, `${c.confirmed ? '' : 'unconfirmed: '}${c.sources[0]?.version ?? ''}`, [...c.events.keys()].join(' ')]);
   io.out(table(['id', 'agent', 'contract read', 'events'], rows));
   return EXIT.ok;
 }

@@ -4,7 +4,7 @@
 // Code's route is /v1/claude/hook (http hooks too). Every refusal past the trust gate is the agent's block form
 // in a 200, as on the Claude Code route [P16]: the forwarding command prints it.
 import type { IncomingMessage } from 'node:http';
-import { isAgentId } from '../../agents/types.ts';
+import { isAgentId, isHookAgentId } from '../../agents/types.ts';
 import { agentAdapter } from '../../runtime/agentHook.ts';
 import type { AgentReply } from '../../agents/types.ts';
 import type { Metrics } from './metrics.ts';
@@ -28,6 +28,7 @@ type Answer = [number, string, string];
 export function agentHookRoute(d: AgentRouteDeps): (req: IncomingMessage, id: string, query: URLSearchParams) => Promise<Answer> {
   return async (req, id, query) => {
     if (!isAgentId(id)) return [404, 'application/json', JSON.stringify({ error: `no agent "${id.slice(0, 100)}" (GET /v1/agents lists them)` })];
+    if (!isHookAgentId(id)) return [404, 'application/json', JSON.stringify({ error: `${id} has no command hooks: it runs Hookwire in process as a plugin (hookwire install --agent ${id})` })];
     if (query.get('answer') !== 'command') {
       return [400, 'application/json', JSON.stringify({ error: `${id} has command hooks only: post with ?answer=command (what hookwire hook --agent ${id} --server does)${id === 'claude' ? '; Claude Code http hooks use /v1/claude/hook' : ''}` })];
     }

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { forwardHook } from './forwardHook.ts';
 import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
 import { agentAdapter } from '../../runtime/agentHook.ts';
-import { isAgentId } from '../../agents/types.ts';
+import { isHookAgentId } from '../../agents/types.ts';
 import { readStdin } from '../readStdin.ts';
 
 /** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
@@ -21,7 +21,7 @@ export async function forwardMain(argv: string[], agentCall = false): Promise<nu
   }
   const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
   if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
-  if (agentCall && (values.agent === undefined || !isAgentId(values.agent))) return null;
+  if (agentCall && (values.agent === undefined || !isHookAgentId(values.agent))) return null;
   const adapter = agentCall ? agentAdapter(values.agent as Parameters<typeof agentAdapter>[0]) : null;
   const failClosed = (reason: string) => (adapter ? adapter.failClosed(null, reason) : claudeHookFailClosed(reason));
   let answer;

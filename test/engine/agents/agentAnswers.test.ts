@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { compile } from '../helpers.ts';
 import { createReplayRun } from '../../../engine/replay/replaySteps.ts';
 import { agentAdapter } from '../../../engine/runtime/agentHook.ts';
-import { AGENT_IDS, type AgentId, type NativeAnswer } from '../../../engine/agents/types.ts';
+import { HOOK_AGENT_IDS as AGENT_IDS, type HookAgentId as AgentId, type NativeAnswer } from '../../../engine/agents/types.ts';
+import { hookCommand } from '../../../engine/agents/install.ts';
 import { urlsIn } from '../../../engine/model/portableTool.ts';
 import { NATIVE, foreignInput, missingFieldInput, type Call } from './nativeInputs.ts';
 import type { Decision } from '../../../engine/model/decision.ts';
@@ -38,6 +39,19 @@ const hso = (fields: object) => json({ hookSpecificOutput: { hookEventName: 'Pre
 function readAs(agent: AgentId, a: NativeAnswer): 'allow' | 'block' | 'ask' {
   const out = a.stdout.trim() === '' ? {} : (JSON.parse(a.stdout) as Record<string, any>);
   if (agent === 'copilot') return out.permissionDecision === 'deny' ? 'block' : 'allow';
+  if (agent === 'vscode') {
+    // VS Code (chatHookService.ts, commit 4a0b5347): exit 2 blocks, any other non-zero exit is a warning; on
+    // PreToolUse only hookSpecificOutput.permissionDecision is read (a top-level one is ignored); continue: false stops.
+    if (a.exitCode === 2) return 'block';
+    if (a.exitCode !== 0) return 'allow';
+    if (out.continue === false) return 'block';
+    const h = out.hookSpecificOutput;
+    if (h && (h.hookEventName === undefined || h.hookEventName === 'PreToolUse')) {
+      if (h.permissionDecision === 'deny') return 'block';
+      if (h.permissionDecision === 'ask') return 'ask';
+    }
+    return 'allow';
+  }
   if (a.exitCode === 2) return 'block';
   if (a.exitCode !== 0) return 'allow';
   if (agent === 'windsurf') return 'allow';
@@ -55,7 +69,8 @@ describe('[AG3] one logical call, every agent, its own form', () => {
       claude: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
       codex: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
       gemini: ok(json({ decision: 'deny', reason: r })),
-      copilot: ok(json({ permissionDecision: 'deny', permissionDecisionReason: r })),
+      copilot: ok(json({ permissionDecision: 'deny', permissionDecisionReason: r, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r } })),
+      vscode: ok(json({ permissionDecision: 'deny', permissionDecisionReason: r, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r } })),
       cursor: { exitCode: 2, stdout: json({ permission: 'deny', user_message: r, agent_message: r }), stderr: `${r}\n` },
       windsurf: exit2(r),
       qwen: ok(hso({ permissionDecision: 'deny', permissionDecisionReason: r })),
@@ -85,8 +100,8 @@ describe('[AG3] one logical call, every agent, its own form', () => {
     }
   });
 
-  it('[AG3] ASK: the agent asks where it can (Claude Code, Qwen, Factory, Cursor); elsewhere it is denied, saying why', () => {
-    const asks = new Set<AgentId>(['claude', 'qwen', 'factory', 'cursor']);
+  it('[AG3] ASK: the agent asks where it can (Claude Code, VS Code, Qwen, Factory, Cursor); elsewhere it is denied, saying why', () => {
+    const asks = new Set<AgentId>(['claude', 'vscode', 'qwen', 'factory', 'cursor']);
     for (const agent of AGENT_IDS) {
       const a = answer(agent, NATIVE[agent](shell('git push origin main'))!);
       expect([agent, readAs(agent, a)]).toEqual([agent, asks.has(agent) ? 'ask' : 'block']);
@@ -108,8 +123,13 @@ describe('[AG3] one logical call, every agent, its own form', () => {
       ok(hso({ permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', updatedInput: { command: redacted } })),
     );
     expect(readAs('copilot', answer('copilot', NATIVE.copilot(shell(cmd))!))).toBe('block');
+    const why = 'tool input rewritten by the Hookwire pipeline';
     expect(answer('copilot', NATIVE.copilot(shell(cmd))!, { allowRewrites: true })).toEqual(
-      ok(json({ permissionDecision: 'allow', permissionDecisionReason: 'tool input rewritten by the Hookwire pipeline', modifiedArgs: { command: redacted, description: 'run' } })),
+      ok(json({ permissionDecision: 'allow', permissionDecisionReason: why, modifiedArgs: { command: redacted, description: 'run' }, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: why, updatedInput: { command: redacted, description: 'run' } } })),
+    );
+    // VS Code: the rewritten call goes with ask (the person approves it), as in Claude Code.
+    expect(answer('vscode', NATIVE.vscode(shell(cmd))!)).toEqual(
+      ok(hso({ permissionDecision: 'ask', permissionDecisionReason: why, updatedInput: { command: redacted, explanation: 'run', isBackground: false } })),
     );
     for (const agent of ['cursor', 'windsurf', 'goose', 'kimi'] as AgentId[]) expect([agent, readAs(agent, answer(agent, NATIVE[agent](shell(cmd))!))]).toEqual([agent, 'block']);
   });
@@ -130,6 +150,7 @@ describe('[AG3] one logical call, every agent, its own form', () => {
     expect(answer('codex', NATIVE.codex(call)!)).toEqual(ok(hso({ additionalContext: text })));
     expect(answer('gemini', NATIVE.gemini(call)!)).toEqual(ok(json({ systemMessage: text })));
     expect(answer('copilot', NATIVE.copilot(call)!)).toEqual(ok());
+    expect(answer('vscode', NATIVE.vscode(call)!)).toEqual(ok(hso({ additionalContext: text })));
     expect(answer('cursor', NATIVE.cursor(call)!)).toEqual(ok(json({ permission: 'allow' })));
     expect(answer('windsurf', NATIVE.windsurf(call)!)).toEqual(ok());
   });
@@ -141,7 +162,7 @@ describe('[AG4] every kind of bad input ends in the agent\'s block form', () => 
     ['null', () => null],
     ['another agent\'s input', foreignInput],
     ['a missing field', missingFieldInput],
-    ['an event the agent does not have', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), hook_event_name: 'NoSuchEvent', agent_action_name: 'no_such_event' })],
+    ['an event the agent does not have', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), hook_event_name: 'NoSuchEvent', ...(agent === 'vscode' ? { hookEventName: 'NoSuchEvent' } : {}), agent_action_name: 'no_such_event' })],
     ['a huge input', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), blob: 'x'.repeat(5 * 1024 * 1024) })],
   ];
   for (const [what, make] of bad) {
@@ -246,5 +267,65 @@ describe('[AG3] fail closed, as each agent reads it', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('[AG3] VS Code also runs the files of Claude Code and GitHub Copilot', () => {
+  // microsoft/vscode-docs hooks.md (commit 91e74cb2) "Hook file locations", FAQ: VS Code loads .claude/settings.json
+  // and .github/hooks/*.json (converting Copilot's preToolUse and bash) and runs them with its own input.
+  const vsInput = (command: string) => NATIVE.vscode(shell(command))!;
+
+  it('[AG3] a Copilot install that VS Code runs never fails open: every blocking decision and every fail-closed answer reads as block in VS Code', () => {
+    const decisions: Decision[] = ['block_action', 'terminate', 'ask'];
+    const a = agentAdapter('copilot');
+    fc.assert(
+      fc.property(fc.constantFrom(...decisions), fc.string({ maxLength: 40 }), fc.boolean(), (decision, reason, allowRewrites) => {
+        // VS Code runs Copilot's bash command (with its --event preToolUse) on VS Code's input.
+        const p = a.parse(vsInput('ls'), { ts: TS, seq: 1 }, 'preToolUse');
+        if (!p.ok) throw new Error(p.reason);
+        const r = a.reply(p.hook, p.event, { decision, reason, payload: p.event.payload }, { allowRewrites });
+        expect([readAs('copilot', r.answer), readAs('vscode', r.answer)]).toEqual(['block', 'block']);
+        expect(readAs('vscode', a.failClosed(p.hook, reason))).toBe('block');
+        expect(readAs('vscode', a.failClosed(null, reason))).toBe('block');
+      }),
+      { numRuns: 100 },
+    );
+    // rm -rf / through the pipeline, as VS Code reads it.
+    const p = a.parse(vsInput('rm -rf /'), { ts: TS, seq: 1 }, 'preToolUse');
+    if (!p.ok) throw new Error(p.reason);
+    const step = createReplayRun(compiled, { explain: false }).push(p.event);
+    expect(readAs('vscode', a.reply(p.hook, p.event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [] }).answer)).toBe('block');
+    // And the shell fallback when hookwire cannot run at all (hookCommand's printf).
+    const printed = /printf '%s\\n' '(.*)'$/.exec(hookCommand('copilot', 'preToolUse', { pipeline: '/p.json' }))![1]!;
+    expect([readAs('copilot', ok(`${printed}\n`)), readAs('vscode', ok(`${printed}\n`))]).toEqual(['block', 'block']);
+  });
+
+  it('[AG3] a Claude Code install that VS Code runs answers VS Code\'s input in VS Code\'s form (it used to refuse it)', () => {
+    const a = agentAdapter('claude');
+    expect(a.hookName(vsInput('ls'))).toBe('PreToolUse');
+    expect(a.sessionId(vsInput('ls'))).toBe('sess-1');
+    const blocked = answer('claude', vsInput('rm -rf /'));
+    expect(readAs('vscode', blocked)).toBe('block');
+    expect(blocked.stdout).toContain('destructive command: rm -rf /');
+    expect(answer('claude', vsInput('ls -la'))).toEqual(ok());
+    const p = a.parse(vsInput('ls'), { ts: TS, seq: 1 });
+    expect(p.ok && [p.event.agent_id, p.event.meta?.agent, p.event.payload.tool, p.event.payload.command]).toEqual(['vscode', 'vscode', 'shell', 'ls']);
+    // A read of .env and an unlisted fetch through VS Code's own tools are blocked by the portable rules.
+    expect(readAs('vscode', answer('claude', NATIVE.vscode({ kind: 'read', path: '/w/.env' })!))).toBe('block');
+    expect(readAs('vscode', answer('claude', NATIVE.vscode({ kind: 'fetch', url: 'https://evil.example.net/x' })!))).toBe('block');
+    expect(readAs('vscode', answer('claude', NATIVE.vscode({ kind: 'fetch', url: 'https://docs.example.com/a' })!))).toBe('allow');
+  });
+
+  it('[AG3] VS Code: Stop is blocked with decision block both at the top level and in hookSpecificOutput; a prompt is blocked with exit 2', () => {
+    const a = agentAdapter('vscode');
+    const base = { timestamp: TS, cwd: '/w', sessionId: 's', hookEventName: 'Stop', transcript_path: null, stop_hook_active: false };
+    const p = a.parse(base, { ts: TS, seq: 1 });
+    if (!p.ok) throw new Error(p.reason);
+    expect(a.reply(p.hook, p.event, { decision: 'block_action', reason: 'run the tests', payload: p.event.payload }).answer).toEqual(
+      ok(json({ decision: 'block', reason: 'run the tests', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'run the tests' } })),
+    );
+    const q = a.parse({ ...base, hookEventName: 'UserPromptSubmit', prompt: 'hi' }, { ts: TS, seq: 1 });
+    if (!q.ok) throw new Error(q.reason);
+    expect(a.reply(q.hook, q.event, { decision: 'block_action', reason: 'no', payload: q.event.payload }).answer).toEqual(exit2('no'));
   });
 });

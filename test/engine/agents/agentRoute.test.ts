@@ -18,7 +18,8 @@ describe('[AG5] hookwire serve: /v1/agents/<id>/hook', { timeout: 120_000 }, () 
     try {
       const copilot = await call(server, 'POST', '/v1/agents/copilot/hook?answer=command', NATIVE.copilot(rm));
       expect(copilot.status).toBe(200);
-      expect(copilot.json()).toEqual({ exitCode: 0, stdout: `${JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'destructive command: rm -rf /' })}\n`, stderr: '' });
+      const r = 'destructive command: rm -rf /';
+      expect(copilot.json()).toEqual({ exitCode: 0, stdout: `${JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: r, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r } })}\n`, stderr: '' });
       const windsurf = await call(server, 'POST', '/v1/agents/windsurf/hook?answer=command', NATIVE.windsurf(rm));
       expect(windsurf.json()).toEqual({ exitCode: 2, stdout: '', stderr: 'destructive command: rm -rf /\n' });
       // A bad body: the block form, in a 200 (a non-2xx would be the forwarding command's own fail-closed).
@@ -29,11 +30,14 @@ describe('[AG5] hookwire serve: /v1/agents/<id>/hook', { timeout: 120_000 }, () 
       expect(foreign.json()).toMatchObject({ exitCode: 2 });
       expect(foreign.json().stderr).toContain("this is windsurf's hook input");
       expect((await call(server, 'POST', '/v1/agents/nobody/hook?answer=command', {})).status).toBe(404);
+      // OpenCode runs Hookwire in process (a plugin): it has no command hook route.
+      const opencode = await call(server, 'POST', '/v1/agents/opencode/hook?answer=command', {});
+      expect([opencode.status, opencode.json().error]).toEqual([404, expect.stringContaining('no command hooks')]);
       expect((await call(server, 'POST', '/v1/agents/codex/hook', NATIVE.codex(rm))).status).toBe(400);
       // Claude Code keeps its own route; /v1/agents/claude/hook is the same.
       expect((await call(server, 'POST', '/v1/agents/claude/hook?answer=command', NATIVE.claude(rm))).json()).toMatchObject({ exitCode: 0 });
       const list = (await call(server, 'GET', '/v1/agents')).json();
-      expect(list.agents.map((a: { id: string }) => a.id)).toEqual(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi']);
+      expect(list.agents.map((a: { id: string }) => a.id)).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi', 'opencode']);
       // One session state per session id: both Codex calls of sess-1 are in one recording.
       await call(server, 'POST', '/v1/agents/codex/hook?answer=command', NATIVE.codex({ kind: 'shell', command: 'ls' }));
       await call(server, 'POST', '/v1/agents/codex/hook?answer=command', NATIVE.codex(rm));

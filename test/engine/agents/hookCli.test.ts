@@ -2,19 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { hookwire, spawnHookwire, spawnNode, tempDir, ROOT } from '../node/runCli.ts';
-import type { AgentId } from '../../../engine/agents/types.ts';
+import type { HookAgentId as AgentId } from '../../../engine/agents/types.ts';
 import { NATIVE, foreignInput, type Call } from './nativeInputs.ts';
 
 // `hookwire hook --agent <id>` as real processes [AG4]: one pipeline, one logical call, every agent, each answer
 // in its own form; and every kind of failure in the agent's block form.
 const PIPELINE = join(__dirname, 'fixtures', 'portable.pipeline.json');
-const MAIN: AgentId[] = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'windsurf'];
+const MAIN: AgentId[] = ['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'windsurf'];
 
 /** How the agent reads the process's answer (as in agentAnswers.test.ts, from each agent's documentation). */
 function readAs(agent: AgentId, r: { code: number | null; stdout: string }): 'allow' | 'block' | 'ask' {
   const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, any>);
   if (agent === 'copilot') return r.code === 0 && out.permissionDecision === 'deny' ? 'block' : 'allow';
   if (r.code === 2) return 'block';
+  if (agent === 'vscode') return r.code !== 0 ? 'allow' : out.hookSpecificOutput?.permissionDecision === 'deny' ? 'block' : out.hookSpecificOutput?.permissionDecision === 'ask' ? 'ask' : 'allow';
   if (r.code !== 0 || agent === 'windsurf') return 'allow';
   if (agent === 'cursor') return out.permission === 'deny' ? 'block' : out.permission === 'ask' ? 'ask' : 'allow';
   const d = out.hookSpecificOutput?.permissionDecision;
@@ -33,7 +34,7 @@ describe('[AG4] hookwire hook --agent, real processes', () => {
       }),
     );
     const results = await Promise.all(jobs);
-    expect(results.length).toBeGreaterThanOrEqual(14);
+    expect(results.length).toBeGreaterThanOrEqual(17);
     for (const { agent, call, r } of results) {
       expect([agent, call, readAs(agent, r)]).toEqual([agent, call, 'block']);
       if (agent === 'copilot' || agent === 'claude' || agent === 'codex' || agent === 'gemini') expect([agent, r.code]).toEqual([agent, 0]);
@@ -97,4 +98,17 @@ describe('[AG4] hookwire hook --agent, real processes', () => {
       if (agent === 'codex') expect([r.code, r.stderr.trim() !== '']).toEqual([2, true]);
     }
   }, 60_000);
+
+  it('[AG4] VS Code runs the hook `install --agent claude` wrote: `hook --agent claude` answers VS Code\'s input in VS Code\'s form; `--agent opencode` is no command hook', async () => {
+    // microsoft/vscode-docs hooks.md (commit 91e74cb2): VS Code loads .claude/settings.json and sends its own input.
+    const [blocked, allowed] = await Promise.all([
+      run('claude', JSON.stringify(NATIVE.vscode({ kind: 'shell', command: 'rm -rf /' }))),
+      run('claude', JSON.stringify(NATIVE.vscode({ kind: 'shell', command: 'ls -la' }))),
+    ]);
+    expect([blocked.code, readAs('vscode', blocked)]).toEqual([0, 'block']);
+    expect([allowed.code, allowed.stdout, readAs('vscode', allowed)]).toEqual([0, '', 'allow']);
+    const opencode = await hookwire(['hook', '--agent', 'opencode', PIPELINE], { stdin: '{}' });
+    expect(opencode.code).not.toBe(0);
+    expect(opencode.stderr).toContain('OpenCode has no command hooks');
+  }, 120_000);
 });

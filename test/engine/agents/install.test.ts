@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeConfig, exportForAgent, plannedEvents } from '../../../engine/agents/install.ts';
+import { mergeConfig, exportForAgent, plannedEvents, alsoRunBy } from '../../../engine/agents/install.ts';
+import { OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MARK } from '../../../engine/agents/opencode.ts';
 import { lossReport } from '../../../engine/agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../../engine/agents/registry.ts';
 import { AGENT_IDS, type AgentId } from '../../../engine/agents/types.ts';
@@ -11,7 +12,7 @@ const PIPELINE_FILE = join(__dirname, 'fixtures', 'portable.pipeline.json');
 const doc = JSON.parse(readFileSync(PIPELINE_FILE, 'utf8'));
 const target = { pipeline: '/p/portable.pipeline.json' };
 const contract = (id: AgentId) => AGENT_CONTRACTS.get(id)!;
-const INSTALLABLE = AGENT_IDS.filter((id) => id !== 'kimi');
+const INSTALLABLE = AGENT_IDS.filter((id) => id !== 'kimi' && id !== 'opencode');
 
 describe('[AG6] install: the agent\'s own configuration', () => {
   it('[AG6] the written file parses and holds one Hookwire hook per needed event; a second install changes nothing', () => {
@@ -191,5 +192,91 @@ describe('[AG6] hookwire install, a real process', () => {
     expect(printed.code).toBe(0);
     expect(JSON.parse(printed.stdout).hooks.preToolUse[0].failClosed).toBe(true);
     expect(existsSync(join(other, '.cursor'))).toBe(false);
+  }, 120_000);
+});
+
+describe('[AG6] OpenCode: a plugin file, not a hook configuration', () => {
+  it('[AG6] install writes .opencode/plugins/hookwire.js naming the pipeline; a second install changes nothing; Hookwire\'s own older file is replaced; any other file is refused', () => {
+    const first = mergeConfig('opencode', doc, target, null);
+    if (!first.ok) throw new Error(first.reason);
+    expect([first.file, first.changed]).toEqual([OPENCODE_PLUGIN_FILE, true]);
+    expect(first.text.startsWith(OPENCODE_PLUGIN_MARK)).toBe(true);
+    expect(first.text).toContain('const PIPELINE = "/p/portable.pipeline.json";');
+    // OpenCode calls every export of a plugin module as a plugin (src/plugin/discovery.ts): exactly one, a function.
+    expect(first.text.match(/^export /gm)).toEqual(['export ']);
+    expect(first.text).toMatch(/^export const Hookwire = async \(input, options\) =>/m);
+    const again = mergeConfig('opencode', doc, target, first.text);
+    expect(again.ok && again.changed).toBe(false);
+    const moved = mergeConfig('opencode', doc, { pipeline: '/elsewhere/p.json' }, first.text);
+    expect(moved.ok && [moved.changed, moved.text.includes('"/elsewhere/p.json"')]).toEqual([true, true]);
+    const theirs = "export const Mine = async () => ({})\n";
+    const refused = mergeConfig('opencode', doc, target, theirs);
+    expect(refused.ok ? '' : refused.reason).toContain('was not written by hookwire install: refused, left as it was');
+    const served = mergeConfig('opencode', doc, { ...target, serve: 'http://127.0.0.1:7347' }, null);
+    expect(served.ok ? '' : served.reason).toContain('--serve does not apply');
+  });
+
+  it('[AG6] the loss report on OpenCode: ask → block, add_context dropped before a call, events the plugin does not map; rewrites and blocks are carried', () => {
+    const texts = lossReport(doc, contract('opencode')).map((l) => `${l.node}: ${l.text}`);
+    expect(texts).toEqual(expect.arrayContaining(['ask-push: ask → block on opencode', 'deploy-context: add_context dropped on opencode']));
+    expect(texts.filter((t) => /rewrite|block not enforced|fetch calls/.test(t))).toEqual([]);
+    const d = {
+      nodes: [
+        { id: 'prompt', kind: 'event', pattern: 'input.received' },
+        { id: 'after', kind: 'event', pattern: 'tool.after_call' },
+        { id: 'p-h', kind: 'handler', name: 'p', action: { type: 'block', reason: 'x' } },
+        { id: 'halt', kind: 'handler', name: 'halt', action: { type: 'terminate', reason: 'x' } },
+        { id: 'ctx', kind: 'handler', name: 'ctx', action: { type: 'add_context', text: 'x' } },
+      ],
+      wires: [{ from: 'prompt', to: 'p-h' }, { from: 'after', to: 'halt' }, { from: 'after', to: 'ctx' }],
+    };
+    expect(lossReport(d as never, contract('opencode')).map((l) => `${l.node}: ${l.text}`)).toEqual([
+      'prompt: input.received: no such hook on opencode',
+      'halt: terminate → block on opencode: tool.execute.after cannot stop the agent',
+    ]);
+  });
+});
+
+describe('[AG6] VS Code: its own file, and the files it also runs', () => {
+  it('[AG6] install --agent vscode writes .github/hooks/hookwire-vscode.json: PascalCase events, `command`, timeout in seconds, no matchers (VS Code ignores them)', () => {
+    const r = mergeConfig('vscode', doc, target, null);
+    if (!r.ok) throw new Error(r.reason);
+    const out = JSON.parse(r.text);
+    expect(r.file).toBe('.github/hooks/hookwire-vscode.json');
+    expect(Object.keys(out.hooks)).toContain('PreToolUse');
+    expect(out.hooks.PreToolUse).toEqual([{ type: 'command', command: expect.stringMatching(/^hookwire hook --agent vscode \/p\/portable\.pipeline\.json \|\| .*exit 2; }$/), timeout: 30 }]);
+    expect(out.version).toBeUndefined();
+  });
+
+  it('[AG6] the install output of claude and copilot says VS Code runs those hooks too; vscode says Copilot is not meant to', () => {
+    expect(alsoRunBy('claude').join(' ')).toMatch(/VS Code.*\.claude\/settings\.json.*chat\.hookFilesLocations/);
+    expect(alsoRunBy('copilot').join(' ')).toMatch(/VS Code.*hookSpecificOutput\.permissionDecision/);
+    expect(alsoRunBy('vscode').join(' ')).toContain('install --agent copilot');
+    expect(alsoRunBy('codex')).toEqual([]);
+    expect(exportForAgent(doc, 'claude', target).alsoRunBy).toEqual(alsoRunBy('claude'));
+  });
+});
+
+describe('[AG6] hookwire install --agent opencode, a real process', () => {
+  it('[AG6] writes the plugin, a second run changes nothing, a plugin of that name Hookwire did not write is refused and kept', async () => {
+    const dir = tempDir();
+    const args = ['install', '--agent', 'opencode', '--pipeline', PIPELINE_FILE, '--dir', dir];
+    const r = await hookwire(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/wrote .*\.opencode\/plugins\/hookwire\.js/);
+    expect(r.stdout).toContain('ask-push: ask → block on opencode');
+    const file = join(dir, '.opencode', 'plugins', 'hookwire.js');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(JSON.stringify(PIPELINE_FILE));
+    const again = await hookwire(args);
+    expect([again.code, again.stdout.includes('unchanged')]).toEqual([0, true]);
+    expect(readdirSync(join(dir, '.opencode', 'plugins'))).toEqual(['hookwire.js']);
+    writeFileSync(file, 'export const Mine = async () => ({})\n');
+    const refused = await hookwire(args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('was not written by hookwire install');
+    expect(readFileSync(file, 'utf8')).toBe('export const Mine = async () => ({})\n');
+    const claude = await hookwire(['install', '--agent', 'claude', '--pipeline', PIPELINE_FILE, '--dir', dir, '--print']);
+    expect(claude.stderr).toContain('VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json');
   }, 120_000);
 });

@@ -1,11 +1,11 @@
 // Native hook inputs of each agent for one logical call, written by us from each agent's documentation (the
 // same sources engine/agents/<agent>.ts cites). Small and synthetic: no recording of a real session.
-import type { AgentId } from '../../../engine/agents/types.ts';
+import type { HookAgentId } from '../../../engine/agents/types.ts';
 
 export type Call = { kind: 'shell'; command: string } | { kind: 'read'; path: string } | { kind: 'fetch'; url: string };
 
 /** The agents whose pre-tool input we build; the field maps share Claude Code's shape. */
-export const MAIN_AGENTS: readonly AgentId[] = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi'];
+export const MAIN_AGENTS: readonly HookAgentId[] = ['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'windsurf', 'qwen', 'factory', 'goose', 'kimi'];
 
 const SESSION = 'sess-1';
 
@@ -41,6 +41,17 @@ function copilot(call: Call): object | null {
   return { ...base, toolName: 'web_fetch', toolArgs: JSON.stringify({ url: call.url }) };
 }
 
+/**
+ * VS Code's PreToolUse (microsoft/vscode-docs docs/agent-customization/hooks.md, commit 91e74cb2: "Common input
+ * fields", "PreToolUse input"; tool names and camelCase arguments of microsoft/vscode-copilot-chat toolNames.ts).
+ */
+export function vscode(call: Call): object | null {
+  const base = { timestamp: '2026-12-06T10:30:00.000Z', cwd: '/w', sessionId: SESSION, hookEventName: 'PreToolUse', transcript_path: '/tmp/t.json', tool_use_id: 'tool-1' };
+  if (call.kind === 'shell') return { ...base, tool_name: 'run_in_terminal', tool_input: { command: call.command, explanation: 'run', isBackground: false } };
+  if (call.kind === 'read') return { ...base, tool_name: 'read_file', tool_input: { filePath: call.path, startLine: 1, endLine: 50 } };
+  return { ...base, tool_name: 'fetch_webpage', tool_input: { urls: [call.url], query: 'summarise' } };
+}
+
 /** Cursor's per-kind events (cursor.com/docs/agent/hooks: beforeShellExecution, beforeReadFile; preToolUse for the rest). */
 function cursor(call: Call): object | null {
   const base = { conversation_id: 'conv-1', generation_id: 'gen-1', workspace_roots: ['/w'], cursor_version: '2.0.77' };
@@ -67,11 +78,12 @@ function fieldMap(shell: string, read: string | null, fetch: string | null) {
   };
 }
 
-export const NATIVE: Record<AgentId, (call: Call) => object | null> = {
+export const NATIVE: Record<HookAgentId, (call: Call) => object | null> = {
   claude,
   codex,
   gemini,
   copilot,
+  vscode,
   cursor,
   windsurf,
   qwen: fieldMap('run_shell_command', 'read_file', 'web_fetch'),
@@ -81,12 +93,12 @@ export const NATIVE: Record<AgentId, (call: Call) => object | null> = {
 };
 
 /** A valid non-tool input another agent would never send us: Windsurf's pre_run_command (for every other agent). */
-export function foreignInput(self: AgentId): object {
+export function foreignInput(self: HookAgentId): object {
   return self === 'windsurf' ? NATIVE.copilot({ kind: 'shell', command: 'ls' })! : NATIVE.windsurf({ kind: 'shell', command: 'ls' })!;
 }
 
 /** The same call with a field its event needs taken away. */
-export function missingFieldInput(agent: AgentId): object {
+export function missingFieldInput(agent: HookAgentId): object {
   const full = NATIVE[agent]({ kind: 'shell', command: 'ls' }) as Record<string, unknown>;
   const drop = agent === 'cursor' ? 'command' : agent === 'windsurf' ? 'tool_info' : agent === 'copilot' ? 'toolArgs' : 'tool_input';
   const { [drop]: _gone, ...rest } = full;

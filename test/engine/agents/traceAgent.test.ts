@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eventAgent, recordingAgent } from '../../../engine/agents/traceAgent.ts';
 import { agentAdapter } from '../../../engine/runtime/agentHook.ts';
-import { AGENT_IDS } from '../../../engine/agents/types.ts';
+import { AGENT_IDS, HOOK_AGENT_IDS } from '../../../engine/agents/types.ts';
 import { NATIVE } from './nativeInputs.ts';
 
 describe('[AG7] which agent a trace came from', () => {
   it('[AG7] every agent\'s mapped event names its agent through meta.agent', () => {
-    for (const id of AGENT_IDS) {
-      const native = NATIVE[id]?.({ kind: 'shell', command: 'ls' });
+    for (const id of HOOK_AGENT_IDS) {
+      const native = NATIVE[id]({ kind: 'shell', command: 'ls' });
       if (!native) continue;
       const p = agentAdapter(id).parse(native, { ts: '2026-12-01T00:00:00.000Z', seq: 1 });
       expect(p.ok, id).toBe(true);
@@ -23,6 +23,8 @@ describe('[AG7] which agent a trace came from', () => {
     expect(recordingAgent({ kind: 'hookwire-serve' })).toBeNull();
     expect(recordingAgent({ kind: 'gemini-cli' })).toBeNull();
     expect(recordingAgent(undefined)).toBeNull();
+    // The OpenCode plugin's traces (engine/adapters/opencode) name their agent too.
+    expect(recordingAgent({ kind: 'opencode-plugin', session_id: 'ses_1', agent: 'opencode' })).toEqual({ id: 'opencode', name: 'OpenCode' });
   });
 
   it('[AG7] anything that is not an agent id is not named: constructor, __proto__, other text, other types', () => {
