@@ -126,18 +126,22 @@ test('[AG6] another agent changes the report and the marks; a node in the report
   const settings = JSON.parse((await page.getByTestId('agent-export-preview').textContent()) ?? '');
   expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', onFailure: 'block' });
 
-  // Kimi Code has no confirmed configuration file: the dialog says so and offers nothing to download.
+  // Kimi Code keeps its hooks in the person's ~/.kimi/config.toml: the dialog shows the entries to add, no download.
   await page.getByTestId('agent-export-agent').focus();
   await page.keyboard.press('End');
+  await expect(page.getByTestId('agent-export-agent')).toHaveValue('opencode');
+  await page.keyboard.press('ArrowUp');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('kimi');
-  await expect(page.getByTestId('agent-export-refused')).toContainText('no confirmed configuration file');
+  await expect(page.getByTestId('agent-export-refused')).toContainText('~/.kimi/config.toml');
+  await expect(page.getByTestId('agent-export-refused')).toContainText("command = '''hookwire hook --agent kimi");
   await expect(page.getByTestId('agent-export-download')).toBeDisabled();
-  await expect(page.getByTestId('agent-loss').first()).toContainText('unconfirmed');
+  await expect(page.getByTestId('agent-loss').filter({ hasText: 'ask → block on kimi' })).toHaveCount(1);
+  await shot(page, 'agent-export-kimi');
 
   // Back to Windsurf; the matcher's name in the report shows it on the canvas.
   await page.getByTestId('agent-export-agent').focus();
   await page.keyboard.press('Home');
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('windsurf');
   await page.getByTestId('agent-loss').filter({ hasText: 'tool name Bash' }).getByRole('button').click();
   await expect(dialog(page)).toHaveCount(0);
@@ -154,4 +158,54 @@ test('[AG6] another agent changes the report and the marks; a node in the report
   await page.getByTestId('agent-marks-clear').click();
   await expect(page.getByTestId('node-agent-mark')).toHaveCount(0);
   await expect(page.getByTestId('agent-marks-chip')).toHaveCount(0);
+});
+
+test('[AG6] export for OpenCode: the plugin file and its loss report; VS Code: its own file; Claude Code and Copilot say VS Code runs them too', async ({ page }) => {
+  await demoWithAsk(page);
+  const doc = await exportedDoc(page);
+  await page.getByTestId('open-agent-export').click();
+  await expect(dialog(page)).toBeVisible();
+  await page.keyboard.type('OpenCode');
+  await expect(page.getByTestId('agent-export-agent')).toHaveValue('opencode');
+  await expect(page.getByTestId('agent-export-file')).toHaveText('.opencode/plugins/hookwire.js');
+
+  // The loss report is the engine's, line for line; the ask is lost on OpenCode (no one to ask in the plugin).
+  const expected = lossReport(doc, AGENT_CONTRACTS.get('opencode')!);
+  expect(await page.getByTestId('agent-loss-text').allTextContents()).toEqual(expected.map((l) => l.text));
+  await expect(page.getByTestId('agent-loss').filter({ hasText: 'ask → block on opencode' })).toHaveAttribute('data-node', 'h-block-destructive');
+
+  // The plugin names the pipeline file typed here and exports one plugin function.
+  await retype(page, 'agent-export-pipeline', '/srv/policy/guard.json');
+  const plugin = (await page.getByTestId('agent-export-preview').textContent()) ?? '';
+  expect(plugin).toContain('const PIPELINE = "/srv/policy/guard.json";');
+  expect(plugin).toContain('export const Hookwire = async (input, options) =>');
+  await expect(page.getByTestId('agent-export-cli')).toHaveText('hookwire install --agent opencode --pipeline /srv/policy/guard.json');
+  // A plugin of that name that Hookwire did not write is refused, not replaced.
+  await page.getByText('Merge into your current .opencode/plugins/hookwire.js').click();
+  await page.getByTestId('agent-export-existing').click();
+  await page.keyboard.type('export const Mine = async () => ({})');
+  await expect(page.getByTestId('agent-export-refused')).toContainText('was not written by hookwire install');
+  await expect(page.getByTestId('agent-export-download')).toBeDisabled();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('agent-export-download').click()]);
+  expect(file.suggestedFilename()).toBe('hookwire.js');
+  expect(readFileSync(await file.path(), 'utf8')).toBe(plugin);
+  await shot(page, 'agent-export-opencode');
+
+  // VS Code: its own file in .github/hooks; Copilot's file also runs there, and says so.
+  await page.getByTestId('agent-export-agent').focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('agent-export-agent')).toHaveValue('vscode');
+  await expect(page.getByTestId('agent-export-file')).toHaveText('.github/hooks/hookwire-vscode.json');
+  const vscode = JSON.parse((await page.getByTestId('agent-export-preview').textContent()) ?? '');
+  expect(vscode.hooks.PreToolUse[0].command).toMatch(/^hookwire hook --agent vscode \/srv\/policy\/guard\.json \|\| /);
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('agent-export-agent')).toHaveValue('copilot');
+  await expect(page.getByTestId('agent-export-also')).toContainText('VS Code\'s agent also runs .github/hooks/*.json');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('agent-export-also').first()).toContainText('also runs the hooks in .claude/settings.json');
+  await expect(page.getByTestId('agent-export-also').nth(1)).toContainText('install --agent goose');
+  await shot(page, 'agent-export-claude-vscode-note');
 });

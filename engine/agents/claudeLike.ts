@@ -41,6 +41,8 @@ export interface ClaudeLikeDialect {
   /** The input fields naming the event and the session, first present wins (default `hook_event_name`, `session_id`; VS Code: camelCase). */
   eventFields?: readonly string[];
   sessionFields?: readonly string[];
+  /** Input fields that go into the payload under another name (goose's `user_prompt` is the `prompt`). */
+  renames?: ReadonlyMap<string, string>;
   /** A pre-tool deny also written at the top level (`permissionDecision`, `permissionDecisionReason`): Copilot's form, for a file both read. */
   topLevelDeny?: boolean;
 }
@@ -94,7 +96,7 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
     for (const k of Object.keys(input)) {
       const v = input[k] as JsonValue;
       if (d.common.includes(k)) ownSet(meta, k, v);
-      else ownSet(payload, k, v);
+      else ownSet(payload, d.renames?.get(k) ?? k, v);
     }
     if (s.type.startsWith('tool.')) {
       const name = ownGet(input, 'tool_name');

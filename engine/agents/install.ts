@@ -16,13 +16,14 @@ import type { AgentContract, AgentId } from './types.ts';
  * - Codex .codex/hooks.json, same shape (project hooks.json discovery: codex-cli-best-practice "Discovery Locations");
  * - Gemini CLI .gemini/settings.json, same shape, `timeout` in ms; Qwen Code .qwen/settings.json, ms;
  * - Factory .factory/hooks.json keyed by event name ("Hook files are keyed by event name", docs.factory.ai/harness/hooks);
- * - goose .agents/plugins/hookwire/hooks/hooks.json (a plugin's hooks file; the plugin also needs plugin.json);
+ * - goose .goose/settings.json, Claude Code's shape (loaded only when ~/.config/goose/hooks.json sets allow_project_hooks: true; fieldMaps.ts);
  * - GitHub Copilot .github/hooks/hookwire.json `{version: 1, hooks: {preToolUse: [{type: "command", bash, timeoutSec}]}}`;
  * - VS Code .github/hooks/hookwire-vscode.json `{hooks: {PreToolUse: [{type: "command", command, timeout}]}}` (vscode.ts);
  * - OpenCode .opencode/plugins/hookwire.js, a plugin file (opencode.ts), not a hook configuration;
  * - Cursor .cursor/hooks.json `{version: 1, hooks: {preToolUse: [{command, matcher, failClosed: true}]}}`;
  * - Windsurf .windsurf/hooks.json `{hooks: {pre_run_command: [{command, show_output: true}]}}`.
- * Kimi Code has no confirmed configuration file: install refuses it (the loss report is still printed).
+ * Kimi Code reads hooks only from ~/.kimi/config.toml (TOML, outside the project): install prints the entries to add
+ * and writes nothing (the loss report is still printed).
  */
 
 interface FileFormat {
@@ -42,7 +43,7 @@ const FORMATS: ReadonlyMap<AgentId, FileFormat> = new Map<AgentId, FileFormat>([
   ['gemini', { file: '.gemini/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
   ['qwen', { file: '.qwen/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
   ['factory', { file: '.factory/hooks.json', grouped: true, root: 'top', timeout: { field: 'timeout', unit: 's' } }],
-  ['goose', { file: '.agents/plugins/hookwire/hooks/hooks.json', grouped: true, root: 'hooks' }],
+  ['goose', { file: '.goose/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
   ['copilot', { file: '.github/hooks/hookwire.json', grouped: false, root: 'hooks', version: 1, timeout: { field: 'timeoutSec', unit: 's' } }],
   ['vscode', { file: '.github/hooks/hookwire-vscode.json', grouped: false, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
   ['cursor', { file: '.cursor/hooks.json', grouped: false, root: 'hooks', version: 1 }],
@@ -147,11 +148,17 @@ export function alsoRunBy(id: AgentId): string[] {
   if (id === 'claude') {
     return [
       'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
+      'goose reads .claude/settings.json too when the project has no .goose/settings.json and project hooks are allowed; it reads neither Claude Code\'s JSON deny nor its tool names, so install --agent goose for goose (its .goose/settings.json then wins).',
     ];
   }
   if (id === 'copilot') {
     return [
       'VS Code\'s agent also runs .github/hooks/*.json (preToolUse as PreToolUse, bash as its command) with its own input: each deny is written in Copilot\'s form and in VS Code\'s (hookSpecificOutput.permissionDecision), so it blocks in both; an ask is a deny in both.',
+    ];
+  }
+  if (id === 'goose') {
+    return [
+      'goose loads a project\'s .goose/settings.json only when ~/.config/goose/hooks.json sets "allow_project_hooks": true (block/goose hooks/config.rs); without it these hooks do not run.',
     ];
   }
   if (id === 'vscode') {
@@ -194,7 +201,7 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   if (id === 'opencode') return openCodePlugin(t, existing);
   const f = FORMATS.get(id);
   const c = AGENT_CONTRACTS.get(id)!;
-  if (!f) return { ok: false, file: '', reason: `${c.name} has no confirmed configuration file; see docs/agents.md` };
+  if (!f) return { ok: false, file: '~/.kimi/config.toml', reason: kimiEntries(doc, t) };
   let root: JsonObject = {};
   if (existing !== null && existing.trim() !== '') {
     let parsed: unknown;
@@ -249,6 +256,24 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   if (f.root === 'hooks') ownSet(root, 'hooks', hooks);
   const text = `${JSON.stringify(root, null, 2)}\n`;
   return { ok: true, file: f.file, text, changed: existing === null || !jsonEqual(before, root) };
+}
+
+/**
+ * Kimi Code's hooks are `[[hooks]]` entries of ~/.kimi/config.toml (MoonshotAI/kimi-cli 1.49.0 hooks/config.py
+ * `HookDef`: event, command, matcher, timeout), a user file with the person's providers and keys that Hookwire does
+ * not edit (no TOML merge here): the entries to add, each command a TOML literal string.
+ */
+function kimiEntries(doc: PipelineShape, t: InstallTarget): string {
+  const c = AGENT_CONTRACTS.get('kimi')!;
+  const lines = plannedEvents(doc, c).flatMap(({ name, matcher }) => [
+    '[[hooks]]',
+    `event = "${name}"`,
+    ...(matcher !== null ? [`matcher = '''${matcher}'''`] : []),
+    `command = '''${hookCommand('kimi', name, t)}'''`,
+    `timeout = ${c.timeoutSeconds}`,
+    '',
+  ]);
+  return `Kimi Code reads hooks only from ~/.kimi/config.toml, which hookwire does not edit: add these entries to it (or to your Kimi config file):\n\n${lines.join('\n')}`;
 }
 
 /**

@@ -202,8 +202,22 @@ export const GOOSE_SESSION_TOOLS = table([
   ['web_scrape', fetchUrl('url')],
 ]);
 
-/** Kimi Code: unconfirmed (no documentation read); its shell tool as the issue reports it. */
-export const KIMI_TOOLS = table([['Shell', shell('command')]], 'mcp__');
+/**
+ * Kimi Code CLI (MoonshotAI/kimi-cli 1.49.0, commit 4a550eff, 2026-07-16, src/kimi_cli/tools/: shell/__init__.py `command`,
+ * file/read.py, read_media.py, write.py, replace.py `path`, file/glob.py `directory`, file/grep_local.py `path`,
+ * web/fetch.py `url`, web/search.py). Its MCP tools' names carry no fixed prefix in the source read: they are `other`.
+ */
+export const KIMI_TOOLS = table([
+  ['Shell', shell('command')],
+  ['ReadFile', read('path')],
+  ['ReadMediaFile', read('path')],
+  ['WriteFile', write('path')],
+  ['StrReplaceFile', edit('path')],
+  ['Glob', search('directory')],
+  ['Grep', search('path')],
+  ['FetchURL', fetchUrl('url')],
+  ['SearchWeb', search()],
+]);
 
 /** Windsurf Cascade: no tool names; each hook event is one kind of call (pre_run_command, pre_read_code, …). */
 export const WINDSURF_TOOLS = table([]);

@@ -26,23 +26,36 @@ function cpuOf(args: string[], input: string): number {
   return (u.user + u.system) / 1e6;
 }
 
-const rm = { kind: 'shell', command: 'rm -rf /' } as const;
-const contenders: [string, string[], string][] = [
-  ['claude-hook', ['claude-hook', PIPELINE], JSON.stringify(NATIVE.claude(rm))],
-  ['hook --agent claude', ['hook', '--agent', 'claude', PIPELINE], JSON.stringify(NATIVE.claude(rm))],
-  ['hook --agent codex', ['hook', '--agent', 'codex', PIPELINE], JSON.stringify(NATIVE.codex(rm))],
-  ['hook --agent gemini', ['hook', '--agent', 'gemini', PIPELINE], JSON.stringify(NATIVE.gemini(rm))],
-  ['hook --agent copilot', ['hook', '--agent', 'copilot', PIPELINE], JSON.stringify(NATIVE.copilot(rm))],
-  ['hook --agent cursor', ['hook', '--agent', 'cursor', PIPELINE], JSON.stringify(NATIVE.cursor(rm))],
-  ['hook --agent windsurf', ['hook', '--agent', 'windsurf', PIPELINE], JSON.stringify(NATIVE.windsurf(rm))],
+/**
+ * Three workloads, one logical shell call each, through the portable pipeline: a block (`rm -rf /`), an allowed call
+ * (`ls -la`: no handler fires) and a rewrite (a `--token=` on the command line is redacted; where the agent cannot
+ * carry the rewrite it is a block, which is that agent's answer to it).
+ */
+const WORKLOADS: [string, string][] = [
+  ['blocked', 'rm -rf /'],
+  ['allowed', 'ls -la'],
+  ['rewrite', 'curl --token=abc123 https://docs.example.com/x'],
 ];
-const samples = contenders.map(() => [] as number[]);
-for (const [, args, input] of contenders) cpuOf(args, input); // warm-up (compile cache)
-for (let r = 0; r < RUNS; r++) contenders.forEach(([, args, input], i) => samples[i]!.push(cpuOf(args, input)));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const base = median(samples[0]!);
-console.log(`one PreToolUse-like call (rm -rf /, a block), CPU seconds (user + system), median of ${RUNS} interleaved runs:`);
-contenders.forEach(([name], i) => {
-  const m = median(samples[i]!);
-  console.log(`${name.padEnd(24)} ${m.toFixed(3)} s  ${(((m - base) / base) * 100).toFixed(1).padStart(6)}% vs claude-hook`);
+const AGENTS = ['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'windsurf', 'goose', 'kimi'] as const;
+const only = process.env.AGENTS ? new Set(process.env.AGENTS.split(',')) : null;
+const contenders: [string, string, string[], string][] = WORKLOADS.flatMap(([w, command]) => {
+  const call = { kind: 'shell', command } as const;
+  return [
+    [w, 'claude-hook', ['claude-hook', PIPELINE], JSON.stringify(NATIVE.claude(call))] as [string, string, string[], string],
+    ...AGENTS.filter((a) => !only || only.has(a)).map((a) => [w, `hook --agent ${a}`, ['hook', '--agent', a, PIPELINE], JSON.stringify(NATIVE[a](call))] as [string, string, string[], string]),
+  ];
 });
+const samples = contenders.map(() => [] as number[]);
+for (const [, , args, input] of contenders) cpuOf(args, input); // warm-up (compile cache)
+for (let r = 0; r < RUNS; r++) contenders.forEach(([, , args, input], i) => samples[i]!.push(cpuOf(args, input)));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`one shell call per process, CPU seconds (user + system) read at exit, median of ${RUNS} interleaved runs:`);
+for (const [w] of WORKLOADS) {
+  const mine = contenders.map((c, i) => [c, i] as const).filter(([c]) => c[0] === w);
+  const base = median(samples[mine[0]![1]]!);
+  console.log(`\n${w}:`);
+  for (const [[, name], i] of mine) {
+    const m = median(samples[i]!);
+    console.log(`  ${name.padEnd(24)} ${m.toFixed(3)} s  ${(m / base).toFixed(3)}x  ${(((m - base) / base) * 100).toFixed(1).padStart(6)}% vs claude-hook`);
+  }
+}

@@ -42,7 +42,7 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
 
   const download = () => {
     if (!config.ok) return;
-    const url = URL.createObjectURL(new Blob([config.text], { type: 'application/json' }));
+    const url = URL.createObjectURL(new Blob([config.text], { type: config.file.endsWith('.js') ? 'text/javascript' : 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
     a.download = fileName;
@@ -95,6 +95,9 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
       </div>
 
       <LossReport agent={contract.name} items={result.losses} onShow={show} />
+      {result.alsoRunBy.map((note, i) => (
+        <p key={i} className="hint agent-export-also" data-testid="agent-export-also">{note}</p>
+      ))}
 
       <h3 className="agent-export-head">
         {config.file ? <>Configuration: <code data-testid="agent-export-file">{config.file}</code></> : 'Configuration'}
@@ -102,12 +105,14 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
       {config.ok ? (
         <pre className="preview" data-testid="agent-export-preview" tabIndex={0} aria-label={`The generated ${config.file}`}>{config.text}</pre>
       ) : (
-        <div className="inline-problem" role="alert" data-testid="agent-export-refused">{config.reason}</div>
+        <div className="inline-problem agent-export-refused" role="alert" data-testid="agent-export-refused">{config.reason}</div>
       )}
       <details className="agent-export-merge" open={existing !== ''}>
         <summary>Merge into your current {config.file || 'file'}</summary>
         <div className="field">
-          <label htmlFor={ids.existing}>Paste the file as it is now: your other hooks and settings stay, Hookwire's earlier hooks are replaced</label>
+          <label htmlFor={ids.existing}>{agent === 'opencode'
+            ? 'Paste the file as it is now: a plugin Hookwire wrote is replaced, any other plugin of that name is refused'
+            : 'Paste the file as it is now: your other hooks and settings stay, Hookwire\'s earlier hooks are replaced'}</label>
           <textarea id={ids.existing} className="textarea mono" rows={4} value={existing} spellCheck={false} data-testid="agent-export-existing"
             onChange={(e) => setExisting(e.target.value)} />
         </div>

@@ -54,6 +54,12 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
   const existing = file ? await readIfThere(file) : null;
   const merged = mergeConfig(o.agent, doc, { pipeline: pipelinePath, bin: o.bin, serve: o.serve }, existing);
   const losses = lossReport(doc, AGENT_CONTRACTS.get(o.agent)!);
+  if (!merged.ok && o.agent === 'kimi') {
+    // Kimi Code's hooks live in the person's ~/.kimi/config.toml: the entries to add, nothing written.
+    io.out(`${merged.reason}\n`);
+    io.err(lossLines(o.agent, losses));
+    return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
+  }
   if (!merged.ok) {
     io.err(`hookwire install: ${merged.reason}\n`);
     io.err(lossLines(o.agent, losses));
@@ -72,11 +78,6 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
     }
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, merged.text);
-    if (o.agent === 'goose') {
-      // goose finds hooks in a plugin directory, which needs its manifest (plugins.md, "Plugin Structure").
-      const manifest = join(dirname(dirname(file)), 'plugin.json');
-      if ((await readIfThere(manifest)) === null) await writeFile(manifest, `${JSON.stringify({ name: 'hookwire', version: '1.0.0', description: 'Hookwire pipeline hooks' }, null, 2)}\n`);
-    }
     io.out(`wrote ${file}${backup ? ` (the old file is ${backup})` : ''}\n${lossLines(o.agent, losses)}`);
   }
   return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;

@@ -329,3 +329,24 @@ describe('[AG3] VS Code also runs the files of Claude Code and GitHub Copilot', 
     expect(a.reply(q.hook, q.event, { decision: 'block_action', reason: 'no', payload: q.event.payload }).answer).toEqual(exit2('no'));
   });
 });
+
+describe('[AG3] goose and Kimi Code, as their sources read', () => {
+  it('[AG3] goose names the prompt `user_prompt` (block/goose hooks/types.rs): it is the payload\'s prompt; a blocked prompt is exit 2', () => {
+    const a = agentAdapter('goose');
+    const p = a.parse({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: '/w', user_prompt: 'deploy to prod' }, { ts: TS, seq: 1 });
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.event.payload.prompt).toBe('deploy to prod');
+    expect(a.reply(p.hook, p.event, { decision: 'block_action', reason: 'no', payload: p.event.payload }).answer).toEqual(exit2('no'));
+    // PostToolUse cannot be blocked in goose (`can_block`): a block there is not enforced, and the answer says nothing that reads as one.
+    const post = a.parse({ hook_event_name: 'PostToolUse', session_id: 's', cwd: '/w', tool_name: 'developer__shell', tool_input: { command: 'ls' }, tool_output: 'x' }, { ts: TS, seq: 1 });
+    if (!post.ok) throw new Error(post.reason);
+    expect(a.contract.events.get('PostToolUse')!.block).toBe('none');
+  });
+
+  it('[AG2] Kimi Code\'s tools (kimi-cli 1.49.0 src/kimi_cli/tools): ReadFile of .env and FetchURL of an unlisted host are blocked with exit 2', () => {
+    const base = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/w', tool_call_id: 'c1' };
+    expect(answer('kimi', { ...base, tool_name: 'ReadFile', tool_input: { path: '/w/.env' } })).toEqual(exit2('secrets file: /w/.env'));
+    expect(answer('kimi', { ...base, tool_name: 'FetchURL', tool_input: { url: 'https://evil.example.net/x' } })).toEqual(exit2('unlisted URL'));
+    expect(answer('kimi', { ...base, tool_name: 'FetchURL', tool_input: { url: 'https://docs.example.com/a' } })).toEqual(ok());
+  });
+});

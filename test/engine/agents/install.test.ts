@@ -280,3 +280,32 @@ describe('[AG6] hookwire install --agent opencode, a real process', () => {
     expect(claude.stderr).toContain('VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json');
   }, 120_000);
 });
+
+describe('[AG6] goose and Kimi Code, as their sources read', () => {
+  it('[AG6] goose: .goose/settings.json in Claude Code\'s shape, timeout in seconds; the note says project hooks need allow_project_hooks', () => {
+    const r = mergeConfig('goose', doc, target, null);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.file).toBe('.goose/settings.json');
+    expect(JSON.parse(r.text).hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', timeout: 600 });
+    expect(alsoRunBy('goose').join(' ')).toContain('allow_project_hooks');
+  });
+
+  it('[AG6] Kimi Code: install writes nothing and prints the [[hooks]] entries for ~/.kimi/config.toml', async () => {
+    const r = mergeConfig('kimi', doc, target, null);
+    expect(r.ok).toBe(false);
+    const text = r.ok ? '' : r.reason;
+    expect(text).toContain('~/.kimi/config.toml');
+    expect(text).toMatch(/\[\[hooks\]\]\nevent = "PreToolUse"\nmatcher = '''FetchURL\|ReadFile\|ReadMediaFile\|Shell\|StrReplaceFile\|WriteFile'''\ncommand = '''hookwire hook --agent kimi \/p\/portable\.pipeline\.json \|\| .*exit 2; }'''\ntimeout = 30/);
+    const dir = tempDir();
+    const cli = await hookwire(['install', '--agent', 'kimi', '--pipeline', PIPELINE_FILE, '--dir', dir]);
+    expect([cli.code, cli.stdout.includes('[[hooks]]'), readdirSync(dir)]).toEqual([0, true, []]);
+  }, 60_000);
+
+  it('[AG6] the loss report of goose and Kimi Code: ask and rewrite → block, context dropped; no longer "unconfirmed"', () => {
+    for (const id of ['goose', 'kimi'] as AgentId[]) {
+      const texts = lossReport(doc, contract(id)).map((l) => `${l.node}: ${l.text}`);
+      expect(texts).toEqual(expect.arrayContaining([`ask-push: ask → block on ${id}`, `redact-token: rewrite of tool_input → block on ${id}`, `deploy-context: add_context dropped on ${id}`]));
+      expect(texts.some((t) => t.includes('unconfirmed'))).toBe(false);
+    }
+  });
+});
