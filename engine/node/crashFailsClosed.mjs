@@ -17,7 +17,9 @@ export function crashFailsClosed(agent = 'claude') {
     try {
       if (agent === 'copilot') {
         code = 0;
-        process.stdout.write(`${JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason })}\n`);
+        // Also in VS Code's form: VS Code runs Copilot's files and reads only hookSpecificOutput (engine/agents/copilot.ts).
+        const deny = { permissionDecision: 'deny', permissionDecisionReason: reason };
+        process.stdout.write(`${JSON.stringify({ ...deny, hookSpecificOutput: { hookEventName: 'PreToolUse', ...deny } })}\n`);
       } else if (agent === 'cursor') {
         process.stdout.write(`${JSON.stringify({ permission: 'deny', user_message: reason, agent_message: reason })}\n`);
       }
