@@ -16,6 +16,8 @@ export class CliError extends Error {
 /** Output of one command run; the CLI writes it (tests can call commands without a process). */
 export interface Io {
   out(text: string): void;
+  /** Bytes already encoded as UTF-8, written as they are (optional: a caller without it decodes them for `out`). */
+  outBytes?(bytes: Uint8Array): void;
   err(text: string): void;
   /** Resolves when written output has gone out (a slow pipe holds it in memory until then). */
   drain?(): Promise<void>;
@@ -23,6 +25,7 @@ export interface Io {
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(text),
+  outBytes: (bytes) => void process.stdout.write(bytes),
   err: (text) => void process.stderr.write(text),
   drain: () => (process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', resolve)) : Promise.resolve()),
 };

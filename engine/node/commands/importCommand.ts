@@ -44,7 +44,9 @@ export async function importCommand(path: string, options: ImportOptions, io: Io
     const out = options.output ? fileSink(options.output) : stdoutSink(io);
     try {
       await out.write(traceHeaderLine(header));
-      for await (const chunk of spool.read(rewrite)) await out.write(chunk);
+      // Without a rewrite the spool's bytes are the output's: copied as they are, not decoded and encoded again.
+      if (!rewrite && out.writeBytes) for await (const bytes of spool.bytes()) await out.writeBytes(bytes);
+      else for await (const chunk of spool.read(rewrite)) await out.write(chunk);
       await out.end();
     } catch (err) {
       if (err instanceof CliError) throw err;
@@ -96,6 +98,12 @@ function openSpool() {
       if (buffered >= SPOOL_CHUNK) flush();
     },
     flush,
+    /** The spool's bytes as written, in chunks. */
+    async *bytes(): AsyncGenerator<Buffer> {
+      if (written === 0) return;
+      const stream = createReadStream('', { fd: file.fd, start: 0, end: written - 1, highWaterMark: SPOOL_CHUNK, autoClose: false });
+      for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+    },
     async *read(rewrite: ((line: string) => string) | null): AsyncGenerator<string> {
       if (written === 0) return;
       const stream = createReadStream('', { fd: file.fd, start: 0, end: written - 1, encoding: 'utf8', highWaterMark: SPOOL_CHUNK, autoClose: false });
@@ -117,15 +125,26 @@ function openSpool() {
 
 interface Sink {
   write(text: string): Promise<void>;
+  /** Bytes already UTF-8, when the sink takes them as they are. */
+  writeBytes?(bytes: Buffer): Promise<void>;
   end(): Promise<void>;
 }
 
 function stdoutSink(io: Io): Sink {
+  const outBytes = io.outBytes?.bind(io);
   return {
     async write(text) {
       io.out(text);
       if (io.drain) await io.drain();
     },
+    ...(outBytes
+      ? {
+          async writeBytes(bytes: Buffer) {
+            outBytes(bytes);
+            if (io.drain) await io.drain();
+          },
+        }
+      : {}),
     end: async () => {},
   };
 }
@@ -134,12 +153,14 @@ function fileSink(path: string): Sink {
   const stream = createWriteStream(path, { encoding: 'utf8' });
   let failed: unknown = null;
   stream.on('error', (err) => (failed = err));
+  const put = async (data: string | Buffer) => {
+    if (failed) throw failed;
+    // events.once rejects on 'error' and removes its listeners either way.
+    if (!stream.write(data)) await once(stream, 'drain');
+  };
   return {
-    async write(text) {
-      if (failed) throw failed;
-      // events.once rejects on 'error' and removes its listeners either way.
-      if (!stream.write(text)) await once(stream, 'drain');
-    },
+    write: put,
+    writeBytes: put,
     end: () =>
       new Promise<void>((resolve, reject) => {
         if (failed) return reject(failed);
