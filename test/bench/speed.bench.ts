@@ -12,7 +12,9 @@
 // process.resourceUsage() at its exit (a --require preload, the same for every contender, the floor included)
 // or, for servers, from /proc/<pid>/stat; contenders take turns round after round and the figure is the median.
 // The load average is printed beside the figures: the machine may be shared.
-// Run: npx tsx test/bench/speed.bench.ts [rounds] [--quick] [hook] [serve] [replay] [import]
+// Run: npx tsx test/bench/speed.bench.ts [rounds] [--quick] [hook] [serve] [replay] [import] [--base <checkout>]
+// --base: another checkout (built with `npm run prepare`, e.g. a `git worktree` of main) runs as a contender of its
+// own beside this one, interleaved in every table: a before/after on the same machine load.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -183,7 +185,11 @@ async function serverFigures(s: Server, tag: string, perSession: number, single:
   return { perCpuSecond: (50 * perSession) / (cpuMs / 1000), p50: median(lat) };
 }
 
-export async function runSpeedBench(rounds = 7, quick = false, only: string[] = []): Promise<void> {
+export async function runSpeedBench(rounds = 7, quick = false, only: string[] = [], base: string | null = null): Promise<void> {
+  const BASE = base === null ? null : join(base, 'engine', 'node', 'bin.mjs');
+  /** The row of the base checkout beside a row of this one (none without --base). */
+  const alsoBase = (name: string, args: string[], input: string, env?: Record<string, string>): [string, string[], string, Record<string, string>?][] =>
+    BASE === null ? [] : [[`${name} (base)`, args.map((a) => (a === BIN ? BASE : a)), input, env]];
   const want = (section: string) => only.length === 0 || only.includes(section);
   spawnSync(process.execPath, [join(ROOT, 'engine', 'node', 'buildCli.mjs')], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-speed-'));
@@ -196,18 +202,22 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
     writeFileSync(pipelinePath, readFileSync(GUARD, 'utf8'));
     if (want('hook')) {
       runProcess([BIN, 'claude-hook', GUARD], allowed, dir, env);
+      if (BASE) runProcess([BASE, 'claude-hook', GUARD], allowed, dir, env);
       compare('one claude-hook PreToolUse call, allowed, standalone (checkout: engine/node/bin.mjs)', [
         [`node -e 0 (Node ${process.version})`, ['-e', '0'], ''],
         ['hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env],
+        ...alsoBase('hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env),
       ], dir, rounds);
 
       const serve = await startServer([BIN, 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, 'state'), '--no-watch'], (o) => o.includes('rebuilt'));
       try {
         const url = `http://127.0.0.1:${serve.port}`;
         runProcess([BIN, 'claude-hook', '--server', url, '--state-dir', join(dir, 'state')], allowed, dir);
+        if (BASE) runProcess([BASE, 'claude-hook', '--server', url, '--state-dir', join(dir, 'state')], allowed, dir);
         compare('the same call forwarded to `hookwire serve` (claude-hook --server)', [
           [`node -e 0 (Node ${process.version})`, ['-e', '0'], ''],
           ['hookwire claude-hook --server URL', [BIN, 'claude-hook', '--server', url, '--state-dir', join(dir, 'state')], allowed],
+          ...alsoBase('hookwire claude-hook --server URL', [BIN, 'claude-hook', '--server', url, '--state-dir', join(dir, 'state')], allowed),
         ], dir, rounds);
       } finally {
         serve.stop();
@@ -218,12 +228,12 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
     if (want('serve')) {
       const perSession = quick ? 20 : 100;
       const rows: (string | number)[][] = [['server', 'events per CPU-second (50 sessions)', 'p50 ms (one client)', 'throughput vs bare', 'p50 vs bare']];
-      const figures: { bare: { perCpuSecond: number; p50: number }[]; serve: { perCpuSecond: number; p50: number }[] } = { bare: [], serve: [] };
+      const figures: Record<'bare' | 'serve' | 'base', { perCpuSecond: number; p50: number }[]> = { bare: [], serve: [], base: [] };
       for (let r = 0; r < (quick ? 1 : 3); r++) {
-        for (const which of ['bare', 'serve'] as const) {
+        for (const which of BASE ? (['bare', 'serve', 'base'] as const) : (['bare', 'serve'] as const)) {
           const s = which === 'bare'
             ? await startServer([join(dir, 'bare.mjs')], () => true)
-            : await startServer([BIN, 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, `state-${r}`), '--no-watch'], (o) => o.includes('rebuilt'));
+            : await startServer([which === 'base' ? BASE! : BIN, 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, `state-${which}-${r}`), '--no-watch'], (o) => o.includes('rebuilt'));
           try {
             figures[which].push(await serverFigures(s, `${which}${r}`, perSession, quick ? 200 : 1000));
           } finally {
@@ -235,6 +245,10 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
     const s = { perCpuSecond: median(figures.serve.map((f) => f.perCpuSecond)), p50: median(figures.serve.map((f) => f.p50)) };
     rows.push(['bare node:http (parse body, fixed JSON)', b.perCpuSecond.toFixed(0), b.p50.toFixed(3), '1.00', '1.00x']);
     rows.push(['hookwire serve (guard pipeline, recording)', s.perCpuSecond.toFixed(0), s.p50.toFixed(3), (s.perCpuSecond / b.perCpuSecond).toFixed(2), `${(s.p50 / b.p50).toFixed(2)}x`]);
+    if (BASE) {
+      const o = { perCpuSecond: median(figures.base.map((f) => f.perCpuSecond)), p50: median(figures.base.map((f) => f.p50)) };
+      rows.push(['hookwire serve (base)', o.perCpuSecond.toFixed(0), o.p50.toFixed(3), (o.perCpuSecond / b.perCpuSecond).toFixed(2), `${(o.p50 / b.p50).toFixed(2)}x`]);
+    }
     console.log(`\nserve vs a bare server: PreToolUse POSTs on keep-alive loopback connections; server CPU from /proc (10 ms ticks) over 50 × ${perSession} events; p50 over sequential calls of one client; median of ${quick ? 1 : 3} fresh server processes each (load average ${load()})`);
     table(rows);
     }
@@ -256,6 +270,8 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
         ['floor: chunks + JSON.parse per line + one line out per event', [join(dir, 'replayFloor.mjs'), trace], ''],
         ['hookwire replay --json (100 handlers)', [BIN, 'replay', '--json', pipeline, trace], ''],
         ['hookwire replay --json (10 handlers)', [BIN, 'replay', '--json', pipeline10, trace], ''],
+        ...alsoBase('hookwire replay --json (100 handlers)', [BIN, 'replay', '--json', pipeline, trace], ''),
+        ...alsoBase('hookwire replay --json (10 handlers)', [BIN, 'replay', '--json', pipeline10, trace], ''),
       ], dir, quick ? 1 : Math.min(rounds, 3));
 
     }
@@ -268,6 +284,7 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
       compare(`import of a Claude Code transcript (${(statSync(transcript).size / 2 ** 20).toFixed(1)} MB, generated)`, [
         ['floor: chunks + JSON.parse per line + one line out per tool call', [join(dir, 'importFloor.mjs'), transcript], ''],
         ['hookwire import', [BIN, 'import', transcript], ''],
+        ...alsoBase('hookwire import', [BIN, 'import', transcript], ''),
         ['(beside it: every record parsed and written back whole)', [join(dir, 'wholeFloor.mjs'), transcript], ''],
       ], dir, quick ? 1 : Math.min(rounds, 3));
       const rollout = join(dir, 'codex.jsonl');
@@ -276,6 +293,7 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
       compare(`import of a Codex rollout (${(statSync(rollout).size / 2 ** 20).toFixed(1)} MB, generated)`, [
         ['floor: chunks + JSON.parse per line + one line out per tool call', [join(dir, 'codexFloor.mjs'), rollout], ''],
         ['hookwire import', [BIN, 'import', rollout], ''],
+        ...alsoBase('hookwire import', [BIN, 'import', rollout], ''),
         ['(beside it: every record parsed and written back whole)', [join(dir, 'wholeFloor.mjs'), rollout], ''],
       ], dir, quick ? 1 : Math.min(rounds, 3));
     }
@@ -288,5 +306,6 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
 if (process.argv[1]?.endsWith('speed.bench.ts')) {
   const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 7);
   const only = ['hook', 'serve', 'replay', 'import'].filter((s) => process.argv.includes(s));
-  await runSpeedBench(rounds, process.argv.includes('--quick'), only);
+  const at = process.argv.indexOf('--base');
+  await runSpeedBench(rounds, process.argv.includes('--quick'), only, at === -1 ? null : process.argv[at + 1]!);
 }
