@@ -5,12 +5,12 @@ import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode
 import { importMiniSweAgent } from './importers/importMiniSweAgent.ts';
 import { importOpenHands } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
-import { bump, emptyReport, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
+import { bump, emptyReport, type ElementImporter, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
-import { importCline } from './importers/importCline.ts';
+import { clineImporter, importCline } from './importers/importCline.ts';
 import { importOpenCode } from './importers/importOpenCode.ts';
-import { importClineUi } from './importers/importClineUi.ts';
+import { clineUiImporter, importClineUi } from './importers/importClineUi.ts';
 import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
@@ -19,7 +19,7 @@ import { GooseImporter } from './importers/importGoose.ts';
 import { importCursor } from './importers/importCursor.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
-import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepValue } from './importers/parseSource.ts';
+import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import { jsonLimitBreach } from '../model/jsonLimits.ts';
@@ -33,6 +33,7 @@ import type { Trace, TraceEvent } from './traceTypes.ts';
  * events. Detects the format on the first 64 KB, then
  * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
+ * - streams the documents that are one array of records (Cline's task files) element by element;
  * - buffers the other formats (JSON documents, Claude Code transcripts, which are read in two passes) up
  *   to `maxDocumentChars`, past which reading stops with `too_large`.
  * A binary verdict stops the stream at once (`stopped`), so the caller stops reading too.
@@ -200,6 +201,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'aider' ? linesBody(format, new AiderImporter(importer, onEvent), maxLine, early)
     : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
+    : (format === 'cline' || format === 'cline-ui') && startsArray(sample) ? elementsBody(format, (format === 'cline' ? clineImporter : clineUiImporter)(importer, onEvent), maxDoc, early)
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
 }
@@ -342,6 +344,58 @@ function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void,
   };
 }
 
+/** True when the input starts (after blanks and a byte order mark) with `[`: a JSON array. */
+function startsArray(sample: string): boolean {
+  return /^[\s\ufeff]*\[/.test(sample.slice(0, 4096));
+}
+
+/**
+ * A document that is one JSON array of records, streamed element by element [I1]: each element is parsed and
+ * handed to its importer as it is read, so only the current element is held as text (up to `maxElementChars`,
+ * the cap a whole document had), and with a sink the events are not kept either. A bad element is listed with
+ * its line and the rest go on; an input cut off inside an element or before the closing `]` keeps what came
+ * before and lists where it ends (a partial import, as a JSON Lines file cut off is).
+ */
+function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const report = (p: TraceProblem) => {
+    if (problems.length < 1000) problems.push(p);
+  };
+  let n = 0;
+  const splitter = new JsonValueSplitter(maxElementChars, {
+    value(text, line) {
+      n++;
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch (err) {
+        report(traceProblem('not_json', line, `element ${n} of the array is not valid JSON (${jsonErrorDetail(err)}); it was skipped`));
+        return;
+      }
+      const deep = tooDeepElement(v, line);
+      if (deep) report(deep);
+      else imp.record(v, n);
+    },
+    tooLong(line, length) {
+      n++;
+      report(traceProblem('line_too_long', line, `element ${n} of the array is ${length} characters, past the limit of ${maxElementChars}; it was skipped`));
+    },
+    stray: (line, text) => report(traceProblem('not_json', line, `not part of the JSON array: ${JSON.stringify(text.slice(0, 40))}; skipped`)),
+    truncated: (line) => report(traceProblem('truncated', line, `the file ends inside element ${n + 1} of the array (a truncated file?); what came before it was read`)),
+    unclosed: (line) => report(traceProblem('truncated', line, `the file ends before the array's closing ] (a truncated file?); the ${n} elements before it were read`)),
+  }, true);
+  return {
+    push: (t) => splitter.push(t),
+    end() {
+      splitter.end();
+      const result = imp.finish(n);
+      if (!result.ok) return failure(format, [...problems, result.problem]);
+      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
+    },
+    stopped: false,
+  };
+}
+
 /** True when the first non-blank line of the sample is a whole JSON value (JSON Lines, not a pretty document). */
 function firstLineIsJson(sample: string): boolean {
   const s = sample.trimStart();
@@ -419,8 +473,8 @@ function documentBody(format: TraceFormat, importer: ImporterOptions, onEvent: (
       : format === 'swe-agent' ? importSweAgent(doc.value, importer)
       : format === 'mini-swe-agent' ? importMiniSweAgent(doc.value, importer)
       : format === 'cline' ? importCline(doc.value, importer)
-      : format === 'opencode' ? importOpenCode(doc.value, importer)
       : format === 'cline-ui' ? importClineUi(doc.value, importer)
+      : format === 'opencode' ? importOpenCode(doc.value, importer)
       : format === 'cursor' ? importCursor(doc.value, importer)
       : importOpenHands(doc.value, importer);
     return deliver(format, result, onEvent, problems);

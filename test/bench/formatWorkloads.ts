@@ -29,6 +29,7 @@ export function writeWorkload(format: TraceFormat, steps: number, write: Write):
   if (format === 'specstory') return specstory(steps, write);
   if (format === 'aider') return aider(steps, write);
   if (format === 'cline') return cline(steps, write);
+  if (format === 'cline-ui') return clineUi(steps, write);
   if (format === 'opencode') return opencode(steps, write);
   throw new Error(`no workload writer for ${format}`);
 }
@@ -179,6 +180,17 @@ function cline(steps: number, write: Write): void {
   for (let i = 0; i < steps; i++) {
     write(`,${JSON.stringify({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'execute_command', input: { command: `grep -rn pattern${i} src` } }], ts: T0 + 10 + i * 10, modelInfo: { modelId: 'claude-sonnet-4-5' } })}`);
     write(`,${JSON.stringify({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: OUTPUT }], ts: T0 + 15 + i * 10 })}`);
+  }
+  write(']\n');
+}
+
+function clineUi(steps: number, write: Write): void {
+  write(`[${JSON.stringify({ ts: T0, type: 'say', say: 'task', text: 'Look around the repository' })}`);
+  for (let i = 0; i < steps; i++) {
+    const t = T0 + 10 + i * 10;
+    write(`,${JSON.stringify({ ts: t, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: '...', tokensIn: 1200, tokensOut: 40, cacheReads: 1000, cacheWrites: 0, cost: 0.01 }) })}`);
+    write(`,${JSON.stringify({ ts: t + 1, type: 'ask', ask: 'command', text: `grep -rn pattern${i} src` })}`);
+    write(`,${JSON.stringify({ ts: t + 5, type: 'ask', ask: 'command_output', text: OUTPUT })}`);
   }
   write(']\n');
 }

@@ -2,7 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import { parseXmlToolCalls, ROO_ONLY_TOOLS } from './clineXmlTools.ts';
-import type { ImporterOptions, ImportResult } from './importReport.ts';
+import type { ElementImporter, ImporterOptions, ImportResult } from './importReport.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
@@ -17,6 +18,12 @@ const RESULT_HEAD = /^\[([a-z_]+)(?: for '[\s\S]*?')?\] Result:\s*$/;
 const FAILED = /^The tool execution failed|^The user denied this operation|^\{"status":"(error|denied)"|^Exit code: (-\d+|[1-9]\d*)\b|^Process terminated by signal|^Command execution was not successful|^\[ERROR\]/m;
 const TASK = /^<task>\n?([\s\S]*?)\n?<\/task>$/;
 const FEEDBACK = /^<(feedback|user_message|answer)>\n?([\s\S]*?)\n?<\/\1>$/;
+
+interface ClineRun {
+  b: TraceBuilder;
+  agent: 'cline' | 'roo-code';
+  taskId: string;
+}
 
 interface Call {
   id: string;
@@ -43,13 +50,39 @@ interface Call {
  */
 export function importCline(doc: unknown, options: ImporterOptions = {}): ImportResult {
   const messages = Array.isArray(doc) ? doc : [];
-  const agent = clineAgent(messages, options.filePath ?? options.fileName);
-  const taskId = taskIdOf(options.filePath ?? options.fileName) ?? options.fallbackTraceId ?? agent;
-  const b = new TraceBuilder('cline', agent === 'roo-code' ? 'roo' : 'cline', taskId, agent);
+  const imp = clineImporter(options);
+  messages.forEach((m, i) => imp.record(m, i + 1));
+  return imp.finish(messages.length);
+}
+
+/**
+ * The same, one message at a time, as they stream from the file; with `onEvent` the events are handed over, not
+ * kept. When the path does not say which extension wrote the file, the first messages it is told by
+ * ({@link clineAgent}: up to 50) are held until it is known, since every event carries the agent.
+ */
+export function clineImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): ElementImporter {
+  const path = options.filePath ?? options.fileName;
+  /** Messages held while the agent is not known yet. */
+  let held: { m: unknown; n: number }[] = [];
+  let run: ClineRun | null = null;
+  const current = (): ClineRun => {
+    if (!run) throw new Error('bug: a Cline message read before its agent was known');
+    return run;
+  };
+  const begin = (agent: 'cline' | 'roo-code') => {
+    const taskId = taskIdOf(path) ?? options.fallbackTraceId ?? agent;
+    const b = new TraceBuilder('cline', agent === 'roo-code' ? 'roo' : 'cline', taskId, agent, options.ids);
+    if (onEvent) b.streamTo(onEvent);
+    run = { b, agent, taskId };
+    const waiting = held;
+    held = [];
+    for (const w of waiting) read(w.m, w.n);
+  };
   let open: Call[] = [];
   let completed = false;
-  messages.forEach((m, i) => {
-    const line = i + 1;
+  const read = (m: unknown, line: number): void => {
+    const { b, agent, taskId } = current();
+    const i = line - 1;
     if (!isJsonObject(m)) return b.dropRecord('(not an object)', 0, `message ${line}: not a JSON object`);
     const ts = toIsoTs(m.ts)?.iso ?? null;
     if (i === 0 || b.count === 0) b.emit('agent.start', 'start', ts, { task_id: taskId });
@@ -61,12 +94,25 @@ export function importCline(doc: unknown, options: ImporterOptions = {}): Import
       open = user(b, m, `m${line}`, ts, open, agent);
     } else if (m.type === 'reasoning') b.annotate('reasoning', { text: typeof m.text === 'string' ? m.text : '' });
     else b.unknownRecord(typeof m.role === 'string' ? `role ${m.role}` : '(no role)', 0, m, `message ${line}: `);
-  });
-  for (const c of open) b.warn(`tool call ${c.id} (${c.name}) has no result in the history`);
-  if (b.count > 0) b.emit('agent.end', 'end', b.latestTs, { status: completed ? 'completed' : 'incomplete', task_id: taskId });
-  const source: JsonObject = { kind: 'cline', agent, task_id: taskId };
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, messages.length);
+  };
+  const fromPath = agentOfPath(path);
+  if (fromPath) begin(fromPath);
+  return {
+    record(m, n) {
+      if (run) return read(m, n);
+      held.push({ m, n });
+      if (held.length >= AGENT_SIGNS_WITHIN) begin(clineAgent(held.map((h) => h.m), path));
+    },
+    finish(records) {
+      if (!run) begin(clineAgent(held.map((h) => h.m), path));
+      const { b, agent, taskId } = current();
+      for (const c of open) b.warn(`tool call ${c.id} (${c.name}) has no result in the history`);
+      if (b.count > 0) b.emit('agent.end', 'end', b.latestTs, { status: completed ? 'completed' : 'incomplete', task_id: taskId });
+      const source: JsonObject = { kind: 'cline', agent, task_id: taskId };
+      if (options.fileName) source.file_name = options.fileName;
+      return b.finish(source as JsonObject & { kind: string }, records);
+    },
+  };
 }
 
 function assistant(b: TraceBuilder, m: JsonObject, id: string, ts: string | null, agent: string): Call[] {
@@ -173,10 +219,9 @@ function portable(agent: string, c: Call) {
 
 /** Roo Code or Cline: the extension's storage folder in the path, else a Roo-only tool or Roo's `<slug>` mode line. */
 export function clineAgent(messages: unknown[], fileName: string | undefined): 'cline' | 'roo-code' {
-  const path = (fileName ?? '').toLowerCase();
-  if (path.includes('rooveterinaryinc.roo-cline') || path.includes('roo-code')) return 'roo-code';
-  if (path.includes('saoudrizwan.claude-dev') || path.includes('/.cline/')) return 'cline';
-  for (const m of messages.slice(0, 50)) {
+  const byPath = agentOfPath(fileName);
+  if (byPath) return byPath;
+  for (const m of messages.slice(0, AGENT_SIGNS_WITHIN)) {
     if (!isJsonObject(m) || !Array.isArray(m.content)) continue;
     for (const c of m.content) {
       if (!isJsonObject(c)) continue;
@@ -187,6 +232,17 @@ export function clineAgent(messages: unknown[], fileName: string | undefined): '
     }
   }
   return 'cline';
+}
+
+/** The messages read for signs of Roo Code. */
+const AGENT_SIGNS_WITHIN = 50;
+
+/** The extension folder in the path names the agent; null when the path says nothing. */
+function agentOfPath(fileName: string | undefined): 'cline' | 'roo-code' | null {
+  const path = (fileName ?? '').toLowerCase();
+  if (path.includes('rooveterinaryinc.roo-cline') || path.includes('roo-code')) return 'roo-code';
+  if (path.includes('saoudrizwan.claude-dev') || path.includes('/.cline/')) return 'cline';
+  return null;
 }
 
 /** The task id: the folder name in `tasks/<id>/api_conversation_history.json`. */

@@ -2,7 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import { clineAgent, taskIdOf } from './importCline.ts';
-import type { ImporterOptions, ImportResult } from './importReport.ts';
+import type { ElementImporter, ImporterOptions, ImportResult } from './importReport.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
@@ -52,9 +53,17 @@ interface Open {
  */
 export function importClineUi(doc: unknown, options: ImporterOptions = {}): ImportResult {
   const messages = Array.isArray(doc) ? doc : [];
+  const imp = clineUiImporter(options);
+  messages.forEach((m, i) => imp.record(m, i + 1));
+  return imp.finish(messages.length);
+}
+
+/** The same, one message at a time, as they stream from the file; with `onEvent` the events are handed over, not kept. */
+export function clineUiImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): ElementImporter {
   const agent = clineAgent([], options.filePath ?? options.fileName);
   const taskId = taskIdOf(options.filePath ?? options.fileName) ?? options.fallbackTraceId ?? agent;
-  const b = new TraceBuilder('cline-ui', agent === 'roo-code' ? 'roo-ui' : 'cline-ui', taskId, agent);
+  const b = new TraceBuilder('cline-ui', agent === 'roo-code' ? 'roo-ui' : 'cline-ui', taskId, agent, options.ids);
+  if (onEvent) b.streamTo(onEvent);
   // A model call is emitted (before and after together) at its first tool or when the next message ends it,
   // so its tool calls come after it.
   let model: { id: string; ts: string | null; before: JsonObject; usage: JsonObject | null; response: JsonValue[]; emitted: boolean } | null = null;
@@ -89,8 +98,9 @@ export function importClineUi(doc: unknown, options: ImporterOptions = {}): Impo
     }
     b.emit('tool.before_call', `${id}:before`, ts, setPortableFields({ tool_name: name, tool_input: input, tool_use_id: id }, sessionPortableFields(agent, name, input, { mcp: name === 'use_mcp_tool' })));
   };
-  messages.forEach((m, i) => {
-    const where = `message ${i + 1}: `;
+  const record = (m: unknown, n: number): void => {
+    const i = n - 1;
+    const where = `message ${n}: `;
     if (!isJsonObject(m)) return b.dropRecord('(not an object)', 0, 'not a JSON object', where);
     const ts = toIsoTs(m.ts)?.iso ?? null;
     if (b.count === 0) b.emit('agent.start', 'start', ts, { task_id: taskId });
@@ -158,14 +168,17 @@ export function importClineUi(doc: unknown, options: ImporterOptions = {}): Impo
       b.emit('agent.error', `${id}:error`, ts, { error: text, kind });
     } else if (NOTED.has(kind) || kind === 'mcp_server_response' || kind === 'command_permission_denied') b.annotate(`${String(m.type)}:${kind}`, { text: text.slice(0, 4000) });
     else b.unknownRecord(`${String(m.type)}:${kind}`, 0, m, where);
-  });
-  closeTool(b.latestTs);
-  closeModel();
-  if (fileTools > 0) b.note(`${fileTools} file tool calls have no result here: ui_messages.json does not keep them (api_conversation_history.json beside it does)`);
-  if (b.count > 0) b.emit('agent.end', 'end', b.latestTs, { status: answered ? 'completed' : 'incomplete', task_id: taskId });
-  const source: JsonObject = { kind: 'cline-ui', agent, task_id: taskId };
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, messages.length);
+  };
+  const finish = (records: number): ImportResult => {
+    closeTool(b.latestTs);
+    closeModel();
+    if (fileTools > 0) b.note(`${fileTools} file tool calls have no result here: ui_messages.json does not keep them (api_conversation_history.json beside it does)`);
+    if (b.count > 0) b.emit('agent.end', 'end', b.latestTs, { status: answered ? 'completed' : 'incomplete', task_id: taskId });
+    const source: JsonObject = { kind: 'cline-ui', agent, task_id: taskId };
+    if (options.fileName) source.file_name = options.fileName;
+    return b.finish(source as JsonObject & { kind: string }, records);
+  };
+  return { record, finish };
 }
 
 function parse(text: string): unknown {

@@ -53,6 +53,15 @@ export interface ImporterOptions {
   ids?: IdIndexFactory;
 }
 
+/**
+ * An importer of a document that is an array of records, fed one element at a time (the whole document, or its
+ * elements as they stream from a file), `index` 1-based; `finish` gets how many there were.
+ */
+export interface ElementImporter {
+  record(value: unknown, index: number): void;
+  finish(records: number): ImportResult;
+}
+
 /** Adds one to a count keyed by a source-chosen name. */
 export function bump(counts: JsonObject, key: string, by = 1): void {
   const cur = ownGet(counts, key);

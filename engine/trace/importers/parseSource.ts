@@ -53,6 +53,12 @@ export function tooDeepValue(value: unknown, line: number): TraceProblem | null 
   return deep ? traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + OTLP_WRAPPING)}; it was skipped`) : null;
 }
 
+/** The depth check of one element of a document that is an array, streamed element by element: the depth the whole document has [V9]. */
+export function tooDeepElement(value: unknown, line: number): TraceProblem | null {
+  const deep = tooDeepAt(value, MAX_JSON_DEPTH + DOCUMENT_WRAPPING - 1);
+  return deep ? traceProblem('too_deep', line, `${tooDeepMessage('record', deep, MAX_JSON_DEPTH + DOCUMENT_WRAPPING - 1)}; it was skipped`) : null;
+}
+
 /** Parses one JSON document; a syntax error becomes a problem with its line and column when V8 gives a position. */
 export function parseJsonDocument(text: string): { ok: true; value: unknown } | { ok: false; problem: TraceProblem } {
   let value: unknown;

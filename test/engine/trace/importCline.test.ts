@@ -64,3 +64,47 @@ describe('Roo Code task history with native tool calls (roo-code-task.json)', ()
     expectWrongAgentNamed(readFormat('gemini-cli-session.jsonl'), 'cline', /Gemini CLI/);
   });
 });
+
+// [I1][I14] api_conversation_history.json is one JSON array: it streams message by message, so a 200 MB history is
+// never held whole (docs/sessions.md, "Memory"). What that changes is checked here: the same events as before, a
+// bad or cut message costs only itself, and the agent is still told by the first messages.
+describe('Cline task history, streamed message by message', () => {
+  const msg = (i: number) => [
+    { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'execute_command', input: { command: `echo ${i}` } }], ts: 1772528400000 + i * 10 },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `${i}` }], ts: 1772528400005 + i * 10 },
+  ];
+  const task = [{ role: 'user', content: [{ type: 'text', text: '<task>\nEcho some numbers\n</task>' }], ts: 1772528400000 }, ...Array.from({ length: 40 }, (_, i) => msg(i)).flat()];
+
+  it('[I1] a message that is not JSON is listed with its line, and every other message is read', () => {
+    const text = JSON.stringify(task, null, 1);
+    const lines = text.split('\n');
+    // Break the 4th message (a tool result) in the middle of the file.
+    const at = lines.findIndex((l) => l.includes('"t1"') && l.includes('tool_use_id'));
+    lines[at] = lines[at]!.replace('"tool_use_id"', 'tool_use_id');
+    const r = importTrace(lines.join('\n'), { fileName: 'api_conversation_history.json' });
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'not_json', message: expect.stringMatching(/element 5 of the array is not valid JSON/) })]);
+    const whole = importTrace(JSON.stringify(task), { fileName: 'api_conversation_history.json' }).trace!;
+    expect(ofType(r.trace!, 'tool.before_call')).toHaveLength(40);
+    // The call whose result was in the broken message has no after event; all others do.
+    expect(ofType(r.trace!, 'tool.after_call')).toHaveLength(39);
+    expect(ofType(r.trace!, 'tool.after_call').map((e) => e.payload.tool_use_id)).not.toContain('t1');
+    expect(ofType(whole, 'tool.after_call').map((e) => e.payload.tool_use_id)).toContain('t1');
+  });
+
+  it('[I1] a file cut before the closing ] keeps every message and says where it ends', () => {
+    const text = JSON.stringify(task).slice(0, -1);
+    const r = importTrace(text, { fileName: 'api_conversation_history.json' });
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated', message: expect.stringMatching(/ends before the array's closing \] .* the 81 elements before it were read/) })]);
+    expect(r.trace!.events.map((e) => e.payload)).toEqual(importTrace(JSON.stringify(task), { fileName: 'api_conversation_history.json' }).trace!.events.map((e) => e.payload));
+  });
+
+  it('[I14] with no folder to say so, a Roo Code sign within the first 50 messages names the agent of every event, the first ones too', () => {
+    const roo = [...task];
+    roo[30] = { role: 'user', content: [{ type: 'text', text: '<environment_details>\n<slug>code</slug>\n</environment_details>' }], ts: 1772528400150 };
+    const r = importTrace(JSON.stringify(roo), { fileName: 'api_conversation_history.json' });
+    expect(new Set(r.trace!.events.map((e) => e.agent_id))).toEqual(new Set(['roo-code']));
+    expect(r.trace!.events[0]!.event_id).toMatch(/^roo:/);
+    const cline = importTrace(JSON.stringify(task), { fileName: 'api_conversation_history.json' });
+    expect(new Set(cline.trace!.events.map((e) => e.agent_id))).toEqual(new Set(['cline']));
+  });
+});

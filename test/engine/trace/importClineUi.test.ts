@@ -48,13 +48,21 @@ describe("Cline's UI message log (ui_messages.json)", () => {
     expect(r.report?.notes).toContain('1 file tool calls have no result here: ui_messages.json does not keep them (api_conversation_history.json beside it does)');
   });
 
-  it('[I11] an unknown message kind is kept and listed; a cut file is refused as truncated; the wrong agent is named', () => {
+  it('[I11] an unknown message kind is kept and listed; a cut file keeps the messages before the cut and lists it as truncated; the wrong agent is named', () => {
     const r = load();
     expect(r.problems.map((p) => [p.code, p.severity])).toEqual([['unknown_record', 'warning']]);
     expect(r.problems[0]?.message).toMatch(/message 15: .*say:future_widget/);
-    const cut = importTrace(readFormat(NAME).slice(0, 900), { fileName: 'ui_messages.json' });
-    expect(cut.trace).toBeNull();
-    expect(cut.problems[0]?.code).toBe('truncated');
+    // The array streams element by element [I1]: a file cut inside a message is read up to it (a partial import).
+    const path = '/home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1772528400000/ui_messages.json';
+    const cut = importTrace(readFormat(NAME).slice(0, 900), { fileName: 'ui_messages.json', filePath: path });
+    const whole = load(path).trace!;
+    expect(cut.trace!.events.length).toBeGreaterThan(1);
+    // The same events up to the cut; the command whose output was cut off ends with what was read of it.
+    const before = cut.trace!.events.slice(0, -2);
+    expect(before.map((e) => e.payload)).toEqual(whole.events.slice(0, before.length).map((e) => e.payload));
+    expect(cut.trace!.events.at(-2)!.payload).toMatchObject({ tool_name: 'execute_command', tool_response: 'FAIL src/date.test.ts' });
+    expect(cut.trace!.events.at(-1)!.type).toBe('agent.end');
+    expect(cut.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated', severity: 'error', line: 39, message: expect.stringMatching(/the file ends inside element \d+ of the array/) })]);
     expectWrongAgentNamed(readFormat(NAME), 'cline', /UI messages/);
     expectWrongAgentNamed(readFormat('cline-xml-task.json'), 'cline-ui', /api_conversation_history/);
   });
