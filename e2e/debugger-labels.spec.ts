@@ -29,10 +29,15 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   await expect(page.getByTestId('label-decision')).toHaveValue('block_action');
   await page.getByTestId('label-note').click();
   await page.keyboard.type('never delete the build cache');
+  // A label never changes a decision [R19]: storing it must not open (and so replay) the trace again.
+  const opens = () => page.evaluate(() => performance.getEntriesByName('hookwire:trace-open').length);
+  const opened = await opens();
+  expect(opened).toBeGreaterThan(0);
   await page.keyboard.press('Enter');
   await expect(panel).toHaveAttribute('data-state', 'met');
   await expect(page.getByTestId('label-note-text')).toHaveText('“never delete the build cache”');
   await expect(timelineRow(page, 11).getByTestId('row-label')).toHaveAttribute('data-expects', 'block_action');
+  expect(await opens()).toBe(opened);
 
   // Step 18, the prompt injection, continues: labelled "should block" by keyboard, it is a label not met.
   await typeStep(page, 17);
@@ -48,6 +53,7 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   await expect(page.getByTestId('label-failures')).toHaveText('decision: expected block_action, got continue');
   await expect(timelineRow(page, 17).getByTestId('row-label')).toHaveAttribute('data-expects', 'block_action');
   await expect(page.getByTestId('row-label')).toHaveCount(2);
+  expect(await opens()).toBe(opened);
   await shot(page, 'labels-step');
 
   // Stored with the trace: a reload shows both labels again.

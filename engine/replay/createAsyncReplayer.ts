@@ -40,6 +40,8 @@ export interface AsyncReplayer {
   breakpointChunk(b: CompiledBreakpoint, c: number): Promise<number[]>;
   /** Every step the breakpoint stops at [R18], scanned a chunk at a time. */
   breakpointSteps(b: CompiledBreakpoint, progress?: ProgressOptions): Promise<Int32Array>;
+  /** As `Replayer.relabel` [R19]: the event's chunk is fetched again from the source when next needed. */
+  relabel(index: number): void;
 }
 
 /**
@@ -54,6 +56,8 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
   const capacity = Math.max(4, options.cachedChunks ?? 8);
   const chunks = new Map<number, readonly TraceEvent[]>();
   const loading = new Map<number, Promise<void>>();
+  /** Chunks relabelled (by how many times): a fetch begun before is not cached, it may hold the old event. */
+  const relabelled = new Map<number, number>();
   const count = source.count;
 
   const get = (i: number): TraceEvent => {
@@ -68,13 +72,17 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     if (pending) return pending;
     const start = c * C;
     const end = Math.min(count, start + C);
+    const asOf = relabelled.get(c) ?? 0;
     const p = source.getRange(start, end).then((events) => {
       if (events.length !== end - start) throw new Error(`event source returned ${events.length} events for [${start}, ${end}), expected ${end - start}`);
+      if ((relabelled.get(c) ?? 0) !== asOf) return;
       chunks.set(c, events);
       while (chunks.size > capacity) chunks.delete(chunks.keys().next().value!);
     });
     loading.set(c, p);
-    return p.finally(() => loading.delete(c));
+    return p.finally(() => {
+      if (loading.get(c) === p) loading.delete(c);
+    });
   };
 
   /**
@@ -151,6 +159,13 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
   };
 
   return {
+    relabel(i) {
+      const c = Math.floor(i / C);
+      relabelled.set(c, (relabelled.get(c) ?? 0) + 1);
+      chunks.delete(c);
+      loading.delete(c);
+      sync.relabel(i);
+    },
     count,
     checkpointEvery: C,
     get computed() {

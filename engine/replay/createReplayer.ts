@@ -70,6 +70,12 @@ export interface Replayer {
   breakpointHits(b: CompiledBreakpoint, start?: number, end?: number): number[];
   /** Every step the breakpoint stops at, in order: its hits, then its hit count [R18]. */
   breakpointSteps(b: CompiledBreakpoint): Int32Array;
+  /**
+   * Forgets what it holds of event `index` after that event changed in its `meta.expect` only (a label was
+   * written): labels are never dispatched [R19], so no decision, state or timeline entry changes and nothing
+   * is replayed; the next `step(index)` reads the event again from the source.
+   */
+  relabel(index: number): void;
 }
 
 const SEARCH_CHUNK = 4096;
@@ -244,6 +250,9 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
   };
 
   return {
+    relabel(i) {
+      cache.delete(i);
+    },
     count,
     checkpointEvery: K,
     get computed() {

@@ -56,6 +56,17 @@ export function readExpectation(event: TraceEvent): ReadExpectation {
 }
 
 /**
+ * The event as handlers and matchers see it [R19]: without its `meta.expect` (and without `meta` when nothing else
+ * is in it), so that a label or a golden test's expectation never changes a decision. The same object when it
+ * has none. The one implementation: replay's step function dispatches this, so `hookwire test`, `backtest`,
+ * `diff`, `replay` and the debugger agree.
+ * `withoutExpectation({...e, meta: {expect: {decision: 'continue'}, user: 'u'}}).meta` → `{user: 'u'}`
+ */
+export function withoutExpectation(event: TraceEvent): TraceEvent {
+  return event.meta && ownGet(event.meta, 'expect') !== undefined ? withExpectation(event, null) : event;
+}
+
+/**
  * What of `x` the replayed step does not meet, one line each ("decision: expected block_action, got continue");
  * empty when it meets all.
  */

@@ -5,6 +5,7 @@ import { jsonEqual, type JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
 import { explainEvent } from '../dispatch/explain/explainEvent.ts';
+import { withoutExpectation } from './expectation.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 import { observeFlows } from '../compile/flowMemory.ts';
@@ -107,6 +108,8 @@ export function stepEvent(
   let result: StepResult;
   let explanation: Explanation | null = null;
   let notes: readonly StepNote[] = NO_NOTES;
+  // [R19] handlers, matchers and flow rules never see a label: the step keeps the event as it is.
+  const dispatched = withoutExpectation(event);
   if (earlier) {
     // [R5][E5] checked before the run's end, as the session does: a repeated id gets its recorded answer.
     // Nothing ran, so nothing new was audited and nothing failed: only the answer is repeated.
@@ -117,11 +120,11 @@ export function stepEvent(
     result = notReached(ctx, carry.ended, event, carry);
     notes = ctx.notes.ended(carry.ended);
   } else if (explain) {
-    const out = explainEvent(ctx.compiled, event, carry.state, ctx.env);
+    const out = explainEvent(ctx.compiled, dispatched, carry.state, ctx.env);
     result = out.result;
     explanation = out.explanation;
   } else {
-    result = dispatch(ctx.compiled, event, carry.state, ctx.env);
+    result = dispatch(ctx.compiled, dispatched, carry.state, ctx.env);
   }
   const notReachedStep = !earlier && carry.ended !== null;
   // [S14] the net stopped code when this was recorded: said beside the step, which reproduces that outcome.
@@ -140,7 +143,7 @@ export function stepEvent(
   // [F3][F4] flow rules remember an event that happened: dispatched (not a repeat [F6], not after the run's end)
   // and not blocked by its decision. An ASK counts, whatever its answer: the answer comes from outside dispatch
   // (later, in the runtime), and the memory must be the same in replay, the runtime and serve.
-  const state = !earlier && !notReachedStep && !(result.mode === 'sync' && blocksAction(result.decision)) ? remember(ctx, result.state, event, result.payload, index, now) : result.state;
+  const state = !earlier && !notReachedStep && !(result.mode === 'sync' && blocksAction(result.decision)) ? remember(ctx, result.state, dispatched, result.payload, index, now) : result.state;
 
   const step: ReplayStep = {
     index,

@@ -24,33 +24,22 @@ export interface GoldenResult {
 }
 
 /**
- * Runs one annotated trace through a pipeline [P11]: `meta.expect` is taken off every event before it is
- * dispatched (handlers never see the answers), every event is dispatched in order, and each expectation is
- * compared with what the pipeline decided.
+ * Runs one annotated trace through a pipeline [P11]: every event is dispatched in order, without its
+ * `meta.expect` (replay takes it off [R19]: handlers never see the answers), and each expectation is compared
+ * with what the pipeline decided.
  */
 export function runGoldenTrace(compiled: CompiledPipeline, events: readonly TraceEvent[]): GoldenResult {
-  const expectations: (Expectation | null)[] = [];
   const problems: string[] = [];
-  const stripped = events.map((e) => {
+  const expectations = events.map((e): Expectation | null => {
     const read = readExpectation(e);
-    if (read.kind === 'none') {
-      expectations.push(null);
-      return e;
-    }
-    if (read.kind === 'ok') expectations.push(read.expectation);
-    else {
-      expectations.push(null);
-      problems.push(`event ${e.event_id}: ${read.message}`);
-    }
-    const { expect: _expect, ...rest } = e.meta!;
-    const { meta: _meta, ...event } = e;
-    return Object.keys(rest).length > 0 ? { ...event, meta: rest } : event;
+    if (read.kind === 'bad') problems.push(`event ${e.event_id}: ${read.message}`);
+    return read.kind === 'ok' ? read.expectation : null;
   });
 
   const checks: GoldenCheck[] = [];
   let unchecked = 0;
   let i = 0;
-  for (const step of replaySteps(compiled, stripped, { explain: false })) {
+  for (const step of replaySteps(compiled, events, { explain: false })) {
     const expected = expectations[i++];
     if (!expected) {
       unchecked++;

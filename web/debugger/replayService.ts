@@ -23,10 +23,10 @@ export interface ReplayService {
   rows: RowCache;
   openTrace(id: string): Promise<void>;
   /**
-   * Replays the open trace afresh after its stored events changed (a label was written), staying on the
-   * same step with the same filter.
+   * Step `index` of the open trace was relabelled in the library: the worker reads the event again and the
+   * rows and the open step are fetched again. Nothing is replayed: a label never changes a decision [R19].
    */
-  reloadTrace(): Promise<void>;
+  labelChanged(index: number): Promise<void>;
   closeTrace(): void;
   goTo(index: number): void;
   move(m: Move): void;
@@ -148,6 +148,8 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
   async function openTrace(id: string, keep?: { at: number; filter: TimelineFilter }): Promise<void> {
     const record = await readTraceRecord(db, id);
     if (!record) return;
+    // Counted by e2e/debugger-labels.spec.ts: writing a label must not open (and so replay) the trace again.
+    performance.mark('hookwire:trace-open');
     // Read before the epoch moves: an edit sent meanwhile must not overtake this trace's open.
     const saved = await savedVersions();
     void setSetting(db, TRACE_SETTINGS.lastTrace, id).catch(() => undefined);
@@ -299,9 +301,12 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     client,
     rows,
     openTrace: (id) => openTrace(id),
-    async reloadTrace() {
-      const st = s();
-      if (st.traceId) await openTrace(st.traceId, { at: st.position, filter: st.filter });
+    async labelChanged(index) {
+      const id = s().traceId;
+      await client.request({ kind: 'relabel', index }).catch(fail);
+      if (s().traceId !== id) return;
+      rows.refresh();
+      requestStep(s().position);
     },
     closeTrace() {
       epoch++;

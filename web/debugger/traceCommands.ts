@@ -122,7 +122,7 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
         toast(`Could not store the label: ${describeStorageError(e)}`, 'error');
         return false;
       }
-      await replay.reloadTrace();
+      await replay.labelChanged(index);
       return true;
     },
     importFiles(files) {

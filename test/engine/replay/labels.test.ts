@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DECISIONS, type Decision, type JsonObject, type TraceEvent } from '../../../engine/index.ts';
 import { parseExpectation, readExpectation, stepLabel, withExpectation, type Expectation } from '../../../engine/replay/expectation.ts';
 import { replaySteps } from '../../../engine/replay/replaySteps.ts';
+import { createFileBacktest } from '../../../engine/replay/backtest.ts';
 import { runGoldenTrace } from '../../../engine/runtime/goldenTest.ts';
 import { block, compile, ev, handler, match, pipeline } from '../helpers.ts';
 import { te } from './helpers.ts';
@@ -73,5 +74,50 @@ describe('labels [B7][P11]', () => {
     // The golden test run over the same labelled events gives the same verdicts.
     const golden = runGoldenTrace(p, events);
     expect(golden.checks.map((c) => c.failures)).toEqual([labels[0]!, labels[1]!].map((l) => (l.kind === 'ok' ? l.failures : null)));
+  });
+});
+
+// [R19] Replay dispatches every event without its `meta.expect`: a label is what a person expects, never an input
+// of the decision. One implementation (replay's step function), so `hookwire test`, a backtest, `diff`, `replay`
+// and the debugger see the same decisions with or without labels, and writing a label needs no new replay.
+describe('a label never changes a decision [R19]', () => {
+  // Matchers that would read a label if one reached them: on meta.expect itself, and on meta as a whole.
+  const p = compile(pipeline([
+    ev('before', 'tool.before_call'),
+    match('labelled', { 'meta.expect.decision': { exists: true } }),
+    handler('sees-label', block('a label reached a matcher')),
+    match('by-user', { 'meta.user': 'ci' }),
+    handler('ci-only', block('ci may not')),
+  ], ['before->labelled', 'labelled->sees-label', 'before->by-user', 'by-user->ci-only']));
+  const plain = [te('a', 'tool.before_call', { tool_name: 'rm' }), { ...te('b', 'tool.before_call', { tool_name: 'ls' }), meta: { user: 'ci' } }, te('c', 'tool.before_call', { tool_name: 'cat' })];
+  const decisions = (events: TraceEvent[]) => [...replaySteps(p, events, { explain: true })].map((s) => [s.decision, s.reason, s.decided_by]);
+
+  it('[R19] any labels on any steps: the same decisions, reasons and deciding handlers as without them; other meta still matches', () => {
+    const without = decisions(plain);
+    expect(without).toEqual([['continue', '', null], ['block_action', 'ci may not', 'ci-only'], ['continue', '', null]]);
+    fc.assert(
+      fc.property(fc.array(fc.option(expectationArb, { nil: null }), { minLength: 3, maxLength: 3 }), (labels) => {
+        const labelled = plain.map((e, i) => (labels[i] ? withExpectation(e, labels[i]!) : e));
+        expect(decisions(labelled)).toEqual(without);
+        // The step still holds the event as it is, label included: what the debugger shows and checks.
+        const steps = [...replaySteps(p, labelled)];
+        steps.forEach((s, i) => expect(readExpectation(s.event).kind).toBe(labels[i] ? 'ok' : 'none'));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('[R19][B7][P11] hookwire test and a backtest check a label on the same step the same way', () => {
+    const labelled = [withExpectation(plain[0]!, { decision: 'block_action' }), withExpectation(plain[1]!, { decision: 'block_action', decided_by: 'ci-only' })];
+    const golden = runGoldenTrace(p, labelled);
+    expect(golden.checks.map((c) => c.failures)).toEqual([['decision: expected block_action, got continue'], []]);
+    expect([...replaySteps(p, labelled)].map((s) => stepLabel(s))).toMatchObject([{ failures: ['decision: expected block_action, got continue'] }, { failures: [] }]);
+    // The backtest of the pipeline against itself: no difference, the same one violated label with the same lines.
+    const bt = createFileBacktest(p, p);
+    for (const e of labelled) bt.push(e);
+    const r = bt.result();
+    expect(r.changed).toBe(0);
+    expect(r.labels).toBe(2);
+    expect(r.violated_labels.map((v) => [v.event_id, v.failures])).toEqual([['a', ['decision: expected block_action, got continue']]]);
   });
 });

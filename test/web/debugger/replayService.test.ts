@@ -53,6 +53,7 @@ const handlers: ReplayHandlers = {
   filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
   decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
+  relabel: async () => ({ value: null, epoch: store.getState().activeEpoch }),
 };
 
 const s = () => store.getState();
@@ -132,6 +133,21 @@ describe('replay service', () => {
     expect(sent('pipeline')).toHaveLength(0);
     s().setMode('debug');
     await expect.poll(() => sent('pipeline')).toHaveLength(1);
+  });
+
+  it('[R19] a label written asks the worker to read the step again and fetches the open step again: the trace is not opened or replayed again', async () => {
+    await enterDebug();
+    service.goTo(5);
+    await expect.poll(() => s().detail?.step.index).toBe(5);
+    const opens = sent('open').length;
+    const pipelines = sent('pipeline').length;
+    const steps = sent('step').length;
+    await service.labelChanged(5);
+    expect(sent('relabel')).toEqual([{ kind: 'relabel', index: 5 }]);
+    await expect.poll(() => sent('step').length).toBe(steps + 1);
+    expect(sent('step').at(-1)).toEqual({ kind: 'step', index: 5 });
+    expect([sent('open').length, sent('pipeline').length]).toEqual([opens, pipelines]);
+    expect(s().position).toBe(5);
   });
 
   it('a filter shows the steps of its latest answer; clearing it shows every step', async () => {

@@ -11,6 +11,8 @@ export interface TraceRef {
 /** A stored trace's events for the replay worker: ranges for the replayer, chunks for rows and search. */
 export interface EventStore extends AsyncEventSource {
   chunk(c: number): Promise<readonly TraceEvent[]>;
+  /** Event `index` changed in the database (a label was written): its chunk is read again when next needed. */
+  forget(index: number): void;
   /** Visits every chunk in order (`base` is the index of its first event); `keepGoing` returning false stops the scan. */
   scan(visit: (events: readonly TraceEvent[], base: number) => void | Promise<void>, keepGoing?: () => boolean): Promise<void>;
 }
@@ -23,6 +25,8 @@ export function createEventStore(db: HookwireDb, trace: TraceRef, cached = 24): 
   const cache = new Map<number, readonly TraceEvent[]>();
   /** Reads in flight, so the stepper and the rows asking for one chunk at once read it once. */
   const reading = new Map<number, Promise<readonly TraceEvent[]>>();
+  /** Chunks forgotten (by how many times): a read begun before is not cached, it may hold the old event. */
+  const forgotten = new Map<number, number>();
   const size = trace.chunk_size;
   const chunkCount = Math.ceil(trace.event_count / size);
 
@@ -35,19 +39,29 @@ export function createEventStore(db: HookwireDb, trace: TraceRef, cached = 24): 
     }
     const pending = reading.get(c);
     if (pending) return pending;
+    const asOf = forgotten.get(c) ?? 0;
     const p = db.traceChunks.get([trace.id, c]).then((row) => {
       if (!row) throw new Error(`the stored trace has no chunk ${c}: it was deleted or is damaged`);
+      if ((forgotten.get(c) ?? 0) !== asOf) return row.events;
       cache.set(c, row.events);
       while (cache.size > cached) cache.delete(cache.keys().next().value!);
       return row.events;
     });
     reading.set(c, p);
-    return p.finally(() => reading.delete(c));
+    return p.finally(() => {
+      if (reading.get(c) === p) reading.delete(c);
+    });
   };
 
   return {
     count: trace.event_count,
     chunk: read,
+    forget(index) {
+      const c = Math.floor(index / size);
+      forgotten.set(c, (forgotten.get(c) ?? 0) + 1);
+      cache.delete(c);
+      reading.delete(c);
+    },
     async getRange(start, end) {
       const out: TraceEvent[] = [];
       for (let c = Math.floor(start / size); c * size < end && c < chunkCount; c++) {

@@ -65,7 +65,9 @@ export type ReplayRequest =
   | { kind: 'marks' }
   | { kind: 'filter'; filter: TimelineFilter }
   | { kind: 'compare'; pinned: unknown | null }
-  | { kind: 'decisions' };
+  | { kind: 'decisions' }
+  /** Step `index`'s stored event was relabelled: the worker reads it again, and replays nothing [R19]. */
+  | { kind: 'relabel'; index: number };
 
 /** What each request answers. */
 export interface ReplayAnswers {
@@ -81,6 +83,7 @@ export interface ReplayAnswers {
   filter: Int32Array | null;
   compare: null;
   decisions: DecisionRow[];
+  relabel: null;
 }
 
 export type ReplayKind = ReplayRequest['kind'];

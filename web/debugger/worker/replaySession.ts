@@ -28,6 +28,8 @@ export interface ReplaySession {
    * rewrote it (a change of value), else null; null for all while the timeline is not yet computed.
    */
   rewritten(start: number, end: number): Promise<(JsonObject | null)[] | null>;
+  /** Event `index` was relabelled: its copies are dropped, nothing is replayed (labels are not dispatched [R19]). */
+  relabel(index: number): void;
 }
 
 /** A slice of a background pass aims at this many ms, so a step request waits at most about that long. */
@@ -110,6 +112,12 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
   };
 
   return {
+    relabel(index) {
+      replayer.relabel(index);
+      // A search or a breakpoint's condition may read the event's meta as recorded, label included.
+      searchCache.clear();
+      breakpointCache.clear();
+    },
     epoch,
     compiled,
     stop() {

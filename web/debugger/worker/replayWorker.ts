@@ -175,6 +175,11 @@ const handlers: ReplayHandlers = {
     const s = current();
     return { value: await s.decisions(), epoch: s.epoch };
   },
+  async relabel(request) {
+    events?.forget(request.index);
+    session?.relabel(request.index);
+    return { value: null, epoch: session?.epoch ?? -1 };
+  },
 };
 
 scope.onmessage = async (e: MessageEvent<RequestEnvelope>) => {

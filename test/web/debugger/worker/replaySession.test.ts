@@ -7,7 +7,8 @@ import type { Pipeline } from '../../../../engine/model/pipelineTypes.ts';
 import { demoPipeline } from '../../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../../web/demo/demoTrace.ts';
 import { HookwireDb } from '../../../../web/persistence/db.ts';
-import { storeTrace } from '../../../../web/persistence/traceLibrary.ts';
+import { storeTrace, writeEventLabel } from '../../../../web/persistence/traceLibrary.ts';
+import { readExpectation, stepLabel } from '../../../../engine/replay/expectation.ts';
 import { NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
 import { createEventStore } from '../../../../web/debugger/worker/eventStore.ts';
 import type { SessionEvent } from '../../../../web/debugger/worker/protocol.ts';
@@ -40,14 +41,15 @@ async function open(doc: Pipeline = demoPipeline()) {
     for (const w of waiters.filter((x) => x.kind === e.kind)) w.resolve(e);
   };
   const compiled = compile(doc);
-  session = createReplaySession(compiled, createEventStore(db, record), 1, post);
+  const store = createEventStore(db, record);
+  session = createReplaySession(compiled, store, 1, post);
   const next = <K extends SessionEvent['kind']>(kind: K) =>
     new Promise<Extract<SessionEvent, { kind: K }>>((resolve) => {
       const found = events.find((e) => e.kind === kind);
       if (found) resolve(found as Extract<SessionEvent, { kind: K }>);
       else waiters.push({ kind, resolve: resolve as (e: SessionEvent) => void });
     });
-  return { s: session, next, compiled };
+  return { s: session, next, compiled, store, record, events };
 }
 
 describe('replay worker session over a stored trace (engine/replay, IndexedDB chunks)', () => {
@@ -102,5 +104,26 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
     const { diff } = await next('compare');
     expect(diff!.changed.map((c) => [c.index, c.before.outcome, c.after.outcome])).toEqual([[17, 'continue', 'block_action']]);
     expect(diff!.summary[0]).toBe('1 event continued before now blocks');
+  });
+
+  it('[R19] a label written to the stored trace reaches the open step and its rows without replaying anything', async () => {
+    const { s, next, store, record, events } = await open();
+    // Both background passes done: from here on, anything posted would be a replay.
+    await next('timeline');
+    await next('coverage');
+    const before = await s.step(17);
+    expect(readExpectation(before.step.event).kind).toBe('none');
+    const posted = events.length;
+    // Read once: the chunk and the step are in the worker's caches, as they are when the user labels a step.
+    expect((await store.getRange(17, 18))[0]!.meta?.expect).toBeUndefined();
+    await writeEventLabel(db, record.id, 17, { decision: 'block_action', note: 'stop the upload' });
+    store.forget(17);
+    s.relabel(17);
+    const after = await s.step(17);
+    expect(stepLabel(after.step)).toEqual({ kind: 'ok', expectation: { decision: 'block_action', note: 'stop the upload' }, failures: [`decision: expected block_action, got ${before.step.decision}`] });
+    expect((await store.getRange(17, 18))[0]!.meta?.expect).toEqual({ decision: 'block_action', note: 'stop the upload' });
+    // The same decision; no new timeline, progress or coverage was posted: nothing was replayed.
+    expect([after.step.decision, after.step.reason, after.step.decided_by]).toEqual([before.step.decision, before.step.reason, before.step.decided_by]);
+    expect(events.length).toBe(posted);
   });
 });
