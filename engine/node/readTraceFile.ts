@@ -114,7 +114,7 @@ export function importStoreSession(store: SqliteStore, file: string, session: st
     const all = store.sessions();
     if (all.length !== 1) {
       const listed = all.slice(0, 20).map((x) => `${x.id}${x.title ? ` (${x.title.slice(0, 60)})` : ''}`).join(', ');
-      const skipped = store.skipped();
+      const skipped = store.skipped().map((x) => x.reason);
       return fail(all.length === 0 ? `${file} holds no session${skipped.length > 0 ? `; not read: ${skipped.join('; ')}` : ''}` : `${file} holds ${all.length} sessions: import one as ${file}#<session id> (\`hookwire sessions\` lists them): ${listed}${all.length > 20 ? ', …' : ''}`);
     }
     id = (all[0] as { id: string }).id;

@@ -36,8 +36,11 @@ export interface SqliteStore {
   sessions(): SqliteSession[];
   /** The session as its importer's JSON text, or null when the store has no session with that id. */
   assemble(id: string): string | null;
-  /** What the store holds that is not a session here, each with why: unreadable values, chats kept in another file. */
-  skipped(): string[];
+  /**
+   * What the store holds that is not a session here, each with why: values that cannot be read, and chats kept in
+   * another file (`elsewhere`: Cursor's global store, which `hookwire sessions` lists by itself when it finds it).
+   */
+  skipped(): { reason: string; elsewhere?: true }[];
   close(): void;
 }
 
@@ -248,9 +251,9 @@ function cursorStore(db: Database, kv: boolean): SqliteStore {
       const { unreadable, elsewhere } = itemTable();
       const inGlobal = new Set(global().map((s) => s.id));
       const away = elsewhere.filter((id) => !inGlobal.has(id));
-      const out = [...unreadable];
+      const out: { reason: string; elsewhere?: true }[] = unreadable.map((reason) => ({ reason }));
       if (away.length > 0) {
-        out.push(`${away.length} composer${away.length === 1 ? '' : 's'} of ${CURSOR_ITEM_KEYS.composers} keep their messages in Cursor's global store (Cursor 0.43 and later): import them from <Cursor user data>/User/globalStorage/state.vscdb#<composer id> (${away.slice(0, 5).join(', ')}${away.length > 5 ? ', …' : ''})`);
+        out.push({ elsewhere: true, reason: `${away.length} composer${away.length === 1 ? '' : 's'} of ${CURSOR_ITEM_KEYS.composers} keep their messages in Cursor's global store (Cursor 0.43 and later): import them from <Cursor user data>/User/globalStorage/state.vscdb#<composer id> (${away.slice(0, 5).join(', ')}${away.length > 5 ? ', …' : ''})` });
       }
       return out;
     },

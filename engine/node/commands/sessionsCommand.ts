@@ -26,9 +26,11 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
   }
   const found = findSessions(locations, { ...(options.agent ? { agent: options.agent } : {}), ...(since ? { since } : {}) });
   const rows = [];
+  // Chats a workspace store says are in Cursor's global store are listed from that store when it is found here.
+  const globalCursor = found.some((f) => f.agent === 'cursor' && /[\\/]globalStorage[\\/]state\.vscdb$/.test(f.path));
   for (const f of found) {
     if (isSqliteFile(f.path)) {
-      rows.push(...(await storeRows(f, since)));
+      rows.push(...(await storeRows(f, since, globalCursor)));
       continue;
     }
     let events = 0;
@@ -56,13 +58,13 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
  * last change, the size of the session as imported text, its events. A database that cannot be read is one row
  * with no format, as an unimportable file is.
  */
-async function storeRows(f: FoundSession, since: Date | undefined) {
+async function storeRows(f: FoundSession, since: Date | undefined, globalCursor: boolean) {
   const store = await openSqliteStore(f.path);
   if ('error' in store) return [{ ...f, events: 0, format: null, problems: 1, reason: store.error }];
   try {
     // What the store holds that is no session here is a row of its own, with why (nothing passed over silently).
     const out: { agent: string; path: string; size: number; modified: string; events: number; format: string | null; problems: number; reason?: string }[] =
-      store.skipped().map((reason) => ({ ...f, events: 0, format: null, problems: 1, reason }));
+      store.skipped().filter((x) => !(x.elsewhere && globalCursor)).map(({ reason }) => ({ ...f, events: 0, format: null, problems: 1, reason }));
     for (const s of store.sessions()) {
       if (since && s.updated !== '' && new Date(s.updated) < since) continue;
       const text = store.assemble(s.id) ?? '';

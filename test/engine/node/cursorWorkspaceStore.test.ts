@@ -177,4 +177,23 @@ describe('Cursor\'s older per-workspace store [I24]', () => {
     ]));
     expect(reasons).toHaveLength(3);
   });
+
+  it('the note that a composer is in the global store is left out when hookwire sessions lists that store too, where the chat is', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', ['composerData:comp-heads', JSON.stringify({ _v: 10, composerId: 'comp-heads', createdAt: T0, lastUpdatedAt: T0, fullConversationHeadersOnly: [{ bubbleId: 'u1', type: 1 }] })]);
+    db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', ['bubbleId:comp-heads:u1', JSON.stringify({ _v: 3, type: 1, bubbleId: 'u1', text: 'kept in the global store' })]);
+    const globalDir = join(home, '.config', 'Cursor', 'User', 'globalStorage');
+    mkdirSync(globalDir, { recursive: true });
+    writeFileSync(join(globalDir, 'state.vscdb'), db.export());
+    db.close();
+    let stdout = '';
+    await sessionsCommand({ agent: 'cursor', json: true }, { out: (t) => void (stdout += t), err: () => {} }, { HOME: home });
+    const rows = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string; format: string | null; reason?: string });
+    expect(rows.map((r) => r.path)).toContain(`${join(globalDir, 'state.vscdb')}#comp-heads`);
+    expect(rows.filter((r) => r.format === null).map((r) => r.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/tab 3 is not an object/), expect.stringMatching(/composer 3 has no composerId/)]));
+    expect(rows.filter((r) => r.format === null)).toHaveLength(2);
+  });
 });
