@@ -32,6 +32,7 @@ export { createImportStream, type ImportStream } from './trace/importStream.ts';
 export type { ImportReport } from './trace/importers/importReport.ts';
 export { isSyntheticTs } from './trace/importers/traceBuilder.ts';
 export type { TraceProblem } from './trace/traceProblem.ts';
+export { pipelineVersionOf } from './trace/pipelineVersion.ts';
 export { readTrace } from './trace/traceReader.ts';
 export { TraceEventLineSchema } from './trace/traceSchema.ts';
 export { traceEventLine, traceHeaderLine, traceToJsonl } from './trace/traceToJsonl.ts';

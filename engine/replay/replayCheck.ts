@@ -1,4 +1,5 @@
 import { approvalOutcome, approvalText } from '../model/approval.ts';
+import { otherPipelineOf } from './pipelineScope.ts';
 import { clip, decisionWithReason } from './replayText.ts';
 import type { ReplayStep } from './types.ts';
 
@@ -36,7 +37,7 @@ export type CheckedAs = 'unrecorded' | 'other_pipeline' | 'compared';
 export function checkedAs(step: ReplayStep, version: string | null, scope: CheckScope): CheckedAs {
   const rec = step.recorded;
   if (!rec) return 'unrecorded';
-  if (scope === 'own' && version !== null && rec.pipeline !== undefined && rec.pipeline !== version) return 'other_pipeline';
+  if (scope === 'own' && otherPipelineOf(rec, version) !== null) return 'other_pipeline';
   return 'compared';
 }
 

@@ -10,6 +10,7 @@ import type { DispatchResult, Explanation, HandlerError } from '../dispatch/type
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 import { observeFlows } from '../compile/flowMemory.ts';
 import type { DispatchState } from '../dispatch/types.ts';
+import { otherPipelineOf } from './pipelineScope.ts';
 import { clip, decisionWithReason, decisionWord, quoteName, stepNo } from './replayText.ts';
 import type { ReplayCarry, ReplayOptions, ReplayStep, RunEnd, StepNote } from './types.ts';
 
@@ -24,6 +25,8 @@ export interface ReplayContext {
   readonly initialCarry: ReplayCarry;
   /** The same notes repeat on every step after a run end or a counterfactual start: made once, shared (frozen). */
   readonly notes: { ended(end: RunEnd): readonly StepNote[]; counterfactual(since: number): readonly StepNote[] };
+  /** The replayed pipeline's version, when known [R17]. */
+  readonly version: string | null;
 }
 
 /** The result an earlier step gave, which a duplicate repeats [R5]. */
@@ -58,7 +61,7 @@ export function createReplayContext(compiled: CompiledPipeline, options: ReplayO
       return cf[1];
     },
   };
-  return { compiled, env, holder, clock: options.clock, names, initialCarry, notes };
+  return { compiled, env, holder, clock: options.clock, names, initialCarry, notes, version: options.pipelineVersion ?? null };
 }
 
 /** The clock time of an event [R3]: the injected clock or the event's `ts`; not finite → the previous time. */
@@ -133,7 +136,10 @@ export function stepEvent(
   // [R15] an ASK gets the answer the recording holds (a duplicate: its earlier step's), never a new one.
   const approval = notReachedStep || result.decision !== 'ask' || result.mode !== 'sync' ? null : earlier ? earlier.approval ?? UNRECORDED : replayedApproval(recorded);
   const blocked = notReachedStep || actionBlocked(result.decision, result.mode, approval);
-  const divergent = !notReachedStep && recorded !== null && recorded.decision !== result.decision;
+  // [R17] a decision recorded by another version of the pipeline is not compared: said instead of a divergence.
+  const other = notReachedStep ? null : otherPipelineOf(recorded, ctx.version);
+  if (other !== null) notes = [...notes, { kind: 'other_pipeline', text: otherPipelineNote(other, ctx.version!, recorded!.decision, result.decision) }];
+  const divergent = !notReachedStep && recorded !== null && other === null && recorded.decision !== result.decision;
   const counterfactual = carry.counterfactual_since >= 0;
   const startsCounterfactual = !counterfactual && !notReachedStep && blocked && actionRan(recorded);
   if (counterfactual) {
@@ -234,3 +240,10 @@ function wallClockNote(ctx: ReplayContext, stopped: readonly string[]): string {
   const names = stopped.slice(0, 5).map((id) => quoteName(ctx.names.get(id) ?? id)).join(', ');
   return `When recorded, the wall-clock safety net stopped ${names}${stopped.length > 5 ? ' and more' : ''}: replay reproduces that outcome instead of timing the code again on this machine.`;
 }
+
+/** [R17] The note of a step whose decision was recorded by another pipeline version. */
+function otherPipelineNote(other: string, version: string, recorded: Decision, replayed: Decision): string {
+  const same = recorded === replayed ? 'the same decision' : `${decisionWord(replayed)} here`;
+  return `Recorded with pipeline version ${clip(other, 40)}; this is ${clip(version, 40)}. Its recorded ${decisionWord(recorded)} is not compared (${same}): replay a recording with the pipeline that made it to check it.`;
+}
+

@@ -38,6 +38,12 @@ export interface ReplayOptions {
   clock?: (event: HookEvent, index: number) => number;
   /** Monotonic ms for handler durations in explanations; omitted: durations are 0, so explanations repeat exactly. */
   timer?: () => number;
+  /**
+   * The version of the pipeline being replayed (`pipelineVersionOf` its file's text) [R17]. A recorded decision
+   * that names another version is not compared: the step is not `divergent` and says which versions they are.
+   * Omitted or null: every recorded decision is compared.
+   */
+  pipelineVersion?: string | null;
 }
 
 /** The handler that ended the run with TERMINATE, and where [R4]. */
@@ -107,9 +113,12 @@ export interface ReplayStep {
   notes: readonly StepNote[];
 }
 
-/** A note on a step: a repeated event id [R5], a step after the run ended [R4], or a counterfactual step [R7]. */
+/**
+ * A note on a step: a repeated event id [R5], a step after the run ended [R4], a counterfactual step [R7], a
+ * wall-clock stop as recorded [S14], or a decision recorded by another pipeline version [R17].
+ */
 export interface StepNote {
-  readonly kind: 'duplicate' | 'not_reached' | 'counterfactual' | 'wall_clock';
+  readonly kind: 'duplicate' | 'not_reached' | 'counterfactual' | 'wall_clock' | 'other_pipeline';
   readonly text: string;
 }
 

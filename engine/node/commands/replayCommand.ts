@@ -37,6 +37,8 @@ function notes(s: ReplayStep): string {
   if (s.divergent && s.recorded) out.push(`recorded ${s.recorded.decision}`);
   // [S14] reproduced, not re-timed: the step's note says so in full (the debugger shows it).
   if (s.notes.some((n) => n.kind === 'wall_clock')) out.push('wall-clock net as recorded');
+  // [R17] recorded by another version of the pipeline: not compared (the step's note names both versions).
+  if (s.notes.some((n) => n.kind === 'other_pipeline') && s.recorded) out.push(`recorded ${s.recorded.decision} by ${s.recorded.pipeline}`);
   const answer = approvalNote(s);
   if (answer) out.push(answer);
   // Said once, where it starts: every later step is counterfactual too (the summary says so).
@@ -58,7 +60,8 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     let counterfactualSince = -1;
     let events = 0;
     let anyRecorded = false;
-    const run = createReplayRun(loaded.compiled, { explain: false });
+    // [R17] the steps know this file's version: a decision another version recorded is no divergence.
+    const run = createReplayRun(loaded.compiled, { explain: false, pipelineVersion: loaded.version });
     // [R17] by default only the decisions this file's version made (or that name none) are compared.
     const check = options.check === false ? null : createReplayCheck(loaded.version, options.check === true ? 'all' : 'own');
     // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace

@@ -36,8 +36,12 @@ export interface ReplaySession {
 const SLICE_MS = 30;
 const PROGRESS_EVERY_MS = 100;
 
-export function createReplaySession(compiled: CompiledPipeline, store: EventStore, epoch: number, post: (e: SessionEvent) => void): ReplaySession {
-  const replayer: AsyncReplayer = createAsyncReplayer(compiled, store, { cachedChunks: 16 });
+/**
+ * `version`: the replayed pipeline's version [R17] (`pipelineVersion` below); a decision another version recorded
+ * is then not flagged divergent, and its step says which versions they are — the engine's rule, as the CLI's.
+ */
+export function createReplaySession(compiled: CompiledPipeline, store: EventStore, epoch: number, post: (e: SessionEvent) => void, version: string | null = null): ReplaySession {
+  const replayer: AsyncReplayer = createAsyncReplayer(compiled, store, { cachedChunks: 16, pipelineVersion: version });
   const ex = createExclusive();
   const count = store.count;
   let live = true;

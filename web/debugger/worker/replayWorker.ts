@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import '../../zodConfig.ts';
-import { compilePipeline, type CompileResult, hasCode, readExpectation, type Sandbox, trackPrograms } from '../../../engine/app.ts';
+import { compilePipeline, type CompileResult, hasCode, type Pipeline, pipelineVersionOf, readExpectation, type Sandbox, trackPrograms } from '../../../engine/app.ts';
+import { exportPipelineText } from '../../model/exportPipeline.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
 import { payloadSummary } from '../model/payloadSummary.ts';
@@ -77,7 +78,7 @@ function startSession(epoch: number, result: Extract<CompileResult, { ok: true }
   releaseSession = release;
   const outcome: CompileOutcome = { ok: true, handlers: handlersOf(result), warnings: result.problems, ...(fallback ? { fallback: true as const } : {}) };
   emit(epoch)({ kind: 'compiled', outcome });
-  session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch));
+  session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch), pipelineVersion(result.pipeline));
 }
 
 /** Pipelines are installed in the order they were sent, even when one needs the sandbox loaded first. */
@@ -191,3 +192,13 @@ scope.onmessage = async (e: MessageEvent<RequestEnvelope>) => {
     send({ type: 'reply', id, epoch: session?.epoch ?? -1, ok: false, error: errorText(err) });
   }
 };
+
+/**
+ * The version of the pipeline the debugger replays [R17]: that of the text Export writes for it (with its layout,
+ * the dialog's default) — the file `hookwire replay` or `hookwire serve` would name if it were exported. A
+ * recording made with another file text names another version, and its decisions are not compared.
+ */
+function pipelineVersion(doc: Pipeline): string {
+  return pipelineVersionOf(exportPipelineText(doc, { layout: true }));
+}
+
