@@ -91,6 +91,11 @@ test.describe('at 1280×720', () => {
     await viewSettled(page, '[data-testid="canvas"]');
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    // The whole demo is in view at that zoom (both side panels start folded at this width).
+    const pane = await box(page.getByTestId('canvas'));
+    const nodes = await screenBoxes(page, '[data-testid="canvas"]');
+    expect(nodes.size).toBe(13);
+    for (const [id, b] of nodes) expect(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height, `${id} is in view`).toBe(true);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     // The tips' key chords ("Ctrl/⌘ Shift E") never break across lines.
     const chords = await page.locator('.kbd').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
@@ -205,30 +210,33 @@ test.describe('at 1280×720', () => {
   test('the right panel folds by Ctrl+Alt+B or its button, in each mode on its own, kept across a reload', async ({ page }) => {
     await openApp(page, { fit: false });
     const bench = page.locator('.workbench');
-    await expect(bench).toHaveAttribute('data-right', 'open');
-    const before = (await box(page.locator('.workbench > .main'))).width;
-    await key(page, 'Control+Alt+b');
+    // In a narrow window the Edit mode's inspector starts folded; selecting a node unfolds it for now only.
     await expect(bench).toHaveAttribute('data-right', 'closed');
-    await expect(page.getByTestId('inspector')).toBeHidden();
-    await expect(page.getByTestId('right-toggle')).toHaveAttribute('aria-expanded', 'false');
-    const wider = (await box(page.locator('.workbench > .main'))).width;
-    expect(wider, 'canvas width with the right panel folded').toBeGreaterThan(before + 300);
-    await shot(page, 'layout-1280-editor-right-folded');
-    // Folded, the inspector keeps up with the selection: unfolded, it shows the node chosen meanwhile.
+    const wide = (await box(page.locator('.workbench > .main'))).width;
     await page.getByTestId('node-ev-tool-before').click();
+    await expect(bench).toHaveAttribute('data-right', 'open');
+    await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'ev-tool-before');
+    expect((await box(page.locator('.workbench > .main'))).width, 'canvas width with the inspector open').toBeLessThan(wide - 300);
     await page.reload();
     await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
     await expect(bench).toHaveAttribute('data-right', 'closed');
-    await page.getByTestId('node-ev-tool-before').click();
-    // Its button, by keyboard, unfolds it and keeps the focus.
+    await expect(page.getByTestId('right-toggle')).toHaveAttribute('aria-expanded', 'false');
+    // Ctrl+Alt+B is a choice: kept across a reload.
+    await key(page, 'Control+Alt+b');
+    await expect(bench).toHaveAttribute('data-right', 'open');
+    await expect(page.getByTestId('inspector')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+    await expect(bench).toHaveAttribute('data-right', 'open');
+    // Its button, by keyboard, folds it and keeps the focus; a folded choice stays folded when a node is selected.
     await page.getByTestId('right-toggle').focus();
     await page.keyboard.press('Enter');
-    await expect(bench).toHaveAttribute('data-right', 'open');
-    await expect(page.getByTestId('right-toggle')).toBeFocused();
-    await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'ev-tool-before');
-    // The debugger has its own choice: open, and the same key folds it there.
-    await key(page, 'Control+Alt+b');
     await expect(bench).toHaveAttribute('data-right', 'closed');
+    await expect(page.getByTestId('right-toggle')).toBeFocused();
+    await page.getByTestId('node-ev-input').click();
+    await expect(bench).toHaveAttribute('data-right', 'closed');
+    await shot(page, 'layout-1280-editor-right-folded');
+    // The debugger has its own choice: open, and the same key folds it there.
     await page.getByTestId('mode-debug').click();
     await expect(page.getByTestId('step-view')).toBeVisible();
     await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'open');
@@ -279,5 +287,22 @@ test.describe('at 1920×1080', () => {
     await viewSettled(page, '.dbg-canvas-wrap');
     await expectControlsClearOfNodes(page, '.dbg-canvas-wrap .react-flow');
     await shot(page, 'layout-1920-debugger');
+  });
+});
+
+test.describe('at 1440×900', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  test('editor and debugger: readable node text at the first view, screenshots', async ({ page }) => {
+    await openApp(page, { fit: false });
+    await viewSettled(page, '[data-testid="canvas"]');
+    const text = await smallestNodeText(page, '[data-testid="canvas"]');
+    expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
+    await shot(page, 'layout-1440-editor');
+    await page.getByTestId('mode-debug').click();
+    await expect(page.getByTestId('step-view')).toBeVisible();
+    await viewSettled(page, '.dbg-canvas-wrap');
+    expect((await smallestNodeText(page, '.dbg-canvas-wrap')).px).toBeGreaterThanOrEqual(12);
+    await shot(page, 'layout-1440-debugger');
   });
 });

@@ -10,7 +10,7 @@ import { useApp, selectDoc, selectFocusRequest, selectProblems, selectSelectedEd
 import { ConnectionLine } from './ConnectionLine.tsx';
 import { NODE_TYPES } from './NodeViews.tsx';
 import { EDGE_TYPES } from './RoutedEdge.tsx';
-import { CanvasToolbar, FIT_OPTIONS } from './CanvasToolbar.tsx';
+import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { openingView } from './openingView.ts';
 import { QuickAdd, QUICK_ADD_KEYS } from './QuickAdd.tsx';
 import { ContextMenu, type MenuItem, type MenuState } from './ContextMenu.tsx';
@@ -99,9 +99,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
     }
     opened.current = true;
     const { width, height } = wrapper.current.getBoundingClientRect();
-    const view = openingView(graph.nodes, { width, height });
-    if (view === 'fit') void flow.fitView({ ...FIT_OPTIONS, duration: 0 });
-    else void flow.setViewport(view);
+    void flow.setViewport(openingView(graph.nodes, { width, height }));
     // Once, on opening (the Canvas is keyed by pipeline).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -105,19 +105,21 @@ export function demoPipeline(): Pipeline {
     ],
     layout: {
       nodes: [
+        // Compact, so the whole demo shows at zoom 1 (node text at 12 px) in a 1280×720 window with the side
+        // panels folded (issue 34): handlers with no matcher sit right after their events.
         { id: 'ev-tool-before', x: 0, y: 0 },
-        { id: 'm-dangerous-tools', x: 300, y: 0 },
-        { id: 'm-destructive-command', x: 620, y: 0 },
-        { id: 'h-block-destructive', x: 940, y: 0 },
-        { id: 'ev-input', x: 0, y: 170 },
-        { id: 'm-prompt-injection', x: 300, y: 170 },
-        { id: 'h-block-injection', x: 940, y: 170 },
-        { id: 'ev-tool-after', x: 0, y: 340 },
-        { id: 'ev-model-after', x: 0, y: 450 },
-        { id: 'h-redact-secrets', x: 940, y: 340 },
-        { id: 'h-token-budget', x: 940, y: 490 },
-        { id: 'ev-any', x: 0, y: 640 },
-        { id: 'h-audit-log', x: 940, y: 640 },
+        { id: 'm-dangerous-tools', x: 250, y: 0 },
+        { id: 'm-destructive-command', x: 540, y: 0 },
+        { id: 'h-block-destructive', x: 830, y: 0 },
+        { id: 'ev-input', x: 0, y: 135 },
+        { id: 'm-prompt-injection', x: 250, y: 135 },
+        { id: 'h-block-injection', x: 540, y: 135 },
+        { id: 'ev-tool-after', x: 0, y: 270 },
+        { id: 'ev-model-after', x: 0, y: 350 },
+        { id: 'h-redact-secrets', x: 250, y: 270 },
+        { id: 'h-token-budget', x: 540, y: 270 },
+        { id: 'ev-any', x: 0, y: 430 },
+        { id: 'h-audit-log', x: 540, y: 400 },
       ],
     },
   };

@@ -10,6 +10,8 @@ import { MatcherForm } from './MatcherForm.tsx';
 import { PathDatalist } from './PathInput.tsx';
 import { PipelineForm } from './PipelineForm.tsx';
 import { RunNodePanel } from './RunNodePanel.tsx';
+import { panelChosen, showPanelForNow } from '../shell/sidePanel.ts';
+import { useEffect } from 'react';
 import { WiresField } from './WiresField.tsx';
 
 function header(node: PipelineNode) {
@@ -39,6 +41,11 @@ export function Inspector() {
   const node = useApp(selectInspected);
   const selected = useApp(selectSelectedNodes);
   const apply = useApp((s) => s.apply);
+  // The Edit mode's inspector starts folded in a narrow window (sidePanel.ts): selecting a node unfolds it,
+  // unless the person folded it themselves.
+  useEffect(() => {
+    if (selected.length > 0 && useApp.getState().mode === 'edit' && !panelChosen('edit', 'right')) showPanelForNow('edit', 'right');
+  }, [selected]);
 
   if (selected.length > 1) {
     return (

@@ -43,7 +43,36 @@ function read(mode: string, fold: Fold): boolean {
   } catch {
     // Storage refused (private mode): fall through to the default.
   }
-  return fold !== 'left' || window.innerWidth >= WIDE_ENOUGH;
+  return startsOpen(mode, fold);
+}
+
+/**
+ * With no choice made: narrower than WIDE_ENOUGH, the left panel starts folded, and in Edit the right one too
+ * (the inspector unfolds when a node is selected, see `showPanelForNow`), so at 1280×720 the canvas has the
+ * room to show the whole demo at zoom 1. The debugger's step panel and the bottom panels start open.
+ */
+function startsOpen(mode: string, fold: Fold): boolean {
+  if (fold === 'bottom' || window.innerWidth >= WIDE_ENOUGH) return true;
+  return fold === 'right' && mode !== 'edit';
+}
+
+/** The person chose this panel's state (here or in an earlier visit). */
+export function panelChosen(mode: string, fold: Fold): boolean {
+  if (memory.has(storageKey(mode, fold))) return true;
+  try {
+    return localStorage.getItem(storageKey(mode, fold)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens a panel for this page without making it the person's choice: a reload starts from the default again.
+ * For the inspector folded by default, when a node is selected.
+ */
+export function showPanelForNow(mode: string, fold: Fold): void {
+  memory.set(storageKey(mode, fold), true);
+  for (const l of listeners) l();
 }
 
 export function setPanelOpen(mode: string, fold: Fold, open: boolean): void {

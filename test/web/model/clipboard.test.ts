@@ -21,7 +21,7 @@ describe('copy and paste', () => {
     expect(doc.wires.at(-1)).toEqual({ from: 'm-destructive-command-2', to: 'h-block-destructive-2' });
     const h = doc.nodes.find((n) => n.id === 'h-block-destructive-2');
     expect(h?.kind === 'handler' && h.name).toBe('Block destructive commands (copy)');
-    expect(doc.layout?.nodes.find((p) => p.id === 'h-block-destructive-2')).toEqual({ id: 'h-block-destructive-2', x: 980, y: 40 });
+    expect(doc.layout?.nodes.find((p) => p.id === 'h-block-destructive-2')).toEqual({ id: 'h-block-destructive-2', x: 870, y: 40 });
     expect(applyChange(doc, inverse).doc).toEqual(demo);
   });
 

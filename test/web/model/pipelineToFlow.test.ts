@@ -12,7 +12,7 @@ describe('pipelineToFlow', () => {
     const { nodes, edges } = pipelineToFlow(demo);
     expect(nodes.map((n) => n.id)).toEqual(demo.nodes.map((n) => n.id));
     expect(nodes.map((n) => n.type)).toEqual(demo.nodes.map((n) => n.kind));
-    expect(nodes.find((n) => n.id === 'm-dangerous-tools')?.position).toEqual({ x: 300, y: 0 });
+    expect(nodes.find((n) => n.id === 'm-dangerous-tools')?.position).toEqual({ x: 250, y: 0 });
     expect(edges.map((e) => [e.source, e.target])).toEqual(demo.wires.map((w) => [w.from, w.to]));
   });
 
