@@ -113,7 +113,7 @@ export function demoPipeline(): Pipeline {
         { id: 'h-block-destructive', x: 830, y: 0 },
         { id: 'ev-input', x: 0, y: 135 },
         { id: 'm-prompt-injection', x: 250, y: 135 },
-        { id: 'h-block-injection', x: 540, y: 135 },
+        { id: 'h-block-injection', x: 830, y: 135 },
         { id: 'ev-tool-after', x: 0, y: 270 },
         { id: 'ev-model-after', x: 0, y: 350 },
         { id: 'h-redact-secrets', x: 250, y: 270 },
