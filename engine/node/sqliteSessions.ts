@@ -77,8 +77,8 @@ function loadSqlJs(): Promise<{ Database: new (data?: Uint8Array) => Database }>
   return sqlJs;
 }
 
-/** Opens a session store; an error text when the file is not SQLite, cannot be read, or is a database of another kind. */
-export async function openSqliteStore(file: string): Promise<SqliteStore | { error: string }> {
+/** Opens a session store; an error text when the file is not SQLite, cannot be read, or is a database of another kind (`noStore`). */
+export async function openSqliteStore(file: string): Promise<SqliteStore | { error: string; noStore?: true }> {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -104,7 +104,7 @@ export async function openSqliteStore(file: string): Promise<SqliteStore | { err
   const kv = tables.has('cursorDiskKV') && columns('cursorDiskKV').has('key') && columns('cursorDiskKV').has('value');
   if (kv || (tables.has('ItemTable') && columns('ItemTable').has('value') && hasCursorItems(db))) return cursorStore(db, kv);
   db.close();
-  return { error: `${file} is an SQLite database, but not a goose (sessions, messages), OpenCode (session, message, part) or Cursor (cursorDiskKV, or an ItemTable with ${Object.values(CURSOR_ITEM_KEYS).join(', ')}) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
+  return { noStore: true, error: `${file} is an SQLite database, but not a goose (sessions, messages), OpenCode (session, message, part) or Cursor (cursorDiskKV, or an ItemTable with ${Object.values(CURSOR_ITEM_KEYS).join(', ')}) session store; its tables: ${[...tables].sort().join(', ') || 'none'}` };
 }
 
 /** The size of the `-wal` file beside a database (0 when there is none): changes not yet in the main file. */

@@ -60,7 +60,8 @@ export async function sessionsCommand(options: SessionsOptions, io: Io, env: Nod
  */
 async function storeRows(f: FoundSession, since: Date | undefined, globalCursor: boolean) {
   const store = await openSqliteStore(f.path);
-  if ('error' in store) return [{ ...f, events: 0, format: null, problems: 1, reason: store.error }];
+  // A workspace's state.vscdb without Cursor's chat keys is a workspace where no chat was kept: nothing to list.
+  if ('error' in store) return store.noStore && /[\\/]workspaceStorage[\\/]/.test(f.path) ? [] : [{ ...f, events: 0, format: null, problems: 1, reason: store.error }];
   try {
     // What the store holds that is no session here is a row of its own, with why (nothing passed over silently).
     const out: { agent: string; path: string; size: number; modified: string; events: number; format: string | null; problems: number; reason?: string }[] =

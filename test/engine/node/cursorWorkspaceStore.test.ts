@@ -86,6 +86,9 @@ beforeAll(async () => {
   await writeDb(HEADS_DB, { 'composer.composerData': { allComposers: [{ composerId: 'comp-heads', name: 'x', createdAt: T0 }] } });
   await writeDb(BROKEN_DB, { 'workbench.panel.aichat.view.aichat.chatdata': '{"tabs": [{"tabId": "t", "bubb' });
   await writeDb(PLAIN_DB, { 'workbench.explorer.treeViewState': { expanded: [] } });
+  // Another workspace where no chat was kept: VS Code's ItemTable without Cursor's keys.
+  mkdirSync(join(wsDir, '..', '77ab01'), { recursive: true });
+  await writeDb(join(wsDir, '..', '77ab01', 'state.vscdb'), { 'workbench.explorer.treeViewState': { expanded: [] } });
 });
 
 async function load(path: string) {
@@ -176,6 +179,8 @@ describe('Cursor\'s older per-workspace store [I24]', () => {
       expect.stringMatching(/^1 composer of composer\.composerData keep their messages in Cursor's global store .*\(comp-heads\)$/),
     ]));
     expect(reasons).toHaveLength(3);
+    // The workspace without chats is not a line: it holds nothing to import.
+    expect(rows.some((r) => r.path.includes('77ab01'))).toBe(false);
   });
 
   it('the note that a composer is in the global store is left out when hookwire sessions lists that store too, where the chat is', async () => {
