@@ -166,7 +166,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     const doc = s().doc;
     sentDoc = doc;
     sent.set(epoch, doc);
-    const trace = { id: record.id, event_count: record.event_count, chunk_size: record.chunk_size };
+    const trace = { id: record.id, event_count: record.event_count, chunk_size: record.chunk_size, compareAll: record.header.source.kind === 'hookwire-serve' };
     const fallbacks = loadedVersions(doc, saved);
     await client.request({ kind: 'open', epoch, trace, doc, fallbacks }).catch(fail);
   }

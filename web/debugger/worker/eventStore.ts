@@ -6,6 +6,12 @@ export interface TraceRef {
   id: string;
   event_count: number;
   chunk_size: number;
+  /**
+   * Compare every recorded decision whatever pipeline version made it, as `hookwire replay --check` does [R17]:
+   * set for a session recorded by `hookwire serve` (the live view), whose point is to show where the pipeline
+   * open here decides otherwise than the server did; the live panel names the pipeline that explains.
+   */
+  compareAll?: boolean;
 }
 
 /** A stored trace's events for the replay worker: ranges for the replayer, chunks for rows and search. */

@@ -78,7 +78,7 @@ function startSession(epoch: number, result: Extract<CompileResult, { ok: true }
   releaseSession = release;
   const outcome: CompileOutcome = { ok: true, handlers: handlersOf(result), warnings: result.problems, ...(fallback ? { fallback: true as const } : {}) };
   emit(epoch)({ kind: 'compiled', outcome });
-  session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch), pipelineVersion(result.pipeline));
+  session = createReplaySession(result.compiled, events ?? createEventStore(db, trace), epoch, emit(epoch), trace.compareAll ? null : pipelineVersion(result.pipeline));
 }
 
 /** Pipelines are installed in the order they were sent, even when one needs the sandbox loaded first. */
