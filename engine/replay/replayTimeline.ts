@@ -56,6 +56,7 @@ function flagsOf(s: ReplayStep): number {
   if (s.duplicate) f |= STEP_FLAG.duplicate;
   if (s.not_reached) f |= STEP_FLAG.not_reached;
   if (s.divergent) f |= STEP_FLAG.divergent;
+  if (s.reason_differs) f |= STEP_FLAG.reason_differs;
   if (s.counterfactual) f |= STEP_FLAG.counterfactual;
   if (s.errors.length > 0) f |= STEP_FLAG.error;
   if (s.payload_changed) f |= STEP_FLAG.payload_changed;

@@ -140,6 +140,12 @@ export function stepEvent(
   const other = notReachedStep ? null : otherPipelineOf(recorded, ctx.version);
   if (other !== null) notes = [...notes, { kind: 'other_pipeline', text: otherPipelineNote(other, ctx.version!, recorded!.decision, result.decision) }];
   const divergent = !notReachedStep && recorded !== null && other === null && recorded.decision !== result.decision;
+  // [R6] the same decision, but another reason (where the recording says its reason: it has one, or it is
+  // Hookwire's own, which names its pipeline version and writes every reason), or another deciding handler
+  // where the recording names one; as for a divergence, only a decision of the same version [R17] is compared.
+  const saysReason = recorded !== null && (recorded.reason !== undefined || recorded.pipeline !== undefined);
+  const reasonDiffers = !notReachedStep && recorded !== null && other === null && !divergent
+    && ((saysReason && (recorded.reason ?? '') !== result.reason) || (recorded.decided_by !== undefined && recorded.decided_by !== result.decided_by));
   const counterfactual = carry.counterfactual_since >= 0;
   const startsCounterfactual = !counterfactual && !notReachedStep && blocked && actionRan(recorded);
   if (counterfactual) {
@@ -178,7 +184,8 @@ export function stepEvent(
     not_reached: notReachedStep,
     ended_at: notReachedStep ? carry.ended!.index : null,
     divergent,
-    divergence: divergent ? divergenceText(ctx, recorded!, result, startsCounterfactual) : null,
+    reason_differs: reasonDiffers,
+    divergence: divergent ? divergenceText(ctx, recorded!, result, startsCounterfactual) : reasonDiffers ? reasonText(ctx, recorded!, result) : null,
     counterfactual,
     counterfactual_since: counterfactual ? carry.counterfactual_since : null,
     notes,
@@ -234,6 +241,12 @@ function divergenceText(ctx: ReplayContext, recorded: RecordedDecision, result: 
   if (startsCounterfactual) return `${head} The action really ran, so the steps after this one are counterfactual.`;
   if (!actionRan(recorded) && !blocksAction(result.decision)) return `${head} The action was blocked when recorded, so the trace does not show what it would have done.`;
   return head;
+}
+
+function reasonText(ctx: ReplayContext, recorded: RecordedDecision, result: Pick<DispatchResult, 'decision' | 'reason' | 'decided_by'>): string {
+  const by = (id: string | null | undefined) => (id ? ` by ${quoteName(ctx.names.get(id) ?? id)}` : '');
+  const why = (reason: string | undefined) => (reason ? ` (${clip(reason, 100)})` : ' (no reason)');
+  return `Recorded ${decisionWord(recorded.decision)}${by(recorded.decided_by)}${why(recorded.reason)}; replay decides ${decisionWord(result.decision)} too${by(result.decided_by)}${why(result.reason)}: the same decision for another ${recorded.decided_by !== undefined && recorded.decided_by !== result.decided_by ? 'handler' : 'reason'}.`;
 }
 
 function wallClockNote(ctx: ReplayContext, stopped: readonly string[]): string {

@@ -9,6 +9,8 @@ export interface TimelineStep {
   duplicate: boolean;
   not_reached: boolean;
   divergent: boolean;
+  /** The recorded decision, for another reason or by another handler [R6]. */
+  reason_differs: boolean;
   counterfactual: boolean;
   error: boolean;
   payload_changed: boolean;
@@ -34,6 +36,7 @@ export function timelineStep(t: ReplayTimeline, i: number): TimelineStep | null 
     duplicate: (f & STEP_FLAG.duplicate) !== 0,
     not_reached: (f & STEP_FLAG.not_reached) !== 0,
     divergent: (f & STEP_FLAG.divergent) !== 0,
+    reason_differs: (f & STEP_FLAG.reason_differs) !== 0,
     counterfactual: (f & STEP_FLAG.counterfactual) !== 0,
     error: (f & STEP_FLAG.error) !== 0,
     payload_changed: (f & STEP_FLAG.payload_changed) !== 0,

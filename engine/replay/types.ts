@@ -104,7 +104,9 @@ export interface ReplayStep {
   ended_at: number | null;
   /** The recorded decision differs from the replayed one [R6]. */
   divergent: boolean;
-  /** One line on the divergence, for people. */
+  /** The same decision as recorded, for another reason or by another handler (when the recording names it) [R6]. */
+  reason_differs: boolean;
+  /** One line on the divergence (or the other reason), for people. */
   divergence: string | null;
   /** A step after replay blocked an action that really ran: the trace shows what happened without the block [R7]. */
   counterfactual: boolean;
@@ -136,6 +138,8 @@ export const STEP_FLAG = {
   denied: 256,
   /** Handlers added text for the model [H11]. */
   context: 512,
+  /** The recorded decision, for another reason or by another handler [R6]. */
+  reason_differs: 1024,
 } as const;
 
 /** No recorded decision (in `ReplayTimeline.recorded`). */

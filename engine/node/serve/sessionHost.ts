@@ -396,6 +396,8 @@ export class SessionHost {
     const recorded: RecordedDecision = {
       decision: step.decision,
       ...(step.reason ? { reason: step.reason } : {}),
+      // [R6] the live view flags a replay that decides the same for another reason or by another handler.
+      ...(step.decided_by && !step.not_reached ? { decided_by: step.decided_by } : {}),
       ...(step.approval && step.mode === 'sync' ? { approval: step.approval } : {}),
       ...(step.context.length > 0 ? { context: [...step.context] } : {}),
       ...(wallClockStopped(step.errors) ? { wall_clock: wallClockStopped(step.errors)! } : {}),

@@ -81,7 +81,14 @@ function ExplainedWith({ serverPipelineId }: { serverPipelineId: string | null }
   const name = useApp((s) => s.doc?.name ?? '');
   const timeline = useApp((s) => (s.live.storedId !== null && s.traceId === s.live.storedId ? s.timeline : null));
   let disagree = 0;
-  if (timeline) for (let i = 0; i < timeline.count; i++) if (timelineStep(timeline, i)?.divergent) disagree++;
+  let otherReason = 0;
+  if (timeline) {
+    for (let i = 0; i < timeline.count; i++) {
+      const step = timelineStep(timeline, i);
+      if (step?.divergent) disagree++;
+      else if (step?.reason_differs) otherReason++;
+    }
+  }
   const theirs = serverPipelineId !== null && pipelineId === serverPipelineId;
   return (
     <>
@@ -97,7 +104,12 @@ function ExplainedWith({ serverPipelineId }: { serverPipelineId: string | null }
       )}
       {timeline && (
         <div className={disagree ? 'live-warn' : 'live-meta'} data-testid="live-disagree" data-count={disagree}>
-          {disagree === 0 ? 'Every step replays as the server decided.' : `${disagree} step${disagree === 1 ? '' : 's'} decide${disagree === 1 ? 's' : ''} differently here than on the server (“≠ recorded” in the timeline; D goes to the next).`}
+          {disagree === 0 ? (otherReason === 0 ? 'Every step replays as the server decided, for the server\'s reasons.' : 'Every step replays to the server\'s decision.') : `${disagree} step${disagree === 1 ? '' : 's'} decide${disagree === 1 ? 's' : ''} differently here than on the server (“≠ recorded” in the timeline; D goes to the next).`}
+        </div>
+      )}
+      {timeline && otherReason > 0 && (
+        <div className="live-warn" data-testid="live-reason" data-count={otherReason}>
+          {`${otherReason} step${otherReason === 1 ? '' : 's'} reach${otherReason === 1 ? 'es' : ''} the server's decision for another reason or by another handler (“≠ recorded reason” in the timeline; the step says which).`}
         </div>
       )}
     </>

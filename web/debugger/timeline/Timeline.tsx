@@ -107,6 +107,9 @@ const Row = memo(function Row({ index, row, top, current, timeline, changed, bre
             ≠ recorded {step.recorded ? OUTCOME_LABEL[step.recorded].toLowerCase() : ''}
           </span>
         ) : null}
+        {step?.reason_differs ? (
+          <span className="flag reason" data-testid="row-reason" title="The recorded decision, but for another reason or by another handler">≠ recorded reason</span>
+        ) : null}
         {step?.error ? <span className="flag error">error</span> : null}
         {step?.payload_changed ? <span className="flag rewrite">rewritten</span> : null}
         {rewritten && row && (
