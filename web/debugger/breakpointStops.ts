@@ -57,7 +57,9 @@ export function createBreakpointStops(store: AppStore, replay: ReplayService): B
     if (s().breakpointStops?.key !== w.key) void ask(w).catch(() => undefined);
   };
   const unsubscribe = store.subscribe((st, prev) => {
-    if (st.breakpoints !== prev.breakpoints || st.activeEpoch !== prev.activeEpoch || st.timeline !== prev.timeline) refresh();
+    // Dropped stops (the trace's events were relabelled) are asked for again too.
+    const dropped = st.breakpointStops === null && prev.breakpointStops !== null;
+    if (st.breakpoints !== prev.breakpoints || st.activeEpoch !== prev.activeEpoch || st.timeline !== prev.timeline || dropped) refresh();
   });
   refresh();
   return { current, dispose: unsubscribe };

@@ -112,9 +112,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       case 'timeline':
         st.timelineArrived(event.timeline);
         rows.refresh();
-        client.request({ kind: 'marks' }).then((a) => {
-          if (a.epoch === s().activeEpoch) s().marksArrived(a.value);
-        }, fail);
+        requestMarks();
         break;
       case 'coverage':
         st.coverageArrived(event.coverage);
@@ -135,6 +133,15 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     return client.request({ kind: 'step', index }).finally(() => performance.measure('hookwire:step-worker', 'hookwire:step-request'));
   });
   const filterAnswer = latestWins((filter: TimelineFilter) => client.request({ kind: 'filter', filter }));
+
+  /** Blocked, divergent and labelled steps for the scrubber, once the timeline is there. */
+  function requestMarks(): void {
+    const epochAsked = s().activeEpoch;
+    if (epochAsked < 0 || !s().timeline) return;
+    client.request({ kind: 'marks' }).then((a) => {
+      if (a.epoch === s().activeEpoch) s().marksArrived(a.value);
+    }, fail);
+  }
 
   function requestStep(index: number): void {
     s().stepRequested();
@@ -307,6 +314,9 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       if (s().traceId !== id) return;
       rows.refresh();
       requestStep(s().position);
+      // The scrubber's label marks and the breakpoints' stops (a condition may read meta.expect) are asked again.
+      requestMarks();
+      s().breakpointStopsArrived(null);
     },
     closeTrace() {
       epoch++;

@@ -121,6 +121,8 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       // A search or a breakpoint's condition may read the event's meta as recorded, label included.
       searchCache.clear();
       breakpointCache.clear();
+      // The scrubber's labelled steps are read from the events again.
+      marks = null;
     },
     epoch,
     compiled,
