@@ -6,6 +6,7 @@ import { addPaletteItem } from './addPaletteItem.ts';
 import type { MenuItem } from './ContextMenu.tsx';
 import { duplicateSelection } from './useCanvasShortcuts.ts';
 import { nodeName } from '../model/nodeName.ts';
+import { breakpointId } from '../debugger/model/breakpoints.ts';
 
 /**
  * What the canvas context menu offers for a node, a wire or the empty pane. Every action is a typed change
@@ -19,7 +20,9 @@ export function nodeMenu(id: string, readOnly: boolean): MenuItem[] {
   if (!doc || !node) return [];
   const items: MenuItem[] = [];
   if (node.kind === 'handler' && readOnly) {
-    const existing = s.breakpoints.find((b) => b.kind === 'handler' && b.handler_id === id);
+    // Only the "fires" breakpoint of this handler: its "blocks" and "rewrites" ones are other triggers.
+    const fires = breakpointId({ kind: 'handler', handler_id: id });
+    const existing = s.breakpoints.find((b) => b.id === fires);
     items.push({
       label: 'Break when it fires', testId: 'ctx-break', checked: !!existing,
       run: () => {
