@@ -117,7 +117,7 @@ export function compileBreakpoint(compiled: CompiledPipeline, spec: BreakpointSp
       hits,
       explains: node?.on === 'rewrites' || node?.on === 'matches',
       readsState: condition !== null && condition.paths.some((p) => p.startsWith('state.')),
-      readsActivity: node?.on === 'fires' || step?.kind === 'fired',
+      readsActivity: node?.on === 'fires' || node?.on === 'rewrites' || step?.kind === 'fired',
     },
   };
 }
@@ -147,7 +147,10 @@ export function breakpointPrefilter(b: CompiledBreakpoint, t: ReplayTimeline, a:
     const blocked = stepPredicate(t, a, { kind: 'blocked' });
     node = (i) => t.decided_by[i] === n.rank && (t.flags[i]! & notHere) === 0 && blocked(i);
   } else if (n?.on === 'rewrites') {
-    node = (i) => (t.flags[i]! & (STEP_FLAG.payload_changed | notHere)) === STEP_FLAG.payload_changed;
+    // Not the step's net change: a rewrite a later handler undid leaves the payload as it was, and is still this
+    // handler's rewrite. The handler having run rules steps out; the stories decide the rest.
+    if (!a) throw new Error('a "rewrites" breakpoint needs the explain pass (activity)');
+    node = (i) => i < a.count && ranAt(a, i, n.rank) && (t.flags[i]! & notHere) === 0;
   } else if (n?.on === 'matches') {
     node = (i) => (t.flags[i]! & notHere) === 0;
   }

@@ -164,7 +164,11 @@ describe('breakpoint properties [R18]', () => {
         const from = (pick % (events.length + 1)) - 1;
         expect(nextStop(Int32Array.from(got), from)).toBe(expected.find((i) => i > from) ?? -1);
       }),
-      { numRuns: 300 },
+      // Found by CI: h0 rewrites tool_name and h1 sets it back, so the step's payload is unchanged, yet h0 rewrote:
+      // the search used to rule the step out by the step's net change.
+      { numRuns: 300, examples: [REWRITE_UNDONE as never] },
     );
   });
 });
+
+const REWRITE_UNDONE = JSON.parse('[{"format":"hookwire.pipeline","version":1,"name":"random","nodes":[{"id":"e0","kind":"event","pattern":"tool.before_call"},{"id":"h0","kind":"handler","name":"h0","action":{"type":"rewrite","ops":[{"op":"set","path":"payload.tool_name","value":"a"}]},"order":0,"shadow":false,"enabled":true},{"id":"h1","kind":"handler","name":"h1","action":{"type":"rewrite","ops":[{"op":"set","path":"payload.tool_name","value":null}]},"order":0,"shadow":false,"enabled":true},{"id":"h2","kind":"handler","name":"h2","action":{"type":"stop"},"order":0,"shadow":true,"enabled":false}],"wires":[{"from":"e0","to":"h0"},{"from":"e0","to":"h1"},{"from":"e0","to":"h2"}]},[{"event_id":"ev0","trace_id":"t","agent_id":"agent","type":"tool.before_call","ts":"yesterday","payload":{"tool_name":null}},{"event_id":"ev0","trace_id":"t","agent_id":"agent","type":"tool.before_call","ts":"yesterday","payload":{}}],0,"rewrites",null,{"count":1,"mode":"at"},1]');
