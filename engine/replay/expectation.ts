@@ -10,6 +10,7 @@ import { sameType, type Same } from '../model/sameType.ts';
 import { formatIssues } from '../trace/formatIssues.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
 import type { ReplayStep } from './types.ts';
+import { withoutExpect } from './withoutExpectation.ts';
 
 /**
  * The expectation of one event. Unknown fields are refused (a typo must not turn a check into no check).
@@ -55,16 +56,7 @@ export function readExpectation(event: TraceEvent): ReadExpectation {
   return parsed.success ? { kind: 'ok', expectation: parsed.data } : { kind: 'bad', message: `meta.expect: ${formatIssues(parsed.error.issues)}` };
 }
 
-/**
- * The event as handlers and matchers see it [R19]: without its `meta.expect` (and without `meta` when nothing else
- * is in it), so that a label or a golden test's expectation never changes a decision. The same object when it
- * has none. The one implementation: replay's step function dispatches this, so `hookwire test`, `backtest`,
- * `diff`, `replay` and the debugger agree.
- * `withoutExpectation({...e, meta: {expect: {decision: 'continue'}, user: 'u'}}).meta` → `{user: 'u'}`
- */
-export function withoutExpectation(event: TraceEvent): TraceEvent {
-  return event.meta && ownGet(event.meta, 'expect') !== undefined ? withExpectation(event, null) : event;
-}
+export { withoutExpectation } from './withoutExpectation.ts';
 
 /**
  * What of `x` the replayed step does not meet, one line each ("decision: expected block_action, got continue");
@@ -98,11 +90,8 @@ export function parseExpectation(raw: unknown): { ok: true; expectation: Expecta
  */
 export function withExpectation(event: TraceEvent, x: Expectation | null): TraceEvent {
   // Own entries only, copied as data: a payload's `__proto__` key stays a plain name.
+  if (x === null) return withoutExpect(event);
   const rest = Object.entries(event.meta ?? {}).filter(([k]) => k !== 'expect');
-  if (x === null) {
-    const { meta: _old, ...bare } = event;
-    return rest.length ? { ...bare, meta: Object.fromEntries(rest) as JsonObject } : bare;
-  }
   const read = parseExpectation(x);
   if (!read.ok) throw new Error(`not a label: ${read.message}`);
   return { ...event, meta: Object.fromEntries([...rest, ['expect', read.expectation as unknown as JsonObject]]) as JsonObject };

@@ -5,7 +5,7 @@ import { jsonEqual, type JsonObject } from '../model/json.ts';
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { dispatch, initialState, type DispatchEnv } from '../dispatch/dispatch.ts';
 import { explainEvent } from '../dispatch/explain/explainEvent.ts';
-import { withoutExpectation } from './expectation.ts';
+import { withoutExpectation } from './withoutExpectation.ts';
 import type { DispatchResult, Explanation, HandlerError } from '../dispatch/types.ts';
 import type { RecordedDecision, TraceEvent } from '../trace/traceTypes.ts';
 import { observeFlows } from '../compile/flowMemory.ts';
