@@ -1,5 +1,6 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import type { AgentAdapter, AgentContract } from './types.ts';
+import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 import { CODEX_TOOLS } from '../model/toolTables.ts';
 
 /*
@@ -18,12 +19,8 @@ import { CODEX_TOOLS } from '../model/toolTables.ts';
  *   Codex page: hooks run for apply_patch and MCP tools from 0.124.0). Web search is not shown to hooks.
  */
 
-const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: {}, block: 'none', ask: false, context: 'none', terminate: true, ...more },
-];
+const ev = eventSpecs({ required: {}, block: 'none', ask: false, context: 'none', terminate: true });
 
 export const CODEX_CONTRACT: AgentContract = {
   id: 'codex',

@@ -1,7 +1,8 @@
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
 import { COPILOT_TOOLS } from '../model/toolTables.ts';
 import { VSCODE_CONTRACT } from './vscode.ts';
@@ -30,11 +31,7 @@ import { VSCODE_CONTRACT } from './vscode.ts';
  *   docs list the fields they read and say nothing of others; Copilot itself was not run here with the extra field.
  */
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: {}, block: 'none', ask: false, context: 'none', terminate: false, ...more },
-];
-const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
+const ev = eventSpecs({ required: {}, block: 'none', ask: false, context: 'none', terminate: false });
 
 export const COPILOT_CONTRACT: AgentContract = {
   id: 'copilot',

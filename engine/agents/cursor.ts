@@ -2,7 +2,8 @@ import type { PortableTool } from '../model/portableTool.ts';
 import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import { eventSpecs } from './eventSpec.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
 import { CURSOR_TOOLS } from '../model/toolTables.ts';
 
@@ -20,10 +21,7 @@ import { CURSOR_TOOLS } from '../model/toolTables.ts';
  * blocks when the hook crashes or times out. Rewrites (`updated_input`) are not confirmed: a rewrite blocks.
  */
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: {}, block: 'none', ask: false, context: 'none', terminate: false, ...more },
-];
+const ev = eventSpecs({ required: {}, block: 'none', ask: false, context: 'none', terminate: false });
 const PERMISSION = { block: 'json', ask: true, rewrite: { field: 'tool_input', how: 'block' } } as const;
 
 export const CURSOR_CONTRACT: AgentContract = {

@@ -1,6 +1,7 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
 import { FACTORY_TOOLS, GOOSE_TOOLS, KIMI_TOOLS, QWEN_TOOLS } from '../model/toolTables.ts';
 import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 
 /*
  * Agents whose documentation shows Claude Code's hook contract [AG3]: a field map (their event names are
@@ -30,15 +31,11 @@ import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
  *   timeouts fail open. PostToolUse and the other events are not blockable there. Exit 2 is used for every block.
  */
 
-const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
 const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name', 'agent_id', 'agent_type', 'timestamp'] as const;
 
 /** Claude Code's core events with its channels (Qwen Code, Factory: confirmed to follow Claude Code's contract). */
 function claudeCoreEvents(): Map<string, AgentEventSpec> {
-  const ev = (name: string, type: string, more: Partial<AgentEventSpec>): [string, AgentEventSpec] => [
-    name,
-    { name, type, required: {}, block: 'json', ask: false, context: 'model', terminate: true, ...more },
-  ];
+  const ev = eventSpecs({ required: {}, block: 'json', ask: false, context: 'model', terminate: true });
   return new Map([
     ev('SessionStart', 'agent.start', { block: 'none' }),
     ev('UserPromptSubmit', 'input.received', { required: { prompt: 'string' }, rewrite: { field: 'prompt', how: 'block' } }),

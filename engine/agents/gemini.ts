@@ -1,5 +1,6 @@
 import { claudeLikeAdapter, mergeOnlyRefusal } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import type { AgentAdapter, AgentContract } from './types.ts';
+import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 import { GEMINI_TOOLS } from '../model/toolTables.ts';
 
 /*
@@ -33,12 +34,8 @@ import { GEMINI_TOOLS } from '../model/toolTables.ts';
  *   same call, and a rewrite that removes a key is refused (mergeOnlyRefusal).
  */
 
-const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: {}, block: 'json', ask: false, context: 'none', terminate: true, ...more },
-];
+const ev = eventSpecs({ required: {}, block: 'json', ask: false, context: 'none', terminate: true });
 
 export const GEMINI_CONTRACT: AgentContract = {
   id: 'gemini',

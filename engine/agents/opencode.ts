@@ -1,5 +1,6 @@
 import { OPENCODE_TOOLS } from '../model/toolTables.ts';
-import type { AgentContract, AgentEventSpec } from './types.ts';
+import type { AgentContract } from './types.ts';
+import { eventSpecs } from './eventSpec.ts';
 
 /*
  * OpenCode [AG1]: no command hooks. It loads TypeScript/JavaScript plugins in its own process, and Hookwire's
@@ -22,10 +23,7 @@ import type { AgentContract, AgentEventSpec } from './types.ts';
  * session. The prompt, the model call and the session's end are not mapped by the plugin: "no such hook".
  */
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec>): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: { tool: 'string', sessionID: 'string', callID: 'string' }, block: 'plugin', ask: false, context: 'none', terminate: false, ...more },
-];
+const ev = eventSpecs({ required: { tool: 'string', sessionID: 'string', callID: 'string' }, block: 'plugin', ask: false, context: 'none', terminate: false });
 
 export const OPENCODE_CONTRACT: AgentContract = {
   id: 'opencode',

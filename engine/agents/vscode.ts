@@ -1,5 +1,6 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
+import type { AgentAdapter, AgentContract } from './types.ts';
+import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 import { VSCODE_TOOLS } from '../model/toolTables.ts';
 
 /*
@@ -30,12 +31,8 @@ import { VSCODE_TOOLS } from '../model/toolTables.ts';
  * A pre-tool deny is also written at the top level in GitHub Copilot's form, since both agents load `.github/hooks`.
  */
 
-const TOOL = { tool_name: 'string', tool_input: 'object' } as const;
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: {}, block: 'none', ask: false, context: 'user', terminate: true, ...more },
-];
+const ev = eventSpecs({ required: {}, block: 'none', ask: false, context: 'user', terminate: true });
 
 export const VSCODE_CONTRACT: AgentContract = {
   id: 'vscode',

@@ -3,7 +3,8 @@ import type { HookEvent } from '../model/event.ts';
 import { isJsonObject, ownGet, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
 import { WINDSURF_TOOLS } from '../model/toolTables.ts';
 import { addPortableFields, toolEntry } from './portable.ts';
-import type { AgentAdapter, AgentContract, AgentEventSpec, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import type { AgentAdapter, AgentContract, AgentOutcome, AgentParse, AgentReply, AgentReplyOptions, NativeAnswer } from './types.ts';
+import { eventSpecs } from './eventSpec.ts';
 import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts';
 
 /*
@@ -18,10 +19,7 @@ import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts'
  * Cascade has no hook for a web fetch or a search: those calls are never shown to Hookwire.
  */
 
-const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
-  name,
-  { name, type, required: { tool_info: 'object' }, block: 'none', ask: false, context: 'none', terminate: false, ...more },
-];
+const ev = eventSpecs({ required: { tool_info: 'object' }, block: 'none', ask: false, context: 'none', terminate: false });
 const PRE = { block: 'exit2', rewrite: { field: 'tool_input', how: 'block' } } as const;
 
 export const WINDSURF_CONTRACT: AgentContract = {
