@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { openDebugger, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
+import { openDebugger, stepView, timelineRow, typeStep, startServe } from './debuggerHelpers.ts';
 import { shot } from './editorHelpers.ts';
 
 // The live view flags a step where the local replay reaches the server's decision for another reason or by
@@ -37,23 +37,7 @@ test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-e2e-reason-'));
   const pipelinePath = join(dir, 'p.json');
   writeFileSync(pipelinePath, readFileSync(join(ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json'), 'utf8'));
-  const origin = `http://127.0.0.1:${process.env.HOOKWIRE_E2E_PORT ?? 4173}`;
-  server = spawn(process.execPath, [join(ROOT, 'engine', 'node', 'bin.mjs'), 'serve', pipelinePath, '--port', '0', '--state-dir', join(dir, 'state'), '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    server.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
-    server.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const p = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-      const t = /token (\S+) \(also in/.exec(out)?.[1];
-      if (p && t && out.includes('rebuilt')) {
-        port = Number(p);
-        token = t;
-        server.removeAllListeners('exit');
-        resolve();
-      }
-    });
-  });
+  ({ server, port, token } = await startServe(pipelinePath, join(dir, 'state')));
 });
 
 test.afterAll(() => {

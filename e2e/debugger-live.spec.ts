@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { goToStep, key, openDebugger, stepView } from './debuggerHelpers.ts';
+import { goToStep, key, openDebugger, stepView, startServe } from './debuggerHelpers.ts';
 import { expectModalFocus } from './dialogHelpers.ts';
 
 // The live view against a real `hookwire serve` on loopback: its events arrive in the debugger's timeline
@@ -59,23 +59,7 @@ test.beforeAll(async () => {
 
 /** `hookwire serve` on the test's pipeline and state dir (port '0': any free one). */
 async function startServer(onPort: string): Promise<void> {
-  const origin = `http://127.0.0.1:${process.env.HOOKWIRE_E2E_PORT ?? 4173}`;
-  server = spawn(process.execPath, [join(ROOT, 'engine', 'node', 'bin.mjs'), 'serve', pipelinePath, '--port', onPort, '--state-dir', stateDir, '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    server.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
-    server.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const p = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-      const t = /token (\S+) \(also in/.exec(out)?.[1];
-      if (p && t && out.includes('rebuilt')) {
-        port = Number(p);
-        token = t;
-        server.removeAllListeners('exit');
-        resolve();
-      }
-    });
-  });
+  ({ server, port, token } = await startServe(pipelinePath, stateDir, onPort));
 }
 
 test.afterAll(() => {

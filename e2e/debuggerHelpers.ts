@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
@@ -119,4 +119,26 @@ export function cliReplayRows(pipeline: string, trace: string): ReplayRow[] {
 /** The app's rows, from the debugger's own replay worker (devtools handle, web/debugger/debuggerDevtools.ts). */
 export function appReplayRows(page: Page): Promise<ReplayRow[]> {
   return page.evaluate(() => (globalThis as unknown as { hookwire: { debugger: { decisions(): Promise<ReplayRow[]> } } }).hookwire.debugger.decisions());
+}
+
+/**
+ * A real `hookwire serve` on `pipeline` and `stateDir`, on `port` ('0': any free one), that lets this test's app in
+ * (--allow-origin); resolves once it listens and has rebuilt its sessions, with the port and token it printed.
+ */
+export async function startServe(pipeline: string, stateDir: string, port = '0'): Promise<{ server: ChildProcess; port: number; token: string }> {
+  const origin = `http://127.0.0.1:${process.env.HOOKWIRE_E2E_PORT ?? 4173}`;
+  const server = spawn(process.execPath, [BIN, 'serve', pipeline, '--port', port, '--state-dir', stateDir, '--allow-origin', origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    server.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
+    server.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const p = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+      const t = /token (\S+) \(also in/.exec(out)?.[1];
+      if (p && t && out.includes('rebuilt')) {
+        server.removeAllListeners('exit');
+        resolve({ server, port: Number(p), token: t });
+      }
+    });
+  });
 }
