@@ -10,6 +10,7 @@ import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from
 import { traceProblem } from '../trace/traceProblem.ts';
 import { assembleOpenCodeSession } from './openCodeStorage.ts';
 import { isSqliteFile, openSqliteStore, splitSessionPath, walBytes, type SqliteStore } from './sqliteSessions.ts';
+import type { StoreCache } from './storeSessions.ts';
 
 export interface ReadTraceFileOptions extends TraceReaderOptions {
   /** Bytes per chunk read from disk (default 1 MiB). */
@@ -55,6 +56,8 @@ export interface ImportTraceFileOptions {
   afterChunk?: () => Promise<void>;
   /** Where a trace v1 reader keeps the ids it has seen (default a Map; see engine/node/spillFile.ts). */
   ids?: IdIndexFactory;
+  /** Where an SQLite store stays open between its sessions (a backtest reads them one after another); without it each import opens and closes its own. */
+  stores?: StoreCache;
 }
 
 /**
@@ -73,12 +76,12 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   // One session of an SQLite store (goose's sessions.db, OpenCode's opencode.db): `<file>#<session id>` [I22].
   const { file, session } = splitSessionPath(path);
   if (isSqliteFile(file)) {
-    const store = await openSqliteStore(file);
+    const store = await (options.stores ? options.stores.open(file) : openSqliteStore(file));
     if ('error' in store) return { format: null, trace: null, report: null, problems: [traceProblem('bad_source', 0, store.error, 'error', true)] };
     try {
       return importStoreSession(store, file, session, streamOptions);
     } finally {
-      store.close();
+      if (!options.stores) store.close();
     }
   }
   const s = createImportStream(streamOptions);

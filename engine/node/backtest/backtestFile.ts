@@ -7,6 +7,7 @@ import type { IdIndexFactory } from '../../model/idIndex.ts';
 import { createFileBacktest, type BacktestFileResult } from '../../replay/backtest.ts';
 import { importTraceFile } from '../readTraceFile.ts';
 import { createDifferenceWriter } from './differenceFile.ts';
+import type { StoreCache } from '../storeSessions.ts';
 
 /** A file's outcome: backtested (with what the import dropped), or skipped with the reason. */
 export type FileOutcome =
@@ -22,6 +23,8 @@ export interface BacktestFileOptions {
   keepPerCategory?: number;
   /** Write every difference to a file in this folder (the outcome's `differencesFile`) [B6]; `tag` names the thread. */
   spill?: { folder: string; tag: string };
+  /** Keeps an SQLite store open between its sessions (see engine/node/storeSessions.ts). */
+  stores?: StoreCache;
 }
 
 /** Backtests one file; never throws for a file that is not a trace (it is skipped with the reason). */
@@ -41,6 +44,7 @@ export async function backtestFile(before: CompiledPipeline, after: CompiledPipe
         events++;
       },
       ...(options.ids ? { ids: options.ids } : {}),
+      ...(options.stores ? { stores: options.stores } : {}),
       ...(options.onProgress ? { afterChunk: async () => options.onProgress!(events) } : {}),
     });
   } finally {

@@ -9,6 +9,8 @@ import type { CompiledPipeline } from '../../compile/compilePipeline.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { openSpill } from '../spillFile.ts';
 import { backtestFile, type FileOutcome } from './backtestFile.ts';
+import { splitSessionPath } from '../sqliteSessions.ts';
+import { createStoreCache } from '../storeSessions.ts';
 
 /**
  * Below this many bytes of input in all, files run in this thread: a worker costs the load of the engine and
@@ -66,22 +68,26 @@ async function workerCount(files: readonly string[], asked: number | undefined):
   if (asked !== undefined) return Math.min(asked, files.length);
   if (files.length < 2) return 0;
   let bytes = 0;
-  for (const f of files) bytes += (await stat(f).catch(() => null))?.size ?? 0;
+  // A store's sessions (`<file>#<id>`) count the store's size each: enough to choose whether to start workers.
+  for (const f of files) bytes += (await stat(splitSessionPath(f).file).catch(() => null))?.size ?? 0;
   return bytes >= WORKER_MIN_BYTES ? Math.min(availableParallelism(), files.length) : 0;
 }
 
 async function* inThisThread(a: CompiledPipeline, b: CompiledPipeline, files: readonly string[], perFile: PerFile, onEvents?: (n: number) => void): AsyncGenerator<FileOutcome> {
   const spill = openSpill();
+  const stores = createStoreCache();
   try {
     for (const file of files) {
       let seen = 0;
       yield await backtestFile(a, b, file, {
         ...fileOptions(perFile),
         ids: spill.index,
+        stores,
         ...(onEvents ? { onProgress: (n: number) => (onEvents(n - seen), (seen = n)) } : {}),
       });
     }
   } finally {
+    stores.close();
     spill.close();
   }
 }
@@ -176,10 +182,12 @@ export async function backtestWorkerMain(): Promise<void> {
     return;
   }
   const spill = openSpill();
+  const stores = createStoreCache();
   const pa = a;
   const pb = b;
   port.on('message', (m: ToWorker) => {
     if ('stop' in m) {
+      stores.close();
       spill.close();
       pa.dispose();
       pb.dispose();
@@ -187,7 +195,7 @@ export async function backtestWorkerMain(): Promise<void> {
       return;
     }
     let seen = 0;
-    backtestFile(pa.compiled, pb.compiled, m.file, { ...fileOptions(perFile), ids: spill.index, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
+    backtestFile(pa.compiled, pb.compiled, m.file, { ...fileOptions(perFile), ids: spill.index, stores, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
       (outcome) => {
         if (outcome.kind === 'done' && outcome.result.events > seen) send({ events: outcome.result.events - seen });
         send({ index: m.index, outcome });

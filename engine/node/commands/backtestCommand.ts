@@ -16,6 +16,7 @@ import { runBacktestFiles } from '../backtest/runBacktestFiles.ts';
 // A worker thread loads this module (in the bundled CLI, its chunk) and runs this.
 export { backtestWorkerMain } from '../backtest/runBacktestFiles.ts';
 import { walkFiles } from '../walkFiles.ts';
+import { sessionPaths } from '../storeSessions.ts';
 import { copyDifferenceFile, openDifferenceFolder } from '../backtest/differenceFile.ts';
 
 export const FAIL_ON = ['changed', 'new-blocks', 'none'] as const;
@@ -39,7 +40,8 @@ const PROGRESS_MS = 2000;
 export async function backtestCommand(oldPath: string, newPath: string, paths: string[], options: BacktestOptions, io: Io): Promise<number> {
   const failOn = options.failOn ?? 'new-blocks';
   const reportKind = options.report ? reportKindOf(options.report) : null;
-  const files = await walkFiles(paths);
+  // Each session of an SQLite store is a file of the backtest, `<store>#<id>` [I22].
+  const files = await sessionPaths(await walkFiles(paths));
   const a = await compilePipelineFile(oldPath);
   // The differences of --json pass through files in here [B6]; removed at the end, whatever happens.
   const spill = options.json ? openDifferenceFolder() : null;

@@ -8,7 +8,7 @@ import { importTrace } from '../../../engine/trace/importTrace.ts';
 import type { Trace } from '../../../engine/trace/traceTypes.ts';
 import { readFormat } from '../../shared/formatFixtures.ts';
 import { FORMAT_DIR } from '../../shared/formatFixtures.ts';
-import { hookwire, tempDir } from './runCli.ts';
+import { GUARD, hookwire, tempDir } from './runCli.ts';
 
 // #29 [I22]: real SQLite files, made here with sql.js in the schemas the agents create (goose
 // session_manager.rs `create`; OpenCode session.sql.ts), read back through the Node import path and the real
@@ -142,6 +142,29 @@ describe('SQLite session stores [I22]', () => {
     expect(lines.slice(1).map((e) => e.type)).toContain('tool.after_call');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/holds 2 sessions/);
+  });
+
+  it('[I22][B1] hookwire backtest over a folder reads each session of a store in it as <db>#<id> (it skipped the many-session database before); the events are what import reads', { timeout: 180_000 }, async () => {
+    const runs = tempDir();
+    mkdirSync(join(runs, 'goose'));
+    copyFileSync(GOOSE_DB, join(runs, 'goose', 'sessions.db'));
+    copyFileSync(OPENCODE_DB, join(runs, 'opencode.db'));
+    copyFileSync(OTHER_DB, join(runs, 'other.db'));
+    const out = await hookwire(['backtest', GUARD, GUARD, runs, '--json', '--fail-on', 'none', '--workers', '0']);
+    expect(out.code, out.stderr).toBe(0);
+    const doc = JSON.parse(out.stdout) as { files: { file: string; events: number }[]; skipped: { file: string; reason: string }[] };
+    const ocId = (JSON.parse(readFormat('opencode-export.json')) as { info: { id: string } }).info.id;
+    const gooseDb = join(runs, 'goose', 'sessions.db');
+    expect(doc.files.map((f) => f.file)).toEqual([`${gooseDb}#20260301_4`, `${gooseDb}#20260302_1`, `${join(runs, 'opencode.db')}#${ocId}`]);
+    // Each session's events are those `import` reads of it, one session at a time.
+    for (const f of doc.files) {
+      const imported = await importTraceFile(f.file);
+      expect(f.events, f.file).toBe(imported.report?.events);
+      expect(f.events).toBeGreaterThan(0);
+    }
+    // A database that is no session store is still named as skipped, with why.
+    expect(doc.skipped.map((s) => s.file)).toEqual([join(runs, 'other.db')]);
+    expect(doc.skipped[0]?.reason).toMatch(/not a goose/);
   });
 
   it('[I22] hookwire sessions lists each session of goose\'s and OpenCode\'s databases as <db>#<id> (and goose\'s older .jsonl); --since reads each session\'s own time', { timeout: 120_000 }, async () => {
