@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The installed package's `hookwire` binary (package.json "bin" → dist/cli/bin.js, bundled by buildCli.mjs): the CLI as built
-// JavaScript, no TypeScript loader. A checkout runs engine/node/bin.mjs instead.
+// JavaScript, no TypeScript loader. A checkout runs engine/node/bin.cjs instead.
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { crashFailsClosed } from './crashFailsClosed.mjs';
+import { crashFailsClosed } from './crashFailsClosed.cjs';
 
 // Before the CLI is loaded (the imports above are Node's own): a crash of an agent's hook call fails closed in
 // its block form [P12][AG4].

@@ -6,13 +6,13 @@
 // packages inside. The QuickJS packages stay outside: they find their .wasm beside their own files.
 //
 // Two callers, one set of options: `npm install` in a checkout (prepare) bundles engine/node/cli.ts into
-// node_modules/.cache/hookwire/ for engine/node/bin.mjs; `npm pack` (engine/node/buildPackage.mjs) bundles
+// node_modules/.cache/hookwire/ for engine/node/bin.cjs; `npm pack` (engine/node/buildPackage.mjs) bundles
 // engine/node/bin.ts into dist/cli/, the installed package's `bin`.
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.mjs';
+import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.cjs';
 
 /**
  * In the CLI's bundles re2js is engine/node/lazyRe2.ts, which requires the library on first use: most hook
@@ -58,15 +58,16 @@ const noLazyPartsPlugin = {
 /**
  * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
  * `listInputs` (a checkout's bundles) also the list of engine files it was made of; `sqlJs`, where the
- * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file without the lazy parts (the fast
- * hook route, which bin.mjs compiles with V8's code cache).
+ * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs compiles with V8's code cache —
+ * 'inline' keeps the lazily loaded parts inside it, run on first use (the forwarding command), 'without-lazy-parts'
+ * leaves them out (the fast hook route: every dynamic import fails).
  */
 export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js', commonjs = false) {
   let esbuild;
   try {
     esbuild = await import('esbuild');
   } catch {
-    // A linked install of a checkout without its devDependencies: bin.mjs runs the sources instead.
+    // A linked install of a checkout without its devDependencies: bin.cjs runs the sources instead.
     console.warn('hookwire: esbuild is not installed (run `npm ci` in the checkout); the CLI is not prebuilt.');
     return false;
   }
@@ -91,10 +92,10 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
     define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()), ...(commonjs ? { 'import.meta.url': '__hookwireUrl' } : {}) },
     logLevel: 'warning',
     absWorkingDir: ENGINE_DIR,
-    plugins: commonjs ? [noLazyPartsPlugin, lazyRe2Plugin, sqlJsPlugin(sqlJs)] : [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
+    plugins: commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin, lazyRe2Plugin, sqlJsPlugin(sqlJs)] : [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
     metafile: true,
   });
-  // What the bundle is made of, for cliBundle.mjs's freshness check (engine files only; package.json is
+  // What the bundle is made of, for cliBundle.cjs's freshness check (engine files only; package.json is
   // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
   // with every source.
   if (!listInputs) return true;
@@ -110,7 +111,7 @@ function sourceHash() {
     for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(dir, d.name);
       if (d.isDirectory()) walk(full);
-      else if (/\.(ts|mjs|json)$/.test(d.name)) hash.update(full.slice(ENGINE_DIR.length)).update('\0').update(readFileSync(full));
+      else if (/\.(ts|mjs|cjs|json)$/.test(d.name)) hash.update(full.slice(ENGINE_DIR.length)).update('\0').update(readFileSync(full));
     }
   };
   walk(ENGINE_DIR);
@@ -121,12 +122,13 @@ function sourceHash() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli('node/cli.ts', CLI_BUNDLE_DIR, true);
   // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
-  // One CommonJS file (it has no lazily loaded parts), compiled by bin.mjs through V8's code cache like the fast hook route.
-  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', true);
+  // One CommonJS file, compiled by bin.cjs through V8's code cache like the fast hook route; the agents' adapters,
+  // which only `hook --agent` needs, inside it but run on first use.
+  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', 'inline');
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
   await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
-  // The same entry as one CommonJS file without the lazy parts, for bin.mjs's fast route (hookMain.ts says which calls).
+  // The same entry as one CommonJS file without the lazy parts, for bin.cjs's fast route (hookMain.ts says which calls).
   // Its freshness list is the ES module bundle's, lazy parts included: the pipeline cache entries it trusts were
   // validated by parsePipeline, so an edit there (or to any part it leaves out) must stop the fast route too.
-  if (await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, false, 'sql.js', true)) copyFileSync(join(HOOK_BUNDLE_DIR, INPUTS_FILE), join(HOOK_FAST_BUNDLE_DIR, INPUTS_FILE));
+  if (await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, false, 'sql.js', 'without-lazy-parts')) copyFileSync(join(HOOK_BUNDLE_DIR, INPUTS_FILE), join(HOOK_FAST_BUNDLE_DIR, INPUTS_FILE));
 }

@@ -1,4 +1,4 @@
-// The `hookwire` command line (engine/node/bin.mjs runs it). Argument parsing is commander's; each command's
+// The `hookwire` command line (engine/node/bin.cjs runs it). Argument parsing is commander's; each command's
 // module is imported only when that command runs, so `--help` and small commands start fast.
 import { useNativeSha256 } from './nativeSha256.ts';
 import { Command, CommanderError, Option } from 'commander';

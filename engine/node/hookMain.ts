@@ -1,5 +1,5 @@
 // A hook call's own entry point: `hookwire claude-hook <pipeline> …` and `hookwire hook --agent <id> <pipeline> …`
-// run once per tool call, so the binaries (bin.mjs, bin.ts) start them from here — node:util's parseArgs and
+// run once per tool call, so the binaries (bin.cjs, bin.ts) start them from here — node:util's parseArgs and
 // the hook command — instead of the whole CLI (commander, every command's table). Anything it does not
 // understand exactly (help, an unknown or malformed option, --server, a bad value) is the full CLI's to answer:
 // null, and the binary runs the CLI, whose messages and exit codes stay the one authority.
@@ -58,7 +58,7 @@ export async function hookMain(argv: string[], agentCall: boolean, io: Io = proc
 }
 
 /**
- * The same call on the fast route: the checkout's binary (bin.mjs) runs this from a CommonJS bundle that V8
+ * The same call on the fast route: the checkout's binary (bin.cjs) runs this from a CommonJS bundle that V8
  * compiles from its code cache (Node 20 has no compile cache for ES modules), a bundle without the parts a
  * hook call loads lazily (zod, QuickJS, the recording's reader and lock). So it takes only the calls that need
  * none of them: no --record or --audit, and a pipeline file whose validated document the pipeline cache holds

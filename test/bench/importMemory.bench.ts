@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
-import { CLI_BUNDLE } from '../../engine/node/cliBundle.mjs';
+import { CLI_BUNDLE } from '../../engine/node/cliBundle.cjs';
 import { writeWorkload } from './formatWorkloads.ts';
 
 const args = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // `npm run bench -- speed`: the speed a user feels (issue 36), each path beside the floor it is measured
 // against, as ratios. Not a test: nothing here asserts a time.
-//   hook        one `claude-hook` call from a checkout (bin.mjs on its prebuilt bundles), an allowed call, standalone
+//   hook        one `claude-hook` call from a checkout (bin.cjs on its prebuilt bundles), an allowed call, standalone
 //               and forwarding to `serve`  vs  `node -e 0`
 //   replay      `hookwire replay --json`, 100k events × 100 handlers  vs  a script that reads the file in chunks,
 //               JSON.parses each line and writes one small line per event
@@ -16,7 +16,7 @@
 // --base: another checkout (built with `npm run prepare`, e.g. a `git worktree` of main) runs as a contender of its
 // own beside this one, interleaved in every table: a before/after on the same machine load.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ import { table } from './measure.ts';
 import { makeEvents, makePipeline } from './workload.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'engine', 'node', 'bin.mjs');
+const BIN = join(ROOT, 'engine', 'node', 'bin.cjs');
 const GUARD = join(ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -186,7 +186,8 @@ async function serverFigures(s: Server, tag: string, perSession: number, single:
 }
 
 export async function runSpeedBench(rounds = 7, quick = false, only: string[] = [], base: string | null = null): Promise<void> {
-  const BASE = base === null ? null : join(base, 'engine', 'node', 'bin.mjs');
+  // A base from before bin.cjs has only bin.mjs.
+  const BASE = base === null ? null : ['bin.cjs', 'bin.mjs'].map((f) => join(base, 'engine', 'node', f)).find((f) => existsSync(f))!;
   /** The row of the base checkout beside a row of this one (none without --base). */
   const alsoBase = (name: string, args: string[], input: string, env?: Record<string, string>): [string, string[], string, Record<string, string>?][] =>
     BASE === null ? [] : [[`${name} (base)`, args.map((a) => (a === BIN ? BASE : a)), input, env]];
@@ -203,7 +204,7 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
     if (want('hook')) {
       runProcess([BIN, 'claude-hook', GUARD], allowed, dir, env);
       if (BASE) runProcess([BASE, 'claude-hook', GUARD], allowed, dir, env);
-      compare('one claude-hook PreToolUse call, allowed, standalone (checkout: engine/node/bin.mjs)', [
+      compare('one claude-hook PreToolUse call, allowed, standalone (checkout: engine/node/bin.cjs)', [
         [`node -e 0 (Node ${process.version})`, ['-e', '0'], ''],
         ['hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env],
         ...alsoBase('hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env),

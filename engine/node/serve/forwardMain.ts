@@ -1,12 +1,11 @@
 // The forwarding command's own entry point: `hookwire claude-hook --server URL` runs for every tool call, so
-// bin.mjs starts it from a small bundle of its own (node:util's parseArgs, node:http and the fail-closed
+// bin.cjs starts it from a small bundle of its own (node:util's parseArgs, node:http and the fail-closed
 // answer) instead of the whole CLI. Anything it does not understand goes to the full CLI (null).
 import { parseArgs } from 'node:util';
 import { forwardHook } from './forwardHook.ts';
 import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
-import { agentAdapter } from '../../runtime/agentHook.ts';
-import { isHookAgentId } from '../../agents/types.ts';
-import { readStdin } from '../readStdin.ts';
+import { isHookAgentId, type HookAgentId } from '../../agents/types.ts';
+import { readStdinBlocking } from '../readStdinBlocking.ts';
 
 /** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
 export async function forwardMain(argv: string[], agentCall = false): Promise<number | null> {
@@ -22,11 +21,13 @@ export async function forwardMain(argv: string[], agentCall = false): Promise<nu
   const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
   if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
   if (agentCall && (values.agent === undefined || !isHookAgentId(values.agent))) return null;
-  const adapter = agentCall ? agentAdapter(values.agent as Parameters<typeof agentAdapter>[0]) : null;
+  // Every agent's adapter is built only for `hook --agent` (inside the bundle, not run for claude-hook: ~4 ms of
+  // a forwarded call's CPU). A failure to load it is an error of the call, which fails closed [P12].
+  const adapter = agentCall ? (await import('../../runtime/agentHook.ts')).agentAdapter(values.agent as HookAgentId) : null;
   const failClosed = (reason: string) => (adapter ? adapter.failClosed(null, reason) : claudeHookFailClosed(reason));
   let answer;
   try {
-    const stdin = await readStdin();
+    const stdin = await readStdinBlocking();
     answer = await forwardHook(stdin, { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(adapter ? { agent: { id: adapter.contract.id, failClosed: adapter.failClosed } } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   } catch (err) {
     answer = failClosed(err instanceof Error ? err.message : String(err));

@@ -51,7 +51,8 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
 
   // Claude Code reads any exit code but 0 and 2 as a non-blocking error and runs the tool (hooks reference, "Exit
   // code output": https://code.claude.com/docs/en/hooks#exit-code-output), so Node's own exit 1 for an uncaught
-  // error would let the call through. Both binaries: the checkout's bin.mjs and the package's bin.ts (through tsx).
+  // error would let the call through. Every binary: the checkout's bin.cjs, bin.mjs (the older name, which runs it) and
+  // the package's bin.ts (through tsx).
   it('[P12] a crash outside the command (an uncaught exception or rejection) is exit 2 with the reason, never Node\'s exit 1', async () => {
     // Each preload strikes once the hook input has been read (Buffer.concat of stdin), while the command works.
     const onInput = (crash: string) =>
@@ -60,7 +61,7 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
       'throw.cjs': onInput("setImmediate(() => { throw new Error('simulated crash'); });"),
       'reject.cjs': onInput("setImmediate(() => { Promise.reject(new Error('simulated rejection')); });"),
     });
-    const bins = [[join(ROOT, 'engine', 'node', 'bin.mjs')], ['--import', 'tsx', join(ROOT, 'engine', 'node', 'bin.ts')]];
+    const bins = [[join(ROOT, 'engine', 'node', 'bin.cjs')], [join(ROOT, 'engine', 'node', 'bin.mjs')], ['--import', 'tsx', join(ROOT, 'engine', 'node', 'bin.ts')]];
     const input = JSON.stringify(pre('rm -rf /', 'toolu_crash'));
     for (const bin of bins) {
       for (const [preload, message] of [['throw.cjs', 'simulated crash'], ['reject.cjs', 'simulated rejection']] as const) {

@@ -1,10 +1,10 @@
-// The checkout's freshness check (engine/node/cliBundle.mjs), run by every hook call from a checkout: a bundle
+// The checkout's freshness check (engine/node/cliBundle.cjs), run by every hook call from a checkout: a bundle
 // is used only when none of the engine files it was made of (listed at build time) is newer than it.
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.cjs';
 
 function bundleAt(time: number, inputs: string[] | null): string {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-bundle-'));

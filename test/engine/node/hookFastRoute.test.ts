@@ -1,6 +1,6 @@
-// The fast route of a deciding hook call (engine/node/hookMain.ts `hookFastMain`, run by bin.mjs from the
+// The fast route of a deciding hook call (engine/node/hookMain.ts `hookFastMain`, run by bin.cjs from the
 // CommonJS bundle that buildCli.mjs makes without the lazily loaded parts, compiled through V8's code cache by
-// cliBundle.mjs `loadWithCodeCache`). What it decides, it decides exactly as the full CLI does (exit code, stdout
+// cliBundle.cjs `loadWithCodeCache`). What it decides, it decides exactly as the full CLI does (exit code, stdout
 // and stderr compared byte for byte); what needs a lazy part it hands back (null) before reading stdin; and the
 // code cache changes nothing but speed. The built bundles are what is tested: without them (a checkout where
 // `npm run prepare` has not run, or stale ones) these tests are skipped, and say so.
@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle, loadWithCodeCache } from '../../../engine/node/cliBundle.mjs';
+import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle, loadWithCodeCache } from '../../../engine/node/cliBundle.cjs';
 import type { Io } from '../../../engine/node/cliIo.ts';
 import { main } from '../../../engine/node/cli.ts';
 import { GUARD, ROOT } from './runCli.ts';
 
-const CLI_BUNDLE_MODULE = join(ROOT, 'engine', 'node', 'cliBundle.mjs');
+const CLI_BUNDLE_MODULE = join(ROOT, 'engine', 'node', 'cliBundle.cjs');
 
 type Entry = (argv: string[], agentCall: boolean, io: Io, readStdin: () => Promise<string>) => Promise<number | null>;
 

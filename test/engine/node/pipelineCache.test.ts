@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePipeline } from '../../../engine/model/parsePipeline.ts';
 import { cachedParse, pipelineCache, rememberParse } from '../../../engine/node/pipelineCache.ts';
-import { HOOK_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.mjs';
+import { HOOK_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.cjs';
 import { lazyRe2Plugin } from '../../../engine/node/buildCli.mjs';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { BIN, FIXTURES, GUARD, ROOT, hookwire, spawnNode } from './runCli.ts';

@@ -1,4 +1,4 @@
-// Runs the real `hookwire` binary (engine/node/bin.mjs) as a subprocess, and the same CLI in-process through
+// Runs the real `hookwire` binary (engine/node/bin.cjs) as a subprocess, and the same CLI in-process through
 // `main()` for cases where a process start adds nothing. Subprocesses are limited to two at a time: each pays
 // Node and tsx start-up (~0.5-1 s of CPU) on a 2-core machine shared with other test runs.
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { main } from '../../../engine/node/cli.ts';
 
 export const ROOT = join(__dirname, '..', '..', '..');
-export const BIN = join(ROOT, 'engine', 'node', 'bin.mjs');
+export const BIN = join(ROOT, 'engine', 'node', 'bin.cjs');
 export const FIXTURES = join(__dirname, 'fixtures');
 export const GUARD = join(FIXTURES, 'guard.pipeline.json');
 

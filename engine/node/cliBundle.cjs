@@ -1,35 +1,36 @@
-// Where the prebuilt CLI lives and whether it is current. Plain JavaScript: bin.mjs reads it before tsx loads.
-import { readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+// Where the prebuilt CLI lives and whether it is current. Plain CommonJS: the checkout's binary (bin.cjs) reads it
+// before anything else loads, without the ES module loader (a hook call runs it once per tool call).
+'use strict';
+const { readFileSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join, sep } = require('node:path');
+const { Script } = require('node:vm');
 
-export const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const ENGINE_DIR = join(__dirname, '..') + sep;
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
-export const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli');
-export const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
+const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'cli');
+const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
 /**
  * The forwarding command's own bundle (`claude-hook --server`): no packages, so it starts in little more than Node.
- * One CommonJS file, which bin.mjs compiles through V8's code cache ({@link loadWithCodeCache}): loaded as an ES
+ * One CommonJS file, which bin.cjs compiles through V8's code cache ({@link loadWithCodeCache}): loaded as an ES
  * module it went through the ES module loader (resolve, an asynchronous read, a facade per Node built-in it
  * imports), ~15 ms of a forwarded call's CPU on Node 20 (npm run bench -- speed).
  */
-export const FORWARD_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward');
-export const FORWARD_BUNDLE = join(FORWARD_BUNDLE_DIR, 'forwardMain.cjs');
+const FORWARD_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward');
+const FORWARD_BUNDLE = join(FORWARD_BUNDLE_DIR, 'forwardMain.cjs');
 /** A deciding hook call's own bundle (`claude-hook <pipeline>`, `hook --agent <id> <pipeline>`): no commander. */
-export const HOOK_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook');
-export const HOOK_BUNDLE = join(HOOK_BUNDLE_DIR, 'hookMain.js');
+const HOOK_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook');
+const HOOK_BUNDLE = join(HOOK_BUNDLE_DIR, 'hookMain.js');
 
 /**
  * The fast route of a deciding hook call (hookMain.ts `hookFastMain`): the hook entry as one CommonJS file without
- * the lazily loaded parts, which bin.mjs compiles through V8's code cache ({@link loadWithCodeCache}).
+ * the lazily loaded parts, which bin.cjs compiles through V8's code cache ({@link loadWithCodeCache}).
  */
-export const HOOK_FAST_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook-fast');
-export const HOOK_FAST_BUNDLE = join(HOOK_FAST_BUNDLE_DIR, 'hookMain.cjs');
+const HOOK_FAST_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook-fast');
+const HOOK_FAST_BUNDLE = join(HOOK_FAST_BUNDLE_DIR, 'hookMain.cjs');
 
 /** The list of engine files a bundle was made of, written beside it by buildCli.mjs (paths under engine/). */
-export const INPUTS_FILE = 'inputs.json';
+const INPUTS_FILE = 'inputs.json';
 
 /**
  * The bundle, when it exists and none of the engine files it was made of (nor package.json) is newer than it;
@@ -38,7 +39,7 @@ export const INPUTS_FILE = 'inputs.json';
  * to the bundle edits a file that imports it, and a removed input fails its stat. Without the list (a bundle
  * from before it), every engine source is compared, as before.
  */
-export function freshBundle(bundle = CLI_BUNDLE) {
+function freshBundle(bundle = CLI_BUNDLE) {
   let built;
   try {
     built = statSync(bundle).mtimeMs;
@@ -80,7 +81,7 @@ export function freshBundle(bundle = CLI_BUNDLE) {
  * functions compiled so far) when there was none or V8 refused it. Failing to read or write the cache only costs
  * the compile.
  */
-export function loadWithCodeCache(file) {
+function loadWithCodeCache(file) {
   const source = readFileSync(file, 'utf8');
   const { size, mtimeMs } = statSync(file);
   const cacheFile = join(dirname(file), `v8-code-cache-${size}-${Math.floor(mtimeMs)}.bin`);
@@ -105,3 +106,5 @@ export function loadWithCodeCache(file) {
   };
   return { exports: module.exports, keep, cached: cachedData !== undefined, rejected: cachedData !== undefined && script.cachedDataRejected === true };
 }
+
+module.exports = { ENGINE_DIR, CLI_BUNDLE_DIR, CLI_BUNDLE, FORWARD_BUNDLE_DIR, FORWARD_BUNDLE, HOOK_BUNDLE_DIR, HOOK_BUNDLE, HOOK_FAST_BUNDLE_DIR, HOOK_FAST_BUNDLE, INPUTS_FILE, freshBundle, loadWithCodeCache };

@@ -1,8 +1,9 @@
+'use strict';
 // [P12] A Claude Code hook must never crash into Node's exit 1: Claude Code takes every exit code but 0 and 2
 // as a non-blocking error and runs the tool (https://code.claude.com/docs/en/hooks#exit-code-output). So any
 // error no command caught (a module that does not load, a throw in a timer, a rejection nobody awaited) ends a
 // claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Plain JavaScript, so the
-// checkout's binary (bin.mjs) can install it before anything else loads; the package's (bin.ts) bundles it.
+// checkout's binary (bin.cjs) can install it before anything else loads; the package's (bin.ts) bundles it.
 
 /**
  * For an agent's hook call (`claude-hook`, `hook --agent <id>`): every uncaught exception or rejection from now
@@ -10,7 +11,7 @@
  * ignores exit codes and reads only a JSON deny on stdout (exit 0); Cursor takes a JSON deny and exit 2; every
  * other agent blocks on exit 2 with the reason on stderr (engine/agents/ has the sources).
  */
-export function crashFailsClosed(agent = 'claude') {
+function crashFailsClosed(agent = 'claude') {
   const failClosed = (err) => {
     const reason = `hookwire ${agent === 'claude' ? 'claude-hook' : `hook --agent ${agent}`}: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)`;
     let code = 2;
@@ -31,3 +32,5 @@ export function crashFailsClosed(agent = 'claude') {
   process.on('uncaughtException', failClosed);
   process.on('unhandledRejection', failClosed);
 }
+
+module.exports = { crashFailsClosed };
