@@ -143,3 +143,112 @@ test('a condition alone over the state before the step, added and typed by keybo
   await key(page, 'c');
   await expect(stepView(page, marked[0]!)).toBeVisible();
 });
+
+const dot = (page: Page, id: string) => page.getByTestId(`node-${id}`).getByTestId('node-breakpoint-dot');
+
+test('the canvas dot shows each node\'s breakpoints and toggles them; a breakpoint\'s trigger is edited in place by keyboard, checked, and kept', async ({ page }) => {
+  await openDebugger(page);
+  await page.getByTestId('fit-view').click();
+  // Every handler and matcher has a dot (shown faint until it has a breakpoint); event nodes have none.
+  await expect(page.getByTestId('node-ev-tool-before').getByTestId('node-breakpoint-dot')).toHaveCount(0);
+  const redact = page.getByRole('button', { name: 'Breakpoint on “Redact secrets”' });
+  await expect(redact).toHaveAttribute('aria-pressed', 'false');
+  await expect(dot(page, 'h-redact-secrets')).toHaveAttribute('data-state', 'none');
+
+  // Clicking the dot adds the handler's breakpoint ("fires") to the one list; the row and the scrubber show it.
+  await redact.click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Breakpoint added: “Redact secrets” fires.' })).toBeVisible();
+  await expect(redact).toHaveAttribute('aria-pressed', 'true');
+  await expect(dot(page, 'h-redact-secrets')).toHaveAttribute('data-state', 'on');
+  await expect.poll(() => markedSteps(page)).toEqual([4, 6, 8, 10, 12, 14, 19]);
+  await shot(page, 'debugger-breakpoint-dot-1440');
+
+  // Its trigger, edited in place: Shift+F9, Tab to Edit, Enter; Shift+Tab from the condition reaches what stops.
+  await key(page, 'Shift+F9');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('bp-edit')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-cond-path')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('bp-edit-on')).toBeFocused();
+  await page.keyboard.press('ArrowDown'); // fires → blocks
+  await expect(page.getByTestId('bp-edit-on')).toHaveValue('blocks');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('bp-edit-value')).toBeFocused();
+  await expect(page.getByTestId('bp-edit-value')).toHaveValue('h-redact-secrets');
+  // The handlers in the pipeline's order: up to "Block destructive commands".
+  for (let k = 0; k < 8 && (await page.getByTestId('bp-edit-value').inputValue()) !== 'h-block-destructive'; k++) await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('bp-edit-value')).toHaveValue('h-block-destructive');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'debugger-breakpoint-trigger-edit-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('bp-cond-path').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-editor')).toHaveCount(0);
+  await expect(page.getByTestId('bp-label')).toHaveText('“Block destructive commands” blocks');
+  // The id follows the trigger; the focus is back on the row's Edit button.
+  await expect(page.getByTestId('breakpoint')).toHaveAttribute('data-id', 'handler:h-block-destructive:blocks');
+  await expect(page.getByTestId('bp-edit')).toBeFocused();
+  // The dots follow the store: the old node has none, the new one has it.
+  await expect(dot(page, 'h-redact-secrets')).toHaveAttribute('data-state', 'none');
+  await expect(dot(page, 'h-block-destructive')).toHaveAttribute('data-state', 'on');
+  // It stops where "Block destructive commands" blocks, no longer where "Redact secrets" fires.
+  await page.getByTestId('tab-timeline').click();
+  await expect.poll(() => markedSteps(page)).not.toEqual([4, 6, 8, 10, 12, 14, 19]);
+  await expect.poll(async () => (await markedSteps(page)).length).toBeGreaterThan(0);
+
+  // A trigger another breakpoint has is refused with a message, and nothing changes.
+  await redact.click();
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('breakpoint')).toHaveCount(2);
+  await page.getByTestId('bp-edit').nth(1).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('ArrowDown'); // blocks
+  await page.keyboard.press('Shift+Tab');
+  for (let k = 0; k < 8 && (await page.getByTestId('bp-edit-value').inputValue()) !== 'h-block-destructive'; k++) await page.keyboard.press('ArrowUp');
+  await page.getByTestId('bp-cond-path').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-edit-error')).toHaveText('There is already a breakpoint on “Block destructive commands” blocks: edit that one, or choose another trigger.');
+  await shot(page, 'debugger-breakpoint-trigger-duplicate-1440');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('bp-label')).toHaveText(['“Block destructive commands” blocks', '“Redact secrets” fires']);
+
+  // Another kind: the second becomes "the event type is tool.after_call"; its dot goes.
+  await page.getByTestId('bp-edit').nth(1).focus();
+  await page.keyboard.press('Enter');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('bp-edit-kind')).toBeFocused();
+  for (let k = 0; k < 2; k++) await page.keyboard.press('ArrowDown'); // a handler → a matcher → the event type
+  await expect(page.getByTestId('bp-edit-kind')).toHaveValue('event_type');
+  await page.keyboard.press('Tab');
+  for (let k = 0; k < 12 && (await page.getByTestId('bp-edit-value').inputValue()) !== 'tool.after_call'; k++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('bp-edit-value')).toHaveValue('tool.after_call');
+  await page.getByTestId('bp-cond-path').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('bp-label')).toHaveText(['“Block destructive commands” blocks', 'Event type tool.after_call']);
+  await expect(dot(page, 'h-redact-secrets')).toHaveAttribute('data-state', 'none');
+
+  // Kept in IndexedDB: after a reload the edited triggers are there; Space disables one and its dot is a ring.
+  await page.reload();
+  await expect(page.getByTestId('step-view')).toBeVisible();
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-label')).toHaveText(['“Block destructive commands” blocks', 'Event type tool.after_call']);
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('breakpoint').first()).toHaveAttribute('data-enabled', 'false');
+  await page.getByTestId('fit-view').click();
+  await expect(dot(page, 'h-block-destructive')).toHaveAttribute('data-state', 'off');
+
+  // F9 on the selected node does what its dot does: removes its breakpoints, with Undo in the toast.
+  await page.getByTestId('node-h-block-destructive').click();
+  await key(page, 'F9');
+  const removed = page.getByTestId('toast').filter({ hasText: 'Breakpoint removed: “Block destructive commands” blocks.' });
+  await expect(removed).toBeVisible();
+  await expect(dot(page, 'h-block-destructive')).toHaveAttribute('data-state', 'none');
+  await removed.getByRole('button', { name: 'Undo' }).click();
+  await expect(dot(page, 'h-block-destructive')).toHaveAttribute('data-state', 'off');
+  await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-label')).toHaveText(['Event type tool.after_call', '“Block destructive commands” blocks']);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'debugger-breakpoint-dots-1280');
+});

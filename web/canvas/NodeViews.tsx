@@ -7,6 +7,8 @@ import { ACTION_LABELS, handlerFlags } from '../model/describeAction.ts';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import { focusNodeElement } from './focusNodeElement.ts';
 import { RunCard } from './RunCard.tsx';
+import { BreakpointDot } from './BreakpointDot.tsx';
+import { nodeName } from '../model/nodeName.ts';
 
 /**
  * The three node looks of the canvas. They render `data` from `pipelineToFlow` and nothing else; text
@@ -122,6 +124,7 @@ export const MatcherNodeView = memo(function MatcherNodeView({ data, selected }:
       </div>
       {renaming ? <RenameBox node={node} /> : <div className="title" title={node.label ?? node.id}>{node.label ?? node.id}</div>}
       <div className="summary" data-testid="matcher-summary" title={data.summary}>{data.summary}</div>
+      <BreakpointDot id={node.id} name={nodeName(node)} />
       <AgentMarks marks={data.marks} />
       <Handle type="source" position={Position.Right} />
       <ProblemBadge problems={data.problems} />
@@ -160,6 +163,7 @@ export const HandlerNodeView = memo(function HandlerNodeView({ data, selected }:
       )}
       <AgentMarks marks={data.marks} />
       <ProblemBadge problems={data.problems} />
+      <BreakpointDot id={node.id} name={nodeName(node)} />
       <RunCard id={node.id} />
     </div>
   );

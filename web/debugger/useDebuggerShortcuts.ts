@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useApp } from '../store/appStore.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { setPanelOpen } from '../shell/sidePanel.ts';
-import { breakpointId, breakpointLabel, nodeNamer, type BreakpointSpec } from './model/breakpoints.ts';
+import { toggleNodeBreakpoints } from './nodeBreakpoints.ts';
 import { BREAKPOINT_LIST_ID } from './panels/BreakpointsPanel.tsx';
 
 /** The debugger's keys (shown in the buttons' titles). Keys typed into a field or with Ctrl/⌘/Alt are left alone. */
@@ -14,8 +14,8 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'B / Shift+B', what: 'next / previous block' },
   { keys: 'D / Shift+D', what: 'next / previous divergence' },
   { keys: 'C', what: 'jump to the next breakpoint' },
-  { keys: 'F9', what: 'add / remove a breakpoint on the selected handler or matcher (none selected: the handler that decided the step)' },
-  { keys: 'Shift+F9', what: 'the breakpoints: Tab to one, Space enables / disables it, Enter on Edit edits its condition and hit count, Delete removes it' },
+  { keys: 'F9', what: 'add / remove the breakpoints of the selected handler or matcher, as its dot on the canvas does (none selected: the handler that decided the step)' },
+  { keys: 'Shift+F9', what: 'the breakpoints: Tab to one, Space enables / disables it, Enter on Edit edits what stops, its condition and hit count, Delete removes it' },
   { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
   { keys: 'Esc', what: 'pause' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
@@ -37,8 +37,8 @@ function pressable(target: EventTarget | null): boolean {
 }
 
 /**
- * F9: a breakpoint on the selected handler (fires) or matcher (matches), or, with none selected, on the handler
- * that decided the current step; pressed again, it goes. Says which, as a toast.
+ * F9: toggles the breakpoints of the selected handler or matcher (none selected: of the handler that decided
+ * the current step), as its dot on the canvas does (nodeBreakpoints.ts).
  */
 function toggleNodeBreakpoint(): void {
   const st = useApp.getState();
@@ -49,16 +49,7 @@ function toggleNodeBreakpoint(): void {
     st.toast({ tone: 'info', message: 'F9 puts a breakpoint on a handler or a matcher: select one on the canvas (this step no handler decided).' });
     return;
   }
-  const spec: BreakpointSpec = node.kind === 'handler' ? { kind: 'handler', handler_id: node.id } : { kind: 'matcher', matcher_id: node.id };
-  const id = breakpointId(spec);
-  const label = breakpointLabel(spec, nodeNamer(st.doc));
-  if (st.breakpoints.some((b) => b.id === id)) {
-    st.removeBreakpoint(id);
-    st.toast({ tone: 'info', message: `Breakpoint removed: ${label}.` });
-  } else {
-    st.addBreakpoint(spec);
-    st.toast({ tone: 'info', message: `Breakpoint added: ${label}. Shift+F9 lists them.` });
-  }
+  toggleNodeBreakpoints(node.id);
 }
 
 /** Shift+F9: the Breakpoints tab, unfolded, with the focus on its first breakpoint (or its Add form). */

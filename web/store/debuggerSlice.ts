@@ -145,8 +145,14 @@ export interface DebuggerActions {
   /** Adds a breakpoint unless the same one is there; returns its id. */
   addBreakpoint(spec: BreakpointSpec): string;
   removeBreakpoint(id: string): void;
-  /** Changes a breakpoint's condition, hit count or trigger (its id stays). */
+  /** Changes a breakpoint's condition, hit count or enabled (its id stays; replaceBreakpoint changes its trigger). */
   updateBreakpoint(id: string, patch: Partial<Pick<Breakpoint, 'when' | 'hits' | 'enabled'>>): void;
+  /**
+   * Replaces a breakpoint by `next` (its trigger too) in the same place of the list; the id follows the new
+   * trigger (a condition alone keeps its own). Returns the id, or null when another breakpoint already has that
+   * trigger (nothing is changed: the same trigger is never there twice).
+   */
+  replaceBreakpoint(id: string, next: BreakpointSpec): string | null;
   /** Enables a disabled breakpoint, or disables it. */
   toggleBreakpoint(id: string): void;
   breakpointStopsArrived(stops: DebuggerData['breakpointStops']): void;
@@ -169,6 +175,15 @@ export interface DebuggerActions {
 }
 
 export type DebuggerSlice = DebuggerData & DebuggerActions;
+
+/** An empty condition, the default hit count and "enabled" are stored as absent. */
+function normalised(b: Breakpoint): Breakpoint {
+  const next = { ...b };
+  if (!next.when || Object.keys(next.when).length === 0) delete next.when;
+  if (!next.hits || (next.hits.mode === 'from' && next.hits.count === 1)) delete next.hits;
+  if (next.enabled !== false) delete next.enabled;
+  return next;
+}
 
 /** What was computed for one session of the open trace. */
 const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null } satisfies Partial<DebuggerData>;
@@ -230,18 +245,16 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     return id;
   },
   removeBreakpoint: (id) => set({ breakpoints: get().breakpoints.filter((b) => b.id !== id) }),
-  updateBreakpoint: (id, patch) =>
-    set({
-      breakpoints: get().breakpoints.map((b) => {
-        if (b.id !== id) return b;
-        const next = { ...b, ...patch } as Breakpoint;
-        // An empty condition or the default hit count is no condition and no hit count (stored as absent).
-        if (!next.when || Object.keys(next.when).length === 0) delete next.when;
-        if (!next.hits || (next.hits.mode === 'from' && next.hits.count === 1)) delete next.hits;
-        if (next.enabled !== false) delete next.enabled;
-        return next;
-      }),
-    }),
+  updateBreakpoint: (id, patch) => set({ breakpoints: get().breakpoints.map((b) => (b.id === id ? normalised({ ...b, ...patch } as Breakpoint) : b)) }),
+  replaceBreakpoint: (id, next) => {
+    const list = get().breakpoints;
+    const old = list.find((b) => b.id === id);
+    if (!old) return null;
+    const nextId = old.kind === 'condition' && next.kind === 'condition' ? old.id : breakpointId(next);
+    if (nextId !== id && list.some((b) => b.id === nextId)) return null;
+    set({ breakpoints: list.map((b) => (b.id === id ? normalised({ ...next, id: nextId } as Breakpoint) : b)) });
+    return nextId;
+  },
   toggleBreakpoint: (id) => get().updateBreakpoint(id, { enabled: get().breakpoints.find((b) => b.id === id)?.enabled === false }),
   breakpointStopsArrived: (breakpointStops) => set({ breakpointStops }),
   marksArrived: (marks) => set({ marks }),

@@ -52,6 +52,34 @@ export function engineBreakpoint(b: Breakpoint | BreakpointSpec): EngineBreakpoi
 
 let made = 0;
 
+/** The node a breakpoint is on (a handler's or a matcher's), or null: its dot on the canvas. */
+export function breakpointNode(b: Breakpoint | BreakpointSpec): string | null {
+  return b.kind === 'handler' ? b.handler_id : b.kind === 'matcher' ? b.matcher_id : null;
+}
+
+/** What stops, as a form edits it: the kind, its value (a decision, a node id, an event type) and a handler's `on`. */
+export interface TriggerChoice {
+  kind: Breakpoint['kind'];
+  value: string;
+  on: HandlerTrigger;
+}
+
+/** A breakpoint's trigger as the form's fields. */
+export function triggerChoice(b: Breakpoint | BreakpointSpec): TriggerChoice {
+  const value = b.kind === 'event_type' ? b.type : b.kind === 'decision' ? b.decision : breakpointNode(b) ?? '';
+  return { kind: b.kind, value, on: b.kind === 'handler' ? b.on ?? 'fires' : 'fires' };
+}
+
+/** The trigger the fields say (no condition, no hit count), or null when a kind that needs a value has none. */
+export function triggerSpec(t: TriggerChoice): BreakpointSpec | null {
+  if (t.kind === 'condition') return { kind: 'condition' };
+  if (t.value === '') return null;
+  if (t.kind === 'decision') return DECISION_FILTERS.some((d) => d.value === t.value) ? { kind: 'decision', decision: t.value as DecisionFilter } : null;
+  if (t.kind === 'handler') return { kind: 'handler', handler_id: t.value, ...(t.on !== 'fires' ? { on: t.on } : {}) };
+  if (t.kind === 'matcher') return { kind: 'matcher', matcher_id: t.value };
+  return { kind: 'event_type', type: t.value };
+}
+
 /** A stable id, so the same trigger is not added twice (a condition alone is always a new one). */
 export function breakpointId(b: BreakpointSpec): string {
   if (b.kind === 'event_type') return `type:${b.type}`;

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { HitCount, HitMode, JsonObject, JsonValue } from '../../../engine/app.ts';
 import { conditionToEntries, entriesToCondition, formatList, OPERATOR_LABELS, OPERATORS, parseList, type Operator } from '../../model/conditionTree.ts';
 import { useApp } from '../../store/appStore.ts';
-import { ordinal, type Breakpoint } from '../model/breakpoints.ts';
+import { breakpointLabel, nodeNamer, ordinal, triggerChoice, triggerSpec, type Breakpoint, type TriggerChoice } from '../model/breakpoints.ts';
+import { TriggerFields, useTrigger } from './TriggerFields.tsx';
 
 const HIT_MODE_LABEL: Record<HitMode, (n: string) => string> = {
   at: (n) => `only the ${n} hit`,
@@ -40,11 +41,15 @@ function typedValue(op: string, text: string): JsonValue {
 }
 
 /**
- * A breakpoint's condition (one clause as path, operator and value, or any condition as JSON) and its hit
- * count, as a form: Enter saves, Escape leaves it as it was. The engine checks what is saved [R18]; its
- * problems show on the breakpoint.
+ * A breakpoint's trigger (what stops: a decision, a handler, a matcher, an event type, a condition alone), its
+ * condition (one clause as path, operator and value, or any condition as JSON) and its hit count, as a form:
+ * Enter saves, Escape leaves it as it was. `onDone` gets the breakpoint's id after a save (a new trigger is a
+ * new id). The engine checks what is saved [R18]; its problems show on the breakpoint.
  */
-export function BreakpointEditor({ b, onDone }: { b: Breakpoint; onDone: () => void }) {
+export function BreakpointEditor({ b, onDone }: { b: Breakpoint; onDone: (id?: string) => void }) {
+  const [trigger, setTrigger] = useState<TriggerChoice>(() => triggerChoice(b));
+  // The breakpoint's own value stays offered (named as gone) if its node or type is no longer there.
+  const { shown, options } = useTrigger(trigger, trigger.kind === b.kind ? triggerChoice(b).value : null);
   const clause = singleClause(b.when);
   const [path, setPath] = useState(clause?.path ?? '');
   const [op, setOp] = useState(clause?.op ?? 'eq');
@@ -75,13 +80,23 @@ export function BreakpointEditor({ b, onDone }: { b: Breakpoint; onDone: () => v
       setError('The hit count is a whole number from 1.');
       return;
     }
-    if (b.kind === 'condition' && !when) {
+    const spec = triggerSpec(shown);
+    if (!spec) {
+      setError(`There is no ${shown.kind === 'handler' ? 'handler' : shown.kind === 'matcher' ? 'matcher' : 'event type'} to stop on: choose another kind of trigger.`);
+      return;
+    }
+    if (spec.kind === 'condition' && !when) {
       setError('A condition breakpoint needs its condition (a path such as payload.tool_name).');
       return;
     }
     const hits: HitCount = { count: n, mode };
-    useApp.getState().updateBreakpoint(b.id, { when, hits });
-    onDone();
+    const st = useApp.getState();
+    const id = st.replaceBreakpoint(b.id, { ...spec, ...(when ? { when } : {}), hits, ...(b.enabled === false ? { enabled: false } : {}) });
+    if (id === null) {
+      setError(`There is already a breakpoint on ${breakpointLabel(spec, nodeNamer(st.doc))}: edit that one, or choose another trigger.`);
+      return;
+    }
+    onDone(id);
   };
 
   return (
@@ -93,6 +108,10 @@ export function BreakpointEditor({ b, onDone }: { b: Breakpoint; onDone: () => v
         e.stopPropagation();
         onDone();
       }}>
+      <div className="row">
+        <span className="field-label">Stop when</span>
+        <TriggerFields value={shown} options={options} onChange={(t) => { setTrigger(t); setError(null); }} testId="bp-edit" />
+      </div>
       <div className="row">
         <span className="field-label">Condition</span>
         {clause ? (
@@ -117,10 +136,10 @@ export function BreakpointEditor({ b, onDone }: { b: Breakpoint; onDone: () => v
         </label>
         <span className="dbg-muted grow" data-testid="bp-hits-text">{Number(count) >= 1 ? HIT_MODE_LABEL[mode](ordinal(Number(count))) : ''}</span>
         <button type="submit" className="btn primary" data-testid="bp-save">Save</button>
-        <button type="button" className="btn ghost" onClick={onDone} data-testid="bp-cancel">Cancel</button>
+        <button type="button" className="btn ghost" onClick={() => onDone()} data-testid="bp-cancel">Cancel</button>
       </div>
       {error && <div className="dbg-bp-problem" role="alert" data-testid="bp-edit-error">{error}</div>}
-      <div className="dbg-muted small">Paths start with payload., meta., event. or state. (the state before the step). Enter saves, Escape cancels.</div>
+      <div className="dbg-muted small">Paths start with payload., meta., event. or state. (the state before the step). Enter saves, Escape cancels; Shift+Tab from the condition reaches what stops.</div>
     </form>
   );
 }
