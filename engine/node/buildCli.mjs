@@ -56,11 +56,34 @@ const noLazyPartsPlugin = {
 };
 
 /**
+ * The forwarding command's bundle leaves each engine module it imports dynamically (the agents' adapters, which
+ * only `hook --agent` needs) to a CommonJS file of its own beside it, required on first use: inside the bundle,
+ * even unrun, they cost a claude-hook call their compile (~3-5 ms of CPU on Node 20). Each import is noted in
+ * `lazy` (absolute path → file name) for buildCli to bundle.
+ */
+function lazyFilesPlugin(lazy) {
+  return {
+    name: 'hookwire-lazy-files',
+    setup(b) {
+      b.onResolve({ filter: /\.ts$/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const path = join(args.resolveDir, args.path);
+        const file = basename(path).replace(/\.ts$/, '.cjs');
+        if ([...lazy].some(([p, f]) => f === file && p !== path)) throw new Error(`two lazily loaded modules named ${file}`);
+        lazy.set(path, file);
+        return { path: `./${file}`, external: true };
+      });
+    },
+  };
+}
+
+/**
  * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
  * `listInputs` (a checkout's bundles) also the list of engine files it was made of; `sqlJs`, where the
- * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs compiles with V8's code cache —
- * 'inline' keeps the lazily loaded parts inside it, run on first use (the forwarding command), 'without-lazy-parts'
- * leaves them out (the fast hook route: every dynamic import fails).
+ * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs compiles with V8's
+ * code cache — 'lazy-files' puts each lazily loaded part in a CommonJS file of its own beside it (the forwarding
+ * command, see lazyFilesPlugin), 'without-lazy-parts' leaves them out (the fast hook route: every dynamic import
+ * fails).
  */
 export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js', commonjs = false) {
   let esbuild;
@@ -72,35 +95,49 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
     return false;
   }
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: no stale ones
-  const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL(entry, new URL('../', import.meta.url)))],
-    // One CommonJS file is named after its entry (hookMain.ts → hookMain.cjs); ES modules come with their chunks.
-    ...(commonjs ? { outfile: join(outdir, basename(entry).replace(/\.ts$/, '.cjs')) } : { outdir }),
-    bundle: true,
-    splitting: !commonjs,
-    // HOOKWIRE_BUILD_MINIFY=0: readable bundles, for `node --cpu-prof` profiles with the functions' own names.
-    minify: process.env.HOOKWIRE_BUILD_MINIFY !== '0',
-    platform: 'node',
-    format: commonjs ? 'cjs' : 'esm',
-    target: 'node20',
-    external: ['quickjs-emscripten-core', '@jitl/*'],
-    // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
-    // A CommonJS bundle has require, and its own file's URL stands for import.meta.url (lazyRe2.ts).
-    banner: { js: commonjs ? "const __hookwireUrl = require('node:url').pathToFileURL(__filename).href;" : "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
-    // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
-    // validated by one build is validated again by the next.
-    define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()), ...(commonjs ? { 'import.meta.url': '__hookwireUrl' } : {}) },
-    logLevel: 'warning',
-    absWorkingDir: ENGINE_DIR,
-    plugins: commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin, lazyRe2Plugin, sqlJsPlugin(sqlJs)] : [lazyRe2Plugin, sqlJsPlugin(sqlJs)],
-    metafile: true,
-  });
+  const build = sourceHash();
+  const lazy = new Map();
+  const bundle = async (path) => {
+    const result = await esbuild.build({
+      entryPoints: [path],
+      // One CommonJS file is named after its entry (hookMain.ts → hookMain.cjs); ES modules come with their chunks.
+      ...(commonjs ? { outfile: join(outdir, basename(path).replace(/\.ts$/, '.cjs')) } : { outdir }),
+      bundle: true,
+      splitting: !commonjs,
+      // HOOKWIRE_BUILD_MINIFY=0: readable bundles, for `node --cpu-prof` profiles with the functions' own names.
+      minify: process.env.HOOKWIRE_BUILD_MINIFY !== '0',
+      platform: 'node',
+      format: commonjs ? 'cjs' : 'esm',
+      target: 'node20',
+      // A lazily loaded file is required (a dynamic import() in a function compiled by vm.Script would fail).
+      ...(commonjs === 'lazy-files' ? { supported: { 'dynamic-import': false } } : {}),
+      external: ['quickjs-emscripten-core', '@jitl/*'],
+      // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
+      // A CommonJS bundle has require, and its own file's URL stands for import.meta.url (lazyRe2.ts).
+      banner: { js: commonjs ? "const __hookwireUrl = require('node:url').pathToFileURL(__filename).href;" : "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
+      // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
+      // validated by one build is validated again by the next.
+      define: { __HOOKWIRE_BUILD__: JSON.stringify(build), ...(commonjs ? { 'import.meta.url': '__hookwireUrl' } : {}) },
+      logLevel: 'warning',
+      absWorkingDir: ENGINE_DIR,
+      plugins: [...(commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin] : commonjs === 'lazy-files' ? [lazyFilesPlugin(lazy)] : []), lazyRe2Plugin, sqlJsPlugin(sqlJs)],
+      metafile: true,
+    });
+    return Object.keys(result.metafile.inputs);
+  };
+  const inputs = new Set(await bundle(fileURLToPath(new URL(entry, new URL('../', import.meta.url)))));
+  for (const done = new Set(); done.size < lazy.size; ) {
+    for (const path of [...lazy.keys()].filter((p) => !done.has(p))) {
+      done.add(path);
+      for (const f of await bundle(path)) inputs.add(f);
+    }
+  }
   // What the bundle is made of, for cliBundle.cjs's freshness check (engine files only; package.json is
   // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
   // with every source.
   if (!listInputs) return true;
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
-  writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(inputs)}\n`);
+  const list = [...inputs].filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
+  writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(list)}\n`);
   return true;
 }
 
@@ -123,8 +160,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli('node/cli.ts', CLI_BUNDLE_DIR, true);
   // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
   // One CommonJS file, compiled by bin.cjs through V8's code cache like the fast hook route; the agents' adapters,
-  // which only `hook --agent` needs, inside it but run on first use.
-  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', 'inline');
+  // which only `hook --agent` needs, in a file of their own beside it.
+  await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', 'lazy-files');
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.
   await buildCli('node/hookMain.ts', HOOK_BUNDLE_DIR, true);
   // The same entry as one CommonJS file without the lazy parts, for bin.cjs's fast route (hookMain.ts says which calls).
