@@ -38,7 +38,7 @@ export interface ClaudeHookOptions {
   timeout?: string;
   /** A settings file to read the hook's timeout from (default: the project's and the user's settings). */
   settings?: string;
-  /** How long to wait for the recording's lock before failing closed (default 10 s). */
+  /** How long to wait for the recording's lock before failing closed (default: until the hook's deadline; 10 s with the file lock). */
   lockTimeoutMs?: number;
   /** The agent's event this call is, when its input does not say (Copilot's camelCase input). */
   event?: string;
@@ -193,8 +193,8 @@ async function decide(adapter: AgentAdapter, pipelinePath: string, options: Clau
     // [P13] read → decide → append under the recording's lock, so parallel hook calls see each other's events.
     const work = (fence: Fence | null) => decideAndRecord(adapter, loaded, input, options, now, signal, bind, fence);
     if (!options.record) return await work(null);
-    const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
-    return await withRecordingLock(options.record, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, work, signal);
+    const { withRecordingLock } = await recordingLock();
+    return await withRecordingLock(options.record, options.lockTimeoutMs, work, signal);
   } finally {
     loaded.dispose();
   }
@@ -258,9 +258,9 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
  * lock: hook calls of other sessions (other recordings, or none) append to the same audit file at once.
  */
 async function appendAudit(path: string, records: (AuditRecord | JsonObject)[], signal: AbortSignal, lockTimeoutMs?: number): Promise<void> {
-  const { DEFAULT_LOCK_TIMEOUT_MS, withRecordingLock } = await recordingLock();
+  const { withRecordingLock } = await recordingLock();
   const { RecordingError } = await recordingFile();
-  await withRecordingLock(path, lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, async (fence) => {
+  await withRecordingLock(path, lockTimeoutMs, async (fence) => {
     const chain = createChainWriter(await (await chainedFile()).chainTailOfFile(path));
     const text = chain.prepare(...records.map((a) => `${JSON.stringify(a)}\n`)).text;
     fence();

@@ -5,8 +5,7 @@
 // answered with the timeout (or let the call through under `on_error: continue`) where an idle machine ran out
 // of fuel. Here the real `hookwire claude-hook` and `hookwire serve` run with default limits, idle and then at a
 // lower priority beside two real busy processes, and `hookwire replay --check` agrees with serve's recordings.
-// (`claude-hook --record` is not here: its recording lock goes stale while a long call blocks its event loop, and
-// it then fails closed whatever the fuel says — see docs/code-limits.md.)
+// (`claude-hook --record` under load, with its kernel-held recording lock: recordingLockLoad.test.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';

@@ -1,7 +1,9 @@
-// [P13] The recording lock is fenced: a holder that was starved past the lock's stale time (its refresh timer
-// never ran, so another hook call took the lock over) writes nothing. Real processes: the starved holder is a
-// child process holding the real lock with its event loop blocked; the other writer is the real
-// `hookwire claude-hook --record` binary, which takes the stale lock over and appends.
+// [P13] The file lock (the fallback where no kernel-held lock exists, forced here with
+// HOOKWIRE_RECORDING_LOCK=file) is fenced: a holder that was starved past the lock's stale time (its refresh
+// timer never ran, so another hook call took the lock over) writes nothing. Real processes: the starved holder
+// is a child process holding the real lock with its event loop blocked; the other writer is the real
+// `hookwire claude-hook --record` binary, which takes the stale lock over and appends. The kernel-held lock,
+// which is never taken from a live holder, is tested in recordingLockLoad.test.ts.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +39,7 @@ try {
 async function startHolder(dir: string, record: string, go: string): Promise<{ exited: Promise<{ code: number | null; out: string }> }> {
   const script = join(dir, 'holder.mts');
   writeFileSync(script, HOLDER);
-  const child = spawn(process.execPath, ['--import', 'tsx', script, record, go], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, record, go], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...FILE_LOCK } });
   let out = '';
   const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.on('close', (code) => resolve({ code, out })));
   await new Promise<void>((resolve, reject) => {
@@ -50,9 +52,12 @@ async function startHolder(dir: string, record: string, go: string): Promise<{ e
   return { exited };
 }
 
+/** Both writers use the file lock. */
+const FILE_LOCK = { HOOKWIRE_RECORDING_LOCK: 'file' };
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('the recording lock is fenced [P13]', () => {
+describe('the file lock is fenced [P13]', () => {
   it('[P13] a holder starved past the stale time, whose lock the real CLI took over, writes nothing; the recording stays whole', async () => {
     const dir = tempDir();
     const record = join(dir, 'session.jsonl');
@@ -61,7 +66,7 @@ describe('the recording lock is fenced [P13]', () => {
     let other;
     try {
       // The other writer: waits for the lock, finds it stale after 4 s (nobody refreshed it), takes it over, appends.
-      other = await hookwire(['claude-hook', GUARD, '--record', record], { stdin: JSON.stringify({ ...HOOK_INPUTS.PreToolUse, tool_input: { command: 'ls' }, tool_use_id: 'after-takeover' }) });
+      other = await hookwire(['claude-hook', GUARD, '--record', record], { stdin: JSON.stringify({ ...HOOK_INPUTS.PreToolUse, tool_input: { command: 'ls' }, tool_use_id: 'after-takeover' }), env: FILE_LOCK });
     } finally {
       writeFileSync(go, ''); // the holder goes on (and ends) whatever happened
     }

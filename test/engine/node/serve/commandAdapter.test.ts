@@ -2,7 +2,7 @@
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
 import { ROOT, hookwireInProcess, spawnHookwire, type CliRun } from '../runCli.ts';
-import { budgetPipeline, preToolUse, startServe, workDir } from './serveHelpers.ts';
+import { budgetPipeline, holdRecordingLock, preToolUse, startServe, workDir } from './serveHelpers.ts';
 
 type Run = CliRun;
 
@@ -66,17 +66,15 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
     writeFileSync(huge, `${clean}{"event_id":"x","type":"a.b","ts":"2026-01-01T00:00:00Z","payload":{"s":"${'x'.repeat(8 * 1024 * 1024 + 10)}"}}\n`);
     const locked = join(dir, 'locked.hwtrace.jsonl');
     writeFileSync(locked, clean);
-    mkdirSync(`${locked}.lock`);
-    // A live holder refreshes its lock (proper-lockfile touches it every stale/2): without that, a call that
-    // starts late on a loaded machine finds a lock older than 4 s, takes it over as a dead holder's, and passes.
-    const holder = setInterval(() => utimesSync(`${locked}.lock`, new Date(), new Date()), 500);
+    // Held by another live call (this process): however late the waiting call starts, it is not taken over.
+    const release = await holdRecordingLock(locked);
     const [b, h, z, l] = await Promise.all([
       hookwire(['claude-hook', p, '--record', bad], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', huge], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', '/dev/zero'], JSON.stringify(preToolUse('s', 'd'))),
       hookwire(['claude-hook', p, '--record', locked, '--lock-timeout', '300'], JSON.stringify(preToolUse('s', 'd'))),
     ]);
-    clearInterval(holder);
+    await release();
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/line 3: not_json/);
     expect(h.code).toBe(2);
@@ -94,30 +92,27 @@ describe('claude-hook --record: a lock around read → decide → append', { tim
  * A recording with one allowed call of `session` in it, then locked as if another hook call held it: the
  * pipeline, the recording and its text before the locked call.
  */
-async function lockedRecording(run: (args: string[], stdin: string) => Promise<Run>, session: string): Promise<{ p: string; rec: string; clean: string }> {
+async function lockedRecording(run: (args: string[], stdin: string) => Promise<Run>, session: string): Promise<{ p: string; rec: string; clean: string; release: () => Promise<void> }> {
   const dir = workDir({ 'p.json': budgetPipeline(100) });
   const p = join(dir, 'p.json');
   const rec = join(dir, 'rec.hwtrace.jsonl');
   expect(verdict(await run(['claude-hook', p, '--record', rec], JSON.stringify(preToolUse(session, 'a'))))).toBe('allow');
   const clean = readFileSync(rec, 'utf8');
-  mkdirSync(`${rec}.lock`);
-  // Held by a live call, which keeps it fresh: dated ahead, it is never taken over as stale (4 s) however late
-  // the waiting call starts on a loaded machine.
-  const ahead = new Date(Date.now() + 3_600_000);
-  utimesSync(`${rec}.lock`, ahead, ahead);
-  return { p, rec, clean };
+  // Held by a live call (this process), which is never taken over however late the waiting call starts.
+  const release = await holdRecordingLock(rec);
+  return { p, rec, clean, release };
 }
 
 describe('claude-hook: the answer deadline ends the call', { timeout: 60_000 }, () => {
   it('[P12][P13] a deadline while waiting for the lock: the process exits with the fail-closed answer at once, and the event is never recorded as allowed later', async () => {
     // Another hook call holds the lock (fresh, so not stale) for 4 s; this one's hook timeout is 1 s, so it
     // must answer by its deadline (0.9 s) — and Claude Code only reads an exit code once the process has exited.
-    const { p, rec, clean } = await lockedRecording(hookwire, 'd');
+    const { p, rec, clean, release } = await lockedRecording(hookwire, 'd');
     const t0 = Date.now();
     let exitedAt = 0;
     const run = hookwire(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('d', 'b'))).then((r) => ((exitedAt = Date.now() - t0), r));
     await new Promise((r) => setTimeout(r, 4000));
-    rmSync(`${rec}.lock`, { recursive: true });
+    await release();
     const r = await run;
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/no decision within 900 ms, before the hook's 1 s timeout \(failing closed\)/);
@@ -129,11 +124,11 @@ describe('claude-hook: the answer deadline ends the call', { timeout: 60_000 }, 
 
 describe('claude-hook in-process (the library route): the answer deadline ends the work', { timeout: 60_000 }, () => {
   it('[P12][P13] after the deadline has answered, the call stops waiting for the lock and appends nothing, even when the lock comes free', async () => {
-    const { p, rec, clean } = await lockedRecording((args, stdin) => hookwireInProcess(args, stdin), 'i');
+    const { p, rec, clean, release } = await lockedRecording((args, stdin) => hookwireInProcess(args, stdin), 'i');
     const r = await hookwireInProcess(['claude-hook', p, '--record', rec, '--timeout', '1', '--lock-timeout', '8000'], JSON.stringify(preToolUse('i', 'b')));
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/no decision within 900 ms/);
-    rmSync(`${rec}.lock`, { recursive: true });
+    await release();
     // Long enough for a call still polling the lock (every few ms) to take it and append.
     await new Promise((res) => setTimeout(res, 800));
     expect(readFileSync(rec, 'utf8')).toBe(clean);

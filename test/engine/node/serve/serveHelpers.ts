@@ -1,5 +1,7 @@
 // A real `hookwire serve` process on an ephemeral loopback port, and a plain node:http client for it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
+import { kernelLockName } from '../../../../engine/node/serve/recordingLock.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -161,4 +163,16 @@ export async function until<T>(read: () => Promise<T>, check: (v: T) => boolean,
     v = await read();
   }
   return v;
+}
+
+/**
+ * Holds the kernel-held lock of a recording from this process, as another hook call would (docs/serve.md); the
+ * returned function releases it.
+ */
+export function holdRecordingLock(record: string): Promise<() => Promise<void>> {
+  return new Promise((resolve, reject) => {
+    const holder = createNetServer();
+    holder.once('error', reject);
+    holder.listen({ path: kernelLockName(record)!, exclusive: true }, () => resolve(() => new Promise<void>((done) => holder.close(() => done()))));
+  });
 }
