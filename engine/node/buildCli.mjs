@@ -80,8 +80,8 @@ function lazyFilesPlugin(lazy) {
 /**
  * Bundles `entry` (a path under engine/) into `outdir`: entry file, lazily loaded command chunks; with
  * `listInputs` (a checkout's bundles) also the list of engine files it was made of; `sqlJs`, where the
- * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs compiles with V8's
- * code cache — 'lazy-files' puts each lazily loaded part in a CommonJS file of its own beside it (the forwarding
+ * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs runs —
+ * 'lazy-files' puts each lazily loaded part in a CommonJS file of its own beside it (the forwarding
  * command, see lazyFilesPlugin), 'without-lazy-parts' leaves them out (the fast hook route: every dynamic import
  * fails).
  */
@@ -109,7 +109,7 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
       platform: 'node',
       format: commonjs ? 'cjs' : 'esm',
       target: 'node20',
-      // A lazily loaded file is required (a dynamic import() in a function compiled by vm.Script would fail).
+      // A lazily loaded file is required, as its importer was (import() would go through the ES module loader).
       ...(commonjs === 'lazy-files' ? { supported: { 'dynamic-import': false } } : {}),
       external: ['quickjs-emscripten-core', '@jitl/*'],
       // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
@@ -159,7 +159,7 @@ function sourceHash() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli('node/cli.ts', CLI_BUNDLE_DIR, true);
   // `claude-hook --server` (once per tool call) starts from its own entry: ~60 ms of CPU instead of the CLI's.
-  // One CommonJS file, compiled by bin.cjs through V8's code cache like the fast hook route; the agents' adapters,
+  // One CommonJS file, which bin.cjs requires; the agents' adapters,
   // which only `hook --agent` needs, in a file of their own beside it.
   await buildCli('node/serve/forwardMain.ts', FORWARD_BUNDLE_DIR, true, 'sql.js', 'lazy-files');
   // `claude-hook <pipeline>` (once per tool call, deciding here) too: without commander and the CLI's tables.

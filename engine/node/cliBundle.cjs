@@ -2,9 +2,7 @@
 // before anything else loads, without the ES module loader (a hook call runs it once per tool call).
 'use strict';
 const { readFileSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { dirname, join, sep } = require('node:path');
-const { Script } = require('node:vm');
 
 const ENGINE_DIR = join(__dirname, '..') + sep;
 /** node_modules/.cache is where tools keep derived files; `npm ci` wipes it and `prepare` rebuilds it. */
@@ -12,9 +10,10 @@ const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwir
 const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
 /**
  * The forwarding command's own bundle (`claude-hook --server`): no packages, so it starts in little more than Node.
- * One CommonJS file, which bin.cjs compiles through V8's code cache ({@link loadWithCodeCache}): loaded as an ES
- * module it went through the ES module loader (resolve, an asynchronous read, a facade per Node built-in it
- * imports), ~15 ms of a forwarded call's CPU on Node 20 (npm run bench -- speed).
+ * One CommonJS file (~17 KB; the agents' adapters beside it in agentHook.cjs), which bin.cjs requires: loaded as
+ * an ES module it went through the ES module loader (resolve, an asynchronous read, a facade per Node built-in it
+ * imports), ~15 ms of a forwarded call's CPU on Node 20 (npm run bench -- speed); through V8's code cache it cost
+ * the same as a plain require.
  */
 const FORWARD_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'forward');
 const FORWARD_BUNDLE = join(FORWARD_BUNDLE_DIR, 'forwardMain.cjs');
@@ -91,6 +90,9 @@ function loadWithCodeCache(file) {
   } catch {
     // none yet
   }
+  // Required here, not above: a call that loads no bundle this way (the forwarding command) does not load them.
+  const { Script } = require('node:vm');
+  const { createRequire } = require('node:module');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
