@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
-import type { TraceEvent } from '../trace/traceTypes.ts';
+import type { TraceEvent, TraceHeader } from '../trace/traceTypes.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
 import { assembleOpenCodeSession } from './openCodeStorage.ts';
@@ -56,6 +56,8 @@ export interface ImportTraceFileOptions {
   afterChunk?: () => Promise<void>;
   /** Where a trace v1 reader keeps the ids it has seen (default a Map; see engine/node/spillFile.ts). */
   ids?: IdIndexFactory;
+  /** See ImportStreamOptions.onHeader: the header before the first event, when the importer knows it by then. */
+  onHeader?: (header: TraceHeader) => void;
   /** Where an SQLite store stays open between its sessions (a backtest reads them one after another); without it each import opens and closes its own. */
   stores?: StoreCache;
 }
@@ -73,6 +75,7 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
   if (options.onEvent) streamOptions.onEvent = options.onEvent;
   if (options.ids) streamOptions.ids = options.ids;
+  if (options.onHeader) streamOptions.onHeader = options.onHeader;
   // One session of an SQLite store (goose's sessions.db, OpenCode's opencode.db): `<file>#<session id>` [I22].
   const { file, session } = splitSessionPath(path);
   if (isSqliteFile(file)) {

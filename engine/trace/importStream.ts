@@ -1,7 +1,7 @@
 import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_LABELS, type FormatDetection, type TraceFormat } from './detectTraceFormat.ts';
 import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
-import { importClaudeCode, type JsonlRecord } from './importers/importClaudeCode.ts';
+import { ClaudeCodeImporter } from './importers/importClaudeCode.ts';
 import { importMiniSweAgent } from './importers/importMiniSweAgent.ts';
 import { importOpenHands } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
@@ -26,7 +26,7 @@ import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
 import type { JsonObject } from '../model/json.ts';
-import type { Trace, TraceEvent } from './traceTypes.ts';
+import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
 
 /**
  * The one import pipeline [I1], for the browser and Node alike: they only feed decoded text and take the
@@ -34,8 +34,9 @@ import type { Trace, TraceEvent } from './traceTypes.ts';
  * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
  * - streams the documents that are one array of records (Cline's task files) element by element;
- * - buffers the other formats (JSON documents, Claude Code transcripts, which are read in two passes) up
- *   to `maxDocumentChars`, past which reading stops with `too_large`.
+ * - streams Claude Code transcripts record by record (their importer holds the records of the model call
+ *   still open);
+ * - buffers the other formats (JSON documents) up to `maxDocumentChars`, past which reading stops with `too_large`.
  * A binary verdict stops the stream at once (`stopped`), so the caller stops reading too.
  */
 
@@ -55,6 +56,12 @@ export interface ImportStreamOptions {
   maxLineChars?: number;
   /** Where a trace v1 reader keeps the ids it has seen [T6] (default a Map). */
   ids?: IdIndexFactory;
+  /**
+   * With `onEvent`: called once with the header before the first event, by the importers that know it by then
+   * (Claude Code, Codex); `end()` returns the same header. Not called for a format forced on content that does
+   * not show it (that import can still be refused at the end).
+   */
+  onHeader?: (header: TraceHeader) => void;
 }
 
 export interface ImportTraceOutcome {
@@ -140,7 +147,9 @@ export function createImportStream(options: ImportStreamOptions = {}): ImportStr
     }
     format = forced && !(SPAN_FORMATS.has(forced) && d.by === 'content') ? forced : (d.format as TraceFormat);
     const early = d.by === 'file_name' && !forced ? [traceProblem('unknown_format', 0, d.reason, 'warning')] : [];
-    body = createBody(format, options, onEvent, early, sample);
+    // A forced format the content does not show may still be refused at the end: no header before then.
+    const sure = !(forced && d.by !== 'content');
+    body = createBody(format, { ...options, ...(sure && options.onEvent && options.onHeader ? { onHeader: options.onHeader } : { onHeader: undefined }) }, onEvent, early, sample);
     if (sample !== '') body.push(sample);
   };
 
@@ -188,12 +197,13 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
   if (options.filePath !== undefined) importer.filePath = options.filePath;
   // Streamed importers keep their event ids where the caller says (a spilled index in the CLI) [I3].
   if (options.ids) importer.ids = options.ids;
+  if (options.onHeader) importer.onHeader = options.onHeader;
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
   const body =
     format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early, options.ids)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
-    : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, maxDoc, early)
+    : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'qwen-code' ? recordsBody(format, new QwenCodeImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'goose' ? recordsBody(format, new GooseImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
@@ -321,26 +331,28 @@ function linesBody(format: TraceFormat, imp: LineImporter, maxLineChars: number,
   };
 }
 
-/** Buffered parsed records, capped by the text they came from. */
-function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, maxChars: number, early: TraceProblem[]): Body {
+/**
+ * A Claude Code transcript, streamed line by line: its importer holds only the records of the model call still
+ * open (see ClaudeCodeImporter) and hands events over as they are complete.
+ */
+function claudeBody(importer: ImporterOptions, onEvent: (e: TraceEvent) => void, maxLineChars: number, early: TraceProblem[]): Body {
   const problems = [...early];
-  const records: JsonlRecord[] = [];
-  const lines = jsonlSplitter(maxLineChars, problems, (r) => records.push(r));
-  const cap = capped('claude-code', maxChars, problems);
+  const imp = new ClaudeCodeImporter(importer, onEvent);
+  let records = 0;
+  const lines = jsonlSplitter(maxLineChars, problems, (r) => {
+    records++;
+    imp.record(r.value);
+  });
   return {
-    push(t) {
-      if (cap.add(t.length)) lines.push(t);
-      else lines.stop();
-    },
+    push: (t) => lines.push(t),
     end() {
-      if (cap.over) return failure('claude-code', problems);
       lines.end();
-      if (records.length === 0) return failure('claude-code', [...problems, traceProblem('empty', 0, 'no readable record in the transcript', 'error', true)]);
-      return deliver('claude-code', importClaudeCode(records, importer), onEvent, problems);
+      if (records === 0) return failure('claude-code', [...problems, traceProblem('empty', 0, 'no readable record in the transcript', 'error', true)]);
+      const result = imp.finish(records);
+      if (!result.ok) return failure('claude-code', [...problems, result.problem]);
+      return { format: 'claude-code', trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
     },
-    get stopped() {
-      return cap.over;
-    },
+    stopped: false,
   };
 }
 

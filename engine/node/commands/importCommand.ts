@@ -1,9 +1,12 @@
 // `hookwire import <file> [--from <format>] [-o <out>]`: any supported recording → trace v1 JSON Lines [I1].
-// The header (trace id, first time) is known only at the end of an import, so the event lines go to a spool
-// file first and follow the header from there: the events are not held in memory, nor are their ids (the
+// The header (trace id, first time) comes first in the output. The importers that know it by their first event
+// (Claude Code, Codex) say so before handing over any event, and the event lines are then written straight out,
+// in 1 Mi-character writes; for the others it is known only at the end, so the event lines go to a spool file
+// first and follow the header from there. Either way the events are not held in memory, nor are their ids (the
 // importer keeps them in a spilled index), so a long session file imports in bounded memory (docs/sessions.md).
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { splitSessionPath } from '../sqliteSessions.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
@@ -28,17 +31,39 @@ const SPOOL_CHUNK = 1 << 20;
 export async function importCommand(path: string, options: ImportOptions, io: Io): Promise<number> {
   const spill = openSpill();
   const spool = openSpool();
+  let direct: DirectOut | null = null;
   try {
-    // Lines leave out trace_id / agent_id equal to the header's [T4]. The header is not known yet: lines are
+    // Lines leave out trace_id / agent_id equal to the header's [T4]. Without an early header, lines are
     // written against the first event's, which the header has unless the importer changed them after its
     // first event; then each line is written again against the header.
     let first: Pick<TraceHeader, 'trace_id' | 'agent_id'> | null = null;
-    const read = await streamTraceForCli(path, io, options.from, (e: TraceEvent) => {
-      first ??= { trace_id: e.trace_id, agent_id: e.agent_id };
-      spool.write(traceEventLine(e, first));
-    }, spill.index);
-    spool.flush();
+    let early: TraceHeader | null = null;
+    // Written over as it is read, the input would be lost: the same file goes through the spool.
+    const onHeader = sameFile(path, options.output) ? undefined : (h: TraceHeader): void => {
+      early = h;
+      direct = openDirect(options.output, io);
+      direct.write(traceHeaderLine(h));
+    };
+    let read;
+    try {
+      read = await streamTraceForCli(path, io, options.from, (e: TraceEvent) => {
+        if (direct) return direct.write(traceEventLine(e, early as TraceHeader));
+        first ??= { trace_id: e.trace_id, agent_id: e.agent_id };
+        spool.write(traceEventLine(e, first));
+      }, spill.index, onHeader);
+    } catch (err) {
+      (direct as DirectOut | null)?.abandon();
+      throw err;
+    }
     const header = read.trace.header;
+    const straight = direct as DirectOut | null;
+    if (straight) {
+      straight.end();
+      const errors = read.problems.filter((p) => p.severity === 'error').length;
+      io.err(`imported ${TRACE_FORMAT_LABELS[read.format]}: ${plural(straight.lines, 'event')}${options.output ? ` to ${options.output}` : ''}${errors ? `; ${plural(errors, 'problem')} (see above)` : ''}\n`);
+      return errors === 0 ? EXIT.ok : EXIT.failed;
+    }
+    spool.flush();
     const was = first as Pick<TraceHeader, 'trace_id' | 'agent_id'> | null;
     const rewrite = was === null || (was.trace_id === header.trace_id && was.agent_id === header.agent_id) ? null : (line: string) => relineEvent(line, was, header);
     const out = options.output ? fileSink(options.output) : stdoutSink(io);
@@ -69,6 +94,81 @@ export async function importCommand(path: string, options: ImportOptions, io: Io
  */
 export function relineEvent(line: string, from: Pick<TraceHeader, 'trace_id' | 'agent_id'>, to: Pick<TraceHeader, 'trace_id' | 'agent_id'>): string {
   return traceEventLine({ trace_id: from.trace_id, agent_id: from.agent_id, ...(JSON.parse(line) as object) } as TraceEvent, to);
+}
+
+/** Output written as it comes, in writes of SPOOL_CHUNK characters: to the file named (synchronously), else to stdout. */
+interface DirectOut {
+  write(line: string): void;
+  readonly lines: number;
+  end(): void;
+  /** The import failed: a file written so far is removed. */
+  abandon(): void;
+}
+
+/** True when `output` names the file `input` is (or a session of it): it must not be written before it is read. */
+function sameFile(input: string, output: string | undefined): boolean {
+  if (!output) return false;
+  const a = statSync(splitSessionPath(input).file, { throwIfNoEntry: false });
+  const b = statSync(output, { throwIfNoEntry: false });
+  return !!a && !!b && a.ino === b.ino && a.dev === b.dev;
+}
+
+/**
+ * A write that fails (the output cannot be opened, the disk is full) is kept and thrown as a CliError when the
+ * import returns (`end`): it happens inside the importer's hand-over, which must not take it for a read error.
+ */
+function openDirect(path: string | undefined, io: Io): DirectOut {
+  let fd: number | null = null;
+  let failed: unknown = null;
+  if (path) {
+    try {
+      fd = openSync(path, 'w');
+    } catch (err) {
+      failed = err;
+    }
+  }
+  let parts: string[] = [];
+  let buffered = 0;
+  let lines = -1; // the header is not an event
+  const flush = (): void => {
+    if (buffered === 0) return;
+    const text = parts.join('');
+    parts = [];
+    buffered = 0;
+    if (failed) return;
+    if (!path) return io.out(text);
+    try {
+      writeSync(fd as number, text);
+    } catch (err) {
+      failed = err;
+    }
+  };
+  return {
+    write(line) {
+      parts.push(line);
+      lines++;
+      buffered += line.length;
+      if (buffered >= SPOOL_CHUNK) flush();
+    },
+    get lines() {
+      return lines;
+    },
+    end() {
+      flush();
+      if (fd !== null) closeSync(fd);
+      fd = null;
+      if (failed) {
+        if (path) rmSync(path, { force: true });
+        throw new CliError(`cannot write ${path ?? 'stdout'}: ${fileErrorText(failed)}`);
+      }
+    },
+    abandon() {
+      if (fd === null) return;
+      closeSync(fd);
+      fd = null;
+      rmSync(path as string, { force: true });
+    },
+  };
 }
 
 /** Event lines appended to a temporary file, read back in chunks (or line by line through `rewrite`). */

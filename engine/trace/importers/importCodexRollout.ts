@@ -49,6 +49,8 @@ export class CodexRolloutImporter {
   ) {
     this.b = new TraceBuilder('codex-rollout', 'codex', options.fallbackTraceId ?? 'codex', 'codex', options.ids);
     if (onEvent) this.b.streamTo(onEvent);
+    // The trace id and the session's fields come from session_meta, the first record, or never: fixed by the first event.
+    if (onEvent && options.onHeader) this.b.announceHeader(() => this.source(), options.onHeader);
   }
 
   /** One parsed line of the rollout. */
@@ -81,9 +83,13 @@ export class CodexRolloutImporter {
     if (this.started) b.emit('agent.end', 'end', b.latestTs, { status: this.status, session_id: this.sessionId ?? b.traceId });
     for (const [id, c] of this.calls) b.warn(`tool call ${id} (${c.name}) has no output in the rollout`);
     if (!this.sessionId) b.warn('no session_meta record: the trace id was derived from the input');
-    const source: JsonObject = { kind: 'codex-rollout', ...this.meta };
+    return b.finish(this.source(), sourceRecords);
+  }
+
+  private source(): JsonObject & { kind: string } {
+    const source: JsonObject & { kind: string } = { kind: 'codex-rollout', ...this.meta };
     if (this.options.fileName) source.file_name = this.options.fileName;
-    return b.finish(source as JsonObject & { kind: string }, sourceRecords);
+    return source;
   }
 
   private start(p: JsonObject, ts: string | null): void {

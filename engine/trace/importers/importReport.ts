@@ -1,7 +1,7 @@
 import { ownGet, ownSet, type JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import type { TraceProblem } from '../traceProblem.ts';
-import type { Trace } from '../traceTypes.ts';
+import type { Trace, TraceHeader } from '../traceTypes.ts';
 import type { IdIndexFactory } from '../../model/idIndex.ts';
 
 /**
@@ -51,6 +51,11 @@ export interface ImporterOptions {
   fallbackTraceId?: string;
   /** Where a streamed importer keeps the event ids it gave (default a Map; the CLI passes a spilled index). */
   ids?: IdIndexFactory;
+  /**
+   * Streaming importers whose header is fixed by their first event call this with it before handing over any
+   * event (see TraceBuilder.announceHeader); the others never do.
+   */
+  onHeader?: (header: TraceHeader) => void;
 }
 
 /**

@@ -12,21 +12,16 @@ export interface ClaudeGroup {
   /** The text blocks joined (blank ones left out). */
   text: string;
   hasToolUse: boolean;
+  /** The main thread's, or a subagent's (`s:<agentId>`, `s:` when the records name no agent). */
+  thread: string;
+  /** No record of this call can come any more: its events can be written. */
+  closed: boolean;
+  /** The final answer of its turn. */
+  final: boolean;
 }
 
 /** What a `user` record is, decided in one place for the planner and the importer. */
 export type UserRecordKind = 'prompt' | 'text_prompt' | 'tool_results' | 'interrupt' | 'meta' | 'compact_summary' | 'local_command' | 'other';
-
-/** First pass over a transcript: model-call groups, tool uses, and which model calls are final answers. */
-export interface ClaudePlan {
-  toolUses: Map<string, { name: string; input: JsonObject }>;
-  /** Filled by the importer as tool results arrive. */
-  answered: Set<string>;
-  /** Message ids whose model call is the final answer of its turn. */
-  finals: Set<string>;
-  groupOf(rec: JsonObject): ClaudeGroup | undefined;
-  unansweredToolUses(): string[];
-}
 
 const LOCAL_COMMAND = /^\s*<(command-name|local-command-|bash-input|bash-stdout|bash-stderr)/;
 
@@ -49,36 +44,42 @@ export function userRecordKind(rec: JsonObject): UserRecordKind {
 }
 
 /**
- * Groups assistant records by message.id and finds each turn's final answer [I4]: the last model call of a
- * turn (a turn ends at the next typed prompt or the end of the file) when it has text and no tool_use.
- * Sidechain (subagent) records never make a final answer of the main turn.
+ * The plan of a transcript, read as its records arrive [I4]: assistant records grouped by message.id into model
+ * calls, the tool uses, and each turn's final answer — the last model call of a turn (a turn ends at the next
+ * typed prompt or the end of the file) when it has text and no tool_use. Sidechain (subagent) records never make
+ * a final answer of the main turn.
+ *
+ * A model call is complete (`closed`) when another model call of its thread starts, when a main-thread model
+ * call starts (the subagents' calls ran inside tool calls the main thread now has the results of), when the turn
+ * ends, or at the end of the file: its records can then be imported, and only the records from the oldest open
+ * call on are held. Claude Code writes a call's blocks one after another, though a tool's result may come
+ * between two blocks of its call (a streamed tool call), so that is what the rule allows for; a record of a
+ * call that is already closed starts a new call of the same id.
  */
-export function planClaudeTurns(records: readonly { value: unknown }[]): ClaudePlan {
-  const groups = new Map<string, ClaudeGroup>();
-  const byRecord = new Map<JsonObject, ClaudeGroup>();
-  const toolUses = new Map<string, { name: string; input: JsonObject }>();
-  const finals = new Set<string>();
-  let lastGroup: ClaudeGroup | null = null;
-  const closeTurn = (): void => {
-    if (lastGroup && !lastGroup.hasToolUse && lastGroup.text.trim() !== '') finals.add(lastGroup.id);
-    lastGroup = null;
-  };
-  for (const { value: rec } of records) {
-    if (!isJsonObject(rec)) continue;
-    if (rec.type === 'user' && rec.isSidechain !== true) {
-      const kind = userRecordKind(rec);
-      if (kind === 'prompt' || kind === 'text_prompt') closeTurn();
-    }
-    if (rec.type !== 'assistant') continue;
+export class ClaudeTurnPlanner {
+  readonly toolUses = new Map<string, { name: string; input: JsonObject }>();
+  /** Filled by the importer as tool results arrive. */
+  readonly answered = new Set<string>();
+  private readonly open = new Map<string, ClaudeGroup>();
+  private lastGroup: ClaudeGroup | null = null;
+  private assistants = 0;
+
+  /** Reads one record as it arrives (`kind` for a user record); returns the model call of an assistant record. */
+  see(rec: JsonObject, kind: UserRecordKind | null): ClaudeGroup | undefined {
+    if (rec.type === 'user' && rec.isSidechain !== true && (kind === 'prompt' || kind === 'text_prompt')) this.closeTurn();
+    if (rec.type !== 'assistant') return undefined;
     const msg = isJsonObject(rec.message) ? rec.message : {};
-    const id = typeof msg.id === 'string' ? msg.id : `record:${String(rec.uuid ?? byRecord.size)}`;
-    let g = groups.get(id);
+    const id = typeof msg.id === 'string' ? msg.id : `record:${String(rec.uuid ?? this.assistants)}`;
+    this.assistants++;
+    const main = rec.isSidechain !== true;
+    const thread = main ? '' : `s:${typeof rec.agentId === 'string' ? rec.agentId : ''}`;
+    if (this.open.size > 0) for (const g of this.open.values()) if (g.id !== id && (main || g.thread === thread)) this.close(g);
+    let g = this.open.get(id);
     if (!g) {
-      g = { id, first: rec, last: rec, blocks: [], stopReason: null, text: '', hasToolUse: false };
-      groups.set(id, g);
+      g = { id, first: rec, last: rec, blocks: [], stopReason: null, text: '', hasToolUse: false, thread, closed: false, final: false };
+      this.open.set(id, g);
     }
     g.last = rec;
-    byRecord.set(rec, g);
     if (typeof msg.model === 'string') g.model = msg.model;
     if (isJsonObject(msg.usage)) g.usage = msg.usage;
     if (msg.stop_reason !== undefined && msg.stop_reason !== null) g.stopReason = msg.stop_reason;
@@ -88,18 +89,32 @@ export function planClaudeTurns(records: readonly { value: unknown }[]): ClaudeP
       if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') g.text = g.text ? `${g.text}\n${block.text}` : block.text;
       if (block.type === 'tool_use' && typeof block.id === 'string') {
         g.hasToolUse = true;
-        toolUses.set(block.id, { name: String(block.name ?? ''), input: isJsonObject(block.input) ? block.input : {} });
+        this.toolUses.set(block.id, { name: String(block.name ?? ''), input: isJsonObject(block.input) ? block.input : {} });
       }
     }
-    if (rec.isSidechain !== true) lastGroup = g;
+    if (main) this.lastGroup = g;
+    return g;
   }
-  closeTurn();
-  const answered = new Set<string>();
-  return {
-    toolUses,
-    answered,
-    finals,
-    groupOf: (rec) => byRecord.get(rec),
-    unansweredToolUses: () => [...toolUses.keys()].filter((id) => !answered.has(id)),
-  };
+
+  /** The end of the file: the last turn ends and every call is complete. */
+  end(): void {
+    this.closeTurn();
+    for (const g of this.open.values()) this.close(g);
+  }
+
+  unansweredToolUses(): string[] {
+    return [...this.toolUses.keys()].filter((id) => !this.answered.has(id));
+  }
+
+  private closeTurn(): void {
+    const g = this.lastGroup;
+    if (g && !g.hasToolUse && g.text.trim() !== '') g.final = true;
+    this.lastGroup = null;
+    for (const o of this.open.values()) if (o.thread === '') this.close(o);
+  }
+
+  private close(g: ClaudeGroup): void {
+    g.closed = true;
+    this.open.delete(g.id);
+  }
 }

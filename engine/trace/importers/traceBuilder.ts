@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from '../../model/json.ts';
 import { mapIdIndex, type IdIndex, type IdIndexFactory } from '../../model/idIndex.ts';
 import { traceProblem, type TraceProblem } from '../traceProblem.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceSource } from '../traceTypes.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader, type TraceSource } from '../traceTypes.ts';
 import { bump, emptyReport, type ImportReport, type ImportResult } from './importReport.ts';
 
 /** The epoch used for synthesised timestamps: obviously not a real time, one second per event [I3]. */
@@ -17,10 +17,13 @@ export function isSyntheticTs(ts: string): boolean {
   return Number.isFinite(ms) && ms >= SYNTHETIC_EPOCH_MS && ms < SYNTHETIC_EPOCH_MS + 365 * 24 * 3600 * 1000;
 }
 
-/** Where an annotation goes: the event with that key, or else the event current when it was seen. */
+/**
+ * Where an annotation goes: the event with that key, or else the event current when it was seen (`fallback`; null
+ * before any event: then the first event).
+ */
 interface PendingAnnotation {
   key: string | null;
-  fallback: number;
+  fallback: TraceEvent | null;
   data: JsonObject;
 }
 
@@ -43,6 +46,15 @@ export class TraceBuilder {
   private readonly ids: IdIndex<number>;
   private readonly keyed = new Map<string, TraceEvent>();
   private readonly pending: PendingAnnotation[] = [];
+  /**
+   * Streaming with keys resolved later (`streamTo(sink, { keyedLater: true })`): the keys given so far, so that an
+   * annotation whose event was already handed over goes to its fallback instead of waiting; and the events the
+   * importer holds back (`hold`) because an annotation may still come for them.
+   */
+  private emittedKeys: Set<string> | null = null;
+  private readonly held = new Set<TraceEvent>();
+  /** The header promised before the first event was handed over (announceHeader), and what `finish` checks against. */
+  private announce: { source: () => TraceSource; onHeader: (header: TraceHeader) => void; sent: string | null } | null = null;
   private lastTs: string | null = null;
   private duplicateIds = 0;
 
@@ -62,8 +74,37 @@ export class TraceBuilder {
    * back so that annotations seen after it still attach to it), and nothing is kept. Keyed annotations
    * reach their event only while it is held; otherwise they go to the current event.
    */
-  streamTo(sink: (event: TraceEvent) => void): void {
+  streamTo(sink: (event: TraceEvent) => void, options: { keyedLater?: boolean } = {}): void {
     this.sink = sink;
+    if (options.keyedLater) this.emittedKeys = new Set();
+  }
+
+  /**
+   * With `keyedLater`: keeps `event` (and every event after it) from the sink until `release`, so that a keyed
+   * annotation that comes later still reaches it, as it would in a whole import. Annotations are attached in the
+   * order they came, as a whole import attaches them at the end: one whose key has not been emitted yet holds
+   * back the events from its fallback on until the key comes (or the import ends).
+   */
+  hold(event: TraceEvent): void {
+    this.held.add(event);
+  }
+
+  release(event: TraceEvent): void {
+    this.held.delete(event);
+  }
+
+  /** Releases every held event. */
+  releaseAll(): void {
+    this.held.clear();
+  }
+
+  /**
+   * Streaming: the importer promises that its header is fixed by its first event — the trace and agent ids then,
+   * `source()` (called once, before the first event is handed over), the first event's time — so `onHeader` gets
+   * it before any event and a writer can put it first without holding the events. `finish` checks the promise.
+   */
+  announceHeader(source: () => TraceSource, onHeader: (header: TraceHeader) => void): void {
+    this.announce = { source, onHeader, sent: null };
   }
 
   /** Events emitted so far, handed over or held. */
@@ -94,10 +135,14 @@ export class TraceBuilder {
     if (ts !== null) this.lastTs = ts;
     if (this.sink) this.handOver();
     this.events.push(event);
-    if (options.key !== undefined && !this.sink) this.keyed.set(options.key, event);
+    if (options.key !== undefined && (!this.sink || this.emittedKeys)) {
+      this.keyed.set(options.key, event);
+      this.emittedKeys?.add(options.key);
+    }
     bump(this.report.event_counts, type);
     if (type === 'tool.before_call') this.report.tool_calls++;
     if (type === 'model.before_call') this.report.model_calls++;
+    if (this.emittedKeys && this.pending.length > 0) this.attachInOrder();
     return event;
   }
 
@@ -118,8 +163,9 @@ export class TraceBuilder {
   /** Keeps a source record as an annotation of the event with `key` (resolved at the end), else the current event. */
   annotate(kind: string, data: JsonObject, key: string | null = null): void {
     bump(this.report.annotations, kind);
-    this.pending.push({ key, fallback: this.events.length - 1, data: { ...data, kind } });
-    if (this.sink) this.attachAnnotations();
+    this.pending.push({ key, fallback: this.events[this.events.length - 1] ?? null, data: { ...data, kind } });
+    if (this.emittedKeys) this.attachInOrder();
+    else if (this.sink) this.attachAnnotations();
   }
 
   skip(kind: string): void {
@@ -166,6 +212,7 @@ export class TraceBuilder {
   /** Builds the trace: attaches annotations, fills the header and the report. */
   finish(source: TraceSource, sourceRecords: number, created?: string): ImportResult {
     this.attachAnnotations();
+    this.held.clear();
     if (this.sink) this.handOver();
     if (this.duplicateIds > 0) this.warn(`${this.duplicateIds} source ids appeared more than once; their events got ids ending in #2, #3, ...`);
     if (this.report.synthetic_timestamps > 0) {
@@ -174,25 +221,84 @@ export class TraceBuilder {
     const report = this.report;
     report.source_records = sourceRecords;
     report.events = this.count;
-    const header = {
+    const header = this.header(source, created);
+    const sent = this.announce?.sent;
+    if (sent && JSON.stringify(header) !== sent) throw new Error(`importer bug: the header changed after it was announced (${sent} → ${JSON.stringify(header)})`);
+    return { ok: true, trace: { header, events: this.events }, report, problems: this.problems };
+  }
+
+  private header(source: TraceSource, created?: string): TraceHeader {
+    return {
       format: TRACE_FORMAT,
       version: TRACE_VERSION,
       trace_id: this.traceId,
       agent_id: this.agentId,
       source,
       created: created ?? this.firstTs ?? new Date(SYNTHETIC_EPOCH_MS).toISOString(),
-    } as const;
-    return { ok: true, trace: { header, events: this.events }, report, problems: this.problems };
+    };
   }
 
   private firstTs: string | null = null;
 
   private handOver(): void {
     const sink = this.sink as (event: TraceEvent) => void;
-    for (const e of this.events.splice(0)) {
+    const n = this.emittedKeys ? this.releasable() : this.events.length;
+    if (n === 0) return;
+    if (this.announce && this.announce.sent === null) {
+      const header = this.header(this.announce.source());
+      this.announce.sent = JSON.stringify(header);
+      this.announce.onHeader(header);
+    }
+    const out = n === this.events.length ? this.events.splice(0) : this.events.splice(0, n);
+    for (const e of out) {
       this.handedOver++;
+      if (this.emittedKeys && this.keyed.size > 0) this.forgetKeys(e);
       sink(e);
     }
+  }
+
+  /** With `keyedLater`: how many events at the front may go: those before a held one and before the first waiting annotation's fallback. */
+  private releasable(): number {
+    const waiting = this.pending[0];
+    if (waiting && waiting.fallback === null) return 0;
+    const stop = waiting?.fallback;
+    let n = 0;
+    for (const e of this.events) {
+      if (e === stop || this.held.has(e)) break;
+      n++;
+    }
+    return n;
+  }
+
+  /** Drops the keys of an event handed over (they stay in emittedKeys: a later annotation for it goes to its fallback). */
+  private forgetKeys(e: TraceEvent): void {
+    for (const [k, v] of this.keyed) if (v === e) this.keyed.delete(k);
+  }
+
+  /**
+   * With `keyedLater`: attaches waiting annotations in the order they came: each to its keyed event once that is
+   * emitted, to its fallback when the key's event was already handed over (or at the end, `final`), an unkeyed one
+   * to its fallback.
+   */
+  private attachInOrder(final = false): void {
+    while (this.pending.length > 0) {
+      const a = this.pending[0] as PendingAnnotation;
+      let target: TraceEvent | undefined;
+      if (a.key !== null && this.keyed.has(a.key)) target = this.keyed.get(a.key);
+      else if (a.key !== null && !final && !(this.emittedKeys as Set<string>).has(a.key)) return; // its event may still come
+      else target = a.fallback ?? this.events[0];
+      if (!target && !final) return; // no event yet: the first one takes it
+      this.pending.shift();
+      if (target) this.attachTo(target, a.data);
+    }
+  }
+
+  private attachTo(target: TraceEvent, data: JsonObject): void {
+    const meta: JsonObject = target.meta ?? {};
+    const list = meta.annotations;
+    if (Array.isArray(list)) list.push(data);
+    else meta.annotations = [data];
+    target.meta = meta;
   }
 
   private uniqueId(base: string): string {
@@ -216,16 +322,15 @@ export class TraceBuilder {
   }
 
   private attachAnnotations(): void {
+    if (this.emittedKeys) return this.attachInOrder(true);
     const pending = this.pending.splice(0);
     for (const a of pending) {
       const keyed = a.key !== null ? this.keyed.get(a.key) : undefined;
-      const target = (keyed && (!this.sink || this.events.includes(keyed)) ? keyed : undefined) ?? this.events[Math.max(0, Math.min(a.fallback, this.events.length - 1))];
+      // Without a sink every event is here; streaming, only the newest, which is the fallback of one seen now.
+      const fallback = a.fallback ?? this.events[0];
+      const target = (keyed && (!this.sink || this.events.includes(keyed)) ? keyed : undefined) ?? fallback;
       if (!target) continue; // no events at all: the counts in the report still say what was there
-      const meta: JsonObject = target.meta ?? {};
-      const list = meta.annotations;
-      if (Array.isArray(list)) list.push(a.data);
-      else meta.annotations = [a.data];
-      target.meta = meta;
+      this.attachTo(target, a.data);
     }
   }
 }
