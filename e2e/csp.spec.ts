@@ -51,11 +51,11 @@ test('every screen works under the strict CSP with no violation', async ({ page 
   // Drawn by the app's CSS gradient, not by Monaco's data: SVG (which the CSP would refuse).
   expect(await squiggle.evaluate((el) => getComputedStyle(el).backgroundImage)).toContain('linear-gradient');
   await shot(page, 'csp-editor-code');
-  // Undone (the name would throw at the module's top level), then run on a sample in the sandbox worker.
+  // Undone (the name would throw at the module's top level), then run on a typed event in the sandbox worker.
   await page.keyboard.press('Control+z');
   await expect(page.getByTestId('code-markers')).toContainText('No problems', { timeout: 20_000 });
-  await page.getByTestId('run-sample-button').click();
-  await expect(page.getByTestId('run-result')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('CONTINUE', { timeout: 20_000 });
 
   // Debug mode: the replay worker, the step view, the timeline, the trace library, the node editor tab.
   await page.getByTestId('mode-debug').click();

@@ -27,23 +27,30 @@ test('a code handler is edited in Monaco (loaded lazily, offline) with type erro
   await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
   await shot(page, 'editor-code');
 
-  // Run on a sample event: the code runs in the real QuickJS sandbox (types are stripped, so it runs).
-  await page.getByTestId('run-sample-button').click();
-  await expect(page.getByTestId('run-result')).toContainText('decision: block_action', { timeout: 20_000 });
-  await expect(page.getByTestId('run-result')).toContainText('reason: n=tool.before_call');
-  await page.getByTestId('sample-type').selectOption('model.after_call');
-  await page.getByTestId('run-sample-button').click();
-  await expect(page.getByTestId('run-result')).toContainText('reason: n=model.after_call');
-  await page.getByTestId('run-sample').scrollIntoViewIfNeeded();
+  // Run node (the inspector's one run panel): no trace is open, so it runs on the typed event, in the real
+  // QuickJS sandbox (types are stripped, so it runs).
+  await expect(page.getByTestId('run-node-from')).toHaveText('a typed tool.before_call');
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('BLOCK_ACTION · n=tool.before_call', { timeout: 20_000 });
+  // Another event type, typed into the panel's field.
+  await page.getByTestId('run-node-sample-toggle').click();
+  await page.getByTestId('run-node-type').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('model.after_call');
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('BLOCK_ACTION · n=model.after_call');
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: as typed, {}');
+  await page.getByTestId('run-node-panel').scrollIntoViewIfNeeded();
   await shot(page, 'editor-code-run');
 
   // The source is in the document: the node summary counts its lines, and undo in the app reverts it.
   await expect(node(page, 'code')).toContainText('TS · 1 line');
   await page.getByTestId('code-language').selectOption('js');
   await expect(node(page, 'code')).toContainText('JS · 1 line');
-  // As JavaScript the type annotations are a syntax error, reported where it is.
-  await page.getByTestId('run-sample-button').click();
-  await expect(page.getByTestId('run-result')).toContainText('compile failed (syntax) at line 1:29');
+  // As JavaScript the type annotations are a syntax error: the run says so, and where.
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('Could not run');
+  await expect(page.getByTestId('run-node-result')).toContainText('code_error: Unexpected token, expected "," (line 1, column 29)');
 
   // Nothing was fetched from outside the app (no CDN).
   const origin = new URL(page.url()).origin;

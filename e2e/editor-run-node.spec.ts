@@ -1,8 +1,11 @@
 import { test, expect, type Page } from '@playwright/test';
 import { node, openApp, shot } from './editorHelpers.ts';
+import { openDebugger, typeStep } from './debuggerHelpers.ts';
 
-// Issue 34: run one node alone on a sample event and see its output beside it on the canvas (as in n8n and
-// Node-RED). The run is the engine's runNode [X7] in the sandbox worker; the page renders its answer as text.
+// Issue 34: run one node alone on an event and see its output beside it on the canvas (as in n8n and Node-RED):
+// the debugger's selected step, with the state the replay had just before it, or an event typed in the panel.
+// The run is the engine's runNode [X7] (replay worker for a step, sandbox worker for a typed event); the page
+// renders its answer as text.
 
 /** Replaces the sample payload by typing it, as a person would (select all, type). */
 async function typePayload(page: Page, json: string): Promise<void> {
@@ -24,7 +27,7 @@ test('a matcher and a handler run alone on a typed sample; the result shows unde
   // Ctrl+Enter from the sample's field runs the selected node.
   await page.keyboard.press('Control+Enter');
   await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-headline')).toHaveText('Matched', { timeout: 30_000 });
-  await expect(card(page, 'm-dangerous-tools')).toContainText('on a sample tool.before_call');
+  await expect(card(page, 'm-dangerous-tools')).toContainText('on a typed tool.before_call');
   await expect(page.getByTestId('run-node-headline')).toHaveText('Matched');
   // The details, clause by clause, as the engine explained them.
   await card(page, 'm-dangerous-tools').getByTestId('run-card-toggle').click();
@@ -63,7 +66,7 @@ test('a matcher and a handler run alone on a typed sample; the result shows unde
   await typePayload(page, '{"tool_name": ');
   await page.keyboard.press('Control+Enter');
   await expect(card(page, 'm-dangerous-tools').getByTestId('run-card-headline')).toHaveText('Could not run');
-  await expect(page.getByTestId('run-node-result')).toContainText("The sample's payload is not valid JSON");
+  await expect(page.getByTestId('run-node-result')).toContainText('The typed payload is not valid JSON');
 
   // The card closes with its button, by keyboard.
   await card(page, 'm-dangerous-tools').getByTestId('run-card-close').focus();
@@ -78,19 +81,86 @@ test('a matcher and a handler run alone on a typed sample; the result shows unde
   await expect(block).toContainText('pipeline edited since');
 });
 
-test('a trace step is a sample; an event node and a code handler (in the real sandbox) run on it', async ({ page }) => {
+test('Run node on the selected step uses the state the replay had just before it; a typed event uses the typed state', async ({ page }) => {
+  await openDebugger(page);
+  // Step 20 (model.after_call, 90 output tokens): the replay's token budget has counted 1210 before it.
+  await typeStep(page, 19);
+  await page.getByTestId('node-h-token-budget').click();
+  await page.getByTestId('tab-edit-node').click();
+  await expect(page.getByTestId('run-node-from')).toHaveText('step 20 · model.after_call');
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('CONTINUE', { timeout: 30_000 });
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: the replay\'s just before step 20, {"output_tokens":1210}');
+  await expect(page.getByTestId('run-node-result')).toContainText('state.output_tokens: 1210 → 1300');
+  await expect(page.getByTestId('run-node-result')).toContainText('on step 20 · model.after_call');
+  await shot(page, 'debugger-run-node-step-1440');
+
+  // One panel, two ways: the step's event and state become a typed event to change, by keyboard.
+  await page.getByTestId('run-node-sample-toggle').click();
+  await expect(page.getByTestId('run-node-source-step')).toBeChecked();
+  await page.getByTestId('run-node-type-from-step').click();
+  await expect(page.getByTestId('run-node-source-typed')).toBeChecked();
+  await expect(page.getByTestId('run-node-type')).toHaveValue('model.after_call');
+  await expect(page.getByTestId('run-node-state')).toHaveValue('{"output_tokens":1210}');
+  await page.getByTestId('run-node-state').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('{"output_tokens": 3950}');
+  await page.getByTestId('run-node').click();
+  // 3950 + 90 passes the limit of 4000: the budget blocks, with the typed state named as the one used.
+  await expect(page.getByTestId('run-node-headline')).toHaveText('BLOCK_ACTION · Token budget of 4040 exceeded');
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: as typed, {"output_tokens":3950}');
+  await expect(page.getByTestId('run-node-result')).toContainText('on a typed model.after_call');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'debugger-run-node-typed-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Back to the step with the arrow keys of the radio group: the replay's state again.
+  await page.getByTestId('run-node-source-typed').focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('run-node-source-step')).toBeChecked();
+  await expect(page.getByTestId('run-node-type')).toHaveCount(0);
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: the replay\'s just before step 20, {"output_tokens":1210}');
+
+  // Another step: the state follows it (step 12 comes after two model calls: 420 + 610).
+  await page.getByTestId('tab-step').click();
+  await typeStep(page, 11);
+  await page.getByTestId('fit-view').click();
+  await page.getByTestId('node-h-token-budget').click();
+  await page.getByTestId('tab-edit-node').click();
+  await expect(page.getByTestId('run-node-from')).toHaveText('step 12 · tool.before_call');
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: the replay\'s just before step 12, {"output_tokens":1030}');
+
+  // In Edit the step stays the one picked in Debug, and its card shows under the node; an edit the replay has
+  // not seen yet is said.
+  await page.getByTestId('mode-edit').click();
+  await node(page, 'h-token-budget').click();
+  await expect(page.getByTestId('run-node-from')).toHaveText('step 12 · tool.before_call');
+  await page.getByTestId('handler-name').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (tokens)');
+  await page.keyboard.press('Control+Enter');
+  await expect(card(page, 'h-token-budget')).toContainText('on step 12 · tool.before_call');
+  await expect(page.getByTestId('run-node-state-used')).toContainText('replayed with the pipeline as it was before your latest edits');
+  await shot(page, 'editor-run-node-step-1440');
+});
+
+test('an event node and a code handler (in the real sandbox) run on a typed event', async ({ page }) => {
   await openApp(page);
   await node(page, 'ev-tool-before').click();
+  // No trace is open yet (Debug was not visited): the panel runs the typed event, and says where steps come from.
   await page.getByTestId('run-node-sample-toggle').click();
-  // The demo trace's steps are offered; pick the first tool.before_call.
-  const steps = page.getByTestId('run-node-step');
-  const first = await steps.locator('option', { hasText: 'tool.before_call' }).first().getAttribute('value');
-  await steps.selectOption(first!);
-  await expect(page.getByTestId('run-node-type')).toHaveValue('tool.before_call');
-  await expect(page.getByTestId('run-node-from')).toHaveText(`step ${Number(first) + 1} · tool.before_call`);
+  await expect(page.getByTestId('run-node-source-step')).toBeDisabled();
+  await expect(page.getByTestId('run-node-source-typed')).toBeChecked();
+  await expect(page.getByTestId('run-node-panel')).toContainText('open a trace in Debug and pick a step');
+  await expect(page.getByTestId('run-node-from')).toHaveText('a typed tool.before_call');
   await page.getByTestId('run-node').click();
   await expect(card(page, 'ev-tool-before').getByTestId('run-card-headline')).toHaveText('Selects tool.before_call (sync)', { timeout: 30_000 });
-  await expect(card(page, 'ev-tool-before')).toContainText(`on step ${Number(first) + 1} · tool.before_call`);
+  await expect(card(page, 'ev-tool-before')).toContainText('on a typed tool.before_call');
+  // The old "Run on a sample event" box is gone: one panel runs every node.
+  await expect(page.getByTestId('run-sample')).toHaveCount(0);
+  await typePayload(page, '{"tool_name": "Bash", "tool_input": {"command": "ls"}}');
 
   // A code handler that throws: its error and what its policy (block: fail closed) decides.
   await page.getByTestId('palette-handler:code').click();
@@ -106,15 +176,15 @@ test('a trace step is a sample; an event node and a code handler (in the real sa
   await expect(code.getByTestId('run-card-headline')).toHaveText('Error → BLOCK_ACTION (on_error: block)', { timeout: 30_000 });
   await code.getByTestId('run-card-toggle').click();
   await expect(code.getByTestId('run-card-lines')).toContainText('no shell: tool.before_call');
-  // Typed sample on the same type: the handler continues.
-  await page.getByTestId('run-node-step').selectOption('');
+  // Another typed payload on the same type: the handler continues.
   await typePayload(page, '{"tool_name": "Read"}');
   await page.getByTestId('run-node').click();
   await expect(code.getByTestId('run-card-headline')).toHaveText('CONTINUE');
+  await expect(page.getByTestId('run-sample')).toHaveCount(0);
   await shot(page, 'editor-run-node-code');
 
   // The keys' help lists the shortcut.
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.getByTestId('open-help').click();
-  await expect(page.getByTestId('help-editor-keys')).toContainText('run the selected node alone on the sample event');
+  await expect(page.getByTestId('help-editor-keys')).toContainText('run the selected node alone on the selected step or the typed event');
 });

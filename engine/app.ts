@@ -40,7 +40,7 @@ export { type Trace, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHea
 export { type CompiledPipeline, compilePipeline, type CompileResult } from './compile/compilePipeline.ts';
 export { loadPipeline, type LoadResult, parsePipelineText } from './compile/loadPipeline.ts';
 export { breakerOpenAt } from './dispatch/chain.ts';
-export type { Explanation, HandlerExplain, HandlerStatus, PathExplain } from './dispatch/types.ts';
+export type { DispatchState, Explanation, HandlerExplain, HandlerStatus, PathExplain } from './dispatch/types.ts';
 export { initialState } from './dispatch/dispatch.ts';
 export { type EventNodeRun, type HandlerNodeRun, type MatcherNodeRun, type NodeRun, runNode } from './dispatch/explain/runNode.ts';
 export { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference, createFileBacktest } from './replay/backtest.ts';

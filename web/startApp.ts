@@ -32,7 +32,7 @@ export interface AppServices {
   live: LiveSession;
   /** The Backtest view's runs (a worker of their own) and its drill-down into the debugger. */
   backtest: BacktestService;
-  /** The editor's "Run node": one node alone on the sample event [X7]. */
+  /** The editor's "Run node": one node alone on the selected step or a typed event [X7]. */
   nodeRunner: NodeRunner;
   /** Settles when the workspace and the trace library have started (the first pipeline is open). */
   ready: Promise<void>;
@@ -64,7 +64,8 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
   const stopUnloadGuard = typeof window === 'undefined' ? () => undefined : startUnloadGuard(store, window, () => void workspace.flushSave());
   const live = createLiveSession(store, db, replay, workspace);
   const backtest = createBacktestService(store, db, replay, options.makeBacktestWorker);
-  const nodeRunner = createNodeRunner(store);
+  // A step's run is the replay worker's: it has the step's state before it (flow memory included) [X7].
+  const nodeRunner = createNodeRunner(store, (index, nodeId, doc) => replay.client.request({ kind: 'runNode', index, nodeId, doc }).then((a) => a.value));
   const ready = Promise.all([workspace.start(), librarySettled]).then(() => undefined);
   // The place (mode, pipeline, trace, step) lives in the URL once the first pipeline is open.
   let stopUrlSync = () => undefined as void;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useApp, selectDoc, selectMode, selectNodeRun } from '../store/appStore.ts';
 import { describeNodeRun } from './describeNodeRun.ts';
 
-/** The key that runs the selected node on the sample event, as a title says it. */
+/** The key that runs the selected node (on the selected step or the typed event), as a title says it. */
 export const RUN_NODE_KEYS = 'Ctrl/⌘ Enter';
 
 /**

@@ -4,7 +4,7 @@ import { useApp } from '../store/appStore.ts';
 import { keyTargets } from './useCanvasShortcuts.ts';
 
 /**
- * Ctrl/⌘ Enter runs a node alone on the sample event [X7]: the node the keyboard is on on the canvas, else the
+ * Ctrl/⌘ Enter runs a node alone on the selected step or the typed event [X7]: the node the keyboard is on on the canvas, else the
  * one selected node — from the canvas, the inspector and its sample fields alike (not from the code editor,
  * where the key is Monaco's, nor under a dialog).
  */

@@ -4,7 +4,6 @@ import { NumberField, SelectField } from '../inspector/fields.tsx';
 import { compact } from '../inspector/useUpdateNode.ts';
 import { Icon } from '../ui/Icon.tsx';
 import type { CodeMarker, EditorHandle } from './MonacoEditor.tsx';
-import { RunSample } from './RunSample.tsx';
 import { useApp } from '../store/appStore.ts';
 
 // Monaco is ~4 MB: it loads only when a code node is inspected, so the canvas never waits for it.
@@ -14,8 +13,11 @@ const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
 export const EXPAND_SHORTCUT = 'Ctrl+Shift+E';
 const isExpandKey = (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'e';
 
-/** Code of a code handler or code matcher: language, limits, the editor with its markers, and a trial run. */
-export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; role: 'handler' | 'matcher'; spec: CodeSpec; onChange: (s: CodeSpec) => void }) {
+/**
+ * Code of a code handler or code matcher: language, limits, the editor with its markers. It runs with "Run node"
+ * at the top of the inspector (RunNodePanel.tsx), on the selected step or a typed event, like any node.
+ */
+export function CodeField({ nodeId, spec, onChange }: { nodeId: string; spec: CodeSpec; onChange: (s: CodeSpec) => void }) {
   const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [expanded, setExpanded] = useState(false);
   const box = useRef<HTMLDialogElement>(null);
@@ -110,7 +112,6 @@ export function CodeField({ nodeId, role, spec, onChange }: { nodeId: string; ro
             onChange={(memory_mb) => onChange(compact({ ...spec, memory_mb }))} />
         </div>
       </div>
-      <RunSample role={role} spec={spec} nodeId={nodeId} />
     </div>
   );
 }

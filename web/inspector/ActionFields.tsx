@@ -110,7 +110,7 @@ export function ActionFields({ nodeId, action, onChange }: { nodeId: string; act
       return <FlowFields action={action} onChange={onChange} />;
     case 'code':
       return (
-        <CodeField nodeId={nodeId} role="handler" spec={action}
+        <CodeField nodeId={nodeId} spec={action}
           onChange={(spec) => onChange({ ...spec, type: 'code' }, 'code-source')} />
       );
   }

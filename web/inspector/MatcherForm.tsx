@@ -26,7 +26,7 @@ export function MatcherForm({ node }: { node: MatcherNode }) {
           } />
       </div>
       {useCode && node.code ? (
-        <CodeField nodeId={node.id} role="matcher" spec={node.code} onChange={(code) => update({ ...node, code }, 'code-source')} />
+        <CodeField nodeId={node.id} spec={node.code} onChange={(code) => update({ ...node, code }, 'code-source')} />
       ) : (
         <ConditionEditor value={node.when ?? {}} onChange={(when) => update({ ...node, when }, 'when', 'Edit condition')} />
       )}

@@ -1,6 +1,6 @@
 import type { HookEvent, JsonObject } from '../../engine/app.ts';
 
-/** Realistic payloads per lifecycle type (the canonical shapes), for "run on a sample event". */
+/** Realistic payloads per lifecycle type (the canonical shapes), for "Run node" on a typed event. */
 const SAMPLE_PAYLOADS: Readonly<Record<string, JsonObject>> = {
   'tool.before_call': { tool_name: 'Bash', tool_input: { command: 'rm -rf ./build' }, tool_use_id: 'toolu_01' },
   'tool.after_call': { tool_name: 'Bash', tool_input: { command: 'cat .env' }, tool_response: 'OPENAI_KEY=sk-abcdefghijklmnopqrstuv', is_error: false, tool_use_id: 'toolu_01' },

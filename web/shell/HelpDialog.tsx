@@ -13,7 +13,7 @@ export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl/⌘+A', what: 'select every node' },
   { keys: 'Delete / Backspace', what: 'delete the selected nodes or wire' },
   { keys: 'F2', what: 'rename the selected node' },
-  { keys: 'Ctrl/⌘+Enter', what: 'run the selected node alone on the sample event (the result shows beside it)' },
+  { keys: 'Ctrl/⌘+Enter', what: 'run the selected node alone on the selected step or the typed event (the result shows beside it)' },
   { keys: 'Esc', what: 'clear the selection' },
   { keys: 'Ctrl/⌘+B, Ctrl/⌘+Alt+B', what: 'fold or unfold the left panel / the right panel (the inspector); each mode keeps its choice' },
   { keys: 'Ctrl/⌘+Shift+M', what: 'go to the Problems list (Enter goes to the node, or the line)' },

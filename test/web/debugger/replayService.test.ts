@@ -54,6 +54,9 @@ const handlers: ReplayHandlers = {
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
   decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
   relabel: async () => ({ value: null, epoch: store.getState().activeEpoch }),
+  runNode: async () => {
+    throw new Error('these tests never run a node on a step');
+  },
 };
 
 const s = () => store.getState();

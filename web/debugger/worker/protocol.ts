@@ -1,6 +1,7 @@
-import type { BreakpointSpec, Decision, Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
+import type { BreakpointSpec, Decision, JsonObject, Problem, TraceCoverage, PipelineDiff, ReplayStep, ReplayTimeline, StepQuery, WhyNotFired, DecisionRow, FlowStepVerdict } from '../../../engine/app.ts';
 import type { TimelineFilter } from '../model/timelineFilter.ts';
 import type { TraceRef } from './eventStore.ts';
+import type { NodeRunOutcome } from '../../sandbox/workerProtocol.ts';
 
 /**
  * Messages between the page and the replay worker. The page numbers every pipeline it sends (`epoch`);
@@ -67,7 +68,9 @@ export type ReplayRequest =
   | { kind: 'compare'; pinned: unknown | null }
   | { kind: 'decisions' }
   /** Step `index`'s stored event was relabelled: the worker reads it again, and replays nothing [R19]. */
-  | { kind: 'relabel'; index: number };
+  | { kind: 'relabel'; index: number }
+  /** Runs node `nodeId` of `doc` alone on step `index`'s event with the state the replay had before it [X7]. */
+  | { kind: 'runNode'; index: number; nodeId: string; doc: unknown };
 
 /** What each request answers. */
 export interface ReplayAnswers {
@@ -84,6 +87,17 @@ export interface ReplayAnswers {
   compare: null;
   decisions: DecisionRow[];
   relabel: null;
+  runNode: StepNodeRun;
+}
+
+/**
+ * A node run on a step [X7]: the engine's answer, and the state it ran with — the replay's before the step
+ * (`vars`, and how many sessions flow rules remembered) — with whether that replay was of the same pipeline
+ * version as the one run (else it is the last one replayed, before later edits).
+ */
+export interface StepNodeRun {
+  outcome: NodeRunOutcome;
+  state: { index: number; vars: JsonObject; flow_sessions: number; same_version: boolean };
 }
 
 export type ReplayKind = ReplayRequest['kind'];

@@ -7,6 +7,7 @@ import { createEventStore, type EventStore, type TraceRef } from './eventStore.t
 import { payloadSummary } from '../model/payloadSummary.ts';
 import { answerRequest, type CompileOutcome, type HandlerInfo, type ReplayHandlers, type RequestEnvelope, type RowInfo, type SessionEvent, type WorkerMessage } from './protocol.ts';
 import { createReplaySession, errorText, type ReplaySession } from './replaySession.ts';
+import { runNodeIn } from '../../sandbox/runNodeIn.ts';
 
 /**
  * The replay worker: the engine, the QuickJS sandbox (loaded only for pipelines with code) and the trace's
@@ -25,11 +26,16 @@ let sandbox: Promise<Sandbox> | null = null;
 const send = (m: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
 const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', epoch, event });
 
+/** The QuickJS sandbox, loaded on first use. */
+function loadSandbox(): Promise<Sandbox> {
+  sandbox ??= import('../../sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
+  return sandbox;
+}
+
 /** The sandbox, remembering the programs each pipeline compiles so a replaced pipeline releases them. */
 async function compile(doc: unknown): Promise<{ result: CompileResult; release: () => void }> {
   if (!hasCode(doc)) return { result: compilePipeline(doc), release: () => undefined };
-  sandbox ??= import('../../sandbox/loadQuickJS.ts').then((m) => m.createBrowserSandbox());
-  const base: Sandbox = await sandbox;
+  const base: Sandbox = await loadSandbox();
   const tracked = trackPrograms(base);
   const result = compilePipeline(doc, { sandbox: tracked.sandbox });
   const release = tracked.releaseAll;
@@ -175,6 +181,21 @@ const handlers: ReplayHandlers = {
   async decisions() {
     const s = current();
     return { value: await s.decisions(), epoch: s.epoch };
+  },
+  async runNode(request) {
+    // The step as the session's replay has it: its event, the state before it and its clock time [X7].
+    const s = current();
+    const { step } = await s.step(request.index);
+    const doc = request.doc as Pipeline;
+    const outcome = runNodeIn(hasCode(doc) ? await loadSandbox() : null, { doc, nodeId: request.nodeId, event: step.event, state: step.state_before, now: step.now });
+    const state = {
+      index: request.index,
+      vars: step.state_before.vars,
+      flow_sessions: step.state_before.flows?.size ?? 0,
+      // Layout aside: moving a node changes no state.
+      same_version: exportPipelineText(doc, { layout: false }) === exportPipelineText(s.compiled.pipeline, { layout: false }),
+    };
+    return { value: { outcome, state }, epoch: s.epoch };
   },
   async relabel(request) {
     events?.forget(request.index);
