@@ -1,7 +1,7 @@
 // `npm run bench -- package`: the package as a user installs it (npm pack, an offline install into a fresh
 // project), measured:
 //  - CPU time of one `hookwire claude-hook` call, each in its own process, several runs: the installed
-//    binary (dist/cli, built JavaScript), a checkout's binary (engine/node/bin.mjs on the prebuilt bundle),
+//    binary (dist/cli, built JavaScript), a checkout's binary (engine/node/bin.cjs on the prebuilt bundle),
 //    and a checkout running the sources through tsx (HOOKWIRE_FROM_SOURCE=1, what a tarball install did
 //    before dist/), against `node -e 0` (Node's own start-up); with HOOKWIRE_BENCH_NODE=/path/to/node (another
 //    Node, e.g. 22, whose compile cache the binary turns on), the installed binary and `node -e 0` on that one
@@ -73,8 +73,8 @@ export function runPackageBench(): void {
     const contenders: [string, string[], Record<string, string>, string?][] = [
       [`node -e 0 (Node ${process.version} start-up)`, ['-e', '0'], {}],
       ['installed: node_modules/.bin/hookwire', [bin, 'claude-hook', pipeline], {}],
-      ['checkout: engine/node/bin.mjs (prebuilt bundle)', [join(REPO_ROOT, 'engine', 'node', 'bin.mjs'), 'claude-hook', pipeline], {}],
-      ['checkout: sources through tsx', [join(REPO_ROOT, 'engine', 'node', 'bin.mjs'), 'claude-hook', pipeline], { HOOKWIRE_FROM_SOURCE: '1' }],
+      ['checkout: engine/node/bin.cjs (prebuilt bundle)', [join(REPO_ROOT, 'engine', 'node', 'bin.cjs'), 'claude-hook', pipeline], {}],
+      ['checkout: sources through tsx', [join(REPO_ROOT, 'engine', 'node', 'bin.cjs'), 'claude-hook', pipeline], { HOOKWIRE_FROM_SOURCE: '1' }],
     ];
     const other = process.env.HOOKWIRE_BENCH_NODE;
     if (other) {
