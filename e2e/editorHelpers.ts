@@ -14,6 +14,16 @@ export async function openApp(page: Page, options: { fit?: boolean } = {}): Prom
   if (options.fit !== false) await page.getByTestId('fit-view').click();
 }
 
+/**
+ * Unfolds the inspector by its rail's button when it is folded, as a person does to reach the pipeline's own
+ * settings: in a window without room for it beside the demo (1440×900 among them) Edit opens with it folded.
+ */
+export async function openInspector(page: Page): Promise<void> {
+  const toggle = page.getByTestId('right-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await expect(page.getByTestId('inspector')).toBeVisible();
+}
+
 export async function newEmptyPipeline(page: Page): Promise<void> {
   await page.getByTestId('tab-library').click();
   await page.getByTestId('library-new').click();

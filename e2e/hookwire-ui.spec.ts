@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startUi } from '../engine/node/commands/uiCommand.ts';
 import type { UiServer } from '../engine/node/uiServer.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { openInspector } from './editorHelpers.ts';
 
 // `hookwire ui pipeline.json trace.jsonl`, as a person runs it: the real command's server (node:http on
 // loopback, the token in the printed address) serving this run's production build, opened in Chromium.
@@ -85,6 +86,7 @@ test('the printed address opened a second time finds what the first made: no sec
   // An edit by keyboard: the pipeline renamed in Edit mode.
   await page.getByTestId('mode-edit').click();
   await page.keyboard.press('Escape');
+  await openInspector(page);
   await page.getByTestId('pipeline-name').click();
   await page.keyboard.press('End');
   await page.keyboard.type(' edited');

@@ -74,6 +74,14 @@ async function expectControlsClearOfNodes(page: Page, scope: string): Promise<vo
   }
 }
 
+/** Every node of the demo is inside the editor's canvas pane. */
+async function expectWholeDemoInView(page: Page): Promise<void> {
+  const pane = await box(page.getByTestId('canvas'));
+  const nodes = await screenBoxes(page, '[data-testid="canvas"]');
+  expect(nodes.size).toBe(13);
+  for (const [id, b] of nodes) expect(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height, `${id} is in view`).toBe(true);
+}
+
 /** All elements matched share one line: the same top (within 3 px) and the container is one row tall. */
 async function expectOneLine(container: Locator, maxHeight: number, what: string): Promise<void> {
   const b = await box(container);
@@ -92,10 +100,7 @@ test.describe('at 1280×720', () => {
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
     // The whole demo is in view at that zoom (both side panels start folded at this width).
-    const pane = await box(page.getByTestId('canvas'));
-    const nodes = await screenBoxes(page, '[data-testid="canvas"]');
-    expect(nodes.size).toBe(13);
-    for (const [id, b] of nodes) expect(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height, `${id} is in view`).toBe(true);
+    await expectWholeDemoInView(page);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     // The tips' key chords ("Ctrl/⌘ Shift E") never break across lines.
     const chords = await page.locator('.kbd').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
@@ -155,7 +160,7 @@ test.describe('at 1280×720', () => {
 
   test('the side panel and the replay panel fold by keyboard: a wider and a taller canvas, kept across a reload', async ({ page }) => {
     await openApp(page, { fit: false });
-    // Under 1400 px wide the left panel opens folded to a rail: the canvas has the width.
+    // Under 1422 px wide the left panel opens folded to a rail: the canvas has the width.
     const bench = page.locator('.workbench');
     await expect(bench).toHaveAttribute('data-left', 'closed');
     await expect(page.getByTestId('tab-palette')).toBeHidden();
@@ -277,9 +282,13 @@ test.describe('at 1280×720', () => {
 
 test.describe('at 1920×1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
-  test('editor and debugger screenshots', async ({ page }) => {
+  test('editor and debugger: the whole demo at the first view, screenshots', async ({ page }) => {
     await openApp(page, { fit: false });
     await viewSettled(page, '[data-testid="canvas"]');
+    // Room for both side panels beside the demo.
+    await expect(page.locator('.workbench')).toHaveAttribute('data-left', 'open');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'open');
+    await expectWholeDemoInView(page);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     await shot(page, 'layout-1920-editor');
     await page.getByTestId('mode-debug').click();
@@ -292,13 +301,27 @@ test.describe('at 1920×1080', () => {
 
 test.describe('at 1440×900', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
-  test('editor and debugger: readable node text at the first view, screenshots', async ({ page }) => {
+  test('editor and debugger: the whole demo, readable, at the first view; screenshots', async ({ page }) => {
     await openApp(page, { fit: false });
     await viewSettled(page, '[data-testid="canvas"]');
     const text = await smallestNodeText(page, '[data-testid="canvas"]');
     expect(text.px, `smallest node text "${text.text}"`).toBeGreaterThanOrEqual(12);
+    // The palette stays; the inspector starts folded (no room for it beside the demo) and a node unfolds it.
+    await expect(page.locator('.workbench')).toHaveAttribute('data-left', 'open');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'closed');
+    await expectWholeDemoInView(page);
     await expectControlsClearOfNodes(page, '[data-testid="canvas"] .react-flow');
     await shot(page, 'layout-1440-editor');
+    // A handler of the right-hand column, clicked: the inspector unfolds to show it, and the view pans so the
+    // node stays in sight beside it instead of under it.
+    await page.getByTestId('node-h-block-destructive').click();
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'open');
+    await expect(page.getByTestId('inspector')).toHaveAttribute('data-node-id', 'h-block-destructive');
+    await viewSettled(page, '[data-testid="canvas"]');
+    const pane = await box(page.getByTestId('canvas'));
+    const handler = await box(page.getByTestId('node-h-block-destructive'));
+    expect(handler.x >= pane.x && handler.x + handler.width <= pane.x + pane.width, 'the selected handler is in view').toBe(true);
+    await shot(page, 'layout-1440-editor-selected');
     await page.getByTestId('mode-debug').click();
     await expect(page.getByTestId('step-view')).toBeVisible();
     await viewSettled(page, '.dbg-canvas-wrap');

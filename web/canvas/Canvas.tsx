@@ -20,6 +20,7 @@ import { typingTarget, useCanvasShortcuts } from './useCanvasShortcuts.ts';
 import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 import { useAgentMarks } from './agentMarks.tsx';
 import { useRunNodeKey } from './useRunNodeKey.ts';
+import { useKeepSelectionInView } from './useKeepSelectionInView.ts';
 
 type Size = { width: number; height: number };
 
@@ -87,6 +88,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
 
   useCanvasShortcuts(flow, readOnly);
   useRunNodeKey(!readOnly);
+  useKeepSelectionInView(wrapper, flow);
 
   // The view a pipeline opens at: the whole graph if it fits at a zoom where node text is readable (>= 12
   // px), else zoom 1 at its top-left corner. An empty pipeline opens at zoom 1 and stays there, so the

@@ -3,13 +3,19 @@ import { useCallback, useEffect, useSyncExternalStore } from 'react';
 /**
  * Whether a workbench's folding panels are open: the left panel (palette and library in Edit, the trace library
  * in Debug), the right panel (the inspector in Edit, the step in Debug) and the debugger's bottom panel
- * (timeline and its tabs). The person's choice is kept per mode in localStorage. With none yet, the left panel
- * starts closed when the window is narrower than WIDE_ENOUGH, so at 1280×720 the canvas gets the width (issue
- * 34: "a first view that does not fit"); the right and bottom panels start open. Ctrl/⌘ B toggles the left
- * panel, Ctrl/⌘ Alt B the right one and Ctrl/⌘ J the bottom one: the keys VS Code gives its primary side bar,
- * secondary side bar and panel.
+ * (timeline and its tabs). The person's choice is kept per mode in localStorage. With none yet, each panel of
+ * Edit starts folded when the window has no room for it beside the demo at zoom 1 (issue 34: "a first view that
+ * does not fit"): see `startsOpen`. Ctrl/⌘ B toggles the left panel, Ctrl/⌘ Alt B the right one and Ctrl/⌘ J
+ * the bottom one: the keys VS Code gives its primary side bar, secondary side bar and panel.
  */
-export const WIDE_ENOUGH = 1400;
+/** Widths app.css gives the left panel, the inspector and a folded panel's rail (`.workbench`). */
+const LEFT_W = 256, INSPECTOR_W = 372, RAIL_W = 36;
+/** The canvas width the demo opens in whole at zoom 1: its 1090 px graph and openingView's 20 px each side. */
+const DEMO_W = 1130;
+/** Narrower than this, the left panel starts folded (in both modes): at 1280×720 the canvas gets the width. */
+export const WIDE_ENOUGH = LEFT_W + RAIL_W + DEMO_W;
+/** Narrower than this, Edit's inspector starts folded too: at 1440×900 the palette and the whole demo show. */
+export const ROOM_FOR_INSPECTOR = LEFT_W + INSPECTOR_W + DEMO_W;
 
 export type Fold = 'left' | 'right' | 'bottom';
 /** Each fold's chord: Ctrl/⌘, Alt or not, and a letter. */
@@ -47,13 +53,14 @@ function read(mode: string, fold: Fold): boolean {
 }
 
 /**
- * With no choice made: narrower than WIDE_ENOUGH, the left panel starts folded, and in Edit the right one too
- * (the inspector unfolds when a node is selected, see `showPanelForNow`), so at 1280×720 the canvas has the
- * room to show the whole demo at zoom 1. The debugger's step panel and the bottom panels start open.
+ * With no choice made: the left panel starts folded narrower than WIDE_ENOUGH, Edit's inspector narrower than
+ * ROOM_FOR_INSPECTOR (it unfolds when a node is selected, see `showPanelForNow`), so at 1280×720, 1440×900 and
+ * 1920×1080 the whole demo opens at zoom 1 or more. The debugger's step panel and the bottom panels start open.
  */
 function startsOpen(mode: string, fold: Fold): boolean {
-  if (fold === 'bottom' || window.innerWidth >= WIDE_ENOUGH) return true;
-  return fold === 'right' && mode !== 'edit';
+  if (fold === 'bottom') return true;
+  if (fold === 'right') return mode !== 'edit' || window.innerWidth >= ROOM_FOR_INSPECTOR;
+  return window.innerWidth >= WIDE_ENOUGH;
 }
 
 /** The person chose this panel's state (here or in an earlier visit). */
