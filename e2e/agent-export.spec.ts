@@ -126,15 +126,22 @@ test('[AG6] another agent changes the report and the marks; a node in the report
   const settings = JSON.parse((await page.getByTestId('agent-export-preview').textContent()) ?? '');
   expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', onFailure: 'block' });
 
-  // Kimi Code keeps its hooks in the person's ~/.kimi/config.toml: the dialog shows the entries to add, no download.
+  // Kimi Code keeps its hooks in the person's ~/.kimi/config.toml: the dialog shows the entries to add as its
+  // content (made, not refused), to copy; no download, no merge box.
   await page.getByTestId('agent-export-agent').focus();
   await page.keyboard.press('End');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('opencode');
   await page.keyboard.press('ArrowUp');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('kimi');
-  await expect(page.getByTestId('agent-export-refused')).toContainText('~/.kimi/config.toml');
-  await expect(page.getByTestId('agent-export-refused')).toContainText("command = '''hookwire hook --agent kimi");
-  await expect(page.getByTestId('agent-export-download')).toBeDisabled();
+  await expect(page.getByTestId('agent-export-file')).toHaveText('~/.kimi/config.toml');
+  await expect(page.getByTestId('agent-export-paste')).toContainText('hookwire does not edit');
+  await expect(page.getByTestId('agent-export-refused')).toHaveCount(0);
+  await expect(page.getByTestId('agent-export-preview')).toContainText("command = '''hookwire hook --agent kimi");
+  expect((await page.getByTestId('agent-export-preview').textContent())!.startsWith('[[hooks]]\nevent = "PreToolUse"')).toBe(true);
+  await expect(page.getByTestId('agent-export-copy')).toBeEnabled();
+  await expect(page.getByTestId('agent-export-download')).toHaveCount(0);
+  await expect(page.getByTestId('agent-export-existing')).toHaveCount(0);
+  await expect(page.getByTestId('agent-export-cli')).toContainText('--agent kimi');
   await expect(page.getByTestId('agent-loss').filter({ hasText: 'ask → block on kimi' })).toHaveCount(1);
   await shot(page, 'agent-export-kimi');
 

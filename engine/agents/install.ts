@@ -189,7 +189,11 @@ function entryFor(c: AgentContract, f: FileFormat, event: string, t: InstallTarg
   return { type: 'command', command, ...(c.id === 'gemini' || c.id === 'qwen' ? { name: 'hookwire' } : {}), ...timeout, ...(c.id === 'claude' ? { onFailure: 'block' } : {}) };
 }
 
-export type MergeResult = { ok: true; file: string; text: string; changed: boolean } | { ok: false; file: string; reason: string };
+/**
+ * A config file made for an agent. `paste` is set when the file is the person's own and Hookwire does not write
+ * it (Kimi Code's ~/.kimi/config.toml): `text` is then what to add to it, and `paste` says where and why.
+ */
+export type MergeResult = { ok: true; file: string; text: string; changed: boolean; paste?: string } | { ok: false; file: string; reason: string };
 
 /**
  * The agent's config file after installing the pipeline's hooks into `existing` (null: no file yet). Every
@@ -201,7 +205,7 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   if (id === 'opencode') return openCodePlugin(t, existing);
   const f = FORMATS.get(id);
   const c = AGENT_CONTRACTS.get(id)!;
-  if (!f) return { ok: false, file: '~/.kimi/config.toml', reason: kimiEntries(doc, t) };
+  if (!f) return { ok: true, file: KIMI_CONFIG, text: kimiEntries(doc, t), changed: true, paste: `Kimi Code reads hooks only from ${KIMI_CONFIG}, which hookwire does not edit: add these entries to it (or to your Kimi config file)` };
   let root: JsonObject = {};
   if (existing !== null && existing.trim() !== '') {
     let parsed: unknown;
@@ -258,6 +262,8 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   return { ok: true, file: f.file, text, changed: existing === null || !jsonEqual(before, root) };
 }
 
+const KIMI_CONFIG = '~/.kimi/config.toml';
+
 /**
  * Kimi Code's hooks are `[[hooks]]` entries of ~/.kimi/config.toml (MoonshotAI/kimi-cli 1.49.0 hooks/config.py
  * `HookDef`: event, command, matcher, timeout), a user file with the person's providers and keys that Hookwire does
@@ -273,7 +279,7 @@ function kimiEntries(doc: PipelineShape, t: InstallTarget): string {
     `timeout = ${c.timeoutSeconds}`,
     '',
   ]);
-  return `Kimi Code reads hooks only from ~/.kimi/config.toml, which hookwire does not edit: add these entries to it (or to your Kimi config file):\n\n${lines.join('\n')}`;
+  return lines.join('\n');
 }
 
 /**

@@ -38,6 +38,8 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
   const contract = AGENT_CONTRACTS.get(agent)!;
   const config = result.config;
   const ready = config.ok && !pathProblem && !serveProblem;
+  // Entries for the person to add to a file of their own (Kimi Code): copied, never downloaded as that file.
+  const paste = config.ok ? config.paste : undefined;
   const fileName = config.file ? config.file.slice(config.file.lastIndexOf('/') + 1) : '';
 
   const download = () => {
@@ -69,7 +71,7 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <button className="btn" onClick={() => void copy()} disabled={!ready} data-testid="agent-export-copy"><Icon name="copy" /> Copy</button>
-          <button className="btn primary" onClick={download} disabled={!ready} data-testid="agent-export-download"><Icon name="import" /> Download {fileName || 'file'}</button>
+          {paste === undefined && <button className="btn primary" onClick={download} disabled={!ready} data-testid="agent-export-download"><Icon name="import" /> Download {fileName || 'file'}</button>}
         </>
       }>
       <div className="agent-export-fields">
@@ -100,14 +102,17 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
       ))}
 
       <h3 className="agent-export-head">
-        {config.file ? <>Configuration: <code data-testid="agent-export-file">{config.file}</code></> : 'Configuration'}
+        {paste !== undefined ? <>Add to <code data-testid="agent-export-file">{config.file}</code></>
+          : config.file ? <>Configuration: <code data-testid="agent-export-file">{config.file}</code></> : 'Configuration'}
       </h3>
+      {paste !== undefined && <p className="hint" data-testid="agent-export-paste">{paste}.</p>}
       {config.ok ? (
-        <pre className="preview" data-testid="agent-export-preview" tabIndex={0} aria-label={`The generated ${config.file}`}>{config.text}</pre>
+        <pre className="preview" data-testid="agent-export-preview" tabIndex={0}
+          aria-label={paste !== undefined ? `The entries to add to ${config.file}` : `The generated ${config.file}`}>{config.text}</pre>
       ) : (
         <div className="inline-problem agent-export-refused" role="alert" data-testid="agent-export-refused">{config.reason}</div>
       )}
-      <details className="agent-export-merge" open={existing !== ''}>
+      {paste === undefined && <details className="agent-export-merge" open={existing !== ''}>
         <summary>Merge into your current {config.file || 'file'}</summary>
         <div className="field">
           <label htmlFor={ids.existing}>{agent === 'opencode'
@@ -116,10 +121,10 @@ export function AgentExportDialog({ onClose }: { onClose: () => void }) {
           <textarea id={ids.existing} className="textarea mono" rows={4} value={existing} spellCheck={false} data-testid="agent-export-existing"
             onChange={(e) => setExisting(e.target.value)} />
         </div>
-      </details>
+      </details>}
       <p className="hint agent-export-cli">
-        From the project, <code data-testid="agent-export-cli">{installCommandLine(agent, { pipeline: pipeline.trim() || 'pipeline.json', ...(target.serve ? { serve: target.serve } : {}) })}</code> writes
-        the same, merged into the existing file with a backup.
+        From the project, <code data-testid="agent-export-cli">{installCommandLine(agent, { pipeline: pipeline.trim() || 'pipeline.json', ...(target.serve ? { serve: target.serve } : {}) })}</code>{' '}
+        {paste !== undefined ? 'prints the same entries; it writes nothing.' : 'writes the same, merged into the existing file with a backup.'}
       </p>
     </Dialog>
   );

@@ -72,7 +72,8 @@ describe('[AG6] install: the agent\'s own configuration', () => {
       expect(r.ok).toBe(false);
       expect(r.ok ? '' : r.reason).toContain('left as it was');
     }
-    expect(mergeConfig('kimi', doc, target, null).ok).toBe(false);
+    // Kimi Code's entries are no refusal: they are made, to be pasted (the next test).
+    expect(mergeConfig('kimi', doc, target, '{"hooks": [').ok).toBe(true);
   });
 
   it('[AG6] fail closed where the agent allows: Claude onFailure block, Cursor failClosed, a shell fallback in the block form', () => {
@@ -292,13 +293,17 @@ describe('[AG6] goose and Kimi Code, as their sources read', () => {
 
   it('[AG6] Kimi Code: install writes nothing and prints the [[hooks]] entries for ~/.kimi/config.toml', async () => {
     const r = mergeConfig('kimi', doc, target, null);
-    expect(r.ok).toBe(false);
-    const text = r.ok ? '' : r.reason;
-    expect(text).toContain('~/.kimi/config.toml');
+    if (!r.ok) throw new Error(r.reason);
+    // Made, not refused: the entries are the text, and `paste` says where they go (the app shows them as content).
+    expect(r.file).toBe('~/.kimi/config.toml');
+    expect(r.paste).toContain('~/.kimi/config.toml');
+    expect(r.text.startsWith('[[hooks]]\n')).toBe(true);
+    const text = r.text;
     expect(text).toMatch(/\[\[hooks\]\]\nevent = "PreToolUse"\nmatcher = '''FetchURL\|ReadFile\|ReadMediaFile\|Shell\|StrReplaceFile\|WriteFile'''\ncommand = '''hookwire hook --agent kimi \/p\/portable\.pipeline\.json \|\| .*exit 2; }'''\ntimeout = 30/);
     const dir = tempDir();
     const cli = await hookwire(['install', '--agent', 'kimi', '--pipeline', PIPELINE_FILE, '--dir', dir]);
     expect([cli.code, cli.stdout.includes('[[hooks]]'), readdirSync(dir)]).toEqual([0, true, []]);
+    expect(cli.stdout.startsWith(`${r.paste}:\n\n[[hooks]]\nevent = "PreToolUse"\n`)).toBe(true);
   }, 60_000);
 
   it('[AG6] the loss report of goose and Kimi Code: ask and rewrite → block, context dropped; no longer "unconfirmed"', () => {
