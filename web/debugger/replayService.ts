@@ -1,8 +1,8 @@
 import type { Pipeline, StepQuery } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
-import { getSetting, setSetting } from '../persistence/library.ts';
-import { TRACE_SETTINGS } from '../persistence/startTraceLibrary.ts';
-import { listTraces, readTraceRecord } from '../persistence/traceLibrary.ts';
+import { setSetting } from '../persistence/library.ts';
+import { TRACE_SETTINGS, traceToOpen } from '../persistence/startTraceLibrary.ts';
+import { readTraceRecord } from '../persistence/traceLibrary.ts';
 import { listVersions } from '../persistence/versionHistory.ts';
 import { latestWins } from '../services/latestWins.ts';
 import type { AppStore, Pinned } from '../store/appStore.ts';
@@ -278,9 +278,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     opening = true;
     try {
       await libraryStarted().catch(() => undefined);
-      const last = await getSetting<string>(db, TRACE_SETTINGS.lastTrace);
-      const list = await listTraces(db);
-      const target = list.find((t) => t.id === last && t.status === 'ready') ?? list.find((t) => t.status === 'ready');
+      const target = await traceToOpen(db);
       if (target && !s().traceId) await openTrace(target.id);
     } finally {
       opening = false;

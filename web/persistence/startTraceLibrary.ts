@@ -2,6 +2,7 @@ import { demoTrace, DEMO_TRACE_NAME } from '../demo/demoTrace.ts';
 import type { HookwireDb } from './db.ts';
 import { getSetting, setSetting } from './library.ts';
 import { listTraces, purgeTraces, sampleTraceEvents, storeTrace } from './traceLibrary.ts';
+import type { StoredTrace } from './storedTrace.ts';
 import { registerTraceSampler } from './traceSamples.ts';
 
 /** Settings keys of the trace library. */
@@ -9,6 +10,16 @@ export const TRACE_SETTINGS = {
   demoSeeded: 'debugger.demoTraceSeeded',
   lastTrace: 'debugger.lastTrace',
 } as const;
+
+/**
+ * The trace to use when none is open: the last one the debugger showed, else the newest ready one, else none.
+ * The debugger opens it when it shows; anything else that needs "the current trace" asks here too.
+ */
+export async function traceToOpen(db: HookwireDb): Promise<StoredTrace | null> {
+  const last = await getSetting<string>(db, TRACE_SETTINGS.lastTrace);
+  const list = await listTraces(db);
+  return list.find((t) => t.id === last && t.status === 'ready') ?? list.find((t) => t.status === 'ready') ?? null;
+}
 
 /**
  * Starts the trace library with the app: removes traces deleted in an earlier session (and imports a crash

@@ -2,11 +2,11 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HookwireDb } from '../../../web/persistence/db.ts';
 import { demoTrace, DEMO_TRACE_NAME } from '../../../web/demo/demoTrace.ts';
-import { getSetting } from '../../../web/persistence/library.ts';
-import { startTraceLibrary, TRACE_SETTINGS } from '../../../web/persistence/startTraceLibrary.ts';
+import { getSetting, setSetting } from '../../../web/persistence/library.ts';
+import { startTraceLibrary, TRACE_SETTINGS, traceToOpen } from '../../../web/persistence/startTraceLibrary.ts';
 import { checkStoredTrace, TRACE_CHUNK } from '../../../web/persistence/storedTrace.ts';
 import {
-  deleteTrace, listTraces, purgeTraces, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace,
+  beginTrace, deleteTrace, listTraces, purgeTraces, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace,
   sampleTraceEvents, storeTrace, writeEventLabel,
 } from '../../../web/persistence/traceLibrary.ts';
 import { sampleStoredEvents } from '../../../web/persistence/traceSamples.ts';
@@ -99,6 +99,22 @@ describe('trace library (IndexedDB through Dexie, chunked events)', () => {
     expect(sample.map((e) => e.type)).toEqual(['agent.start', 'input.received', 'prompt.built', 'model.before_call', 'model.after_call']);
     // The registered sampler feeds the editor's completion (web/persistence/traceSamples.ts).
     expect((await sampleStoredEvents(100)).some((e) => e.type === 'input.received' && JSON.stringify(e.payload).includes('user_input'))).toBe(true);
+  });
+
+  it('the trace to use when none is open: the last one shown if it is ready, else the newest ready one, else none', async () => {
+    expect(await traceToOpen(db)).toBeNull();
+    const a = await storeTrace(db, demoTrace(), { name: 'A', source_format: 'hookwire-trace' });
+    const b = await storeTrace(db, demoTrace(), { name: 'B', source_format: 'hookwire-trace' });
+    expect((await traceToOpen(db))?.id).toBe(b.id);
+    await setSetting(db, TRACE_SETTINGS.lastTrace, a.id);
+    expect((await traceToOpen(db))?.id).toBe(a.id);
+    // A newer import still under way is never picked; nor is the last one shown once it is deleted.
+    const importing = await beginTrace(db, { name: 'C', header: demoTrace().header, source_format: 'hookwire-trace' });
+    await setSetting(db, TRACE_SETTINGS.lastTrace, importing.id);
+    expect((await traceToOpen(db))?.id).toBe(b.id);
+    await setSetting(db, TRACE_SETTINGS.lastTrace, a.id);
+    await deleteTrace(db, a.id);
+    expect((await traceToOpen(db))?.id).toBe(b.id);
   });
 
   it('keeps the demo trace deleted after the user deletes it (seeded once)', async () => {
