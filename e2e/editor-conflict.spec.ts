@@ -1,5 +1,5 @@
 import { test, expect, type BrowserContext, type Page } from '@playwright/test';
-import { openApp, openInspector, shot, waitSaved } from './editorHelpers.ts';
+import { openApp, shot, waitSaved } from './editorHelpers.ts';
 
 /**
  * Two tabs (two pages of one browser context, one IndexedDB) edit the same pipeline, and both edits are
@@ -62,10 +62,8 @@ async function holdPipelineWrites(page: Page): Promise<{ release: () => Promise<
 async function conflict(page: Page, context: BrowserContext): Promise<{ a: Page; b: Page; id: string }> {
   const a = page;
   await openApp(a);
-  await openInspector(a);
   const b = await context.newPage();
   await openApp(b);
-  await openInspector(b);
   const [before] = await storedPipelines(a);
   expect(before).toMatchObject({ revision: 1 });
 

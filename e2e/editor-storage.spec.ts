@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { node, openApp, openInspector, shot, waitSaved } from './editorHelpers.ts';
+import { node, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 test('a storage error (quota) is shown, not swallowed, and a retry saves once space is back', async ({ page, baseURL }) => {
   // A real quota in a real Chromium: the origin gets 1 MB (it must be set before the origin's storage opens).
@@ -8,7 +8,6 @@ test('a storage error (quota) is shown, not swallowed, and a retry saves once sp
   await page.goto('about:blank');
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1_000_000 });
   await openApp(page);
-  await openInspector(page);
   const big = 'x'.repeat(2_000_000);
   await page.getByTestId('pipeline-description').evaluate((el, value) => {
     // One paste of 2 MB of text, as a user would; typing it would take minutes.
@@ -33,7 +32,6 @@ test('a storage error (quota) is shown, not swallowed, and a retry saves once sp
 
 test('two tabs: a save in one tab reaches the other, never silently overwritten', async ({ page, context }) => {
   await openApp(page);
-  await openInspector(page);
   const other = await context.newPage();
   await openApp(other);
 
@@ -60,7 +58,6 @@ test('two tabs: another tab\'s save keeps this tab\'s selection, inspector, focu
   const renamed = await name.inputValue();
 
   // Tab B saves twice (the pipeline's name, typed in two goes).
-  await openInspector(other);
   await other.getByTestId('pipeline-name').click();
   await other.keyboard.press('End');
   await other.keyboard.type(' from B');

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { exportedDoc, newCodeHandler, node, openApp, openInspector, shot, waitSaved } from './editorHelpers.ts';
+import { exportedDoc, newCodeHandler, node, openApp, shot, waitSaved } from './editorHelpers.ts';
 
 // The fixes of a new user's walk through the editor (#34), each with the real keyboard.
 
@@ -77,7 +77,6 @@ test('a code handler gets a code editor of a usable width', async ({ page }) => 
 
 test('typing is saved once the keys pause, and closing right after typing asks first or has saved', async ({ page, context }) => {
   await openApp(page);
-  await openInspector(page);
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   await page.getByTestId('pipeline-name').click();
   await page.keyboard.press('End');

@@ -4,14 +4,18 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Shared steps of the editor specs. Elements are found by data-testid or role. */
 /**
- * Opens the app on the demo. The canvas opens at a readable zoom 1 that leaves the demo's handlers outside the
- * pane at the test window size, and Playwright cannot click a node there (it scrolls the pane's hidden overflow),
- * so by default this presses Fit; `{ fit: false }` keeps the opening view (for the tests of that view).
+ * Opens the app on the demo, ready to edit: by default it unfolds the inspector (at the 1440×900 test window it
+ * opens folded, so the whole demo shows at zoom 1) and presses Fit, as a person does before working on the
+ * pipeline, so every node stays in the pane while the inspector shows one (Playwright cannot click a node outside
+ * it: it scrolls the pane's hidden overflow). `{ fit: false }` keeps the opening view and panels (for the tests of
+ * that view).
  */
 export async function openApp(page: Page, options: { fit?: boolean } = {}): Promise<void> {
   await page.goto('/');
   await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
-  if (options.fit !== false) await page.getByTestId('fit-view').click();
+  if (options.fit === false) return;
+  await openInspector(page);
+  await page.getByTestId('fit-view').click();
 }
 
 /**
