@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { key, openDebugger, stepView, timelineRow, typeStep } from './debuggerHelpers.ts';
-import { shot } from './editorHelpers.ts';
+import { join } from 'node:path';
+import { SCREENS_DIR, shot } from './editorHelpers.ts';
 
 // Breakpoints with a condition and a hit count (issue 34), by keyboard: F9 on a node, Shift+F9 to the list,
 // Tab/Enter/Space/Delete in it, the condition and hit count typed. Where they stop is the engine's [R18]
@@ -14,6 +15,8 @@ async function markedSteps(page: Page): Promise<number[]> {
 }
 
 test('breakpoints by keyboard: F9 on a node, a condition and a hit count typed, marks on the timeline, play stops there, kept over a reload', async ({ page }) => {
+  // A play, a reload and two replays: at a load of 20 on two cores this takes more than the default minute.
+  test.setTimeout(150_000);
   await openDebugger(page);
   // F9 on the selected handler: "Redact secrets" fires (step 5, where it fires, brings it into view).
   await typeStep(page, 4);
@@ -58,7 +61,8 @@ test('breakpoints by keyboard: F9 on a node, a condition and a hit count typed, 
   await key(page, 'Home');
   await expect(stepView(page, 0)).toBeVisible();
   await key(page, ' ');
-  await expect(page.getByTestId('paused-at')).toHaveText('Paused at step 13: “Redact secrets” fires when tool_name = Bash (the 2nd hit only)');
+  // Play asks the worker for each step: on a loaded machine 12 steps can take longer than the default wait.
+  await expect(page.getByTestId('paused-at')).toHaveText('Paused at step 13: “Redact secrets” fires when tool_name = Bash (the 2nd hit only)', { timeout: 30_000 });
   await expect(stepView(page, 12)).toBeVisible();
   await expect(timelineRow(page, 12).getByTestId('row-breakpoint')).toBeVisible();
   await shot(page, 'debugger-breakpoint-hit-1440');
@@ -162,9 +166,18 @@ test('the canvas dot shows each node\'s breakpoints and toggles them; a breakpoi
   await expect(dot(page, 'h-redact-secrets')).toHaveAttribute('data-state', 'on');
   await expect.poll(() => markedSteps(page)).toEqual([4, 6, 8, 10, 12, 14, 19]);
   await shot(page, 'debugger-breakpoint-dot-1440');
+  // Close up, on a step where the handler fires: the dot beside the debugger's tag over the node.
+  await typeStep(page, 4);
+  await page.getByTestId('zoom-in').click();
+  await page.getByTestId('zoom-in').click();
+  await expect(dot(page, 'h-redact-secrets')).toBeInViewport();
+  const box = (await page.getByTestId('node-h-redact-secrets').boundingBox())!;
+  await page.screenshot({ path: join(SCREENS_DIR, 'debugger-breakpoint-dot-closeup.png'), clip: { x: box.x - 30, y: box.y - 30, width: box.width + 60, height: box.height + 60 } });
+  await page.getByTestId('fit-view').click();
 
   // Its trigger, edited in place: Shift+F9, Tab to Edit, Enter; Shift+Tab from the condition reaches what stops.
   await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-enabled')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('bp-edit')).toBeFocused();
   await page.keyboard.press('Enter');
@@ -200,6 +213,7 @@ test('the canvas dot shows each node\'s breakpoints and toggles them; a breakpoi
   // A trigger another breakpoint has is refused with a message, and nothing changes.
   await redact.click();
   await key(page, 'Shift+F9');
+  await expect(page.getByTestId('bp-enabled').first()).toBeFocused();
   await expect(page.getByTestId('breakpoint')).toHaveCount(2);
   await page.getByTestId('bp-edit').nth(1).focus();
   await page.keyboard.press('Enter');
@@ -234,6 +248,7 @@ test('the canvas dot shows each node\'s breakpoints and toggles them; a breakpoi
   await expect(page.getByTestId('step-view')).toBeVisible();
   await key(page, 'Shift+F9');
   await expect(page.getByTestId('bp-label')).toHaveText(['“Block destructive commands” blocks', 'Event type tool.after_call']);
+  await expect(page.getByTestId('bp-enabled').first()).toBeFocused();
   await page.keyboard.press(' ');
   await expect(page.getByTestId('breakpoint').first()).toHaveAttribute('data-enabled', 'false');
   await page.getByTestId('fit-view').click();

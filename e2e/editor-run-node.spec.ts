@@ -1,6 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { node, openApp, shot } from './editorHelpers.ts';
-import { openDebugger, typeStep } from './debuggerHelpers.ts';
+import { importPipelineAndDebug, openDebugger, typeStep } from './debuggerHelpers.ts';
+import { createRuntime } from '../engine/runtime/index.ts';
+import { flowExamples } from '../web/demo/flowExamples.ts';
 
 // Issue 34: run one node alone on an event and see its output beside it on the canvas (as in n8n and Node-RED):
 // the debugger's selected step, with the state the replay had just before it, or an event typed in the panel.
@@ -187,4 +189,40 @@ test('an event node and a code handler (in the real sandbox) run on a typed even
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.getByTestId('open-help').click();
   await expect(page.getByTestId('help-editor-keys')).toContainText('run the selected node alone on the selected step or the typed event');
+});
+
+test('Run node on a step carries what flow rules remembered before it: the fetch after a secret read blocks there, not on the same event typed', async ({ page }) => {
+  const pipeline = flowExamples()[0]!;
+  // A session recorded by the real runtime with nothing deciding: read a secret, then fetch.
+  const lines: string[] = [];
+  let t = Date.parse('2026-03-06T09:00:00.000Z');
+  const allowAll = { ...pipeline, nodes: pipeline.nodes.filter((n) => n.kind === 'event'), wires: [] };
+  const r = createRuntime(allowAll, { clock: { now: () => (t += 1000) }, record: () => (line) => void lines.push(line) });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const session = r.runtime.startTrace({ trace_id: 'egress', title: 'Read a secret, then fetch' });
+  session.emit('tool.before_call', { tool_name: 'Read', tool: 'read', file_path: '.env' });
+  session.emit('tool.before_call', { tool_name: 'Bash', tool: 'shell', command: 'ls' });
+  session.emit('tool.before_call', { tool_name: 'WebFetch', tool: 'fetch', url: 'https://paste.example/upload' });
+  await session.flush();
+
+  await importPipelineAndDebug(page, pipeline);
+  await page.getByTestId('trace-file').setInputFiles({ name: 'egress.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('')) });
+  await expect(page.getByTestId('position')).toContainText('of 3');
+  await expect(page.locator('[data-testid="timeline-row"][data-index="2"]')).toHaveAttribute('data-outcome', 'block_action');
+  await typeStep(page, 2);
+  await page.getByTestId('fit-view').click();
+  await page.getByTestId('node-h-flow').click();
+  await page.getByTestId('tab-edit-node').click();
+  await expect(page.getByTestId('run-node-from')).toHaveText('step 3 · tool.before_call');
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-headline')).toHaveText('BLOCK_ACTION · No network egress after a secret read — step 1 (tool.before_call Read `.env`) came before', { timeout: 30_000 });
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: the replay\'s just before step 3, {}; flow rules remembered 1 session');
+  await shot(page, 'debugger-run-node-flow-1440');
+
+  // The same event typed has no flow memory: the rule has nothing to go on, and the fetch is let through.
+  await page.getByTestId('run-node-sample-toggle').click();
+  await page.getByTestId('run-node-type-from-step').click();
+  await page.getByTestId('run-node').click();
+  await expect(page.getByTestId('run-node-state-used')).toHaveText('State before: as typed, {}');
+  await expect(page.getByTestId('run-node-headline')).toHaveText('CONTINUE');
 });
