@@ -9,6 +9,11 @@ export interface IdIndex<V> {
   get(id: string): V | undefined;
   set(id: string, value: V): void;
   readonly size: number;
+  /**
+   * Sets `id` to `value` when it is absent and answers undefined; else answers its value and changes nothing. The
+   * same as a get then a set, in one look-up (an import asks this of every event id it gives); optional.
+   */
+  addIfAbsent?(id: string, value: V): V | undefined;
 }
 
 /** Makes an empty index; a reader or replay asks for one per pass. */
@@ -43,17 +48,37 @@ export function spilledIdIndex<V>(store: RecordStore, hash: (id: string) => numb
   let slots = new Uint32Array(capacity);
   let size = 0;
 
-  /** The slot holding `id` (its value), or the empty slot where it would go. */
-  const find = (id: string, hash: number): { slot: number; found: boolean; value: V | undefined } => {
+  // What the last find met at its slot: nothing is allocated per look-up.
+  let foundValue: V | undefined;
+  /** The slot holding `id` (its value in foundValue), or the empty slot where it would go (foundValue undefined, found false). */
+  let found = false;
+  const find = (id: string, hash: number): number => {
     const mask = capacity - 1;
     for (let i = hash & mask; ; i = (i + 1) & mask) {
       const h = slots[i]!;
-      if (h === 0) return { slot: i, found: false, value: undefined };
+      if (h === 0) {
+        found = false;
+        foundValue = undefined;
+        return i;
+      }
       if (hashes[i] === hash) {
         const [storedId, value] = JSON.parse(store.read(h - 1)) as [string, V];
-        if (storedId === id) return { slot: i, found: true, value };
+        if (storedId === id) {
+          found = true;
+          foundValue = value;
+          return i;
+        }
       }
     }
+  };
+  const put = (slot: number, id: string, h: number, value: V): void => {
+    const handle = store.append(JSON.stringify([id, value]));
+    if (!Number.isInteger(handle) || handle < 0 || handle >= 0xffffffff) throw new RangeError(`id index: record handle ${handle} does not fit 32 bits`);
+    slots[slot] = handle + 1;
+    if (found) return;
+    hashes[slot] = h;
+    size++;
+    if (size * 2 > capacity) grow();
   };
 
   const grow = (): void => {
@@ -73,18 +98,19 @@ export function spilledIdIndex<V>(store: RecordStore, hash: (id: string) => numb
 
   return {
     get(id) {
-      return find(id, hash(id) >>> 0).value;
+      find(id, hash(id) >>> 0);
+      return foundValue;
     },
     set(id, value) {
       const h = hash(id) >>> 0;
-      const { slot, found } = find(id, h);
-      const handle = store.append(JSON.stringify([id, value]));
-      if (!Number.isInteger(handle) || handle < 0 || handle >= 0xffffffff) throw new RangeError(`id index: record handle ${handle} does not fit 32 bits`);
-      slots[slot] = handle + 1;
-      if (found) return;
-      hashes[slot] = h;
-      size++;
-      if (size * 2 > capacity) grow();
+      put(find(id, h), id, h, value);
+    },
+    addIfAbsent(id, value) {
+      const h = hash(id) >>> 0;
+      const slot = find(id, h);
+      if (found) return foundValue;
+      put(slot, id, h, value);
+      return undefined;
     },
     get size() {
       return size;

@@ -49,6 +49,11 @@ function breach(limit: keyof JsonLimits, f: Frame, root: string, limits: JsonLim
  * `jsonLimitBreach({ a: 'x'.repeat(5e6) }, 'payload')?.message` → "payload.a is a string of 5000000 characters, …"
  */
 export function jsonLimitBreach(value: unknown, root: string, limits: JsonLimits = JSON_LIMITS): JsonLimitBreach | null {
+  // The common answer (within every limit) without a frame per value; only a breach is walked again to say where.
+  if (limits.depth < 10_000) {
+    const size = withinLimits(value, 0, limits);
+    if (size >= 0 && size <= limits.totalChars) return null;
+  }
   const stack: Frame[] = [{ v: value, depth: 0, key: '', up: null }];
   let total = 0;
   while (stack.length > 0) {
@@ -81,4 +86,34 @@ export function jsonLimitBreach(value: unknown, root: string, limits: JsonLimits
     if (total > limits.totalChars) return breach('totalChars', f, root, limits);
   }
   return null;
+}
+
+/**
+ * The walk of jsonLimitBreach without a frame object per value (every event an import makes is checked: the frames
+ * were most of the check's cost): the estimated size of `v` as JSON, counted as jsonLimitBreach counts it, or -1
+ * when some limit is passed. It may answer -1 where jsonLimitBreach finds nothing (keys are read with `for…in`,
+ * which would also see inherited ones), never the other way round. Recursion: at most `limits.depth` + 1 calls deep.
+ */
+function withinLimits(v: unknown, depth: number, limits: JsonLimits): number {
+  if (typeof v === 'string') return v.length > limits.stringChars ? -1 : v.length + 2;
+  if (typeof v === 'number') return 8;
+  if (typeof v !== 'object' || v === null) return 5;
+  if (depth + 1 > limits.depth) return -1;
+  let total = 2;
+  if (Array.isArray(v)) {
+    if (v.length > limits.entries) return -1;
+    total += v.length;
+    for (let i = 0; i < v.length; i++) {
+      const t = withinLimits(v[i], depth + 1, limits);
+      if (t < 0 || (total += t) > limits.totalChars) return -1;
+    }
+    return total;
+  }
+  let entries = 0;
+  for (const k in v) {
+    if (++entries > limits.entries || k.length > limits.stringChars) return -1;
+    const t = withinLimits((v as Record<string, unknown>)[k], depth + 1, limits);
+    if (t < 0 || (total += k.length + 4 + t) > limits.totalChars) return -1;
+  }
+  return total;
 }

@@ -3,7 +3,7 @@ import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { ClaudeCodeImporter } from './importers/importClaudeCode.ts';
 import { importMiniSweAgent } from './importers/importMiniSweAgent.ts';
-import { importOpenHands } from './importers/importOpenHands.ts';
+import { importOpenHands, openHandsImporter } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ElementImporter, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
@@ -33,7 +33,7 @@ import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
  * events. Detects the format on the first 64 KB, then
  * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
- * - streams the documents that are one array of records (Cline's task files) element by element;
+ * - streams the documents that are one array of records (Cline's task files, OpenHands event streams) element by element;
  * - streams Claude Code transcripts record by record (their importer holds the records of the model call
  *   still open);
  * - buffers the other formats (JSON documents) up to `maxDocumentChars`, past which reading stops with `too_large`.
@@ -212,6 +212,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : (format === 'cline' || format === 'cline-ui') && startsArray(sample) ? elementsBody(format, (format === 'cline' ? clineImporter : clineUiImporter)(importer, onEvent), maxDoc, early)
+    : format === 'openhands' && startsArray(sample) ? elementsBody(format, openHandsImporter(importer, onEvent), maxDoc, early)
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
 }

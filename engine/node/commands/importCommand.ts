@@ -21,8 +21,14 @@ export interface ImportOptions {
   output?: string;
 }
 
-/** Characters of event lines gathered before one write to the spool, and the size of a read back from it. */
+/** Bytes of a read back from the spool. */
 const SPOOL_CHUNK = 1 << 20;
+/**
+ * Characters of event lines gathered (by `+=`) before one write. 64 Ki, not more: joining 1 Mi-character
+ * batches cost 4x the CPU of 64 Ki ones (230–250 ms against 60 ms per 55 MB in a micro-benchmark on this
+ * machine), the text no longer staying in the processor's cache between its flattening and its encoding.
+ */
+const WRITE_CHARS = 1 << 16;
 
 /**
  * Writes the trace to stdout or a file. Exit 0 when everything was read, 1 when some lines or records were
@@ -96,7 +102,7 @@ export function relineEvent(line: string, from: Pick<TraceHeader, 'trace_id' | '
   return traceEventLine({ trace_id: from.trace_id, agent_id: from.agent_id, ...(JSON.parse(line) as object) } as TraceEvent, to);
 }
 
-/** Output written as it comes, in writes of SPOOL_CHUNK characters: to the file named (synchronously), else to stdout. */
+/** Output written as it comes, in writes of WRITE_CHARS characters: to the file named (synchronously), else to stdout. */
 interface DirectOut {
   write(line: string): void;
   readonly lines: number;
@@ -127,28 +133,25 @@ function openDirect(path: string | undefined, io: Io): DirectOut {
       failed = err;
     }
   }
-  let parts: string[] = [];
-  let buffered = 0;
+  let text = '';
   let lines = -1; // the header is not an event
   const flush = (): void => {
-    if (buffered === 0) return;
-    const text = parts.join('');
-    parts = [];
-    buffered = 0;
+    if (text === '') return;
+    const chunk = text;
+    text = '';
     if (failed) return;
-    if (!path) return io.out(text);
+    if (!path) return io.out(chunk);
     try {
-      writeSync(fd as number, text);
+      writeSync(fd as number, chunk);
     } catch (err) {
       failed = err;
     }
   };
   return {
     write(line) {
-      parts.push(line);
+      text += line;
       lines++;
-      buffered += line.length;
-      if (buffered >= SPOOL_CHUNK) flush();
+      if (text.length >= WRITE_CHARS) flush();
     },
     get lines() {
       return lines;
@@ -174,28 +177,25 @@ function openDirect(path: string | undefined, io: Io): DirectOut {
 /** Event lines appended to a temporary file, read back in chunks (or line by line through `rewrite`). */
 function openSpool() {
   const file = openTempFile('hookwire-import-');
-  let parts: string[] = [];
-  let buffered = 0;
+  let text = '';
   let written = 0;
   let lines = 0;
   const flush = (): void => {
-    if (buffered === 0) return;
-    const bytes = Buffer.from(parts.join(''), 'utf8');
+    if (text === '') return;
+    const bytes = Buffer.from(text, 'utf8');
+    text = '';
     let done = 0;
     while (done < bytes.length) done += writeSync(file.fd, bytes, done, bytes.length - done, written + done);
     written += bytes.length;
-    parts = [];
-    buffered = 0;
   };
   return {
     get lines() {
       return lines;
     },
     write(line: string): void {
-      parts.push(line);
+      text += line;
       lines++;
-      buffered += line.length;
-      if (buffered >= SPOOL_CHUNK) flush();
+      if (text.length >= WRITE_CHARS) flush();
     },
     flush,
     /** The spool's bytes as written, in chunks. */

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import { traceProblem } from '../traceProblem.ts';
-import type { ImporterOptions, ImportResult } from './importReport.ts';
+import type { ElementImporter, ImporterOptions, ImportResult } from './importReport.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 import { openHandsModelCall, openHandsTextCall, openHandsToolInput } from './openHandsModel.ts';
@@ -34,30 +35,51 @@ const ANNOTATED = new Set(['change_agent_state', 'system', 'recall', 'condensati
 export function importOpenHands(doc: unknown, options: ImporterOptions = {}): ImportResult {
   const list = Array.isArray(doc) ? doc : isJsonObject(doc) && Array.isArray(doc.trajectory) ? doc.trajectory : null;
   if (!list) return { ok: false, problem: traceProblem('bad_source', 0, 'expected an OpenHands event stream: a JSON array of events (or {"trajectory": [...]})', 'error', true) };
-  const events = list.filter(isJsonObject) as JsonObject[];
-  const b = new TraceBuilder('openhands', 'oh', options.fallbackTraceId ?? 'openhands', 'openhands');
-  if (events.length < list.length) b.unknown('(event not an object)');
+  const imp = openHandsImporter(options);
+  list.forEach((ev, i) => imp.record(ev, i + 1));
+  return imp.finish(list.length);
+}
+
+/**
+ * The same, one event at a time, as the array streams from the file [I1]; with `onEvent` the events are handed
+ * over, not kept. Memory follows the actions still waiting for their observation.
+ */
+export function openHandsImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): ElementImporter {
+  const b = new TraceBuilder('openhands', 'oh', options.fallbackTraceId ?? 'openhands', 'openhands', options.ids);
+  if (onEvent) b.streamTo(onEvent);
   const tools = new Map<string, JsonObject>();
   const seenResponses = new Set<string>();
   const answered = new Set<string>();
   let state: string | null = null;
   let lastTs: string | null = null;
-  for (const ev of events) {
-    const t = toIsoTs(ev.timestamp);
-    if (t?.naive) b.note('timestamps have no time zone and were read as UTC');
-    const ts = t?.iso ?? null;
-    if (ts) lastTs = ts;
-    const id = String(ev.id ?? b.events.length);
-    if (b.events.length === 0) b.emit('agent.start', 'start', ts, { first_event_id: ev.id ?? null, synthesised: true });
-    if (typeof ev.action === 'string') onAction(b, ev, ev.action, id, ts, { tools, seenResponses });
-    else if (typeof ev.observation === 'string') state = onObservation(b, ev, ev.observation, id, ts, tools, answered) ?? state;
-    else b.unknown('(neither action nor observation)');
-  }
-  for (const [id, p] of tools) if (!answered.has(id)) b.warn(`action ${id} (${String(p.tool_name)}) has no observation`);
-  if (events.length > 0) b.emit('agent.end', 'end', lastTs, { status: state ?? 'unknown', synthesised: true });
-  const source: JsonObject = { kind: 'openhands' };
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, list.length);
+  let objects = 0;
+  let others = 0;
+  return {
+    record(ev) {
+      if (!isJsonObject(ev)) {
+        others++;
+        return;
+      }
+      objects++;
+      const t = toIsoTs(ev.timestamp);
+      if (t?.naive) b.note('timestamps have no time zone and were read as UTC');
+      const ts = t?.iso ?? null;
+      if (ts) lastTs = ts;
+      const id = String(ev.id ?? b.count);
+      if (b.count === 0) b.emit('agent.start', 'start', ts, { first_event_id: ev.id ?? null, synthesised: true });
+      if (typeof ev.action === 'string') onAction(b, ev, ev.action, id, ts, { tools, seenResponses });
+      else if (typeof ev.observation === 'string') state = onObservation(b, ev, ev.observation, id, ts, tools, answered) ?? state;
+      else b.unknown('(neither action nor observation)');
+    },
+    finish(records) {
+      if (others > 0) b.unknown('(event not an object)');
+      for (const [id, p] of tools) if (!answered.has(id)) b.warn(`action ${id} (${String(p.tool_name)}) has no observation`);
+      if (objects > 0) b.emit('agent.end', 'end', lastTs, { status: state ?? 'unknown', synthesised: true });
+      const source: JsonObject = { kind: 'openhands' };
+      if (options.fileName) source.file_name = options.fileName;
+      return b.finish(source as JsonObject & { kind: string }, records);
+    },
+  };
 }
 
 interface ActionCtx {

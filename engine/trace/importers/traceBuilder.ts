@@ -53,6 +53,12 @@ export class TraceBuilder {
    */
   private emittedKeys: Set<string> | null = null;
   private readonly held = new Set<TraceEvent>();
+  /**
+   * With `keyedLater`: keyed events by key with their place in the trace (held while place ≥ handedOver); entries
+   * of events handed over are pruned now and then (their keys stay in emittedKeys), so the map follows what is held.
+   */
+  private readonly recent = new Map<string, { event: TraceEvent; at: number }>();
+  private pruneAt = 1024;
   /** The header promised before the first event was handed over (announceHeader), and what `finish` checks against. */
   private announce: { source: () => TraceSource; onHeader: (header: TraceHeader) => void; sent: string | null } | null = null;
   private lastTs: string | null = null;
@@ -135,10 +141,10 @@ export class TraceBuilder {
     if (ts !== null) this.lastTs = ts;
     if (this.sink) this.handOver();
     this.events.push(event);
-    if (options.key !== undefined && (!this.sink || this.emittedKeys)) {
-      this.keyed.set(options.key, event);
-      this.emittedKeys?.add(options.key);
-    }
+    if (options.key !== undefined && this.emittedKeys) {
+      this.emittedKeys.add(options.key);
+      this.recent.set(options.key, { event, at: this.count - 1 });
+    } else if (options.key !== undefined && !this.sink) this.keyed.set(options.key, event);
     bump(this.report.event_counts, type);
     if (type === 'tool.before_call') this.report.tool_calls++;
     if (type === 'model.before_call') this.report.model_calls++;
@@ -252,9 +258,9 @@ export class TraceBuilder {
     const out = n === this.events.length ? this.events.splice(0) : this.events.splice(0, n);
     for (const e of out) {
       this.handedOver++;
-      if (this.emittedKeys && this.keyed.size > 0) this.forgetKeys(e);
       sink(e);
     }
+    if (this.emittedKeys) this.prune();
   }
 
   /** With `keyedLater`: how many events at the front may go: those before a held one and before the first waiting annotation's fallback. */
@@ -270,9 +276,17 @@ export class TraceBuilder {
     return n;
   }
 
-  /** Drops the keys of an event handed over (they stay in emittedKeys: a later annotation for it goes to its fallback). */
-  private forgetKeys(e: TraceEvent): void {
-    for (const [k, v] of this.keyed) if (v === e) this.keyed.delete(k);
+  /** With `keyedLater`: the held event with this key (one handed over no longer counts). */
+  private heldByKey(key: string): TraceEvent | undefined {
+    const r = this.recent.get(key);
+    return r && r.at >= this.handedOver ? r.event : undefined;
+  }
+
+  /** Forgets the keyed events handed over once the map has doubled since the last time (their keys stay in emittedKeys). */
+  private prune(): void {
+    if (this.recent.size < this.pruneAt) return;
+    for (const [k, r] of this.recent) if (r.at < this.handedOver) this.recent.delete(k);
+    this.pruneAt = Math.max(1024, 2 * this.recent.size);
   }
 
   /**
@@ -283,10 +297,9 @@ export class TraceBuilder {
   private attachInOrder(final = false): void {
     while (this.pending.length > 0) {
       const a = this.pending[0] as PendingAnnotation;
-      let target: TraceEvent | undefined;
-      if (a.key !== null && this.keyed.has(a.key)) target = this.keyed.get(a.key);
-      else if (a.key !== null && !final && !(this.emittedKeys as Set<string>).has(a.key)) return; // its event may still come
-      else target = a.fallback ?? this.events[0];
+      let target = a.key !== null ? this.heldByKey(a.key) : undefined;
+      if (!target && a.key !== null && !final && !(this.emittedKeys as Set<string>).has(a.key)) return; // its event may still come
+      target ??= a.fallback ?? this.events[0];
       if (!target && !final) return; // no event yet: the first one takes it
       this.pending.shift();
       if (target) this.attachTo(target, a.data);
@@ -302,11 +315,11 @@ export class TraceBuilder {
   }
 
   private uniqueId(base: string): string {
-    const n = this.ids.get(base);
-    if (n === undefined) {
-      this.ids.set(base, 1);
-      return base;
-    }
+    const ids = this.ids;
+    let n: number | undefined;
+    if (ids.addIfAbsent) n = ids.addIfAbsent(base, 1);
+    else if ((n = ids.get(base)) === undefined) ids.set(base, 1);
+    if (n === undefined) return base;
     this.duplicateIds++;
     let k = n + 1;
     while (this.ids.get(`${base}#${k}`) !== undefined) k++;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { importOpenHands } from '../../../engine/trace/importers/importOpenHands.ts';
-import type { Trace } from '../../../engine/trace/traceTypes.ts';
+import { createImportStream } from '../../../engine/trace/importStream.ts';
+import type { Trace, TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
+import { readFormat } from '../../shared/formatFixtures.ts';
 
 // Hand-checked with python: 4 events (user message 0, edit action 3, its observation 4 with cause 3,
 // finish 5); 2 distinct tool_call_metadata.model_response ids.
@@ -77,5 +79,34 @@ describe('OpenHands importer rules', () => {
 
   it('[I7] refuses something that is not an event stream', () => {
     expect(importOpenHands({ events: 1 }).ok).toBe(false);
+  });
+});
+
+describe('OpenHands event streams stream [I1][I7]', () => {
+  const text = readFormat('openhands-text-replies.json');
+  const streamed = (input: string, chunk: number) => {
+    const events: TraceEvent[] = [];
+    const s = createImportStream({ fileName: 'events.json', onEvent: (e) => void events.push(e) });
+    for (let at = 0; at < input.length; at += chunk) s.push(input.slice(at, at + chunk));
+    return { out: s.end(), events };
+  };
+
+  it('[I1][I7] an event array streams event by event to what the whole import makes, in any chunks', () => {
+    const whole = importOpenHands(JSON.parse(text), { fileName: 'events.json', fallbackTraceId: 'x' });
+    expect(whole.ok).toBe(true);
+    for (const chunk of [1, 13, 4096]) {
+      const s = streamed(text, chunk);
+      expect(s.out.problems).toEqual([]);
+      expect(s.events).toEqual(whole.ok && whole.trace.events.map((e) => ({ ...e, trace_id: s.out.trace?.header.trace_id })));
+      expect(s.out.report).toEqual(whole.ok && whole.report);
+    }
+  });
+
+  it('[I1][I7] a stream cut off keeps the events before the cut (a partial import), as JSON Lines do', () => {
+    const cut = text.slice(0, text.lastIndexOf('"id"'));
+    const s = streamed(cut, 97);
+    expect(s.out.trace).not.toBeNull();
+    expect(s.out.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated' })]);
+    expect(s.events.length).toBeGreaterThan(3);
   });
 });
