@@ -2,6 +2,8 @@ import { test, expect } from '@playwright/test';
 import { node, openApp, shot } from './editorHelpers.ts';
 
 test('a code handler is edited in Monaco (loaded lazily, offline) with type errors as markers', async ({ page }) => {
+  // Monaco, its TypeScript worker and three sandbox runs: at a load of 20 on two cores this passes the default minute.
+  test.setTimeout(120_000);
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   await openApp(page);
