@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import initSqlJs from 'sql.js';
@@ -16,6 +17,7 @@ import { chromiumExecutable } from '../../e2e/chromium.ts';
 import { HOOK_INPUTS } from '../engine/runtime/claudeHookInputs.ts';
 import { packAndInstall, REPO_ROOT as ROOT, runtimeSizes, sh, type Installed } from './installTarball.ts';
 import { readmeBlock } from './readme.ts';
+import { kernelLockName } from '../../engine/node/serve/recordingLock.ts';
 import { deadLinks, linksOf } from '../docs/markdownLinks.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
@@ -43,6 +45,13 @@ let production: string[] = [];
 let manifestBefore = '';
 let manifestMtime = 0;
 
+/** Binds a kernel-held lock name, as a hook call holding the recording does. */
+const holdName = (name: string) =>
+  new Promise<Server>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ path: name, exclusive: true }, () => resolve(server));
+  });
 const hookwire = (args: string[], input?: string) => sh('npx', ['--no', '--', 'hookwire', ...args], project, input);
 
 beforeAll(() => {
@@ -210,7 +219,7 @@ describe('the packed package, installed into a fresh project', () => {
     expect(libCheck.stdout.split('\n').filter((l) => l.includes('node_modules/hookwire/'))).toEqual([]);
   });
 
-  it('(c) the installed `hookwire` binary runs --help, validate, replay and claude-hook without tsx', { timeout: 60_000 }, () => {
+  it('(c) the installed `hookwire` binary runs --help, validate, replay and claude-hook without tsx', { timeout: 60_000 }, async () => {
     writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
     const help = hookwire(['--help']);
     expect(help.status).toBe(0);
@@ -237,14 +246,20 @@ describe('the packed package, installed into a fresh project', () => {
     // [P12] The deadline's answer ends the process (Claude Code reads the exit code at exit): with the recording
     // locked by another call for good, a 1 s hook exits at its deadline, not after the 30 s lock wait.
     writeFileSync(join(project, 'held.jsonl'), '');
-    mkdirSync(join(project, 'held.jsonl.lock'));
-    // A live holder keeps its lock fresh; dated an hour ahead, it stays fresh however late the call starts on a
-    // loaded machine (else, older than the 4 s stale limit, it is taken over as a dead holder's).
-    const ahead = new Date(Date.now() + 3_600_000);
-    utimesSync(join(project, 'held.jsonl.lock'), ahead, ahead);
+    // Another live holder of the recording's lock, held for good: on Linux the lock is an abstract socket name the
+    // kernel gives one process at a time [P13], so this process binds it; elsewhere it is the file lock, dated an
+    // hour ahead so that it stays fresh however late the call starts on a loaded machine.
+    const lockName = kernelLockName(join(project, 'held.jsonl'));
+    const holder = lockName === null ? null : await holdName(lockName);
+    if (lockName === null) {
+      mkdirSync(join(project, 'held.jsonl.lock'));
+      const ahead = new Date(Date.now() + 3_600_000);
+      utimesSync(join(project, 'held.jsonl.lock'), ahead, ahead);
+    }
     const t0 = Date.now();
     const late = hookwire(['claude-hook', 'guard.pipeline.json', '--record', 'held.jsonl', '--timeout', '1', '--lock-timeout', '30000'], JSON.stringify(HOOK_INPUTS.PreToolUse));
     const took = Date.now() - t0;
+    holder?.close();
     expect(late.status, late.stderr).toBe(2);
     expect(late.stderr).toMatch(/no decision within 900 ms/);
     expect(took, 'exited at the deadline, not at the end of the lock wait').toBeLessThan(15_000);
