@@ -3,7 +3,7 @@
 // agent's contract and mapping; Claude Code's is engine/runtime/claudeHook.ts). Anything that stops it from
 // deciding fails closed in the agent's own block form (Claude Code, Codex, Gemini, Windsurf: exit 2 with the
 // reason on stderr; Copilot: a JSON deny on stdout; Cursor: both).
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, truncateSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
@@ -21,11 +21,13 @@ import { compilePipelineFile, type LoadedPipeline } from '../loadPipelineFile.ts
 // record, only: a plain hook call starts without them (test/bench/package.bench.ts).
 const recordingFile = () => import('../serve/recordingFile.ts');
 const recordingLock = () => import('../serve/recordingLock.ts');
+const recordingAnchor = () => import('../serve/recordingAnchor.ts');
 // So is where an audit file's chain ends (chainedFile.ts reads with node:fs/promises, which a plain call need not load).
 const chainedFile = () => import('../chainedFile.ts');
 import type { RecordingContents } from '../serve/recordingFile.ts';
 import type { Fence } from '../serve/recordingLock.ts';
-import { createChainWriter, describeChain } from '../../trace/hashChain.ts';
+import type { Anchor } from '../serve/recordingAnchor.ts';
+import { createChainWriter, describeChain, lineChainHash } from '../../trace/hashChain.ts';
 
 export interface ClaudeHookOptions {
   /** Trace v1 file to append the session's events to; earlier events of the session restore its state [P13]. */
@@ -242,11 +244,15 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
     const out = prior ? chain.prepare(line) : chain.prepare(traceHeaderLine(header), line);
     // A line the reader would not read back is refused before it is written [recordings].
     (await recordingFile()).checkLineLength(out.lines.at(-1)!);
+    const anchors = await recordingAnchor();
     // The deadline answered while this was read and decided: the call is over, nothing is recorded.
     signal.throwIfAborted();
     // [P13] fenced: a call whose lock was taken over while it was starved writes nothing (two writers would tear the file).
     fence?.();
     appendRecording(options.record, out.text);
+    // [K6] then the anchor, then the answer: an answered line that is cut off later is seen by the next call.
+    const head = lineChainHash(out.lines.at(-1)!);
+    if (head) writeAnchor(anchors, options.record, prior?.size ?? 0, { lines: (prior?.chain.lines ?? 0) + out.lines.length, bytes: (prior?.size ?? 0) + Buffer.byteLength(out.text, 'utf8'), head });
     bind(reply.answer);
   }
   if (options.audit && audit.length > 0) await appendAudit(options.audit, audit, signal, options.lockTimeoutMs);
@@ -286,6 +292,24 @@ async function readRecording(path: string): Promise<RecordingContents | null> {
     return await (await recordingFile()).readRecording(path);
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Writes the recording's anchor after its append [K6], synchronously (nothing runs between the append, the anchor
+ * and binding the answer). A failure fails the call closed and cuts the line back off (it is not answered as
+ * recorded); were that cut to fail too, the line would stay past the anchor, where a later call keeps it.
+ */
+function writeAnchor(anchors: typeof import('../serve/recordingAnchor.ts'), path: string, before: number, anchor: Anchor): void {
+  try {
+    anchors.writeAnchor(path, anchor);
+  } catch (err) {
+    try {
+      truncateSync(path, before);
+    } catch {
+      // Left past the anchor: see above.
+    }
+    throw new CliError(`cannot write the anchor of the recording ${path}: ${fileErrorText(err)}`);
   }
 }
 

@@ -1,6 +1,10 @@
-// `hookwire verify <file>`: checks the hash chain of a recording or an audit log [K2][K5]. Exit 0: intact;
-// exit 1: broken (the first line that breaks it is named) or, unless --allow-unchained, no chain at all.
+// `hookwire verify <file>`: checks the hash chain of a recording or an audit log [K2][K5], and a recording against
+// its anchor `<file>.head` [K6]. Exit 0: intact; exit 1: broken (the first line that breaks it is named), lines cut
+// off below the anchor (the first missing line is named), or, unless --allow-unchained, no chain at all.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { anchorProblem, readAnchor, type AnchorProblem } from '../serve/recordingAnchor.ts';
+import { tornTailBytes } from '../serve/recordingFile.ts';
 import { createChainVerifier, describeChain, type ChainReport } from '../../trace/hashChain.ts';
 import { LineSplitter } from '../../trace/lineSplitter.ts';
 import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
@@ -35,13 +39,31 @@ export async function verifyFile(path: string): Promise<ChainReport> {
   return v.report();
 }
 
+/**
+ * [K6] Whether the file still has every line its anchor (`<file>.head`) says was written and answered: null when
+ * it has no anchor or reaches it, else the first line it lacks and the sentence serve and claude-hook refuse with.
+ */
+async function anchorCheck(path: string): Promise<AnchorProblem | null> {
+  let anchor;
+  try {
+    anchor = await readAnchor(path);
+  } catch (err) {
+    return { line: 0, message: err instanceof Error ? err.message : String(err) };
+  }
+  if (!anchor) return null;
+  const size = (await stat(path).catch(() => null))?.size ?? 0;
+  return anchorProblem(path, size - (size > 0 ? await tornTailBytes(path, size) : 0), anchor);
+}
+
 export async function verifyCommand(path: string, options: VerifyOptions, io: Io): Promise<number> {
   const r = await verifyFile(path);
-  const ok = r.status === 'intact' || ((r.status === 'unchained' || r.status === 'empty') && options.allowUnchained === true);
+  const cut = r.status === 'broken' ? null : await anchorCheck(path);
+  const ok = cut === null && (r.status === 'intact' || ((r.status === 'unchained' || r.status === 'empty') && options.allowUnchained === true));
   if (options.json) {
     const { tail: _tail, ...shown } = r;
-    io.out(`${JSON.stringify({ file: path, ok, ...shown })}\n`);
+    io.out(`${JSON.stringify({ file: path, ok, ...shown, ...(cut ? { status: 'cut', cut } : {}) })}\n`);
   } else if (r.broken) io.out(`${path}: line ${r.broken.line}: ${describeChain(r)}\n`);
+  else if (cut) io.out(`${path}: line ${cut.line}: ${cut.message}\n`);
   else io.out(`${path}: ${describeChain(r)}\n`);
   return ok ? EXIT.ok : EXIT.failed;
 }

@@ -1,17 +1,20 @@
-// Integrity of recordings on restart [SV8][K1]-[K3]: a session is rebuilt only from a recording whose hash chain
-// holds and which still has every line the server wrote. A chain shows an edited, removed, inserted or moved
-// line, but not lines cut off the end; so when a session leaves memory (and at start and shutdown) the server
-// keeps the recording's line count and last hash beside it, in <state-dir>/heads/ — a recording shorter than
-// that, or whose line there carries another hash, was truncated or rewritten. Either is refused fail-closed with
-// an integrity error naming the file and line: never served from the edited state, so a truncation cannot give
-// back a spent budget. An operator re-admits such a recording deliberately (POST /v1/traces/<id>/readmit with a
-// reason); the re-admission is appended to <state-dir>/readmissions.jsonl and holds for that break only.
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// Integrity of recordings on restart [SV8][K1]-[K3][K6]: a session is rebuilt only from a recording whose hash
+// chain holds and which still has every line the server wrote and answered. A chain shows an edited, removed,
+// inserted or moved line, but not lines cut off the end: those are seen against the recording's anchor,
+// `<recording>.head`, written after every append (recordingAnchor.ts; readRecording refuses a recording shorter
+// than its anchor). This class keeps the rest: a broken chain is refused fail-closed with an integrity error
+// naming the file and line — never served from the edited state. An operator re-admits such a recording
+// deliberately (POST /v1/traces/<id>/readmit with a reason); the re-admission is appended to
+// <state-dir>/readmissions.jsonl, holds for that break only, and sets the anchor to the recording as it now is.
+// Recordings of servers before the anchor were checked against <state-dir>/heads/ (kept when a session left
+// memory): a recording without an anchor is still checked against it, once, before its anchor is written.
+import { appendFile, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { lineChainHash, type ChainReport } from '../../trace/hashChain.ts';
+import { anchorPathOf, writeAnchor, type Anchor } from './recordingAnchor.ts';
 
-/** What the server last knew of a recording: its non-blank line count and the last line's hash. */
-export interface RecordingHead {
+/** What a server before the anchor last knew of a recording (<state-dir>/heads/): its line count and last hash. */
+interface RecordingHead {
   lines: number;
   head: string;
 }
@@ -38,7 +41,6 @@ export class Integrity {
   }
 
   async start(): Promise<void> {
-    await mkdir(this.heads, { recursive: true, mode: 0o700 });
     const text = await readFile(join(this.stateDir, 'readmissions.jsonl'), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
@@ -51,15 +53,18 @@ export class Integrity {
     }
   }
 
-  /** Why the recording must not be used (an integrity error naming the file and line), or null. */
-  async problem(file: string, chain: ChainReport): Promise<string | null> {
+  /**
+   * Why the recording must not be used (an integrity error naming the file and line), or null. `anchored`: the
+   * recording has an anchor, which readRecording has checked; else the older heads/ record is checked.
+   */
+  async problem(file: string, chain: ChainReport, anchored: boolean): Promise<string | null> {
     const name = basename(file);
     if (chain.status === 'broken') {
       const at = chain.broken!.line;
       if (this.readmitted.has(name) && this.readmitted.get(name) === at) return null;
       return `integrity error: the recording ${file} was changed at line ${at} (${chain.broken!.reason}), so its session fails closed; check it with \`hookwire verify ${file}\`, and re-admit it deliberately with POST /v1/traces/<id>/readmit`;
     }
-    if (chain.status !== 'intact') return null;
+    if (chain.status !== 'intact' || anchored) return null;
     const known = await this.head(file);
     if (!known) return null;
     const cut = `integrity error: the recording ${file} has ${chain.lines} lines but the server wrote ${known.lines}`;
@@ -69,19 +74,15 @@ export class Integrity {
     return null;
   }
 
-  /** Keeps a recording's line count and last hash (a chained recording only). */
-  async remember(file: string, head: RecordingHead | null): Promise<void> {
-    if (!head) return;
-    const to = join(this.heads, basename(file));
-    await writeFile(`${to}.tmp`, `${JSON.stringify(head)}\n`, { mode: 0o600 });
-    await rename(`${to}.tmp`, to);
-  }
-
-  /** Records a deliberate re-admission and accepts the recording as it is now. */
-  async readmit(r: Readmission, now: RecordingHead | null): Promise<void> {
+  /**
+   * Records a deliberate re-admission and accepts the recording as it is now: its anchor is set to its end (or
+   * removed, for a recording that is gone or unchained).
+   */
+  async readmit(r: Readmission, file: string, now: Anchor | null): Promise<void> {
     await appendFile(join(this.stateDir, 'readmissions.jsonl'), `${JSON.stringify(r)}\n`, { mode: 0o600 });
     this.readmitted.set(r.file, r.broken_line);
-    await this.remember(join(this.heads, r.file), now);
+    if (now) writeAnchor(file, now);
+    else await rm(anchorPathOf(file), { force: true });
   }
 
   private async head(file: string): Promise<RecordingHead | null> {

@@ -3,13 +3,14 @@
 // returned; a last line without `\n` is a torn write (the event it held was never answered) and is cut off,
 // never glued to the next line; any other line that cannot be read — too long, not JSON, not an event — fails
 // the session closed, because skipping it could forget a TERMINATE or a budget count.
-import { constants, writeSync } from 'node:fs';
+import { closeSync, constants, writeSync } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { readTraceFile } from '../readTraceFile.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
 import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
-import type { ChainReport } from '../../trace/hashChain.ts';
+import { verifyChain, type ChainReport } from '../../trace/hashChain.ts';
 import { describeContent, detectTraceFormat, TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
+import { anchorPathOf, anchorProblem, openAnchor, readAnchor, writeAnchorAt, type Anchor } from './recordingAnchor.ts';
 
 /** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
 export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
@@ -17,20 +18,41 @@ export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
 /** A recording that cannot be used: the session it belongs to fails closed with this message. */
 export class RecordingError extends Error {}
 
+/**
+ * A recording that can be read but must not be used as it is: it lost lines that were answered, or was rewritten
+ * below its anchor [K6], or its chain is broken [K4][SV8]. An operator can re-admit it deliberately.
+ */
+export class IntegrityError extends RecordingError {}
+
 export interface RecordingContents {
   header: TraceHeader;
   events: TraceEvent[];
   /** Bytes cut off the end (a torn last line), 0 when the file ended cleanly. */
   cut: number;
+  /** The file's size after that cut: where the next line is appended. */
+  size: number;
   /** The hash chain's check [K2]; `chain.tail` is where a writer appending to the file continues [K3]. */
   chain: ChainReport;
 }
 
+export interface ReadRecordingOptions {
+  maxLineChars?: number;
+  /**
+   * Check the recording against its anchor `<file>.head` before anything is cut [K6] (default true): one that
+   * lost answered lines is an IntegrityError, the file left as it is. False reads it as it now is (a re-admission).
+   */
+  anchor?: boolean;
+}
+
 /**
- * Reads a recording for rebuilding state. null: the file does not exist or is empty (a new session). A torn
- * last line is cut off the file first. Throws RecordingError for anything that is not a clean trace v1 file.
+ * Reads a recording for rebuilding state. null: the file does not exist or is empty (a new session) — unless
+ * its anchor says lines were written to it. A torn last line is cut off the file first (it is past the anchor:
+ * never answered). Throws RecordingError for anything that is not a clean trace v1 file, IntegrityError for one
+ * shorter than its anchor.
  */
-export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE_CHARS): Promise<RecordingContents | null> {
+export async function readRecording(path: string, options: ReadRecordingOptions = {}): Promise<RecordingContents | null> {
+  const { maxLineChars = MAX_RECORD_LINE_CHARS, anchor: checkAnchor = true } = options;
+  const anchor = checkAnchor ? await readAnchor(path) : null;
   let size: number;
   try {
     const st = await lstat(path);
@@ -38,14 +60,27 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     if (!st.isFile()) throw new RecordingError(`the recording ${path} is not a regular file`);
     size = st.size;
   } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return null;
-    throw err instanceof RecordingError ? err : new RecordingError(`cannot read the recording ${path}: ${errorText(err)}`);
+    if ((err as { code?: string }).code !== 'ENOENT') throw err instanceof RecordingError ? err : new RecordingError(`cannot read the recording ${path}: ${errorText(err)}`);
+    // A recording removed whole lost every line its anchor counts.
+    if (anchor) throw new IntegrityError(`integrity error: the recording ${path} is gone but ${anchor.lines} lines were written and answered (its anchor ${anchorPathOf(path)}): lines 1 to ${anchor.lines} were cut off, so its session fails closed`);
+    return null;
   }
   // Before anything is cut: a file whose header is torn, or that is not a Hookwire trace at all (another
   // agent's transcript given by mistake), is refused as it is — cutting its last line would change a file that
   // is not ours (#29).
   if (size > 0) await checkHead(path, size);
-  const cut = await cutTornTail(path, size);
+  // [K6] Every line that was answered must still be there; a torn tail past them is cut, one that reaches into
+  // them is not (the file is left as it is).
+  let keepTail = false;
+  if (anchor) {
+    const whole = size - (await tornTailBytes(path, size));
+    const problem = await anchorProblem(path, whole, anchor);
+    // A changed line also moves the lines after it: then the chain names the first line that changed [K4][SV8],
+    // and the caller refuses the recording for that (nothing is cut).
+    if (problem && !(await chainBrokenIn(path, whole))) throw new IntegrityError(`${problem.message}, so its session fails closed (a truncated recording would forget decisions and budgets); the file was left as it is — check it with \`hookwire verify ${path}\``);
+    keepTail = problem !== null;
+  }
+  const cut = keepTail ? 0 : await cutTornTail(path, size);
   if (size - cut === 0) return null;
   const r = await readTraceFile(path, { maxLineChars });
   const bad = r.problems.filter((p) => p.severity === 'error');
@@ -56,7 +91,19 @@ export async function readRecording(path: string, maxLineChars = MAX_RECORD_LINE
     if (!r.header) throw new RecordingError(`the recording ${path} is not a Hookwire trace, so its session fails closed: ${first?.message ?? 'no header'}`);
     throw new RecordingError(`the recording ${path} has a line that cannot be read, so its session fails closed (skipping it could forget a decision): ${where}${first?.code}: ${first?.message}${more}`);
   }
-  return { header: r.header, events: r.events, cut, chain: r.chain };
+  return { header: r.header, events: r.events, cut, size: size - cut, chain: r.chain };
+}
+
+/** Whether the hash chain of a file's first `bytes` bytes is broken (only on the refusal path: it reads them whole). */
+async function chainBrokenIn(path: string, bytes: number): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return verifyChain(buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '')).status === 'broken';
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Longest header line looked at (a header is a few hundred bytes). */
@@ -96,15 +143,26 @@ async function checkHead(path: string, size: number): Promise<void> {
 
 /** Cuts a last line that has no `\n` (a torn write) off the file; returns the bytes cut. */
 export async function cutTornTail(path: string, size: number): Promise<number> {
+  return tornTail(path, size, true);
+}
+
+/** The bytes of a last line that has no `\n` (a torn write), 0 when the file ends with one; nothing is cut. */
+export function tornTailBytes(path: string, size: number): Promise<number> {
+  return tornTail(path, size, false);
+}
+
+async function tornTail(path: string, size: number, cut: boolean): Promise<number> {
   if (size === 0) return 0;
-  const fh = await open(path, 'r+');
+  const fh = await open(path, cut ? 'r+' : 'r');
   try {
     const last = Buffer.alloc(1);
     await fh.read(last, 0, 1, size - 1);
     if (last[0] === 0x0a) return 0;
     const keep = await lastNewlineEnd(fh, size);
-    await fh.truncate(keep);
-    await fh.sync();
+    if (cut) {
+      await fh.truncate(keep);
+      await fh.sync();
+    }
     return size - keep;
   } finally {
     await fh.close();
@@ -130,7 +188,8 @@ export type FlushPolicy = 'write' | 'fsync';
 
 /** An open recording: lines are appended whole (O_APPEND), in call order. */
 export interface RecordingWriter {
-  append(text: string): Promise<void>;
+  /** Appends `text`, then (when given) writes the recording's anchor [K6]: the call is answered after both. */
+  append(text: string, anchor?: Anchor): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,8 +200,9 @@ export interface RecordingWriter {
  */
 export async function openRecordingWriter(path: string, policy: FlushPolicy): Promise<RecordingWriter> {
   const fh = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+  let anchorFd: number | null = null;
   return {
-    async append(text) {
+    async append(text, anchor) {
       const buf = Buffer.from(text, 'utf8');
       let off = 0;
       // A synchronous write(2): a line of a few hundred bytes into the page cache takes microseconds, while
@@ -151,8 +211,14 @@ export async function openRecordingWriter(path: string, policy: FlushPolicy): Pr
       // pool hand-off). An error still throws here, so the caller fails closed as before.
       while (off < buf.length) off += writeSync(fh.fd, buf, off, buf.length - off);
       if (policy === 'fsync') await fh.datasync();
+      // [K6] The anchor after the line (and after its sync): it never says more than the recording holds.
+      if (anchor) writeAnchorAt((anchorFd ??= openAnchor(path)), anchor);
     },
-    close: () => fh.close(),
+    async close() {
+      if (anchorFd !== null) closeSync(anchorFd);
+      anchorFd = null;
+      await fh.close();
+    },
   };
 }
 

@@ -15,10 +15,11 @@ import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
-import { createChainWriter, type ChainWriter } from '../../trace/hashChain.ts';
+import { createChainWriter, lineChainHash, type ChainWriter } from '../../trace/hashChain.ts';
 import { Integrity } from './integrity.ts';
 import type { PipelineStore } from './pipelineStore.ts';
-import { checkLineLength, readRecording, RecordingError, type FlushPolicy } from './recordingFile.ts';
+import { checkLineLength, IntegrityError, readRecording, RecordingError, type FlushPolicy, type RecordingContents } from './recordingFile.ts';
+import { anchorPathOf, readAnchor, writeAnchor, type Anchor } from './recordingAnchor.ts';
 import { traceIdProblem } from './limits.ts';
 import { WriteFault } from './writeFault.ts';
 import { WriterPool } from './writerPool.ts';
@@ -90,7 +91,7 @@ interface Session {
   ended: boolean;
   /** The type of the last event taken (a hook session whose last event ended it leaves memory). */
   lastType: string | null;
-  /** The recording's hash chain [K1][K3], and its non-blank lines (kept beside it when the session leaves) [SV8]. */
+  /** The recording's hash chain [K1][K3], and its non-blank lines (its anchor says both after every append) [K6]. */
   chain: ChainWriter;
   lines: number;
 }
@@ -157,7 +158,6 @@ export class SessionHost {
           this.log(`hookwire serve: ${file}: cut a torn last line of ${s.cut} bytes (that event was never answered)`);
         }
         events += s.session.run?.count ?? 0;
-        await this.remember(s.session);
         const idle = this.now() - (await stat(file)).mtimeMs >= this.limits.idleMs;
         if (!s.session.ended && !s.endedHook && !idle && this.live.size < this.limits.maxSessions) this.live.set(s.session.trace_id, s.session);
       } catch (err) {
@@ -239,7 +239,6 @@ export class SessionHost {
     this.fault.close();
     await Promise.all([...this.live.values()].map((s) => s.tail));
     await this.writers.closeAll();
-    await Promise.all([...this.live.values()].map((s) => this.remember(s)));
   }
 
   private startSweeper(): void {
@@ -310,10 +309,11 @@ export class SessionHost {
   private async writeHeader(s: Session): Promise<Loaded | null> {
     const out = s.chain.prepare(traceHeaderLine(s.header));
     try {
-      await this.writers.append(s.file, out.text);
+      await this.writers.append(s.file, out.text, anchorAfter(s, out));
     } catch (err) {
       await this.writers.close(s.file);
       await rm(s.file, { force: true }).catch(() => undefined);
+      await rm(anchorPathOf(s.file), { force: true }).catch(() => undefined);
       return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
     }
     s.bytes += Buffer.byteLength(out.text, 'utf8');
@@ -330,10 +330,18 @@ export class SessionHost {
 
   /** A session rebuilt from its recording (null: none yet); throws RecordingError when it cannot be read. */
   private async fromRecording(file: string, trace_id: string | null): Promise<{ session: Session; cut: number; endedHook: boolean } | null> {
-    const rec = await readRecording(file);
+    let rec: RecordingContents | null;
+    try {
+      rec = await readRecording(file);
+    } catch (err) {
+      // [K6] lines that were answered are gone: refused, the file left as it is, until re-admitted.
+      if (err instanceof IntegrityError) throw new IntegrityError(`${err.message}; re-admit it deliberately with POST /v1/traces/<id>/readmit`);
+      throw err;
+    }
     if (!rec) return null;
-    const broken = await this.integrity.problem(file, rec.chain);
-    if (broken) throw new RecordingError(broken);
+    const anchor = await readAnchor(file);
+    const broken = await this.integrity.problem(file, rec.chain, anchor !== null);
+    if (broken) throw new IntegrityError(broken);
     if (trace_id !== null && rec.header.trace_id !== trace_id) throw new RecordingError(`the recording ${file} belongs to trace "${rec.header.trace_id.slice(0, 100)}", not "${trace_id.slice(0, 100)}", so the session fails closed`);
     const s = this.newSession(rec.header.trace_id, file, rec.header, (await stat(file)).size);
     // Appends continue the file's hash chain [K3].
@@ -343,6 +351,18 @@ export class SessionHost {
       await this.useVersion(s, e.recorded?.pipeline ?? this.store.current.version);
       const step = s.run!.push(e);
       if (e.recorded && step.decision !== e.recorded.decision) this.divergent++;
+    }
+    // [K6] The anchor reaches the recording's end: lines written after the last anchor (a crash between the
+    // append and the anchor) are in the state from now on, and a recording of an older server gets its anchor.
+    // Best effort: an anchor left behind only protects fewer lines (a disk that takes no writes fails the session's
+    // next event anyway [SV6]).
+    const end = anchorOf(rec);
+    if (end && (anchor?.bytes !== end.bytes || anchor.head !== end.head)) {
+      try {
+        writeAnchor(file, end);
+      } catch (err) {
+        this.log(`hookwire serve: could not write the anchor of ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     const last = rec.events.at(-1);
     s.lastType = last?.type ?? null;
@@ -366,7 +386,6 @@ export class SessionHost {
     this.live.delete(s.trace_id);
     this.dropped++;
     await this.writers.close(s.file);
-    await this.remember(s);
   }
 
   /** Dispatches the session's next events with this pipeline version (state carries over). */
@@ -421,7 +440,8 @@ export class SessionHost {
       if (s.dirty) await this.repair(s);
       const gone = options.expired?.() ?? null;
       if (gone !== null) return { ok: false, status: 504, reason: gone };
-      await this.writers.append(s.file, out.text);
+      // [K6] the line, then its anchor, then the answer: an answered line cut off later is seen.
+      await this.writers.append(s.file, out.text, anchorAfter(s, out));
     } catch (err) {
       // A failed write may have left part of a line behind: the file is cut back before the next line, and the
       // whole server fails closed until the disk takes writes again [SV6].
@@ -440,12 +460,6 @@ export class SessionHost {
     return { ok: true, step, event, index, version: current.version };
   }
 
-  /** Keeps the recording's line count and last hash beside it, so a later truncation is seen [SV8]. */
-  private async remember(s: Session): Promise<void> {
-    const head = s.chain.head;
-    await this.integrity.remember(s.file, head ? { lines: s.lines, head } : null).catch((err) => this.log(`hookwire serve: could not keep the head of ${s.file}: ${String(err)}`));
-  }
-
   /**
    * Re-admits a recording refused for its integrity, deliberately: the operator's reason and the overridden
    * error go to readmissions.jsonl, and the session is rebuilt from the recording as it now is [SV8].
@@ -453,17 +467,24 @@ export class SessionHost {
   async readmit(trace_id: string, reason: string): Promise<{ ok: true; problem: string } | { ok: false; status: number; reason: string }> {
     if (this.live.has(trace_id)) return { ok: false, status: 409, reason: `trace "${trace_id.slice(0, 100)}" is live: its recording was not refused` };
     const file = this.fileOf(trace_id);
-    let rec;
+    let rec: RecordingContents | null;
+    let problem: string | null = null;
     try {
-      rec = await readRecording(file);
+      try {
+        rec = await readRecording(file);
+      } catch (err) {
+        if (!(err instanceof IntegrityError)) throw err;
+        // Lines cut off below the anchor: the recording is taken as it now is (a torn tail cut).
+        problem = err.message;
+        rec = await readRecording(file, { anchor: false });
+      }
     } catch (err) {
       return { ok: false, status: 409, reason: `the recording cannot be read at all, so it cannot be re-admitted: ${err instanceof Error ? err.message : String(err)}` };
     }
-    if (!rec) return { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}"` };
-    const problem = await this.integrity.problem(file, rec.chain);
+    if (!rec && problem === null) return { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}"` };
+    problem ??= await this.integrity.problem(file, rec!.chain, true);
     if (!problem) return { ok: false, status: 409, reason: `the recording ${file} has no integrity error: nothing to re-admit` };
-    const tail = rec.chain.tail.kind === 'chained' ? { lines: rec.chain.lines, head: rec.chain.tail.head } : null;
-    await this.integrity.readmit({ trace_id, file: basename(file), at: new Date(this.now()).toISOString(), reason, problem, broken_line: rec.chain.broken?.line ?? null }, tail);
+    await this.integrity.readmit({ trace_id, file: basename(file), at: new Date(this.now()).toISOString(), reason, problem, broken_line: rec?.chain.broken?.line ?? null }, file, rec ? anchorOf(rec) : null);
     this.unreadable.delete(trace_id);
     this.log(`hookwire serve: re-admitted ${file} (${reason}); it was refused with: ${problem}`);
     return { ok: true, problem };
@@ -481,4 +502,15 @@ export class SessionHost {
 /** A session opened by a hook route (Claude Code, an agent's hook) rather than the JSON API. */
 function isHookSession(header: TraceHeader): boolean {
   return typeof header.source.hook === 'string';
+}
+
+/** The anchor after `out` is appended to the session's recording [K6]; undefined for an unchained recording. */
+function anchorAfter(s: Session, out: { text: string; lines: string[] }): Anchor | undefined {
+  const head = lineChainHash(out.lines.at(-1)!);
+  return head ? { lines: s.lines + out.lines.length, bytes: s.bytes + Buffer.byteLength(out.text, 'utf8'), head } : undefined;
+}
+
+/** The anchor of a recording as read (its end); null for an unchained one. */
+function anchorOf(rec: RecordingContents): Anchor | null {
+  return rec.chain.tail.kind === 'chained' ? { lines: rec.chain.lines, bytes: rec.size, head: rec.chain.tail.head } : null;
 }

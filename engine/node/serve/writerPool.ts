@@ -2,6 +2,7 @@
 // descriptor for each (a common soft limit is 1024, and running out would look like a disk fault). The least
 // recently written file that is not being written is closed; its session reopens it (O_APPEND) on its next line.
 import { openRecordingWriter, type FlushPolicy, type RecordingWriter } from './recordingFile.ts';
+import type { Anchor } from './recordingAnchor.ts';
 
 /** Open recordings kept by default. */
 export const DEFAULT_OPEN_FILES = 256;
@@ -20,8 +21,8 @@ export class WriterPool {
     private readonly max = DEFAULT_OPEN_FILES,
   ) {}
 
-  /** Appends `text` to `file` whole; throws what the file system throws (the caller fails closed). */
-  async append(file: string, text: string): Promise<void> {
+  /** Appends `text` to `file` whole, then writes its anchor [K6]; throws what the file system throws (the caller fails closed). */
+  async append(file: string, text: string, anchor?: Anchor): Promise<void> {
     let e = this.open.get(file);
     if (e) this.open.delete(file);
     else {
@@ -31,7 +32,7 @@ export class WriterPool {
     this.open.set(file, e);
     e.busy = true;
     try {
-      await e.writer.append(text);
+      await e.writer.append(text, anchor);
     } finally {
       e.busy = false;
     }

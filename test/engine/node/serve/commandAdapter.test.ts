@@ -2,7 +2,7 @@
 // real processes of the real binary, many at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { compilePipeline } from '../../../../engine/compile/compilePipeline.ts';
 import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
 import { ROOT, hookwireInProcess, spawnHookwire, type CliRun } from '../runCli.ts';
-import { budgetPipeline, holdRecordingLock, preToolUse, startServe, workDir } from './serveHelpers.ts';
+import { budgetPipeline, holdRecordingLock, preToolUse, recordingsIn, startServe, workDir } from './serveHelpers.ts';
 
 type Run = CliRun;
 
@@ -197,7 +197,7 @@ async function expectDeadlineKept(dir: string): Promise<void> {
   } finally {
     await s.stop();
   }
-  const [name] = readdirSync(join(state, 'sessions'));
+  const [name] = recordingsIn(join(state, 'sessions'));
   const read = readTrace(readFileSync(join(state, 'sessions', name!), 'utf8'));
   expect(read.status).toBe('ok');
   expect(read.events.map((e) => [e.event_id, e.recorded?.decision])).toEqual([['cc:a:before', 'continue']]);

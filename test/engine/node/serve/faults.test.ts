@@ -82,7 +82,7 @@ describe('hookwire serve: disk faults fail closed and heal [SV5][SV6]', { timeou
     expect([await claude(s, big('a', 'a-2')), await claude(s, preToolUse('a', 'a-3')), await claude(s, preToolUse('a', 'a-4'))].map(verdict)).toEqual(['allow', 'allow', 'deny']);
     expect(verdict(await claude(s, preToolUse('c', 'c-1')))).toBe('allow');
     expect((await call(s, 'POST', '/v1/traces', { trace_id: 'new-on-full-disk' })).status).toBe(201);
-    for (const name of readdirSync(join(state, 'sessions'))) expect(readTrace(readFileSync(join(state, 'sessions', name), 'utf8')).status, name).toBe('ok');
+    for (const name of readdirSync(join(state, 'sessions')).filter((n) => n.endsWith('.hwtrace.jsonl'))) expect(readTrace(readFileSync(join(state, 'sessions', name), 'utf8')).status, name).toBe('ok');
     const gaps = readFileSync(join(state, 'faults.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(gaps).toHaveLength(1);
     expect(gaps[0]).toMatchObject({ kind: 'write_fault', reason: expect.stringMatching(/ENOSPC/) });

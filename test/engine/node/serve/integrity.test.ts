@@ -52,7 +52,7 @@ describe('hookwire serve: integrity of recordings on restart [SV8]', { timeout: 
     const s = await serve(join(dir, 'p.json'), join(dir, 'state'));
     const r = await claude(s, preToolUse('cut', 'cut-6'));
     expect(verdict(r)).toBe('stop');
-    expect(r.json().stopReason).toMatch(/integrity error: the recording .*cut-.* has 3 lines but the server wrote 6: lines 4 to 6 were cut off/);
+    expect(r.json().stopReason).toMatch(/integrity error: the recording .*cut-.* has 3 lines but 6 were written and answered .*: lines 4 to 6 were cut off/);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(4);
     expect((await call(s, 'POST', '/v1/traces/cut/readmit', {})).status).toBe(400);
     const re = await call(s, 'POST', '/v1/traces/cut/readmit', { reason: 'restored from backup by ops' });

@@ -7,7 +7,7 @@ import { replayTrace } from '../../../../engine/replay/replaySteps.ts';
 import { parseMetrics } from '../../../../engine/node/serve/metrics.ts';
 import { readTrace } from '../../../../engine/trace/index.ts';
 import { AGENT_IDS } from '../../../../engine/agents/types.ts';
-import { budgetPipeline, call, claudeHook, preToolUse, serverPool, verdict, workDir } from './serveHelpers.ts';
+import { budgetPipeline, call, claudeHook, preToolUse, recordingsIn, serverPool, verdict, workDir } from './serveHelpers.ts';
 
 const { serve } = serverPool();
 
@@ -16,7 +16,7 @@ function replayRecordings(stateDir: string, pipelineText: string) {
   const compiled = compilePipeline(JSON.parse(pipelineText));
   if (!compiled.ok) throw new Error('pipeline refused');
   const out = new Map<string, { recorded: string[]; replayed: string[] }>();
-  for (const name of readdirSync(join(stateDir, 'sessions'))) {
+  for (const name of recordingsIn(join(stateDir, 'sessions'))) {
     const read = readTrace(readFileSync(join(stateDir, 'sessions', name), 'utf8'));
     expect(read.status, name).toBe('ok');
     const steps = replayTrace(compiled.compiled, read.events, { explain: false });
@@ -61,7 +61,7 @@ describe('hookwire serve: exact state under parallel calls', { timeout: 120_000 
     const replayed = replayRecordings(join(dir, 'state'), pipeline);
     expect(replayed.size).toBe(50);
     for (const [id, r] of replayed) expect(r.replayed, id).toEqual(r.recorded);
-    const one = readTrace(readFileSync(join(dir, 'state', 'sessions', readdirSync(join(dir, 'state', 'sessions'))[0]!), 'utf8'));
+    const one = readTrace(readFileSync(join(dir, 'state', 'sessions', recordingsIn(join(dir, 'state', 'sessions'))[0]!), 'utf8'));
     const promptIds = one.events.filter((e) => e.type === 'input.received').map((e) => e.event_id);
     expect(new Set(promptIds).size).toBe(2);
     const m = parseMetrics((await call(s, 'GET', '/metrics')).body);
@@ -138,7 +138,7 @@ describe('hookwire serve: the gate (token, Host, Origin, size) refuses with a re
     expect(verdict(tooDeep)).toBe('stop'); // the fail-closed answer: an exit-2 block is `continue: false` over HTTP [P12]
     expect(tooDeep.body).toMatch(/input refused: input\.tool_input\.a\.a.*more than 128 levels deep/);
     expect((await call(s, 'GET', '/v1/traces')).json().traces).toEqual([]);
-    expect(readdirSync(join(state, 'sessions'))).toEqual([]);
+    expect(readdirSync(join(state, 'sessions'))).toEqual([]); // no recording, no anchor
     // The allowed origin gets CORS headers; a preflight needs no token.
     const pre = await call(s, 'OPTIONS', '/v1/stream', undefined, { authorization: undefined, origin: 'http://127.0.0.1:4173' });
     expect(pre.status).toBe(204);
@@ -187,7 +187,7 @@ describe('hookwire serve: recordings survive kill -9; torn and bad lines', { tim
     expect(health.divergent_on_rebuild).toBe(0);
     // Every answered call is in a recording with the answer it got.
     const recorded = new Map<string, string>();
-    for (const name of readdirSync(join(state, 'sessions'))) {
+    for (const name of recordingsIn(join(state, 'sessions'))) {
       for (const e of readTrace(readFileSync(join(state, 'sessions', name), 'utf8')).events) {
         recorded.set(String(e.payload.tool_use_id), e.recorded!.decision === 'continue' ? 'allow' : 'deny');
       }
@@ -211,7 +211,7 @@ describe('hookwire serve: recordings survive kill -9; torn and bad lines', { tim
     const s = await serve(join(dir, 'p.json'), state);
     for (const id of ['torn', 'bad', 'huge', 'fine']) expect(verdict(await claude(s, preToolUse(id, `${id}-1`)))).toBe('allow');
     await s.stop();
-    const files = new Map(readdirSync(join(state, 'sessions')).map((n) => [n.split('-')[0]!, join(state, 'sessions', n)]));
+    const files = new Map(recordingsIn(join(state, 'sessions')).map((n) => [n.split('-')[0]!, join(state, 'sessions', n)]));
     const tornBefore = readFileSync(files.get('torn')!, 'utf8');
     appendFileSync(files.get('torn')!, '{"event_id":"cc:torn-2:before","type":"tool.bef');
     appendFileSync(files.get('bad')!, 'this is not json\n');

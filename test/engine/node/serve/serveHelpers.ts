@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { kernelLockName } from '../../../../engine/node/serve/recordingLock.ts';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -175,4 +175,9 @@ export function holdRecordingLock(record: string): Promise<() => Promise<void>> 
     holder.once('error', reject);
     holder.listen({ path: kernelLockName(record)!, exclusive: true }, () => resolve(() => new Promise<void>((done) => holder.close(() => done()))));
   });
+}
+
+/** The recordings in a folder of serve's (their anchors `<name>.head` [K6] left out), by file name. */
+export function recordingsIn(dir: string): string[] {
+  return readdirSync(dir).filter((n) => n.endsWith('.hwtrace.jsonl'));
 }

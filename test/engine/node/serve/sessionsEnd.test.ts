@@ -105,10 +105,11 @@ describe('hookwire serve: limits [SV3][SV4]', { timeout: 120_000 }, () => {
     const cc = await claude(s, preToolUse('..', 'dotdot-1'));
     expect(verdict(cc)).toBe('stop');
     expect(cc.json().stopReason).toMatch(/trace id "\.\."/);
-    // Only the accepted 256-character id has a recording (its header, written when it was created [P17]).
-    const files = readdirSync(join(dir, 'state', 'sessions'));
-    expect(files).toHaveLength(1);
+    // Only the accepted 256-character id has a recording (its header, written when it was created [P17]), and its anchor [K6].
+    const files = readdirSync(join(dir, 'state', 'sessions')).sort();
+    expect(files).toHaveLength(2);
     expect(files[0]).toMatch(new RegExp(`^${'x'.repeat(60)}-[0-9a-f]{12}\\.hwtrace\\.jsonl$`));
+    expect(files[1]).toBe(`${files[0]}.head`);
   });
 
   it('[SV4] --max-sessions: one live session more is a clear 503 (fail-closed for Claude Code); an ended session makes room', async () => {
