@@ -47,6 +47,7 @@ export { BACKTEST_CATEGORIES, type BacktestCategory, type BacktestDifference, cr
 export { type BacktestFileEntry, type BacktestReport, createBacktestCorpus, topDifferences } from './replay/backtestReport.ts';
 export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } from './replay/backtestText.ts';
 export type { TraceCoverage } from './replay/coverageOf.ts';
+export { withoutExpectation } from './replay/withoutExpectation.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
 export { compileBreakpoint, hitStops, nextStop, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode } from './replay/breakpoint.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';

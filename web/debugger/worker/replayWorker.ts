@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import '../../zodConfig.ts';
-import { compilePipeline, type CompileResult, hasCode, type Pipeline, pipelineVersionOf, readExpectation, type Sandbox, trackPrograms } from '../../../engine/app.ts';
+import { compilePipeline, type CompileResult, hasCode, type Pipeline, pipelineVersionOf, readExpectation, type Sandbox, trackPrograms, withoutExpectation } from '../../../engine/app.ts';
 import { exportPipelineText } from '../../model/exportPipeline.ts';
 import { HookwireDb } from '../../persistence/db.ts';
 import { createEventStore, type EventStore, type TraceRef } from './eventStore.ts';
@@ -187,7 +187,9 @@ const handlers: ReplayHandlers = {
     const s = current();
     const { step } = await s.step(request.index);
     const doc = request.doc as Pipeline;
-    const outcome = runNodeIn(hasCode(doc) ? await loadSandbox() : null, { doc, nodeId: request.nodeId, event: step.event, state: step.state_before, now: step.now });
+    // The event as replay dispatched it: a step's label is never seen by handlers [R19].
+    const event = withoutExpectation(step.event);
+    const outcome = runNodeIn(hasCode(doc) ? await loadSandbox() : null, { doc, nodeId: request.nodeId, event, state: step.state_before, now: step.now });
     const state = {
       index: request.index,
       vars: step.state_before.vars,
