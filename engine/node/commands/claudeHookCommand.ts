@@ -231,6 +231,9 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
     const recorded = {
       decision: result.decision,
       ...(result.reason ? { reason: result.reason } : {}),
+      // [R6] the deciding handler, as hookwire serve records it: a replay that decides the same by another
+      // handler is flagged.
+      ...(step.decided_by && !step.not_reached ? { decided_by: step.decided_by } : {}),
       ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
       ...(result.context.length > 0 ? { context: result.context } : {}),
       // [R17] the version of the pipeline file that decided: a replay checks the decisions of its own version.

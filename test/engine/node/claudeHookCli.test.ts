@@ -98,6 +98,9 @@ describe('claude-hook (real binary)', { timeout: 120_000 }, () => {
       ['cc:t3:before', 'tool.before_call', 'block_action'],
       ['cc:t1:before', 'tool.before_call', 'continue'],
     ]);
+    // [R6] the deciding handler is recorded, as hookwire serve records it (a replay deciding the same by another
+    // handler is then flagged); a call nobody objected to names none.
+    expect(read.events.map((e) => e.recorded?.decided_by)).toEqual([undefined, undefined, undefined, 'two-calls', undefined]);
     const audits = readFileSync(audit, 'utf8').trimEnd().split('\n').map(json);
     expect(audits).toHaveLength(5);
     expect(audits[3]).toMatchObject({ trace_id: 'abc123', event_type: 'tool.before_call', tool_name: 'Bash', decision: 'block_action', decided_by: 'two-calls' });
