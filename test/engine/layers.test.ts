@@ -23,7 +23,7 @@ function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) return sources(full);
-    return /\.(ts|tsx|mts|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+    return /\.(ts|tsx|mts|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
   });
 }
 
@@ -31,7 +31,7 @@ function sources(dir: string): string[] {
 export function relativeImports(code: string): string[] {
   const text = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const out: string[] = [];
-  const re = /(?:\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?|\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
+  const re = /(?:\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?|\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
   for (const m of text.matchAll(re)) out.push(m[2]!);
   return out;
 }
@@ -62,10 +62,11 @@ describe('engine layers', () => {
       "export * from './d.ts';",
       "export { e } from '../e.ts';",
       "const f = await import('./f.ts');",
+      "const { g } = require('./g.cjs');",
       "// import { g } from './g.ts';",
       "import fs from 'node:fs';",
     ].join('\n');
-    expect(relativeImports(code)).toEqual(['./a.ts', '../b/c.ts', './d.ts', '../e.ts', './f.ts']);
+    expect(relativeImports(code)).toEqual(['./a.ts', '../b/c.ts', './d.ts', '../e.ts', './f.ts', './g.cjs']);
   });
 
   it('imports only from its own folder or from lower layers (no upward or sideways import)', () => {

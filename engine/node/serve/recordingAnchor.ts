@@ -19,7 +19,7 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { lineChainHash } from '../../trace/hashChain.ts';
-import { IntegrityError } from './recordingFile.ts';
+import { IntegrityError } from './recordingErrors.ts';
 
 /** How far a recording was written and answered: its non-blank lines, its bytes, and line N's chain hash. */
 export interface Anchor {

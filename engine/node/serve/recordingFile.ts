@@ -15,14 +15,8 @@ import { anchorPathOf, anchorProblem, openAnchor, readAnchor, writeAnchorAt, typ
 /** Longest recording line, in UTF-16 characters: the reader's own limit, so whatever is written can be read. */
 export const MAX_RECORD_LINE_CHARS = DEFAULT_MAX_LINE_CHARS;
 
-/** A recording that cannot be used: the session it belongs to fails closed with this message. */
-export class RecordingError extends Error {}
-
-/**
- * A recording that can be read but must not be used as it is: it lost lines that were answered, or was rewritten
- * below its anchor [K6], or its chain is broken [K4][SV8]. An operator can re-admit it deliberately.
- */
-export class IntegrityError extends RecordingError {}
+import { IntegrityError, RecordingError } from './recordingErrors.ts';
+export { IntegrityError, RecordingError };
 
 export interface RecordingContents {
   header: TraceHeader;
