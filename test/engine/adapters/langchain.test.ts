@@ -84,7 +84,7 @@ describe('LangChain adapter (langchain 1.5 createAgent middleware, fakeModel)', 
       expect(before.map((r) => [r.event_id, r.decision, r.duplicate]).sort()).toEqual([['x#2:before', expect.any(String), false], ['x:before', expect.any(String), false]]);
       expect(replayedDecisions(await replayWithCli(live))).toEqual(liveDecisions(live));
     }
-  });
+  }, 90_000); // two agent runs and two CLI replays (real processes): ~4 s idle, past the 20 s default at load 25
 
   it('[O2] streamMode "messages": the reader gets the answer as model.after_call left it (a key redacted), never the model\'s own first', async () => {
     const live = startLive();
