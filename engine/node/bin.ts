@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// The installed package's `hookwire` binary (package.json "bin" → dist/cli/bin.js, bundled by buildCli.mjs): the CLI as built
-// JavaScript, no TypeScript loader. A checkout runs engine/node/bin.cjs instead.
+// The installed package's ES module CLI (dist/cli/bin.js, bundled by buildCli.mjs): the CLI as built JavaScript, no
+// TypeScript loader. The package's `bin` is dist/cli/bin.cjs (packageBin.cjs), a CommonJS front that answers the hook
+// calls it can from bundles of their own and imports this file for the rest; its crash handler and compile cache
+// are then on already (both once per process), and this file sets them up when it is run directly. A checkout runs
+// engine/node/bin.cjs instead.
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -141,6 +141,30 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
   return true;
 }
 
+/**
+ * The installed package's binary, dist/cli/bin.cjs: engine/node/packageBin.cjs with what it requires of ours
+ * (crashFailsClosed.cjs, cliBundle.cjs) in one CommonJS file, so that a hook call starts without the ES module
+ * loader and with one file to read. Its `import('./bin.js')` (the ES module CLI, bin.ts) stays a real import()
+ * of that file: bundled, or turned into require(), it would be a second copy of the CLI's modules. The bundles
+ * it requires by computed path (forward/, hook-fast/) are built beside it by buildPackage.mjs.
+ */
+export async function buildPackageBin(outdir) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [join(ENGINE_DIR, 'node', 'packageBin.cjs')],
+    outfile: join(outdir, 'bin.cjs'),
+    bundle: true,
+    minify: process.env.HOOKWIRE_BUILD_MINIFY !== '0',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // The code cache of the fast route is named by the build (packageBin.cjs, codeCacheFile).
+    define: { __HOOKWIRE_BUILD__: JSON.stringify(sourceHash()) },
+    logLevel: 'warning',
+    plugins: [{ name: 'hookwire-es-module-cli', setup: (b) => b.onResolve({ filter: /^\.\/bin\.js$/ }, (args) => ({ path: args.path, external: true })) }],
+  });
+}
+
 /** A hash of every engine source and package.json: what a build is made of. */
 function sourceHash() {
   const hash = createHash('sha256');

@@ -4,13 +4,13 @@
 //   dist/sandbox/sucraseTransform.js   Sucrase's `transform` bundled in (bundleSucrase below says why)
 //   dist/vendor/zod.js     zod bundled in, and the modules that use it pointed at it (bundleZod says why)
 //   dist/vendor/sql.js/    sql.js's WebAssembly build alone, and the modules that use it pointed at it (vendorSqlJs)
-//   dist/cli/              the `hookwire` binary, bundled by esbuild (buildCli.mjs says why)
+//   dist/cli/              the `hookwire` binary (bin.cjs, a CommonJS front for the ES module CLI bin.js), bundled by esbuild (buildCli.mjs says why)
 //   dist/schema/           the JSON Schemas (`hookwire/schema/*.json`)
 //   dist/web/              the production build of the app, served by `hookwire ui`
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { buildCli } from './buildCli.mjs';
+import { buildCli, buildPackageBin } from './buildCli.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -32,7 +32,13 @@ opaqueQuickJSTypes(dist);
 await bundleSucrase(join(dist, 'sandbox'));
 await bundleZod(dist);
 const sqlJs = vendorSqlJs(dist);
+// The ES module CLI (bin.ts → bin.js), then beside it the hook calls' CommonJS bundles and the CommonJS front
+// that runs them and imports bin.js for the rest (buildPackageBin says why). The fast route's bundle leaves its
+// lazily loaded parts out: hookFastMain takes only calls that need none (hookMain.ts).
 if (!(await buildCli('node/bin.ts', join(dist, 'cli'), false, `../${relative(dist, sqlJs)}`))) process.exit(1);
+await buildCli('node/serve/forwardMain.ts', join(dist, 'cli', 'forward'), false, `../../${relative(dist, sqlJs)}`, 'lazy-files');
+await buildCli('node/hookMain.ts', join(dist, 'cli', 'hook-fast'), false, `../../${relative(dist, sqlJs)}`, 'without-lazy-parts');
+await buildPackageBin(join(dist, 'cli'));
 cpSync(join(root, 'engine', 'schema'), join(dist, 'schema'), { recursive: true });
 if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '--emptyOutDir', '--sourcemap', 'false', '--logLevel', 'warn']);
 

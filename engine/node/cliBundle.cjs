@@ -1,7 +1,7 @@
 // Where the prebuilt CLI lives and whether it is current. Plain CommonJS: the checkout's binary (bin.cjs) reads it
 // before anything else loads, without the ES module loader (a hook call runs it once per tool call).
 'use strict';
-const { readFileSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join, sep } = require('node:path');
 
 const ENGINE_DIR = join(__dirname, '..') + sep;
@@ -78,12 +78,16 @@ function freshBundle(bundle = CLI_BUNDLE) {
  * length (`cachedDataRejected`), and then compiles the source as if there were no cache. Returns the bundle's
  * exports, whether a cache was there and whether V8 refused it, and `keep()`, which writes the cache (with the
  * functions compiled so far) when there was none or V8 refused it. Failing to read or write the cache only costs
- * the compile.
+ * the compile. `cacheFile`: where else to keep it (the installed package's binary: the user's cache directory, a
+ * name that carries the build's identity, since npm gives every file of a package the same mtime); its
+ * directory is made on the first write.
  */
-function loadWithCodeCache(file) {
+function loadWithCodeCache(file, cacheFile) {
   const source = readFileSync(file, 'utf8');
-  const { size, mtimeMs } = statSync(file);
-  const cacheFile = join(dirname(file), `v8-code-cache-${size}-${Math.floor(mtimeMs)}.bin`);
+  if (cacheFile === undefined) {
+    const { size, mtimeMs } = statSync(file);
+    cacheFile = join(dirname(file), `v8-code-cache-${size}-${Math.floor(mtimeMs)}.bin`);
+  }
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -99,6 +103,7 @@ function loadWithCodeCache(file) {
   const keep = () => {
     if (cachedData !== undefined && !script.cachedDataRejected) return;
     try {
+      mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       renameSync(tmp, cacheFile); // whole or absent

@@ -9,4 +9,4 @@ export declare function freshBundle(bundle?: string): string | null;
 /** The fast hook route's CommonJS bundle (hookMain.ts `hookFastMain`). */
 export declare const HOOK_FAST_BUNDLE: string;
 /** A CommonJS bundle run from V8's code cache kept beside it; `keep()` writes the cache when there was none. */
-export declare function loadWithCodeCache(file: string): { exports: Record<string, unknown>; keep(): void; cached: boolean; rejected: boolean };
+export declare function loadWithCodeCache(file: string, cacheFile?: string): { exports: Record<string, unknown>; keep(): void; cached: boolean; rejected: boolean };

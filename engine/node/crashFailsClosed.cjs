@@ -3,7 +3,8 @@
 // as a non-blocking error and runs the tool (https://code.claude.com/docs/en/hooks#exit-code-output). So any
 // error no command caught (a module that does not load, a throw in a timer, a rejection nobody awaited) ends a
 // claude-hook call in exit 2 with the reason, the adapter's fail-closed answer. Plain JavaScript, so the
-// checkout's binary (bin.cjs) can install it before anything else loads; the package's (bin.ts) bundles it.
+// checkout's binary (bin.cjs) can install it before anything else loads; the package's (packageBin.cjs, and
+// bin.ts behind it) bundle it.
 
 /**
  * For an agent's hook call (`claude-hook`, `hook --agent <id>`): every uncaught exception or rejection from now
@@ -12,6 +13,11 @@
  * other agent blocks on exit 2 with the reason on stderr (engine/agents/ has the sources).
  */
 function crashFailsClosed(agent = 'claude') {
+  // Once per process: the package's CommonJS front (packageBin.cjs) installs it, then imports the ES module CLI,
+  // whose own copy of this function (bin.ts) finds it there.
+  const installed = Symbol.for('hookwire.crashFailsClosed');
+  if (process[installed]) return;
+  process[installed] = true;
   const failClosed = (err) => {
     const reason = `hookwire ${agent === 'claude' ? 'claude-hook' : `hook --agent ${agent}`}: internal error: ${err instanceof Error ? err.message : String(err)} (failing closed)`;
     let code = 2;

@@ -9,7 +9,7 @@
 //  - what the runtime install weighs, by package (without the app's dist/web);
 //  - dist/web, and the gzipped JavaScript the app's first paint loads (index.html's module graph, without the
 //    chunks it imports lazily, e.g. Monaco).
-// Nothing here asserts; the numbers go to the README with this method.
+// Nothing here asserts; the numbers go to the README with this method. HOOKWIRE_BENCH_KEEP=1 keeps the install.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,10 +69,12 @@ export function runPackageBench(): void {
     const pipeline = join(REPO_ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json');
     const input = JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't1' });
     if (!existsSync(join(REPO_ROOT, 'node_modules', '.cache', 'hookwire', 'cli', 'cli.js'))) spawnSync(process.execPath, [join(REPO_ROOT, 'engine', 'node', 'buildCli.mjs')]);
-    const bin = join(project, 'node_modules', 'hookwire', 'dist', 'cli', 'bin.js');
+    const bin = join(project, 'node_modules', 'hookwire', 'dist', 'cli', 'bin.cjs');
     const contenders: [string, string[], Record<string, string>, string?][] = [
       [`node -e 0 (Node ${process.version} start-up)`, ['-e', '0'], {}],
-      ['installed: node_modules/.bin/hookwire', [bin, 'claude-hook', pipeline], {}],
+      ['installed: node_modules/.bin/hookwire (dist/cli/bin.cjs)', [bin, 'claude-hook', pipeline], {}],
+      // The package's bin before 2026-12-07: the ES module CLI that bin.cjs imports for everything but hook calls.
+      ['installed: dist/cli/bin.js (the ES module CLI, run directly)', [join(bin, '..', 'bin.js'), 'claude-hook', pipeline], {}],
       ['checkout: engine/node/bin.cjs (prebuilt bundle)', [join(REPO_ROOT, 'engine', 'node', 'bin.cjs'), 'claude-hook', pipeline], {}],
       ['checkout: sources through tsx', [join(REPO_ROOT, 'engine', 'node', 'bin.cjs'), 'claude-hook', pipeline], { HOOKWIRE_FROM_SOURCE: '1' }],
     ];
@@ -108,7 +110,10 @@ export function runPackageBench(): void {
     const gz = js.reduce((s, f) => s + gzipSync(readFileSync(join(web, f)), { level: 9 }).length, 0);
     console.log(`\ndist/web: ${mb(dirSize(web))}; first paint loads ${js.length} JS files, ${kb(gz)} gzipped (level 9)`);
   } finally {
-    rmSync(installed.work, { recursive: true, force: true });
+    // HOOKWIRE_BENCH_KEEP=1 keeps the installed project for other runs, e.g. `speed.bench.ts hook --bin
+    // <project>/node_modules/hookwire/dist/cli/bin.cjs --base <…>/bin.js` (the forwarded call, bin.cjs against bin.js).
+    if (process.env.HOOKWIRE_BENCH_KEEP === '1') console.log(`\nkept: ${installed.project}`);
+    else rmSync(installed.work, { recursive: true, force: true });
   }
 }
 

@@ -13,8 +13,11 @@
 // or, for servers, from /proc/<pid>/stat; contenders take turns round after round and the figure is the median.
 // The load average is printed beside the figures: the machine may be shared.
 // Run: npx tsx test/bench/speed.bench.ts [rounds] [--quick] [hook] [serve] [replay] [import] [--base <checkout>]
+//      [--bin <file>]
 // --base: another checkout (built with `npm run prepare`, e.g. a `git worktree` of main) runs as a contender of its
-// own beside this one, interleaved in every table: a before/after on the same machine load.
+// own beside this one, interleaved in every table: a before/after on the same machine load. A file instead of a
+// checkout is that binary. --bin: a binary in place of this checkout's bin.cjs. So an installed package's two
+// entries: `--bin <project>/node_modules/hookwire/dist/cli/bin.cjs --base <the same>/bin.js`.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -26,7 +29,9 @@ import { table } from './measure.ts';
 import { makeEvents, makePipeline } from './workload.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'engine', 'node', 'bin.cjs');
+// `--bin <file>`: another binary in its place, e.g. an installed package's node_modules/hookwire/dist/cli/bin.cjs.
+const binAt = process.argv.indexOf('--bin');
+const BIN = binAt === -1 ? join(ROOT, 'engine', 'node', 'bin.cjs') : process.argv[binAt + 1]!;
 const GUARD = join(ROOT, 'test', 'engine', 'node', 'fixtures', 'guard.pipeline.json');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -186,8 +191,9 @@ async function serverFigures(s: Server, tag: string, perSession: number, single:
 }
 
 export async function runSpeedBench(rounds = 7, quick = false, only: string[] = [], base: string | null = null): Promise<void> {
-  // A base from before bin.cjs has only bin.mjs.
-  const BASE = base === null ? null : ['bin.cjs', 'bin.mjs'].map((f) => join(base, 'engine', 'node', f)).find((f) => existsSync(f))!;
+  // A base is a checkout (one from before bin.cjs has only bin.mjs) or a binary file itself (e.g. an installed
+  // package's dist/cli/bin.js, the ES module CLI its bin.cjs imports).
+  const BASE = base === null ? null : /\.[cm]?js$/.test(base) ? base : ['bin.cjs', 'bin.mjs'].map((f) => join(base, 'engine', 'node', f)).find((f) => existsSync(f))!;
   /** The row of the base checkout beside a row of this one (none without --base). */
   const alsoBase = (name: string, args: string[], input: string, env?: Record<string, string>): [string, string[], string, Record<string, string>?][] =>
     BASE === null ? [] : [[`${name} (base)`, args.map((a) => (a === BIN ? BASE : a)), input, env]];

@@ -62,7 +62,7 @@ beforeAll(() => {
   ({ work, project, tarball, production } = installed);
   writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
   copyFileSync(join(ROOT, 'test', 'engine', 'node', 'fixtures', 'golden', 'session.jsonl'), join(project, 'run.jsonl'));
-}, 300_000);
+}, 600_000); // npm pack builds dist/ (tsc, the CLI bundles, vite): over 300 s at load 15-18 on the shared machine
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -87,7 +87,7 @@ describe('the packed package, installed into a fresh project', () => {
     const shipped = JSON.parse(readFileSync(join(project, 'node_modules', 'hookwire', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(shipped.scripts).toBeUndefined();
     expect(shipped.name).toBe(pkg.name);
-    expect(shipped.bin).toEqual({ hookwire: 'dist/cli/bin.js' });
+    expect(shipped.bin).toEqual({ hookwire: 'dist/cli/bin.cjs' });
     // The checkout keeps its scripts, byte for byte, and its time (the CLI bundle is stale when package.json is newer).
     expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore);
     expect(JSON.parse(manifestBefore).scripts.prepare).toBeDefined();
@@ -265,7 +265,81 @@ describe('the packed package, installed into a fresh project', () => {
     expect(took, 'exited at the deadline, not at the end of the lock wait').toBeLessThan(15_000);
     // The binary is the built JavaScript: nothing in the install can compile TypeScript on the fly.
     const bin = readFileSync(join(project, 'node_modules', 'hookwire', 'package.json'), 'utf8');
-    expect(JSON.parse(bin).bin.hookwire).toMatch(/^dist\/.*\.js$/);
+    expect(JSON.parse(bin).bin.hookwire).toMatch(/^dist\/.*\.c?js$/);
+  });
+
+  it('[P12] the installed binary\'s hook routes (CommonJS front, fast route, forwarder, ES module CLI) answer alike, and a crash on each fails closed', { timeout: 120_000 }, async () => {
+    writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+    const dist = join(project, 'node_modules', 'hookwire', 'dist', 'cli');
+    // The front is CommonJS whatever the package's type, and imports the ES module CLI, which stays a file of its own.
+    expect(readFileSync(join(dist, 'bin.cjs'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n"use strict";/);
+    expect(readFileSync(join(dist, 'bin.cjs'), 'utf8')).toContain('import("./bin.js")');
+    const cache = join(work, 'user-cache');
+    const env = { XDG_CACHE_HOME: cache };
+    const rm = JSON.stringify({ ...HOOK_INPUTS.PreToolUse, tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    const call = (args: string[], input: string, more: Record<string, string> = {}) => sh('npx', ['--no', '--', 'hookwire', ...args], project, input, { ...env, ...more });
+    const denies = (r: ReturnType<typeof call>) => {
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('rm -rf /') });
+    };
+    // The first call validates the pipeline on the ES module route and fills the pipeline cache; the second is the
+    // fast route's, which on a Node without a compile cache (20) keeps V8's code cache in the user's cache directory.
+    const first = call(['claude-hook', 'guard.pipeline.json'], rm);
+    denies(first);
+    const fast = call(['claude-hook', 'guard.pipeline.json'], rm);
+    denies(fast);
+    expect(fast.stdout).toBe(first.stdout);
+    const noCompileCache = typeof ((await import('node:module')).default as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
+    if (noCompileCache) expect(readdirSync(join(cache, 'hookwire', 'v8-code-cache')).filter((f) => /^hook-fast-[0-9a-f]+\.bin$/.test(f))).toHaveLength(1);
+    // --record takes the ES module route: the same answer.
+    denies(call(['claude-hook', 'guard.pipeline.json', '--record', 'routes.jsonl'], rm));
+    // A crash outside the command on every route (fast, ES module, forwarder) is exit 2 with the reason: the preload
+    // strikes once the hook input has been read, as in claudeHookCli.test.ts.
+    const strike = (crash: string) =>
+      `const concat = Buffer.concat;\nBuffer.concat = function (...a) {\n  const out = concat.apply(this, a);\n  if (out.includes('hook_event_name')) { Buffer.concat = concat; ${crash} }\n  return out;\n};\n`;
+    writeFileSync(join(work, 'throw.cjs'), strike("setImmediate(() => { throw new Error('simulated crash'); });"));
+    writeFileSync(join(work, 'reject.cjs'), strike("setImmediate(() => { Promise.reject(new Error('simulated rejection')); });"));
+    const crashes = (route: string[]) => {
+      for (const [preload, message] of [['throw.cjs', 'simulated crash'], ['reject.cjs', 'simulated rejection']] as const) {
+        // node on the installed link itself: through npx the preload would strike npx's own process too.
+        const r = sh(process.execPath, ['--require', join(work, preload), join(project, 'node_modules', '.bin', 'hookwire'), ...route], project, rm, env);
+        expect(r.status, `${route.join(' ')} ${preload}: ${r.stderr}`).toBe(2);
+        expect(r.stderr, route.join(' ')).toMatch(/^hookwire claude-hook: internal error: .*\(failing closed\)\n$/s);
+        expect(r.stderr).toContain(message);
+      }
+    };
+    crashes(['claude-hook', 'guard.pipeline.json']);
+    crashes(['claude-hook', 'guard.pipeline.json', '--audit', 'audit-routes.jsonl']);
+    // Forwarded to a real `hookwire serve` of the installed package: the forwarder's own CommonJS bundle.
+    const state = join(work, 'serve-state');
+    const server = spawn('npx', ['--no', '--', 'hookwire', 'serve', 'guard.pipeline.json', '--port', '0', '--state-dir', state, '--no-watch'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout!.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const port = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+          if (port) resolve(port);
+        });
+        server.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+        server.on('exit', (code) => reject(new Error(`hookwire serve exited (${code}): ${out}`)));
+      });
+      denies(call(['claude-hook', '--server', url, '--state-dir', state], rm));
+      // An agent's call (the forwarder's agentHook.cjs beside it) answers as the same call decided here.
+      const shell = JSON.stringify({ conversation_id: 'conv-1', generation_id: 'gen-1', workspace_roots: [project], cursor_version: '2.0.77', hook_event_name: 'beforeShellExecution', command: 'rm -rf /', cwd: project });
+      const here = call(['hook', '--agent', 'cursor', 'guard.pipeline.json'], shell);
+      const forwarded = call(['hook', '--agent', 'cursor', '--server', url, '--state-dir', state], shell);
+      expect(forwarded.status, forwarded.stderr).toBe(here.status);
+      expect(JSON.parse(forwarded.stdout)).toEqual(JSON.parse(here.stdout));
+      expect(JSON.parse(here.stdout)).toHaveProperty('permission');
+      crashes(['claude-hook', '--server', url, '--state-dir', state]);
+    } finally {
+      server.kill('SIGTERM');
+    }
+    // A server that is not there: the forwarder's fail-closed answer.
+    const away = call(['claude-hook', '--server', 'http://127.0.0.1:9', '--state-dir', state], rm);
+    expect(away.status).toBe(2);
+    expect(away.stderr).toMatch(/cannot reach the server.*\(failing closed\)/);
   });
 
   it('(d) `npx hookwire ui` serves the app with the strict CSP; Chromium reaches the demo, and with files lands in the debugger on them', { timeout: 120_000 }, async () => {
