@@ -22,9 +22,8 @@ import { compilePipeline } from '../../engine/compile/compilePipeline.ts';
 import { createReplayer } from '../../engine/replay/createReplayer.ts';
 import { readTrace } from '../../engine/trace/traceReader.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
-import type { Trace } from '../../engine/trace/traceTypes.ts';
 import { demoPipeline } from '../../web/demo/demoPipeline.ts';
-import { demoTrace } from '../../web/demo/demoTrace.ts';
+import { bigTrace, INSTALL_PROBE, status, timedKey as timedKeyProbe } from './debuggerProbe.ts';
 
 // HOOKWIRE_MEASURE_APP names another checkout to build and measure with this same script (before/after).
 const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
@@ -32,15 +31,6 @@ const port = Number(process.env.HOOKWIRE_MEASURE_PORT ?? 4176);
 const EVENTS = Number(process.env.HOOKWIRE_MEASURE_EVENTS ?? 100_000);
 const outDir = `dist-measure-${port}`;
 const base = `http://127.0.0.1:${port}`;
-
-function bigTrace(n: number): Trace {
-  const demo = demoTrace();
-  const events = Array.from({ length: n }, (_, i) => {
-    const e = demo.events[i % demo.events.length]!;
-    return { ...e, event_id: `perf-${i}`, ts: new Date(Date.parse(demo.header.created) + i * 1000).toISOString() };
-  });
-  return { header: { ...demo.header, trace_id: 'perf', title: `Perf: ${n.toLocaleString('en')} events` }, events };
-}
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -50,34 +40,9 @@ const stats = (xs: number[]) => {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(1)} MB`;
 
+/** ms from a key press to the frame after the step view shows step `index` (debuggerProbe.ts). */
+const timedKey = async (page: Page, keyName: string, index: number): Promise<number> => (await timedKeyProbe(page, keyName, index)).ms;
 
-// Page code goes as text: tsx would add helpers (__name) to functions that the page does not have.
-const INSTALL_PROBE = `(() => {
-  window.__probe = { t0: 0, times: [] };
-  const mark = () => { window.__probe.t0 = performance.now(); };
-  window.addEventListener('keydown', mark, true);
-  document.querySelector('[data-testid="trace-file"]').addEventListener('change', () => { window.__importStart = performance.now(); }, true);
-})()`;
-
-/** Presses a key and returns ms from the keydown to the frame after the step view shows step `index`. */
-async function timedKey(page: Page, keyName: string, index: number): Promise<number> {
-  await page.evaluate(`(() => { window.__probe.done = new Promise((resolve) => {
-    const ready = () => document.querySelector('[data-testid="step-view"][data-index="${index}"]:not(.loading)');
-    const finish = () => requestAnimationFrame(() => resolve(performance.now() - window.__probe.t0));
-    if (ready()) { finish(); return; }
-    setTimeout(() => resolve(-1), 20000);
-    const obs = new MutationObserver(() => { if (ready()) { obs.disconnect(); finish(); } });
-    obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-index', 'class'] });
-  }); })()`);
-  await page.keyboard.press(keyName);
-  const t = (await page.evaluate('window.__probe.done')) as number;
-  if (t < 0) throw new Error(`step ${index} was not shown within 20 s after ${keyName} (position ${(await status(page)).position})`);
-  return t;
-}
-
-async function status(page: Page): Promise<{ timeline: boolean; coverage: boolean; position: number; events: number }> {
-  return page.evaluate('globalThis.hookwire.debugger.status()') as never;
-}
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'hookwire-perf-'));
