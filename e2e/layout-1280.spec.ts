@@ -322,6 +322,24 @@ test.describe('at 1440×900', () => {
     const handler = await box(page.getByTestId('node-h-block-destructive'));
     expect(handler.x >= pane.x && handler.x + handler.width <= pane.x + pane.width, 'the selected handler is in view').toBe(true);
     await shot(page, 'layout-1440-editor-selected');
+    // From the first view again (the inspector folded: it was unfolded for that page only), a code handler added
+    // from the palette: the inspector unfolds at a code node's width, the pane narrows and the view keeps the new
+    // node in sight at its bottom right, where the minimap shows while nodes are out of view. The minimap gives
+    // way to the selected node instead of covering it.
+    await page.reload();
+    await expect(page.getByTestId('node-ev-tool-before')).toBeVisible();
+    await expect(page.locator('.workbench')).toHaveAttribute('data-right', 'closed');
+    await page.getByTestId('palette-handler:code').click();
+    await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+    const added = page.locator('[data-testid="canvas"] .react-flow__node.selected');
+    await expect(added).toHaveCount(1);
+    await viewSettled(page, '[data-testid="canvas"]');
+    const a = await box(added);
+    const p = await box(page.getByTestId('canvas'));
+    expect(a.x + a.width > p.x + p.width - 15 - 168 && a.y + a.height > p.y + p.height - 15 - 112, 'the new node is in the minimap\'s corner').toBe(true);
+    const minimap = page.locator('[data-testid="canvas"] .react-flow__minimap');
+    if (await minimap.count()) expect(overlap(await box(minimap), a), 'the minimap covers the new node').toBe(false);
+    await shot(page, 'layout-1440-editor-added');
     await page.getByTestId('mode-debug').click();
     await expect(page.getByTestId('step-view')).toBeVisible();
     await viewSettled(page, '.dbg-canvas-wrap');

@@ -29,7 +29,7 @@ export function WiresField({ node }: { node: PipelineNode }) {
   const options = candidates(doc, node);
   const chosen = options.find((o) => o.value === choice) ?? options[0];
   return (
-    <div className="field" data-testid="wires-field">
+    <div className="field wires-field" data-testid="wires-field">
       <label htmlFor={id}>Wires</label>
       {mine.length > 0 && (
         <ul className="wire-list">
