@@ -62,16 +62,19 @@ describe('[V9] traces and imports', () => {
     expect(r.problems[0]!.message).toMatch(/^line 3: event\.payload\.a\.a.* is nested more than 128 levels deep/);
   });
 
-  it('[V9][I1] imports: a deep Claude Code record is skipped, a deep OpenHands document refused, never a throw', () => {
+  it('[V9][I1] imports: a deep Claude Code record is skipped, a deep OpenHands event skipped (the array streams), a deep document refused, never a throw', () => {
     const cc = [
       '{"type":"user","sessionId":"s","uuid":"u1","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"hi"}}',
       `{"type":"user","sessionId":"s","uuid":"u2","timestamp":"2026-03-01T10:00:01.000Z","message":{"role":"user","content":${deepObjectText(10_000, '"x"')}}}`,
     ].join('\n');
     const a = importTrace(cc, { format: 'claude-code' });
     expect(a.problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'too_deep', line: 2 })]));
-    const b = importTrace(`[{"id":1,"source":"user","action":"message","args":${deepObjectText(10_000)}}]`, { format: 'openhands' });
-    expect(b.trace).toBeNull();
-    expect(b.problems[0]).toMatchObject({ code: 'too_deep' });
+    const b = importTrace(`[{"id":1,"source":"user","action":"message","args":${deepObjectText(10_000)}},\n{"id":2,"source":"user","action":"message","args":{"content":"hi"}}]`, { format: 'openhands' });
+    expect(b.problems).toEqual([expect.objectContaining({ code: 'too_deep', line: 1 })]);
+    expect(b.trace?.events.map((e) => e.type)).toEqual(['agent.start', 'input.received', 'agent.end']);
+    const c = importTrace(`{"trajectory":[{"id":1,"source":"user","action":"message","args":${deepObjectText(10_000)}}]}`, { format: 'openhands' });
+    expect(c.trace).toBeNull();
+    expect(c.problems[0]).toMatchObject({ code: 'too_deep' });
   });
 
   it('[V9][P9] replay --json of a trace with a 10k-deep line prints the others and exits 1', async () => {

@@ -54,12 +54,15 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
     expect(r.report?.tool_calls).toBe(2);
   });
 
-  it('[I1] a truncated JSON document is refused with where it ends', () => {
-    const text = readFixture(FIXTURE.openhands);
-    const r = importTrace(text.slice(0, 5000));
-    expect(r.format).toBe('openhands');
+  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array, which streams, keeps what came before)', () => {
+    const r = importTrace(readFixture(FIXTURE.swe).slice(0, 5000));
+    expect(r.format).toBe('swe-agent');
     expect(r.trace).toBeNull();
     expect(r.problems).toEqual([expect.objectContaining({ code: 'truncated', fatal: true })]);
+    const oh = importTrace(readFixture(FIXTURE.openhands).slice(0, 5000));
+    expect(oh.format).toBe('openhands');
+    expect(oh.trace).not.toBeNull();
+    expect(oh.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated' })]);
   });
 
   it('[I1] a syntax error in a JSON document gives its line and column', () => {

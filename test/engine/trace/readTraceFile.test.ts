@@ -57,7 +57,8 @@ describe('readTraceFile (Node)', () => {
     expect(r.format).toBe('hookwire-trace');
     expect(r.report).toMatchObject({ events: 50, event_counts: { 'input.received': 50 } });
     const big = join(dir, 'big.json');
-    writeFileSync(big, `[${'{"id": 1, "source": "user", "action": "message"},'.repeat(100)}{}]`);
+    // A document read whole (mini-swe-agent; an OpenHands array streams element by element, each within the cap).
+    writeFileSync(big, `{"info": {"mini_version": "1.9.0"}, "messages": [${'{"role": "user", "content": "hello"},'.repeat(100)}{}], "trajectory_format": "mini-swe-agent-1"}`);
     const refused = await importTraceFile(big, { maxDocumentChars: 1000 });
     expect(refused.problems[0]).toMatchObject({ code: 'too_large', fatal: true });
   });
