@@ -210,7 +210,7 @@ export async function runSpeedBench(rounds = 7, quick = false, only: string[] = 
     if (want('hook')) {
       runProcess([BIN, 'claude-hook', GUARD], allowed, dir, env);
       if (BASE) runProcess([BASE, 'claude-hook', GUARD], allowed, dir, env);
-      compare('one claude-hook PreToolUse call, allowed, standalone (checkout: engine/node/bin.cjs)', [
+      compare(`one claude-hook PreToolUse call, allowed, standalone (${binAt === -1 ? 'checkout: engine/node/bin.cjs' : BIN})`, [
         [`node -e 0 (Node ${process.version})`, ['-e', '0'], ''],
         ['hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env],
         ...alsoBase('hookwire claude-hook guard.pipeline.json', [BIN, 'claude-hook', GUARD], allowed, env),
