@@ -44,7 +44,7 @@ describe('claude-hook: ASK, context and the deadline (real binary)', { timeout: 
     const read = readTrace(readFileSync(record, 'utf8'));
     const version = pipelineVersionOf(ASKING); // [R17] the file that decided
     expect(read.events.map((e) => e.recorded)).toEqual([
-      { decision: 'ask', reason: 'push to the remote? (git push origin main)', approval: { answer: 'deferred', by: 'host', reason: 'Claude Code asks the person (PreToolUse)' }, context: ['The current branch is main.'], pipeline: version },
+      { decision: 'ask', reason: 'push to the remote? (git push origin main)', decided_by: 'ask-push', approval: { answer: 'deferred', by: 'host', reason: 'Claude Code asks the person (PreToolUse)' }, context: ['The current branch is main.'], pipeline: version },
       { decision: 'continue', context: ['The current branch is main.'], pipeline: version },
     ]);
     const compiled = compilePipeline(JSON.parse(ASKING));
