@@ -107,7 +107,10 @@ describe('engine layers', () => {
   });
 
   it('resolves every relative import to an engine file', () => {
-    const missing = [...graph].flatMap(([f, ts]) => ts.filter((t) => t.startsWith(root) && !graph.has(t) && !/\.(json|wasm)$/.test(t)).map((t) => `${relative(root, f)} → ${relative(root, t)}`));
+    // The package's CommonJS front is bundled into dist/cli/bin.cjs, where `./bin.js` is its built sibling (bin.ts,
+    // kept a real import() by the build): the one import named after a build output, not a source.
+    const built = new Set([`${join(root, 'node', 'packageBin.cjs')} → ${join(root, 'node', 'bin.js')}`]);
+    const missing = [...graph].flatMap(([f, ts]) => ts.filter((t) => t.startsWith(root) && !graph.has(t) && !/\.(json|wasm)$/.test(t) && !built.has(`${f} → ${t}`)).map((t) => `${relative(root, f)} → ${relative(root, t)}`));
     expect(missing).toEqual([]);
   });
 
