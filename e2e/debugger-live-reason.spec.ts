@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { openDebugger, stepView, timelineRow, typeStep, startServe } from './debuggerHelpers.ts';
+import { expect, test } from '@playwright/test';
+import { openDebugger, stepView, timelineRow, typeStep, startServe, connectLive } from './debuggerHelpers.ts';
 import { shot } from './editorHelpers.ts';
 
 // The live view flags a step where the local replay reaches the server's decision for another reason or by
@@ -44,19 +44,9 @@ test.afterAll(() => {
   server?.kill('SIGTERM');
 });
 
-async function connect(page: Page): Promise<void> {
-  await page.getByTestId('live-connect').click();
-  await page.getByTestId('live-url').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(`http://127.0.0.1:${port}`);
-  await page.getByTestId('live-token').click();
-  await page.keyboard.type(token);
-  await page.keyboard.press('Enter');
-}
-
 test('live: the same block as the server by another handler and for another reason is flagged, on the row, the step and the panel', async ({ page }) => {
   await openDebugger(page);
-  await connect(page);
+  await connectLive(page, port, token);
   await expect(page.getByTestId('live-explained')).toHaveAttribute('data-theirs', 'true');
   // The server allows ls and blocks rm -rf with its "No rm -rf" (its reason names the command).
   expect((await hook('a', 'ls')).status).toBe(200);

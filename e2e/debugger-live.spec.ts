@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { goToStep, key, openDebugger, stepView, startServe } from './debuggerHelpers.ts';
+import { expect, test } from '@playwright/test';
+import { goToStep, key, openDebugger, stepView, startServe, connectLive } from './debuggerHelpers.ts';
 import { expectModalFocus } from './dialogHelpers.ts';
 
 // The live view against a real `hookwire serve` on loopback: its events arrive in the debugger's timeline
@@ -27,17 +27,6 @@ function post(path: string, body: unknown, method = 'POST'): Promise<{ status: n
     req.on('error', reject);
     req.end(method === 'GET' ? undefined : JSON.stringify(body));
   });
-}
-
-/** "Connect to a server…", the address and token typed with the keyboard, Enter. */
-async function connect(page: Page): Promise<void> {
-  await page.getByTestId('live-connect').click();
-  await page.getByTestId('live-url').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(`http://127.0.0.1:${port}`);
-  await page.getByTestId('live-token').click();
-  await page.keyboard.type(token);
-  await page.keyboard.press('Enter');
 }
 
 const hook = (id: string, command = 'ls') =>
@@ -68,7 +57,7 @@ test.afterAll(() => {
 
 test('a live session arrives in the timeline with the server\'s decisions; pause holds it, step back, keep it, push a pipeline after its diff', async ({ page }) => {
   await openDebugger(page);
-  await connect(page);
+  await connectLive(page, port, token);
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
   await expect(page.getByTestId('live-pipeline')).toContainText('server pipeline: guard sha256:');
   // The debugger explains with the server's own pipeline, opened from the server and named as such.
@@ -179,7 +168,7 @@ test('several sessions: each is followed from its first event (what came before 
   await hookIn('agent-a', 'a1');
   await hookIn('agent-a', 'a2');
   await openDebugger(page);
-  await connect(page);
+  await connectLive(page, port, token);
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
 
   // Its third call is denied; the timeline holds the whole session, the calls from before it connected too.
@@ -218,7 +207,7 @@ test('several sessions: each is followed from its first event (what came before 
 
 test('a restart of serve: the live view reconnects on its own (with backoff), keeps the followed trace, and goes on', async ({ page }) => {
   await openDebugger(page);
-  await connect(page);
+  await connectLive(page, port, token);
   await expect(page.getByTestId('live-status-text')).toHaveText(`Live on http://127.0.0.1:${port} · waiting for a session`);
   await hookIn('restart', 'r1');
   await hookIn('restart', 'r2', 'rm -rf /');

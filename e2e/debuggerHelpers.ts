@@ -142,3 +142,14 @@ export async function startServe(pipeline: string, stateDir: string, port = '0')
     });
   });
 }
+
+/** "Connect to a server…", the address of the `hookwire serve` on `port` and its token typed with the keyboard, Enter. */
+export async function connectLive(page: Page, port: number, token: string): Promise<void> {
+  await page.getByTestId('live-connect').click();
+  await page.getByTestId('live-url').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(`http://127.0.0.1:${port}`);
+  await page.getByTestId('live-token').click();
+  await page.keyboard.type(token);
+  await page.keyboard.press('Enter');
+}
