@@ -1,13 +1,13 @@
 // Node-only file reading on top of the pure trace reader and the import pipeline (engine/trace/). The pure
-// code takes decoded text; this file is only the byte source: it decodes bytes (an fs stream with an
-// encoding keeps multi-byte characters whole across chunks) and turns file-system failures into problems.
-import { createReadStream } from 'node:fs';
+// code takes decoded text; this file is only the byte source: it decodes bytes (decodedChunks keeps multi-byte
+// characters whole across chunks) and turns file-system failures into problems.
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
 import type { TraceEvent, TraceHeader } from '../trace/traceTypes.ts';
 import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from '../trace/traceReader.ts';
 import { traceProblem } from '../trace/traceProblem.ts';
+import { decodedChunks } from './decodedChunks.ts';
 import { assembleOpenCodeSession } from './openCodeStorage.ts';
 import { isSqliteFile, openSqliteStore, splitSessionPath, walBytes, type SqliteStore } from './sqliteSessions.ts';
 import type { StoreCache } from './storeSessions.ts';
@@ -28,9 +28,8 @@ export interface ReadTraceFileOptions extends TraceReaderOptions {
 export async function readTraceFile(path: string, options: ReadTraceFileOptions = {}): Promise<TraceReadResult> {
   const reader = createTraceReader(options);
   try {
-    const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    for await (const chunk of stream) {
-      reader.push(chunk as string);
+    for await (const chunk of decodedChunks(path, options.chunkBytes ?? 1024 * 1024)) {
+      reader.push(chunk);
       if (options.afterChunk) await options.afterChunk();
       // Past a fatal verdict (binary, not a trace) nothing more is read: `/dev/zero` never ends [T3].
       if (reader.done) break;
@@ -94,17 +93,14 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
     s.push(assembled);
     return s.end();
   }
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1024 * 1024 });
   try {
-    for await (const chunk of stream) {
-      s.push(chunk as string);
+    for await (const chunk of decodedChunks(path, options.chunkBytes ?? 1024 * 1024)) {
+      s.push(chunk);
       if (s.stopped) break;
       if (options.afterChunk) await options.afterChunk();
     }
   } catch (err) {
     return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };
-  } finally {
-    stream.destroy();
   }
   return s.end();
 }

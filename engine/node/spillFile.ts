@@ -82,6 +82,15 @@ function fileRecordStore(fd: number): RecordStore {
   };
   return {
     append(text) {
+      // Most records are short: written straight into the buffer when they fit however they encode (3 bytes
+      // at most per UTF-16 unit), and measured by the write; others are measured first.
+      if (4 + 3 * text.length + 8 <= BUFFER_BYTES - used) {
+        const length = buffer.write(text, used + 4);
+        buffer.writeUInt32LE(length, used);
+        const offset = flushed + used;
+        used += (4 + length + 7) & ~7;
+        return offset / 8;
+      }
       const length = Buffer.byteLength(text);
       const padded = (4 + length + 7) & ~7;
       if (used + padded > BUFFER_BYTES) flush();

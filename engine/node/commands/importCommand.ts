@@ -1,7 +1,7 @@
 // `hookwire import <file> [--from <format>] [-o <out>]`: any supported recording → trace v1 JSON Lines [I1].
 // The header (trace id, first time) comes first in the output. The importers that know it by their first event
 // (Claude Code, Codex) say so before handing over any event, and the event lines are then written straight out,
-// in 1 Mi-character writes; for the others it is known only at the end, so the event lines go to a spool file
+// in 64 Ki-character writes; for the others it is known only at the end, so the event lines go to a spool file
 // first and follow the header from there. Either way the events are not held in memory, nor are their ids (the
 // importer keeps them in a spilled index), so a long session file imports in bounded memory (docs/sessions.md).
 import { once } from 'node:events';
