@@ -57,6 +57,8 @@ export function mismatchLine(m: CheckMismatch): string {
   return `#${m.index + 1} ${clip(m.event_id, 60)} (${clip(m.type, 40)}): recorded ${m.recorded}; replayed ${m.replayed}`;
 }
 
+const stepLine = (step: ReplayStep, text: string) => `#${step.index + 1} ${clip(step.event.event_id, 60)} (${clip(step.event.type, 40)}): ${text}`;
+
 /** The running count of a check over a replay [R16][R17]. */
 export interface CheckTally {
   events: number;
@@ -71,6 +73,10 @@ export interface CheckTally {
   mismatches: number;
   /** The first `maxReported` mismatches, as lines. */
   reported: string[];
+  /** Compared steps with the recorded decision, made for another reason or by another handler [R6]. */
+  differently: number;
+  /** The first `maxReported` of those, as lines (flagged, not failed: the check compares decisions). */
+  reported_differently: string[];
 }
 
 export interface ReplayCheck {
@@ -84,7 +90,7 @@ export interface ReplayCheck {
  * number of mismatches grows) [R16][R17].
  */
 export function createReplayCheck(version: string | null, scope: CheckScope, maxReported = 200): ReplayCheck {
-  const tally: CheckTally = { events: 0, recorded: 0, compared: 0, other_pipeline: 0, other_versions: [], mismatches: 0, reported: [] };
+  const tally: CheckTally = { events: 0, recorded: 0, compared: 0, other_pipeline: 0, other_versions: [], mismatches: 0, reported: [], differently: 0, reported_differently: [] };
   return {
     tally,
     add(step) {
@@ -100,7 +106,14 @@ export function createReplayCheck(version: string | null, scope: CheckScope, max
       }
       tally.compared++;
       const found = checkStep(step);
-      if (!found) return null;
+      if (!found) {
+        // [R6] the same decision for another reason or by another handler: said (the step's sentence), not failed.
+        if (step.reason_differs) {
+          tally.differently++;
+          if (tally.reported_differently.length < maxReported) tally.reported_differently.push(stepLine(step, step.divergence ?? ''));
+        }
+        return null;
+      }
       // `--check` compares another version's decisions too: the line says which version recorded it.
       const other = step.recorded!.pipeline;
       const m = other !== undefined && version !== null && other !== version ? { ...found, recorded: `${found.recorded} [by pipeline ${clip(other, 40)}]` } : found;
@@ -134,12 +147,21 @@ export function checkVerdict(t: CheckTally, asked: boolean, version: string | nu
   }
   if (t.mismatches === 0) {
     const all = t.compared === 1 ? 'the 1 recorded decision' : `all ${count(t.compared, 'recorded decision')}`;
-    return { pass: true, lines: [`Check: ${all}${mine} match${t.compared === 1 ? 'es' : ''} the replay${rest}.`] };
+    return { pass: true, lines: [`Check: ${all}${mine} match${t.compared === 1 ? 'es' : ''} the replay${rest}.`, ...differently(t)] };
   }
   const lines = [`Check failed: ${t.mismatches} of ${count(t.compared, 'recorded decision')}${mine} differ from the replay${rest}:`];
   for (const line of t.reported) lines.push(`  ${line}`);
   if (t.mismatches > t.reported.length) lines.push(`  … and ${t.mismatches - t.reported.length} more`);
-  return { pass: false, lines };
+  return { pass: false, lines: [...lines, ...differently(t)] };
+}
+
+/** [R6] the decisions that match, made for another reason or by another handler: listed, and no failure. */
+function differently(t: CheckTally): string[] {
+  if (t.differently === 0) return [];
+  const lines = [`${t.differently === 1 ? '1 matching decision was' : `${t.differently} matching decisions were`} made for another reason or by another handler (flagged, not failed: the check compares decisions):`];
+  for (const line of t.reported_differently) lines.push(`  ${line}`);
+  if (t.differently > t.reported_differently.length) lines.push(`  … and ${t.differently - t.reported_differently.length} more`);
+  return lines;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import { initialState } from '../dispatch/dispatch.ts';
 import { createRepeatWindow } from '../replay/repeatWindow.ts';
 import { createSession, type SessionResult } from '../replay/session.ts';
-import { wallClockStopped } from '../dispatch/records.ts';
+import { recordedDecision } from '../replay/recordedDecision.ts';
 import type { HookEvent } from '../model/event.ts';
 import { requireIsoTime } from '../model/time.ts';
 import { isJsonObject, jsonEqual, JsonTooDeepError, toJson, tooDeepMessage, type JsonObject } from '../model/json.ts';
@@ -116,14 +116,8 @@ export function openTrace(compiled: CompiledPipeline, pipelineName: string, star
   /** Writes the event's recording line, with the ASK's answer when there is one [P7][P14]. */
   const record = (d: Dispatched, approval: Approval | null) => {
     const { r } = d;
-    const recorded = {
-      decision: r.decision,
-      ...(r.reason ? { reason: r.reason } : {}),
-      ...(approval ? { approval } : {}),
-      ...(r.context.length > 0 ? { context: [...r.context] } : {}),
-      ...wallClock(r.errors),
-      ...(o.pipelineVersion !== null ? { pipeline: o.pipelineVersion } : {}),
-    };
+    // The record shape of hookwire serve and claude-hook --record, so a replay flags another deciding handler [R6].
+    const recorded = recordedDecision({ ...r, not_reached: r.after_terminate }, { approval, pipeline: o.pipelineVersion });
     d.slot.line = traceEventLine({ ...d.event, recorded }, header);
     flushSlots();
   };
@@ -327,11 +321,6 @@ function copyObject(value: JsonObject, what: string): { ok: true; value: JsonObj
 }
 
 /** The recording's note of the nodes the wall-clock net stopped [S14], so replay reproduces them. */
-function wallClock(errors: SessionResult['errors']): { wall_clock?: string[] } {
-  const stopped = wallClockStopped(errors);
-  return stopped ? { wall_clock: stopped } : {};
-}
-
 /** An event the runtime dispatched for an approver's edit [AP2] (its meta names the call it edits). */
 function isEditEvent(event: HookEvent): boolean {
   return isJsonObject(event.meta) && typeof event.meta.edit_of === 'string';

@@ -71,7 +71,7 @@ export const RecordedDecisionSchema = z.strictObject({
   approval: RecordedApprovalSchema.optional(),
   context: z.array(z.string()).optional().describe('Texts for the model the handlers added, in order.'),
   pipeline: z.string().min(1).max(200).optional().describe('The version of the pipeline that decided (hookwire serve: "sha256:<16 hex>" of the pipeline file).'),
-  decided_by: z.string().min(1).max(200).optional().describe('The id of the handler whose decision won when recorded (hookwire serve and claude-hook --record write it).'),
+  decided_by: z.string().min(1).max(200).optional().describe('The id of the handler whose decision won when recorded (hookwire serve, claude-hook --record and the runtime write it).'),
   wall_clock: z.array(z.string().min(1).max(200)).max(1000).optional().describe('The code nodes (handler or matcher ids) the wall-clock safety net stopped when recorded: replay reproduces their timeout instead of running them again.'),
 });
 

@@ -55,7 +55,7 @@ export interface RecordedDecision {
   context?: string[];
   /** The version of the pipeline that decided (hookwire serve: "sha256:<16 hex>" of the pipeline file). */
   pipeline?: string;
-  /** The handler whose decision won (hookwire serve and claude-hook --record write it; absent: none, or not recorded) [R6]. */
+  /** The handler whose decision won (hookwire serve, claude-hook --record and the runtime's record sink write it; absent: none, or not recorded) [R6]. */
   decided_by?: string;
   /**
    * The code nodes (handler or matcher ids) the wall-clock safety net stopped when this was recorded [S14]:

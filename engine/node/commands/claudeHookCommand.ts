@@ -7,7 +7,8 @@ import { appendFileSync, truncateSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createReplayRun } from '../../replay/replaySteps.ts';
-import { auditRecord, wallClockStopped, type AuditRecord } from '../../dispatch/records.ts';
+import { auditRecord, type AuditRecord } from '../../dispatch/records.ts';
+import { recordedDecision } from '../../replay/recordedDecision.ts';
 import type { JsonObject } from '../../model/json.ts';
 import { defaultHookTimeoutSeconds } from '../../agents/claudeEvents.ts';
 import type { AgentAdapter, NativeAnswer } from '../../agents/types.ts';
@@ -226,21 +227,10 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
 
   if (options.record) {
     const header: TraceHeader = prior?.header ?? newHeader(adapter, mapped.event.trace_id, loaded.pipeline.name, ts);
-    // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied).
-    const stopped = step.duplicate ? undefined : wallClockStopped(step.errors);
-    const recorded = {
-      decision: result.decision,
-      ...(result.reason ? { reason: result.reason } : {}),
-      // [R6] the deciding handler, as hookwire serve records it: a replay that decides the same by another
-      // handler is flagged.
-      ...(step.decided_by && !step.not_reached ? { decided_by: step.decided_by } : {}),
-      ...(reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {}),
-      ...(result.context.length > 0 ? { context: result.context } : {}),
-      // [R17] the version of the pipeline file that decided: a replay checks the decisions of its own version.
-      pipeline: loaded.version,
-      // [S14] the nodes the wall-clock net stopped: a later call rebuilding the state replays them as recorded.
-      ...(stopped ? { wall_clock: stopped } : {}),
-    };
+    // [P7][R15] the ASK's answer as the mapping gave it (Claude Code's prompt: deferred; no prompt: denied); the one
+    // record shape, as hookwire serve records it: the deciding handler [R6], the code the wall-clock net stopped
+    // [S14] (a later call rebuilding the state replays them as recorded), the pipeline file's version [R17].
+    const recorded = recordedDecision(step, { approval: reply.approval, pipeline: loaded.version });
     const line = traceEventLine({ ...mapped.event, recorded }, header);
     // The recording's hash chain continues from its last line [K1][K3].
     const chain = createChainWriter(prior?.chain.tail ?? { kind: 'new' });

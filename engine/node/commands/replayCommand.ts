@@ -35,6 +35,8 @@ function notes(s: ReplayStep): string {
   if (s.payload_changed) out.push('rewritten');
   if (s.errors.length > 0) out.push(plural(s.errors.length, 'error'));
   if (s.divergent && s.recorded) out.push(`recorded ${s.recorded.decision}`);
+  // [R6] the same decision, recorded as made by another handler or for another reason.
+  if (s.reason_differs && s.recorded) out.push(s.recorded.decided_by !== undefined && s.recorded.decided_by !== s.decided_by ? `recorded by ${s.recorded.decided_by}` : 'recorded another reason');
   // [S14] reproduced, not re-timed: the step's note says so in full (the debugger shows it).
   if (s.notes.some((n) => n.kind === 'wall_clock')) out.push('wall-clock net as recorded');
   // [R17] recorded by another version of the pipeline: not compared (the step's note names both versions).

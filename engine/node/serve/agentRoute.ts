@@ -64,9 +64,9 @@ export function agentHookRoute(d: AgentRouteDeps): (req: IncomingMessage, id: st
         return m.event;
       }, {
         // The answer is made before the line is written, so the recording holds its answer to an ASK.
-        annotate: (step, event) => {
+        approvalOf: (step, event) => {
           reply = adapter.reply(hook, event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, { allowRewrites: d.allowRewrites });
-          return reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {};
+          return reply.approval;
         },
         ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? "past the forwarding command's deadline" : null) }),
       });

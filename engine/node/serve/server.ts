@@ -191,9 +191,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return m.event;
     }, {
       // The one Claude mapping answers before the line is written, so the recording holds its answer to an ASK.
-      annotate: (step, event) => {
+      approvalOf: (step, event) => {
         reply = claudeReply(hook, event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }, { allowRewrites });
-        return reply.approval && step.mode === 'sync' ? { approval: reply.approval } : {};
+        return reply.approval;
       },
       ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? 'past the forwarding command\'s deadline' : null) }),
     });

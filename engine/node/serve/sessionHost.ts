@@ -6,14 +6,15 @@
 // recording gives. That is also why a session can leave memory at any time it is not busy — when it ends, or
 // when it has been idle past the timeout — and come back from its recording, exact, when an event arrives
 // later [SV1][SV2]: memory holds the live sessions only, however long the server runs.
-import { wallClockStopped } from '../../dispatch/records.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
+import type { Approval } from '../../model/approval.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
 import type { ReplayStep } from '../../replay/types.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type RecordedDecision, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
+import { recordedDecision } from '../../replay/recordedDecision.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { createChainWriter, lineChainHash, type ChainWriter } from '../../trace/hashChain.ts';
 import { Integrity } from './integrity.ts';
@@ -45,8 +46,11 @@ export type OpenOutcome = { ok: true; created: boolean } | { ok: false; status: 
 export type MakeEvent = (seq: number) => HookEvent | string;
 
 export interface DispatchOptions {
-  /** What the transport adds to the recorded decision (the Claude mapping's answer to an ASK) [P7][R15]. */
-  annotate?: (step: ReplayStep, event: HookEvent) => Partial<RecordedDecision>;
+  /**
+   * The transport's answer to an ASK, made before the line is written so the recording holds it [P7][R15]
+   * (the agent mapping's; null: the step's own). Called once per recorded event.
+   */
+  approvalOf?: (step: ReplayStep, event: HookEvent) => Approval | null;
   /**
    * Asked just before the line is written: a reason when the caller has already given up on the answer (the
    * forwarding command's deadline has passed, so it answered "blocked" itself). The event is then neither
@@ -412,17 +416,8 @@ export class SessionHost {
     if (typeof made === 'string') return { ok: false, status: 400, reason: made };
     const preview = run.preview(made);
     const { step } = preview;
-    const recorded: RecordedDecision = {
-      decision: step.decision,
-      ...(step.reason ? { reason: step.reason } : {}),
-      // [R6] the live view flags a replay that decides the same for another reason or by another handler.
-      ...(step.decided_by && !step.not_reached ? { decided_by: step.decided_by } : {}),
-      ...(step.approval && step.mode === 'sync' ? { approval: step.approval } : {}),
-      ...(step.context.length > 0 ? { context: [...step.context] } : {}),
-      ...(wallClockStopped(step.errors) ? { wall_clock: wallClockStopped(step.errors)! } : {}),
-      ...options.annotate?.(step, made),
-      pipeline: current.version,
-    };
+    // [R6][R15][S14][R17] the one record shape; the agent's own answer to an ASK when its mapping made one.
+    const recorded = recordedDecision(step, { approval: options.approvalOf?.(step, made) ?? step.approval, pipeline: current.version });
     const event: TraceEvent = { ...made, recorded };
     let out: ReturnType<ChainWriter['prepare']>;
     try {

@@ -139,6 +139,22 @@ export async function replayWithCli(live: Live): Promise<ReplayLine[]> {
   return stdout.trim().split('\n').map((l) => JSON.parse(l) as ReplayLine);
 }
 
+/** `hookwire replay --check` on recording lines (the table and the check's report), with its exit code. */
+export async function replayCheckWithCli(pipeline: PipelineInput, lines: string[]): Promise<{ code: number; stdout: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'hookwire-adapter-'));
+  writeFileSync(join(dir, 'pipeline.json'), JSON.stringify(pipeline));
+  writeFileSync(join(dir, 'trace.jsonl'), lines.join(''));
+  const bin = join(__dirname, '..', '..', '..', 'engine', 'node', 'bin.mjs');
+  try {
+    const { stdout } = await run(process.execPath, [bin, 'replay', '--check', join(dir, 'pipeline.json'), join(dir, 'trace.jsonl')]);
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string };
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, stdout: e.stdout ?? '' };
+  }
+}
+
 /** The live decisions of the sync events, as the CLI prints them. */
 export function liveDecisions(live: Live) {
   return live.results.map((r) => ({ event_id: r.event_id, type: r.type, decision: r.decision, reason: r.reason, decided_by: r.decided_by }));

@@ -3,7 +3,7 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from '
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { hookwireAiSdk } from '../../../engine/adapters/aiSdk/index.ts';
-import { liveDecisions, replayedDecisions, replayWithCli, REWRITTEN_PATH, scenarioTools, SECRET, startLive } from './adapterFixture.ts';
+import { liveDecisions, replayCheckWithCli, replayedDecisions, replayWithCli, REWRITTEN_PATH, scenarioTools, SECRET, startLive } from './adapterFixture.ts';
 
 // The Vercel AI SDK 6 with its own offline test model (ai/test MockLanguageModelV3), the real generateText and
 // streamText loops, and the real tool() helper.
@@ -69,6 +69,39 @@ describe('AI SDK adapter (ai 6, MockLanguageModelV3)', () => {
     const replayed = await replayWithCli(live);
     expect(replayedDecisions(replayed)).toEqual(live_);
     expect(replayed.find((l) => l.type === 'tool.after_call')!.payload.tool_response).toBe(`contents of ${REWRITTEN_PATH}: OPENAI_API_KEY=[REDACTED]`);
+  });
+
+  it('[R6][P7] the recording names the deciding handler; replay --check flags a step whose recorded decider was changed, and does not fail it', async () => {
+    const live = startLive({}, 'decider-trace');
+    const hw = hookwireAiSdk(live.trace);
+    const t = scenarioTools();
+    const mock = new MockLanguageModelV3({
+      doGenerate: [
+        { content: [call('c1', 'delete_file', { path: '/' })], finishReason: toolCalls, usage: usage(30), warnings: [] },
+        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(1), warnings: [] },
+      ],
+    });
+    await generateText({ model: wrapLanguageModel({ model: mock, middleware: hw.middleware }), tools: hw.tools(toolsOf(t)), stopWhen: [stepCountIs(5), hw.stopWhen], prompt: 'tidy up' });
+    await live.trace.flush();
+    expect(t.calls).toEqual([]);
+    const lines = live.lines.map((l) => JSON.parse(l) as { type?: string; recorded?: Record<string, unknown> });
+    const blocked = lines.findIndex((l) => l.type === 'tool.before_call');
+    // As hookwire serve and claude-hook --record write it: the handler whose decision won; nobody decided a CONTINUE.
+    expect(lines[blocked]!.recorded).toEqual({ decision: 'block_action', reason: 'destructive tool delete_file', decided_by: 'h-block' });
+    expect(lines.filter((l) => l.recorded && l.recorded.decision === 'continue').every((l) => !('decided_by' in l.recorded!))).toBe(true);
+
+    const untouched = await replayCheckWithCli(live.pipeline, live.lines);
+    expect(untouched.code).toBe(0);
+    expect(untouched.stdout).not.toMatch(/another handler/);
+    // The same block, recorded as made by another handler (the line edited): flagged in the table and the report.
+    const edited = [...live.lines];
+    edited[blocked] = edited[blocked]!.replace('"decided_by":"h-block"', '"decided_by":"h-jail"');
+    expect(edited[blocked]).toContain('"decided_by":"h-jail"');
+    const flagged = await replayCheckWithCli(live.pipeline, edited);
+    expect(flagged.code).toBe(0);
+    expect(flagged.stdout).toContain('recorded by h-jail');
+    expect(flagged.stdout).toMatch(/1 matching decision was made for another reason or by another handler/);
+    expect(flagged.stdout).toMatch(/Recorded BLOCK_ACTION by .keep reads in the workspace.*replay decides BLOCK_ACTION too by .no destructive tools.*another handler/);
   });
 
   it('[O2] streamText: a step is decided on its final text (a key split across deltas is redacted), then released', async () => {

@@ -59,7 +59,7 @@ function within<T>(run: Promise<T>, what: string): Promise<T> {
 async function expectApprovedOnce(live: Live, sent: unknown[]) {
   expect(sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
   expect(live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
-  expect(recordedLine(live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+  expect(recordedLine(live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
   await expectReplayMatches(live);
 }
 
@@ -88,7 +88,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const second = await s.runner.run(s.agent, first.state);
     expect(second.finalOutput).toBe('done');
     expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1); // dispatched once, though the SDK asked twice
     await expectReplayMatches(s.live);
   });
@@ -102,7 +102,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(second.finalOutput).toBe('done');
     expect(s.m.sent).toEqual([]);
     expect(JSON.stringify(s.scripted.calls[1]!.request.input)).toContain('not today');
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
     const before = s.live.results.find((r) => r.event_id === 'call-1:before')!;
     expect(before.blocked).toBe(true);
     await expectReplayMatches(s.live);
@@ -130,7 +130,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
   it('[O4] OpenAI Agents: a run state approved after a resume elsewhere runs the tool with the rewritten input, recorded there as approved', async () => {
     const b = await oaResumeElsewhere((state) => state.approve(state.getInterruptions()[0]!));
     expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     await expectReplayMatches(b.live);
   });
 
@@ -200,7 +200,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
   it('[O4] AI SDK: approved in a response sent to a new adapter and trace, execute runs with the rewritten input, recorded there as approved', async () => {
     const b = await aiAnswerElsewhere(true);
     expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     await expectReplayMatches(b.live);
   });
 
@@ -228,7 +228,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const second = await s.answer(true);
     expect(second.text).toBe('done');
     expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
     await expectReplayMatches(s.live);
   });
@@ -239,7 +239,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(second.text).toBe('done');
     expect(s.m.sent).toEqual([]);
     expect(JSON.stringify(s.model.doGenerateCalls[1]!.prompt)).toContain('not today');
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
     expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
     await expectReplayMatches(s.live);
   });
@@ -288,8 +288,8 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const resume = Object.fromEntries(s.interrupts.map((i) => [i.id, i.value.actionRequests[0]!.args.to === 'ops@example.com' ? { decisions: [{ type: 'approve' }] } : { decisions: [{ type: 'reject', message: 'not dev' }] }]));
     await s.agent.invoke(new Command({ resume }), s.config);
     expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
-    expect(recordedLine(s.live, 'call-2:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not dev', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-2:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', decided_by: 'h-ask', approval: { answer: 'deny', by: 'approver', reason: 'not dev', at: expect.any(String) } });
     await expectReplayMatches(s.live);
   });
 
@@ -320,7 +320,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await b.agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), b.config);
     expect(a.m.sent).toEqual([]);
     expect(b.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(b.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     await expectReplayMatches(b.live);
   });
 
@@ -329,7 +329,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     const second = await s.answer({ type: 'approve' });
     expect(second.messages.at(-1)!.content).toBe('done');
     expect(s.m.sent).toEqual([{ to: 'ops@example.com', cc: 'audit@example.com' }]);
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     expect(s.live.results.filter((r) => r.type === 'tool.before_call')).toHaveLength(1);
     await expectReplayMatches(s.live);
   });
@@ -339,7 +339,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     await s.answer({ type: 'reject', message: 'not today' });
     expect(s.m.sent).toEqual([]);
     expect(JSON.stringify(s.model.calls[1]!.messages.map((x) => x.content))).toContain('not today');
-    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to ops@example.com?', decided_by: 'h-ask', approval: { answer: 'deny', by: 'approver', reason: 'not today', at: expect.any(String) } });
     expect(s.live.results.find((r) => r.event_id === 'call-1:before')!.blocked).toBe(true);
     await expectReplayMatches(s.live);
   });
@@ -362,7 +362,7 @@ describe('ASK through the frameworks\' own approval [O4]', () => {
     expect(done.messages.at(-1)!.content).toBe('done');
     expect(s.m.sent).toEqual([{ to: 'dev@example.com', cc: 'audit@example.com' }]);
     expect(recordedLine(s.live, 'call-1:before')!.recorded).toMatchObject({ decision: 'ask', approval: { answer: 'allow', by: 'approver', edit: { tool_name: 'send_email', tool_input: { to: 'dev@example.com' } } } });
-    expect(recordedLine(s.live, 'call-1:before:edit')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
+    expect(recordedLine(s.live, 'call-1:before:edit')!.recorded).toEqual({ decision: 'ask', reason: 'send mail to dev@example.com?', decided_by: 'h-ask', approval: { answer: 'allow', by: 'approver', at: expect.any(String) } });
     // The live results hold the edited call's (what the emit returned); the recording holds both calls, and the
     // CLI's replay gives each its recorded decision.
     const recorded = s.live.lines.map((l) => JSON.parse(l) as { event_id?: string; recorded?: { decision: string; reason?: string } }).filter((l) => l.event_id);

@@ -95,6 +95,36 @@ describe('[R17] the check compares the decisions of its own pipeline version', (
     expect(checkVerdict(asked, true, OWN)).toEqual({ pass: false, lines: ['Check failed: 1 of 1 recorded decision differ from the replay:', `  #1 e0 (tool.before_call): recorded CONTINUE [by pipeline ${OTHER}]; replayed BLOCK_ACTION (no rm) by no-rm`] });
   });
 
+  it('[R6][R16] property: a matching decision recorded as made by another handler is listed, never failed; the rest of the verdict is unchanged', () => {
+    // Each event's recorded decision is the replayed one (rm is blocked by no-rm), naming a decider or none.
+    const arb = fc.array(fc.record({ rm: fc.boolean(), by: fc.constantFrom<string | undefined>(undefined, 'no-rm', 'someone-else') }), { maxLength: 40 });
+    fc.assert(
+      fc.property(arb, (plan) => {
+        const c = compile(DOC);
+        const check = createReplayCheck(null, 'all', 5);
+        const trace = plan.map((p, i) => event('tool.before_call', { tool_name: p.rm ? 'rm' : 'ls' }, {
+          event_id: `e${i}`,
+          recorded: { decision: p.rm ? 'block_action' : 'continue', ...(p.rm ? { reason: 'no rm' } : {}), ...(p.by !== undefined ? { decided_by: p.by } : {}) },
+        } as Partial<TraceEvent>));
+        for (const step of replaySteps(c, trace)) check.add(step);
+        const other = plan.filter((p) => p.by !== undefined && p.by !== (p.rm ? 'no-rm' : null)).length;
+        const t = check.tally;
+        expect([t.mismatches, t.differently, t.reported_differently.length]).toEqual([0, other, Math.min(5, other)]);
+        const verdict = checkVerdict(t, true, null);
+        expect(verdict.pass).toBe(plan.length > 0);
+        expect(verdict.lines.some((l) => /by another handler \(flagged, not failed/.test(l))).toBe(other > 0);
+      }),
+      { numRuns: 200 },
+    );
+    const one = createReplayCheck(null, 'all');
+    for (const step of replaySteps(compile(DOC), [event('tool.before_call', { tool_name: 'rm' }, { event_id: 'e0', recorded: { decision: 'block_action', reason: 'no rm', decided_by: 'h-old' } } as Partial<TraceEvent>)])) one.add(step);
+    expect(checkVerdict(one.tally, true, null).lines).toEqual([
+      'Check: the 1 recorded decision matches the replay.',
+      '1 matching decision was made for another reason or by another handler (flagged, not failed: the check compares decisions):',
+      '  #1 e0 (tool.before_call): Recorded BLOCK_ACTION by “h-old” (no rm); replay decides BLOCK_ACTION too by “no-rm” (no rm): the same decision for another handler.',
+    ]);
+  });
+
   it('[R17] the version is sha256: and the first 16 hex of SHA-256 of the text\'s UTF-8 bytes, portable and native alike', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {

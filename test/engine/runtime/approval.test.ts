@@ -148,10 +148,10 @@ describe('the approver [P14]', () => {
     const read = readTrace(lines.join(''));
     expect(read.status).toBe('ok');
     expect(read.events.map((e) => [e.event_id, e.recorded])).toEqual([
-      ['rec:1', { decision: 'ask', reason: 'deploy to prod?', approval: { answer: 'deny', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
+      ['rec:1', { decision: 'ask', reason: 'deploy to prod?', decided_by: 'ask-deploy', approval: { answer: 'deny', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
       // The block ends the chain before the note (order 30) runs.
-      ['rec:2', { decision: 'block_action', reason: 'no rm -rf' }],
-      ['rec:3', { decision: 'ask', reason: 'deploy to staging?', approval: { answer: 'allow', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
+      ['rec:2', { decision: 'block_action', reason: 'no rm -rf', decided_by: 'no-rm' }],
+      ['rec:3', { decision: 'ask', reason: 'deploy to staging?', decided_by: 'ask-deploy', approval: { answer: 'allow', by: 'approver', at: expect.any(String) }, context: ['prod is frozen on Fridays'] }],
     ]);
     const c = compilePipeline(DOC);
     if (!c.ok) throw new Error('compile');

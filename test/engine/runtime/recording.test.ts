@@ -46,7 +46,8 @@ describe('recording', () => {
     // The async agent.end was queued and is dispatched (and recorded) before the next event [P4].
     expect(read.events.map((e) => [e.event_id, e.type, e.recorded])).toEqual([
       ['rec:1', 'agent.end', { decision: 'continue' }],
-      ['rec:2', 'tool.before_call', { decision: 'block_action', reason: 'destructive command: rm -rf /' }],
+      // [R6] the deciding handler, as hookwire serve and claude-hook --record record it; a CONTINUE nobody decided names none.
+      ['rec:2', 'tool.before_call', { decision: 'block_action', reason: 'destructive command: rm -rf /', decided_by: 'block-rm' }],
     ]);
     expect(read.events[1]!.ts).toBe('2026-03-01T00:00:00.010Z');
   });
