@@ -2,14 +2,14 @@ import { describeContent, detectTraceFormat, DETECT_SAMPLE_CHARS, TRACE_FORMAT_L
 import { jsonErrorDetail } from './formatIssues.ts';
 import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { ClaudeCodeImporter } from './importers/importClaudeCode.ts';
-import { importMiniSweAgent } from './importers/importMiniSweAgent.ts';
-import { importOpenHands, openHandsImporter } from './importers/importOpenHands.ts';
+import { importMiniSweAgent, miniSweAgentImporter } from './importers/importMiniSweAgent.ts';
+import { importOpenHands, openHandsImporter, openHandsTrajectoryImporter } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ElementImporter, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { clineImporter, importCline } from './importers/importCline.ts';
-import { importOpenCode } from './importers/importOpenCode.ts';
+import { importOpenCode, openCodeImporter } from './importers/importOpenCode.ts';
 import { clineUiImporter, importClineUi } from './importers/importClineUi.ts';
 import { CopilotCliImporter } from './importers/importCopilotCli.ts';
 import { SpecStoryImporter } from './importers/importSpecStory.ts';
@@ -21,6 +21,8 @@ import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
+import { KeyedArraySplitter } from './keyedArraySplitter.ts';
+import { KeyedFeeder, type KeyedImporter } from './importers/keyedImporter.ts';
 import type { IdIndexFactory } from '../model/idIndex.ts';
 import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
@@ -200,10 +202,13 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
   if (options.onHeader) importer.onHeader = options.onHeader;
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
+  // A document that is one object whose records are an array under a key streams when its importer reads it so.
+  const keyed = startsObject(sample) && !firstLineIsJson(sample) ? keyedImporter(format, importer, onEvent) : null;
   const body =
     format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early, options.ids)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, early)
+    : keyed ? keyedBody(format, keyed, maxDoc, early)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'qwen-code' ? recordsBody(format, new QwenCodeImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'goose' ? recordsBody(format, new GooseImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
@@ -215,6 +220,24 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'openhands' && startsArray(sample) ? elementsBody(format, openHandsImporter(importer, onEvent), maxDoc, early)
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
+}
+
+/** The importer of a format's `{…, "<key>": [records]}` document, fed as it streams; null for the formats read otherwise. */
+function keyedImporter(format: TraceFormat, importer: ImporterOptions, onEvent: (e: TraceEvent) => void): KeyedImporter | null {
+  switch (format) {
+    case 'opencode':
+      return openCodeImporter(importer, onEvent);
+    case 'mini-swe-agent':
+      return miniSweAgentImporter(importer, onEvent);
+    case 'openhands':
+      return openHandsTrajectoryImporter(importer, onEvent);
+    case 'goose':
+      return new GooseImporter(importer, onEvent).asExport();
+    case 'gemini-cli':
+      return new GeminiCliImporter(importer, onEvent).asDocument();
+    default:
+      return null;
+  }
 }
 
 /** Delivers a whole import's events to the sink and turns its result into an outcome. */
@@ -406,6 +429,75 @@ function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars
       return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
     },
     stopped: false,
+  };
+}
+
+/** True when the input starts (after blanks and a byte order mark) with `{`: a JSON object. */
+function startsObject(sample: string): boolean {
+  return /^[\s\ufeff]*\{/.test(sample.slice(0, 4096));
+}
+
+/**
+ * A document that is one JSON object whose records are an array under a key (`{"info": {…}, "messages": [...]}`),
+ * streamed [I1]: the object's other members are parsed as they are read, and the array's elements one by one, so
+ * only the current member or element is held as text (up to `maxChars`). Elements that come before a member
+ * their importer needs are held, as parsed values, until it comes (KeyedFeeder); past `maxChars` characters of
+ * them, reading stops with `too_large`. A bad member or element is listed with its line and the rest go on; an
+ * input cut off keeps what came before, listed as `truncated`.
+ */
+function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, early: TraceProblem[]): Body {
+  const problems = [...early];
+  const report = (p: TraceProblem) => {
+    if (problems.length < 1000) problems.push(p);
+  };
+  const feed = new KeyedFeeder(imp, maxChars);
+  let over = false;
+  const parse = (text: string, line: number, what: string, levels: number): { ok: boolean; value?: unknown } => {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (err) {
+      report(traceProblem('not_json', line, `${what} is not valid JSON (${jsonErrorDetail(err)}); it was skipped`));
+      return { ok: false };
+    }
+    const deep = tooDeepElement(v, line, levels, what);
+    if (deep) report(deep);
+    return deep ? { ok: false } : { ok: true, value: v };
+  };
+  const splitter = new KeyedArraySplitter(imp.arrays, maxChars, {
+    member(key, text, line) {
+      const r = parse(text, line, `the member ${JSON.stringify(key.slice(0, 100))}`, 1);
+      if (r.ok) feed.member(key, r.value);
+    },
+    array: (key) => feed.array(key),
+    element(key, text, line) {
+      if (over) return;
+      const r = parse(text, line, `an element of ${JSON.stringify(key.slice(0, 100))}`, 2);
+      if (!r.ok) return;
+      if (feed.element(key, r.value, text.length)) return;
+      over = true;
+      const waiting = feed.waitingFor.map((k) => JSON.stringify(k)).join(', ');
+      report(traceProblem('too_large', line, `the records of ${JSON.stringify(key.slice(0, 100))} wait for ${waiting}, which the file has not given before them, and they passed the limit of ${maxChars} characters held`, 'error', true));
+    },
+    tooLong: (key, element, line, length) => report(traceProblem('line_too_long', line, `${element ? 'an element of' : 'the member'} ${JSON.stringify(key.slice(0, 100))} is ${length} characters, past the limit of ${maxChars}; it was skipped`)),
+    stray: (line, text) => report(traceProblem('not_json', line, `not part of the JSON object: ${JSON.stringify(text.slice(0, 40))}; skipped`)),
+    truncated: (key, element, line) => report(traceProblem('truncated', line, `the file ends inside ${element ? 'an element of' : 'the member'} ${JSON.stringify(key.slice(0, 100))} (a truncated file?); what came before it was read`)),
+    unclosed: (line) => report(traceProblem('truncated', line, 'the file ends before the closing ] or } (a truncated file?); what came before it was read')),
+  });
+  return {
+    push: (t) => {
+      if (!over) splitter.push(t);
+    },
+    end() {
+      if (over) return failure(format, problems);
+      splitter.end();
+      const result = feed.finish();
+      if (!result.ok) return failure(format, [...problems, result.problem]);
+      return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };
+    },
+    get stopped() {
+      return over;
+    },
   };
 }
 

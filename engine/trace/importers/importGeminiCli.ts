@@ -4,6 +4,7 @@ import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
+import type { KeyedImporter } from './keyedImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** A tool call whose start was emitted. */
@@ -83,6 +84,43 @@ export class GeminiCliImporter extends RecordImporter {
     }
     if (typeof value.id === 'string') return this.message(value, line);
     b.unknownRecord(typeof value.type === 'string' ? value.type : '(no id, no type)', line, value);
+  }
+
+  /**
+   * The older `session-*.json` fed as it streams [I1]: its metadata first (the messages wait for `sessionId`,
+   * `projectHash` and `startTime`, which Gemini CLI writes before them), then one message at a time. `kind` and
+   * `directories` shape agent.start only when they come before the messages (the older files have neither);
+   * written after them, they are an annotation. A document without that metadata is read as one record at the
+   * end, as it would be whole.
+   */
+  asDocument(): KeyedImporter {
+    let other: unknown[] | null = null;
+    let early: JsonObject = {};
+    return {
+      arrays: new Set(['messages']),
+      needs: ['sessionId', 'projectHash', 'startTime'],
+      begin: (shell, arrays) => {
+        if (!arrays.has('messages')) return;
+        if (typeof shell.sessionId !== 'string' || typeof shell.projectHash !== 'string' || typeof shell.id === 'string') {
+          other = [];
+          return;
+        }
+        this.records++;
+        early = shell;
+        this.metadata(shell, 1);
+      },
+      element: (_key, m) => (other ? other.push(m) : this.message(m, 1)),
+      finish: (shell, arrays) => {
+        if (!arrays.has('messages')) this.record(shell, 1);
+        else if (other) this.record({ ...shell, messages: other as JsonValue[] }, 1);
+        else {
+          const late: JsonObject = {};
+          for (const k of ['kind', 'directories']) if (shell[k] !== undefined && early[k] === undefined) late[k] = shell[k] as JsonValue;
+          if (Object.keys(late).length > 0) this.b.annotate('metadata', late);
+        }
+        return this.finish();
+      },
+    };
   }
 
   finish(_lines?: number): ImportResult {

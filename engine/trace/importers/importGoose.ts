@@ -4,6 +4,7 @@ import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { RecordImporter } from './recordImporter.ts';
+import type { KeyedImporter } from './keyedImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** A tool request whose before event was emitted, until its response. */
@@ -18,6 +19,14 @@ const ANNOTATED = new Set(['toolConfirmationRequest', 'actionRequired', 'systemN
 
 /** Session fields read into agent.start / agent.end (the sessions table and `goose session export`). */
 const TOKEN_FIELDS = ['total_tokens', 'input_tokens', 'output_tokens', 'accumulated_total_tokens', 'accumulated_input_tokens', 'accumulated_output_tokens'] as const;
+/** The members of an export that shape the events before its messages; goose's Session writes them before `conversation`. */
+const EXPORT_NEEDS = ['id', 'working_dir', 'name', 'session_type', 'created_at', 'schedule_id', 'provider_name', 'model_config'];
+
+function totalsOf(s: JsonObject): JsonObject | null {
+  const totals: JsonObject = {};
+  for (const k of TOKEN_FIELDS) if (typeof s[k] === 'number') totals[k] = s[k] as number;
+  return Object.keys(totals).length > 0 ? totals : null;
+}
 
 /**
  * goose sessions → trace v1 [I21]. Source: block/goose crates/goose/src/conversation/message.rs (Message
@@ -68,17 +77,34 @@ export class GooseImporter extends RecordImporter {
     if (typeof value.role === 'string') return this.message(value, line, '');
     if (Array.isArray(value.conversation)) {
       this.session(value, line);
-      value.conversation.forEach((m, i) => {
-        this.messages++;
-        if (isJsonObject(m) && typeof m.unreadable === 'string') this.b.dropRecord('message', 0, m.unreadable, `message ${i + 1}: `);
-        else if (isJsonObject(m)) this.message(m, 0, `message ${i + 1}: `);
-        else this.b.dropRecord('message', 0, 'a message that is not an object', `message ${i + 1}: `);
-      });
+      value.conversation.forEach((m, i) => this.exportMessage(m, i + 1));
       return;
     }
     // The legacy file's first line (or an export of a session without its messages).
     if (typeof value.working_dir === 'string' || typeof value.description === 'string') return this.session(value, line);
     this.b.unknownRecord('(no role)', line, value);
+  }
+
+  /**
+   * `goose session export` fed as it streams [I1]: the session's members first (its messages wait for those
+   * goose writes before them), then one message at a time; the token totals are read at the end.
+   */
+  asExport(): KeyedImporter {
+    return {
+      arrays: new Set(['conversation']),
+      needs: EXPORT_NEEDS,
+      begin: (shell, arrays) => {
+        if (!arrays.has('conversation')) return;
+        this.records++;
+        this.session(shell, 1);
+      },
+      element: (_key, m, index) => this.exportMessage(m, index),
+      finish: (shell, arrays) => {
+        if (!arrays.has('conversation')) this.record(shell, 1);
+        else this.totals = totalsOf(shell) ?? this.totals;
+        return this.finish();
+      },
+    };
   }
 
   finish(): ImportResult {
@@ -107,12 +133,19 @@ export class GooseImporter extends RecordImporter {
     if (typeof s.provider_name === 'string') p.provider = s.provider_name;
     const config = isJsonObject(s.model_config) ? s.model_config : null;
     if (config && typeof config.model_name === 'string') this.model = p.model = config.model_name;
-    const totals: JsonObject = {};
-    for (const k of TOKEN_FIELDS) if (typeof s[k] === 'number') totals[k] = s[k] as number;
-    if (Object.keys(totals).length > 0) this.totals = totals;
+    this.totals = totalsOf(s);
     const ts = toIsoTs(s.created_at)?.iso ?? null;
     if (ts === null) this.pendingStart = p;
     else this.begin(p, ts);
+  }
+
+  /** One message of an export's `conversation` (`index` 1-based). */
+  private exportMessage(m: unknown, index: number): void {
+    this.messages++;
+    const where = `message ${index}: `;
+    if (isJsonObject(m) && typeof m.unreadable === 'string') this.b.dropRecord('message', 0, m.unreadable, where);
+    else if (isJsonObject(m)) this.message(m, 0, where);
+    else this.b.dropRecord('message', 0, 'a message that is not an object', where);
   }
 
   private begin(p: JsonObject, ts: string | null): void {

@@ -4,6 +4,8 @@ import { messageText } from './contentText.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { parseMaybeJson } from './otelAttributes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
+import { importKeyed, type KeyedImporter } from './keyedImporter.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
 /** The action block of the text-based formats: v1 ```bash, v2 ```mswea_bash_command. */
@@ -19,7 +21,7 @@ const SUBMIT_MARKERS = ['MINI_SWE_AGENT_FINAL_OUTPUT', 'COMPLETE_TASK_AND_SUBMIT
  *
  * | message                                  | event(s)                                    | payload                                      |
  * |------------------------------------------|---------------------------------------------|----------------------------------------------|
- * | (start)                                  | agent.start [synth]                         | model, mini_version, trajectory_format       |
+ * | (start)                                  | agent.start [synth]                         | model, mini_version                           |
  * | first `user` message                     | input.received, prompt.built                | prompt; messages (system + task)             |
  * | `assistant`                              | model.before_call + model.after_call        | model; response (text), usage, cost          |
  * | its action                               | tool.before_call                            | tool_name "bash", tool_input {command}, id   |
@@ -31,36 +33,43 @@ const SUBMIT_MARKERS = ['MINI_SWE_AGENT_FINAL_OUTPUT', 'COMPLETE_TASK_AND_SUBMIT
  * Trajectories have no time unless `extra.timestamp` is given; others are synthesised.
  */
 export function importMiniSweAgent(doc: unknown, options: ImporterOptions = {}): ImportResult {
-  if (!isJsonObject(doc) || !Array.isArray(doc.messages)) {
-    return { ok: false, problem: traceProblem('bad_source', 0, 'expected a mini-swe-agent trajectory: {"info": {...}, "messages": [...]}', 'error', true) };
-  }
-  const info = isJsonObject(doc.info) ? doc.info : {};
-  const config = isJsonObject(info.config) ? info.config : {};
-  const modelCfg = isJsonObject(config.model) ? config.model : {};
-  const model = typeof modelCfg.model_name === 'string' ? modelCfg.model_name : null;
-  const b = new TraceBuilder('mini-swe-agent', 'mini', options.fallbackTraceId ?? 'mini-swe-agent', 'mini-swe-agent');
-  const messages = doc.messages.filter(isJsonObject) as JsonObject[];
-  // A message that is not an object is listed, not skipped silently [I11].
-  doc.messages.forEach((m, i) => {
-    if (!isJsonObject(m)) b.dropRecord('(message not an object)', 0, `messages[${i}] is not a JSON object`);
-  });
-  const start: JsonObject = { synthesised: true };
-  if (model) start.model = model;
-  if (typeof info.mini_version === 'string') start.mini_version = info.mini_version;
-  if (typeof doc.trajectory_format === 'string') start.trajectory_format = doc.trajectory_format;
-  b.emit('agent.start', 'start', msgTs(messages[0]), start);
-  let sawInput = false;
+  return importKeyed(doc, miniSweAgentImporter(options));
+}
+
+/**
+ * The same, fed as the trajectory streams [I1]: `info` first (the messages wait for it), then one message at a
+ * time. `trajectory_format`, which mini-swe-agent writes after the messages, goes in the header's source.
+ */
+export function miniSweAgentImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): KeyedImporter {
+  const b = new TraceBuilder('mini-swe-agent', 'mini', options.fallbackTraceId ?? 'mini-swe-agent', 'mini-swe-agent', options.ids);
+  if (onEvent) b.streamTo(onEvent);
+  let info: JsonObject = {};
+  let model: string | null = null;
+  let started = false;
+  /** The messages up to the first `user` one, for prompt.built; dropped once it came. */
+  let prompt: JsonObject[] | null = [];
   let open: { id: string; command: string }[] = [];
   let submitted = false;
-  messages.forEach((m, i) => {
+  let objects = 0;
+  const start = (ts: string | null): void => {
+    if (started) return;
+    started = true;
+    const p: JsonObject = { synthesised: true };
+    if (model) p.model = model;
+    if (typeof info.mini_version === 'string') p.mini_version = info.mini_version;
+    b.emit('agent.start', 'start', ts, p);
+  };
+  const message = (m: JsonObject, i: number): void => {
     const ts = msgTs(m);
+    start(ts);
     const text = messageText(m);
     const id = `msg-${i}`;
+    if (prompt) prompt.push(plainMessage(m));
     if (m.role === 'system') return b.annotate('system', { length: text.length });
-    if (m.role === 'user' && !sawInput) {
-      sawInput = true;
+    if (m.role === 'user' && prompt) {
       b.emit('input.received', `${id}:input`, ts, { prompt: text });
-      b.emit('prompt.built', `${id}:prompt`, ts, { messages: messages.slice(0, i + 1).map(plainMessage) });
+      b.emit('prompt.built', `${id}:prompt`, ts, { messages: prompt });
+      prompt = null;
       return;
     }
     if (m.role === 'assistant') {
@@ -79,20 +88,41 @@ export function importMiniSweAgent(doc: unknown, options: ImporterOptions = {}):
     if (m.role === 'user') return void b.emit('context.added', `${id}:context`, ts, { role: 'user', text });
     if (m.role === 'exit') return b.annotate('exit', { extra: (m.extra as JsonValue | undefined) ?? null });
     b.unknownRecord(`message:${String(m.role)}`, 0, m, `message ${i}: `);
-  });
-  for (const a of open) b.warn(`action ${a.id} (${a.command.slice(0, 60)}) has no output`);
-  const exit = typeof info.exit_status === 'string' ? info.exit_status : null;
-  const submission = typeof info.submission === 'string' ? info.submission : null;
-  if (submission !== null && (submitted || exit === 'Submitted')) {
-    b.emit('final_answer.before', 'final.before', null, { text: submission, exit_status: exit });
-    b.emit('final_answer.after', 'final.after', null, { text: submission, exit_status: exit });
-  }
-  if (exit !== null && exit !== 'Submitted') b.emit('agent.error', 'error', null, { error: exit, submission });
-  b.emit('agent.end', 'end', null, { status: exit ?? 'unknown', synthesised: true });
-  const source: JsonObject = { kind: 'mini-swe-agent' };
-  if (typeof info.mini_version === 'string') source.mini_version = info.mini_version;
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, doc.messages.length);
+  };
+  return {
+    arrays: new Set(['messages']),
+    needs: ['info'],
+    begin(shell) {
+      info = isJsonObject(shell.info) ? shell.info : {};
+      const config = isJsonObject(info.config) ? info.config : {};
+      const modelCfg = isJsonObject(config.model) ? config.model : {};
+      model = typeof modelCfg.model_name === 'string' ? modelCfg.model_name : null;
+    },
+    element(_key, m, index) {
+      // A message that is not an object is listed, not skipped silently [I11].
+      if (!isJsonObject(m)) return b.dropRecord('(message not an object)', 0, `messages[${index - 1}] is not a JSON object`);
+      message(m, objects++);
+    },
+    finish(shell, arrays) {
+      const count = arrays.get('messages');
+      if (count === undefined) return { ok: false, problem: traceProblem('bad_source', 0, 'expected a mini-swe-agent trajectory: {"info": {...}, "messages": [...]}', 'error', true) };
+      start(null);
+      for (const a of open) b.warn(`action ${a.id} (${a.command.slice(0, 60)}) has no output`);
+      const exit = typeof info.exit_status === 'string' ? info.exit_status : null;
+      const submission = typeof info.submission === 'string' ? info.submission : null;
+      if (submission !== null && (submitted || exit === 'Submitted')) {
+        b.emit('final_answer.before', 'final.before', null, { text: submission, exit_status: exit });
+        b.emit('final_answer.after', 'final.after', null, { text: submission, exit_status: exit });
+      }
+      if (exit !== null && exit !== 'Submitted') b.emit('agent.error', 'error', null, { error: exit, submission });
+      b.emit('agent.end', 'end', null, { status: exit ?? 'unknown', synthesised: true });
+      const source: JsonObject = { kind: 'mini-swe-agent' };
+      if (typeof info.mini_version === 'string') source.mini_version = info.mini_version;
+      if (typeof shell.trajectory_format === 'string') source.trajectory_format = shell.trajectory_format;
+      if (options.fileName) source.file_name = options.fileName;
+      return b.finish(source as JsonObject & { kind: string }, count);
+    },
+  };
 }
 
 function msgTs(m: JsonObject | undefined): string | null {

@@ -2,6 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
+import { importKeyed, type KeyedImporter } from './keyedImporter.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
@@ -37,19 +39,16 @@ interface Step {
  * main session's messages carry the agent name (`build`, `plan`, …) in `agent`.
  */
 export function importOpenCode(doc: unknown, options: ImporterOptions = {}): ImportResult {
-  // An export `{info, messages}`, or a bare session info file of the storage.
-  const whole = isJsonObject(doc) ? doc : {};
-  const root = isJsonObject(whole.info) ? whole : { info: whole };
-  const info = isJsonObject(root.info) ? root.info : {};
-  const sessionId = typeof info.id === 'string' && info.id !== '' ? info.id : (options.fallbackTraceId ?? 'opencode');
-  const agentId = typeof info.parentID === 'string' && info.parentID !== '' ? 'opencode:subagent' : 'opencode';
-  const b = new TraceBuilder('opencode', 'opencode', sessionId, agentId);
-  const messages = Array.isArray(root.messages) ? root.messages : [];
-  if (!Array.isArray(root.messages)) b.warn('a session info without its messages: import the session file of the storage folder with hookwire import (it reads storage/message and storage/part), or an `opencode export` file');
-  const start: JsonObject = { session_id: sessionId };
-  for (const k of ['title', 'directory', 'version'] as const) if (typeof info[k] === 'string') start[k] = info[k] as string;
-  if (typeof info.parentID === 'string') start.parent_id = info.parentID;
-  b.emit('agent.start', 'start', ms(isJsonObject(info.time) ? info.time.created : undefined), start);
+  return importKeyed(doc, openCodeImporter(options));
+}
+
+/**
+ * The same, fed as the export streams [I1]: `info` first (the messages wait for it), then one message at a time;
+ * with `onEvent` the events are handed over, not kept.
+ */
+export function openCodeImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): KeyedImporter {
+  let b = null as unknown as TraceBuilder;
+  let sessionId = '';
   let final: { id: string; text: string; ts: string | null } | null = null;
   let answered = false;
   const emitFinal = () => {
@@ -57,73 +56,93 @@ export function importOpenCode(doc: unknown, options: ImporterOptions = {}): Imp
     b.finalAnswer(final.id, final.ts, { text: final.text });
     final = null;
   };
-  messages.forEach((m, i) => {
-    const where = `message ${i + 1}: `;
-    if (isJsonObject(m) && typeof m.unreadable === 'string') return b.dropRecord('message', 0, m.unreadable, where);
-    if (!isJsonObject(m) || !isJsonObject(m.info)) return b.dropRecord('message', 0, 'not an object with info and parts', where);
-    const mi = m.info;
-    const id = typeof mi.id === 'string' ? mi.id : `m${i + 1}`;
-    const parts = Array.isArray(m.parts) ? m.parts : [];
-    const ts = ms(isJsonObject(mi.time) ? mi.time.created : undefined);
-    if (mi.role === 'user') {
+  return {
+    arrays: new Set(['messages']),
+    needs: ['info'],
+    begin(shell, arrays) {
+      // An export `{info, messages}`, or a bare session info file of the storage.
+      const info = isJsonObject(shell.info) ? shell.info : shell;
+      sessionId = typeof info.id === 'string' && info.id !== '' ? info.id : (options.fallbackTraceId ?? 'opencode');
+      const agentId = typeof info.parentID === 'string' && info.parentID !== '' ? 'opencode:subagent' : 'opencode';
+      b = new TraceBuilder('opencode', 'opencode', sessionId, agentId, options.ids);
+      if (onEvent) b.streamTo(onEvent);
+      if (!arrays.has('messages')) b.warn('a session info without its messages: import the session file of the storage folder with hookwire import (it reads storage/message and storage/part), or an `opencode export` file');
+      const start: JsonObject = { session_id: sessionId };
+      for (const k of ['title', 'directory', 'version'] as const) if (typeof info[k] === 'string') start[k] = info[k] as string;
+      if (typeof info.parentID === 'string') start.parent_id = info.parentID;
+      b.emit('agent.start', 'start', ms(isJsonObject(info.time) ? info.time.created : undefined), start);
+    },
+    element(_key, m, index) {
+      const i = index - 1;
+      const where = `message ${i + 1}: `;
+      if (isJsonObject(m) && typeof m.unreadable === 'string') return b.dropRecord('message', 0, m.unreadable, where);
+      if (!isJsonObject(m) || !isJsonObject(m.info)) return b.dropRecord('message', 0, 'not an object with info and parts', where);
+      const mi = m.info;
+      const id = typeof mi.id === 'string' ? mi.id : `m${i + 1}`;
+      const parts = Array.isArray(m.parts) ? m.parts : [];
+      const ts = ms(isJsonObject(mi.time) ? mi.time.created : undefined);
+      if (mi.role === 'user') {
+        emitFinal();
+        answered = false;
+        const texts: string[] = [];
+        for (const p of parts) {
+          if (!isJsonObject(p)) b.dropRecord('part', 0, 'a part that is not an object', `${where}`);
+          else if (typeof p.unreadable === 'string') b.dropRecord('part', 0, p.unreadable, where);
+          else if (p.type === 'text' && typeof p.text === 'string') {
+            if (p.synthetic === true) b.emit('context.added', `${str(p.id) || id}:context`, ts, { source: 'synthetic', text: p.text });
+            else if (p.ignored !== true) texts.push(p.text);
+          } else if (typeof p.type === 'string' && ANNOTATED.has(p.type)) b.annotate(p.type, p);
+          else b.unknownRecord(`part ${String(p.type)}`, 0, p, where);
+        }
+        b.emit('input.received', `${id}:input`, ts, { prompt: texts.join('\n'), ...(typeof mi.agent === 'string' ? { agent: mi.agent } : {}) });
+        return;
+      }
+      if (mi.role !== 'assistant') return b.unknownRecord(`role ${String(mi.role)}`, 0, m, where);
+      final = null;
+      const steps = splitSteps(parts, b, where);
+      const model = [mi.providerID, mi.modelID].filter((x) => typeof x === 'string' && x !== '').join('/') || null;
+      let lastText = '';
+      let lastTools = 0;
+      steps.forEach((s, k) => {
+        // Times never go back: a later step starts after the previous step's tools ended.
+        const at = ts !== null && b.latestTs !== null && b.latestTs > ts ? b.latestTs : ts;
+        const sid = steps.length === 1 ? id : `${id}:${k + 1}`;
+        const response: JsonValue[] = [];
+        const tools = s.parts.filter((p) => p.type === 'tool');
+        for (const p of s.parts) {
+          if (p.type === 'reasoning' && typeof p.text === 'string') response.push({ type: 'thinking', thinking: p.text });
+          else if (p.type === 'text' && typeof p.text === 'string') response.push({ type: 'text', text: p.text });
+          else if (p.type === 'tool') response.push({ type: 'tool_use', id: str(p.callID), name: str(p.tool), input: toolState(p).input });
+        }
+        const before: JsonObject = { message_id: sid };
+        if (model) before.model = model;
+        if (typeof mi.agent === 'string') before.agent = mi.agent;
+        b.emit('model.before_call', `${sid}:model.before`, at, before);
+        const after: JsonObject = { ...before, response };
+        const usage = s.finish ? { tokens: s.finish.tokens ?? null, cost: s.finish.cost ?? null, reason: s.finish.reason ?? null } : steps.length === 1 && isJsonObject(mi.tokens) ? { tokens: mi.tokens, cost: mi.cost ?? null } : null;
+        if (usage) after.usage = usage as JsonObject;
+        b.emit('model.after_call', `${sid}:model.after`, at, after);
+        for (const p of tools) tool(b, p, at);
+        lastText = s.parts.filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('\n');
+        lastTools = tools.length;
+      });
+      if (isJsonObject(mi.error)) {
+        const e = mi.error;
+        const msg = isJsonObject(e.data) && typeof e.data.message === 'string' ? e.data.message : '';
+        b.emit('agent.error', `${id}:error`, ms(isJsonObject(mi.time) ? mi.time.completed : undefined) ?? ts, { error: `${str(e.name)}${msg ? `: ${msg}` : ''}` });
+      }
+      answered = lastTools === 0 && lastText !== '' && !isJsonObject(mi.error);
+      if (answered) final = { id, text: lastText, ts: ms(isJsonObject(mi.time) ? mi.time.completed : undefined) ?? b.latestTs };
+    },
+    finish(shell, arrays) {
       emitFinal();
-      answered = false;
-      const texts: string[] = [];
-      for (const p of parts) {
-        if (!isJsonObject(p)) b.dropRecord('part', 0, 'a part that is not an object', `${where}`);
-        else if (typeof p.unreadable === 'string') b.dropRecord('part', 0, p.unreadable, where);
-        else if (p.type === 'text' && typeof p.text === 'string') {
-          if (p.synthetic === true) b.emit('context.added', `${str(p.id) || id}:context`, ts, { source: 'synthetic', text: p.text });
-          else if (p.ignored !== true) texts.push(p.text);
-        } else if (typeof p.type === 'string' && ANNOTATED.has(p.type)) b.annotate(p.type, p);
-        else b.unknownRecord(`part ${String(p.type)}`, 0, p, where);
-      }
-      b.emit('input.received', `${id}:input`, ts, { prompt: texts.join('\n'), ...(typeof mi.agent === 'string' ? { agent: mi.agent } : {}) });
-      return;
-    }
-    if (mi.role !== 'assistant') return b.unknownRecord(`role ${String(mi.role)}`, 0, m, where);
-    final = null;
-    const steps = splitSteps(parts, b, where);
-    const model = [mi.providerID, mi.modelID].filter((x) => typeof x === 'string' && x !== '').join('/') || null;
-    let lastText = '';
-    let lastTools = 0;
-    steps.forEach((s, k) => {
-      // Times never go back: a later step starts after the previous step's tools ended.
-      const at = ts !== null && b.latestTs !== null && b.latestTs > ts ? b.latestTs : ts;
-      const sid = steps.length === 1 ? id : `${id}:${k + 1}`;
-      const response: JsonValue[] = [];
-      const tools = s.parts.filter((p) => p.type === 'tool');
-      for (const p of s.parts) {
-        if (p.type === 'reasoning' && typeof p.text === 'string') response.push({ type: 'thinking', thinking: p.text });
-        else if (p.type === 'text' && typeof p.text === 'string') response.push({ type: 'text', text: p.text });
-        else if (p.type === 'tool') response.push({ type: 'tool_use', id: str(p.callID), name: str(p.tool), input: toolState(p).input });
-      }
-      const before: JsonObject = { message_id: sid };
-      if (model) before.model = model;
-      if (typeof mi.agent === 'string') before.agent = mi.agent;
-      b.emit('model.before_call', `${sid}:model.before`, at, before);
-      const after: JsonObject = { ...before, response };
-      const usage = s.finish ? { tokens: s.finish.tokens ?? null, cost: s.finish.cost ?? null, reason: s.finish.reason ?? null } : steps.length === 1 && isJsonObject(mi.tokens) ? { tokens: mi.tokens, cost: mi.cost ?? null } : null;
-      if (usage) after.usage = usage as JsonObject;
-      b.emit('model.after_call', `${sid}:model.after`, at, after);
-      for (const p of tools) tool(b, p, at);
-      lastText = s.parts.filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('\n');
-      lastTools = tools.length;
-    });
-    if (isJsonObject(mi.error)) {
-      const e = mi.error;
-      const msg = isJsonObject(e.data) && typeof e.data.message === 'string' ? e.data.message : '';
-      b.emit('agent.error', `${id}:error`, ms(isJsonObject(mi.time) ? mi.time.completed : undefined) ?? ts, { error: `${str(e.name)}${msg ? `: ${msg}` : ''}` });
-    }
-    answered = lastTools === 0 && lastText !== '' && !isJsonObject(mi.error);
-    if (answered) final = { id, text: lastText, ts: ms(isJsonObject(mi.time) ? mi.time.completed : undefined) ?? b.latestTs };
-  });
-  emitFinal();
-  b.emit('agent.end', 'end', b.latestTs, { status: answered ? 'completed' : 'incomplete', session_id: sessionId });
-  if (Array.isArray(root.todos) && root.todos.length > 0) b.annotate('todos', { todos: root.todos });
-  const source: JsonObject = { kind: 'opencode', session_id: sessionId };
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, messages.length);
+      b.emit('agent.end', 'end', b.latestTs, { status: answered ? 'completed' : 'incomplete', session_id: sessionId });
+      if (Array.isArray(shell.todos) && shell.todos.length > 0) b.annotate('todos', { todos: shell.todos });
+      const source: JsonObject = { kind: 'opencode', session_id: sessionId };
+      if (options.fileName) source.file_name = options.fileName;
+      return b.finish(source as JsonObject & { kind: string }, arrays.get('messages') ?? 0);
+    },
+  };
 }
 
 /** Splits an assistant message's parts into steps at `step-start` / `step-finish`; other parts are annotations. */

@@ -3,6 +3,7 @@ import { traceProblem } from '../traceProblem.ts';
 import type { ElementImporter, ImporterOptions, ImportResult } from './importReport.ts';
 import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
+import { importKeyed, type KeyedImporter } from './keyedImporter.ts';
 import { toIsoTs } from './toIsoTs.ts';
 import { openHandsModelCall, openHandsTextCall, openHandsToolInput } from './openHandsModel.ts';
 
@@ -33,11 +34,26 @@ const ANNOTATED = new Set(['change_agent_state', 'system', 'recall', 'condensati
  * | (end)                                               | agent.end [synth]                         | status = the last agent_state                   |
  */
 export function importOpenHands(doc: unknown, options: ImporterOptions = {}): ImportResult {
-  const list = Array.isArray(doc) ? doc : isJsonObject(doc) && Array.isArray(doc.trajectory) ? doc.trajectory : null;
-  if (!list) return { ok: false, problem: traceProblem('bad_source', 0, 'expected an OpenHands event stream: a JSON array of events (or {"trajectory": [...]})', 'error', true) };
+  if (!Array.isArray(doc)) return importKeyed(doc, openHandsTrajectoryImporter(options));
   const imp = openHandsImporter(options);
-  list.forEach((ev, i) => imp.record(ev, i + 1));
-  return imp.finish(list.length);
+  doc.forEach((ev, i) => imp.record(ev, i + 1));
+  return imp.finish(doc.length);
+}
+
+/** `{"trajectory": [...]}`, fed as it streams [I1]: the events of `trajectory`, one at a time; no other member is read. */
+export function openHandsTrajectoryImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): KeyedImporter {
+  const imp = openHandsImporter(options, onEvent);
+  return {
+    arrays: new Set(['trajectory']),
+    needs: [],
+    begin() {},
+    element: (_key, ev, index) => imp.record(ev, index),
+    finish(_shell, arrays) {
+      const n = arrays.get('trajectory');
+      if (n === undefined) return { ok: false, problem: traceProblem('bad_source', 0, 'expected an OpenHands event stream: a JSON array of events (or {"trajectory": [...]})', 'error', true) };
+      return imp.finish(n);
+    },
+  };
 }
 
 /**

@@ -53,10 +53,15 @@ export function tooDeepValue(value: unknown, line: number): TraceProblem | null 
   return deep ? traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + OTLP_WRAPPING)}; it was skipped`) : null;
 }
 
-/** The depth check of one element of a document that is an array, streamed element by element: the depth the whole document has [V9]. */
-export function tooDeepElement(value: unknown, line: number): TraceProblem | null {
-  const deep = tooDeepAt(value, MAX_JSON_DEPTH + DOCUMENT_WRAPPING - 1);
-  return deep ? traceProblem('too_deep', line, `${tooDeepMessage('record', deep, MAX_JSON_DEPTH + DOCUMENT_WRAPPING - 1)}; it was skipped`) : null;
+/**
+ * The depth check of one part of a document streamed part by part — an element of a top-level array, a member
+ * of a top-level object (`levels` 1), an element of an array under a key (2) — against the depth the whole
+ * document has [V9].
+ */
+export function tooDeepElement(value: unknown, line: number, levels = 1, what = 'record'): TraceProblem | null {
+  const limit = MAX_JSON_DEPTH + DOCUMENT_WRAPPING - levels;
+  const deep = tooDeepAt(value, limit);
+  return deep ? traceProblem('too_deep', line, `${tooDeepMessage(what, deep, limit)}; it was skipped`) : null;
 }
 
 /** Parses one JSON document; a syntax error becomes a problem with its line and column when V8 gives a position. */

@@ -60,13 +60,15 @@ describe('OpenCode session (opencode export: opencode-export.json)', () => {
     expect(kept?.record).toMatchObject({ id: 'prt_b09', note: 'a part kind this importer does not know' });
   });
 
-  it('[I11] a cut export is refused as truncated, saying where it ends; the wrong agent is named', () => {
+  it('[I1][I11] a cut export keeps the messages before the cut and says where it ends; the wrong agent is named', () => {
     const text = readFormat(NAME);
-    const r = importTrace(text.slice(0, Math.floor(text.length * 0.6)), { fileName: NAME });
+    const cut = text.slice(0, text.lastIndexOf('\n    {') + 30);
+    const r = importTrace(cut, { fileName: NAME });
     expect(r.format).toBe('opencode');
-    expect(r.trace).toBeNull();
-    expect(r.problems[0]).toMatchObject({ code: 'truncated', severity: 'error' });
-    expect(r.problems[0]?.message).toMatch(/ends too early/);
+    expect(r.trace?.events.map((e) => e.type)).toEqual(expect.arrayContaining(['agent.start', 'input.received', 'tool.after_call', 'agent.end']));
+    const problem = r.problems.find((p) => p.code === 'truncated');
+    expect(problem).toMatchObject({ severity: 'error', line: cut.slice(0, cut.lastIndexOf('\n    {')).split('\n').length + 1 });
+    expect(problem?.message).toMatch(/the file ends inside an element of "messages"/);
     expectWrongAgentNamed(text, 'cline', /OpenCode/);
     expectWrongAgentNamed(readFormat('aider.chat.history.md'), 'opencode', /aider/);
   });

@@ -55,7 +55,8 @@ describe('the import pipeline', () => {
 
   it('[I1] a whole-document format past the stated cap stops with too_large', () => {
     const s = createImportStream({ fileName: 'big.json', maxDocumentChars: 70_000 });
-    const doc = JSON.stringify({ info: { mini_version: '1' }, messages: Array.from({ length: 2000 }, () => ({ role: 'user', content: 'x'.repeat(30) })) });
+    // SWE-agent's two arrays are paired with each other, and its config comes last: it is read whole.
+    const doc = JSON.stringify({ trajectory: Array.from({ length: 2000 }, () => ({ action: 'ls', observation: 'x'.repeat(30) })), history: [] });
     for (let i = 0; i < doc.length && !s.stopped; i += 8192) s.push(doc.slice(i, i + 8192));
     expect(s.stopped).toBe(true);
     expect(s.end().problems).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);

@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { TraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
+import { createImportStream, fileStem } from '../../../engine/trace/importStream.ts';
+import { GeminiCliImporter } from '../../../engine/trace/importers/importGeminiCli.ts';
+import { GooseImporter } from '../../../engine/trace/importers/importGoose.ts';
+import { importMiniSweAgent } from '../../../engine/trace/importers/importMiniSweAgent.ts';
+import { importOpenCode } from '../../../engine/trace/importers/importOpenCode.ts';
+import { importOpenHands } from '../../../engine/trace/importers/importOpenHands.ts';
+import type { ImporterOptions, ImportResult } from '../../../engine/trace/importers/importReport.ts';
+import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
+import { deepObjectText } from '../badInput/corpus.ts';
+import { readFormat } from '../../shared/formatFixtures.ts';
+
+interface Case {
+  name: string;
+  format: TraceFormat;
+  text: string;
+  /** The whole-document import: the parsed object read by the importer as it always was, not streamed. */
+  whole(doc: unknown, options: ImporterOptions): ImportResult;
+}
+
+const geminiDoc = {
+  sessionId: 's-legacy', projectHash: 'h1', startTime: '2025-09-01T08:00:00.000Z', lastUpdated: '2025-09-01T08:00:09.000Z',
+  messages: [
+    { id: 'a', timestamp: '2025-09-01T08:00:01.000Z', type: 'user', content: 'list files' },
+    { id: 'b', timestamp: '2025-09-01T08:00:02.000Z', type: 'gemini', content: '', model: 'gemini-2.5-flash', toolCalls: [{ id: 't1', name: 'list_directory', args: { dir_path: '/w' }, status: 'success', timestamp: '2025-09-01T08:00:03.000Z', result: [{ functionResponse: { id: 't1', name: 'list_directory', response: { output: 'a.txt' } } }] }] },
+    { id: 'b', timestamp: '2025-09-01T08:00:02.500Z', type: 'gemini', content: 'checking', model: 'gemini-2.5-flash' },
+    { id: 'c', timestamp: '2025-09-01T08:00:04.000Z', type: 'gemini', content: 'One file: a.txt', model: 'gemini-2.5-flash' },
+  ],
+};
+const record = (imp: { record(v: unknown, line: number): void; finish(): ImportResult }, doc: unknown) => {
+  imp.record(doc, 1);
+  return imp.finish();
+};
+const openHandsEvents = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/traces/openhands/basic.json', import.meta.url), 'utf8')) as unknown[];
+
+/** The object with its members in reverse order: the records first, what the importer needs after them. */
+const reversed = (text: string) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as object).reverse()), null, 1);
+
+const base: Case[] = [
+  { name: 'opencode-export.json', format: 'opencode', text: readFormat('opencode-export.json'), whole: importOpenCode },
+  { name: 'slugify.traj.json', format: 'mini-swe-agent', text: readFormat('slugify.traj.json'), whole: importMiniSweAgent },
+  { name: 'goose-export.json', format: 'goose', text: readFormat('goose-export.json'), whole: (d, o) => record(new GooseImporter(o), d) },
+  { name: 'session-legacy.json', format: 'gemini-cli', text: JSON.stringify(geminiDoc, null, 2), whole: (d, o) => record(new GeminiCliImporter(o), d) },
+  { name: 'trajectory.json', format: 'openhands', text: JSON.stringify({ trajectory: openHandsEvents }, null, 2), whole: importOpenHands },
+];
+const cases: Case[] = [...base, ...base.map((c) => ({ ...c, name: `reversed-${c.name}`, text: reversed(c.text) }))];
+
+/** Streams `text` cut at `cuts` with a sink, as `hookwire import` does. */
+function streamed(c: Case, text: string, cuts: number[], maxDocumentChars?: number) {
+  const events: TraceEvent[] = [];
+  const s = createImportStream({ fileName: c.name, format: c.format, onEvent: (e) => events.push(e), ...(maxDocumentChars ? { maxDocumentChars } : {}) });
+  let from = 0;
+  for (const at of [...new Set(cuts)].sort((a, b) => a - b).concat(text.length)) {
+    s.push(text.slice(from, Math.max(from, at)));
+    from = Math.max(from, at);
+  }
+  return { ...s.end(), events };
+}
+
+function wholeOf(c: Case, text: string) {
+  const r = c.whole(JSON.parse(text), { fileName: c.name, fallbackTraceId: `${c.format}-${fileStem(c.name)}` });
+  if (!r.ok) throw new Error(r.problem.message);
+  return r;
+}
+
+// [I1] A document whose records are an array under a key streams element by element (KeyedArraySplitter,
+// KeyedFeeder); what comes out is what the whole document gives, wherever the agent wrote the members its
+// importer needs, in any chunking.
+describe('documents with their records under a key, streamed [I1]', () => {
+  it('[I1] each format, members in the agent\'s order or reversed, in any chunks: the events, header, report and problems of the whole import', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...cases), fc.array(fc.nat(), { maxLength: 12 }), (c, cuts) => {
+        const w = wholeOf(c, c.text);
+        const s = streamed(c, c.text, cuts.map((k) => k % (c.text.length + 1)));
+        expect(s.events, c.name).toEqual(w.trace.events);
+        expect(s.trace?.header).toEqual(w.trace.header);
+        expect(s.report).toEqual(w.report);
+        expect(s.problems).toEqual(w.problems ?? []);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('[I1] in chunks of 1 character, the same', () => {
+    for (const c of cases) expect(streamed(c, c.text, Array.from({ length: c.text.length }, (_, i) => i)).events, c.name).toEqual(wholeOf(c, c.text).trace.events);
+  });
+
+  it('[I1] a file cut off inside its records keeps the events before the cut and is reported truncated', () => {
+    for (const c of base) {
+      const w = wholeOf(c, c.text).trace.events.map((e) => e.event_id);
+      const at = c.text.lastIndexOf('}', Math.floor(c.text.length * 0.7)) - 3;
+      const s = streamed(c, c.text.slice(0, at), []);
+      expect(s.problems, c.name).toContainEqual(expect.objectContaining({ code: 'truncated', severity: 'error' }));
+      const ids = s.events.map((e) => e.event_id).filter((id) => !/:(end|final\.(before|after))$|:final_answer/.test(id));
+      expect(ids.length, c.name).toBeGreaterThan(1);
+      expect(ids, c.name).toEqual(w.filter((id) => ids.includes(id)).slice(0, ids.length));
+      expect(w.slice(0, ids.length), c.name).toEqual(ids);
+    }
+  });
+
+  it('[I1][V9] a too-deep record is skipped with its line; the others import', () => {
+    const doc = JSON.parse(readFormat('opencode-export.json')) as { messages: unknown[] };
+    const text = JSON.stringify(doc, null, 2).replace('"messages": [', `"messages": [\n${deepObjectText(200)},`);
+    const c = cases[0] as Case;
+    const s = streamed(c, text, [100, 5000]);
+    const line = text.slice(0, text.indexOf('"messages": [')).split('\n').length + 1;
+    expect(s.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'too_deep', line })]);
+    expect(s.problems[0]?.message).toMatch(/an element of "messages"\.a\.a.* is nested more than 134 levels deep.*; it was skipped/);
+    expect(s.events.map((e) => e.event_id)).toEqual(wholeOf(c, JSON.stringify(doc)).trace.events.map((e) => e.event_id));
+  });
+
+  it('[I1] records held for a member written after them stop at the cap with a clear too_large', () => {
+    const c = cases.find((k) => k.name === 'reversed-opencode-export.json') as Case;
+    const s = streamed(c, c.text, [4096, 8192], 2000);
+    expect(s.trace).toBeNull();
+    const big = s.problems.find((p) => p.code === 'too_large');
+    expect(big).toMatchObject({ severity: 'error', fatal: true });
+    expect(big?.message).toMatch(/"messages" wait for "info".*limit of 2000 characters/);
+    // Where the file gives `info` first, the same cap holds one message at a time: only the one longer than it is skipped.
+    const first = streamed(cases[0] as Case, (cases[0] as Case).text, [], 2000);
+    expect(first.trace).not.toBeNull();
+    expect(first.problems.map((p) => p.code)).toEqual(['line_too_long']);
+  });
+});
