@@ -34,7 +34,7 @@ const START_CAPACITY = 1024;
 
 /**
  * An open-addressing table of 32-bit id hashes → record handles (8 bytes a slot, at most 2 slots an id), the
- * records (`[id, value]` as JSON) in `store`. Exact, not probabilistic: a hash match is confirmed by reading
+ * records (the value as JSON, a NUL, the id) in `store`. Exact, not probabilistic: a hash match is confirmed by reading
  * the record and comparing the id, so a collision costs one read and never returns another id's value.
  * `hash` is replaceable for tests (a constant one makes every id collide).
  * Values go through JSON, so they must be JSON (a `-0` comes back as `0`, a key whose value is `undefined`
@@ -63,18 +63,21 @@ export function spilledIdIndex<V>(store: RecordStore, hash: (id: string) => numb
         return i;
       }
       if (table[2 * i + 1] === hash) {
-        const [storedId, value] = JSON.parse(store.read(h - 1)) as [string, V];
-        if (storedId === id) {
+        const record = store.read(h - 1);
+        const cut = record.indexOf('\u0000');
+        if (record.slice(cut + 1) === id) {
           found = true;
-          foundValue = value;
+          foundValue = JSON.parse(record.slice(0, cut)) as V;
           return i;
         }
       }
     }
   };
   const put = (slot: number, id: string, h: number, value: V): void => {
-    // The text of JSON.stringify([id, value]), without the array.
-    const handle = store.append(`[${JSON.stringify(id)},${JSON.stringify(value) ?? 'null'}]`);
+    // The value's JSON, a NUL (which JSON text never holds unescaped), the id as it is: no escaping of the id, and
+    // an integer (an importer's repeat count) without JSON.stringify.
+    const json = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : (JSON.stringify(value) ?? 'null');
+    const handle = store.append(`${json}\u0000${id}`);
     if (!Number.isInteger(handle) || handle < 0 || handle >= 0xffffffff) throw new RangeError(`id index: record handle ${handle} does not fit 32 bits`);
     table[2 * slot] = handle + 1;
     if (found) return;
