@@ -91,6 +91,14 @@ export function chainTailOf(last: string | null): ChainTail {
   return head ? { kind: 'chained', head } : { kind: 'unchained' };
 }
 
+/** Lines chained and not yet written: `head` is the last one's hash (null for an unchained file), as the anchor keeps it [K6]. */
+export interface PreparedLines {
+  text: string;
+  lines: string[];
+  head: string | null;
+  commit(): void;
+}
+
 /** Chains the lines a writer appends, continuing from the file's tail; an unchained file stays unchained [K3]. */
 export interface ChainWriter {
   /** The line as it is to be written (chained unless the file was unchained). Each call advances the chain. */
@@ -99,7 +107,7 @@ export interface ChainWriter {
    * The lines as one text to write, without advancing: call `commit()` once the text is written (a writer that
    * may refuse the text after chaining it — too long, a failed write — keeps its chain where the file is).
    */
-  prepare(...lines: string[]): { text: string; lines: string[]; commit(): void };
+  prepare(...lines: string[]): PreparedLines;
   /** The hash of the last line written (or of the tail); null for an unchained file or before any line. */
   readonly head: string | null;
 }
@@ -112,15 +120,17 @@ export interface ChainWriter {
 export function createChainWriter(tail: ChainTail = { kind: 'new' }): ChainWriter {
   let head: string | null = tail.kind === 'chained' ? tail.head : null;
   const unchained = tail.kind === 'unchained';
-  const prepare = (...lines: string[]) => {
-    if (unchained) return { text: lines.join(''), lines, commit: () => {} };
+  const prepare = (...lines: string[]): PreparedLines => {
+    if (unchained) return { text: lines.join(''), lines, head: null, commit: () => {} };
     let h = head;
-    const out = lines.map((l) => {
+    const out: string[] = [];
+    for (const l of lines) {
       const r = chainLine(h, l);
       h = r.hash;
-      return r.line;
-    });
-    return { text: out.join(''), lines: out, commit: () => void (head = h) };
+      out.push(r.line);
+    }
+    const hash = h;
+    return { text: out.length === 1 ? out[0]! : out.join(''), lines: out, head: hash, commit: () => void (head = hash) };
   };
   return {
     next(line) {

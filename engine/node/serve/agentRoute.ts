@@ -9,6 +9,7 @@ import { agentAdapter } from '../../runtime/agentHook.ts';
 import type { AgentReply } from '../../agents/types.ts';
 import type { Metrics } from './metrics.ts';
 import type { SessionHost } from './sessionHost.ts';
+import { isoTimestamp } from './timestamp.ts';
 
 export interface AgentRouteDeps {
   sessions: SessionHost;
@@ -47,7 +48,7 @@ export function agentHookRoute(d: AgentRouteDeps): (req: IncomingMessage, id: st
     }
     try {
       const session = adapter.sessionId(input);
-      const ts = new Date().toISOString();
+      const ts = isoTimestamp();
       // Checked before the session is opened, so a bad input leaves no trace behind.
       const probe = adapter.parse(input, { ts, seq: 1 }, hint);
       if (!probe.ok) return failClosed(probe.hook, probe.reason);

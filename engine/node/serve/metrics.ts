@@ -43,8 +43,8 @@ export class Metrics {
   }
 
   latency(seconds: number): void {
-    let i = LATENCY_BUCKETS_S.findIndex((b) => seconds <= b);
-    if (i === -1) i = LATENCY_BUCKETS_S.length;
+    let i = 0;
+    while (i < LATENCY_BUCKETS_S.length && !(seconds <= LATENCY_BUCKETS_S[i]!)) i++;
     this.buckets[i]!++;
     this.latencySum += seconds;
     this.latencyCount++;

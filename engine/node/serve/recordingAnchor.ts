@@ -37,7 +37,8 @@ const ANCHOR_BYTES = 192;
 
 /** The anchor's text: one JSON line padded to {@link ANCHOR_BYTES}. */
 export function anchorText(a: Anchor): string {
-  const line = JSON.stringify({ format: ANCHOR_FORMAT, version: 1, lines: a.lines, bytes: a.bytes, head: a.head });
+  // JSON.stringify's text, written out (serve writes one anchor per event): safe integers and a hex hash need no escaping.
+  const line = `{"format":"${ANCHOR_FORMAT}","version":1,"lines":${a.lines},"bytes":${a.bytes},"head":"${a.head}"}`;
   return `${line.padEnd(ANCHOR_BYTES - 1, ' ')}\n`;
 }
 
@@ -72,9 +73,13 @@ export async function readAnchor(file: string): Promise<Anchor | null> {
 
 /** Writes the anchor over the old one, synchronously: one pwrite at offset 0 of the anchor's open file. */
 export function writeAnchorAt(fd: number, a: Anchor): void {
-  const buf = Buffer.from(anchorText(a), 'utf8');
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, off);
+  const text = anchorText(a);
+  // ASCII, one byte a character: the string is written as it is, without a Buffer (a short write, rare on a
+  // regular file, goes on from where it stopped).
+  const wrote = writeSync(fd, text, 0, 'latin1');
+  if (wrote === text.length) return;
+  const buf = Buffer.from(text, 'latin1');
+  for (let off = wrote; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off, off);
 }
 
 /** Opens (creating) a recording's anchor for {@link writeAnchorAt}. */

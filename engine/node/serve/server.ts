@@ -20,6 +20,7 @@ import { agentHookRoute } from './agentRoute.ts';
 import { agentList } from '../../agents/listing.ts';
 import { OPENAPI } from './openapi.ts';
 import { PipelineStore } from './pipelineStore.ts';
+import { isoTimestamp } from './timestamp.ts';
 import type { FlushPolicy } from './recordingFile.ts';
 import { DEFAULT_SESSION_LIMITS, END_EVENT, SessionHost, type DispatchOutcome, type LiveStep } from './sessionHost.ts';
 
@@ -112,7 +113,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let hosts = allowedHosts();
 
   const readJson = async (req: IncomingMessage): Promise<unknown> => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const raw = req.headers['content-type'];
+    // The common header as it is, else its media type without parameters, in any case.
+    const type = raw === 'application/json' ? raw : (raw ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') throw new HttpError(415, 'the body must be JSON (Content-Type: application/json)');
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > maxBody) throw new HttpError(413, `the body is ${declared} bytes, past the limit of ${maxBody}`);
@@ -171,7 +174,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   /** One Claude Code hook input → its answer, as a dispatched event of its session [P12][P15]. */
   const decideClaudeHook = async (req: IncomingMessage, input: unknown, asCommand: boolean, failClosed: (hook: string | null, reason: string) => [number, string, string]): Promise<[number, string, string]> => {
     const session = claudeSessionId(input);
-    const ts = new Date().toISOString();
+    const ts = isoTimestamp();
     // Checked before the session is opened, so a bad input leaves no trace behind.
     const probe = claudeHookEvent(input, { ts, seq: 1 });
     if (!probe.ok) return failClosed(probe.hook, probe.reason);
@@ -228,7 +231,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (ts !== undefined && (typeof ts !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(ts) || !Number.isFinite(Date.parse(ts)))) {
       throw new HttpError(400, 'ts must be an ISO 8601 time with a zone');
     }
-    const stamp = new Date().toISOString();
+    const stamp = isoTimestamp();
     const r = await sessions.dispatch(trace_id, (seq): HookEvent => ({
       event_id: (event_id as string | undefined) ?? `${trace_id}:${seq}`,
       trace_id,
@@ -366,16 +369,27 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const t0 = process.hrtime.bigint();
-    const kind = routeKind(req.url ?? '/');
+    const t0 = performance.now();
+    // The raw path, not WHATWG URL's: that resolves `%2E` and `..` segments away, so /v1/traces/%2E/events
+    // would reach another route instead of being refused as a trace id [SV3].
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = q === -1 ? raw : raw.slice(0, q);
+    const kind = routeKind(path);
     res.once('finish', () => {
       metrics.request(kind, res.statusCode);
       // Refusals of a decision route are answers too: the histogram counts every one.
-      if (kind === 'claude_hook' || kind === 'agent_hook' || kind === 'events' || kind === 'end') metrics.latency(Number(process.hrtime.bigint() - t0) / 1e9);
+      if (kind === 'claude_hook' || kind === 'agent_hook' || kind === 'events' || kind === 'end') metrics.latency((performance.now() - t0) / 1000);
     });
     const send = (status: number, type: string, body: string) => {
       // A content-length: the answer goes out as one write(2) of head and body, not chunked (npm run bench -- speed).
-      res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...corsHeaders(req) });
+      const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+      const origin = req.headers.origin;
+      if (origin && allowOrigins.has(origin)) {
+        headers['access-control-allow-origin'] = origin;
+        headers.vary = 'Origin';
+      }
+      res.writeHead(status, headers);
       res.end(body);
     };
     try {
@@ -390,11 +404,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       const auth = Buffer.from(req.headers.authorization ?? '');
       if (auth.length !== tokenBuf.length || !timingSafeEqual(auth, tokenBuf)) throw new HttpError(401, `missing or wrong bearer token (Authorization: Bearer <the token in ${tokenFile}>)`);
-      // The raw path, not WHATWG URL's: that resolves `%2E` and `..` segments away, so /v1/traces/%2E/events
-      // would reach another route instead of being refused as a trace id [SV3].
-      const raw = req.url ?? '/';
-      const q = raw.indexOf('?');
-      const out = await route(req, res, q === -1 ? raw : raw.slice(0, q), new URLSearchParams(q === -1 ? '' : raw.slice(q + 1)));
+      const out = await route(req, res, path, q === -1 ? NO_QUERY : new URLSearchParams(raw.slice(q + 1)));
       if (out) send(...out);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
@@ -439,9 +449,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   };
 }
 
+/** The query of a request without one (read, never changed). */
+const NO_QUERY = new URLSearchParams();
+
 /** The route a request is counted under in /metrics: a fixed set, never the (untrusted) path itself. */
-function routeKind(url: string): string {
-  const path = url.split('?')[0]!;
+function routeKind(path: string): string {
   if (path === '/v1/claude/hook') return 'claude_hook';
   if (path.startsWith('/v1/agents/') && path.endsWith('/hook')) return 'agent_hook';
   if (path.startsWith('/v1/traces/')) return path.endsWith('/events') ? 'events' : path.endsWith('/end') ? 'end' : path.endsWith('/recording') ? 'recording' : path.endsWith('/readmit') ? 'readmit' : 'other';

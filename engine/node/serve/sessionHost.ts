@@ -16,7 +16,7 @@ import type { ReplayStep } from '../../replay/types.ts';
 import { recordedDecision } from '../../replay/recordedDecision.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
-import { createChainWriter, lineChainHash, type ChainWriter } from '../../trace/hashChain.ts';
+import { createChainWriter, type ChainWriter, type PreparedLines } from '../../trace/hashChain.ts';
 import { Integrity } from './integrity.ts';
 import type { PipelineStore } from './pipelineStore.ts';
 import { checkLineLength, IntegrityError, readRecording, RecordingError, type FlushPolicy, type RecordingContents } from './recordingFile.ts';
@@ -180,13 +180,20 @@ export class SessionHost {
   }
 
   /** Opens a session: created when it has neither a live state nor a recording; known (200) otherwise. */
-  async open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): Promise<OpenOutcome> {
-    const r = await this.acquire(trace_id, { agent_id, source, ...(title !== undefined ? { title } : {}) });
-    return r.ok ? { ok: true, created: r.created } : r;
+  open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): Promise<OpenOutcome> {
+    // A live session (every event of a hook session after its first) is known at once: no load, no new promise.
+    if (this.live.has(trace_id)) return KNOWN;
+    return this.acquire(trace_id, { agent_id, source, ...(title !== undefined ? { title } : {}) }).then((r) => (r.ok ? { ok: true, created: r.created } : r));
   }
 
   /** Queues one event of a session; resolves when it is recorded and decided (or refused). */
-  async dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+  dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+    const live = this.live.get(trace_id);
+    return live !== undefined && !live.ended ? this.enqueue(live, make, options) : this.dispatchLoaded(trace_id, make, options);
+  }
+
+  /** {@link dispatch} of a session that is not live: loaded from its recording first (or refused). */
+  private async dispatchLoaded(trace_id: string, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
     let s: Session;
     for (;;) {
       const r = await this.acquire(trace_id, null);
@@ -197,10 +204,17 @@ export class SessionHost {
       // It may have left memory while this call waited for it: then it is loaded again, never used twice.
       if (this.live.get(trace_id) === s) break;
     }
+    return this.enqueue(s, make, options);
+  }
+
+  /** The event's turn in its session's queue: at once when the session is idle, else after the events before it [P15]. */
+  private enqueue(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
+    const idle = s.pending === 0;
     s.pending++;
     s.lastUsed = this.now();
-    const turn = s.tail.then(() => this.step(s, make, options));
-    s.tail = turn.catch(() => undefined).then(() => this.settle(s));
+    const turn = idle ? this.step(s, make, options) : s.tail.then(() => this.step(s, make, options));
+    const settle = () => this.settle(s);
+    s.tail = turn.then(settle, settle);
     return turn;
   }
 
@@ -312,15 +326,16 @@ export class SessionHost {
    */
   private async writeHeader(s: Session): Promise<Loaded | null> {
     const out = s.chain.prepare(traceHeaderLine(s.header));
+    const bytes = Buffer.byteLength(out.text, 'utf8');
     try {
-      await this.writers.append(s.file, out.text, anchorAfter(s, out));
+      await this.writers.append(s.file, out.text, bytes, anchorAfter(s, out, bytes));
     } catch (err) {
       await this.writers.close(s.file);
       await rm(s.file, { force: true }).catch(() => undefined);
       await rm(anchorPathOf(s.file), { force: true }).catch(() => undefined);
       return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
     }
-    s.bytes += Buffer.byteLength(out.text, 'utf8');
+    s.bytes += bytes;
     out.commit();
     s.lines += out.lines.length;
     return null;
@@ -403,13 +418,16 @@ export class SessionHost {
 
   private async step(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
     if (s.ended) return { ok: false, status: 409, reason: `trace "${s.trace_id.slice(0, 100)}" has ended` };
-    if (!(await this.fault.writable())) return { ok: false, status: 503, reason: this.fault.refusal() };
+    // Awaited only when there is something to wait for: a fault to probe, another pipeline version to load.
+    if (this.fault.current !== null && !(await this.fault.writable())) return { ok: false, status: 503, reason: this.fault.refusal() };
     // Read `current` now, at this event's turn: a reload lands between two events of every session [hot reload].
     const current = this.store.current;
-    try {
-      await this.useVersion(s, current.version);
-    } catch (err) {
-      return { ok: false, status: 503, reason: `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}` };
+    if (s.run === null || s.version !== current.version) {
+      try {
+        await this.useVersion(s, current.version);
+      } catch (err) {
+        return { ok: false, status: 503, reason: `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}` };
+      }
     }
     const run = s.run!;
     const made = make(run.count + 1);
@@ -419,7 +437,7 @@ export class SessionHost {
     // [R6][R15][S14][R17] the one record shape; the agent's own answer to an ASK when its mapping made one.
     const recorded = recordedDecision(step, { approval: options.approvalOf?.(step, made) ?? step.approval, pipeline: current.version });
     const event: TraceEvent = { ...made, recorded };
-    let out: ReturnType<ChainWriter['prepare']>;
+    let out: PreparedLines;
     try {
       const line = traceEventLine(event, s.header);
       // The header was written when the session was created. Chained before the length check: the check must
@@ -431,12 +449,14 @@ export class SessionHost {
       if (err instanceof RecordingError) return { ok: false, status: 413, reason: err.message };
       throw err;
     }
+    const bytes = Buffer.byteLength(out.text, 'utf8');
     try {
       if (s.dirty) await this.repair(s);
       const gone = options.expired?.() ?? null;
       if (gone !== null) return { ok: false, status: 504, reason: gone };
       // [K6] the line, then its anchor, then the answer: an answered line cut off later is seen.
-      await this.writers.append(s.file, out.text, anchorAfter(s, out));
+      const pending = this.writers.append(s.file, out.text, bytes, anchorAfter(s, out, bytes));
+      if (pending !== null) await pending;
     } catch (err) {
       // A failed write may have left part of a line behind: the file is cut back before the next line, and the
       // whole server fails closed until the disk takes writes again [SV6].
@@ -444,7 +464,7 @@ export class SessionHost {
       await this.writers.close(s.file);
       return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
     }
-    s.bytes += Buffer.byteLength(out.text, 'utf8');
+    s.bytes += bytes;
     out.commit();
     s.lines += out.lines.length;
     preview.commit();
@@ -494,15 +514,17 @@ export class SessionHost {
   }
 }
 
+/** What `open` answers for a live session. */
+const KNOWN: Promise<OpenOutcome> = Promise.resolve(Object.freeze({ ok: true, created: false }));
+
 /** A session opened by a hook route (Claude Code, an agent's hook) rather than the JSON API. */
 function isHookSession(header: TraceHeader): boolean {
   return typeof header.source.hook === 'string';
 }
 
-/** The anchor after `out` is appended to the session's recording [K6]; undefined for an unchained recording. */
-function anchorAfter(s: Session, out: { text: string; lines: string[] }): Anchor | undefined {
-  const head = lineChainHash(out.lines.at(-1)!);
-  return head ? { lines: s.lines + out.lines.length, bytes: s.bytes + Buffer.byteLength(out.text, 'utf8'), head } : undefined;
+/** The anchor after `out` (`bytes` long) is appended to the session's recording [K6]; undefined for an unchained recording. */
+function anchorAfter(s: Session, out: PreparedLines, bytes: number): Anchor | undefined {
+  return out.head !== null ? { lines: s.lines + out.lines.length, bytes: s.bytes + bytes, head: out.head } : undefined;
 }
 
 /** The anchor of a recording as read (its end); null for an unchained one. */

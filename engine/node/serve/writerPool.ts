@@ -21,21 +21,34 @@ export class WriterPool {
     private readonly max = DEFAULT_OPEN_FILES,
   ) {}
 
-  /** Appends `text` to `file` whole, then writes its anchor [K6]; throws what the file system throws (the caller fails closed). */
-  async append(file: string, text: string, anchor?: Anchor): Promise<void> {
-    let e = this.open.get(file);
-    if (e) this.open.delete(file);
-    else {
-      await this.makeRoom();
-      e = { writer: await openRecordingWriter(file, this.policy), busy: false };
-    }
+  /**
+   * Appends `text` (`bytes` long in UTF-8) to `file` whole, then writes its anchor [K6]; throws or rejects with what
+   * the file system throws (the caller fails closed). Null when it is done already: an open file under the `write`
+   * policy is written synchronously, so an event's turn need not wait a promise for it.
+   */
+  append(file: string, text: string, bytes: number, anchor?: Anchor): Promise<void> | null {
+    const e = this.open.get(file);
+    if (!e) return this.openAndAppend(file, text, bytes, anchor);
+    this.open.delete(file);
     this.open.set(file, e);
+    return this.write(e, text, bytes, anchor);
+  }
+
+  private async openAndAppend(file: string, text: string, bytes: number, anchor?: Anchor): Promise<void> {
+    await this.makeRoom();
+    const e: Entry = { writer: await openRecordingWriter(file, this.policy), busy: false };
+    this.open.set(file, e);
+    await this.write(e, text, bytes, anchor);
+  }
+
+  private write(e: Entry, text: string, bytes: number, anchor?: Anchor): Promise<void> | null {
+    // Busy while a write waits (a sync): makeRoom must not close it under the waiting write.
+    const pending = e.writer.append(text, bytes, anchor);
+    if (pending === null) return null;
     e.busy = true;
-    try {
-      await e.writer.append(text, anchor);
-    } finally {
+    return pending.finally(() => {
       e.busy = false;
-    }
+    });
   }
 
   /** Closes the file (a session dropped from memory, or one whose last write failed and will be repaired). */
