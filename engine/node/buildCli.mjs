@@ -26,6 +26,19 @@ export const lazyRe2Plugin = {
 };
 
 /**
+ * zod's `z` namespace re-exports its ~60 translations of error messages (`z.locales`), 360 KB that every command
+ * would parse on start-up, though Hookwire only ever uses the English one (which zod installs itself). In the
+ * CLI's bundles `z.locales` holds English alone.
+ */
+const zodEnglishOnlyPlugin = {
+  name: 'hookwire-zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'hookwire-zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'hookwire-zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: join(args.path, '..') }));
+  },
+};
+
+/**
  * sql.js (SQLite as WebAssembly, for agents' session databases) stays outside the bundle: it finds its .wasm
  * beside its own file. A checkout loads it from node_modules; the package ships a copy (buildPackage.mjs,
  * vendorSqlJs) and its CLI imports that by `sqlJs`, a path relative to the bundle's directory.
@@ -120,7 +133,7 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
       define: { __HOOKWIRE_BUILD__: JSON.stringify(build), ...(commonjs ? { 'import.meta.url': '__hookwireUrl' } : {}) },
       logLevel: 'warning',
       absWorkingDir: ENGINE_DIR,
-      plugins: [...(commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin] : commonjs === 'lazy-files' ? [lazyFilesPlugin(lazy)] : []), lazyRe2Plugin, sqlJsPlugin(sqlJs)],
+      plugins: [...(commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin] : commonjs === 'lazy-files' ? [lazyFilesPlugin(lazy)] : []), lazyRe2Plugin, zodEnglishOnlyPlugin, sqlJsPlugin(sqlJs)],
       metafile: true,
     });
     return Object.keys(result.metafile.inputs);
