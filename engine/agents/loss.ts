@@ -89,7 +89,8 @@ export function lossReport(doc: PipelineShape, contract: AgentContract): LossIte
   const { reaches: all, unmatched, paths } = reaches(doc, contract);
   const items: LossItem[] = [];
   if (!contract.confirmed) items.push({ node: null, kind: 'unconfirmed', text: `${contract.name}'s hook contract is unconfirmed: only exit 2 (block) is used, so ask, rewrite and context are not carried`, events: [] });
-  for (const u of unmatched) items.push({ node: u.node, kind: 'no_hook', text: `${u.pattern}: no such hook on ${contract.id}`, events: [] });
+  // The text is about the node, which the CLI and the app name (its pattern, unless it has a label): not said again.
+  for (const u of unmatched) items.push({ node: u.node, kind: 'no_hook', text: `no such hook on ${contract.id}`, events: [] });
   // One item per (node, text), listing the native events it happens on.
   const byKey = new Map<string, LossItem>();
   const add = (node: string, kind: LossKind, text: string, event: string, may: boolean) => {

@@ -1,14 +1,7 @@
-import type { PipelineNode } from '../../engine/app.ts';
+import { nodeName, type PipelineNode } from '../../engine/app.ts';
 
-/**
- * A node's name for lists, menus and screen readers: an event's label or pattern, a matcher's label or
- * id (two unnamed matchers stay apart), a handler's name.
- */
-export function nodeName(n: PipelineNode): string {
-  if (n.kind === 'event') return n.label || n.pattern;
-  if (n.kind === 'matcher') return n.label || n.id;
-  return n.name || n.id;
-}
+// One naming rule for the app and the CLI (engine/model/nodeName.ts).
+export { nodeName };
 
 const KIND: Record<PipelineNode['kind'], string> = { event: 'Event', matcher: 'Matcher', handler: 'Handler' };
 

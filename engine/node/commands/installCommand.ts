@@ -9,6 +9,8 @@ import { agentList } from '../../agents/listing.ts';
 import { lossReport, type LossItem } from '../../agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../agents/registry.ts';
 import { isAgentId, AGENT_IDS } from '../../agents/types.ts';
+import { nodeName } from '../../model/nodeName.ts';
+import type { PipelineNode } from '../../model/pipelineTypes.ts';
 import { CliError, EXIT, fileErrorText, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 
@@ -23,11 +25,17 @@ export interface InstallOptions {
   bin?: string;
 }
 
-/** The loss report as lines, by node; then which other agents also run what was written (VS Code runs Claude Code's and Copilot's hooks). */
-export function lossLines(agent: string, items: readonly LossItem[]): string {
+/**
+ * The loss report as lines, by node: its id, as in the file, and its name as the app shows it (an event's
+ * pattern), which the item's text does not repeat; then which other agents also run what was written (VS Code
+ * runs Claude Code's and Copilot's hooks).
+ */
+export function lossLines(agent: string, items: readonly LossItem[], nodes: readonly PipelineNode[]): string {
   const also = isAgentId(agent) ? alsoRunBy(agent).map((t) => `Note: ${t}\n`).join('') : '';
   if (items.length === 0) return `Loss report for ${agent}: nothing is lost.\n${also}`;
-  const rows = items.map((i) => `  ${i.node ?? '(agent)'}: ${i.text}${i.events.length > 0 ? ` (${i.events.join(', ')})` : ''}`);
+  const names = new Map(nodes.map((n) => [n.id, nodeName(n)]));
+  const who = (id: string | null) => (id === null ? '(agent)' : names.has(id) && names.get(id) !== id ? `${id} (${names.get(id)})` : id);
+  const rows = items.map((i) => `  ${who(i.node)}: ${i.text}${i.events.length > 0 ? ` (${i.events.join(', ')})` : ''}`);
   return `Loss report for ${agent} (${items.length}):\n${rows.join('\n')}\n${also}`;
 }
 
@@ -57,19 +65,19 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
   if (merged.ok && merged.paste !== undefined) {
     // Kimi Code's hooks live in the person's ~/.kimi/config.toml: the entries to add, nothing written.
     io.out(`${merged.paste}:\n\n${merged.text}\n`);
-    io.err(lossLines(o.agent, losses));
+    io.err(lossLines(o.agent, losses, doc.nodes));
     return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
   }
   if (!merged.ok) {
     io.err(`hookwire install: ${merged.reason}\n`);
-    io.err(lossLines(o.agent, losses));
+    io.err(lossLines(o.agent, losses, doc.nodes));
     return EXIT.cannotRun;
   }
   if (o.print) {
     io.out(merged.text);
-    io.err(`(${merged.file} in ${dir})\n${lossLines(o.agent, losses)}`);
+    io.err(`(${merged.file} in ${dir})\n${lossLines(o.agent, losses, doc.nodes)}`);
   } else if (!merged.changed) {
-    io.out(`${file}: unchanged (the hooks are already installed)\n${lossLines(o.agent, losses)}`);
+    io.out(`${file}: unchanged (the hooks are already installed)\n${lossLines(o.agent, losses, doc.nodes)}`);
   } else {
     let backup = '';
     if (existing !== null) {
@@ -78,7 +86,7 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
     }
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, merged.text);
-    io.out(`wrote ${file}${backup ? ` (the old file is ${backup})` : ''}\n${lossLines(o.agent, losses)}`);
+    io.out(`wrote ${file}${backup ? ` (the old file is ${backup})` : ''}\n${lossLines(o.agent, losses, doc.nodes)}`);
   }
   return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
 }

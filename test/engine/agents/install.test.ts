@@ -7,6 +7,7 @@ import { lossReport } from '../../../engine/agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../../engine/agents/registry.ts';
 import { AGENT_IDS, type AgentId } from '../../../engine/agents/types.ts';
 import { hookwire, tempDir } from '../node/runCli.ts';
+import { lossLines } from '../../../engine/node/commands/installCommand.ts';
 
 const PIPELINE_FILE = join(__dirname, 'fixtures', 'portable.pipeline.json');
 const doc = JSON.parse(readFileSync(PIPELINE_FILE, 'utf8'));
@@ -131,7 +132,10 @@ describe('[AG6] the loss report, by node', () => {
       ],
       wires: [{ from: 'tools', to: 'halt' }, { from: 'model', to: 'm-h' }],
     };
-    expect(texts('codex', d)).toEqual(['model: model.before_call: no such hook on codex', 'halt: terminate → block on codex: PreToolUse cannot stop the agent']);
+    // The item is about the node, which the reader names: its text does not say the pattern again.
+    expect(texts('codex', d)).toEqual(['model: no such hook on codex', 'halt: terminate → block on codex: PreToolUse cannot stop the agent']);
+    // The CLI names it by id and by the name the app shows (an event's pattern): the pattern is said once.
+    expect(lossLines('codex', lossReport(d as never, contract('codex')), d.nodes as never)).toContain('  model (model.before_call): no such hook on codex\n');
     expect(texts('gemini', d)).toEqual([]); // BeforeModel exists; BeforeTool can stop the agent
   });
 
@@ -177,7 +181,7 @@ describe('[AG6] hookwire install, a real process', () => {
     const r = await hookwire(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote .*hooks\.json \(the old file is .*\.bak\)/);
-    expect(r.stdout).toContain('ask-push: ask → block on windsurf');
+    expect(r.stdout).toContain('ask-push (Ask before push): ask → block on windsurf');
     const written = JSON.parse(readFileSync(join(dir, '.windsurf', 'hooks.json'), 'utf8'));
     expect(written.hooks.post_write_code).toEqual([{ command: './fmt.sh' }]);
     expect(written.hooks.pre_run_command).toHaveLength(1);
@@ -232,7 +236,7 @@ describe('[AG6] OpenCode: a plugin file, not a hook configuration', () => {
       wires: [{ from: 'prompt', to: 'p-h' }, { from: 'after', to: 'halt' }, { from: 'after', to: 'ctx' }],
     };
     expect(lossReport(d as never, contract('opencode')).map((l) => `${l.node}: ${l.text}`)).toEqual([
-      'prompt: input.received: no such hook on opencode',
+      'prompt: no such hook on opencode',
       'halt: terminate → block on opencode: tool.execute.after cannot stop the agent',
     ]);
   });
@@ -265,7 +269,7 @@ describe('[AG6] hookwire install --agent opencode, a real process', () => {
     const r = await hookwire(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote .*\.opencode\/plugins\/hookwire\.js/);
-    expect(r.stdout).toContain('ask-push: ask → block on opencode');
+    expect(r.stdout).toContain('ask-push (Ask before push): ask → block on opencode');
     const file = join(dir, '.opencode', 'plugins', 'hookwire.js');
     const text = readFileSync(file, 'utf8');
     expect(text).toContain(JSON.stringify(PIPELINE_FILE));
