@@ -145,24 +145,33 @@ function payloadOf(hook: string, input: JsonObject, session: string): JsonObject
     case 'PermissionRequest':
     case 'PermissionDenied':
       return out;
+    // `out` is this call's own object: the fields are set on it (a spread followed by fields makes a new hidden
+    // class per event in Node 20's V8, ~2–4 µs); a field of the same name keeps its place, as with the spread.
     case 'PostToolUse':
-      return { ...out, tool_response: get('tool_response') ?? null, is_error: false };
+      return withFields(out, 'tool_response', get('tool_response') ?? null, 'is_error', false);
     case 'PostToolUseFailure':
-      return { ...out, tool_response: get('error') ?? get('tool_response') ?? null, is_error: true };
+      return withFields(out, 'tool_response', get('error') ?? get('tool_response') ?? null, 'is_error', true);
     case 'UserPromptSubmit':
       return out;
     case 'Stop':
     case 'SubagentStop': {
       const text = get('last_assistant_message');
-      return { ...out, text: typeof text === 'string' ? text : '', stop_hook_active: get('stop_hook_active') === true };
+      return withFields(out, 'text', typeof text === 'string' ? text : '', 'stop_hook_active', get('stop_hook_active') === true);
     }
     case 'SessionEnd': {
       const reason = get('reason');
-      return withSession({ ...out, status: typeof reason === 'string' ? reason : 'ended' }, input, session);
+      ownSet(out, 'status', typeof reason === 'string' ? reason : 'ended');
+      return withSession(out, input, session);
     }
     default:
       return withSession(out, input, session);
   }
+}
+
+function withFields(out: JsonObject, k1: string, v1: JsonValue, k2: string, v2: JsonValue): JsonObject {
+  ownSet(out, k1, v1);
+  ownSet(out, k2, v2);
+  return out;
 }
 
 /** Events without a lifecycle payload also keep the session and the working directory in the payload. */
@@ -218,7 +227,8 @@ export function claudeReply(hook: string, event: HookEvent, result: ClaudeOutcom
       if (rewritten) rewrite(b, hook, rewritten.output, after, options);
   }
   b.context(result.context ?? []);
-  return { ...b.done(), approval };
+  const done = b.done();
+  return { exit2: done.exit2, json: done.json, approval };
 }
 
 function rewrite(b: ReplyBuilder, hook: string, output: string, after: JsonValue | undefined, options: ClaudeAnswerOptions): void {
@@ -251,7 +261,8 @@ class ReplyBuilder {
   ) {}
 
   hso(fields: JsonObject): void {
-    this.specific = { ...(this.specific ?? { hookEventName: this.hook }), ...fields };
+    // In place (the builder's own object), not `{ ...specific, ...fields }`: a new hidden class per answer in Node 20.
+    this.specific = Object.assign(this.specific ?? { hookEventName: this.hook }, fields);
   }
 
   /** The event's block [P12]; `interrupt` also stops Claude where the channel can say so (PermissionRequest). */
