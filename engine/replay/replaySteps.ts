@@ -39,28 +39,33 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
   const seen = createRepeatWindow<EarlierResult>();
   let carry = ctx.initialCarry;
   let count = 0;
-  const preview = (event: TraceEvent) => {
-    const earlier = seen.get(event.event_id) ?? null;
-    const at = count;
-    const out = stepEvent(ctx, carry, event, at, earlier, explain);
+  const step = (event: TraceEvent) => stepEvent(ctx, carry, event, count, seen.get(event.event_id) ?? null, explain);
+  // Takes a stepped event: its result joins the window [E5], its carry becomes the run's.
+  const take = (event: TraceEvent, out: { step: ReplayStep; carry: ReplayCarry }): void => {
     const s = out.step;
+    if (!s.duplicate && !s.not_reached) {
+      seen.add(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
+    }
+    carry = out.carry;
+    count++;
+  };
+  const preview = (event: TraceEvent) => {
+    const at = count;
+    const out = step(event);
     return {
-      step: s,
+      step: out.step,
       commit() {
         if (count !== at) throw new Error('ReplayRun: a preview was committed after another event was taken');
-        if (!s.duplicate && !s.not_reached) {
-          seen.add(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
-        }
-        carry = out.carry;
-        count++;
+        take(event, out);
       },
     };
   };
   return {
+    // A preview committed at once, without the preview's object and closure (one per event of a long replay).
     push(event) {
-      const p = preview(event);
-      p.commit();
-      return p.step;
+      const out = step(event);
+      take(event, out);
+      return out.step;
     },
     preview,
     setPipeline(next) {

@@ -21,6 +21,18 @@ export function decisionRow(step: ReplayStep): DecisionRow {
 }
 
 /**
+ * The `replay --json` line of one step [P10]: `JSON.stringify(decisionRow(step))` and a newline, written member by
+ * member without the row object (one per event of a long replay); test/engine/runtime/decisionLine.test.ts holds
+ * the two equal.
+ *
+ * @example decisionLine(step) // '{"event_id":"e1","type":"tool.before_call","decision":"continue","reason":"","decided_by":null,"payload":{}}\n'
+ */
+export function decisionLine(step: ReplayStep): string {
+  const by = step.decided_by === null ? 'null' : JSON.stringify(step.decided_by);
+  return `{"event_id":${JSON.stringify(step.event.event_id)},"type":${JSON.stringify(step.event.type)},"decision":"${step.decision}","reason":${JSON.stringify(step.reason)},"decided_by":${by},"payload":${JSON.stringify(step.payload_after)}}\n`;
+}
+
+/**
  * The decision of every event of a trace, replayed in fast mode (engine/replay: state carried, clock = each
  * event's `ts`, repeats and events after a TERMINATE answered as the session answers) [P10].
  *

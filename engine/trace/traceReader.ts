@@ -64,6 +64,7 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
   const events: TraceEvent[] = [];
   const problems: TraceProblem[] = [];
   const seenIds = (options.ids ?? mapIdIndex)<number>();
+  const addIfAbsent = seenIds.addIfAbsent?.bind(seenIds);
   let header: TraceHeader | null = null;
   let eventCount = 0;
   let fatal = false;
@@ -134,10 +135,11 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     const h = header as TraceHeader;
     if (event.trace_id === undefined) event.trace_id = h.trace_id;
     if (event.agent_id === undefined) event.agent_id = h.agent_id;
-    const firstLine = seenIds.get(event.event_id);
+    // One look-up per event where the index has it (the CLI's spilled index); a Map is asked, then set.
+    const firstLine = addIfAbsent ? addIfAbsent(event.event_id, lineNo) : seenIds.get(event.event_id);
     if (firstLine !== undefined) {
       report(traceProblem('duplicate_event_id', lineNo, `event id "${event.event_id.slice(0, 100)}" already appeared on line ${firstLine}; the event is kept (replay treats it as a re-dispatch)`, 'warning'));
-    } else seenIds.set(event.event_id, lineNo);
+    } else if (!addIfAbsent) seenIds.set(event.event_id, lineNo);
     eventCount++;
     if (onEvent) onEvent(event, lineNo);
     else events.push(event);

@@ -2,7 +2,7 @@
 // The replay itself is engine/replay's (state carried, clock = event ts, duplicates, TERMINATE, divergence).
 import type { StepOutcome } from '../../replay/types.ts';
 import { createReplayRun } from '../../replay/replaySteps.ts';
-import { decisionRow, type DecisionRow } from '../../runtime/decideTrace.ts';
+import { decisionLine } from '../../runtime/decideTrace.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { bufferedIo, cell, EXIT, table, type Io } from '../cliIo.ts';
@@ -20,11 +20,6 @@ export interface ReplayOptions {
    * false (`--no-check`), or undefined: the decisions recorded by this pipeline file's version (or naming none).
    */
   check?: boolean;
-}
-
-/** The stable `--json` line [P10]: exactly the keys of DecisionRow, in its order. */
-export function decisionLine(r: DecisionRow): string {
-  return `${JSON.stringify(r)}\n`;
 }
 
 /** Short flags for the table: what a person should notice about a step. */
@@ -74,7 +69,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
       if (event.recorded !== undefined) anyRecorded = true;
       check?.add(step);
       if (options.json) {
-        io.out(decisionLine(decisionRow(step)));
+        io.out(decisionLine(step));
         return;
       }
       counts.set(step.outcome, (counts.get(step.outcome) ?? 0) + 1);

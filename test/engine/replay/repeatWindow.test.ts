@@ -77,6 +77,29 @@ describe('the repeat window [E5][R5]', () => {
     expect(() => createRepeatWindow(0)).toThrow(/positive integer/);
   });
 
+  it('[E5] an id added again while kept becomes the newest, with its new value; the window is the newest `limit` ids by their latest add', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', '__proto__', 'constructor'), { maxLength: 80 }), (limit, ids) => {
+        const w = createRepeatWindow<number>(limit);
+        // The rule read plainly: every add in a list; an id is kept when its latest add is among the newest `limit` ids.
+        const adds: { id: string; value: number }[] = [];
+        ids.forEach((id, i) => {
+          w.add(id, i);
+          adds.push({ id, value: i });
+          const latest = new Map<string, number>();
+          for (const a of adds) {
+            latest.delete(a.id);
+            latest.set(a.id, a.value);
+          }
+          const keptIds = [...latest.keys()].slice(-limit);
+          expect(w.size).toBe(keptIds.length);
+          for (const [x, v] of latest) expect(w.get(x), x).toBe(keptIds.includes(x) ? v : undefined);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('[E5] a session answers a repeat from its dispatch within the window and dispatches a farther repeat again', () => {
     const c = compile(DOC);
     fc.assert(
