@@ -76,4 +76,16 @@ describe('decodedChunks [T3]', () => {
     }
     expect(seen).toBe(10);
   });
+
+  it('[T3] lets the event loop run while it reads a long file (a server reading a recording goes on answering)', async () => {
+    const path = join(dir, 'three-mib');
+    writeFileSync(path, 'x'.repeat(3 * 1024 * 1024));
+    let ranAt = -1;
+    let read = 0;
+    setImmediate(() => (ranAt = read));
+    for await (const c of decodedChunks(path, 1 << 16)) read += c.length;
+    expect(read).toBe(3 * 1024 * 1024);
+    expect(ranAt).toBeGreaterThan(0);
+    expect(ranAt).toBeLessThan(read);
+  });
 });
