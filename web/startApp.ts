@@ -89,6 +89,7 @@ export function startApp(db: HookwireDb, makeWorker: MakeWorker, options: StartO
       void live.disconnect();
       backtest.dispose();
       playback.pause();
+      playback.dispose();
       breakpointStops.dispose();
       stopUnloadGuard();
       stopCodeCheck();

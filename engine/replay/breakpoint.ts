@@ -63,6 +63,11 @@ export interface CompiledBreakpoint {
   readonly readsState: boolean;
   /** Which handlers ran is needed (the explain pass's activity). */
   readonly readsActivity: boolean;
+  /**
+   * The step's event is needed (a condition, or the stories the step is explained into); else the timeline and
+   * activity decide alone, and a search reads no event.
+   */
+  readonly readsEvent: boolean;
 }
 
 export type BreakpointCompile = { ok: true; breakpoint: CompiledBreakpoint } | { ok: false; problems: Problem[] };
@@ -116,6 +121,7 @@ export function compileBreakpoint(compiled: CompiledPipeline, spec: BreakpointSp
       condition,
       hits,
       explains: node?.on === 'rewrites' || node?.on === 'matches',
+      readsEvent: condition !== null || node?.on === 'rewrites' || node?.on === 'matches',
       readsState: condition !== null && condition.paths.some((p) => p.startsWith('state.')),
       readsActivity: node?.on === 'fires' || node?.on === 'rewrites' || step?.kind === 'fired',
     },
@@ -189,6 +195,48 @@ export function hitStops(hits: Int32Array, h: HitCount): Int32Array {
   const out: number[] = [];
   for (let k = h.count - 1; k < hits.length; k += h.count) out.push(hits[k]!);
   return Int32Array.from(out);
+}
+
+/** Whether the hit of rank `rank` (1 = the first hit of the trace) stops [R18]. */
+function rankStops(h: HitCount, rank: number): boolean {
+  return h.mode === 'at' ? rank === h.count : h.mode === 'from' ? rank >= h.count : rank % h.count === 0;
+}
+
+/** The first stop after a step, found while a breakpoint's hits arrive a stretch at a time (`stopFinder`). */
+export interface StopFinder {
+  /** The first step whose hit can matter: hits before it never change the answer. */
+  readonly start: number;
+  /**
+   * Takes the hits of the next stretch (in order, none twice; those before `start` are passed over) and gives the stop once it
+   * is known: a step, or -1 when it is known that none comes (the Nth hit of `at` N was at or before the step);
+   * undefined while one may still come. Past the trace's end an unanswered search has no stop.
+   */
+  push(hits: ArrayLike<number>): number | undefined;
+}
+
+/**
+ * The first stop after `from` [R18] as the hits arrive in order, so a search can end at that stop instead of
+ * at the trace's end: the same answer as `nextStop(hitStops(hits, h), from)` over all the hits. When every hit
+ * stops (`from` 1) only hits after `from` matter; another hit count counts hits from the trace's first step.
+ * `const f = stopFinder({ count: 2, mode: 'every' }, 8); f.push([3, 8]); f.push([9, 12])` → `12`
+ */
+export function stopFinder(h: HitCount, from: number): StopFinder {
+  const start = h.mode === 'from' && h.count <= 1 ? Math.max(0, from + 1) : 0;
+  let rank = 0;
+  let answer: number | undefined;
+  return {
+    start,
+    push(hits) {
+      for (let k = 0; answer === undefined && k < hits.length; k++) {
+        const i = hits[k]!;
+        if (i < start) continue;
+        rank++;
+        if (i > from && rankStops(h, rank)) answer = i;
+        else if (h.mode === 'at' && rank >= h.count) answer = -1;
+      }
+      return answer;
+    },
+  };
 }
 
 /** The first stop after `from` (forward) or the last before it (backward), or -1. `stops` is sorted. */

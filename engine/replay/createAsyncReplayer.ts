@@ -148,7 +148,8 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     const end = Math.min(count, start + C);
     if (start >= end) return [];
     b.readsActivity ? await analyze(end) : await advance(end);
-    return withChunks([c], () => sync.breakpointHits(b, start, end));
+    // A breakpoint the timeline and activity decide alone needs none of the chunk's events (a store read saved).
+    return b.readsEvent ? withChunks([c], () => sync.breakpointHits(b, start, end)) : sync.breakpointHits(b, start, end);
   };
 
   let position = 0;

@@ -232,7 +232,8 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     for (let i = Math.max(0, start); i < hi; i++) {
       const passes = pre(i);
       if (!carried) {
-        if (passes && breakpointHolds(b, { event: source.get(i), stateBefore: null, explanation: null })) out.push(i);
+        // Without a condition the timeline and activity decided: the event is not read.
+        if (passes && (!b.readsEvent || breakpointHolds(b, { event: source.get(i), stateBefore: null, explanation: null }))) out.push(i);
         continue;
       }
       const e = source.get(i);

@@ -7,11 +7,12 @@ import type { BreakpointResult } from './worker/protocol.ts';
 /**
  * Where each breakpoint stops, as the engine's search says [R18], kept in the store for the timeline's and the
  * scrubber's marks and asked for again whenever the breakpoints or the replayed pipeline change. Play and "next
- * breakpoint" read the same answers (`current`), so what is marked is where playback stops.
+ * breakpoint" read the same answers once they are there (`known`), and before that ask the worker for the next stop
+ * alone (playback.ts): the same engine search either way, so what is marked is where playback stops.
  */
 export interface BreakpointStops {
-  /** The answers for the breakpoints as they are now; asks the worker when the store's are not theirs. */
-  current(): Promise<ReadonlyMap<string, BreakpointResult>>;
+  /** The answers for the breakpoints as they are now when they have arrived, else null (nothing is asked). */
+  known(): ReadonlyMap<string, BreakpointResult> | null;
   dispose(): void;
 }
 
@@ -37,14 +38,6 @@ export function createBreakpointStops(store: AppStore, replay: ReplayService): B
   // While breakpoints are being edited only the newest list is searched for the marks.
   const ask = latestWins(fetch);
 
-  async function current(): Promise<ReadonlyMap<string, BreakpointResult>> {
-    const w = wanted();
-    const have = s().breakpointStops;
-    if (have && have.key === w.key) return have.byId;
-    if (w.epoch < 0 || w.list.length === 0) return new Map();
-    return fetch(w);
-  }
-
   const refresh = () => {
     const w = wanted();
     if (w.list.length === 0 || w.epoch < 0) {
@@ -62,5 +55,9 @@ export function createBreakpointStops(store: AppStore, replay: ReplayService): B
     if (st.breakpoints !== prev.breakpoints || st.activeEpoch !== prev.activeEpoch || st.timeline !== prev.timeline || dropped) refresh();
   });
   refresh();
-  return { current, dispose: unsubscribe };
+  const known = () => {
+    const have = s().breakpointStops;
+    return have && have.key === wanted().key ? have.byId : null;
+  };
+  return { known, dispose: unsubscribe };
 }

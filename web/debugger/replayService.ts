@@ -117,6 +117,9 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       case 'coverage':
         st.coverageArrived(event.coverage);
         break;
+      case 'searchProgress':
+        st.searchProgressed(event.search, event.done, event.total);
+        break;
       case 'compare':
         st.compareArrived(event.diff, event.problems);
         break;

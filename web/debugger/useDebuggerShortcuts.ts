@@ -13,11 +13,11 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'Space', what: 'play / pause' },
   { keys: 'B / Shift+B', what: 'next / previous block' },
   { keys: 'D / Shift+D', what: 'next / previous divergence' },
-  { keys: 'C', what: 'jump to the next breakpoint' },
+  { keys: 'C', what: 'jump to the next breakpoint (a long search shows how far it has looked, with Cancel)' },
   { keys: 'F9', what: 'add / remove the breakpoints of the selected handler or matcher, as its dot on the canvas does (none selected: the handler that decided the step)' },
   { keys: 'Shift+F9', what: 'the breakpoints: Tab to one, Space enables / disables it, Enter on Edit edits what stops, its condition and hit count, Delete removes it' },
   { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
-  { keys: 'Esc', what: 'pause' },
+  { keys: 'Esc', what: 'pause; stop a search for the next breakpoint (the step stays)' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
 ];
 

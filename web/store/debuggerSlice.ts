@@ -75,6 +75,21 @@ export interface DebuggerData {
   failure: string | null;
   /** The worker has not answered for a while. */
   busy: boolean;
+  /** A search the person waits for (the next breakpoint): how far the worker has looked; null when none runs. */
+  search: StepSearch | null;
+}
+
+/**
+ * A search in the replay worker that a person waits for: `id` names it to the worker (progress, cancel), `from`
+ * is the step it searches after, `done` the step it has looked up to (of `total`). `byPlay`: play started it and
+ * walks on while it runs; otherwise the debugger waits on the step it was on.
+ */
+export interface StepSearch {
+  id: number;
+  from: number;
+  done: number;
+  total: number;
+  byPlay: boolean;
 }
 
 const INITIAL: DebuggerData = {
@@ -110,6 +125,7 @@ const INITIAL: DebuggerData = {
   importResult: null,
   failure: null,
   busy: false,
+  search: null,
 };
 
 export interface DebuggerActions {
@@ -163,6 +179,11 @@ export interface DebuggerActions {
   playStopped(): void;
   pausedOn(index: number, label: string): void;
   setSpeed(speed: number): void;
+  searchStarted(search: StepSearch): void;
+  /** Search `id` has looked up to step `done` (an answer about another search is dropped). */
+  searchProgressed(id: number, done: number, total: number): void;
+  /** Search `id` answered, was cancelled or failed. */
+  searchEnded(id: number): void;
   showBottomTab(tab: BottomTab): void;
   showRightTab(tab: RightTab): void;
   /** The handler "why didn't it fire?" is about, or null. */
@@ -186,7 +207,7 @@ function normalised(b: Breakpoint): Breakpoint {
 }
 
 /** What was computed for one session of the open trace. */
-const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null } satisfies Partial<DebuggerData>;
+const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null, search: null } satisfies Partial<DebuggerData>;
 
 export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> = (set, get) => ({
   ...INITIAL,
@@ -265,6 +286,14 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
   },
   pausedOn: (index, label) => set({ pausedAt: { index, label } }),
   setSpeed: (speed) => set({ speed }),
+  searchStarted: (search) => set({ search }),
+  searchProgressed: (id, done, total) => {
+    const search = get().search;
+    if (search?.id === id && done > search.done) set({ search: { ...search, done, total } });
+  },
+  searchEnded: (id) => {
+    if (get().search?.id === id) set({ search: null });
+  },
   showBottomTab: (bottomTab) => set({ bottomTab }),
   showRightTab: (rightTab) => set({ rightTab }),
   askWhy: (whyHandler) => set({ whyHandler }),

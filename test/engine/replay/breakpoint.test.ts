@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  compileBreakpoint, compilePipeline, createAsyncReplayer, createReplayer, hitStops, nextStop, replayTrace,
+  compileBreakpoint, compilePipeline, createAsyncReplayer, createReplayer, hitStops, nextStop, replayTrace, stopFinder,
   type BreakpointSpec, type CompiledPipeline, type HitCount, type ReplayStep, type TraceEvent,
 } from '../../../engine/index.ts';
 import { compileCondition } from '../../../engine/match/compileCondition.ts';
@@ -103,6 +103,41 @@ describe('breakpoints [R18]', () => {
     expect(codes({ node: { id: '__proto__', on: 'fires' } })).toEqual(['missing_node node.id: the pipeline has no handler or matcher "__proto__"']);
   });
 
+  it('[R18] the first stop after a step, found as the hits arrive: answered at the stop, not at the trace\'s end', () => {
+    const f = stopFinder({ count: 2, mode: 'every' }, 8);
+    expect(f.start).toBe(0);
+    expect(f.push([3, 8])).toBeUndefined(); // the 2nd hit (8) is not after step 8
+    expect(f.push([9, 12])).toBe(12);
+    // Every hit stops: hits up to the step are passed over, and the first after it answers.
+    const every = stopFinder({ count: 1, mode: 'from' }, 4);
+    expect(every.start).toBe(5);
+    expect(every.push([2, 4])).toBeUndefined();
+    expect(every.push([6, 7])).toBe(6);
+    // Only the 2nd hit, and it was at or before the step: known to be none, without the rest of the trace.
+    expect(stopFinder({ count: 2, mode: 'at' }, 5).push([1, 5])).toBe(-1);
+  });
+
+  it('[R18] a breakpoint the timeline and activity decide reads no event; one with a condition or a story does', async () => {
+    const c = policy();
+    const read = (spec: BreakpointSpec) => {
+      const b = compileBreakpoint(c, spec);
+      if (!b.ok) throw new Error('did not compile');
+      return b.breakpoint.readsEvent;
+    };
+    expect([read({ node: { id: 'block-rm', on: 'fires' } }), read({ node: { id: 'block-rm', on: 'blocks' } }), read({ step: { kind: 'blocked' } })]).toEqual([false, false, false]);
+    expect([read({ node: { id: 'redact', on: 'rewrites' } }), read({ node: { id: 'rm', on: 'matches' } }), read({ node: { id: 'block-rm', on: 'fires' }, when: { 'payload.tool_name': 'rm' } })]).toEqual([true, true, true]);
+    // The async replayer then fetches no chunk for it once the passes are done, and stops where the straight one does.
+    const events = trace();
+    let fetched = 0;
+    const a = createAsyncReplayer(c, { count: events.length, getRange: async (s, e) => (fetched++, events.slice(s, e)) }, { checkpointEvery: 4 });
+    await a.activity();
+    const before = fetched;
+    const b = compileBreakpoint(c, { node: { id: 'block-rm', on: 'fires' } });
+    if (!b.ok) throw new Error('did not compile');
+    expect([...(await a.breakpointSteps(b.breakpoint))]).toEqual(stops(c, events, { node: { id: 'block-rm', on: 'fires' } }));
+    expect(fetched).toBe(before);
+  });
+
   it('[R18] the async replayer stops at the same steps', async () => {
     const c = policy();
     const events = trace();
@@ -167,6 +202,28 @@ describe('breakpoint properties [R18]', () => {
       // Found by CI: h0 rewrites tool_name and h1 sets it back, so the step's payload is unchanged, yet h0 rewrote:
       // the search used to rule the step out by the step's net change.
       { numRuns: 300, examples: [REWRITE_UNDONE as never] },
+    );
+  });
+
+  it('[R18] the stop found as the hits arrive, in any stretches, is the next stop over all the hits', () => {
+    const sortedHits = fc.uniqueArray(fc.nat(60)).map((a) => a.sort((x, y) => x - y));
+    fc.assert(
+      fc.property(sortedHits, hitArb, fc.integer({ min: -1, max: 61 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1 }), (hits, h, from, cuts) => {
+        const want = nextStop(hitStops(Int32Array.from(hits), h), from);
+        const f = stopFinder(h, from);
+        let got: number | undefined;
+        // The hits in stretches of the sizes drawn (cycled), each stretch pushed whole as a search's chunk would be.
+        for (let at = 0, k = 0; got === undefined && at < hits.length; k++) {
+          const size = cuts[k % cuts.length]!;
+          got = f.push(hits.slice(at, at + size));
+          at += size;
+        }
+        expect(got ?? -1).toBe(want);
+        // Hits before `start` never change the answer: a search may begin there.
+        const g = stopFinder(h, from);
+        expect(g.push(hits.filter((i) => i >= g.start)) ?? -1).toBe(want);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplayTimeline } from '../../../engine/replay/types.ts';
+import { nextStop } from '../../../engine/replay/breakpoint.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../web/demo/demoTrace.ts';
 import { createPlayback } from '../../../web/debugger/playback.ts';
@@ -25,6 +26,11 @@ let traceId: string;
 let held: Map<number, Promise<void>>;
 /** When false, a sent pipeline does not compile. */
 let compiles: boolean;
+/** "Next breakpoint" answers wait for this when set (the search is running). */
+let searching: Promise<void> | null;
+let cancelledSearches: number[];
+/** Every breakpoint of the fake stops at these steps. */
+const STOPS = new Int32Array([1, 4, 9]);
 
 const stepOf = (index: number) => ({ step: { index }, why: [] }) as unknown as StepDetail;
 const HANDLERS = [{ id: 'h1', name: 'Block secrets', order: 10, action: 'block', enabled: true }];
@@ -49,7 +55,18 @@ const handlers: ReplayHandlers = {
   },
   find: async (r) => ({ value: r.from + 2, epoch: store.getState().activeEpoch }),
   marks: async () => ({ value: { blocked: new Int32Array([2]), divergent: new Int32Array(0), labelled: new Int32Array(0) }, epoch: store.getState().activeEpoch }),
-  breakpoints: async (r) => ({ value: r.list.map(({ id }) => ({ id, result: { ok: true as const, stops: new Int32Array([1, 4, 9]) } })), epoch: store.getState().activeEpoch }),
+  breakpoints: async (r) => ({ value: r.list.map(({ id }) => ({ id, result: { ok: true as const, stops: STOPS.slice() } })), epoch: store.getState().activeEpoch }),
+  async nextBreakpoint(r) {
+    await searching;
+    const epoch = store.getState().activeEpoch;
+    if (cancelledSearches.includes(r.search)) return { value: { cancelled: true as const }, epoch };
+    const index = nextStop(STOPS, r.from);
+    return { value: { cancelled: false as const, index, ids: index < 0 ? [] : r.list.map((b) => b.id) }, epoch };
+  },
+  async cancelSearch(r) {
+    cancelledSearches.push(r.search);
+    return { value: null, epoch: store.getState().activeEpoch };
+  },
   filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
   decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
@@ -68,6 +85,8 @@ beforeEach(async () => {
   workers = fakeReplayWorkers(handlers);
   held = new Map();
   compiles = true;
+  searching = null;
+  cancelledSearches = [];
   traceId = (await storeTrace(db, demoTrace(), { name: 'Demo', source_format: 'hookwire-trace' })).id;
   await setSetting(db, TRACE_SETTINGS.lastTrace, traceId);
   s().open('p1', demoPipeline(), 1);
@@ -198,7 +217,81 @@ describe('replay service', () => {
     // A disabled breakpoint stops nothing.
     s().toggleBreakpoint(id);
     expect(await playback.runToBreakpoint()).toBe(-1);
-    expect(sent('breakpoints').at(-1)).toEqual({ kind: 'breakpoints', list: [{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }] });
+    // The marks wait for the timeline (none here): the jumps were the worker's search for the next stop, of the enabled ones.
+    expect(sent('nextBreakpoint').map((r) => (r as { list: unknown[] }).list)).toEqual([[{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }]]);
     stops.dispose();
+    playback.dispose();
+  });
+
+  it('"next breakpoint" before the marks are in: the worker searches from the step, its progress shows, and Cancel leaves the step as it was', async () => {
+    await enterDebug();
+    // No marks' answers (no stops service): every "next breakpoint" is the worker's search from the step.
+    const stops = { known: () => null, dispose: () => undefined };
+    const playback = createPlayback(store, service, stops);
+    s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
+    service.goTo(2);
+    await expect.poll(() => s().detail?.step.index).toBe(2);
+    const running = gate();
+    searching = running.promise;
+    const jump = playback.runToBreakpoint();
+    await expect.poll(() => s().search?.from).toBe(2);
+    const search = s().search!;
+    expect(sent('nextBreakpoint').at(-1)).toEqual({ kind: 'nextBreakpoint', search: search.id, from: 2, list: [{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }] });
+    // The worker's progress reaches the store (only this search's).
+    workers.latest().emit(s().activeEpoch, { kind: 'searchProgress', search: search.id, done: 700, total: 22 });
+    workers.latest().emit(s().activeEpoch, { kind: 'searchProgress', search: search.id + 99, done: 900, total: 22 });
+    expect(s().search?.done).toBe(700);
+    playback.cancelSearch();
+    expect(s().search).toBeNull();
+    running.open();
+    expect(await jump).toBe(-1);
+    expect(cancelledSearches).toEqual([search.id]);
+    expect(s().position).toBe(2);
+    expect(s().pausedAt).toBeNull();
+    // Not cancelled: the step the worker names.
+    searching = null;
+    expect(await playback.runToBreakpoint()).toBe(4);
+    expect(s().position).toBe(4);
+    // A step chosen while it searches cancels it: the person moved on, the answer is not jumped to.
+    const again = gate();
+    searching = again.promise;
+    const moved = playback.runToBreakpoint();
+    await expect.poll(() => s().search?.from).toBe(4);
+    const second = s().search!.id;
+    service.goTo(5);
+    expect(s().search).toBeNull();
+    again.open();
+    expect(await moved).toBe(-1);
+    expect(cancelledSearches).toEqual([search.id, second]);
+    expect(s().position).toBe(5);
+    playback.dispose();
+  });
+
+  it('play walks on while the worker searches, never past the steps it has looked at, and pauses at the stop it names', async () => {
+    await enterDebug();
+    const playback = createPlayback(store, service, { known: () => null, dispose: () => undefined });
+    s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
+    s().setSpeed(25);
+    service.goTo(2);
+    const running = gate();
+    searching = running.promise;
+    void playback.play();
+    await expect.poll(() => s().search?.byPlay).toBe(true);
+    expect(s().search?.from).toBe(2);
+    // Nothing looked at past step 2 yet: play waits there.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(s().position).toBe(2);
+    // Step 3 looked at (no stop): play walks to it and waits.
+    workers.latest().emit(s().activeEpoch, { kind: 'searchProgress', search: s().search!.id, done: 4, total: 22 });
+    await expect.poll(() => s().position).toBe(3);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(s().position).toBe(3);
+    expect(s().playing).toBe(true);
+    // The answer (the fake's stops are 1, 4, 9): play pauses on step 4.
+    running.open();
+    await expect.poll(() => s().pausedAt).toEqual({ index: 4, label: 'Decision: Blocked (block, terminate, denied ask)' });
+    expect(s().playing).toBe(false);
+    expect(s().position).toBe(4);
+    playback.dispose();
   });
 });

@@ -6,6 +6,7 @@ import { pathHighlight, type Highlight } from '../model/pathHighlight.ts';
 import { OUTCOME_LABEL, stepNumber } from '../model/labels.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
 import { ZoomButtons } from '../../canvas/CanvasToolbar.tsx';
+import { SearchNote } from '../ui/SearchNote.tsx';
 
 /** The canvas, read-only, lit along the path the current event took; with the legend and the states around it. */
 export function DebugMain() {
@@ -50,6 +51,7 @@ export function DebugMain() {
     <div className="dbg-main">
       <div className="dbg-canvas-bar">
         {detail ? <StepBadge /> : <span className="dbg-muted">{!trace ? 'No trace open' : noReplay ? 'Not replayed: the pipeline has errors' : 'Replaying…'}</span>}
+        <SearchNote />
         <span className="grow" />
         {detail && <Legend />}
         <ZoomButtons />

@@ -52,6 +52,12 @@ export interface ScrubMarks {
   labelled: Int32Array;
 }
 
+/**
+ * The next breakpoint stop: the step (-1: none after the step searched from) and the breakpoints that stop there,
+ * or `cancelled` when the search was stopped (by the person, or by a newer search) before it was known.
+ */
+export type NextStop = { cancelled: false; index: number; ids: string[] } | { cancelled: true };
+
 /** Where one breakpoint stops [R18], or why it cannot be searched (its problems, with paths into it). */
 export type BreakpointResult = { ok: true; stops: Int32Array } | { ok: false; problems: Problem[] };
 
@@ -63,6 +69,13 @@ export type ReplayRequest =
   | { kind: 'rows'; start: number; end: number }
   | { kind: 'find'; queries: StepQuery[]; from: number; direction: 'forward' | 'backward' }
   | { kind: 'breakpoints'; list: { id: string; spec: BreakpointSpec }[] }
+  /**
+   * The first step after `from` where any of `list` stops [R18], searched a chunk at a time and answered at that
+   * stop. `search` names it for `cancelSearch` and its progress events; a newer search cancels it.
+   */
+  | { kind: 'nextBreakpoint'; search: number; list: { id: string; spec: BreakpointSpec }[]; from: number }
+  /** Stops search `search` between two chunks: it answers `cancelled`. */
+  | { kind: 'cancelSearch'; search: number }
   | { kind: 'marks' }
   | { kind: 'filter'; filter: TimelineFilter }
   | { kind: 'compare'; pinned: unknown | null }
@@ -81,6 +94,8 @@ export interface ReplayAnswers {
   rows: RowInfo[];
   find: number;
   breakpoints: { id: string; result: BreakpointResult }[];
+  nextBreakpoint: NextStop;
+  cancelSearch: null;
   marks: ScrubMarks;
   /** Visible steps in order; null when the filter keeps everything. */
   filter: Int32Array | null;
@@ -136,6 +151,8 @@ export interface WorkerLike {
 export type SessionEvent =
   | { kind: 'compiled'; outcome: CompileOutcome }
   | { kind: 'progress'; phase: 'timeline' | 'analysis' | 'compare'; done: number; total: number }
+  /** Search `search` has looked at the steps up to `done` (of `total`) without finding its answer yet. */
+  | { kind: 'searchProgress'; search: number; done: number; total: number }
   | { kind: 'timeline'; timeline: ReplayTimeline }
   | { kind: 'coverage'; coverage: TraceCoverage }
   | { kind: 'compare'; diff: PipelineDiff | null; problems: Problem[] }

@@ -1,8 +1,8 @@
-import { readExpectation, type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts, compileBreakpoint, hitStops, type BreakpointSpec } from '../../../engine/app.ts';
+import { readExpectation, type CompiledPipeline, type JsonObject, type ReplayTimeline, timelineStep, createAsyncReplayer, type AsyncReplayer, createTraceDiff, type StepQuery, whyNotFired, decisionRow, type DecisionRow, flowStepVerdicts, compileBreakpoint, hitStops, nextStop, stopFinder, type BreakpointSpec, type CompiledBreakpoint, type StopFinder } from '../../../engine/app.ts';
 import { filterQueries, intersectSorted, type TimelineFilter } from '../model/timelineFilter.ts';
 import type { EventStore } from './eventStore.ts';
 import { createExclusive, yieldToMessages } from './exclusive.ts';
-import type { BreakpointResult, ScrubMarks, SessionEvent, StepDetail } from './protocol.ts';
+import type { BreakpointResult, NextStop, ScrubMarks, SessionEvent, StepDetail } from './protocol.ts';
 
 /**
  * One replay of one stored trace through one compiled pipeline, inside the replay worker. It runs the
@@ -18,6 +18,12 @@ export interface ReplaySession {
   find(queries: StepQuery[], from: number, direction: 'forward' | 'backward'): Promise<number>;
   /** Where each breakpoint stops [R18] (the engine's search; remembered per breakpoint for this session). */
   breakpoint(spec: BreakpointSpec): Promise<BreakpointResult>;
+  /**
+   * The first step after `from` where any of `list` stops [R18] (the engine's `stopFinder` per breakpoint), a
+   * chunk at a time ahead of the background work, answered as soon as it is known; `cancelled()` is asked between
+   * chunks, and how far it has looked is posted as `searchProgress` of `search`.
+   */
+  nextStop(list: readonly { id: string; spec: BreakpointSpec }[], from: number, search: number, cancelled: () => boolean): Promise<NextStop>;
   /** Blocked, divergent and labelled steps, for the scrubber (once the timeline is there). */
   marks(): Promise<ScrubMarks>;
   filter(filter: TimelineFilter): Promise<Int32Array | null>;
@@ -48,6 +54,16 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
   let compareGen = 0;
   const searchCache = new Map<string, Int32Array>();
   const breakpointCache = new Map<string, Promise<BreakpointResult>>();
+  /** Finished searches (by spec), so "next breakpoint" answers from them at once. */
+  const breakpointDone = new Map<string, BreakpointResult>();
+  /** Each breakpoint's hits per chunk (by spec), shared by the background search and "next breakpoint". */
+  const chunkHits = new Map<string, Map<number, number[]>>();
+  /** Bumped when an event is relabelled: hits computed before are not kept. */
+  let generation = 0;
+  /** A search the person waits for holds the background work (passes, the marks' searches) back until it ends. */
+  let waited = 0;
+  let quietWaiters: (() => void)[] = [];
+  const quiet = (): Promise<void> | null => (waited === 0 ? null : new Promise((r) => quietWaiters.push(r)));
   let marks: Promise<ScrubMarks> | null = null;
   const timelineDone = deferred();
   const analysisDone = deferred();
@@ -58,6 +74,7 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
     let perEvent = 0.05;
     let lastReport = 0;
     while (done() < count) {
+      await quiet();
       if (!live) return false;
       const from = done();
       const slice = Math.max(1, Math.min(8192, Math.round(SLICE_MS / perEvent)));
@@ -93,12 +110,95 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
     const b = compiledBp.breakpoint;
     await (b.readsActivity ? analysisDone.promise : timelineDone.promise);
     const hits: number[] = [];
+    const key = JSON.stringify(spec);
+    const asOf = generation;
     for (let c = 0; c * replayer.checkpointEvery < count; c++) {
+      await quiet();
       if (!live) throw new Error('the replay session was replaced');
-      hits.push(...(await ex.run(() => replayer.breakpointChunk(b, c))));
+      hits.push(...(await hitsIn(key, b, c, false)));
       if (c % 16 === 15) await yieldToMessages();
     }
-    return { ok: true, stops: hitStops(Int32Array.from(hits), b.hits) };
+    const result = { ok: true as const, stops: hitStops(Int32Array.from(hits), b.hits) };
+    if (asOf === generation) breakpointDone.set(key, result);
+    return result;
+  };
+
+  /** The breakpoint's hits in chunk `c` (steps c·K to (c+1)·K), the engine's, computed once per session. */
+  const hitsIn = async (key: string, b: CompiledBreakpoint, c: number, urgent: boolean): Promise<number[]> => {
+    let byChunk = chunkHits.get(key);
+    const known = byChunk?.get(c);
+    if (known) return known;
+    const asOf = generation;
+    const hits = await ex.run(() => replayer.breakpointChunk(b, c), urgent);
+    if (asOf !== generation) return hits;
+    byChunk = chunkHits.get(key);
+    if (!byChunk) {
+      byChunk = new Map();
+      chunkHits.set(key, byChunk);
+      if (chunkHits.size > 32) chunkHits.delete(chunkHits.keys().next().value!);
+    }
+    byChunk.set(c, hits);
+    return hits;
+  };
+
+  /**
+   * Brings the fast pass (and the explain pass, when needed) to `end` ahead of the background, a few chunks per
+   * task, so other requests and a cancel get in between; the replay's progress note moves meanwhile.
+   */
+  let caughtUpReport = 0;
+  const catchUp = async (end: number, activity: boolean, cancelled: () => boolean): Promise<boolean> => {
+    const K = replayer.checkpointEvery;
+    const done = () => (activity ? replayer.analyzed : replayer.computed);
+    while (done() < Math.min(end, count)) {
+      if (cancelled() || !live) return false;
+      const to = Math.min(end, done() + 8 * K);
+      await ex.run(() => (activity ? replayer.analyze(to) : replayer.advance(to)), true);
+      if (performance.now() - caughtUpReport > PROGRESS_EVERY_MS && done() < count) {
+        caughtUpReport = performance.now();
+        post({ kind: 'progress', phase: activity ? 'analysis' : 'timeline', done: done(), total: count });
+      }
+      await yieldToMessages();
+    }
+    return true;
+  };
+
+  const nextStopIn = async (list: readonly { id: string; spec: BreakpointSpec }[], from: number, cancelled: () => boolean, progress: (done: number) => void): Promise<NextStop> => {
+    const K = replayer.checkpointEvery;
+    type Entry = { id: string; key: string; b: CompiledBreakpoint; finder: StopFinder; answer: number | undefined };
+    const entries: Entry[] = [];
+    for (const { id, spec } of list) {
+      const r = compileBreakpoint(compiled, spec);
+      // One that cannot be searched stops nowhere; its problems show in the list (the marks' search).
+      if (!r.ok) continue;
+      const key = JSON.stringify(spec);
+      const finder = stopFinder(r.breakpoint.hits, from);
+      const done = breakpointDone.get(key);
+      entries.push({ id, key, b: r.breakpoint, finder, answer: done?.ok ? nextStop(done.stops, from) : undefined });
+    }
+    const best = () => entries.reduce((m, e) => (e.answer !== undefined && e.answer >= 0 && (m < 0 || e.answer < m) ? e.answer : m), -1);
+    const open = () => entries.filter((e) => e.answer === undefined);
+    const starts = open().map((e) => e.finder.start);
+    let lastYield = performance.now();
+    for (let c = Math.floor(Math.min(count, ...starts) / K); open().length > 0 && c * K < count; c++) {
+      const found = best();
+      if (found >= 0 && found < c * K) break;
+      const end = Math.min(count, (c + 1) * K);
+      if (!(await catchUp(end, open().some((e) => e.b.readsActivity), cancelled))) return { cancelled: true };
+      for (const e of open()) {
+        if (e.finder.start >= end) continue;
+        if (cancelled() || !live) return { cancelled: true };
+        e.answer = e.finder.push(await hitsIn(e.key, e.b, c, true));
+      }
+      // Every step before `end` (or before the stop found) has been looked at: play may walk that far.
+      const stop = best();
+      progress(Math.max(from + 1, stop >= 0 && stop < end ? stop : end));
+      if (performance.now() - lastYield > SLICE_MS) {
+        lastYield = performance.now();
+        await yieldToMessages();
+      }
+    }
+    const index = best();
+    return { cancelled: false, index, ids: index < 0 ? [] : entries.filter((e) => e.answer === index).map((e) => e.id) };
   };
 
   const search = async (text: string): Promise<Int32Array> => {
@@ -121,6 +221,9 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       // A search or a breakpoint's condition may read the event's meta as recorded, label included.
       searchCache.clear();
       breakpointCache.clear();
+      breakpointDone.clear();
+      chunkHits.clear();
+      generation++;
       // The scrubber's labelled steps are read from the events again.
       marks = null;
     },
@@ -130,12 +233,16 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
       live = false;
       compareGen++;
     },
-    step: (index) =>
-      ex.run(async () => {
+    // A step far ahead of the fast pass (End, the scrubber) replays up to it a few chunks per task: a step asked
+    // for meanwhile (Home) is not held up behind the whole way there.
+    step: async (index) => {
+      await catchUp(index + 1, false, () => false);
+      return ex.run(async () => {
         const step = await replayer.step(index);
         const why = compiled.handlers.map((h) => whyNotFired(compiled, h.id, step));
         return { step, why, flows: flowStepVerdicts(compiled, step) };
-      }, true),
+      }, true);
+    },
     async find(queries, from, direction) {
       if (queries.length === 0) return -1;
       await (queries.some((q) => q.kind === 'fired') ? analysisDone.promise : timelineDone.promise);
@@ -157,6 +264,25 @@ export function createReplaySession(compiled: CompiledPipeline, store: EventStor
         marks = null;
       });
       return marks;
+    },
+    async nextStop(list, from, search, cancelled) {
+      // The first chunk is always reported (the page learns the search has begun), then every PROGRESS_EVERY_MS.
+      let last = -Infinity;
+      const progress = (done: number) => {
+        if (performance.now() - last < PROGRESS_EVERY_MS) return;
+        last = performance.now();
+        post({ kind: 'searchProgress', search, done, total: count });
+      };
+      waited++;
+      try {
+        return await nextStopIn(list, from, cancelled, progress);
+      } finally {
+        if (--waited === 0) {
+          const wake = quietWaiters;
+          quietWaiters = [];
+          for (const w of wake) w();
+        }
+      }
     },
     breakpoint(spec) {
       const key = JSON.stringify(spec);

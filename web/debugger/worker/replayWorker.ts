@@ -22,6 +22,8 @@ let events: EventStore | null = null;
 let session: ReplaySession | null = null;
 let releaseSession: () => void = () => undefined;
 let sandbox: Promise<Sandbox> | null = null;
+/** The search the person waits for ("next breakpoint"); -1: none, or it was cancelled. */
+let searching = -1;
 
 const send = (m: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
 const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', epoch, event });
@@ -155,6 +157,16 @@ const handlers: ReplayHandlers = {
     // Each answer gets its own copy of the stops: the session keeps its own for the next request.
     const out = list.map(({ id, result }) => ({ id, result: result.ok ? { ok: true as const, stops: result.stops.slice() } : result }));
     return { value: out, epoch: s.epoch, transfer: out.flatMap((x) => (x.result.ok ? [x.result.stops.buffer] : [])) };
+  },
+  async nextBreakpoint(request) {
+    const s = current();
+    // One search the person waits for at a time: this one replaces (cancels) the one before.
+    searching = request.search;
+    return { value: await s.nextStop(request.list, request.from, request.search, () => searching !== request.search), epoch: s.epoch };
+  },
+  async cancelSearch(request) {
+    if (searching === request.search) searching = -1;
+    return { value: null, epoch: session?.epoch ?? -1 };
   },
   async marks() {
     const s = current();

@@ -13,6 +13,10 @@ import { NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
 import { createEventStore } from '../../../../web/debugger/worker/eventStore.ts';
 import type { SessionEvent } from '../../../../web/debugger/worker/protocol.ts';
 import { createReplaySession, type ReplaySession } from '../../../../web/debugger/worker/replaySession.ts';
+import { compileBreakpoint, type BreakpointSpec } from '../../../../engine/replay/breakpoint.ts';
+import { createReplayer } from '../../../../engine/replay/createReplayer.ts';
+import { nextStop } from '../../../../engine/replay/breakpoint.ts';
+import type { Trace } from '../../../../engine/trace/traceTypes.ts';
 
 let db: HookwireDb;
 let n = 0;
@@ -32,8 +36,8 @@ function compile(doc: Pipeline): CompiledPipeline {
 }
 
 /** A session over the stored demo trace, and the events it posts, awaited by kind. */
-async function open(doc: Pipeline = demoPipeline()) {
-  const record = await storeTrace(db, demoTrace(), { name: 'demo', source_format: 'hookwire-trace' });
+async function open(doc: Pipeline = demoPipeline(), trace: Trace = demoTrace()) {
+  const record = await storeTrace(db, trace, { name: 'demo', source_format: 'hookwire-trace' });
   const events: SessionEvent[] = [];
   const waiters: { kind: string; resolve: (e: SessionEvent) => void }[] = [];
   const post = (e: SessionEvent) => {
@@ -41,7 +45,10 @@ async function open(doc: Pipeline = demoPipeline()) {
     for (const w of waiters.filter((x) => x.kind === e.kind)) w.resolve(e);
   };
   const compiled = compile(doc);
-  const store = createEventStore(db, record);
+  const stored = createEventStore(db, record);
+  // Counts the replayer's reads of events (a search that ends early reads less).
+  let reads = 0;
+  const store = { ...stored, getRange: (a: number, b: number) => (reads++, stored.getRange(a, b)) };
   session = createReplaySession(compiled, store, 1, post);
   const next = <K extends SessionEvent['kind']>(kind: K) =>
     new Promise<Extract<SessionEvent, { kind: K }>>((resolve) => {
@@ -49,7 +56,13 @@ async function open(doc: Pipeline = demoPipeline()) {
       if (found) resolve(found as Extract<SessionEvent, { kind: K }>);
       else waiters.push({ kind, resolve: resolve as (e: SessionEvent) => void });
     });
-  return { s: session, next, compiled, store, record, events };
+  return { s: session, next, compiled, store, record, events, reads: () => reads };
+}
+
+/** The demo trace's 22 events repeated to `n`, each with an id of its own. */
+function repeatedDemo(n: number): Trace {
+  const demo = demoTrace();
+  return { header: demo.header, events: Array.from({ length: n }, (_, i) => ({ ...demo.events[i % demo.events.length]!, event_id: `r-${i}` })) };
 }
 
 describe('replay worker session over a stored trace (engine/replay, IndexedDB chunks)', () => {
@@ -87,6 +100,49 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
     expect(await s.find([{ kind: 'fired', handler_id: 'h-redact-secrets' }], 12, 'forward')).toBe(14);
     expect(await s.find([{ kind: 'divergent' }], 11, 'forward')).toBe(-1);
     expect(await s.find([{ kind: 'divergent' }], 21, 'backward')).toBe(11);
+  });
+
+  it('[R18] "next breakpoint" is the engine\'s next stop, answered at it (not after the whole trace), with progress, and can be cancelled', async () => {
+    const trace = repeatedDemo(4000);
+    const { s, compiled, events, next, reads } = await open(demoPipeline(), trace);
+    await next('coverage');
+    const specs: Record<string, BreakpointSpec> = {
+      injection: { node: { id: 'm-prompt-injection', on: 'matches' } },
+      dangerous: { node: { id: 'm-dangerous-tools', on: 'matches' } },
+      thirdBlock: { step: { kind: 'blocked' }, hits: { count: 3, mode: 'every' } },
+      redact: { node: { id: 'h-redact-secrets', on: 'fires' }, when: { 'payload.tool_name': 'Bash' } },
+    };
+    const engine = createReplayer(compiled, trace.events);
+    const stopsOf = (spec: BreakpointSpec) => {
+      const b = compileBreakpoint(compiled, spec);
+      if (!b.ok) throw new Error('did not compile');
+      return engine.breakpointSteps(b.breakpoint);
+    };
+    const never = () => false;
+    for (const from of [-1, 0, 5, 6, 1000, 2999, 3999]) {
+      for (const [name, spec] of Object.entries(specs)) {
+        const got = await s.nextStop([{ id: name, spec }], from, 1, never);
+        expect(got, `${name} after ${from}`).toEqual({ cancelled: false, index: nextStop(stopsOf(spec), from), ids: nextStop(stopsOf(spec), from) < 0 ? [] : [name] });
+      }
+      // Several: the first stop of any, and every breakpoint that stops there.
+      const list = Object.entries(specs).map(([id, spec]) => ({ id, spec }));
+      const firsts = list.map(({ spec }) => nextStop(stopsOf(spec), from));
+      const found = firsts.filter((x) => x >= 0);
+      const index = found.length === 0 ? -1 : Math.min(...found);
+      const got = await s.nextStop(list, from, 2, never);
+      expect(got).toEqual({ cancelled: false, index, ids: index < 0 ? [] : list.filter((_, k) => firsts[k] === index).map((x) => x.id) });
+    }
+    // Answered at the stop: the next Bash call "Dangerous tools" lets through is 3 steps on, and a chunk or two of
+    // 256 events are read for it, not the 4 left in the trace.
+    const bash: BreakpointSpec = { node: { id: 'm-dangerous-tools', on: 'matches' }, when: { 'payload.tool_name': 'Bash' } };
+    expect(nextStop(stopsOf(bash), 3000)).toBe(3003);
+    const before = reads();
+    expect(await s.nextStop([{ id: 'm', spec: bash }], 3000, 3, never)).toEqual({ cancelled: false, index: 3003, ids: ['m'] });
+    expect(reads() - before).toBeLessThanOrEqual(2);
+    // Cancelled between chunks: no answer; a search that finds nothing says how far it looked meanwhile.
+    let asked = 0;
+    expect(await s.nextStop([{ id: 'x', spec: { node: { id: 'm-prompt-injection', on: 'matches' }, when: { 'payload.n': 1 } } }], 0, 4, () => ++asked > 3)).toEqual({ cancelled: true });
+    expect(events.some((e) => e.kind === 'searchProgress' && e.search === 2 && e.total === 4000)).toBe(true);
   });
 
   it('decisions are what the CLI prints (same engine, same rows)', async () => {
