@@ -49,10 +49,11 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
       const str = (k: string) => (typeof opts[k] === 'string' ? (opts[k] as string) : undefined);
       if (opts.server !== undefined) {
         if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
-        const { forwardHook } = await import('./serve/forwardHook.ts');
+        const { byDeadline, forwardInput, processStart } = await import('./serve/forwardHook.ts');
         const timeoutMs = opts.deadline === undefined ? undefined : Number(opts.deadline);
         if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--deadline ${opts.deadline} must be a positive number of milliseconds`);
-        return say(await forwardHook(await readStdin(), { server: str('server')!, tokenFile: str('tokenFile'), stateDir: str('stateDir'), agent: { id: agent, failClosed: adapter.failClosed }, ...(str('event') ? { event: str('event') } : {}), ...(timeoutMs ? { timeoutMs } : {}) }));
+        // [P12] the deadline counts from the process's start and covers the read of stdin.
+        return say(await forwardInput((at) => byDeadline(readStdin(), at), { startedAt: processStart(), server: str('server')!, tokenFile: str('tokenFile'), stateDir: str('stateDir'), agent: { id: agent, failClosed: adapter.failClosed }, ...(str('event') ? { event: str('event') } : {}), ...(timeoutMs ? { timeoutMs } : {}) }));
       }
       if (p === undefined) throw new CliError('give a pipeline file, or --server URL to forward to `hookwire serve`');
       const lockTimeoutMs = opts.lockTimeout === undefined ? undefined : Number(opts.lockTimeout);
@@ -163,15 +164,15 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--server <url>', 'forward to a running `hookwire serve` (e.g. http://127.0.0.1:7347) instead of deciding here')
     .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
     .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
-    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
+    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds of the start, the read of stdin included (default 5000)')
     .addHelpText('after', '\nFails closed: input it cannot read, a pipeline it cannot load, no decision before the hook\'s timeout, a server that\ndoes not answer within --deadline or any internal error → exit 2 with the reason on stderr (PermissionRequest: a deny\ndecision), which Claude Code treats as blocking. See docs/claude-code.md (in the package and the repository).')
     .action((p: string | undefined, opts) => run(async () => {
       if (opts.server !== undefined) {
         if (p !== undefined || opts.record !== undefined || opts.audit !== undefined) throw new CliError('--server forwards to the server, which has the pipeline and the recordings: give no pipeline, --record or --audit');
-        const { forwardHook } = await import('./serve/forwardHook.ts');
+        const { byDeadline, forwardInput, processStart } = await import('./serve/forwardHook.ts');
         const timeoutMs = opts.deadline === undefined ? undefined : Number(opts.deadline);
         if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new CliError(`--deadline ${opts.deadline} must be a positive number of milliseconds`);
-        const a = await forwardHook(await readStdin(), { server: opts.server, tokenFile: opts.tokenFile, stateDir: opts.stateDir, ...(timeoutMs ? { timeoutMs } : {}) });
+        const a = await forwardInput((at) => byDeadline(readStdin(), at), { startedAt: processStart(), server: opts.server, tokenFile: opts.tokenFile, stateDir: opts.stateDir, ...(timeoutMs ? { timeoutMs } : {}) });
         if (a.stdout) io.out(a.stdout);
         if (a.stderr) io.err(a.stderr);
         return a.exitCode;
@@ -198,7 +199,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .option('--server <url>', 'forward to a running `hookwire serve` instead of deciding here')
     .option('--token-file <file>', 'with --server: the file holding the token (default <state-dir>/token; HOOKWIRE_TOKEN wins)')
     .option('--state-dir <dir>', 'with --server: the server\'s state dir (default .hookwire)')
-    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds (default 5000)')
+    .option('--deadline <ms>', 'with --server: fail closed when no answer comes within this many milliseconds of the start, the read of stdin included (default 5000)')
     .addHelpText('after', '\nFails closed in the agent\'s own block form: input it cannot read, another agent\'s input, a pipeline it cannot load, no\ndecision before the hook\'s timeout, a server that does not answer, any internal error.')
     .action((p: string | undefined, opts) => run(async () => hookAction(opts.agent, p, opts))());
 

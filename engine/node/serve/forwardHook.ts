@@ -16,8 +16,13 @@ export interface ForwardOptions {
   /** File holding the bearer token (default `<state-dir>/token`); HOOKWIRE_TOKEN wins when set. */
   tokenFile?: string;
   stateDir?: string;
-  /** Milliseconds before giving up and failing closed (default 5000). */
+  /** Milliseconds before giving up and failing closed (default 5000), counted from `startedAt`. */
   timeoutMs?: number;
+  /**
+   * When the hook's deadline started (ms since the epoch; default: now). The forwarding command passes its process's
+   * start, so reading stdin, connecting and waiting for the answer all fall within the one deadline.
+   */
+  startedAt?: number;
 }
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
@@ -25,8 +30,46 @@ export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
 export const FORWARD_DEADLINE_HEADER = 'x-hookwire-deadline';
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
+/**
+ * When this process started (ms since the epoch): the hook's deadline counts from it, as the agent's does from
+ * the spawn. From process.uptime(), not performance.timeOrigin: the `performance` global loads perf_hooks
+ * (~5 ms of a forwarded call's CPU, paired runs on Node 20).
+ */
+export function processStart(): number {
+  return Date.now() - process.uptime() * 1000;
+}
+
+/** When a forwarding call's deadline ends (ms since the epoch): `timeoutMs` (default 5000) after `startedAt`. */
+export function forwardDeadlineAt(o: Pick<ForwardOptions, 'timeoutMs' | 'startedAt'>): number {
+  return (o.startedAt ?? Date.now()) + (o.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS);
+}
+
+/**
+ * The forwarding command [P12]: reads the hook input by the deadline (`read` gets when it ends), then forwards it.
+ * An input not read by then (a stdin that never ends) is answered fail-closed, as every other failure is.
+ */
+export async function forwardInput(read: (deadlineAt: number) => Promise<string>, o: ForwardOptions, env: NodeJS.ProcessEnv = process.env): Promise<ClaudeHookAnswer> {
+  let stdin: string;
+  try {
+    stdin = await read(forwardDeadlineAt(o));
+  } catch (err) {
+    const reason = `reading the hook input: ${err instanceof Error ? err.message : String(err)}`;
+    return o.agent ? o.agent.failClosed(null, reason) : claudeFailClosed(reason);
+  }
+  return forwardHook(stdin, o, env);
+}
+
+/** `read`, or a rejection at `deadlineAt` if it has not settled by then (for a stream read, which a timer can interrupt). */
+export function byDeadline(read: Promise<string>, deadlineAt: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("stdin did not end before the hook's deadline: the agent must close it after the input")), Math.max(0, deadlineAt - Date.now()));
+    read.then((text) => (clearTimeout(timer), resolve(text)), (err: unknown) => (clearTimeout(timer), reject(err)));
+  });
+}
+
 export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.ProcessEnv = process.env): Promise<ClaudeHookAnswer> {
   const deadline = o.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
+  const deadlineAt = forwardDeadlineAt(o);
   const claudeHookFailClosed = (reason: string) => (o.agent ? o.agent.failClosed(null, reason) : claudeFailClosed(reason));
   const route = o.agent && o.agent.id !== 'claude' ? `/v1/agents/${encodeURIComponent(o.agent.id)}/hook?answer=command${o.event ? `&event=${encodeURIComponent(o.event)}` : ''}` : '/v1/claude/hook?answer=command';
   let token = env.HOOKWIRE_TOKEN?.trim();
@@ -57,7 +100,7 @@ export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.
     };
     const body = Buffer.from(stdin, 'utf8');
     // The server records the event only while this command still waits for it (see server.ts).
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length, [FORWARD_DEADLINE_HEADER]: String(Date.now() + deadline) };
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length, [FORWARD_DEADLINE_HEADER]: String(deadlineAt) };
     const req = request(url, { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -82,7 +125,7 @@ export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.
         finish(parseAnswer(text) ?? claudeHookFailClosed(`the server at ${o.server} sent an answer that is not {exitCode, stdout, stderr}`));
       });
     });
-    const timer = setTimeout(() => finish(claudeHookFailClosed(`no answer from ${o.server} within ${deadline} ms`)), deadline);
+    const timer = setTimeout(() => finish(claudeHookFailClosed(`no answer from ${o.server} within ${deadline} ms`)), Math.max(0, deadlineAt - Date.now()));
     req.on('error', (err) => finish(claudeHookFailClosed(`cannot reach the server at ${o.server}: ${err.message}`)));
     req.end(body);
   });

@@ -2,10 +2,11 @@
 // bin.cjs starts it from a small bundle of its own (node:util's parseArgs, node:http and the fail-closed
 // answer) instead of the whole CLI. Anything it does not understand goes to the full CLI (null).
 import { parseArgs } from 'node:util';
-import { forwardHook } from './forwardHook.ts';
+import { forwardInput, processStart } from './forwardHook.ts';
 import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
 import { isHookAgentId, type HookAgentId } from '../../agents/types.ts';
 import { readStdinBlocking } from '../readStdinBlocking.ts';
+import { MAX_STDIN_BYTES } from '../readStdin.ts';
 
 /** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
 export async function forwardMain(argv: string[], agentCall = false): Promise<number | null> {
@@ -27,8 +28,9 @@ export async function forwardMain(argv: string[], agentCall = false): Promise<nu
   const failClosed = (reason: string) => (adapter ? adapter.failClosed(null, reason) : claudeHookFailClosed(reason));
   let answer;
   try {
-    const stdin = await readStdinBlocking();
-    answer = await forwardHook(stdin, { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(adapter ? { agent: { id: adapter.contract.id, failClosed: adapter.failClosed } } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+    // [P12] one deadline from the process's start: a stdin that never ends is answered fail-closed within it too.
+    const startedAt = processStart();
+    answer = await forwardInput((deadlineAt) => readStdinBlocking(MAX_STDIN_BYTES, deadlineAt), { server: values.server, tokenFile: values['token-file'], stateDir: values['state-dir'], ...(adapter ? { agent: { id: adapter.contract.id, failClosed: adapter.failClosed } } : {}), startedAt, ...(timeoutMs ? { timeoutMs } : {}) });
   } catch (err) {
     answer = failClosed(err instanceof Error ? err.message : String(err));
   }
