@@ -14,8 +14,14 @@ const kv = (key: string, value: unknown) => ({ key, value });
 const hex = (n: number, d: number) => n.toString(16).padStart(d, '0');
 const OUTPUT = 'src/a.ts\nsrc/b.ts\nREADME.md\n'.repeat(6);
 
+/** A format's workload, or one of its other shapes: the older Gemini CLI `.json`, OpenHands `{"trajectory": [...]}`. */
+export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory';
+
 /** One step = one model call and one tool call (plus what the format writes around them). */
-export function writeWorkload(format: TraceFormat, steps: number, write: Write): void {
+export function writeWorkload(format: Workload, steps: number, write: Write): void {
+  if (format === 'gemini-cli-json') return geminiJson(steps, write);
+  if (format === 'openhands-trajectory') return openhands(steps, write, 'trajectory');
+  if (format === 'goose') return gooseExport(steps, write);
   if (format === 'codex-rollout') return codex(steps, write);
   if (format === 'otel-spans-jsonl') return spans(steps, write, 'jsonl');
   if (format === 'otlp-json') return spans(steps, write, 'otlp');
@@ -110,8 +116,8 @@ function mini(steps: number, write: Write): void {
   write('], "trajectory_format": "mini-swe-agent-1"}\n');
 }
 
-function openhands(steps: number, write: Write): void {
-  write('[');
+function openhands(steps: number, write: Write, key?: string): void {
+  write(key ? `{${JSON.stringify(key)}: [` : '[');
   write(JSON.stringify({ id: 0, timestamp: '2026-03-02T10:00:00.000000', source: 'user', message: 'Fix it', action: 'message', args: { content: 'Fix it' } }));
   for (let i = 0; i < steps; i++) {
     const args = { command: `grep -rn pattern${i} src` };
@@ -119,7 +125,7 @@ function openhands(steps: number, write: Write): void {
     write(`,${JSON.stringify({ id: 2 * i + 1, timestamp: iso(10 + i * 10).replace('Z', ''), source: 'agent', message: 'Running', action: 'run', tool_call_metadata: tcm, args })}`);
     write(`,${JSON.stringify({ id: 2 * i + 2, timestamp: iso(15 + i * 10).replace('Z', ''), source: 'agent', message: 'done', cause: 2 * i + 1, observation: 'run', content: OUTPUT, extras: { metadata: { exit_code: 0 } }, success: true })}`);
   }
-  write(']\n');
+  write(key ? ']}\n' : ']\n');
 }
 
 // #29's agents, shaped like their fixtures in test/fixtures/formats/.
@@ -204,4 +210,29 @@ function opencode(steps: number, write: Write): void {
     write(`,${JSON.stringify({ info: { id: `msg_${String(i).padStart(8, '0')}`, sessionID: 'ses_bench', role: 'assistant', time: { created: t, completed: t + 6 }, parentID: 'msg_u', modelID: 'm', providerID: 'anthropic', mode: 'build', agent: 'build', path: { cwd: '/work', root: '/work' }, cost: 0, tokens: { input: 1200, output: 40, reasoning: 0, cache: { read: 0, write: 0 } } }, parts })}`);
   }
   write(']}\n');
+}
+
+/** The older Gemini CLI `session-*.json`: one document, its messages under `messages`. */
+function geminiJson(steps: number, write: Write): void {
+  write(`{"sessionId": "bench-session", "projectHash": "p0", "startTime": "${iso(0)}", "lastUpdated": "${iso(steps * 10 + 20)}", "messages": [`);
+  write(JSON.stringify({ id: 'u0', timestamp: iso(1), type: 'user', content: 'Look around the repository' }));
+  for (let i = 0; i < steps; i++) {
+    const call = { id: `call_${i}`, name: 'run_shell_command', args: { command: `grep -rn pattern${i} src` }, timestamp: iso(10 + i * 10), status: 'success', result: [{ functionResponse: { id: `call_${i}`, name: 'run_shell_command', response: { output: OUTPUT } } }] };
+    write(`,${JSON.stringify({ id: `g${i}`, timestamp: iso(10 + i * 10), type: 'gemini', content: '', model: 'gemini-2.5-pro', tokens: { input: 1200, output: 40, total: 1240 }, toolCalls: [call] })}`);
+  }
+  write(']}\n');
+}
+
+/** `goose session export`: the session's fields, then its messages under `conversation` (test/fixtures/formats/goose-export.json). */
+function gooseExport(steps: number, write: Write): void {
+  const session = { id: '20260302_1', working_dir: '/work', name: 'bench', user_set_name: false, session_type: 'user', created_at: iso(0), updated_at: iso(steps * 10), extension_data: {}, total_tokens: 1240 * steps, input_tokens: 1200 * steps, output_tokens: 40 * steps, schedule_id: null, recipe: null, user_recipe_values: null, provider_name: 'anthropic', model_config: { model_name: 'm', context_limit: 200000 } };
+  const meta = { userVisible: true, agentVisible: true };
+  write(`${JSON.stringify(session).slice(0, -1)}, "conversation": [`);
+  write(JSON.stringify({ id: null, role: 'user', created: T0 / 1000, content: [{ type: 'text', text: 'Look around the repository' }], metadata: meta }));
+  for (let i = 0; i < steps; i++) {
+    const t = T0 / 1000 + 10 + i * 10;
+    write(`,${JSON.stringify({ id: null, role: 'assistant', created: t, content: [{ type: 'toolRequest', id: `call_${i}`, toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: `grep -rn pattern${i} src` } } } }], metadata: meta })}`);
+    write(`,${JSON.stringify({ id: null, role: 'user', created: t + 5, content: [{ type: 'toolResponse', id: `call_${i}`, toolResult: { status: 'success', value: { content: [{ type: 'text', text: OUTPUT }], isError: false } } }], metadata: meta })}`);
+  }
+  write(`], "message_count": ${2 * steps + 1}}\n`);
 }

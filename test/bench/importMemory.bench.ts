@@ -10,9 +10,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
 import { CLI_BUNDLE } from '../../engine/node/cliBundle.cjs';
-import { writeWorkload } from './formatWorkloads.ts';
+import { writeWorkload, type Workload } from './formatWorkloads.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => {
@@ -21,13 +20,13 @@ const opt = (name: string, fallback: string): string => {
 };
 const MB = Number(opt('mb', '200'));
 const RUNS = Number(opt('runs', '3'));
-const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as TraceFormat[];
+const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as Workload[];
 const cliDir = opt('cli', '');
 const bundle = cliDir ? join(cliDir, 'cli.js') : CLI_BUNDLE;
 if (!existsSync(bundle)) throw new Error(`no CLI bundle at ${bundle}: run \`npm run prepare\``);
 
 /** Writes `format` until the file is about `mb` MB (steps sized from a small sample), returns its size. */
-function writeFile(format: TraceFormat, path: string, mb: number): number {
+function writeFile(format: Workload, path: string, mb: number): number {
   let sample = 0;
   writeWorkload(format, 100, (t) => void (sample += Buffer.byteLength(t)));
   const steps = Math.ceil((mb * 1e6 * 100) / sample);
