@@ -50,6 +50,13 @@ export function importClaudeCode(records: readonly JsonlRecord[], options: Impor
   return imp.finish(records.length);
 }
 
+/**
+ * Records that may wait for a session id [I4]. Claude Code writes `sessionId` on its first user record; only
+ * a few `summary` and snapshot records come before it. A transcript without one in its first 10,000 records
+ * is read as one without any, so a file with none is streamed too, not held whole.
+ */
+export const SESSION_ID_WITHIN = 10_000;
+
 /** A record as it waits to be imported: its kind and model call, decided once when it arrived. */
 interface Waiting {
   rec: unknown;
@@ -66,6 +73,8 @@ export class ClaudeCodeImporter {
   /** The first record with a session id: the trace id and agent.start come from it; nothing is imported before it is known. */
   private first: JsonObject | null = null;
   private startRec: unknown = undefined;
+  /** No session id in the first SESSION_ID_WITHIN records: the trace id is derived from the input. */
+  private noSession = false;
   private started = false;
   private status: 'completed' | 'interrupted' | 'incomplete' = 'incomplete';
   /** Tool calls whose tool.before_call is held until their result. */
@@ -81,7 +90,7 @@ export class ClaudeCodeImporter {
     let kind: UserRecordKind | null = null;
     let group: ClaudeGroup | undefined;
     if (isJsonObject(value)) {
-      if (this.first === null && typeof value.sessionId === 'string') {
+      if (this.first === null && !this.noSession && typeof value.sessionId === 'string') {
         this.first = value;
         this.startRec = value;
       }
@@ -89,24 +98,29 @@ export class ClaudeCodeImporter {
       group = this.plan.see(value, kind);
     }
     this.waiting.push({ rec: value, kind, group });
-    if (this.first !== null) this.drain();
+    if (this.first === null && !this.noSession && this.waiting.length >= SESSION_ID_WITHIN) this.withoutSession();
+    if (this.first !== null || this.noSession) this.drain();
   }
 
   finish(sourceRecords: number): ImportResult {
     this.plan.end();
-    if (this.first === null) {
-      // No session id anywhere: agent.start goes at the first timed record, failing that the first object.
-      const recs = this.waiting.map((w) => w.rec);
-      this.startRec = recs.find((r) => isJsonObject(r) && typeof r.timestamp === 'string') ?? recs.find((r) => isJsonObject(r));
-    }
+    const late = this.noSession;
+    if (this.first === null && !this.noSession) this.withoutSession();
     this.drain();
     const b = this.builder();
     const sessionId = b.traceId;
     const lastTs = b.events[b.events.length - 1]?.ts ?? null;
     if (this.started) b.emit('agent.end', `${sessionId}:end`, lastTs, { status: this.status, session_id: sessionId });
-    if (!this.first) b.warn('no record carries a sessionId: the trace id was derived from the input');
+    if (!this.first) b.warn(`no record${late ? ` of the first ${SESSION_ID_WITHIN}` : ''} carries a sessionId: the trace id was derived from the input`);
     for (const id of this.plan.unansweredToolUses()) b.warn(`tool call ${id} (${this.plan.toolUses.get(id)?.name ?? '?'}) has no tool_result in the transcript`);
     return b.finish(this.source(sessionId), sourceRecords);
+  }
+
+  /** No session id (in the first SESSION_ID_WITHIN records): agent.start goes at the first timed record, failing that the first object. */
+  private withoutSession(): void {
+    this.noSession = true;
+    const recs = this.waiting.map((w) => w.rec);
+    this.startRec = recs.find((r) => isJsonObject(r) && typeof r.timestamp === 'string') ?? recs.find((r) => isJsonObject(r));
   }
 
   /** The header's source: the session and what its first record says of it (known before the first event). */

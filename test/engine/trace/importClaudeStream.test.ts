@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createImportStream } from '../../../engine/trace/importStream.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
-import { importClaudeCode } from '../../../engine/trace/importers/importClaudeCode.ts';
+import { importClaudeCode, SESSION_ID_WITHIN } from '../../../engine/trace/importers/importClaudeCode.ts';
 import type { TraceEvent, TraceHeader } from '../../../engine/trace/traceTypes.ts';
+import type { ImportResult } from '../../../engine/trace/importers/importReport.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 
 // [I1][I4] Claude Code transcripts stream: records are planned as they arrive and imported once their model call
@@ -177,5 +178,30 @@ describe('Claude Code transcripts stream [I1][I4]', () => {
     const s = streamed(`${lines.join('\n')}\n`, 64);
     const first = s.events.find((e) => e.event_id === 'cc:toolu_0_0_0:before');
     expect(first?.meta?.annotations).toEqual([expect.objectContaining({ hook_event: 'PreToolUse', command: 'late' })]);
+  });
+
+  it('[I1][I4] a transcript without a sessionId streams too: past the first SESSION_ID_WITHIN records, the trace id is derived and the records go on', () => {
+    const call = { blocks: ['text', 'tool'] as Plan['turns'][number]['calls'][number]['blocks'], resultBetween: false, preHooks: 1, postHook: true, progress: 0, system: false };
+    const plan: Plan = { turns: Array.from({ length: 1700 }, () => ({ prompt: 'go', calls: [call], finalText: true, trailingSystem: false })), sidechain: false };
+    const lines = transcript(plan).trimEnd().split('\n').map((l) => {
+      const { sessionId: _drop, ...rest } = JSON.parse(l) as Rec;
+      return rest;
+    });
+    expect(lines.length).toBeGreaterThan(SESSION_ID_WITHIN);
+    // A sessionId after the first SESSION_ID_WITHIN records is not the trace id: by then the records have gone out.
+    (lines[SESSION_ID_WITHIN + 5] as Rec).sessionId = 'late-session';
+    const text = `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    // Detection needs a sessionId: the format is given, as with `--from claude-code`.
+    const events: TraceEvent[] = [];
+    const stream = createImportStream({ fileName: 'session.jsonl', format: 'claude-code', onEvent: (e) => void events.push(e) });
+    for (let at = 0; at < text.length; at += 4096) stream.push(text.slice(at, at + 4096));
+    const beforeEnd = events.length;
+    const out = stream.end();
+    const w = importClaudeCode(lines.map((value, i) => ({ line: i + 1, value })), { fileName: 'session.jsonl', fallbackTraceId: 'claude-code-session' }) as Extract<ImportResult, { ok: true }>;
+    expect(events).toEqual(w.trace.events);
+    expect(out.trace?.header).toEqual(w.trace.header);
+    expect(w.trace.header.trace_id).toBe('claude-code-session');
+    expect(beforeEnd).toBeGreaterThan(events.length - 20);
+    expect(out.report?.warnings).toContain(`no record of the first ${SESSION_ID_WITHIN} carries a sessionId: the trace id was derived from the input`);
   });
 });
