@@ -76,15 +76,7 @@ describe('Gemini CLI chat recording (gemini-cli-session.jsonl)', () => {
   });
 
   it('[I12] the older single-document session-*.json imports the same way', () => {
-    const doc = {
-      sessionId: 's-legacy', projectHash: 'h1', startTime: '2025-09-01T08:00:00.000Z', lastUpdated: '2025-09-01T08:00:09.000Z',
-      messages: [
-        { id: 'a', timestamp: '2025-09-01T08:00:01.000Z', type: 'user', content: 'list files' },
-        { id: 'b', timestamp: '2025-09-01T08:00:02.000Z', type: 'gemini', content: '', model: 'gemini-2.5-flash', toolCalls: [{ id: 't1', name: 'list_directory', args: { dir_path: '/w' }, status: 'success', timestamp: '2025-09-01T08:00:03.000Z', result: [{ functionResponse: { id: 't1', name: 'list_directory', response: { output: 'a.txt' } } }] }] },
-        { id: 'c', timestamp: '2025-09-01T08:00:04.000Z', type: 'gemini', content: 'One file: a.txt', model: 'gemini-2.5-flash' },
-      ],
-    };
-    const r = importTrace(JSON.stringify(doc, null, 2), { fileName: 'session-2025-09-01T08-00-s-legacy.json' });
+    const r = importTrace(readFormat('gemini-cli-session-legacy.json'), { fileName: 'session-2025-09-01T08-00-s-legacy.json' });
     expect(r.format).toBe('gemini-cli');
     expect(r.problems).toEqual([]);
     expect(r.trace?.events.map((e) => e.type)).toEqual([

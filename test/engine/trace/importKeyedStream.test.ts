@@ -12,6 +12,7 @@ import type { ImporterOptions, ImportResult } from '../../../engine/trace/import
 import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { deepObjectText } from '../badInput/corpus.ts';
 import { readFormat } from '../../shared/formatFixtures.ts';
+import { pushInPieces } from '../../shared/pieces.ts';
 
 interface Case {
   name: string;
@@ -21,15 +22,6 @@ interface Case {
   whole(doc: unknown, options: ImporterOptions): ImportResult;
 }
 
-const geminiDoc = {
-  sessionId: 's-legacy', projectHash: 'h1', startTime: '2025-09-01T08:00:00.000Z', lastUpdated: '2025-09-01T08:00:09.000Z',
-  messages: [
-    { id: 'a', timestamp: '2025-09-01T08:00:01.000Z', type: 'user', content: 'list files' },
-    { id: 'b', timestamp: '2025-09-01T08:00:02.000Z', type: 'gemini', content: '', model: 'gemini-2.5-flash', toolCalls: [{ id: 't1', name: 'list_directory', args: { dir_path: '/w' }, status: 'success', timestamp: '2025-09-01T08:00:03.000Z', result: [{ functionResponse: { id: 't1', name: 'list_directory', response: { output: 'a.txt' } } }] }] },
-    { id: 'b', timestamp: '2025-09-01T08:00:02.500Z', type: 'gemini', content: 'checking', model: 'gemini-2.5-flash' },
-    { id: 'c', timestamp: '2025-09-01T08:00:04.000Z', type: 'gemini', content: 'One file: a.txt', model: 'gemini-2.5-flash' },
-  ],
-};
 const record = (imp: { record(v: unknown, line: number): void; finish(): ImportResult }, doc: unknown) => {
   imp.record(doc, 1);
   return imp.finish();
@@ -43,7 +35,7 @@ const base: Case[] = [
   { name: 'opencode-export.json', format: 'opencode', text: readFormat('opencode-export.json'), whole: importOpenCode },
   { name: 'slugify.traj.json', format: 'mini-swe-agent', text: readFormat('slugify.traj.json'), whole: importMiniSweAgent },
   { name: 'goose-export.json', format: 'goose', text: readFormat('goose-export.json'), whole: (d, o) => record(new GooseImporter(o), d) },
-  { name: 'session-legacy.json', format: 'gemini-cli', text: JSON.stringify(geminiDoc, null, 2), whole: (d, o) => record(new GeminiCliImporter(o), d) },
+  { name: 'gemini-cli-session-legacy.json', format: 'gemini-cli', text: readFormat('gemini-cli-session-legacy.json'), whole: (d, o) => record(new GeminiCliImporter(o), d) },
   { name: 'trajectory.json', format: 'openhands', text: JSON.stringify({ trajectory: openHandsEvents }, null, 2), whole: importOpenHands },
 ];
 const cases: Case[] = [...base, ...base.map((c) => ({ ...c, name: `reversed-${c.name}`, text: reversed(c.text) }))];
@@ -52,11 +44,7 @@ const cases: Case[] = [...base, ...base.map((c) => ({ ...c, name: `reversed-${c.
 function streamed(c: Case, text: string, cuts: number[], maxDocumentChars?: number) {
   const events: TraceEvent[] = [];
   const s = createImportStream({ fileName: c.name, format: c.format, onEvent: (e) => events.push(e), ...(maxDocumentChars ? { maxDocumentChars } : {}) });
-  let from = 0;
-  for (const at of [...new Set(cuts)].sort((a, b) => a - b).concat(text.length)) {
-    s.push(text.slice(from, Math.max(from, at)));
-    from = Math.max(from, at);
-  }
+  pushInPieces(text, cuts, (piece) => s.push(piece));
   return { ...s.end(), events };
 }
 

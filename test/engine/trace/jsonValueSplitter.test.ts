@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pushInPieces } from '../../shared/pieces.ts';
 import { JsonValueSplitter } from '../../../engine/trace/jsonValueSplitter.ts';
 
 /** Runs an elements-mode splitter over `text` cut at `cuts`; what the sink was told, in order. */
@@ -12,12 +13,7 @@ function split(text: string, cuts: number[], max = 1e9) {
     truncated: (line) => seen.push({ kind: 'truncated', line }),
     unclosed: (line) => seen.push({ kind: 'unclosed', line }),
   }, true);
-  const at = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b);
-  let from = 0;
-  for (const c of [...at, text.length]) {
-    s.push(text.slice(from, c));
-    from = c;
-  }
+  pushInPieces(text, cuts, (piece) => s.push(piece));
   s.end();
   return seen;
 }

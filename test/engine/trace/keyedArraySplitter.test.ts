@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pushInPieces } from '../../shared/pieces.ts';
 import { KeyedArraySplitter } from '../../../engine/trace/keyedArraySplitter.ts';
 
 type Seen = { kind: string; key?: string; value?: unknown; line: number; length?: number; element?: boolean };
@@ -16,12 +17,7 @@ function split(text: string, keys: string[], cuts: number[], max = 1e9): Seen[] 
     truncated: (key, element, line) => seen.push({ kind: 'truncated', key, element, line }),
     unclosed: (line) => seen.push({ kind: 'unclosed', line }),
   });
-  const at = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b);
-  let from = 0;
-  for (const c of [...at, text.length]) {
-    s.push(text.slice(from, c));
-    from = c;
-  }
+  pushInPieces(text, cuts, (piece) => s.push(piece));
   s.end();
   return seen;
 }
