@@ -14,12 +14,16 @@ const kv = (key: string, value: unknown) => ({ key, value });
 const hex = (n: number, d: number) => n.toString(16).padStart(d, '0');
 const OUTPUT = 'src/a.ts\nsrc/b.ts\nREADME.md\n'.repeat(6);
 
-/** A format's workload, or one of its other shapes: the older Gemini CLI `.json`, OpenHands `{"trajectory": [...]}`. */
-export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory';
+/**
+ * A format's workload, or one of its other shapes: the older Gemini CLI `.json`, OpenHands `{"trajectory": [...]}`,
+ * a Claude Code transcript without any `sessionId` (read with `--from claude-code`: detection needs one).
+ */
+export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory' | 'claude-code-no-session';
 
 /** One step = one model call and one tool call (plus what the format writes around them). */
 export function writeWorkload(format: Workload, steps: number, write: Write): void {
   if (format === 'gemini-cli-json') return geminiJson(steps, write);
+  if (format === 'claude-code-no-session') return claude(steps, write, false);
   if (format === 'openhands-trajectory') return openhands(steps, write, 'trajectory');
   if (format === 'goose') return gooseExport(steps, write);
   if (format === 'codex-rollout') return codex(steps, write);
@@ -94,8 +98,8 @@ function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console')
   if (shape === 'otlp') flush();
 }
 
-function claude(steps: number, write: Write): void {
-  const env = { isSidechain: false, userType: 'external', cwd: '/work', sessionId: 'bench-session', version: '2.0.40', gitBranch: 'main' };
+function claude(steps: number, write: Write, session = true): void {
+  const env = { isSidechain: false, userType: 'external', cwd: '/work', ...(session ? { sessionId: 'bench-session' } : {}), version: '2.0.40', gitBranch: 'main' };
   write(line({ ...env, parentUuid: null, type: 'user', uuid: 'u0', timestamp: iso(0), message: { role: 'user', content: 'Look around the repository' } }));
   for (let i = 0; i < steps; i++) {
     const t = 10 + i * 10;

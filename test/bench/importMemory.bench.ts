@@ -49,8 +49,11 @@ function writeFile(format: Workload, path: string, mb: number): number {
 }
 
 const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv);`;
-function measure(file: string, out: string): { rssMb: number; cpuS: number; exit: number; err: string } {
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, '--input-type=module', '-e', runner, '--', 'hookwire', 'import', file, '-o', out], { encoding: 'utf8' });
+/** Workloads content detection cannot name, and the `--from` they are read with. */
+const FROM: Partial<Record<Workload, string>> = { 'claude-code-no-session': 'claude-code' };
+
+function measure(file: string, out: string, from?: string): { rssMb: number; cpuS: number; exit: number; err: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, '--input-type=module', '-e', runner, '--', 'hookwire', 'import', file, '-o', out, ...(from ? ['--from', from] : [])], { encoding: 'utf8' });
   const m = /TIME (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
   if (!m) throw new Error(`no /usr/bin/time output: ${r.stderr}`);
   return { rssMb: Number(m[1]) / 1024, cpuS: Number(m[2]) + Number(m[3]), exit: r.status ?? -1, err: r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('TIME ') && !l.startsWith('Command exited')).slice(-3).join(' / ') };
@@ -73,7 +76,7 @@ try {
     } else size = writeFile(format, file, MB);
     for (let run = 1; run <= RUNS; run++) {
       const out = join(dir, 'out.jsonl');
-      const r = measure(file, out);
+      const r = measure(file, out, FROM[format]);
       console.log(`${format} | ${(size / 1e6).toFixed(0)} | ${run} | ${r.exit} | ${r.rssMb.toFixed(0)} | ${r.cpuS.toFixed(1)} | ${r.err}`);
       rmSync(out, { force: true });
     }
