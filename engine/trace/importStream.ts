@@ -35,7 +35,9 @@ import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
  * events. Detects the format on the first 64 KB, then
  * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
- * - streams the documents that are one array of records (Cline's task files, OpenHands event streams) element by element;
+ * - streams the documents that are one array of records (Cline's task files, OpenHands event streams) element by element,
+ *   and those that keep their records in an array under a key (OpenCode and goose exports, older Gemini `.json`,
+ *   mini-swe-agent, OpenHands `{"trajectory"}`) member by member and element by element;
  * - streams Claude Code transcripts record by record (their importer holds the records of the model call
  *   still open);
  * - buffers the other formats (JSON documents) up to `maxDocumentChars`, past which reading stops with `too_large`.
