@@ -146,6 +146,13 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
     .action((f: string, opts) => run(async () => (await import('./commands/verifyCommand.ts')).verifyCommand(f, opts, io))());
 
   program
+    .command('readmit')
+    .description('take back a claude-hook --record recording refused for its integrity (lines cut off, a broken chain), as it now is, deliberately (docs/records.md)')
+    .argument('<recording>', 'the recording that claude-hook --record (or hook --agent --record) refuses')
+    .requiredOption('--reason <text>', 'why it is re-admitted; kept in <recording>.readmissions.jsonl with the overridden error')
+    .action((f: string, opts: { reason?: string }) => run(async () => (await import('./commands/readmitCommand.ts')).readmitCommand(f, opts, io))());
+
+  program
     .command('schema')
     .description('print the JSON Schema of the pipeline format')
     .option('--trace', 'print the JSON Schema of a trace v1 line instead')

@@ -208,7 +208,9 @@ async function decideAndRecord(adapter: AgentAdapter, loaded: LoadedPipeline, in
   const prior = options.record ? await readRecording(options.record) : null;
   // [K4] a recording whose hash chain is broken was changed after it was written (a removed TERMINATE or budget
   // count would let calls through): the call fails closed and names the line, as `hookwire verify` does.
-  if (prior?.chain.status === 'broken') throw new CliError(`the recording ${options.record} was changed after it was written, so its session fails closed: ${describeChain(prior.chain)} (check it with hookwire verify)`);
+  if (prior?.chain.status === 'broken' && !(await readmittedBreak(options.record!, prior))) {
+    throw new CliError(`the recording ${options.record} was changed after it was written, so its session fails closed: ${describeChain(prior.chain)} (check it with hookwire verify; re-admit it deliberately with hookwire readmit ${options.record} --reason "…")`);
+  }
   const ts = new Date(now()).toISOString();
   const sessionId = adapter.sessionId(input);
   const earlier = prior ? prior.events.filter((e) => e.trace_id === sessionId) : [];
@@ -281,11 +283,22 @@ function newHeader(adapter: AgentAdapter, trace_id: string, pipeline: string, ts
  * block the read past the deadline) fails closed.
  */
 async function readRecording(path: string): Promise<RecordingContents | null> {
+  const file = await recordingFile();
   try {
-    return await (await recordingFile()).readRecording(path);
+    return await file.readRecording(path);
   } catch (err) {
-    throw new CliError(err instanceof Error ? err.message : String(err));
+    // [K6] answered lines are gone: refused until re-admitted, deliberately.
+    const readmit = err instanceof file.IntegrityError ? `; re-admit it deliberately with hookwire readmit ${path} --reason "…"` : '';
+    throw new CliError(`${err instanceof Error ? err.message : String(err)}${readmit}`);
   }
+}
+
+/** [K4] The chain's break was re-admitted with `hookwire readmit` (serve/integrity.ts, loaded only for a broken chain). */
+async function readmittedBreak(path: string, prior: RecordingContents): Promise<boolean> {
+  const { Integrity } = await import('../serve/integrity.ts');
+  const integrity = Integrity.besideRecording(path);
+  await integrity.start();
+  return (await integrity.problem(path, prior.chain, true)) === null;
 }
 
 /**

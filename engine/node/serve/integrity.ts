@@ -12,6 +12,8 @@ import { appendFile, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { lineChainHash, type ChainReport } from '../../trace/hashChain.ts';
 import { anchorPathOf, writeAnchor, type Anchor } from './recordingAnchor.ts';
+import { IntegrityError } from './recordingErrors.ts';
+import { readRecording, type RecordingContents } from './recordingFile.ts';
 
 /** What a server before the anchor last knew of a recording (<state-dir>/heads/): its line count and last hash. */
 interface RecordingHead {
@@ -32,16 +34,24 @@ export interface Readmission {
 }
 
 export class Integrity {
-  private readonly heads: string;
   /** Re-admitted breaks, by recording file name: the chain's first broken line that was accepted. */
   private readonly readmitted = new Map<string, number | null>();
 
-  constructor(private readonly stateDir: string) {
-    this.heads = join(stateDir, 'heads');
+  /** `readmissions`: the JSON Lines file of re-admissions; `heads`: the older servers' heads/ folder, if any. */
+  constructor(private readonly readmissions: string, private readonly heads: string | null) {}
+
+  /** hookwire serve's: `<state-dir>/readmissions.jsonl` for all its recordings, and `<state-dir>/heads/`. */
+  static ofStateDir(stateDir: string): Integrity {
+    return new Integrity(join(stateDir, 'readmissions.jsonl'), join(stateDir, 'heads'));
+  }
+
+  /** A recording of `claude-hook --record` (no state dir): its re-admissions beside it, `<recording>.readmissions.jsonl`. */
+  static besideRecording(file: string): Integrity {
+    return new Integrity(`${file}.readmissions.jsonl`, null);
   }
 
   async start(): Promise<void> {
-    const text = await readFile(join(this.stateDir, 'readmissions.jsonl'), 'utf8').catch(() => '');
+    const text = await readFile(this.readmissions, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       try {
@@ -79,13 +89,14 @@ export class Integrity {
    * removed, for a recording that is gone or unchained).
    */
   async readmit(r: Readmission, file: string, now: Anchor | null): Promise<void> {
-    await appendFile(join(this.stateDir, 'readmissions.jsonl'), `${JSON.stringify(r)}\n`, { mode: 0o600 });
+    await appendFile(this.readmissions, `${JSON.stringify(r)}\n`, { mode: 0o600 });
     this.readmitted.set(r.file, r.broken_line);
     if (now) writeAnchor(file, now);
     else await rm(anchorPathOf(file), { force: true });
   }
 
   private async head(file: string): Promise<RecordingHead | null> {
+    if (this.heads === null) return null;
     try {
       const h = JSON.parse(await readFile(join(this.heads, basename(file)), 'utf8')) as RecordingHead;
       return Number.isInteger(h.lines) && typeof h.head === 'string' ? h : null;
@@ -93,6 +104,44 @@ export class Integrity {
       return null;
     }
   }
+}
+
+/** A re-admission's outcome: the integrity error it overrode, or why nothing was re-admitted. */
+export type ReadmitOutcome = { ok: true; problem: string } | { ok: false; status: 404 | 409; reason: string };
+
+/**
+ * Re-admits a recording refused for its integrity [K4][K6][SV8], deliberately: the one implementation behind serve's
+ * POST /v1/traces/<id>/readmit and `hookwire readmit <recording>`. A recording with lines cut off below its anchor
+ * is taken as it now is (a torn tail cut), a broken chain's break is accepted; the reason and the overridden error
+ * are appended to the re-admissions file and the anchor is set to the recording's end. Refused (nothing changes):
+ * a recording with no integrity error, or one that cannot be read at all.
+ */
+export async function readmitRecording(integrity: Integrity, file: string, who: { trace_id?: string; reason: string; at: string }): Promise<ReadmitOutcome> {
+  let rec: RecordingContents | null;
+  let problem: string | null = null;
+  try {
+    try {
+      rec = await readRecording(file);
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      // Lines cut off below the anchor: the recording is taken as it now is (a torn tail cut).
+      problem = err.message;
+      rec = await readRecording(file, { anchor: false });
+    }
+  } catch (err) {
+    return { ok: false, status: 409, reason: `the recording cannot be read at all, so it cannot be re-admitted: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!rec && problem === null) return { ok: false, status: 404, reason: `there is no recording ${file}` };
+  problem ??= await integrity.problem(file, rec!.chain, true);
+  if (!problem) return { ok: false, status: 409, reason: `the recording ${file} has no integrity error: nothing to re-admit` };
+  const trace_id = who.trace_id ?? rec?.header?.trace_id ?? '';
+  await integrity.readmit({ trace_id, file: basename(file), at: who.at, reason: who.reason, problem, broken_line: rec?.chain.broken?.line ?? null }, file, rec ? anchorOf(rec) : null);
+  return { ok: true, problem };
+}
+
+/** The anchor of a recording as it now is (null: unchained, nothing to anchor). */
+export function anchorOf(rec: RecordingContents): Anchor | null {
+  return rec.chain.tail.kind === 'chained' ? { lines: rec.chain.lines, bytes: rec.size, head: rec.chain.tail.head } : null;
 }
 
 /** The chain hash the n-th non-blank line of a file carries (1-based). */

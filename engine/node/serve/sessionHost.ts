@@ -8,7 +8,7 @@
 // later [SV1][SV2]: memory holds the live sessions only, however long the server runs.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat, truncate } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { HookEvent } from '../../model/event.ts';
 import type { Approval } from '../../model/approval.ts';
 import { createReplayRun, type ReplayRun } from '../../replay/replaySteps.ts';
@@ -17,7 +17,7 @@ import { recordedDecision } from '../../replay/recordedDecision.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '../../trace/traceTypes.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { createChainWriter, type ChainWriter, type PreparedLines } from '../../trace/hashChain.ts';
-import { Integrity } from './integrity.ts';
+import { Integrity, anchorOf, readmitRecording, type ReadmitOutcome } from './integrity.ts';
 import type { PipelineStore } from './pipelineStore.ts';
 import { checkLineLength, IntegrityError, readRecording, RecordingError, type FlushPolicy, type RecordingContents } from './recordingFile.ts';
 import { anchorPathOf, readAnchor, writeAnchor, type Anchor } from './recordingAnchor.ts';
@@ -139,7 +139,7 @@ export class SessionHost {
     this.dir = join(stateDir, 'sessions');
     this.writers = new WriterPool(policy, limits.maxOpenFiles);
     this.fault = new WriteFault(this.dir, stateDir, log);
-    this.integrity = new Integrity(stateDir);
+    this.integrity = Integrity.ofStateDir(stateDir);
   }
 
   /**
@@ -482,30 +482,14 @@ export class SessionHost {
    * Re-admits a recording refused for its integrity, deliberately: the operator's reason and the overridden
    * error go to readmissions.jsonl, and the session is rebuilt from the recording as it now is [SV8].
    */
-  async readmit(trace_id: string, reason: string): Promise<{ ok: true; problem: string } | { ok: false; status: number; reason: string }> {
+  async readmit(trace_id: string, reason: string): Promise<ReadmitOutcome> {
     if (this.live.has(trace_id)) return { ok: false, status: 409, reason: `trace "${trace_id.slice(0, 100)}" is live: its recording was not refused` };
     const file = this.fileOf(trace_id);
-    let rec: RecordingContents | null;
-    let problem: string | null = null;
-    try {
-      try {
-        rec = await readRecording(file);
-      } catch (err) {
-        if (!(err instanceof IntegrityError)) throw err;
-        // Lines cut off below the anchor: the recording is taken as it now is (a torn tail cut).
-        problem = err.message;
-        rec = await readRecording(file, { anchor: false });
-      }
-    } catch (err) {
-      return { ok: false, status: 409, reason: `the recording cannot be read at all, so it cannot be re-admitted: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    if (!rec && problem === null) return { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}"` };
-    problem ??= await this.integrity.problem(file, rec!.chain, true);
-    if (!problem) return { ok: false, status: 409, reason: `the recording ${file} has no integrity error: nothing to re-admit` };
-    await this.integrity.readmit({ trace_id, file: basename(file), at: new Date(this.now()).toISOString(), reason, problem, broken_line: rec?.chain.broken?.line ?? null }, file, rec ? anchorOf(rec) : null);
+    const r = await readmitRecording(this.integrity, file, { trace_id, reason, at: new Date(this.now()).toISOString() });
+    if (!r.ok) return r.status === 404 ? { ok: false, status: 404, reason: `no trace "${trace_id.slice(0, 100)}"` } : r;
     this.unreadable.delete(trace_id);
-    this.log(`hookwire serve: re-admitted ${file} (${reason}); it was refused with: ${problem}`);
-    return { ok: true, problem };
+    this.log(`hookwire serve: re-admitted ${file} (${reason}); it was refused with: ${r.problem}`);
+    return r;
   }
 
   /** Cuts the recording back to what this session wrote (a failed write's partial line, or a line never answered). */
@@ -530,7 +514,3 @@ function anchorAfter(s: Session, out: PreparedLines, bytes: number): Anchor | un
   return out.head !== null ? { lines: s.lines + out.lines.length, bytes: s.bytes + bytes, head: out.head } : undefined;
 }
 
-/** The anchor of a recording as read (its end); null for an unchained one. */
-function anchorOf(rec: RecordingContents): Anchor | null {
-  return rec.chain.tail.kind === 'chained' ? { lines: rec.chain.lines, bytes: rec.size, head: rec.chain.tail.head } : null;
-}
