@@ -143,7 +143,9 @@ export function stepEvent(
   // [R6] the same decision, but another reason (where the recording says its reason: it has one, or it is
   // Hookwire's own, which names its pipeline version and writes every reason), or another deciding handler
   // where the recording names one; as for a divergence, only a decision of the same version [R17] is compared.
-  const saysReason = recorded !== null && (recorded.reason !== undefined || recorded.pipeline !== undefined);
+  // [S14] a reproduced wall-clock stop is not compared by reason: its timeout's text names this replay's net,
+  // the recording's names the net that fired (the note says which outcome is reproduced).
+  const saysReason = recorded !== null && !(stopped && stopped.length > 0) && (recorded.reason !== undefined || recorded.pipeline !== undefined);
   const reasonDiffers = !notReachedStep && recorded !== null && other === null && !divergent
     && ((saysReason && (recorded.reason ?? '') !== result.reason) || (recorded.decided_by !== undefined && recorded.decided_by !== result.decided_by));
   const counterfactual = carry.counterfactual_since >= 0;
