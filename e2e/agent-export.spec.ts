@@ -110,6 +110,13 @@ test('[AG6] merged into the person\'s own file; a broken file is refused; the ma
   const marked = new Set(expected.flatMap((l) => (l.node ? [l.node] : [])));
   await expect(page.getByTestId('node-agent-mark')).toHaveCount(marked.size);
   await expect(page.getByTestId('agent-marks-chip')).toHaveText(`${expected.length} losses on Windsurf marked`);
+  // The marks change no node's size, and no node or mark lies over another node (the demo's nodes are close).
+  const overlaps = await page.evaluate(() => {
+    const boxes = [...document.querySelectorAll<HTMLElement>('.hw-node')].map((n) => ({ id: n.dataset.testid, node: n.getBoundingClientRect(), mark: n.querySelector('.agent-mark')?.getBoundingClientRect() }));
+    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return boxes.flatMap((a) => boxes.filter((b) => b !== a && (hit(a.node, b.node) || (a.mark !== undefined && hit(a.mark, b.node)))).map((b) => `${a.id} over ${b.id}`));
+  });
+  expect(overlaps).toEqual([]);
   await shot(page, 'agent-export-marks');
 });
 
