@@ -19,6 +19,7 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { lineChainHash } from '../../trace/hashChain.ts';
+import { lineBefore } from '../lineBefore.ts';
 import { IntegrityError } from './recordingErrors.ts';
 
 /** How far a recording was written and answered: its non-blank lines, its bytes, and line N's chain hash. */
@@ -143,29 +144,14 @@ async function countLines(file: string, size: number): Promise<number> {
   }
 }
 
-/** The line whose `\n` is the byte before `end` (without it); null when that byte is not a `\n`. Read backwards. */
+/** The line whose `\n` is the byte before `end` (without it, nor a `\r` before it); null when that byte is not a `\n`. */
 async function lineEndingAt(file: string, end: number): Promise<string | null> {
   const fh = await open(file, 'r');
   try {
     const last = Buffer.alloc(1);
     await fh.read(last, 0, 1, end - 1);
     if (last[0] !== 0x0a) return null;
-    const parts: Buffer[] = [];
-    const chunk = Buffer.alloc(64 * 1024);
-    let stop = end - 1;
-    while (stop > 0) {
-      const start = Math.max(0, stop - chunk.length);
-      const { bytesRead } = await fh.read(chunk, 0, stop - start, start);
-      const buf = chunk.subarray(0, bytesRead);
-      const nl = buf.lastIndexOf(0x0a);
-      if (nl !== -1) {
-        parts.unshift(Buffer.from(buf.subarray(nl + 1)));
-        break;
-      }
-      parts.unshift(Buffer.from(buf));
-      stop = start;
-    }
-    return Buffer.concat(parts).toString('utf8').replace(/\r$/, '');
+    return (await lineBefore(fh, end - 1)).text.replace(/\r$/, '');
   } finally {
     await fh.close();
   }

@@ -4,7 +4,8 @@
 // never glued to the next line; any other line that cannot be read — too long, not JSON, not an event — fails
 // the session closed, because skipping it could forget a TERMINATE or a budget count.
 import { closeSync, constants, writeSync } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { lstat, open } from 'node:fs/promises';
+import { lineStartBefore } from '../lineBefore.ts';
 import { readTraceFile } from '../readTraceFile.ts';
 import { DEFAULT_MAX_LINE_CHARS } from '../../trace/traceReader.ts';
 import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
@@ -152,7 +153,7 @@ async function tornTail(path: string, size: number, cut: boolean): Promise<numbe
     const last = Buffer.alloc(1);
     await fh.read(last, 0, 1, size - 1);
     if (last[0] === 0x0a) return 0;
-    const keep = await lastNewlineEnd(fh, size);
+    const keep = await lineStartBefore(fh, size);
     if (cut) {
       await fh.truncate(keep);
       await fh.sync();
@@ -161,20 +162,6 @@ async function tornTail(path: string, size: number, cut: boolean): Promise<numbe
   } finally {
     await fh.close();
   }
-}
-
-/** The offset just past the last `\n` of the file, 0 when it has none; read backwards in chunks. */
-async function lastNewlineEnd(fh: FileHandle, size: number): Promise<number> {
-  const chunk = Buffer.alloc(64 * 1024);
-  let end = size;
-  while (end > 0) {
-    const start = Math.max(0, end - chunk.length);
-    const { bytesRead } = await fh.read(chunk, 0, end - start, start);
-    const i = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
-    if (i !== -1) return start + i + 1;
-    end = start;
-  }
-  return 0;
 }
 
 /** When a written line is made durable (README "Recordings"). */
