@@ -50,6 +50,7 @@ export { backtestHeadline, backtestHtml, backtestMarkdown, CATEGORY_LABELS } fro
 export type { TraceCoverage } from './replay/coverageOf.ts';
 export { withoutExpectation } from './replay/withoutExpectation.ts';
 export { type AsyncReplayer, createAsyncReplayer } from './replay/createAsyncReplayer.ts';
+export { compileStepFilter, type CompiledStepFilter, type StepFilter } from './replay/stepFilter.ts';
 export { compileBreakpoint, hitStops, nextStop, stopFinder, type StopFinder, type CompiledBreakpoint, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode } from './replay/breakpoint.ts';
 export { createTraceDiff, type PipelineDiff } from './replay/diffPipelines.ts';
 export { type Expectation, parseExpectation, readExpectation, type StepLabel, stepLabel, withExpectation } from './replay/expectation.ts';

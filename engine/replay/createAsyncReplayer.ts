@@ -4,6 +4,7 @@ import type { TraceCoverage } from './coverageOf.ts';
 import { createReplayer, DEFAULT_CHECKPOINT_EVERY, type FindOptions, type ReplayerOptions } from './createReplayer.ts';
 import type { ReplayActivity } from './replayActivity.ts';
 import { hitStops, type CompiledBreakpoint } from './breakpoint.ts';
+import type { CompiledStepFilter } from './stepFilter.ts';
 import type { AsyncEventSource, ReplayStep, ReplayTimeline, StepQuery } from './types.ts';
 
 export interface AsyncReplayerOptions extends ReplayerOptions {
@@ -40,6 +41,8 @@ export interface AsyncReplayer {
   breakpointChunk(b: CompiledBreakpoint, c: number): Promise<number[]>;
   /** Every step the breakpoint stops at [R18], scanned a chunk at a time. */
   breakpointSteps(b: CompiledBreakpoint, progress?: ProgressOptions): Promise<Int32Array>;
+  /** The steps of chunk `c` the timeline filter keeps [R20]: a long filter is searched a chunk at a time. */
+  filterChunk(f: CompiledStepFilter, c: number): Promise<number[]>;
   /** As `Replayer.relabel` [R19]: the event's chunk is fetched again from the source when next needed. */
   relabel(index: number): void;
 }
@@ -152,6 +155,16 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
     return b.readsEvent ? withChunks([c], () => sync.breakpointHits(b, start, end)) : sync.breakpointHits(b, start, end);
   };
 
+  const filterChunk = async (f: CompiledStepFilter, c: number): Promise<number[]> => {
+    const start = c * C;
+    const end = Math.min(count, start + C);
+    if (start >= end) return [];
+    if (f.readsActivity) await analyze(end);
+    else if (f.readsTimeline) await advance(end);
+    // A text is looked for in the chunk's events; the timeline alone needs none of them.
+    return f.readsEvent ? withChunks([c], () => sync.filterHits(f, start, end)) : sync.filterHits(f, start, end);
+  };
+
   let position = 0;
   const moveTo = async (i: number): Promise<ReplayStep> => {
     const s = await step(i);
@@ -194,10 +207,13 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
       return sync.activity();
     },
     async find(query, o = {}) {
-      // Searches run on the complete timeline (and activity), which the debugger computes once on load.
-      if (query.kind === 'fired') await analyze();
-      else await advance();
-      return sync.find(query, { from: o.from ?? position, ...(o.direction ? { direction: o.direction } : {}) });
+      // Forward, a search runs on the complete timeline (and activity), which the debugger computes once on load;
+      // backward it needs only the steps before `from`.
+      const from = o.from ?? position;
+      const upTo = o.direction === 'backward' ? Math.max(0, Math.min(from, count)) : count;
+      if (query.kind === 'fired') await analyze(upTo);
+      else await advance(upTo);
+      return sync.find(query, { from, ...(o.direction ? { direction: o.direction } : {}) });
     },
     async stepsWhere(query) {
       if (query.kind === 'fired') await analyze();
@@ -209,6 +225,7 @@ export function createAsyncReplayer(compiled: CompiledPipeline, source: AsyncEve
       return sync.coverage();
     },
     breakpointChunk,
+    filterChunk,
     async breakpointSteps(b, p) {
       const hits: number[] = [];
       for (let c = 0; c * C < count; c++) {

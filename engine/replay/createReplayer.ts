@@ -8,6 +8,7 @@ import { createRepeatWindow } from './repeatWindow.ts';
 import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
 import { needsActivity, stepPredicate } from './stepQuery.ts';
 import { breakpointHolds, breakpointPrefilter, hitStops, type CompiledBreakpoint } from './breakpoint.ts';
+import { stepFilterHits, type CompiledStepFilter } from './stepFilter.ts';
 import { OUTCOMES, STEP_FLAG, type EventSource, type ReplayCarry, type ReplayOptions, type ReplayStep, type ReplayTimeline, type StepQuery } from './types.ts';
 
 /**
@@ -70,6 +71,8 @@ export interface Replayer {
   breakpointHits(b: CompiledBreakpoint, start?: number, end?: number): number[];
   /** Every step the breakpoint stops at, in order: its hits, then its hit count [R18]. */
   breakpointSteps(b: CompiledBreakpoint): Int32Array;
+  /** The steps in `[start, end)` the timeline filter keeps [R20], in order. */
+  filterHits(f: CompiledStepFilter, start?: number, end?: number): number[];
   /**
    * Forgets what it holds of event `index` after that event changed in its `meta.expect` only (a label was
    * written): labels are never dispatched [R19], so no decision, state or timeline entry changes and nothing
@@ -244,6 +247,14 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     return out;
   };
 
+  /** [R20] The timeline filter over `[start, end)`: the passes as far as the filter reads them, then the engine's test. */
+  const filterHits = (f: CompiledStepFilter, start = 0, end = count): number[] => {
+    const hi = Math.min(end, count);
+    if (f.readsActivity) analyze(hi);
+    else if (f.readsTimeline) advance(hi);
+    return stepFilterHits(f, f.readsTimeline ? t : null, f.readsActivity ? act.snapshot() : null, Math.max(0, start), hi, (i) => source.get(i));
+  };
+
   const moveTo = (i: number): ReplayStep => {
     const s = step(i);
     position = i;
@@ -296,5 +307,6 @@ export function createReplayer(compiled: CompiledPipeline, events: readonly Trac
     },
     breakpointHits,
     breakpointSteps: (b) => hitStops(Int32Array.from(breakpointHits(b)), b.hits),
+    filterHits,
   };
 }

@@ -8,6 +8,7 @@ export { createReplayer, DEFAULT_CHECKPOINT_EVERY, type Replayer, type ReplayerO
 export { createAsyncReplayer, type AsyncReplayer, type AsyncReplayerOptions, type ProgressOptions } from './createAsyncReplayer.ts';
 export { outcomeAt } from './replayTimeline.ts';
 export { ranAt, type ReplayActivity } from './replayActivity.ts';
+export { compileStepFilter, payloadHasText, stepFilterHits, type StepFilter, type CompiledStepFilter } from './stepFilter.ts';
 export { compileBreakpoint, hitStops, nextStop, stopFinder, type StopFinder, EVERY_HIT, HANDLER_TRIGGERS, MATCHER_TRIGGERS, HIT_MODES, type BreakpointSpec, type BreakpointOn, type HitCount, type HitMode, type CompiledBreakpoint, type BreakpointCompile } from './breakpoint.ts';
 export { coverageOf, type TraceCoverage, type HandlerCoverage, type EventTypeCoverage } from './coverageOf.ts';
 export { traceCoverage } from './traceCoverage.ts';
