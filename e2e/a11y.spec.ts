@@ -49,6 +49,8 @@ test('no serious or critical axe-core violation in the editor: canvas, inspector
 });
 
 test('no serious or critical axe-core violation on the history, the Problems list, the full-screen code editor and Compare with a version', async ({ page }) => {
+  // Monaco and four axe runs: 57 s of the default 60 at load 15 here.
+  test.setTimeout(150_000);
   await openApp(page);
   const found: string[] = [];
   await page.getByTestId('palette-handler:code').click();

@@ -15,6 +15,7 @@ export { eventModes, patternMode, type PatternMode } from './model/eventModes.ts
 export { isJsonObject, type JsonObject, type JsonValue, ownGet, ownSet } from './model/json.ts';
 export type { OpenManifest } from './model/openManifest.ts';
 export { nodeName } from './model/nodeName.ts';
+export { emptyPipeline } from './model/emptyPipeline.ts';
 export { type Action, type CodeSpec, type Condition, type EventNode, type EventTypeDecl, type FlowAction, type FlowRuleKind, type FlowSelector, HANDLER_ACTION_TYPES, type HandlerNode, type MatcherNode, type Pipeline, PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION, type PipelineNode, type RewriteOp, type Wire } from './model/pipelineTypes.ts';
 export { formatPath, type Problem } from './model/problem.ts';
 export type { ClauseOp, ConditionExplain } from './match/types.ts';

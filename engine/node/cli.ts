@@ -99,7 +99,7 @@ export function buildProgram(io: Io, result: { code: number }, readStdin: () => 
   program
     .command('backtest')
     .description('replay every trace under the given files and folders through two pipelines and report the events they decide differently, by category (exit 1 per --fail-on)')
-    .argument('<old>', 'the pipeline before the change')
+    .argument('<old>', 'the pipeline before the change, or none: no pipeline (every event continues), to try a first pipeline on sessions')
     .argument('<new>', 'the pipeline after the change')
     .argument('<traces...>', 'trace files in any importable format, or folders walked recursively (files no importer accepts are listed as skipped)')
     .option('--json', 'one JSON document: {files, skipped, total, unguarded, never_matched, never_sent} (schema: engine/schema/backtest.v1.schema.json)')

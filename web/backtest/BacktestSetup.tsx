@@ -26,7 +26,8 @@ export function BacktestSetup() {
   // What was last exported (downloaded or copied as a file): by default the current edit is compared with it.
   const exportedLast = useLiveQuery(() => (pipelineId ? listVersions(db, pipelineId).then((all) => lastExported(all) ?? null) : Promise.resolve(null)), [db, pipelineId, doc]);
   const exportIsCurrent = !!exportedLast && !!versions && !versions.some((v) => v.seq === exportedLast.seq);
-  const old = versions?.find((v) => v.seq === oldSeq) ?? versions?.find((v) => v.seq === exportedLast?.seq) ?? versions?.[0];
+  // The baseline: the version picked, else the last export, else the newest version, else no pipeline [B1].
+  const old = oldSeq === 'none' ? 'none' : versions?.find((v) => v.seq === oldSeq) ?? versions?.find((v) => v.seq === exportedLast?.seq) ?? versions?.[0] ?? (versions ? 'none' : undefined);
   const needle = filter.trim().toLowerCase();
   const shown = needle ? ready.filter((t) => t.name.toLowerCase().includes(needle) || t.source_format.includes(needle)) : ready;
   const pickedSet = new Set(picked);
@@ -66,16 +67,16 @@ export function BacktestSetup() {
         void filesOfDrop(e.dataTransfer).then((files) => traceCommands.importFiles(files));
       }}>
       <div className="dbg-side-head"><span className="title">Backtest</span></div>
-      <p className="dbg-side-hint">Replays the traces you pick through an earlier version and the current pipeline, and lists every event whose decision, reason, deciding handler, final payload or added context differs.</p>
+      <p className="dbg-side-hint">Replays the traces you pick through an earlier version (or no pipeline) and the current pipeline, and lists every event whose decision, reason, deciding handler, final payload or added context differs.</p>
       <label className="bt-field">
         <span>Compare the current pipeline with</span>
-        {versions && versions.length === 0 ? (
-          <span className="bt-note" data-testid="backtest-no-version">This pipeline has no earlier version yet. Each saved edit records one (History tab in Edit).</span>
-        ) : (
-          <select className="input" data-testid="backtest-old" value={old?.seq ?? ''} disabled={running}
-            onChange={(e) => setOld(Number(e.target.value))}>
-            {(versions ?? []).map((v) => <option key={v.seq} value={v.seq}>{v.seq === exportedLast?.seq ? `Last export · ${versionTime({ at: v.exported_at! })}` : versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
-          </select>
+        <select className="input" data-testid="backtest-old" value={old === undefined ? '' : old === 'none' ? 'none' : old.seq} disabled={running || !versions}
+          onChange={(e) => setOld(e.target.value === 'none' ? 'none' : Number(e.target.value))}>
+          {(versions ?? []).map((v) => <option key={v.seq} value={v.seq}>{v.seq === exportedLast?.seq ? `Last export · ${versionTime({ at: v.exported_at! })}` : versionTime(v)}{v.label ? ` · ${v.label}` : ''} — {v.summary}</option>)}
+          <option value="none">No pipeline — as without hooks</option>
+        </select>
+        {versions && versions.length === 0 && (
+          <span className="bt-note" data-testid="backtest-no-version">This pipeline has no earlier version yet (each saved edit records one, History tab in Edit): it is compared with no pipeline, so the run shows what it alone would block, ask or rewrite in these sessions.</span>
         )}
       </label>
       {exportedLast === null && <p className="dbg-side-hint" data-testid="backtest-export-none">Export the pipeline (Export in Edit) to compare the current edit with what you last exported.</p>}

@@ -1,4 +1,4 @@
-import type { BacktestReport, Pipeline } from '../../engine/app.ts';
+import { emptyPipeline, type BacktestReport, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { loadDebugSession, saveDebugSession } from '../persistence/debugSession.ts';
 import { listTraces } from '../persistence/traceLibrary.ts';
@@ -26,13 +26,16 @@ export const makeBacktestWorker: MakeBacktestWorker = () =>
  * and opens a differing step in the debugger with Compare pinned to the old version.
  */
 export interface BacktestService {
-  /** Runs the open pipeline (new) against `old` over the picked traces. */
-  run(old: PipelineVersion): Promise<void>;
+  /** Runs the open pipeline (new) against `old` over the picked traces: a version, or 'none' (no pipeline) [B1]. */
+  run(old: PipelineVersion | 'none'): Promise<void>;
   cancel(): void;
   /** Opens the debugger at `step` (1-based) of a stored trace, comparing with the old version of the last run. */
   openStep(traceId: string, step: number): Promise<void>;
   dispose(): void;
 }
+
+/** The report's name for the empty baseline (the CLI's `hookwire backtest none new …`) [B1]. */
+export const NO_PIPELINE = 'no pipeline';
 
 export function createBacktestService(store: AppStore, db: HookwireDb, replay: ReplayService, makeWorker: MakeBacktestWorker = makeBacktestWorker): BacktestService {
   const s = () => store.getState();
@@ -49,7 +52,7 @@ export function createBacktestService(store: AppStore, db: HookwireDb, replay: R
     async run(oldVersion) {
       stop();
       const doc = s().doc;
-      const opened = documentForEditor(oldVersion.doc);
+      const opened = oldVersion === 'none' ? { ok: true as const, doc: emptyPipeline(NO_PIPELINE) } : documentForEditor(oldVersion.doc);
       if (!doc || !opened.ok) {
         s().backtestEnded({ status: 'failed', message: !doc ? 'No pipeline is open.' : 'That version of the pipeline cannot be read.' });
         return;
@@ -60,10 +63,10 @@ export function createBacktestService(store: AppStore, db: HookwireDb, replay: R
         s().backtestEnded({ status: 'failed', message: 'Pick at least one trace.' });
         return;
       }
-      const oldName = oldVersion.label ?? (oldVersion.exported_at !== undefined
+      const oldName = oldVersion === 'none' ? NO_PIPELINE : oldVersion.label ?? (oldVersion.exported_at !== undefined
         ? `${oldVersion.name} as exported at ${new Date(oldVersion.exported_at).toLocaleTimeString('en-GB')}`
         : `${oldVersion.name} at ${new Date(oldVersion.at).toLocaleTimeString('en-GB')}`);
-      lastOld = { doc: opened.doc, name: oldName, at: oldVersion.at };
+      lastOld = { doc: opened.doc, name: oldName, at: oldVersion === 'none' ? Date.now() : oldVersion.at };
       const request: BacktestRequest = {
         old: { doc: opened.doc, name: oldName },
         next: { doc, name: `${doc.name} (current)` },
@@ -78,7 +81,7 @@ export function createBacktestService(store: AppStore, db: HookwireDb, replay: R
         if (m.kind === 'progress') s().backtestProgressed(m);
         else {
           stop();
-          if (m.kind === 'done') s().backtestDone(m.report, m.traceIds, oldVersion.seq ?? -1);
+          if (m.kind === 'done') s().backtestDone(m.report, m.traceIds, oldVersion === 'none' ? 'none' : oldVersion.seq ?? -1);
           else s().backtestEnded({ status: 'failed', message: m.message });
         }
       };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
-import { emptyPipeline } from '../model/emptyPipeline.ts';
+import { emptyPipeline } from '../../engine/app.ts';
 import { uniquePipelineName } from '../persistence/library.ts';
 import { useServices } from '../services/AppServices.tsx';
 

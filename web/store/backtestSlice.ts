@@ -16,24 +16,27 @@ export interface BacktestProgress {
 export type BacktestRun =
   | { status: 'idle' }
   | { status: 'running'; progress: BacktestProgress | null }
-  | { status: 'done'; report: BacktestReport; traceIds: string[]; oldSeq: number; at: number }
+  | { status: 'done'; report: BacktestReport; traceIds: string[]; oldSeq: BacktestOld; at: number }
   | { status: 'cancelled' }
   | { status: 'failed'; message: string };
+
+/** What the current pipeline is compared with: a history version (its seq), or no pipeline at all [B1]. */
+export type BacktestOld = number | 'none';
 
 export interface BacktestData {
   /** Ids of the library traces picked for the next run, in library order. */
   backtestTraces: string[];
-  /** The history version (seq) the current pipeline is compared with; null: the newest that differs. */
-  backtestOldSeq: number | null;
+  /** What the current pipeline is compared with; null: the last export, else the newest version that differs, else none. */
+  backtestOldSeq: BacktestOld | null;
   backtest: BacktestRun;
 }
 
 export interface BacktestActions {
   setBacktestTraces(ids: string[]): void;
-  setBacktestOld(seq: number | null): void;
+  setBacktestOld(old: BacktestOld | null): void;
   backtestStarted(): void;
   backtestProgressed(progress: BacktestProgress): void;
-  backtestDone(report: BacktestReport, traceIds: string[], oldSeq: number): void;
+  backtestDone(report: BacktestReport, traceIds: string[], oldSeq: BacktestOld): void;
   backtestEnded(run: Extract<BacktestRun, { status: 'cancelled' | 'failed' }>): void;
 }
 

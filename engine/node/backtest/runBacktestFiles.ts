@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import type { CompiledPipeline } from '../../compile/compilePipeline.ts';
-import { compilePipelineFile } from '../loadPipelineFile.ts';
+import { compilePipelineFile, compilePipelineText, type LoadedPipeline } from '../loadPipelineFile.ts';
+import { emptyPipeline } from '../../model/emptyPipeline.ts';
 import { openSpill } from '../spillFile.ts';
 import { backtestFile, type FileOutcome } from './backtestFile.ts';
 import { splitSessionPath } from '../sqliteSessions.ts';
@@ -51,6 +52,17 @@ function fileOptions(p: PerFile): { keepPerCategory?: number; spill?: { folder: 
 
 type ToWorker = { index: number; file: string } | { stop: true };
 type FromWorker = { index: number; outcome: FileOutcome } | { index: number; error: string } | { events: number } | { fatal: string };
+
+/** The old pipeline's name for "no pipeline" [B1]: `hookwire backtest none new.json …` (a file named so is `./none`). */
+export const NO_PIPELINE = 'none';
+
+/**
+ * The old side of a backtest: the pipeline file, or for `none` the empty pipeline, under which every event
+ * continues unchanged (what the sessions did with no hooks) [B1].
+ */
+export function compileOldPipeline(path: string): Promise<LoadedPipeline> {
+  return path === NO_PIPELINE ? compilePipelineText(JSON.stringify(emptyPipeline(NO_PIPELINE)), NO_PIPELINE) : compilePipelineFile(path);
+}
 
 /** Backtests `files` and yields their outcomes in order. */
 export async function* runBacktestFiles(oldPath: string, newPath: string, a: CompiledPipeline, b: CompiledPipeline, files: readonly string[], options: RunFilesOptions = {}): AsyncGenerator<FileOutcome> {
@@ -174,7 +186,7 @@ export async function backtestWorkerMain(): Promise<void> {
   const send = (m: FromWorker) => port.postMessage(m);
   let a, b;
   try {
-    a = await compilePipelineFile(oldPath);
+    a = await compileOldPipeline(oldPath);
     b = await compilePipelineFile(newPath);
   } catch (err) {
     a?.dispose();

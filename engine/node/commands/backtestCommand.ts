@@ -11,7 +11,7 @@ import { createBacktestCorpus, type BacktestFileEntry, type BacktestReport } fro
 import { backtestHeadline, backtestHtml, backtestMarkdown, violatedLabels } from '../../replay/backtestText.ts';
 import { cell, CliError, EXIT, fileErrorText, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
-import { runBacktestFiles } from '../backtest/runBacktestFiles.ts';
+import { compileOldPipeline, runBacktestFiles } from '../backtest/runBacktestFiles.ts';
 
 // A worker thread loads this module (in the bundled CLI, its chunk) and runs this.
 export { backtestWorkerMain } from '../backtest/runBacktestFiles.ts';
@@ -42,7 +42,7 @@ export async function backtestCommand(oldPath: string, newPath: string, paths: s
   const reportKind = options.report ? reportKindOf(options.report) : null;
   // Each session of an SQLite store is a file of the backtest, `<store>#<id>` [I22].
   const files = await sessionPaths(await walkFiles(paths));
-  const a = await compilePipelineFile(oldPath);
+  const a = await compileOldPipeline(oldPath);
   // The differences of --json pass through files in here [B6]; removed at the end, whatever happens.
   const spill = options.json ? openDifferenceFolder() : null;
   try {

@@ -184,4 +184,28 @@ describe('hookwire backtest', { timeout: 300_000 }, () => {
     expect(two.code).toBe(one.code);
     expect(JSON.parse(two.stdout)).toEqual(JSON.parse(one.stdout));
   });
+
+  it('[B1] `none` as the old pipeline: a first pipeline over sessions that had no hooks, as a diff against the empty pipeline says; the same in worker threads', async () => {
+    const { dir } = corpus();
+    const own = join(dir, 'sessions', 'own.hwtrace.jsonl');
+    const empty = join(dir, 'empty.pipeline.json');
+    writeFileSync(empty, JSON.stringify({ format: 'hookwire.pipeline', version: 1, name: 'none', event_types: [], nodes: [], wires: [], layout: { nodes: [] } }));
+    const r = await hookwire(['backtest', '--json', '--workers', '0', 'none', GUARD, own]);
+    expect(r.code, r.stderr).toBe(1); // the guard blocks what ran without hooks: new blocks
+    const doc = BacktestReportSchema.parse(JSON.parse(r.stdout));
+    expect(doc.old).toBe('none');
+    const file = doc.files[0]!;
+    // Nothing was blocked without hooks, so every difference is one the guard makes: no lifted block.
+    expect(file.lifted_blocks).toBe(0);
+    expect(file.new_blocks).toBeGreaterThan(0);
+    expect(file.differences.map((x) => [x.event_id, x.category])).toContainEqual(['o1', 'new_block']);
+    // The empty pipeline written as a file gives the same differences: `none` is that pipeline, nothing else.
+    const d = await hookwireInProcess(['diff', '--json', empty, GUARD, own]);
+    const lines = d.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(file.differences.map((x) => ({ event_id: x.event_id, changes: x.changes, a: x.a, b: x.b }))).toEqual(lines.map((l) => ({ event_id: l.event_id, changes: l.changes, a: l.a, b: l.b })));
+    const two = await hookwire(['backtest', '--json', '--workers', '2', '--progress', 'never', 'none', GUARD, own, join(dir, 'sessions', 'golden.jsonl')]);
+    const twoDoc = JSON.parse(two.stdout);
+    expect(twoDoc.old).toBe('none');
+    expect(twoDoc.files[0].differences).toEqual(JSON.parse(JSON.stringify(file.differences)));
+  });
 });

@@ -80,6 +80,17 @@ describe('the backtest service', () => {
     expect(w.terminated).toBe(true);
   });
 
+  it('[B1] \'none\': the old side is the empty pipeline, named "no pipeline"; the result remembers it', async () => {
+    const { store, workers, service } = setup();
+    store.getState().setBacktestTraces([ids[0]!]);
+    await service.run('none');
+    const sent = workers[0]!.sent[0]!;
+    expect(sent.old.name).toBe('no pipeline');
+    expect(sent.old.doc).toMatchObject({ nodes: [], wires: [], event_types: [] });
+    workers[0]!.say({ kind: 'done', report, traceIds: [ids[0]!] });
+    expect(store.getState().backtest).toMatchObject({ status: 'done', oldSeq: 'none' });
+  });
+
   it('cancel terminates the worker; what it said after is not heard; a run with no trace picked says so', async () => {
     const { store, workers, service } = setup();
     store.getState().setBacktestTraces(ids);
