@@ -112,7 +112,7 @@ export class ClaudeCodeImporter {
     const lastTs = b.events[b.events.length - 1]?.ts ?? null;
     if (this.started) b.emit('agent.end', `${sessionId}:end`, lastTs, { status: this.status, session_id: sessionId });
     if (!this.first) b.warn(`no record${late ? ` of the first ${SESSION_ID_WITHIN}` : ''} carries a sessionId: the trace id was derived from the input`);
-    for (const id of this.plan.unansweredToolUses()) b.warn(`tool call ${id} (${this.plan.toolUses.get(id)?.name ?? '?'}) has no tool_result in the transcript`);
+    for (const { id, name } of this.plan.unansweredToolUses()) b.warn(`tool call ${id} (${name}) has no tool_result in the transcript`);
     return b.finish(this.source(sessionId), sourceRecords);
   }
 
@@ -219,8 +219,7 @@ export class ClaudeCodeImporter {
 
   private onToolResult(b: TraceBuilder, rec: JsonObject, block: JsonObject, count: number, ts: string | null, agentId: string | undefined): void {
     const id = str(block.tool_use_id);
-    const use = this.plan.toolUses.get(id);
-    this.plan.answered.add(id);
+    const use = this.plan.answer(id);
     if (!use) b.warn(`tool_result for ${id} has no matching tool_use`);
     // toolUseResult (the structured result, PostToolUse's tool_response) belongs to a record's only result.
     const structured = count === 1 ? rec.toolUseResult : undefined;
@@ -259,7 +258,7 @@ export class ClaudeCodeImporter {
       const input = isJsonObject(block.input) ? block.input : {};
       const e = b.emit('tool.before_call', `${id}:before`, ts, { tool_name: str(block.name), tool_input: input, tool_use_id: id }, { key: `before:${id}`, agentId });
       // Its PreToolUse hooks and its subagent's progress come after it: held until its result.
-      if (!this.plan.answered.has(id) && !this.open.has(id)) {
+      if (!this.plan.answered(id) && !this.open.has(id)) {
         this.open.set(id, e);
         b.hold(e);
       }

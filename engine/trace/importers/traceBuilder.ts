@@ -58,13 +58,12 @@ export class TraceBuilder {
   private emittedKeys: IdIndex<number> | null = null;
   private readonly held = new Set<TraceEvent>();
   /**
-   * With `keyedLater`: keyed events by key with their place in the trace (held while place ≥ handedOver), in the
-   * order of their places (a key given again moves to the end). The entries of events handed over are dropped at
-   * each hand-over (their keys stay in emittedKeys), so the map holds only what is held: pruned only when it had
-   * doubled, it kept ~1,000 handed-over events and their payloads alive across collections, and the young
-   * generation promoted 45 MB of a 48 MB transcript's objects instead of 15 MB (docs/sessions.md).
+   * With `keyedLater`: the key of each event in `events` (null for none), side by side with it, so the held event of
+   * a key is found there and goes when its event goes. It replaced a Map of keyed events pruned when it had doubled:
+   * the ~1,000 handed-over events it kept alive across collections made the young generation promote 45 MB of a
+   * 48 MB transcript's objects (15 MB without), and a set and a delete per keyed event were ~2% of the CPU samples.
    */
-  private readonly recent = new Map<string, { event: TraceEvent; at: number }>();
+  private readonly eventKeys: (string | null)[] = [];
   /** The header promised before the first event was handed over (announceHeader), and what `finish` checks against. */
   private announce: { source: () => TraceSource; onHeader: (header: TraceHeader) => void; sent: string | null } | null = null;
   private lastTs: string | null = null;
@@ -148,11 +147,10 @@ export class TraceBuilder {
     if (ts !== null) this.lastTs = ts;
     if (this.sink) this.handOver();
     this.events.push(event);
+    if (this.emittedKeys) this.eventKeys.push(options.key ?? null);
     if (options.key !== undefined && this.emittedKeys) {
       if (this.emittedKeys.addIfAbsent) this.emittedKeys.addIfAbsent(options.key, 1);
       else this.emittedKeys.set(options.key, 1);
-      this.recent.delete(options.key);
-      this.recent.set(options.key, { event, at: this.count - 1 });
     } else if (options.key !== undefined && !this.sink) this.keyed.set(options.key, event);
     bump(this.report.event_counts, type);
     if (type === 'tool.before_call') this.report.tool_calls++;
@@ -270,9 +268,13 @@ export class TraceBuilder {
       this.handedOver++;
       sink(events[i] as TraceEvent);
     }
-    if (n === events.length) events.length = 0;
-    else events.splice(0, n);
-    if (this.emittedKeys) this.prune();
+    if (n === events.length) {
+      events.length = 0;
+      this.eventKeys.length = 0;
+    } else {
+      events.splice(0, n);
+      this.eventKeys.splice(0, n);
+    }
   }
 
   /** With `keyedLater`: how many events at the front may go: those before a held one and before the first waiting annotation's fallback. */
@@ -288,18 +290,13 @@ export class TraceBuilder {
     return n;
   }
 
-  /** With `keyedLater`: the held event with this key (one handed over no longer counts). */
+  /**
+   * With `keyedLater`: the held event with this key, the newest if several (one handed over no longer counts, and
+   * events go in order, so an older one with the key has gone too when the newest has).
+   */
   private heldByKey(key: string): TraceEvent | undefined {
-    const r = this.recent.get(key);
-    return r && r.at >= this.handedOver ? r.event : undefined;
-  }
-
-  /** Forgets the keyed events handed over (their keys stay in emittedKeys): the front of `recent`, which is in trace order. */
-  private prune(): void {
-    for (const [k, r] of this.recent) {
-      if (r.at >= this.handedOver) break;
-      this.recent.delete(k);
-    }
+    const i = this.eventKeys.lastIndexOf(key);
+    return i < 0 ? undefined : this.events[i];
   }
 
   /**

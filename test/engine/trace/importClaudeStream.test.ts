@@ -180,6 +180,42 @@ describe('Claude Code transcripts stream [I1][I4]', () => {
     expect(first?.meta?.annotations).toEqual([expect.objectContaining({ hook_event: 'PreToolUse', command: 'late' })]);
   });
 
+  it('[I3][I4] tool ids out of order or repeated: a result before its tool_use, a tool_use id used again after its result, a call never answered', () => {
+    let t = 0;
+    const ts = () => new Date(Date.UTC(2026, 0, 1) + 1000 * t++).toISOString();
+    const user = (uuid: string, content: unknown) => ({ ...ENV, type: 'user', uuid, timestamp: ts(), message: { role: 'user', content } });
+    const use = (uuid: string, msg: string, id: string, name: string, input: Rec) => ({ ...ENV, type: 'assistant', uuid, timestamp: ts(), message: { id: msg, role: 'assistant', model: 'm', content: [{ type: 'tool_use', id, name, input }] } });
+    const result = (uuid: string, id: string) => user(uuid, [{ type: 'tool_result', tool_use_id: id, content: `out ${uuid}` }]);
+    const hook = (event: string, id: string) => ({ ...ENV, type: 'progress', timestamp: ts(), toolUseID: id, data: { type: 'hook_progress', hookEvent: event, hookName: `${event}:x`, command: 'c' } });
+    const recs = [
+      user('u1', 'go'), result('r0', 'tx'), use('a1', 'm1', 't1', 'Bash', { command: 'a' }), hook('PreToolUse', 't1'), result('r1', 't1'),
+      use('a2', 'm2', 'tx', 'Read', { file_path: '/x' }), hook('PostToolUse', 'tx'), use('a3', 'm3', 't1', 'Edit', { file: 'b' }), hook('PreToolUse', 't1'),
+      result('r2', 't1'), hook('PostToolUse', 't1'), use('a4', 'm4', 't9', 'Grep', {}), hook('PreToolUse', 't9'), user('u2', 'next'), hook('PostToolUse', 't1'),
+    ];
+    const text = `${recs.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    // Streamed as the CLI imports (the whole import differs here: it attaches tx's PostToolUse run to the result
+    // that came before the tool_use, which had gone out by then).
+    const s = streamed(text, 1 << 16);
+    for (const chunk of [1, 50]) expect(streamed(text, chunk).events).toEqual(s.events);
+    const tools = s.events.filter((e) => e.type.startsWith('tool.')).map((e) => [e.event_id, e.payload.tool_name, e.payload.tool_input, (e.meta?.annotations as Rec[] | undefined)?.map((a) => a.hook_event) ?? []]);
+    expect(tools).toEqual([
+      // A result of an id no tool_use named yet; the tool_use that comes later is not held for it, and not unanswered.
+      ['cc:tx:after', 'unknown', {}, []],
+      ['cc:t1:before', 'Bash', { command: 'a' }, ['PreToolUse']],
+      ['cc:t1:after', 'Bash', { command: 'a' }, []],
+      ['cc:tx:before', 'Read', { file_path: '/x' }, ['PostToolUse']],
+      // The id used again: a second result takes the name and input of the id's last tool_use [I3].
+      ['cc:t1:before#2', 'Edit', { file: 'b' }, ['PreToolUse']],
+      ['cc:t1:after#2', 'Edit', { file: 'b' }, ['PostToolUse']],
+      ['cc:t9:before', 'Grep', {}, ['PreToolUse']],
+    ]);
+    expect(s.out.report?.warnings).toEqual([
+      'tool_result for tx has no matching tool_use',
+      'tool call t9 (Grep) has no tool_result in the transcript',
+      '2 source ids appeared more than once; their events got ids ending in #2, #3, ...',
+    ]);
+  });
+
   it('[I1][I4] a transcript without a sessionId streams too: past the first SESSION_ID_WITHIN records, the trace id is derived and the records go on', () => {
     const call = { blocks: ['text', 'tool'] as Plan['turns'][number]['calls'][number]['blocks'], resultBetween: false, preHooks: 1, postHook: true, progress: 0, system: false };
     const plan: Plan = { turns: Array.from({ length: 1700 }, () => ({ prompt: 'go', calls: [call], finalText: true, trailingSystem: false })), sidechain: false };
