@@ -1,7 +1,7 @@
 // Node-only file reading on top of the pure trace reader and the import pipeline (engine/trace/). The pure
 // code takes decoded text; this file is only the byte source: it decodes bytes (decodedChunks keeps multi-byte
 // characters whole across chunks) and turns file-system failures into problems.
-import type { IdIndexFactory } from '../model/idIndex.ts';
+import type { IdIndexFactory, RecordStore } from '../model/idIndex.ts';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { createImportStream, type ImportStreamOptions, type ImportTraceOutcome } from '../trace/importStream.ts';
 import type { TraceEvent, TraceHeader } from '../trace/traceTypes.ts';
@@ -63,6 +63,8 @@ export interface ImportTraceFileOptions {
   afterChunk?: () => Promise<void>;
   /** Where a trace v1 reader keeps the ids it has seen (default a Map; see engine/node/spillFile.ts). */
   ids?: IdIndexFactory;
+  /** Where an importer keeps the records it holds to the end of a document (see ImportStreamOptions.spool). */
+  spool?: RecordStore;
   /** See ImportStreamOptions.onHeader: the header before the first event, when the importer knows it by then. */
   onHeader?: (header: TraceHeader) => void;
   /** Where an SQLite store stays open between its sessions (a backtest reads them one after another); without it each import opens and closes its own. */
@@ -82,6 +84,7 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   if (options.maxDocumentChars !== undefined) streamOptions.maxDocumentChars = options.maxDocumentChars;
   if (options.onEvent) streamOptions.onEvent = options.onEvent;
   if (options.ids) streamOptions.ids = options.ids;
+  if (options.spool) streamOptions.spool = options.spool;
   if (options.onHeader) streamOptions.onHeader = options.onHeader;
   // One session of an SQLite store (goose's sessions.db, OpenCode's opencode.db): `<file>#<session id>` [I22].
   const { file, session } = splitSessionPath(path);

@@ -12,6 +12,8 @@ const BUFFER_BYTES = 1 << 20;
 export interface Spill {
   /** A new empty index whose records go to this spill's file. */
   index<V>(): IdIndex<V>;
+  /** Records an importer holds to the end of a document (ImportStreamOptions.spool), in the same file. */
+  readonly records: RecordStore;
   /** Closes (and, where unlinking an open file is not allowed, removes) the file. */
   close(): void;
 }
@@ -22,6 +24,7 @@ export function openSpill(dir = tmpdir()): Spill {
   const store = fileRecordStore(file.fd);
   return {
     index: <V>() => spilledIdIndex<V>(store),
+    records: store,
     close: file.close,
   };
 }

@@ -6,7 +6,7 @@ import { importMiniSweAgent, miniSweAgentImporter } from './importers/importMini
 import { importOpenHands, openHandsImporter, openHandsTrajectoryImporter } from './importers/importOpenHands.ts';
 import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ElementImporter, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
-import { importSweAgent } from './importers/importSweAgent.ts';
+import { importSweAgent, sweAgentImporter } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
 import { clineImporter, importCline } from './importers/importCline.ts';
 import { importOpenCode, openCodeImporter } from './importers/importOpenCode.ts';
@@ -23,7 +23,7 @@ import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepE
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
 import { KeyedArraySplitter } from './keyedArraySplitter.ts';
 import { KeyedFeeder, type KeyedImporter } from './importers/keyedImporter.ts';
-import type { IdIndexFactory } from '../model/idIndex.ts';
+import type { IdIndexFactory, RecordStore } from '../model/idIndex.ts';
 import { jsonLimitBreach } from '../model/jsonLimits.ts';
 import { createTraceReader, DEFAULT_MAX_LINE_CHARS } from './traceReader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
@@ -37,7 +37,7 @@ import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
  * - streams the documents that are one array of records (Cline's task files, OpenHands event streams) element by element,
  *   and those that keep their records in an array under a key (OpenCode and goose exports, older Gemini `.json`,
- *   mini-swe-agent, OpenHands `{"trajectory"}`) member by member and element by element;
+ *   mini-swe-agent, OpenHands `{"trajectory"}`, SWE-agent `.traj`) member by member and element by element;
  * - streams Claude Code transcripts record by record (their importer holds the records of the model call
  *   still open);
  * - buffers the other formats (JSON documents) up to `maxDocumentChars`, past which reading stops with `too_large`.
@@ -60,6 +60,8 @@ export interface ImportStreamOptions {
   maxLineChars?: number;
   /** Where a trace v1 reader keeps the ids it has seen [T6] (default a Map). */
   ids?: IdIndexFactory;
+  /** Where an importer keeps the records it must hold to the end of the document (SWE-agent's; default memory). */
+  spool?: RecordStore;
   /**
    * With `onEvent`: called once with the header before the first event, by the importers that know it by then
    * (Claude Code, Codex); `end()` returns the same header. Not called for a format forced on content that does
@@ -201,6 +203,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
   if (options.filePath !== undefined) importer.filePath = options.filePath;
   // Streamed importers keep their event ids where the caller says (a spilled index in the CLI) [I3].
   if (options.ids) importer.ids = options.ids;
+  if (options.spool) importer.spool = options.spool;
   if (options.onHeader) importer.onHeader = options.onHeader;
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const maxDoc = options.maxDocumentChars ?? DEFAULT_MAX_DOCUMENT_CHARS;
@@ -237,6 +240,8 @@ function keyedImporter(format: TraceFormat, importer: ImporterOptions, onEvent: 
       return new GooseImporter(importer, onEvent).asExport();
     case 'gemini-cli':
       return new GeminiCliImporter(importer, onEvent).asDocument();
+    case 'swe-agent':
+      return sweAgentImporter(importer, onEvent);
     default:
       return null;
   }

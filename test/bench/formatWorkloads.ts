@@ -16,9 +16,10 @@ const OUTPUT = 'src/a.ts\nsrc/b.ts\nREADME.md\n'.repeat(6);
 
 /**
  * A format's workload, or one of its other shapes: the older Gemini CLI `.json`, OpenHands `{"trajectory": [...]}`,
- * a Claude Code transcript without any `sessionId` (read with `--from claude-code`: detection needs one).
+ * a Claude Code transcript without any `sessionId` (read with `--from claude-code`: detection needs one), a SWE-agent
+ * trajectory with function calling (`swe-agent` is the older action-string one).
  */
-export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory' | 'claude-code-no-session';
+export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory' | 'claude-code-no-session' | 'swe-agent-fc';
 
 /** One step = one model call and one tool call (plus what the format writes around them). */
 export function writeWorkload(format: Workload, steps: number, write: Write): void {
@@ -32,6 +33,8 @@ export function writeWorkload(format: Workload, steps: number, write: Write): vo
   if (format === 'otel-console') return spans(steps, write, 'console');
   if (format === 'claude-code') return claude(steps, write);
   if (format === 'mini-swe-agent') return mini(steps, write);
+  if (format === 'swe-agent') return swe(steps, write, false);
+  if (format === 'swe-agent-fc') return swe(steps, write, true);
   if (format === 'openhands') return openhands(steps, write);
   if (format === 'gemini-cli') return gemini(steps, write);
   if (format === 'copilot-cli') return copilot(steps, write);
@@ -118,6 +121,38 @@ function mini(steps: number, write: Write): void {
     write(`,${JSON.stringify({ role: 'user', content: `<returncode>0</returncode>\n<output>\n${OUTPUT}</output>` })}`);
   }
   write('], "trajectory_format": "mini-swe-agent-1"}\n');
+}
+
+/**
+ * A SWE-agent `.traj`, as SWE-agent writes it: the steps, then the history they pair with, `info`, `replay_config`
+ * last. The action-string format (0.x) or function calling (1.x, whose steps also carry the messages sent, `query`).
+ */
+function swe(steps: number, write: Write, functionCalling: boolean): void {
+  const state = JSON.stringify({ open_file: 'n/a', working_dir: '/work' });
+  write('{"environment": "swe_main", "trajectory": [\n');
+  for (let i = 0; i < steps; i++) {
+    const action = `grep -rn pattern${i} src\n`;
+    const step = { action, observation: OUTPUT, response: `Step ${i}: search.\n\n\`\`\`\n${action}\`\`\``, state, thought: `Step ${i}: search.`, execution_time: 0.1 };
+    const query = functionCalling ? { query: [{ role: 'user', content: OUTPUT }, { role: 'assistant', content: `Step ${i - 1}` }] } : {};
+    write(`${i === 0 ? '' : ',\n'}${JSON.stringify({ ...step, ...query })}`);
+  }
+  write('],\n"history": [\n');
+  write(JSON.stringify({ role: 'system', content: 'SETTING: a shell.\n\nCOMMANDS:\nopen:\n  docstring: opens a file\n', agent: 'primary' }));
+  write(`,\n${JSON.stringify({ role: 'user', content: 'A demonstration.', agent: 'primary', is_demo: true })}`);
+  write(`,\n${JSON.stringify({ role: 'user', content: 'Fix the bug.', agent: 'primary' })}`);
+  for (let i = 0; i < steps; i++) {
+    const command = `grep -rn pattern${i} src`;
+    if (functionCalling) {
+      const call = { id: `call_${i}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } };
+      write(`,\n${JSON.stringify({ role: 'assistant', content: `Step ${i}: search.`, thought: `Step ${i}: search.`, action: command, agent: 'main', tool_calls: [call], message_type: 'action' })}`);
+      write(`,\n${JSON.stringify({ role: 'tool', content: OUTPUT, agent: 'main', tool_call_ids: [call.id], message_type: 'observation' })}`);
+    } else {
+      write(`,\n${JSON.stringify({ role: 'assistant', content: `Step ${i}: search.\n\n\`\`\`\n${command}\n\`\`\``, thought: `Step ${i}: search.`, action: `${command}\n`, agent: 'primary' })}`);
+      write(`,\n${JSON.stringify({ role: 'user', content: OUTPUT, agent: 'primary' })}`);
+    }
+  }
+  write(`],\n"info": ${JSON.stringify({ exit_status: 'submitted', submission: 'diff --git a/x b/x', model_stats: { api_calls: steps, tokens_sent: steps * 1200 } })}`);
+  write(`,\n"replay_config": ${JSON.stringify(JSON.stringify({ agent: { model: { name: 'gpt-4o' } }, problem_statement: { id: 'bench__bench-1' } }))}}\n`);
 }
 
 function openhands(steps: number, write: Write, key?: string): void {

@@ -4,7 +4,9 @@
 // prints each run's peak RSS (max resident set size) and CPU time (user+sys). The files are deleted after.
 // `--cli <dir>` measures another build of the CLI bundle (buildCli.mjs's output dir; default this checkout's
 // node_modules/.cache/hookwire/cli, made by `npm run prepare`), e.g. one built from an older commit.
-// Run: npx tsx test/bench/importMemory.bench.ts [--mb 200] [--runs 3] [--formats aider,gemini-cli] [--cli dir]
+// `--base <dir>` measures that build too, interleaved with this one in every run (before/after in one run: the
+// machine's load changes between runs).
+// Run: npx tsx test/bench/importMemory.bench.ts [--mb 200] [--runs 3] [--formats aider,gemini-cli] [--cli dir] [--base dir]
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,9 @@ const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code
 const cliDir = opt('cli', '');
 const bundle = cliDir ? join(cliDir, 'cli.js') : CLI_BUNDLE;
 if (!existsSync(bundle)) throw new Error(`no CLI bundle at ${bundle}: run \`npm run prepare\``);
+const baseDir = opt('base', '');
+const baseBundle = baseDir ? join(baseDir, 'cli.js') : null;
+if (baseBundle && !existsSync(baseBundle)) throw new Error(`no CLI bundle at ${baseBundle}`);
 
 /** Writes `format` until the file is about `mb` MB (steps sized from a small sample), returns its size. */
 function writeFile(format: Workload, path: string, mb: number): number {
@@ -48,12 +53,12 @@ function writeFile(format: Workload, path: string, mb: number): number {
   return statSync(path).size;
 }
 
-const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv);`;
+const runnerOf = (cli: string) => `const { main } = await import(${JSON.stringify(pathToFileURL(cli).href)}); process.exitCode = await main(process.argv);`;
 /** Workloads content detection cannot name, and the `--from` they are read with. */
 const FROM: Partial<Record<Workload, string>> = { 'claude-code-no-session': 'claude-code' };
 
-function measure(file: string, out: string, from?: string): { rssMb: number; cpuS: number; exit: number; err: string } {
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, '--input-type=module', '-e', runner, '--', 'hookwire', 'import', file, '-o', out, ...(from ? ['--from', from] : [])], { encoding: 'utf8' });
+function measure(file: string, out: string, from?: string, cli = bundle): { rssMb: number; cpuS: number; exit: number; err: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, '--input-type=module', '-e', runnerOf(cli), '--', 'hookwire', 'import', file, '-o', out, ...(from ? ['--from', from] : [])], { encoding: 'utf8' });
   const m = /TIME (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
   if (!m) throw new Error(`no /usr/bin/time output: ${r.stderr}`);
   return { rssMb: Number(m[1]) / 1024, cpuS: Number(m[2]) + Number(m[3]), exit: r.status ?? -1, err: r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('TIME ') && !l.startsWith('Command exited')).slice(-3).join(' / ') };
@@ -61,8 +66,8 @@ function measure(file: string, out: string, from?: string): { rssMb: number; cpu
 
 const dir = mkdtempSync(join(tmpdir(), 'hookwire-import-mem-'));
 try {
-  console.log(`CLI bundle: ${bundle}`);
-  console.log('format | file MB | run | exit | peak RSS MB | CPU s | last stderr line');
+  console.log(`CLI bundle: ${bundle}${baseBundle ? ` (base: ${baseBundle})` : ''}`);
+  console.log(`format | file MB | run | ${baseBundle ? 'build | ' : ''}exit | peak RSS MB | CPU s | last stderr line`);
   for (const format of FORMATS) {
     const file = join(dir, `session-${format}`);
     let size: number;
@@ -75,10 +80,13 @@ try {
       size = statSync(file).size;
     } else size = writeFile(format, file, MB);
     for (let run = 1; run <= RUNS; run++) {
-      const out = join(dir, 'out.jsonl');
-      const r = measure(file, out, FROM[format]);
-      console.log(`${format} | ${(size / 1e6).toFixed(0)} | ${run} | ${r.exit} | ${r.rssMb.toFixed(0)} | ${r.cpuS.toFixed(1)} | ${r.err}`);
-      rmSync(out, { force: true });
+      const contenders: [string, string][] = baseBundle ? [['base', baseBundle], ['this', bundle]] : [['', bundle]];
+      for (const [name, cli] of run % 2 === 0 ? contenders.reverse() : contenders) {
+        const out = join(dir, 'out.jsonl');
+        const r = measure(file, out, FROM[format], cli);
+        console.log(`${format} | ${(size / 1e6).toFixed(0)} | ${run} | ${name ? `${name} | ` : ''}${r.exit} | ${r.rssMb.toFixed(0)} | ${r.cpuS.toFixed(1)} | ${r.err}`);
+        rmSync(out, { force: true });
+      }
     }
     rmSync(file);
   }

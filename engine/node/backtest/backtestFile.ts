@@ -3,7 +3,7 @@
 // are kept (up to a bound per category) or written to a file as they are found [B6].
 import { rmSync } from 'node:fs';
 import type { CompiledPipeline } from '../../compile/compilePipeline.ts';
-import type { IdIndexFactory } from '../../model/idIndex.ts';
+import type { IdIndexFactory, RecordStore } from '../../model/idIndex.ts';
 import { createFileBacktest, type BacktestFileResult } from '../../replay/backtest.ts';
 import { importTraceFile } from '../readTraceFile.ts';
 import { createDifferenceWriter } from './differenceFile.ts';
@@ -17,6 +17,8 @@ export type FileOutcome =
 export interface BacktestFileOptions {
   /** Where the trace reader keeps the ids it has seen [T6] (the CLI spills them to a file). */
   ids?: IdIndexFactory;
+  /** Where an importer keeps the records it holds to the end of a document (SWE-agent's; the CLI's spill file). */
+  spool?: RecordStore;
   /** Called after each chunk read with the events replayed so far (progress). */
   onProgress?: (events: number) => void;
   /** Keep at most this many differences of each category in the result (default all) [B6]. */
@@ -44,6 +46,7 @@ export async function backtestFile(before: CompiledPipeline, after: CompiledPipe
         events++;
       },
       ...(options.ids ? { ids: options.ids } : {}),
+      ...(options.spool ? { spool: options.spool } : {}),
       ...(options.stores ? { stores: options.stores } : {}),
       ...(options.onProgress ? { afterChunk: async () => options.onProgress!(events) } : {}),
     });

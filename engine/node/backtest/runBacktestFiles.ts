@@ -94,6 +94,7 @@ async function* inThisThread(a: CompiledPipeline, b: CompiledPipeline, files: re
       yield await backtestFile(a, b, file, {
         ...fileOptions(perFile),
         ids: spill.index,
+        spool: spill.records,
         stores,
         ...(onEvents ? { onProgress: (n: number) => (onEvents(n - seen), (seen = n)) } : {}),
       });
@@ -207,7 +208,7 @@ export async function backtestWorkerMain(): Promise<void> {
       return;
     }
     let seen = 0;
-    backtestFile(pa.compiled, pb.compiled, m.file, { ...fileOptions(perFile), ids: spill.index, stores, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
+    backtestFile(pa.compiled, pb.compiled, m.file, { ...fileOptions(perFile), ids: spill.index, spool: spill.records, stores, onProgress: (n) => (send({ events: n - seen }), (seen = n)) }).then(
       (outcome) => {
         if (outcome.kind === 'done' && outcome.result.events > seen) send({ events: outcome.result.events - seen });
         send({ index: m.index, outcome });

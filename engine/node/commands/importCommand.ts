@@ -56,7 +56,7 @@ export async function importCommand(path: string, options: ImportOptions, io: Io
         if (direct) return direct.write(traceEventLine(e, early as TraceHeader));
         first ??= { trace_id: e.trace_id, agent_id: e.agent_id };
         spool.write(traceEventLine(e, first));
-      }, spill.index, onHeader);
+      }, spill, onHeader);
     } catch (err) {
       (direct as DirectOut | null)?.abandon();
       throw err;

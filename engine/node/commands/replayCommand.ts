@@ -76,7 +76,7 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
       if (step.divergent) divergent++;
       if (step.counterfactual && counterfactualSince < 0) counterfactualSince = step.counterfactual_since ?? -1;
       rows.push([String(step.index + 1), cell(step.event.event_id, 36), cell(step.event.type, 24), stepOutcomeWord(step), cell(step.decided_by ?? '-', 24), cell(notes(step), 48), cell(step.reason, 80)]);
-    }, spill.index);
+    }, spill);
     if (!options.json) {
       io.out(table(['#', 'event', 'type', 'decision', 'decided by', 'notes', 'reason'], rows));
       const tally = [...counts].map(([d, n]) => `${n} ${d}`).join(', ');

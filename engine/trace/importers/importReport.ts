@@ -2,7 +2,7 @@ import { ownGet, ownSet, type JsonObject } from '../../model/json.ts';
 import type { TraceFormat } from '../detectTraceFormat.ts';
 import type { TraceProblem } from '../traceProblem.ts';
 import type { Trace, TraceHeader } from '../traceTypes.ts';
-import type { IdIndexFactory } from '../../model/idIndex.ts';
+import type { IdIndexFactory, RecordStore } from '../../model/idIndex.ts';
 
 /**
  * What an importer did with its source [I2]: counts per event type, what it kept as annotations, what it
@@ -51,6 +51,11 @@ export interface ImporterOptions {
   fallbackTraceId?: string;
   /** Where a streamed importer keeps the event ids it gave (default a Map; the CLI passes a spilled index). */
   ids?: IdIndexFactory;
+  /**
+   * Where an importer keeps the records it must hold to the end of the document (SWE-agent's steps and messages):
+   * default memory; the CLI passes a temporary file.
+   */
+  spool?: RecordStore;
   /**
    * Streaming importers whose header is fixed by their first event call this with it before handing over any
    * event (see TraceBuilder.announceHeader); the others never do.

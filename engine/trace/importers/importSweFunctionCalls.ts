@@ -1,5 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import { contentText } from './contentText.ts';
+import type { RecordStore } from '../../model/idIndex.ts';
+import { heldValues, type HeldValues } from './heldValues.ts';
 import type { TraceBuilder } from './traceBuilder.ts';
 
 /**
@@ -7,15 +9,17 @@ import type { TraceBuilder } from './traceBuilder.ts';
  * message. Each assistant message is a model call whose `tool_calls` are tool calls (name =
  * function.name, input = JSON.parse(function.arguments)); a role "tool" message answers the ids in its
  * `tool_call_ids`. Returns true when a `submit` call ran (its final answer follows its result).
+ * The calls wait for their answers in `spool` when one is given (their inputs can be whole files), by id.
  */
-export function importSweFunctionCalls(b: TraceBuilder, history: JsonObject[], firstAssistant: number, info: JsonObject, model: string | undefined): boolean {
-  const calls = new Map<string, { tool_name: string; tool_input: JsonObject }>();
+export function importSweFunctionCalls(b: TraceBuilder, history: HeldValues, firstAssistant: number, info: JsonObject, model: string | undefined, spool?: RecordStore): boolean {
+  const calls = new Map<string, { tool_name: string; at: number }>();
+  const inputs = heldValues(spool);
   const answered = new Set<string>();
-  let pending: JsonObject[] = history.slice(0, firstAssistant);
+  let pending: JsonValue[] = history.slice(0, firstAssistant);
   let submitted = false;
   let n = 0;
   for (let i = firstAssistant; i < history.length; i++) {
-    const m = history[i] as JsonObject;
+    const m = history.get(i) as JsonObject;
     if (m.is_demo === true) continue;
     if (m.role === 'assistant') {
       const before: JsonObject = { messages: pending };
@@ -32,7 +36,8 @@ export function importSweFunctionCalls(b: TraceBuilder, history: JsonObject[], f
         const fn = isJsonObject(tc.function) ? tc.function : {};
         const id = typeof tc.id === 'string' ? tc.id : `call-${calls.size}`;
         const call = { tool_name: String(fn.name ?? 'unknown'), tool_input: parseArguments(b, fn.arguments, id) };
-        calls.set(id, call);
+        calls.set(id, { tool_name: call.tool_name, at: inputs.length });
+        inputs.push(call.tool_input);
         b.emit('tool.before_call', `${id}:before`, null, { ...call, tool_use_id: id });
       }
       continue;
@@ -41,8 +46,9 @@ export function importSweFunctionCalls(b: TraceBuilder, history: JsonObject[], f
     if (m.role !== 'tool') continue;
     const ids = Array.isArray(m.tool_call_ids) ? m.tool_call_ids.filter((x): x is string => typeof x === 'string') : [];
     for (const id of ids) {
-      const call = calls.get(id) ?? { tool_name: 'unknown', tool_input: {} };
-      if (!calls.has(id)) b.warn(`tool message answers ${id}, which no assistant message called`);
+      const called = calls.get(id);
+      const call = called ? { tool_name: called.tool_name, tool_input: inputs.get(called.at) as JsonObject } : { tool_name: 'unknown', tool_input: {} };
+      if (!called) b.warn(`tool message answers ${id}, which no assistant message called`);
       answered.add(id);
       b.emit('tool.after_call', `${id}:after`, null, { ...call, tool_response: contentText(m.content), tool_use_id: id });
       if (call.tool_name === 'submit') {

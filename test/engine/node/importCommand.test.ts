@@ -8,6 +8,9 @@ import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { traceEventLine, traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { FORMAT_DIR, readFormat } from '../../shared/formatFixtures.ts';
+import { writeWorkload } from '../../bench/formatWorkloads.ts';
+import { importSweAgentWhole } from '../trace/sweAgentWhole.ts';
+import { hookwire } from './runCli.ts';
 
 // #29 (memory bounded for a 200 MB file): `hookwire import` spools the event lines to a temporary file and keeps
 // the event ids in a spilled index [I3], then writes the header and the spooled lines. What it writes must be,
@@ -72,5 +75,36 @@ describe('hookwire import writes what the in-memory import makes (spooled, spill
     for (const header of [{ trace_id: 't2', agent_id: 'main' }, { trace_id: 't1', agent_id: 'other' }, { trace_id: 't0', agent_id: 'sub' }, first]) {
       for (const e of events) expect(relineEvent(traceEventLine(e, first), first, header)).toBe(traceEventLine(e, header));
     }
+  });
+
+  it('[I1][I6] a SWE-agent trajectory of both formats, its steps and messages kept in the spill file: the whole import as it was', async () => {
+    for (const format of ['swe-agent', 'swe-agent-fc'] as const) {
+      const parts: string[] = [];
+      writeWorkload(format, 1500, (t) => parts.push(t));
+      const text = parts.join('');
+      const file = join(dir, `${format}.traj`);
+      writeFileSync(file, text);
+      const r = importSweAgentWhole(JSON.parse(text), { fileName: `${format}.traj`, fallbackTraceId: `swe-agent-${format}` });
+      if (!r.ok) throw new Error(r.problem.message);
+      const got = await both(file, format);
+      expect(got.stdout, format).toBe(traceToJsonl(r.trace));
+      expect(got.written, format).toBe(traceToJsonl(r.trace));
+      expect(got.code, format).toBe(0);
+    }
+  });
+
+  it('[I1][P9] a SWE-agent trajectory cut inside its history, through the real binary: the events of what was read, the cut named, exit 1', async () => {
+    const parts: string[] = [];
+    writeWorkload('swe-agent', 40, (t) => parts.push(t));
+    const text = parts.join('');
+    const cut = text.indexOf('"Step 30: search.', text.indexOf('"history"'));
+    const file = join(dir, 'cut.traj');
+    writeFileSync(file, text.slice(0, cut + 5));
+    const r = await hookwire(['import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cut\.traj: error: line \d+: the file ends inside an element of "history" \(a truncated file\?\)/);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event_id?: string; type?: string });
+    expect(lines.filter((l) => l.type === 'tool.after_call')).toHaveLength(40);
+    expect(lines.at(-1)).toMatchObject({ type: 'agent.end' });
   });
 });

@@ -55,8 +55,8 @@ describe('the import pipeline', () => {
 
   it('[I1] a whole-document format past the stated cap stops with too_large', () => {
     const s = createImportStream({ fileName: 'big.json', maxDocumentChars: 70_000 });
-    // SWE-agent's two arrays are paired with each other, and its config comes last: it is read whole.
-    const doc = JSON.stringify({ trajectory: Array.from({ length: 2000 }, () => ({ action: 'ls', observation: 'x'.repeat(30) })), history: [] });
+    // An any-agent document: its importer orders all the spans, so it is read whole.
+    const doc = JSON.stringify({ spans: Array.from({ length: 2000 }, (_, i) => ({ name: 'call_llm', context: { trace_id: '0x1', span_id: `0x${i}` }, start_time: '2026-01-01T00:00:00Z' })) }, null, 1);
     for (let i = 0; i < doc.length && !s.stopped; i += 8192) s.push(doc.slice(i, i + 8192));
     expect(s.stopped).toBe(true);
     expect(s.end().problems).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);

@@ -54,11 +54,15 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
     expect(r.report?.tool_calls).toBe(2);
   });
 
-  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array, which streams, keeps what came before)', () => {
-    const r = importTrace(readFixture(FIXTURE.swe).slice(0, 5000));
-    expect(r.format).toBe('swe-agent');
+  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array and a SWE-agent trajectory, which stream, keep what came before)', () => {
+    const r = importTrace(readFixture(FIXTURE.otelOpenai).slice(0, 5000));
+    expect(r.format).toBe('otel-genai');
     expect(r.trace).toBeNull();
     expect(r.problems).toEqual([expect.objectContaining({ code: 'truncated', fatal: true })]);
+    const swe = importTrace(readFixture(FIXTURE.swe).slice(0, 5000));
+    expect(swe.format).toBe('swe-agent');
+    expect(swe.trace).not.toBeNull();
+    expect(swe.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated' })]);
     const oh = importTrace(readFixture(FIXTURE.openhands).slice(0, 5000));
     expect(oh.format).toBe('openhands');
     expect(oh.trace).not.toBeNull();
