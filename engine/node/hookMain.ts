@@ -1,10 +1,9 @@
 // A hook call's own entry point: `hookwire claude-hook <pipeline> …` and `hookwire hook --agent <id> <pipeline> …`
-// run once per tool call, so the binaries (bin.cjs, bin.ts) start them from here — node:util's parseArgs and
-// the hook command — instead of the whole CLI (commander, every command's table). Anything it does not
+// run once per tool call, so the binaries (bin.cjs, bin.ts) start them from here — parseLongOptions and the
+// hook command — instead of the whole CLI (commander, every command's table). Anything it does not
 // understand exactly (help, an unknown or malformed option, --server, a bad value) is the full CLI's to answer:
 // null, and the binary runs the CLI, whose messages and exit codes stay the one authority.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { isHookAgentId } from '../agents/types.ts';
 import { hasCode } from '../model/codeNodes.ts';
 import { agentAdapter } from '../runtime/agentHook.ts';
@@ -13,21 +12,20 @@ import { agentHookCommand, type ClaudeHookOptions, type PipelineLoader } from '.
 import { compilePipelineText } from './loadPipelineFile.ts';
 import { cachedEntry, pipelineCache } from './pipelineCache.ts';
 import { readStdin as readProcessStdin } from './readStdin.ts';
+import { parseLongOptions, type LongOptions } from './parseLongOptions.ts';
 
 type Values = Partial<Record<'record' | 'audit' | 'timeout' | 'settings' | 'lock-timeout' | 'event' | 'agent', string>> & { 'allow-rewrites'?: boolean };
 
+const HOOK_OPTIONS: LongOptions = { record: 'string', audit: 'string', timeout: 'string', settings: 'string', 'lock-timeout': 'string', 'allow-rewrites': 'boolean' };
+const AGENT_HOOK_OPTIONS: LongOptions = { ...HOOK_OPTIONS, agent: 'string', event: 'string' };
+
 /** The options of a plain deciding hook call (argv after the command name); null: not one, the CLI answers. */
 export function parseHookArgs(argv: string[], agentCall: boolean): { pipeline: string; agent: string; options: ClaudeHookOptions } | null {
-  const s = { type: 'string' } as const;
-  const options: Record<string, { type: 'string' } | { type: 'boolean' }> = { record: s, audit: s, timeout: s, settings: s, 'lock-timeout': s, 'allow-rewrites': { type: 'boolean' } };
-  if (agentCall) Object.assign(options, { agent: s, event: s });
-  let values: Values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true }) as { values: Values; positionals: string[] });
-  } catch {
-    return null;
-  }
+  // Not node:util's parseArgs: its modules cost a call ~1 ms (parseLongOptions.ts says why it is enough).
+  const parsed = parseLongOptions(argv, agentCall ? AGENT_HOOK_OPTIONS : HOOK_OPTIONS, true);
+  if (parsed === null) return null;
+  const values = parsed.values as Values;
+  const positionals = parsed.positionals;
   if (positionals.length !== 1) return null;
   const agent = agentCall ? values.agent : 'claude';
   if (agent === undefined || !isHookAgentId(agent)) return null;

@@ -5,11 +5,12 @@
 // (package.json's exact version), through Node's require: `createRequire` resolves it from the bundle's folder
 // as Node resolves a dependency (node_modules/.cache/hookwire/… in a checkout, node_modules/hookwire/dist/cli in
 // an install). Only what engine/match/regex.ts uses is here; test/engine/node/lazyRe2.test.ts holds it to re2js.
-import { createRequire } from 'node:module';
 import type { RE2JS as Re2 } from 're2js';
 
 let lib: typeof Re2 | null = null;
-const load = (): typeof Re2 => (lib ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof Re2 }).RE2JS);
+// node:module through process.getBuiltinModule (Node 20.16+), on first use too: a CommonJS hook bundle that loaded
+// it at start paid ~0.7 ms of CPU for it on Node 20 (it brings the ES module loader's modules along).
+const load = (): typeof Re2 => (lib ??= (process.getBuiltinModule('node:module').createRequire(import.meta.url)('re2js') as { RE2JS: typeof Re2 }).RE2JS);
 
 /** re2js's flag bits (the same numbers: checked by the test) and `compile`, loading the library on first call. */
 export const RE2JS = {

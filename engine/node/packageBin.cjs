@@ -48,6 +48,8 @@ async function run() {
  * (22.1+), whether or not it could be turned on: NODE_DISABLE_COMPILE_CACHE=1 means no cache of ours either.
  */
 function enableCompileCache(join) {
+  // Node 20 and 21 have none (22.1 added it): node:module is not loaded for nothing (~0.7 ms of a call's CPU).
+  if (Number(process.versions.node.split('.')[0]) < 22) return false;
   const module = require('node:module');
   if (typeof module.enableCompileCache !== 'function') return false;
   try {

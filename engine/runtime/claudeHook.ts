@@ -6,6 +6,7 @@ import { isJsonObject, jsonEqual, ownGet, ownSet, type JsonObject, type JsonValu
 import { claudeEventSpec, type ClaudeEventSpec, type FieldType } from '../agents/claudeEvents.ts';
 import { CLAUDE_CONTRACT } from '../agents/claude.ts';
 import { addPortableFields, toolEntry } from '../agents/portable.ts';
+import { claudeUnknownEventFailClosed } from './claudeUnknownEventFailClosed.ts';
 
 /*
  * The Claude Code mapping, one pure module for every transport [P12]: a hook input becomes a Hookwire event
@@ -355,7 +356,7 @@ export function claudeHookAnswer(hook: string, event: HookEvent, result: ClaudeO
   return toCommandAnswer(claudeReply(hook, event, result, options));
 }
 
-/** `toCommandAnswer(claudeFailClosedReply(…))`. */
+/** `toCommandAnswer(claudeFailClosedReply(…))`; with no event, claudeUnknownEventFailClosed, the same answer. */
 export function claudeHookFailClosed(reason: string, hook: string | null = null): ClaudeHookAnswer {
-  return toCommandAnswer(claudeFailClosedReply(hook, reason));
+  return hook === null ? claudeUnknownEventFailClosed(reason) : toCommandAnswer(claudeFailClosedReply(hook, reason));
 }

@@ -3,9 +3,9 @@
 // an answer within its own deadline — server down, refused, slow, a body it cannot read — it fails closed with
 // exit 2, which Claude Code treats as blocking (an `http` hook would treat the same failures as non-blocking).
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { claudeHookFailClosed as claudeFailClosed } from '../../runtime/claudeHook.ts';
+import { claudeUnknownEventFailClosed as claudeFailClosed } from '../../runtime/claudeUnknownEventFailClosed.ts';
 import type { NativeAnswer as ClaudeHookAnswer } from '../../agents/types.ts';
+import { httpPost } from './httpPost.ts';
 
 export interface ForwardOptions {
   /** The agent (default Claude Code): its route on the server and its block form when no answer comes [AG4]. */
@@ -89,45 +89,33 @@ export async function forwardHook(stdin: string, o: ForwardOptions, env: NodeJS.
     return claudeHookFailClosed(`--server ${o.server} is not a URL`);
   }
   if (url.protocol !== 'http:') return claudeHookFailClosed(`--server ${o.server}: only http:// on loopback is supported`);
+  const body = Buffer.from(stdin, 'utf8');
+  // The server records the event only while this command still waits for it (see server.ts).
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length, [FORWARD_DEADLINE_HEADER]: String(deadlineAt) };
   return new Promise<ClaudeHookAnswer>((resolve) => {
-    let done = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (a: ClaudeHookAnswer) => {
-      if (done) return;
-      done = true;
       clearTimeout(timer);
-      req.destroy();
       resolve(a);
     };
-    const body = Buffer.from(stdin, 'utf8');
-    // The server records the event only while this command still waits for it (see server.ts).
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length, [FORWARD_DEADLINE_HEADER]: String(deadlineAt) };
-    const req = request(url, { method: 'POST', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_ANSWER_BYTES) finish(claudeHookFailClosed('the server answer is too large'));
-        else chunks.push(c);
-      });
-      res.on('error', (err) => finish(claudeHookFailClosed(`reading the server answer: ${err.message}`)));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) {
-          let why = text.slice(0, 500);
-          try {
-            why = String((JSON.parse(text) as { error?: unknown }).error ?? why);
-          } catch {
-            // not JSON: keep the text
-          }
-          finish(claudeHookFailClosed(`the server at ${o.server} answered ${res.statusCode}: ${why}`));
-          return;
+    // Throws (a header value node:http would refuse) before anything is sent or timed: the caller fails closed.
+    const abandon = httpPost(url, headers, body, MAX_ANSWER_BYTES, (r) => {
+      if (r.kind === 'unreachable') return finish(claudeHookFailClosed(`cannot reach the server at ${o.server}: ${r.message}`));
+      if (r.kind === 'unreadable') return finish(claudeHookFailClosed(`reading the server answer: ${r.message}`));
+      if (r.kind === 'too-large') return finish(claudeHookFailClosed('the server answer is too large'));
+      const text = r.body.toString('utf8');
+      if (r.status !== 200) {
+        let why = text.slice(0, 500);
+        try {
+          why = String((JSON.parse(text) as { error?: unknown }).error ?? why);
+        } catch {
+          // not JSON: keep the text
         }
-        finish(parseAnswer(text) ?? claudeHookFailClosed(`the server at ${o.server} sent an answer that is not {exitCode, stdout, stderr}`));
-      });
+        return finish(claudeHookFailClosed(`the server at ${o.server} answered ${r.status}: ${why}`));
+      }
+      finish(parseAnswer(text) ?? claudeHookFailClosed(`the server at ${o.server} sent an answer that is not {exitCode, stdout, stderr}`));
     });
-    const timer = setTimeout(() => finish(claudeHookFailClosed(`no answer from ${o.server} within ${deadline} ms`)), Math.max(0, deadlineAt - Date.now()));
-    req.on('error', (err) => finish(claudeHookFailClosed(`cannot reach the server at ${o.server}: ${err.message}`)));
-    req.end(body);
+    timer = setTimeout(() => (abandon(), finish(claudeHookFailClosed(`no answer from ${o.server} within ${deadline} ms`))), Math.max(0, deadlineAt - Date.now()));
   });
 }
 

@@ -1,24 +1,22 @@
 // The forwarding command's own entry point: `hookwire claude-hook --server URL` runs for every tool call, so
-// bin.cjs starts it from a small bundle of its own (node:util's parseArgs, node:http and the fail-closed
+// bin.cjs starts it from a small bundle of its own (its options, node:net and the fail-closed
 // answer) instead of the whole CLI. Anything it does not understand goes to the full CLI (null).
-import { parseArgs } from 'node:util';
 import { forwardInput, processStart } from './forwardHook.ts';
-import { claudeHookFailClosed } from '../../runtime/claudeHook.ts';
+import { claudeUnknownEventFailClosed as claudeHookFailClosed } from '../../runtime/claudeUnknownEventFailClosed.ts';
 import { isHookAgentId, type HookAgentId } from '../../agents/types.ts';
 import { readStdinBlocking } from '../readStdinBlocking.ts';
 import { MAX_STDIN_BYTES } from '../readStdin.ts';
+import { parseLongOptions, type LongOptions } from '../parseLongOptions.ts';
+
+const FORWARD_OPTIONS: LongOptions = { server: 'string', 'token-file': 'string', 'state-dir': 'string', deadline: 'string' };
+const FORWARD_AGENT_OPTIONS: LongOptions = { ...FORWARD_OPTIONS, agent: 'string' };
 
 /** Runs `claude-hook --server …` or `hook --agent <id> --server …` (argv after the command name); null: not a plain forwarding call. */
 export async function forwardMain(argv: string[], agentCall = false): Promise<number | null> {
-  let values: { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string; agent?: string };
-  try {
-    const s = { type: 'string' } as const;
-    const options: Record<string, typeof s> = { server: s, 'token-file': s, 'state-dir': s, deadline: s };
-    if (agentCall) options.agent = s;
-    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }) as { values: typeof values });
-  } catch {
-    return null;
-  }
+  // Not node:util's parseArgs: its modules cost a forwarded call ~1 ms (parseLongOptions.ts says why it is enough).
+  const parsed = parseLongOptions(argv, agentCall ? FORWARD_AGENT_OPTIONS : FORWARD_OPTIONS, false);
+  if (parsed === null) return null;
+  const values = parsed.values as { server?: string; 'token-file'?: string; 'state-dir'?: string; deadline?: string; agent?: string };
   const timeoutMs = values.deadline === undefined ? undefined : Number(values.deadline);
   if (values.server === undefined || (timeoutMs !== undefined && !(timeoutMs > 0))) return null;
   if (agentCall && (values.agent === undefined || !isHookAgentId(values.agent))) return null;

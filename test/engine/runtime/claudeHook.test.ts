@@ -3,6 +3,8 @@ import {
   CLAUDE_EVENTS, claudeFailClosedReply, claudeHookAnswer, claudeHookEvent, claudeHookFailClosed, claudeReply, toHttpAnswer, type ClaudeOutcome,
 } from '../../../engine/runtime/index.ts';
 import type { Decision, HookEvent, JsonObject } from '../../../engine/index.ts';
+import { toCommandAnswer } from '../../../engine/runtime/claudeHook.ts';
+import { claudeUnknownEventFailClosed } from '../../../engine/runtime/claudeUnknownEventFailClosed.ts';
 import { HOOK_INPUTS, HOOK_NAMES, common, type HookName } from './claudeHookInputs.ts';
 
 const at = { ts: '2026-03-01T10:00:00.000Z', seq: 7 };
@@ -273,6 +275,12 @@ describe('claude-hook: transports and fail-closed answers', () => {
     expect(JSON.parse(toHttpAnswer(claudeFailClosedReply('PreToolUse', 'down')).body)).toMatchObject({ continue: false, hookSpecificOutput: { permissionDecision: 'deny' } });
     expect(JSON.parse(toHttpAnswer(claudeFailClosedReply('PreCompact', 'down')).body)).toMatchObject({ decision: 'block', continue: false });
     expect(JSON.parse(toHttpAnswer(claudeFailClosedReply(null, 'down')).body)).toEqual({ continue: false, stopReason: 'hookwire claude-hook: down (failing closed)' });
+  });
+
+  it('[P12] the forwarding command\'s fail-closed answer (no event known, without the Claude Code tables) is the command answer of claudeFailClosedReply(null)', () => {
+    for (const reason of ['no answer from http://127.0.0.1:1 within 5 ms', '', 'line\nbreak']) {
+      expect(claudeUnknownEventFailClosed(reason)).toEqual(toCommandAnswer(claudeFailClosedReply(null, reason)));
+    }
   });
 });
 
