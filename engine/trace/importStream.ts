@@ -450,7 +450,7 @@ function startsObject(sample: string): boolean {
  * only the current member or element is held as text (up to `maxChars`). Elements that come before a member
  * their importer needs are held, as parsed values, until it comes (KeyedFeeder); past `maxChars` characters of
  * them, reading stops with `too_large`. A bad member or element is listed with its line and the rest go on; an
- * input cut off keeps what came before, listed as `truncated`.
+ * input cut off keeps what came before, listed as `truncated`; a key written again is listed and its value skipped.
  */
 function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, early: TraceProblem[]): Body {
   const problems = [...early];
@@ -490,6 +490,7 @@ function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, ea
     stray: (line, text) => report(traceProblem('not_json', line, `not part of the JSON object: ${JSON.stringify(text.slice(0, 40))}; skipped`)),
     truncated: (key, element, line) => report(traceProblem('truncated', line, `the file ends inside ${element ? 'an element of' : 'the member'} ${JSON.stringify(key.slice(0, 100))} (a truncated file?); what came before it was read`)),
     unclosed: (line) => report(traceProblem('truncated', line, 'the file ends before the closing ] or } (a truncated file?); what came before it was read')),
+    repeated: (key, line) => report(traceProblem('unreadable_record', line, `the key ${JSON.stringify(key.slice(0, 100))} appears again in the object; this later value was skipped (the first was read: JSON.parse would keep the last)`)),
   });
   return {
     push: (t) => {

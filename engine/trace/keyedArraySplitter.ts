@@ -16,6 +16,8 @@ export interface KeyedArraySink {
   truncated(key: string, element: boolean, line: number): void;
   /** The input ended after the last whole member or element, before the closing `]` or `}`. */
   unclosed(line: number): void;
+  /** A key the object already had, at the line its value starts: that value was skipped, not held. */
+  repeated(key: string, line: number): void;
 }
 
 const QUOTE_OR_BACKSLASH = /["\\]/g;
@@ -29,7 +31,8 @@ type Outer = 'before' | 'key' | 'inKey' | 'colon' | 'value' | 'after' | 'element
  * streams. Strings and escapes are respected in keys and values alike. The brackets, commas and colons of the
  * object and of a streamed array are not values; a member that is not an array under a streamed key (`null`)
  * is an ordinary member. What the object's grammar does not allow is reported as stray and skipped; JSON.parse
- * of each cut text checks the rest.
+ * of each cut text checks the rest. A key the object already had is reported (`repeated`) and its value skipped
+ * as it streams: the first value's records may be read by then, so the last cannot win as in JSON.parse.
  *
  * @example new KeyedArraySplitter(new Set(['messages']), 1e6, sink).push('{"info":{},"messages":[{"a":1},2]}');
  */
@@ -45,6 +48,9 @@ export class KeyedArraySplitter {
   private escape = false;
   private line = 1;
   private startLine = 1;
+  /** The object's keys so far, and whether the value being cut is a repeated key's (skipped, not held). */
+  private readonly keys = new Set<string>();
+  private skipping = false;
 
   constructor(
     private readonly streamed: ReadonlySet<string>,
@@ -73,7 +79,7 @@ export class KeyedArraySplitter {
       if (this.cutting) {
         if (this.depth === 0 && (c === 44 || c === 125 || c === 93)) {
           // A scalar ends before the comma or bracket that follows it; the outer grammar reads that one.
-          this.text.append(chunk, from, i);
+          this.keep(chunk, from, i);
           this.emit();
           from = -1;
           continue;
@@ -81,7 +87,7 @@ export class KeyedArraySplitter {
         if (c === 34) this.inString = true;
         else if (c === 123 || c === 91) this.depth++;
         else if ((c === 125 || c === 93) && --this.depth === 0) {
-          this.text.append(chunk, from, i + 1);
+          this.keep(chunk, from, i + 1);
           this.emit();
           from = -1;
         }
@@ -107,7 +113,11 @@ export class KeyedArraySplitter {
       }
       i++;
     }
-    if (this.cutting && from !== -1) this.text.append(chunk, from, n);
+    if (this.cutting && from !== -1) this.keep(chunk, from, n);
+  }
+
+  private keep(chunk: string, from: number, to: number): void {
+    if (!this.skipping) this.text.append(chunk, from, to);
   }
 
   end(): void {
@@ -121,6 +131,7 @@ export class KeyedArraySplitter {
       } else {
         this.text.clear();
         this.cutting = null;
+        this.skipping = false;
         this.sink.truncated(key, element, this.startLine);
       }
     } else if (this.outer !== 'before' && this.outer !== 'closed') this.sink.unclosed(this.line);
@@ -147,6 +158,12 @@ export class KeyedArraySplitter {
         this.outer = 'value';
         return 'ok';
       case 'value':
+        if (this.keys.has(this.key)) {
+          this.skipping = true;
+          this.cutting = 'member';
+          return 'cut';
+        }
+        this.keys.add(this.key);
         if (c === 91 && this.streamed.has(this.key)) {
           this.outer = 'elements';
           this.sink.array(this.key);
@@ -189,7 +206,7 @@ export class KeyedArraySplitter {
       if (this.outer === 'inKey') this.endKey();
       else if (this.cutting && this.depth === 0) {
         // A string member value or element ends with its quote.
-        this.text.append(chunk, from, to + 1);
+        this.keep(chunk, from, to + 1);
         this.emit();
       }
     }
@@ -214,6 +231,10 @@ export class KeyedArraySplitter {
     this.cutting = null;
     this.depth = 0;
     this.outer = what === 'element' ? 'elements' : 'after';
+    if (this.skipping) {
+      this.skipping = false;
+      return this.sink.repeated(this.key, this.startLine);
+    }
     if (typeof text === 'number') this.sink.tooLong(this.key, what === 'element', this.startLine, text);
     else if (what === 'element') this.sink.element(this.key, text, this.startLine);
     else this.sink.member(this.key, text, this.startLine);

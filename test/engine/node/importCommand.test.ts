@@ -107,4 +107,15 @@ describe('hookwire import writes what the in-memory import makes (spooled, spill
     expect(lines.filter((l) => l.type === 'tool.after_call')).toHaveLength(40);
     expect(lines.at(-1)).toMatchObject({ type: 'agent.end' });
   });
+
+  it('[I1][P9] a streamed document with a key written twice, through the real binary: the first read, the later listed, exit 1', async () => {
+    const pretty = JSON.stringify(JSON.parse(readFormat('opencode-export.json')), null, 2);
+    const file = join(dir, 'twice.json');
+    writeFileSync(file, `${pretty.slice(0, pretty.lastIndexOf('}'))},\n  "messages": []\n}\n`);
+    const r = await hookwire(['import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/twice\.json: error: line \d+: the key "messages" appears again in the object; this later value was skipped/);
+    const want = expected(readFormat('opencode-export.json'), 'twice.json');
+    expect(r.stdout).toBe(want);
+  });
 });

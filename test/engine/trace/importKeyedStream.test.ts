@@ -112,4 +112,20 @@ describe('documents with their records under a key, streamed [I1]', () => {
     expect(first.trace).not.toBeNull();
     expect(first.problems.map((p) => p.code)).toEqual(['line_too_long']);
   });
+
+  it('[I1] a key written again: the first value is read, each later one is listed with its line and skipped', () => {
+    for (const c of base) {
+      const doc = JSON.parse(c.text) as Record<string, unknown>;
+      const [records] = [...Object.entries(doc)].filter(([, v]) => Array.isArray(v)).map(([k]) => k);
+      const pretty = JSON.stringify(doc, null, 2);
+      const text = `${pretty.slice(0, pretty.lastIndexOf('}'))},\n  ${JSON.stringify(records)}: [{"role": "user"}],\n  ${JSON.stringify(records)}: 7\n}\n`;
+      const s = streamed(c, text, [3000]);
+      const lines = pretty.split('\n').length + 1;
+      expect(s.problems.filter((p) => p.severity === 'error'), c.name).toEqual([
+        expect.objectContaining({ code: 'unreadable_record', line: lines, message: `line ${lines}: the key ${JSON.stringify(records)} appears again in the object; this later value was skipped (the first was read: JSON.parse would keep the last)` }),
+        expect.objectContaining({ code: 'unreadable_record', line: lines + 1 }),
+      ]);
+      expect(s.events, c.name).toEqual(wholeOf(c, c.text).trace.events);
+    }
+  });
 });

@@ -16,6 +16,7 @@ function split(text: string, keys: string[], cuts: number[], max = 1e9): Seen[] 
     stray: (line) => seen.push({ kind: 'stray', line }),
     truncated: (key, element, line) => seen.push({ kind: 'truncated', key, element, line }),
     unclosed: (line) => seen.push({ kind: 'unclosed', line }),
+    repeated: (key, line) => seen.push({ kind: 'repeated', key, line }),
   });
   pushInPieces(text, cuts, (piece) => s.push(piece));
   s.end();
@@ -95,5 +96,29 @@ describe('KeyedArraySplitter [I1]', () => {
       { kind: 'member', key: 'messages', value: null },
       { kind: 'stray' },
     ]);
+  });
+
+  it('[I1] a key written again: its later values are reported where they start and skipped, whatever they are, in any chunks', () => {
+    const key = fc.constantFrom('messages', 'info', '__proto__', 'm"s');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, fc.oneof(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 4 }), fc.jsonValue({ maxDepth: 3 }))), { maxLength: 7 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (entries, cuts) => {
+          const text = `{${entries.map(([k, v]) => `\n${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',')}\n}`;
+          const keys = ['messages', '__proto__'];
+          const first = new Set<string>();
+          const want = entries.flatMap(([k, v], i): Omit<Seen, 'line'>[] | Seen[] => {
+            if (first.has(k)) return [{ kind: 'repeated', key: k, line: i + 2 }];
+            first.add(k);
+            return keys.includes(k) && Array.isArray(v) ? [{ kind: 'array', key: k }, ...v.map((e) => ({ kind: 'element', key: k, value: e }))] : [{ kind: 'member', key: k, value: v }];
+          });
+          const got = split(text, keys, cuts.map((c) => c % (text.length + 1)));
+          expect(strip(got)).toEqual(strip(want as Seen[]));
+          expect(got.filter((g) => g.kind === 'repeated').map((g) => g.line)).toEqual((want as Seen[]).filter((g) => g.kind === 'repeated').map((g) => g.line));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
