@@ -108,7 +108,9 @@ describe('KeyedArraySplitter [I1]', () => {
           const text = `{${entries.map(([k, v]) => `\n${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',')}\n}`;
           const keys = ['messages', '__proto__'];
           const first = new Set<string>();
-          const want = entries.flatMap(([k, v], i): Omit<Seen, 'line'>[] | Seen[] => {
+          const want = entries.flatMap(([k, raw], i): Omit<Seen, 'line'>[] | Seen[] => {
+            // As the text reads back (a -0 is written 0).
+            const v = JSON.parse(JSON.stringify(raw)) as unknown;
             if (first.has(k)) return [{ kind: 'repeated', key: k, line: i + 2 }];
             first.add(k);
             return keys.includes(k) && Array.isArray(v) ? [{ kind: 'array', key: k }, ...v.map((e) => ({ kind: 'element', key: k, value: e }))] : [{ kind: 'member', key: k, value: v }];
