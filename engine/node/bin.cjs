@@ -14,7 +14,7 @@ const hookAgent = (argv) => {
 };
 const claudeHook = process.argv[2] === 'claude-hook' || process.argv[2] === 'hook';
 if (claudeHook) crashFailsClosed(process.argv[2] === 'hook' ? hookAgent(process.argv.slice(3)) : 'claude');
-const { FORWARD_BUNDLE, HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle, loadWithCodeCache } = require('./cliBundle.cjs');
+const { FORWARD_BUNDLE, HOOK_BUNDLE, HOOK_FAST_BUNDLE, READING_BUNDLE, READING_COMMANDS, codeCacheBeside, freshBundle, loadWithCodeCache } = require('./cliBundle.cjs');
 
 async function run() {
   // HOOKWIRE_FROM_SOURCE=1 skips the bundle (tests check both routes give the same answers).
@@ -40,10 +40,16 @@ async function run() {
   const { pathToFileURL } = require('node:url');
   const decideHere = answered === null && deciding ? freshBundle(HOOK_BUNDLE) : null;
   if (decideHere) answered = await (await import(pathToFileURL(decideHere).href)).hookMain(args.slice(1), args[0] === 'hook');
-  const bundle = answered !== null || fromSource ? null : freshBundle();
+  // The commands that read traces: the CLI as one CommonJS file through V8's code cache, one cache per command
+  // (cliBundle.cjs READING_COMMANDS). Stale or missing: the ES module CLI below.
+  const reading = answered === null && !fromSource && READING_COMMANDS.has(args[0]) ? freshBundle(READING_BUNDLE) : null;
+  const bundle = answered !== null || fromSource || reading ? null : freshBundle();
   let main;
+  let keep = () => {};
   if (answered !== null) {
     main = async () => answered;
+  } else if (reading) {
+    ({ exports: { main }, keep } = loadWithCodeCache(reading, codeCacheBeside(reading, args[0])));
   } else if (bundle) {
     ({ main } = await import(pathToFileURL(bundle).href));
   } else {
@@ -57,6 +63,7 @@ async function run() {
     throw err;
   });
   process.exitCode = await main(process.argv);
+  keep(); // after the command: the cache holds every function it compiled
   // A Claude Code hook answers and leaves: a read that never ends (its deadline answered for it) must not keep
   // the process alive past Claude Code's timeout. stdout and stderr are synchronous for files and pipes here.
   if (claudeHook) process.exit(process.exitCode);

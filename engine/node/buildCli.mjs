@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE } from './cliBundle.cjs';
+import { CLI_BUNDLE_DIR, ENGINE_DIR, FORWARD_BUNDLE_DIR, HOOK_BUNDLE_DIR, HOOK_FAST_BUNDLE_DIR, INPUTS_FILE, READING_BUNDLE_DIR, READING_COMMANDS } from './cliBundle.cjs';
 
 /**
  * In the CLI's bundles re2js is engine/node/lazyRe2.ts, which requires the library on first use: most hook
@@ -69,6 +69,23 @@ const noLazyPartsPlugin = {
 };
 
 /**
+ * The reading commands' bundle ('whole', readingMain.ts) runs only READING_COMMANDS (the binaries send it no
+ * other): the modules cli.ts imports for the other commands' actions are left out, each a module that fails if
+ * loaded. ~150 KB less in an install whose budget is 10 MB (test/package/install.test.ts).
+ */
+const readingOnlyPlugin = {
+  name: 'hookwire-reading-only',
+  setup(b) {
+    const reading = new RegExp(`^\\./commands/(${[...READING_COMMANDS].join('|')})Command\\.ts$`);
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' && /[\\/]node[\\/]cli\.ts$/.test(args.importer) && !reading.test(args.path) ? { path: args.path, namespace: 'hookwire-not-reading' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'hookwire-not-reading' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`the reading commands' bundle does not load ${args.path.replace(/^.*\//, '')}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The forwarding command's bundle leaves each engine module it imports dynamically (the agents' adapters, which
  * only `hook --agent` needs) to a CommonJS file of its own beside it, required on first use: inside the bundle,
  * even unrun, they cost a claude-hook call their compile (~3-5 ms of CPU on Node 20). Each import is noted in
@@ -96,7 +113,7 @@ function lazyFilesPlugin(lazy) {
  * bundle imports sql.js from (see sqlJsPlugin); `commonjs`: one CommonJS file, which bin.cjs runs —
  * 'lazy-files' puts each lazily loaded part in a CommonJS file of its own beside it (the forwarding
  * command, see lazyFilesPlugin), 'without-lazy-parts' leaves them out (the fast hook route: every dynamic import
- * fails).
+ * fails), 'whole' keeps them inside, initialised on first import (the reading commands' CLI, readingMain.ts).
  */
 export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.js', commonjs = false) {
   let esbuild;
@@ -122,19 +139,23 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
       platform: 'node',
       format: commonjs ? 'cjs' : 'esm',
       target: 'node20',
-      // A lazily loaded file is required, as its importer was (import() would go through the ES module loader).
-      ...(commonjs === 'lazy-files' ? { supported: { 'dynamic-import': false } } : {}),
+      // A lazily loaded file is required, as its importer was (import() would go through the ES module loader). In
+      // 'whole', what is left to import() is outside the bundle (sql.js): required too, since a bundle compiled
+      // through vm.Script (cliBundle.cjs loadWithCodeCache) has no import().
+      ...(commonjs === 'lazy-files' || commonjs === 'whole' ? { supported: { 'dynamic-import': false } } : {}),
       external: ['quickjs-emscripten-core', '@jitl/*'],
       // Bundled CommonJS packages call require() for Node built-ins; ES modules have no require of their own.
       // A CommonJS bundle has require, and its own file's URL stands for import.meta.url (lazyRe2.ts), made when
-      // first read: node:url's pathToFileURL at every start was ~0.3 ms of a hook call's CPU.
-      banner: { js: commonjs ? "const __hookwireMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" : "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
+      // first read: node:url's pathToFileURL at every start was ~0.3 ms of a hook call's CPU. In 'whole',
+      // import.meta.resolve is require.resolve's answer as a URL: runBacktestFiles.ts asks it only for a TypeScript
+      // entry (running from sources), which a bundle never is.
+      banner: { js: commonjs ? `const __hookwireMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };${commonjs === 'whole' ? " const __hookwireResolve = (s) => require('node:url').pathToFileURL(require.resolve(s)).href;" : ''}` : "import { createRequire as __hookwireRequire } from 'node:module'; const require = __hookwireRequire(import.meta.url);" },
       // The build's identity: engine/node/pipelineCache.ts keys what it remembers by it, so that a pipeline
       // validated by one build is validated again by the next.
-      define: { __HOOKWIRE_BUILD__: JSON.stringify(build), ...(commonjs ? { 'import.meta.url': '__hookwireMeta.url' } : {}) },
+      define: { __HOOKWIRE_BUILD__: JSON.stringify(build), ...(commonjs ? { 'import.meta.url': '__hookwireMeta.url' } : {}), ...(commonjs === 'whole' ? { 'import.meta.resolve': '__hookwireResolve' } : {}) },
       logLevel: 'warning',
       absWorkingDir: ENGINE_DIR,
-      plugins: [...(commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin] : commonjs === 'lazy-files' ? [lazyFilesPlugin(lazy)] : []), lazyRe2Plugin, zodEnglishOnlyPlugin, sqlJsPlugin(sqlJs)],
+      plugins: [...(commonjs === 'without-lazy-parts' ? [noLazyPartsPlugin] : commonjs === 'lazy-files' ? [lazyFilesPlugin(lazy)] : commonjs === 'whole' ? [readingOnlyPlugin] : []), lazyRe2Plugin, zodEnglishOnlyPlugin, sqlJsPlugin(sqlJs)],
       metafile: true,
     });
     return Object.keys(result.metafile.inputs);
@@ -150,7 +171,8 @@ export async function buildCli(entry, outdir, listInputs = false, sqlJs = 'sql.j
   // checked apart, and stands for the packages). Written last: a bundle whose list is missing is compared
   // with every source.
   if (!listInputs) return true;
-  const list = [...inputs].filter((f) => !f.startsWith('..') && !f.includes('node_modules')).sort();
+  // A plugin's stand-in module (`<namespace>:<path>`) is no file.
+  const list = [...inputs].filter((f) => !f.startsWith('..') && !f.includes('node_modules') && !/^[a-z-]+:/.test(f)).sort();
   writeFileSync(join(outdir, INPUTS_FILE), `${JSON.stringify(list)}\n`);
   return true;
 }
@@ -206,4 +228,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Its freshness list is the ES module bundle's, lazy parts included: the pipeline cache entries it trusts were
   // validated by parsePipeline, so an edit there (or to any part it leaves out) must stop the fast route too.
   if (await buildCli('node/hookMain.ts', HOOK_FAST_BUNDLE_DIR, false, 'sql.js', 'without-lazy-parts')) copyFileSync(join(HOOK_BUNDLE_DIR, INPUTS_FILE), join(HOOK_FAST_BUNDLE_DIR, INPUTS_FILE));
+  // The commands that read traces: the whole CLI as one CommonJS file, compiled through V8's code cache (readingMain.ts).
+  await buildCli('node/readingMain.ts', READING_BUNDLE_DIR, true, 'sql.js', 'whole');
 }

@@ -38,6 +38,8 @@ const sqlJs = vendorSqlJs(dist);
 if (!(await buildCli('node/bin.ts', join(dist, 'cli'), false, `../${relative(dist, sqlJs)}`))) process.exit(1);
 await buildCli('node/serve/forwardMain.ts', join(dist, 'cli', 'forward'), false, `../../${relative(dist, sqlJs)}`, 'lazy-files');
 await buildCli('node/hookMain.ts', join(dist, 'cli', 'hook-fast'), false, `../../${relative(dist, sqlJs)}`, 'without-lazy-parts');
+// The commands that read traces: the whole CLI as one CommonJS file (readingMain.ts says why).
+await buildCli('node/readingMain.ts', join(dist, 'cli', 'reading'), false, `../../${relative(dist, sqlJs)}`, 'whole');
 await buildPackageBin(join(dist, 'cli'));
 cpSync(join(root, 'engine', 'schema'), join(dist, 'schema'), { recursive: true });
 if (!only.has('--no-web')) run(bin('vite'), ['build', '--outDir', 'dist/web', '--emptyOutDir', '--sourcemap', 'false', '--logLevel', 'warn']);

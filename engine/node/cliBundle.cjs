@@ -28,6 +28,16 @@ const HOOK_BUNDLE = join(HOOK_BUNDLE_DIR, 'hookMain.js');
 const HOOK_FAST_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'hook-fast');
 const HOOK_FAST_BUNDLE = join(HOOK_FAST_BUNDLE_DIR, 'hookMain.cjs');
 
+/**
+ * The commands that read traces (a replay of 100k events spent ~200 ms of CPU before its first one, most of it
+ * compiling the ES module chunks) run the CLI from one CommonJS file (readingMain.ts), which the binaries compile
+ * through V8's code cache ({@link loadWithCodeCache}): the same cli.ts, loaded another way. Any other command, and
+ * any call when that file is missing or stale, is the ES module CLI's.
+ */
+const READING_COMMANDS = new Set(['replay', 'import', 'backtest', 'verify', 'diff']);
+const READING_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwire', 'reading');
+const READING_BUNDLE = join(READING_BUNDLE_DIR, 'readingMain.cjs');
+
 /** The list of engine files a bundle was made of, written beside it by buildCli.mjs (paths under engine/). */
 const INPUTS_FILE = 'inputs.json';
 
@@ -82,12 +92,8 @@ function freshBundle(bundle = CLI_BUNDLE) {
  * name that carries the build's identity, since npm gives every file of a package the same mtime); its
  * directory is made on the first write.
  */
-function loadWithCodeCache(file, cacheFile) {
+function loadWithCodeCache(file, cacheFile = codeCacheBeside(file)) {
   const source = readFileSync(file, 'utf8');
-  if (cacheFile === undefined) {
-    const { size, mtimeMs } = statSync(file);
-    cacheFile = join(dirname(file), `v8-code-cache-${size}-${Math.floor(mtimeMs)}.bin`);
-  }
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -114,4 +120,13 @@ function loadWithCodeCache(file, cacheFile) {
   return { exports: module.exports, keep, cached: cachedData !== undefined, rejected: cachedData !== undefined && script.cachedDataRejected === true };
 }
 
-module.exports = { ENGINE_DIR, CLI_BUNDLE_DIR, CLI_BUNDLE, FORWARD_BUNDLE_DIR, FORWARD_BUNDLE, HOOK_BUNDLE_DIR, HOOK_BUNDLE, HOOK_FAST_BUNDLE_DIR, HOOK_FAST_BUNDLE, INPUTS_FILE, freshBundle, loadWithCodeCache };
+/**
+ * The code cache's file beside a bundle, named by its size and mtime; `tag` (a command's name) keeps one per
+ * command, each holding the functions that command compiled (V8 caches only what ran before the cache was made).
+ */
+function codeCacheBeside(file, tag) {
+  const { size, mtimeMs } = statSync(file);
+  return join(dirname(file), `v8-code-cache-${tag ? `${tag}-` : ''}${size}-${Math.floor(mtimeMs)}.bin`);
+}
+
+module.exports = { ENGINE_DIR, CLI_BUNDLE_DIR, CLI_BUNDLE, FORWARD_BUNDLE_DIR, FORWARD_BUNDLE, HOOK_BUNDLE_DIR, HOOK_BUNDLE, HOOK_FAST_BUNDLE_DIR, HOOK_FAST_BUNDLE, READING_COMMANDS, READING_BUNDLE_DIR, READING_BUNDLE, INPUTS_FILE, freshBundle, loadWithCodeCache, codeCacheBeside };

@@ -10,3 +10,9 @@ export declare function freshBundle(bundle?: string): string | null;
 export declare const HOOK_FAST_BUNDLE: string;
 /** A CommonJS bundle run from V8's code cache kept beside it; `keep()` writes the cache when there was none. */
 export declare function loadWithCodeCache(file: string, cacheFile?: string): { exports: Record<string, unknown>; keep(): void; cached: boolean; rejected: boolean };
+/** The commands that run the CLI from its CommonJS bundle (readingMain.ts) through V8's code cache. */
+export declare const READING_COMMANDS: ReadonlySet<string>;
+/** The CLI as one CommonJS file, for READING_COMMANDS. */
+export declare const READING_BUNDLE: string;
+/** The code cache's file beside a bundle (named by its size and mtime, and `tag`: one per command). */
+export declare function codeCacheBeside(file: string, tag?: string): string;

@@ -98,6 +98,11 @@ export async function readTextFile(path: string, what: string): Promise<string> 
   }
 }
 
+/** `1 event`, `2 events`. Here, not in validateCommand.ts: replay and import would load the pipeline schema with it. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** Shortens a cell for a table: one line, at most `max` characters. */
 export function cell(text: string, max: number): string {
   const one = text.replace(/\s+/g, ' ');

@@ -2,10 +2,10 @@
 // The installed package's `hookwire` binary (package.json "bin" → dist/cli/bin.cjs): this file, bundled by
 // buildPackage.mjs with crashFailsClosed.cjs and cliBundle.cjs into one CommonJS file. CommonJS, so that a hook
 // call (one process per tool call) starts without Node's ES module loader (~10 ms of CPU on Node 20,
-// docs/speed.md). It takes the two hook routes that run once per tool call from CommonJS bundles of their own
-// beside it, each whole in itself (no module of theirs is shared with another bundle, so no class such as
-// CliError has two identities in one route), and `import()`s the ES module CLI (dist/cli/bin.js, from bin.ts)
-// for everything else. A checkout runs engine/node/bin.cjs instead.
+// docs/speed.md). It takes the two hook routes that run once per tool call, and the commands that read traces,
+// from CommonJS bundles of their own beside it, each whole in itself (no module of theirs is shared with another
+// bundle, so no class such as CliError has two identities in one route), and `import()`s the ES module CLI
+// (dist/cli/bin.js, from bin.ts) for everything else. A checkout runs engine/node/bin.cjs instead.
 'use strict';
 const { crashFailsClosed } = require('./crashFailsClosed.cjs');
 
@@ -39,6 +39,22 @@ async function run() {
     }
   }
   if (answered !== null) process.exit(answered);
+  // The commands that read traces: the CLI as one CommonJS file beside this one (readingMain.ts says why), through
+  // the compile cache or, on Node 20, V8's code cache, one per command. cliBundle.cjs READING_COMMANDS names them.
+  const { READING_COMMANDS, loadWithCodeCache } = require('./cliBundle.cjs');
+  if (READING_COMMANDS.has(args[0])) {
+    const reading = join(__dirname, 'reading', 'readingMain.cjs');
+    const cacheFile = compileCache ? null : codeCacheFile(join, `reading-${args[0]}`);
+    const loaded = cacheFile === null ? { exports: require(reading), keep: () => {} } : loadWithCodeCache(reading, cacheFile);
+    process.stdout.on('error', (err) => {
+      // `hookwire replay … | head` closes the pipe early: stop quietly (as bin.ts).
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+    process.exitCode = await loaded.exports.main(process.argv);
+    loaded.keep();
+    return;
+  }
   // Everything else: the ES module CLI (its crash handler and compile cache are on already).
   await import('./bin.js');
 }
@@ -63,13 +79,13 @@ function enableCompileCache(join) {
 const cacheHome = (join) => join(process.env.XDG_CACHE_HOME || join(require('node:os').homedir(), '.cache'), 'hookwire');
 
 /**
- * Where Node 20 keeps the fast route's V8 code cache: the user's own directory, like the compile cache, named by
+ * Where Node 20 keeps a route's V8 code cache (`name`: the fast hook route's, or a reading command's): the user's own directory, like the compile cache, named by
  * the build (npm gives every file of a package one mtime, so size and mtime would not tell two versions apart;
  * V8 itself checks only the source's length). null (no home directory): no cache.
  */
-function codeCacheFile(join) {
+function codeCacheFile(join, name = 'hook-fast') {
   try {
-    return join(cacheHome(join), 'v8-code-cache', `hook-fast-${__HOOKWIRE_BUILD__}.bin`);
+    return join(cacheHome(join), 'v8-code-cache', `${name}-${__HOOKWIRE_BUILD__}.bin`);
   } catch {
     return null;
   }

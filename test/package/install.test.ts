@@ -342,6 +342,34 @@ describe('the packed package, installed into a fresh project', () => {
     expect(away.stderr).toMatch(/cannot reach the server.*\(failing closed\)/);
   });
 
+  it("the installed binary's reading route (replay, import, backtest, verify, diff from one CommonJS file) answers as the ES module CLI, with a code cache per command", { timeout: 120_000 }, async () => {
+    writeFileSync(join(project, 'guard.pipeline.json'), readmeBlock('guard.pipeline.json'));
+    writeFileSync(join(project, 'open.pipeline.json'), JSON.stringify({ format: 'hookwire.pipeline', version: 1, name: 'open', nodes: [], wires: [] }));
+    const dist = join(project, 'node_modules', 'hookwire', 'dist', 'cli');
+    expect(readFileSync(join(dist, 'reading', 'readingMain.cjs'), 'utf8')).toMatch(/^const __hookwireMeta = /); // CommonJS
+    const cache = join(work, 'reading-cache');
+    const env = { XDG_CACHE_HOME: cache };
+    const front = (args: string[]) => sh('npx', ['--no', '--', 'hookwire', ...args], project, '', env);
+    const esm = (args: string[]) => sh(process.execPath, [join(dist, 'bin.js'), ...args], project, '', env);
+    const answer = (r: ReturnType<typeof front>) => ({ status: r.status, stdout: r.stdout, stderr: r.stderr });
+    for (const args of [
+      ['replay', '--json', 'guard.pipeline.json', 'run.jsonl'],
+      ['replay', 'guard.pipeline.json', 'run.jsonl'],
+      ['replay', '--json', '--check', 'open.pipeline.json', 'run.jsonl'],
+      ['replay', '--json', 'guard.pipeline.json', 'missing.jsonl'],
+      ['import', 'run.jsonl'],
+      ['verify', 'run.jsonl'],
+      ['diff', 'guard.pipeline.json', 'open.pipeline.json', 'run.jsonl'],
+      ['backtest', 'guard.pipeline.json', 'open.pipeline.json', 'run.jsonl', 'run.jsonl', '--workers', '2', '--json', '--progress', 'never'],
+    ]) {
+      const first = answer(front(args));
+      expect(first, args.join(' ')).toEqual(answer(esm(args)));
+      expect(answer(front(args)), `${args.join(' ')} (code cache read back)`).toEqual(first);
+    }
+    const noCompileCache = typeof ((await import('node:module')).default as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
+    if (noCompileCache) expect(readdirSync(join(cache, 'hookwire', 'v8-code-cache')).filter((f) => /^reading-[a-z]+-[0-9a-f]+\.bin$/.test(f)).sort().map((f) => f.split('-')[1])).toEqual(['backtest', 'diff', 'import', 'replay', 'verify']);
+  });
+
   it('(d) `npx hookwire ui` serves the app with the strict CSP; Chromium reaches the demo, and with files lands in the debugger on them', { timeout: 120_000 }, async () => {
     const browser = await chromium.launch({
       ...(chromiumExecutable() ? { executablePath: chromiumExecutable() } : {}),

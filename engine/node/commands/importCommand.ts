@@ -11,10 +11,9 @@ import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
 import { TRACE_FORMAT_LABELS } from '../../trace/detectTraceFormat.ts';
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import type { TraceEvent, TraceHeader } from '../../trace/traceTypes.ts';
-import { CliError, EXIT, fileErrorText, type Io } from '../cliIo.ts';
+import { CliError, EXIT, fileErrorText, plural, type Io } from '../cliIo.ts';
 import { streamTraceForCli } from '../loadTraceForCli.ts';
 import { openSpill, openTempFile } from '../spillFile.ts';
-import { plural } from './validateCommand.ts';
 
 export interface ImportOptions {
   from?: TraceFormat;

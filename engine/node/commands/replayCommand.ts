@@ -5,11 +5,10 @@ import { createReplayRun } from '../../replay/replaySteps.ts';
 import { decisionLine } from '../../runtime/decideTrace.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import type { TraceFormat } from '../../trace/detectTraceFormat.ts';
-import { bufferedIo, cell, EXIT, table, type Io } from '../cliIo.ts';
+import { bufferedIo, cell, EXIT, plural, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
 import { openSpill } from '../spillFile.ts';
-import { plural } from './validateCommand.ts';
 import { approvalNote, checkVerdict, createReplayCheck, stepOutcomeWord } from '../../replay/replayCheck.ts';
 
 export interface ReplayOptions {

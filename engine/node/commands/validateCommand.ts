@@ -2,7 +2,7 @@
 import { loadPipeline } from '../../compile/loadPipeline.ts';
 import type { Problem } from '../../model/problem.ts';
 import { formatProblems, nodeLabels } from '../../runtime/formatProblems.ts';
-import { EXIT, readTextFile, type Io } from '../cliIo.ts';
+import { EXIT, plural, readTextFile, type Io } from '../cliIo.ts';
 import { sandboxFor } from '../loadPipelineFile.ts';
 import { parseJsonText } from '../../model/jsonErrorOffset.ts';
 
@@ -35,8 +35,4 @@ export async function validateCommand(path: string, options: { json?: boolean },
     io.out(`${path}: ${verdict}; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
   }
   return errors === 0 ? EXIT.ok : EXIT.failed;
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.cjs';
+import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, READING_BUNDLE, freshBundle } from '../../../engine/node/cliBundle.cjs';
 
 function bundleAt(time: number, inputs: string[] | null): string {
   const dir = mkdtempSync(join(tmpdir(), 'hookwire-bundle-'));
@@ -52,5 +52,13 @@ describe('prebuilt bundle freshness', () => {
     expect(list(HOOK_FAST_BUNDLE)).toEqual(list(HOOK_BUNDLE));
     // parsePipeline validated the cache entries the fast route trusts; recordingFile is one of the parts it leaves out.
     expect(list(HOOK_FAST_BUNDLE)).toEqual(expect.arrayContaining(['model/parsePipeline.ts', 'node/serve/recordingFile.ts']));
+  });
+
+  it("the reading commands' bundle lists its entry and only files that exist (a plugin's stand-in modules are no input)", async (ctx) => {
+    const { existsSync, readFileSync } = await import('node:fs');
+    if (!existsSync(READING_BUNDLE)) ctx.skip(); // not built in this checkout
+    const list = JSON.parse(readFileSync(join(READING_BUNDLE, '..', 'inputs.json'), 'utf8')) as string[];
+    expect(list).toEqual(expect.arrayContaining(['node/readingMain.ts', 'node/cli.ts', 'node/commands/replayCommand.ts']));
+    expect(list.filter((f) => !existsSync(join(__dirname, '..', '..', '..', 'engine', f)))).toEqual([]);
   });
 });
