@@ -23,6 +23,8 @@ export type IdIndexFactory = <V>() => IdIndex<V>;
 export interface RecordStore {
   append(text: string): number;
   read(handle: number): string;
+  /** The same as `append(\`${head}\u0000${tail}\`)`, without making that string (optional). */
+  appendPair?(head: string, tail: string): number;
 }
 
 /** The default index: a Map (exact, and fine for the traces a browser holds in memory anyway). */
@@ -77,7 +79,7 @@ export function spilledIdIndex<V>(store: RecordStore, hash: (id: string) => numb
     // The value's JSON, a NUL (which JSON text never holds unescaped), the id as it is: no escaping of the id, and
     // an integer (an importer's repeat count) without JSON.stringify.
     const json = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : (JSON.stringify(value) ?? 'null');
-    const handle = store.append(`${json}\u0000${id}`);
+    const handle = store.appendPair ? store.appendPair(json, id) : store.append(`${json}\u0000${id}`);
     if (!Number.isInteger(handle) || handle < 0 || handle >= 0xffffffff) throw new RangeError(`id index: record handle ${handle} does not fit 32 bits`);
     table[2 * slot] = handle + 1;
     if (found) return;
