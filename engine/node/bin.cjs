@@ -37,6 +37,9 @@ async function run() {
     answered = await exports.hookFastMain(args.slice(1), args[0] === 'hook');
     if (answered !== null) keep();
   }
+  // An answered hook call leaves now: its answer is written, and nothing below (node:url, the stdout stream's error
+  // handler, which makes the stream) is needed for it.
+  if (answered !== null) process.exit(answered);
   const { pathToFileURL } = require('node:url');
   const decideHere = answered === null && deciding ? freshBundle(HOOK_BUNDLE) : null;
   if (decideHere) answered = await (await import(pathToFileURL(decideHere).href)).hookMain(args.slice(1), args[0] === 'hook');

@@ -15,10 +15,12 @@ import { MAX_STDIN_BYTES, streamRest } from './readStdin.ts';
  * waits on a writer) and read in a loop that sleeps between empty reads (Atomics.wait: the thread sleeps, no
  * event-loop turn), 1 ms at first, doubling to 16 ms. On Windows stdin stays blocking: there the read has no deadline.
  *
+ * `deadlineReason`: the CliError's message at the deadline, in place of this one's.
+ *
  * Without `deadlineAt` the process waits in read(2) until stdin ends, and a stdin that is already non-blocking
  * (EAGAIN) is read on as a stream from where this stopped.
  */
-export async function readStdinBlocking(limit: number = MAX_STDIN_BYTES, deadlineAt?: number): Promise<string> {
+export async function readStdinBlocking(limit: number = MAX_STDIN_BYTES, deadlineAt?: number, deadlineReason?: string): Promise<string> {
   const kind = stdinStat();
   // A terminal gives no input. Only a character device can be one, so node:tty (~0.3 ms) loads only for those.
   if (kind?.isCharacterDevice() && process.getBuiltinModule('node:tty').isatty(0)) return '';
@@ -36,7 +38,7 @@ export async function readStdinBlocking(limit: number = MAX_STDIN_BYTES, deadlin
       if (code === 'EAGAIN' && deadlineAt === undefined) return streamRest(chunks, size, limit);
       if (code === 'EAGAIN') {
         const left = deadlineAt! - Date.now();
-        if (left <= 0) throw new CliError(`stdin did not end before the hook's deadline (${size} bytes read): the agent must close it after the input`);
+        if (left <= 0) throw new CliError(deadlineReason ?? `stdin did not end before the hook's deadline (${size} bytes read): the agent must close it after the input`);
         sleep(Math.min(nap, left));
         nap = Math.min(nap * 2, 16);
         continue;

@@ -110,13 +110,30 @@ export function claudeHookCommand(...args: AgentHookArgs): Promise<number> {
 /** The arguments of a hook call after the agent's adapter. */
 type AgentHookArgs = Parameters<typeof agentHookCommand> extends [AgentAdapter, ...infer Rest] ? Rest : never;
 
+/** When a hook call's read of stdin must have ended (ms since the epoch), and the reason its fail-closed answer gives then. */
+export interface StdinDeadline {
+  at: number;
+  reason: string;
+}
+
+/**
+ * Reads the hook input. The call's deadline [P12] is a timer, which answers while a stream read waits. A reader
+ * that blocks the thread (hookMain.ts's fast route) cannot be interrupted by it: it has `byDeadline`, which is
+ * called instead, with the deadline, and ends its read there itself, throwing a CliError with the deadline's
+ * reason (the same answer). A property, not an argument: plain readers take a byte limit as theirs.
+ */
+export interface StdinReader {
+  (): Promise<string>;
+  byDeadline?: (deadline: StdinDeadline) => Promise<string>;
+}
+
 /** One hook call of an agent [AG4]: the answer in the agent's form, its block form on every failure. */
 export async function agentHookCommand(
   adapter: AgentAdapter,
   pipelinePath: string,
   options: ClaudeHookOptions,
   io: Io,
-  readStdin: () => Promise<string>,
+  readStdin: StdinReader,
   now: () => number = Date.now,
   env: NodeJS.ProcessEnv = process.env,
   loadPipeline: PipelineLoader = compilePipelineFile,
@@ -138,15 +155,18 @@ export async function agentHookCommand(
   // Once its event is in the recording, the call's answer is bound to it: a deadline after that gives it.
   const bound: { answer: ClaudeHookAnswer | null } = { answer: null };
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // The deadline as the stdin reader is told it (a blocking reader ends its read there, with the timer's reason).
+  let readBy: StdinDeadline | undefined;
   let fire: (a: ClaudeHookAnswer) => void = () => {};
   const late = new Promise<ClaudeHookAnswer>((resolve) => (fire = resolve));
   const started = now();
   const arm = (seconds: number) => {
     clearTimeout(timer);
     const wait = Math.max(0, answerDeadlineMs(seconds) - (now() - started));
+    const reason = `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`;
+    readBy = { at: Date.now() + wait, reason };
     timer = setTimeout(() => {
       if (bound.answer) return fire(bound.answer);
-      const reason = `no decision within ${answerDeadlineMs(seconds)} ms, before the hook's ${seconds} s timeout`;
       abandon.abort(new CliError(reason));
       fire(failClosedAnswer(known.hook, reason));
     }, wait);
@@ -158,7 +178,8 @@ export async function agentHookCommand(
     arm(await hookTimeoutSeconds(adapter, hook, options, env));
   };
   let answer: ClaudeHookAnswer;
-  const work = decide(adapter, pipelinePath, options, readStdin, now, onHook, abandon.signal, (a) => (bound.answer = a), loadPipeline);
+  const read = () => (readStdin.byDeadline && readBy ? readStdin.byDeadline(readBy) : readStdin());
+  const work = decide(adapter, pipelinePath, options, read, now, onHook, abandon.signal, (a) => (bound.answer = a), loadPipeline);
   // The abandoned work ends in the abort's error, which nobody waits for any more.
   work.catch(() => undefined);
   try {

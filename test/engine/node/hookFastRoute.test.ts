@@ -4,8 +4,8 @@
 // and stderr compared byte for byte); what needs a lazy part it hands back (null) before reading stdin; and the
 // code cache changes nothing but speed. The built bundles are what is tested: without them (a checkout where
 // `npm run prepare` has not run, or stale ones) these tests are skipped, and say so.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_BUNDLE, HOOK_FAST_BUNDLE, freshBundle, loadWithCodeCache } from '../../../engine/node/cliBundle.cjs';
 import type { Io } from '../../../engine/node/cliIo.ts';
 import { main } from '../../../engine/node/cli.ts';
-import { GUARD, ROOT } from './runCli.ts';
+import { BIN, GUARD, ROOT } from './runCli.ts';
 
 const CLI_BUNDLE_MODULE = join(ROOT, 'engine', 'node', 'cliBundle.cjs');
 
@@ -143,4 +143,56 @@ console.log(JSON.stringify({ code, stdout, stderr, cached, rejected }));`;
     expect([fourth.cached, fourth.rejected]).toEqual([true, false]);
     for (const r of [first, second, third, fourth]) expect(answer(r)).toEqual(expected);
   });
+
+  it('[P12] the real binary on the fast route reads stdin outside the event loop, and a stdin held open gets the deadline\'s answer, as the ES module route gives it', async () => {
+    // The binary in its own processes: stdin a socket pair (Node's spawn) held open after part of an input, and a
+    // FIFO whose writer never closes it. A preload says at exit whether the ES module bundle was loaded.
+    const cache = join(dir, 'binary-cache');
+    const preload = join(dir, 'route.cjs');
+    // and whether process.stdin (the stream) was made.
+    writeFileSync(
+      preload,
+      `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let made = false;
+Object.defineProperty(process, 'stdin', { ...d, get() { made = true; return d.get.call(process); } });
+process.on('exit', () => process.stderr.write((process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job') ? 'ROUTE esm' : 'ROUTE fast') + (made ? ' stream' : '') + '\\n'));\n`,
+    );
+    const binary = (cacheDir: string, send: (s: NodeJS.WritableStream) => void, stdin?: number) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve, reject) => {
+        const t0 = Date.now();
+        const child = spawn(process.execPath, ['--require', preload, BIN, 'claude-hook', GUARD, '--timeout', '1'], { cwd: ROOT, stdio: [stdin ?? 'pipe', 'pipe', 'pipe'], env: { ...process.env, HOOKWIRE_CACHE_DIR: cacheDir } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+        child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('error', reject);
+        child.on('exit', (code) => (child.stdin?.destroy(), resolve({ code, stdout, stderr, ms: Date.now() - t0 })));
+        if (child.stdin) send(child.stdin);
+      });
+    const whole = claude('rm -rf /');
+    const esmRoute = await binary(join(dir, 'cold-cache'), (s) => s.end(whole)); // a cold cache: the ES module route fills it
+    const fastRoute = await binary(join(dir, 'cold-cache'), (s) => s.end(whole));
+    expect(esmRoute.stderr).toContain('ROUTE esm stream\n');
+    expect(fastRoute.stderr).toContain('ROUTE fast\n');
+    expect({ ...fastRoute, ms: 0 }).toEqual({ ...esmRoute, ms: 0, stderr: esmRoute.stderr.replace('ROUTE esm stream', 'ROUTE fast') });
+
+    await binary(cache, (s) => s.end(whole));
+    const said = "hookwire claude-hook: no decision within 900 ms, before the hook's 1 s timeout (failing closed)\n";
+    const held = await binary(cache, (s) => s.write('{"hook_event_name": "PreToolUse", '));
+    expect(held.code).toBe(2);
+    expect(held.stderr).toBe(`${said}ROUTE fast\n`);
+    expect(held.ms).toBeLessThan(10_000);
+    const fifo = join(dir, 'held.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `exec 3>${fifo}; printf '{"hook_event_name": ' >&3; sleep 20`], { stdio: 'ignore' });
+    try {
+      const fd = openSync(fifo, 'r');
+      const viaFifo = await binary(cache, () => undefined, fd);
+      closeSync(fd);
+      expect(viaFifo.code).toBe(2);
+      expect(viaFifo.stderr).toBe(`${said}ROUTE fast\n`);
+    } finally {
+      writer.kill();
+    }
+  });
 });
+
