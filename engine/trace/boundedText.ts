@@ -1,7 +1,7 @@
 /**
  * The text of one unfinished line or JSON value, cut from a stream of chunks and kept only up to `maxChars`
  * [T3]: past that it is dropped on the spot and what follows is only counted, so a 50 MB line never sits in
- * memory. Shared by LineSplitter and JsonValueSplitter.
+ * memory. Shared by LineSplitter, JsonValueSplitter and KeyedArraySplitter.
  *
  * @example const t = new BoundedText(4); t.append('abcdef', 0, 3); t.take() === 'abc'; t.append('abcdef', 0, 6); t.take() === 6;
  */

@@ -405,8 +405,8 @@ function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars
     if (problems.length < 1000) problems.push(p);
   };
   let n = 0;
-  const splitter = new JsonValueSplitter(maxElementChars, {
-    value(text, line) {
+  const splitter = new KeyedArraySplitter(new Set(), maxElementChars, {
+    element(_key, text, line) {
       n++;
       let v: unknown;
       try {
@@ -419,14 +419,18 @@ function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars
       if (deep) report(deep);
       else imp.record(v, n);
     },
-    tooLong(line, length) {
+    tooLong(_key, _element, line, length) {
       n++;
       report(traceProblem('line_too_long', line, `element ${n} of the array is ${length} characters, past the limit of ${maxElementChars}; it was skipped`));
     },
     stray: (line, text) => report(traceProblem('not_json', line, `not part of the JSON array: ${JSON.stringify(text.slice(0, 40))}; skipped`)),
-    truncated: (line) => report(traceProblem('truncated', line, `the file ends inside element ${n + 1} of the array (a truncated file?); what came before it was read`)),
+    truncated: (_key, _element, line) => report(traceProblem('truncated', line, `the file ends inside element ${n + 1} of the array (a truncated file?); what came before it was read`)),
     unclosed: (line) => report(traceProblem('truncated', line, `the file ends before the array's closing ] (a truncated file?); the ${n} elements before it were read`)),
-  }, true);
+    array: () => {},
+    // The input starts with `[` (startsArray): it has no members, so none can be given or repeated.
+    member: (_key, _text, line) => report(traceProblem('not_json', line, 'not part of the JSON array; skipped')),
+    repeated: () => {},
+  }, '');
   return {
     push: (t) => splitter.push(t),
     end() {

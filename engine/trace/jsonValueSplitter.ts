@@ -10,8 +10,6 @@ export interface JsonValueSink {
   stray(line: number, text: string): void;
   /** The input ended inside a value. */
   truncated(line: number): void;
-  /** Elements mode: the input ended after the last whole element, before the array's closing `]`. */
-  unclosed?(line: number): void;
 }
 
 const QUOTE_OR_BACKSLASH = /["\\]/g;
@@ -21,10 +19,7 @@ const QUOTE_OR_BACKSLASH = /["\\]/g;
  * after another (what the OpenTelemetry Python SDK's console exporter prints), or a single document all
  * split the same way, on brace depth, strings and escapes respected, in any chunking. Only the current
  * value is buffered, and only up to `maxChars`; past that it is dropped as it streams, never held whole.
- *
- * With `elements`, the input is one JSON array and what is cut out are its elements, one by one (objects,
- * arrays and scalars alike), so that a document that is an array of records streams as JSON Lines do: its
- * brackets and commas are not values; what follows the closing `]` is stray.
+ * (A document that is one array of records is cut into its elements by KeyedArraySplitter.)
  *
  * @example const s = new JsonValueSplitter(1e6, sink); s.push('{"a":1}{"b"'); s.push(':2}'); s.end();
  */
@@ -36,22 +31,12 @@ export class JsonValueSplitter {
   private line = 1;
   private startLine = 1;
   private stopped = false;
-  /** Elements mode: before the array's `[`, inside it, after its `]`. */
-  private outer: 'before' | 'open' | 'closed' = 'before';
-  /** Elements mode: the current element is a scalar (it ends at the next `,` or `]` outside a string). */
-  private scalar = false;
 
   constructor(
     maxChars: number,
     private readonly sink: JsonValueSink,
-    private readonly elements = false,
   ) {
     this.text = new BoundedText(maxChars);
-  }
-
-  /** Elements mode: true once the array's `[` was read (false: the input is not an array, or not yet). */
-  get inArray(): boolean {
-    return this.outer !== 'before';
   }
 
   stop(): void {
@@ -82,44 +67,7 @@ export class JsonValueSplitter {
         continue;
       }
       const c = chunk.charCodeAt(i);
-      if (this.scalar) {
-        // A scalar element ends before the next comma or bracket (its string, if any, was skipped above).
-        if (c === 44 || c === 93) {
-          this.text.append(chunk, valueFrom, i);
-          this.depth = 0;
-          this.scalar = false;
-          this.emit();
-          valueFrom = -1;
-          continue;
-        }
-        if (c === 34) this.inString = true;
-        if (c === 10) this.line++;
-        i++;
-        continue;
-      }
       if (c === 10) this.line++;
-      if (this.depth === 0 && this.elements && !(this.outer === 'open' && (c === 123 || c === 91))) {
-        if (c === 32 || c === 10 || c === 13 || c === 9 || c === 0xfeff) {
-          i++;
-          continue;
-        }
-        if (this.outer === 'before' && c === 91) this.outer = 'open';
-        else if (this.outer === 'open' && c === 93) this.outer = 'closed';
-        else if (this.outer === 'open' && c !== 44) {
-          this.depth = 1;
-          this.scalar = true;
-          this.startLine = this.line;
-          valueFrom = i;
-          if (c === 34) this.inString = true;
-        } else if (this.outer !== 'open') {
-          const end = this.strayEnd(chunk, i);
-          this.sink.stray(this.line, chunk.slice(i, Math.min(end, i + 80)));
-          i = end === i ? i + 1 : end;
-          continue;
-        }
-        i++;
-        continue;
-      }
       if (this.depth === 0) {
         if (c === 123 || c === 91) {
           this.depth = 1;
@@ -152,16 +100,7 @@ export class JsonValueSplitter {
 
   end(): void {
     if (this.stopped) return;
-    if (this.scalar) {
-      // A scalar running to the end of the input: whole or not, JSON.parse of its text says.
-      this.scalar = false;
-      this.depth = 0;
-      this.sink.unclosed?.(this.line);
-      this.emit();
-      return;
-    }
     if (this.depth > 0) this.sink.truncated(this.startLine);
-    else if (this.elements && this.outer === 'open') this.sink.unclosed?.(this.line);
     this.text.clear();
   }
 

@@ -1,6 +1,6 @@
 import { BoundedText } from './boundedText.ts';
 
-/** Receives what a KeyedArraySplitter cuts out of a document that is one JSON object. */
+/** Receives what a KeyedArraySplitter cuts out of a document that is one JSON object (or one array, as `root`'s). */
 export interface KeyedArraySink {
   /** A member of the object other than a streamed array: its key, its value's text, the line the value starts on. */
   member(key: string, text: string, line: number): void;
@@ -34,6 +34,9 @@ type Outer = 'before' | 'key' | 'inKey' | 'colon' | 'value' | 'after' | 'element
  * of each cut text checks the rest. A key the object already had is reported (`repeated`) and its value skipped
  * as it streams: the first value's records may be read by then, so the last cannot win as in JSON.parse.
  *
+ * With `root`, a document that is one JSON array streams too, its elements given as `root`'s (Cline's task files,
+ * OpenHands event arrays); what follows its closing `]` is stray.
+ *
  * @example new KeyedArraySplitter(new Set(['messages']), 1e6, sink).push('{"info":{},"messages":[{"a":1},2]}');
  */
 export class KeyedArraySplitter {
@@ -51,11 +54,14 @@ export class KeyedArraySplitter {
   /** The object's keys so far, and whether the value being cut is a repeated key's (skipped, not held). */
   private readonly keys = new Set<string>();
   private skipping = false;
+  /** The document is one array (given as `root`'s), not an object. */
+  private rootArray = false;
 
   constructor(
     private readonly streamed: ReadonlySet<string>,
     maxChars: number,
     private readonly sink: KeyedArraySink,
+    private readonly root: string | null = null,
   ) {
     this.text = new BoundedText(maxChars);
   }
@@ -100,9 +106,9 @@ export class KeyedArraySplitter {
       }
       const next = this.outerStep(c);
       if (next === 'stray') {
-        const end = this.strayEnd(chunk, i);
+        const end = Math.max(this.strayEnd(chunk, i), i + 1);
         this.sink.stray(this.line, chunk.slice(i, Math.min(end, i + 80)));
-        i = end === i ? i + 1 : end;
+        i = end;
         continue;
       }
       if (next === 'cut') {
@@ -142,6 +148,13 @@ export class KeyedArraySplitter {
   private outerStep(c: number): 'ok' | 'cut' | 'stray' {
     switch (this.outer) {
       case 'before':
+        if (c === 91 && this.root !== null) {
+          this.key = this.root;
+          this.rootArray = true;
+          this.outer = 'elements';
+          this.sink.array(this.root);
+          return 'ok';
+        }
         if (c !== 123) return 'stray';
         this.outer = 'key';
         return 'ok';
@@ -177,7 +190,8 @@ export class KeyedArraySplitter {
         else return 'stray';
         return 'ok';
       case 'elements':
-        if (c === 93) this.outer = 'after';
+        // The closing `]` of a document that is one array ends it; an array under a key is followed by `,` or `}`.
+        if (c === 93) this.outer = this.rootArray ? 'closed' : 'after';
         else if (c !== 44) {
           this.cutting = 'element';
           return 'cut';
@@ -240,12 +254,16 @@ export class KeyedArraySplitter {
     else this.sink.member(this.key, text, this.startLine);
   }
 
-  /** Stray text runs to the next newline or the next bracket, brace or quote. */
+  /**
+   * Stray text runs to the next newline or the next bracket, brace, quote or comma (where the grammar may pick up
+   * again); after the document's end, to the next newline.
+   */
   private strayEnd(chunk: string, from: number): number {
     let j = from;
+    const closed = this.outer === 'closed';
     while (j < chunk.length) {
       const c = chunk.charCodeAt(j);
-      if (c === 10 || c === 123 || c === 91 || c === 34 || c === 125 || c === 93 || c === 44) break;
+      if (c === 10 || (!closed && (c === 123 || c === 91 || c === 34 || c === 125 || c === 93 || c === 44))) break;
       j++;
     }
     return j;

@@ -6,7 +6,7 @@ import { KeyedArraySplitter } from '../../../engine/trace/keyedArraySplitter.ts'
 type Seen = { kind: string; key?: string; value?: unknown; line: number; length?: number; element?: boolean };
 
 /** Runs a splitter streaming the arrays under `keys` over `text` cut at `cuts`; what the sink was told, in order. */
-function split(text: string, keys: string[], cuts: number[], max = 1e9): Seen[] {
+function split(text: string, keys: string[], cuts: number[], max = 1e9, root: string | null = null): Seen[] {
   const seen: Seen[] = [];
   const s = new KeyedArraySplitter(new Set(keys), max, {
     member: (key, t, line) => seen.push({ kind: 'member', key, value: JSON.parse(t), line }),
@@ -17,7 +17,7 @@ function split(text: string, keys: string[], cuts: number[], max = 1e9): Seen[] 
     truncated: (key, element, line) => seen.push({ kind: 'truncated', key, element, line }),
     unclosed: (line) => seen.push({ kind: 'unclosed', line }),
     repeated: (key, line) => seen.push({ kind: 'repeated', key, line }),
-  });
+  }, root);
   pushInPieces(text, cuts, (piece) => s.push(piece));
   s.end();
   return seen;
@@ -124,3 +124,61 @@ describe('KeyedArraySplitter [I1]', () => {
     );
   });
 });
+
+// [I1] A document that is one JSON array streams element by element the same way (Cline's task files, OpenHands
+// event arrays): its elements are given as the root key's, in any chunking, scalars and strings with brackets and
+// commas included.
+describe('KeyedArraySplitter, a document that is one array [I1]', () => {
+  const elements = (text: string, cuts: number[], max = 1e9) => split(text, [], cuts, max, '').filter((x) => x.kind !== 'array');
+
+  it('[I1] any array, pretty or compact, in any chunks: its elements, in order, each once', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 8 }), fc.constantFrom(undefined, 2), fc.array(fc.nat(), { maxLength: 8 }), (values, indent, cuts) => {
+        const text = JSON.stringify(values, null, indent);
+        const seen = elements(text, cuts.map((c) => c % (text.length + 1)));
+        expect(seen.map((x) => x.kind)).toEqual(values.map(() => 'element'));
+        // JSON.stringify turns -0 into 0: compare with what the document says, not with the generated values.
+        expect(seen.map((x) => x.value)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('[I1] lines are the file\'s; a cut inside an element is truncated, a cut before the closing ] is unclosed; text after ] is stray', () => {
+    const text = '[\n{"a": 1},\n"x, ]{",\n{"b": [2,\n3]}\n]\ntrailing';
+    expect(elements(text, [5, 13])).toEqual([
+      { kind: 'element', key: '', value: { a: 1 }, line: 2 },
+      { kind: 'element', key: '', value: 'x, ]{', line: 3 },
+      { kind: 'element', key: '', value: { b: [2, 3] }, line: 4 },
+      { kind: 'stray', line: 7 },
+    ]);
+    expect(elements('[{"a": 1}, {"b": ', [])).toEqual([{ kind: 'element', key: '', value: { a: 1 }, line: 1 }, { kind: 'truncated', key: '', element: true, line: 1 }]);
+    expect(elements('[{"a": 1},\n', [])).toEqual([{ kind: 'element', key: '', value: { a: 1 }, line: 1 }, { kind: 'unclosed', line: 2 }]);
+    expect(elements('[1, 2', [])).toEqual([{ kind: 'element', key: '', value: 1, line: 1 }, { kind: 'element', key: '', value: 2, line: 1 }, { kind: 'unclosed', line: 1 }]);
+    // Without a root key, an array is not the object: stray.
+    expect(split('[1]', [], [])).toEqual([{ kind: 'stray', line: 1 }, { kind: 'stray', line: 1 }, { kind: 'stray', line: 1 }]);
+  });
+
+  it('[T3] an element past the limit is dropped as it streams and counted, the next one is read', () => {
+    const big = JSON.stringify({ text: 'x'.repeat(500) });
+    expect(elements(`[${big}, {"ok": true}]`, [100, 200, 300], 100)).toEqual([
+      { kind: 'tooLong', key: '', element: true, line: 1, length: big.length },
+      { kind: 'element', key: '', value: { ok: true }, line: 1 },
+    ]);
+  });
+
+  it('[I1] text after the document\'s end is one stray piece a line; a stray character is named, never empty', () => {
+    const strays: string[] = [];
+    const sink = { member() {}, array() {}, element() {}, tooLong() {}, truncated() {}, unclosed() {}, repeated() {}, stray: (_line: number, t: string) => void strays.push(t) };
+    const a = new KeyedArraySplitter(new Set(), 1e6, sink, '');
+    a.push('[1]\n garbage "x", {"a": 1}\nmore');
+    a.end();
+    expect(strays).toEqual(['garbage "x", {"a": 1}', 'more']);
+    strays.length = 0;
+    const o = new KeyedArraySplitter(new Set(), 1e6, sink);
+    o.push('{"a": 1 ], "b": 2}');
+    o.end();
+    expect(strays).toEqual([']']);
+  });
+});
+
