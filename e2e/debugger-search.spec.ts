@@ -5,27 +5,15 @@ import { createReplayer } from '../engine/replay/createReplayer.ts';
 import { traceToJsonl } from '../engine/trace/traceToJsonl.ts';
 import type { Trace } from '../engine/trace/traceTypes.ts';
 import { demoPipeline } from '../web/demo/demoPipeline.ts';
-import { demoTrace } from '../web/demo/demoTrace.ts';
 import { key, stepView, openDebugger, typeStep } from './debuggerHelpers.ts';
+import { farTrace, FAR_EVENTS } from './farTrace.ts';
 import { shot } from './editorHelpers.ts';
 
 // "Next breakpoint" (C) on a 100,000-event trace: the replay worker searches from the step and answers at the
 // first stop; while it looks, the debugger says how far it has got, and Cancel or Escape stops it on the step it
 // was on. Where it stops is the engine's answer [R18], computed here in Node on the same trace.
 
-const EVENTS = 100_000;
-
-/**
- * The demo's events without the two that "Dangerous tools" lets through, repeated, then the whole demo at the end:
- * the matcher's first stop is near the end, so C from the first step searches almost the whole trace.
- */
-function farTrace(): Trace {
-  const demo = demoTrace();
-  const safe = demo.events.filter((e) => !(e.type === 'tool.before_call' && (e.payload as { tool_name?: string }).tool_name === 'Bash'));
-  const tail = EVENTS - demo.events.length;
-  const events = Array.from({ length: EVENTS }, (_, i) => ({ ...(i >= tail ? demo.events[i - tail]! : safe[i % safe.length]!), event_id: `far-${i}` }));
-  return { header: { ...demo.header, trace_id: 'far', title: 'Far: 100,000 events' }, events };
-}
+const EVENTS = FAR_EVENTS;
 
 /** The engine's next stop after `from` of each spec, over the same trace and pipeline, in this process. */
 function engineStops(trace: Trace, specs: BreakpointSpec[]): (from: number) => number {

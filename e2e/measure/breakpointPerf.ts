@@ -10,19 +10,30 @@
  * frame after the step view shows the stop the engine in this process names; the main thread's long tasks (>50
  * ms) and its longest gap between animation frames in that time; then C pressed again (the answer known). The
  * same search by the engine alone in Node is the baseline.
+ *
+ *   npx tsx e2e/measure/breakpointPerf.ts --searches [--base <worktree>]
+ *
+ * measures the other long searches instead, on a trace where nothing blocks or differs until its last steps
+ * (e2e/farTrace.ts calmTrace): B and D pressed as soon as the trace shows its first step (the replay still running),
+ * Shift+B from the last step, and the payload search typed into the filter ('sk-proj': from the last key to the
+ * count shown), once while the replay runs and once after it. With `--base`, the app of that worktree (built with
+ * `npm run prepare`) is a contender too, measured in turn with this one in each round, in one browser: before/after
+ * numbers of one run. Each page is reloaded (so it replays again) before each measure and left to finish its replay
+ * after it, so the other page is idle while one is measured.
  */
-import { startPreview } from './previewServer.ts';
+import { startPreview, type PreviewServer } from './previewServer.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { chromiumExecutable } from '../chromium.ts';
 import { compilePipeline } from '../../engine/compile/compilePipeline.ts';
 import { compileBreakpoint, nextStop, type BreakpointSpec } from '../../engine/replay/breakpoint.ts';
 import { createReplayer } from '../../engine/replay/createReplayer.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
 import { demoPipeline } from '../../web/demo/demoPipeline.ts';
-import { bigTrace, INSTALL_PROBE, status, timedKey } from './debuggerProbe.ts';
+import { bigTrace, INSTALL_PROBE, status, timedKey, type KeyTiming } from './debuggerProbe.ts';
+import { calmTrace } from '../farTrace.ts';
 
 const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
 const port = Number(process.env.HOOKWIRE_MEASURE_PORT ?? 4176);
@@ -41,7 +52,13 @@ const NODES: { id: string; spec: BreakpointSpec }[] = [
 
 const ms = (x: number) => `${x.toFixed(0)} ms`.padStart(8);
 
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? null : (process.argv[i + 1] ?? null);
+};
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--searches')) return searches();
   const work = mkdtempSync(join(tmpdir(), 'hookwire-bp-'));
   const trace = bigTrace(EVENTS);
   const file = join(work, 'perf.jsonl');
@@ -116,6 +133,135 @@ async function main(): Promise<void> {
     await browser.close();
   } finally {
     server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface Contender {
+  name: string;
+  page: Page;
+  server: PreviewServer;
+}
+
+/** Reloads the debugger (the trace opens again and replays from scratch) and waits for its first step. */
+async function reopen(page: Page): Promise<void> {
+  // The trace opens again on the step it was left at: first step, so nothing is replayed ahead to show it.
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  await page.keyboard.press('Home');
+  await page.locator('[data-testid="step-view"][data-index="0"]:not(.loading)').waitFor({ timeout: 120_000 });
+  await new Promise((r) => setTimeout(r, 1000));
+  await page.reload();
+  await page.getByTestId('node-ev-tool-before').waitFor();
+  await page.getByTestId('mode-debug').click();
+  // The trace opens on the step it was left at: Home, as soon as a step shows.
+  await page.locator('[data-testid="step-view"]:not(.loading)').waitFor({ timeout: 120_000 });
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  await page.keyboard.press('Home');
+  await page.locator('[data-testid="step-view"][data-index="0"]:not(.loading)').waitFor({ timeout: 120_000 });
+  await page.evaluate(INSTALL_PROBE);
+}
+
+async function replayDone(page: Page): Promise<void> {
+  while (!(await status(page)).coverage) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Types `text` into the payload search and times its last key to the count the engine gives. */
+async function timedFilter(page: Page, text: string, count: string): Promise<KeyTiming> {
+  await page.getByTestId('filter-search').focus();
+  await page.keyboard.type(text.slice(0, -1));
+  await page.evaluate(`(() => { window.__probe.done = new Promise((resolve) => {
+    const ready = () => document.querySelector('[data-testid="filter-count"]')?.textContent === ${JSON.stringify(count)};
+    setTimeout(() => resolve(-1), 120000);
+    const obs = new MutationObserver(() => { if (ready()) { obs.disconnect(); requestAnimationFrame(() => resolve(performance.now() - window.__probe.t0)); } });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }); })()`);
+  await page.keyboard.press(text.slice(-1));
+  const t = (await page.evaluate('window.__probe.done')) as number;
+  if (t < 0) throw new Error(`the filter did not show ${count}`);
+  const [long, longest, gap] = (await page.evaluate(`(() => {
+    const p = window.__probe, from = p.t0, to = p.t0 + ${t};
+    const long = p.long.filter(([s]) => s >= from && s <= to);
+    const gaps = p.gaps.filter(([s]) => s >= from && s <= to).map(([, g]) => g);
+    return [long.length, Math.max(0, ...long.map(([, d]) => d)), Math.max(0, ...gaps)];
+  })()`)) as [number, number, number];
+  await page.getByTestId('filter-clear').focus();
+  await page.keyboard.press('Enter');
+  return { ms: t, long, longest, gap };
+}
+
+async function searches(): Promise<void> {
+  const ROUNDS = Number(arg('--rounds') ?? 2);
+  const work = mkdtempSync(join(tmpdir(), 'hookwire-search-'));
+  const trace = calmTrace();
+  const file = join(work, 'calm.jsonl');
+  writeFileSync(file, traceToJsonl(trace));
+  const compiled = compilePipeline(demoPipeline());
+  if (!compiled.ok) throw new Error('demo pipeline does not compile');
+  const engine = createReplayer(compiled.compiled, trace.events);
+  const last = trace.events.length - 1;
+  const firstBlock = engine.find({ kind: 'blocked' }, { from: 0 });
+  const firstDivergence = engine.find({ kind: 'divergent' }, { from: 0 });
+  const prevBlock = engine.find({ kind: 'blocked' }, { from: last, direction: 'backward' });
+  const secrets = trace.events.filter((e) => JSON.stringify(e.payload).toLowerCase().includes('sk-proj')).length;
+  const count = `${secrets.toLocaleString('en')} of ${trace.events.length.toLocaleString('en')}`;
+  console.log(`trace: ${trace.events.length.toLocaleString('en')} events (calmTrace), first block ${firstBlock + 1}, first divergence ${firstDivergence + 1}, previous block from the last step ${prevBlock + 1}, 'sk-proj' in ${secrets}`);
+  const apps: [string, string][] = [['this', root]];
+  const base = arg('--base');
+  if (base) apps.unshift(['base', base]);
+  const executablePath = chromiumExecutable();
+  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const contenders: Contender[] = [];
+  try {
+    for (const [k, [name, dir]] of apps.entries()) {
+      const server = await startPreview(dir, port + k, `dist-measure-${port + k}`);
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      contenders.push({ name, page, server });
+      await page.goto(server.base);
+      await page.getByTestId('node-ev-tool-before').waitFor();
+      await page.getByTestId('mode-debug').click();
+      await page.getByTestId('step-view').waitFor();
+      await page.getByTestId('trace-file').setInputFiles(file);
+      await page.locator('[data-testid="trace-item"][aria-current="true"]', { hasText: '100,000 events' }).waitFor({ timeout: 600_000 });
+      await replayDone(page);
+      console.log(`${name}: imported and replayed`);
+    }
+    const fmt = (t: KeyTiming) => `${ms(t.ms)} (long tasks ${t.long}, longest ${t.longest.toFixed(0)} ms, frame gap ${t.gap.toFixed(0)} ms)`;
+    const measures: [string, (page: Page) => Promise<KeyTiming>][] = [
+      ['B at once (replay running)', async (page) => {
+        await reopen(page);
+        return timedKey(page, 'b', firstBlock, 120_000);
+      }],
+      ['D at once (replay running)', async (page) => {
+        await reopen(page);
+        return timedKey(page, 'd', firstDivergence, 120_000);
+      }],
+      ['End, then Shift+B (replay running)', async (page) => {
+        await reopen(page);
+        await timedKey(page, 'End', last, 120_000);
+        return timedKey(page, 'Shift+B', prevBlock, 120_000);
+      }],
+      ["'sk-proj' typed (replay running)", async (page) => {
+        await reopen(page);
+        return timedFilter(page, 'sk-proj', count);
+      }],
+      ["'sk-proj' typed (replay done)", async (page) => {
+        await reopen(page);
+        await replayDone(page);
+        return timedFilter(page, 'sk-proj', count);
+      }],
+    ];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [what, measure] of measures) {
+        for (const c of contenders) {
+          const t = await measure(c.page);
+          console.log(`round ${round}  ${what.padEnd(36)} ${c.name.padEnd(5)} ${fmt(t)}`);
+          await replayDone(c.page);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const c of contenders) c.server.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

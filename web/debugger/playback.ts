@@ -1,12 +1,14 @@
 import { nextStop } from '../../engine/app.ts';
+import type { BreakpointSpec } from '../../engine/app.ts';
 import type { AppStore } from '../store/appStore.ts';
+import type { SearchFor } from '../store/debuggerSlice.ts';
 import type { BreakpointStops } from './breakpointStops.ts';
 import { breakpointLabel, engineBreakpoint, isEnabled, nodeNamer } from './model/breakpoints.ts';
 import { moveTo } from './model/stepNavigation.ts';
 import type { ReplayService } from './replayService.ts';
 
 /**
- * Play, pause and breakpoints. The next stop of any enabled breakpoint is the engine's [R18]: read from the marks'
+ * Play, pause, breakpoints, B and D. The next stop of any enabled breakpoint is the engine's [R18]: read from the marks'
  * answers once they are there (breakpointStops.ts), else searched for in the worker, which answers at that stop
  * (with progress, cancelled by Escape or Cancel). "Next breakpoint" waits for it on the step it was on; play walks
  * on meanwhile at the chosen speed, never past the steps searched, and pauses on it.
@@ -27,7 +29,12 @@ export interface Playback {
   runToBreakpoint(): Promise<number>;
   /** Stops the running search (its Cancel button); the step shown stays. */
   cancelSearch(): void;
+  /**
+   * B / Shift+B: goes to the next (previous) blocked step [R11]; resolves to it (-1: none, or cancelled). Forward
+   * before the marks are in, a search the person waits for, as "next breakpoint" is.
+   */
   nextBlock(direction?: 'forward' | 'backward'): Promise<number>;
+  /** D / Shift+D: as `nextBlock`, for a step whose decision differs from the recording. */
   nextDivergence(direction?: 'forward' | 'backward'): Promise<number>;
   dispose(): void;
 }
@@ -39,7 +46,6 @@ export function createPlayback(store: AppStore, replay: ReplayService, stops: Br
   const s = () => store.getState();
   let token = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let searches = 0;
 
   /** A jump that finds nothing says so, instead of doing nothing. */
   const say = async (found: Promise<number>, none: string) => {
@@ -73,18 +79,53 @@ export function createPlayback(store: AppStore, replay: ReplayService, stops: Br
       return { index, labels: index < 0 ? [] : labelsOf(enabled.filter((_, k) => next[k] === index).map((b) => b.id)) };
     }
     // Else the worker searches from the step and answers at the first stop [R18], a chunk at a time.
+    const found = await searchAfter(enabled.map((b) => ({ id: b.id, spec: engineBreakpoint(b) })), from, 'breakpoint', byPlay);
+    return found && { index: found.index, labels: labelsOf(found.ids) };
+  }
+
+  /**
+   * The worker's search for the first step after `from` where any of `list` stops [R18], answered at that stop, with
+   * progress in the SearchNote and cancelled by Escape, Cancel or another step; null when cancelled.
+   */
+  async function searchAfter(list: { id: string; spec: BreakpointSpec }[], from: number, what: SearchFor, byPlay: boolean): Promise<{ index: number; ids: readonly string[] } | null> {
     cancelSearch();
-    const id = ++searches;
-    const epoch = st.activeEpoch;
-    s().searchStarted({ id, from, done: from, total: st.trace?.event_count ?? 0, byPlay });
+    const id = replay.newSearchId();
+    const epoch = s().activeEpoch;
+    s().searchStarted({ id, from, done: from, total: s().trace?.event_count ?? 0, byPlay, what });
     try {
-      const list = enabled.map((b) => ({ id: b.id, spec: engineBreakpoint(b) }));
       const a = await replay.client.request({ kind: 'nextBreakpoint', search: id, list, from });
       if (a.value.cancelled || s().search?.id !== id || a.epoch !== epoch || s().activeEpoch !== epoch) return null;
-      return { index: a.value.index, labels: labelsOf(a.value.ids) };
+      return a.value;
     } finally {
       s().searchEnded(id);
     }
+  }
+
+  /**
+   * B / D: the next blocked or divergent step [R11]. Forward, it is the first stop of a breakpoint on that step search
+   * [R18]: read from the scrubber's marks once they are in (the engine's `stepsWhere`), else searched for as "next
+   * breakpoint" is, answered at the first match while the trace is still replaying, with progress and Cancel.
+   * Backward, the worker reads only the steps before this one (the replay has passed them) and answers at the
+   * nearest match: nothing to wait for.
+   */
+  async function seek(query: 'blocked' | 'divergent', direction: 'forward' | 'backward', none: string): Promise<number> {
+    const st = s();
+    if (!st.trace || st.activeEpoch < 0) return -1;
+    if (direction === 'backward') return say(replay.findAndGo([{ kind: query }], direction), none);
+    const from = st.position;
+    const marks = st.marks?.[query];
+    let index: number;
+    if (marks) index = nextStop(marks, from);
+    else {
+      // A search the person waits for: playing stops (its own search would be replaced by this one anyway).
+      pause();
+      const found = await searchAfter([{ id: query, spec: { step: { kind: query } } }], from, query === 'blocked' ? 'block' : 'divergence', false);
+      if (found === null || s().position !== from) return -1;
+      index = found.index;
+    }
+    if (index < 0) s().toast({ tone: 'info', message: none });
+    else replay.goTo(index);
+    return index;
   }
 
   function pause(): void {
@@ -165,8 +206,8 @@ export function createPlayback(store: AppStore, replay: ReplayService, stops: Br
       s().pausedOn(stop.index, stop.labels.join(', '));
       return stop.index;
     },
-    nextBlock: (direction = 'forward') => say(replay.findAndGo([{ kind: 'blocked' }], direction), `No blocked step ${direction === 'forward' ? 'after' : 'before'} this one.`),
-    nextDivergence: (direction = 'forward') => say(replay.findAndGo([{ kind: 'divergent' }], direction), `No step ${direction === 'forward' ? 'after' : 'before'} this one decides differently from the recording.`),
+    nextBlock: (direction = 'forward') => seek('blocked', direction, `No blocked step ${direction === 'forward' ? 'after' : 'before'} this one.`),
+    nextDivergence: (direction = 'forward') => seek('divergent', direction, `No step ${direction === 'forward' ? 'after' : 'before'} this one decides differently from the recording.`),
     dispose: unsubscribe,
   };
 }

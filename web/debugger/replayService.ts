@@ -32,7 +32,15 @@ export interface ReplayService {
   move(m: Move): void;
   /** Jumps to the next (or previous) step any of the queries match; resolves to it (-1: none). */
   findAndGo(queries: StepQuery[], direction?: 'forward' | 'backward'): Promise<number>;
+  /**
+   * Shows the steps the filter keeps [R20]: the worker searches a chunk at a time (its progress in the store's
+   * `filterSearch`); the timeline shows the last filter's steps until the answer.
+   */
   applyFilter(filter: TimelineFilter): Promise<void>;
+  /** Stops the filter's search (Cancel, Escape): the filter and the steps shown are the ones before it. */
+  cancelFilter(): void;
+  /** A new id for a search the person waits for (ids name searches to the worker, whoever starts them). */
+  newSearchId(): number;
   /** Pins the open pipeline as it is now: later edits are compared with it over the trace. */
   pinVersion(): void;
   /** Compares with a given version (one from the pipeline's history) instead of the one pinned by hand. */
@@ -119,6 +127,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
         break;
       case 'searchProgress':
         st.searchProgressed(event.search, event.done, event.total);
+        st.filterSearchProgressed(event.search, event.done, event.total);
         break;
       case 'compare':
         st.compareArrived(event.diff, event.problems);
@@ -135,7 +144,9 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     performance.mark('hookwire:step-request');
     return client.request({ kind: 'step', index }).finally(() => performance.measure('hookwire:step-worker', 'hookwire:step-request'));
   });
-  const filterAnswer = latestWins((filter: TimelineFilter) => client.request({ kind: 'filter', filter }));
+  const filterAnswer = latestWins(({ filter, search }: { filter: TimelineFilter; search: number }) => client.request({ kind: 'filter', filter, search }));
+  let searchIds = 0;
+  const newSearchId = () => ++searchIds;
 
   /** Blocked, divergent and labelled steps for the scrubber, once the timeline is there. */
   function requestMarks(): void {
@@ -245,19 +256,39 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     }
   }
 
+  /** Tells the worker to stop the filter's search, if one runs (the store is left as it is). */
+  function stopFilterSearch(): void {
+    const running = s().filterSearch;
+    if (running) void client.request({ kind: 'cancelSearch', search: running.id }).catch(() => undefined);
+  }
+
   async function applyFilter(filter: TimelineFilter): Promise<void> {
+    // The search before is stopped: calls run one at a time, and this one replaces it.
+    stopFilterSearch();
     s().filterChanged(filter);
     if (!isFiltering(filter)) {
       filterAnswer.invalidate();
       return;
     }
+    const search = newSearchId();
+    s().filterSearchStarted({ id: search, done: 0, total: s().trace?.event_count ?? 0 });
     try {
-      const a = await filterAnswer(filter);
-      if (a.current) s().filterAnswered(a.value.value);
+      const a = await filterAnswer({ filter, search });
+      if (!a.current || s().filterSearch?.id !== search) return;
+      const answer = a.value.value;
+      if (answer.cancelled) s().filterCancelled();
+      else s().filterAnswered(answer.visible);
     } catch (e) {
-      s().filterFailed();
+      if (s().filterSearch?.id === search) s().filterFailed();
       fail(e);
     }
+  }
+
+  function cancelFilter(): void {
+    if (!s().filterSearch) return;
+    stopFilterSearch();
+    filterAnswer.invalidate();
+    s().filterCancelled();
   }
 
   async function runCompare(): Promise<void> {
@@ -334,6 +365,8 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     },
     findAndGo,
     applyFilter,
+    cancelFilter,
+    newSearchId,
     pinVersion() {
       const doc = s().doc;
       if (!doc) return;

@@ -11,13 +11,13 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: '← / ↑ / K', what: 'previous step' },
   { keys: 'Home / End', what: 'first / last step' },
   { keys: 'Space', what: 'play / pause' },
-  { keys: 'B / Shift+B', what: 'next / previous block' },
-  { keys: 'D / Shift+D', what: 'next / previous divergence' },
+  { keys: 'B / Shift+B', what: 'next / previous block (a long search shows how far it has looked, with Cancel)' },
+  { keys: 'D / Shift+D', what: 'next / previous divergence (a long search shows how far it has looked, with Cancel)' },
   { keys: 'C', what: 'jump to the next breakpoint (a long search shows how far it has looked, with Cancel)' },
   { keys: 'F9', what: 'add / remove the breakpoints of the selected handler or matcher, as its dot on the canvas does (none selected: the handler that decided the step)' },
   { keys: 'Shift+F9', what: 'the breakpoints: Tab to one, Space enables / disables it, Enter on Edit edits what stops, its condition and hit count, Delete removes it' },
   { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
-  { keys: 'Esc', what: 'pause; stop a search for the next breakpoint (the step stays)' },
+  { keys: 'Esc', what: 'pause; stop a search for the next breakpoint, block or divergence (the step stays) or the filter\'s search (the filter before it stays)' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
 ];
 
@@ -102,7 +102,10 @@ export function useDebuggerShortcuts(): void {
       else if (k === 'F9' && e.shiftKey) showBreakpoints();
       else if (k === 'F9') toggleNodeBreakpoint();
       else if (k === 'r' || k === 'R') useApp.getState().toggleReveal(useApp.getState().position);
-      else if (k === 'Escape') pause();
+      else if (k === 'Escape') {
+        pause();
+        replay.cancelFilter();
+      }
       else handled = false;
       if (!handled) return;
       e.preventDefault();

@@ -75,9 +75,23 @@ export interface DebuggerData {
   failure: string | null;
   /** The worker has not answered for a while. */
   busy: boolean;
-  /** A search the person waits for (the next breakpoint): how far the worker has looked; null when none runs. */
+  /** A search the person waits for (the next breakpoint, block or divergence): how far the worker has looked; null when none runs. */
   search: StepSearch | null;
+  /** The filter's search in the worker [R20]: how far it has looked; null when none runs. */
+  filterSearch: FilterSearch | null;
+  /** While a filter is searched: the filter whose steps the timeline still shows, restored if it is cancelled. */
+  filterBefore: TimelineFilter | null;
 }
+
+/** A filter being searched in the replay worker: `id` names it to the worker (progress, cancel). */
+export interface FilterSearch {
+  id: number;
+  done: number;
+  total: number;
+}
+
+/** What a search looks for: the next breakpoint stop (C, play), the next blocked step (B), the next divergent one (D). */
+export type SearchFor = 'breakpoint' | 'block' | 'divergence';
 
 /**
  * A search in the replay worker that a person waits for: `id` names it to the worker (progress, cancel), `from`
@@ -90,6 +104,7 @@ export interface StepSearch {
   done: number;
   total: number;
   byPlay: boolean;
+  what: SearchFor;
 }
 
 const INITIAL: DebuggerData = {
@@ -126,6 +141,8 @@ const INITIAL: DebuggerData = {
   failure: null,
   busy: false,
   search: null,
+  filterSearch: null,
+  filterBefore: null,
 };
 
 export interface DebuggerActions {
@@ -152,6 +169,11 @@ export interface DebuggerActions {
   filterChanged(filter: TimelineFilter): void;
   filterAnswered(visible: Int32Array | null): void;
   filterFailed(): void;
+  filterSearchStarted(search: FilterSearch): void;
+  /** Filter search `id` has looked up to step `done` (an answer about another search is dropped). */
+  filterSearchProgressed(id: number, done: number, total: number): void;
+  /** The filter's search was cancelled: the filter the timeline shows is the one before it, as it was. */
+  filterCancelled(): void;
   /** Shows the recorded payload of a rewritten step on the timeline, or hides it again. */
   toggleReveal(index: number): void;
   versionPinned(pinned: Pinned): void;
@@ -207,7 +229,7 @@ function normalised(b: Breakpoint): Breakpoint {
 }
 
 /** What was computed for one session of the open trace. */
-const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null, search: null } satisfies Partial<DebuggerData>;
+const NO_REPLAY = { timeline: null, coverage: null, progress: null, detail: null, visible: null, diff: null, diffProblems: [], pausedAt: null, playing: false, breakpointStops: null, marks: null, search: null, filterSearch: null, filterBefore: null } satisfies Partial<DebuggerData>;
 
 export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> = (set, get) => ({
   ...INITIAL,
@@ -247,9 +269,25 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
   },
   stepAnswered: (detail) => set({ detail, stepLoading: false }),
   noStep: () => set({ stepLoading: false }),
-  filterChanged: (filter) => set(isFiltering(filter) ? { filter, filtering: true } : { filter, filtering: false, visible: null }),
-  filterAnswered: (visible) => set({ visible, filtering: false }),
-  filterFailed: () => set({ filtering: false }),
+  filterChanged: (filter) => {
+    const { filtering, filterBefore, filter: shown } = get();
+    // The steps shown stay those of the last filter answered until the new one's are known.
+    if (isFiltering(filter)) set({ filter, filtering: true, filterBefore: filtering ? filterBefore : shown });
+    else set({ filter, filtering: false, visible: null, filterSearch: null, filterBefore: null });
+  },
+  filterAnswered: (visible) => set({ visible, filtering: false, filterSearch: null, filterBefore: null }),
+  filterFailed: () => set({ filtering: false, filterSearch: null, filterBefore: null }),
+  filterSearchStarted: (filterSearch) => set({ filterSearch }),
+  filterSearchProgressed: (id, done, total) => {
+    const f = get().filterSearch;
+    if (f?.id === id && done > f.done) set({ filterSearch: { ...f, done, total } });
+  },
+  filterCancelled: () => {
+    const { filterBefore, filter, visible } = get();
+    const back = filterBefore ?? filter;
+    // A new replay shows every step until its filter is answered: the filter shown then says so.
+    set({ filter: visible === null && isFiltering(back) ? NO_FILTER : back, filtering: false, filterSearch: null, filterBefore: null });
+  },
   toggleReveal: (index) => {
     const revealed = new Set(get().revealed);
     if (!revealed.delete(index)) revealed.add(index);

@@ -4,6 +4,7 @@ import type { ReplayTimeline } from '../../../engine/replay/types.ts';
 import { nextStop } from '../../../engine/replay/breakpoint.ts';
 import { demoPipeline } from '../../../web/demo/demoPipeline.ts';
 import { demoTrace } from '../../../web/demo/demoTrace.ts';
+import { NO_FILTER } from '../../../web/debugger/model/timelineFilter.ts';
 import { createPlayback } from '../../../web/debugger/playback.ts';
 import { createBreakpointStops } from '../../../web/debugger/breakpointStops.ts';
 import { createReplayService, type ReplayService } from '../../../web/debugger/replayService.ts';
@@ -67,7 +68,12 @@ const handlers: ReplayHandlers = {
     cancelledSearches.push(r.search);
     return { value: null, epoch: store.getState().activeEpoch };
   },
-  filter: async () => ({ value: new Int32Array([0, 2]), epoch: store.getState().activeEpoch }),
+  async filter(r) {
+    await searching;
+    const epoch = store.getState().activeEpoch;
+    if (cancelledSearches.includes(r.search)) return { value: { cancelled: true as const }, epoch };
+    return { value: { cancelled: false as const, visible: new Int32Array([0, 2]) }, epoch };
+  },
   compare: async () => ({ value: null, epoch: store.getState().activeEpoch }),
   decisions: async () => ({ value: [], epoch: store.getState().activeEpoch }),
   relabel: async () => ({ value: null, epoch: store.getState().activeEpoch }),
@@ -208,8 +214,9 @@ describe('replay service', () => {
     await enterDebug();
     const stops = createBreakpointStops(store, service);
     const playback = createPlayback(store, service, stops);
-    expect(await playback.nextBlock()).toBe(2);
-    await expect.poll(() => s().position).toBe(2);
+    // No marks yet (no timeline here): B is the worker's search for the first blocked step after this one [R11][R18].
+    expect(await playback.nextBlock()).toBe(1);
+    await expect.poll(() => s().position).toBe(1);
     expect(await playback.runToBreakpoint()).toBe(-1);
     const id = s().addBreakpoint({ kind: 'decision', decision: 'blocked' });
     expect(await playback.runToBreakpoint()).toBe(4);
@@ -218,7 +225,10 @@ describe('replay service', () => {
     s().toggleBreakpoint(id);
     expect(await playback.runToBreakpoint()).toBe(-1);
     // The marks wait for the timeline (none here): the jumps were the worker's search for the next stop, of the enabled ones.
-    expect(sent('nextBreakpoint').map((r) => (r as { list: unknown[] }).list)).toEqual([[{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }]]);
+    expect(sent('nextBreakpoint').map((r) => (r as { list: unknown[] }).list)).toEqual([[{ id: 'blocked', spec: { step: { kind: 'blocked' } } }], [{ id: 'decision:blocked', spec: { step: { kind: 'blocked' } } }]]);
+    // Shift+B: the worker's find backward, from the step.
+    await playback.nextBlock('backward');
+    expect(sent('find').at(-1)).toMatchObject({ queries: [{ kind: 'blocked' }], from: 4, direction: 'backward' });
     stops.dispose();
     playback.dispose();
   });
@@ -265,6 +275,43 @@ describe('replay service', () => {
     expect(cancelledSearches).toEqual([search.id, second]);
     expect(s().position).toBe(5);
     playback.dispose();
+  });
+
+  it('[R20] a filter searched in the worker shows its progress; Cancel keeps the filter and the steps shown before it', async () => {
+    await enterDebug();
+    await service.applyFilter({ ...NO_FILTER, type: 'tool.before_call' });
+    expect([...s().visible!]).toEqual([0, 2]);
+    const before = s().filter;
+    const running = gate();
+    searching = running.promise;
+    const typed = service.applyFilter({ ...before, text: 'sk-proj' });
+    const search = s().filterSearch!;
+    expect(s().filtering).toBe(true);
+    workers.latest().emit(s().activeEpoch, { kind: 'searchProgress', search: search.id, done: 300, total: 22 });
+    await expect.poll(() => s().filterSearch?.done).toBe(300);
+    // The search for the next breakpoint is another: its progress does not move the filter's.
+    expect(s().search).toBeNull();
+    service.cancelFilter();
+    expect(s().filter).toEqual(before);
+    expect(s().filtering).toBe(false);
+    expect(s().filterSearch).toBeNull();
+    expect([...s().visible!]).toEqual([0, 2]);
+    expect(cancelledSearches).toContain(search.id);
+    running.open();
+    await typed;
+    expect(s().filter).toEqual(before);
+    // A filter typed while another searches replaces it: the one before is told to stop.
+    const held2 = gate();
+    searching = held2.promise;
+    void service.applyFilter({ ...before, text: 'a' });
+    const first = s().filterSearch!.id;
+    const second = service.applyFilter({ ...before, text: 'ab' });
+    expect(cancelledSearches).toContain(first);
+    held2.open();
+    searching = null;
+    await second;
+    expect(s().filter.text).toBe('ab');
+    expect(s().filtering).toBe(false);
   });
 
   it('play walks on while the worker searches, never past the steps it has looked at, and pauses at the stop it names', async () => {

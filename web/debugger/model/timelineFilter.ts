@@ -2,7 +2,7 @@ import type { StepOutcome, StepQuery } from '../../../engine/app.ts';
 
 /**
  * The timeline's filters as data, and their translation to the engine's step queries [R11]. Which steps
- * match is always the engine's answer (`Replayer.stepsWhere`); this file only says what to ask.
+ * match is always the engine's answer (`filterHits` [R20]); this file only says what to ask.
  */
 export type DecisionFilter = StepOutcome | 'blocked' | 'divergent' | 'counterfactual' | 'error' | 'duplicate';
 
@@ -50,29 +50,11 @@ export function decisionQuery(d: DecisionFilter): StepQuery {
   }
 }
 
-/** Every engine query the filter needs; the steps shown are those all of them match (and the text search). */
+/** Every engine query the filter needs; the engine keeps the steps all of them match and the text is in [R20]. */
 export function filterQueries(f: TimelineFilter): StepQuery[] {
   const out: StepQuery[] = [];
   if (f.type !== null) out.push({ kind: 'event_type', type: f.type });
   if (f.decision !== null) out.push(decisionQuery(f.decision));
   if (f.handler !== null) out.push({ kind: 'fired', handler_id: f.handler });
   return out;
-}
-
-/** Indexes in both sorted lists. */
-export function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]! < b[j]!) i++;
-    else if (a[i]! > b[j]!) j++;
-    else {
-      out[n++] = a[i]!;
-      i++;
-      j++;
-    }
-  }
-  return out.slice(0, n);
 }

@@ -3,8 +3,13 @@ import { useServices } from '../../services/AppServices.tsx';
 import { useApp, selectFilter, selectHandlers, selectVisible } from '../../store/appStore.ts';
 import { DECISION_FILTERS, isFiltering, NO_FILTER, type DecisionFilter } from '../model/timelineFilter.ts';
 import { DebugIcon } from '../ui/DebugIcon.tsx';
+import { FilterNote, useFilterNoteShown } from '../ui/SearchNote.tsx';
 
-/** Filters by event type, decision and handler, and a search in payloads; the engine decides what matches. */
+/**
+ * Filters by event type, decision and handler, and a search in payloads; the engine decides what matches [R20].
+ * A long search shows how far it has looked with Cancel; Escape anywhere in the bar cancels it too, and the
+ * filter (the fields included) goes back to the one before.
+ */
 export function TimelineFilters() {
   const filter = useApp(selectFilter);
   const handlers = useApp(selectHandlers);
@@ -13,7 +18,8 @@ export function TimelineFilters() {
   const filtering = useApp((s) => s.filtering);
   const count = useApp((s) => s.trace?.event_count ?? 0);
   const [text, setText] = useState(filter.text);
-  const { applyFilter } = useServices().replay;
+  const { applyFilter, cancelFilter } = useServices().replay;
+  const noteShown = useFilterNoteShown();
 
   useEffect(() => setText(filter.text), [filter.text]);
   useEffect(() => {
@@ -24,7 +30,13 @@ export function TimelineFilters() {
 
   const on = isFiltering(filter);
   return (
-    <div className="dbg-filters">
+    <div className="dbg-filters" onKeyDown={(e) => {
+      if (e.key !== 'Escape' || !useApp.getState().filterSearch) return;
+      // Not the debugger's Escape (pause) nor the field's (clear): the search stops, the filter before it stays.
+      e.preventDefault();
+      e.stopPropagation();
+      cancelFilter();
+    }}>
       <select className="select" aria-label="Filter by event type" data-testid="filter-type" value={filter.type ?? ''}
         onChange={(e) => void applyFilter({ ...filter, type: e.target.value || null })}>
         <option value="">All types</option>
@@ -45,12 +57,13 @@ export function TimelineFilters() {
         <input className="input" placeholder="Search payloads" value={text} aria-label="Search in payloads" data-testid="filter-search"
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') setText('');
+            if (e.key === 'Escape' && !useApp.getState().filterSearch) setText('');
             // Enter hands the keys back to the timeline (arrows step through the matches).
             if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
           }} />
       </label>
-      {on && (
+      <FilterNote />
+      {on && !noteShown && (
         <span className="dbg-filter-count" data-testid="filter-count">
           {filtering ? '…' : `${(visible?.length ?? count).toLocaleString('en')} of ${count.toLocaleString('en')}`}
           <button className="btn ghost icon" title="Clear filters" aria-label="Clear filters" data-testid="filter-clear"

@@ -58,6 +58,9 @@ export interface ScrubMarks {
  */
 export type NextStop = { cancelled: false; index: number; ids: string[] } | { cancelled: true };
 
+/** The steps a filter keeps [R20] (null: every step), or `cancelled` when it was stopped before it was known. */
+export type FilterAnswer = { cancelled: false; visible: Int32Array | null } | { cancelled: true };
+
 /** Where one breakpoint stops [R18], or why it cannot be searched (its problems, with paths into it). */
 export type BreakpointResult = { ok: true; stops: Int32Array } | { ok: false; problems: Problem[] };
 
@@ -74,10 +77,14 @@ export type ReplayRequest =
    * stop. `search` names it for `cancelSearch` and its progress events; a newer search cancels it.
    */
   | { kind: 'nextBreakpoint'; search: number; list: { id: string; spec: BreakpointSpec }[]; from: number }
-  /** Stops search `search` between two chunks: it answers `cancelled`. */
+  /** Stops search `search` (a next stop's or a filter's) between two chunks: it answers `cancelled`. */
   | { kind: 'cancelSearch'; search: number }
   | { kind: 'marks' }
-  | { kind: 'filter'; filter: TimelineFilter }
+  /**
+   * The steps the filter keeps [R20], searched a chunk at a time; `search` names it for `cancelSearch` and its
+   * progress events (ids shared with `nextBreakpoint`'s); a newer filter cancels it.
+   */
+  | { kind: 'filter'; filter: TimelineFilter; search: number }
   | { kind: 'compare'; pinned: unknown | null }
   | { kind: 'decisions' }
   /** Step `index`'s stored event was relabelled: the worker reads it again, and replays nothing [R19]. */
@@ -97,8 +104,8 @@ export interface ReplayAnswers {
   nextBreakpoint: NextStop;
   cancelSearch: null;
   marks: ScrubMarks;
-  /** Visible steps in order; null when the filter keeps everything. */
-  filter: Int32Array | null;
+  /** Visible steps in order (null when the filter keeps everything), or cancelled. */
+  filter: FilterAnswer;
   compare: null;
   decisions: DecisionRow[];
   relabel: null;

@@ -22,8 +22,10 @@ let events: EventStore | null = null;
 let session: ReplaySession | null = null;
 let releaseSession: () => void = () => undefined;
 let sandbox: Promise<Sandbox> | null = null;
-/** The search the person waits for ("next breakpoint"); -1: none, or it was cancelled. */
+/** The search the person waits for ("next breakpoint", block, divergence); -1: none, or it was cancelled. */
 let searching = -1;
+/** The filter being searched; -1: none, or it was cancelled. */
+let filtering = -1;
 
 const send = (m: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
 const emit = (epoch: number) => (event: SessionEvent) => send({ type: 'event', epoch, event });
@@ -166,6 +168,7 @@ const handlers: ReplayHandlers = {
   },
   async cancelSearch(request) {
     if (searching === request.search) searching = -1;
+    if (filtering === request.search) filtering = -1;
     return { value: null, epoch: session?.epoch ?? -1 };
   },
   async marks() {
@@ -176,8 +179,11 @@ const handlers: ReplayHandlers = {
   },
   async filter(request) {
     const s = current();
-    const visible = await s.filter(request.filter);
-    return { value: visible, epoch: s.epoch, ...(visible ? { transfer: [visible.buffer] } : {}) };
+    // One filter at a time: this one replaces (cancels) the one before.
+    filtering = request.search;
+    const answer = await s.filter(request.filter, request.search, () => filtering !== request.search);
+    const visible = answer.cancelled ? null : answer.visible;
+    return { value: answer, epoch: s.epoch, ...(visible ? { transfer: [visible.buffer] } : {}) };
   },
   async compare(request) {
     const s = current();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakpointId, breakpointLabel, engineBreakpoint, hitsLabel } from '../../../../web/debugger/model/breakpoints.ts';
 import { moveTo, rowOf } from '../../../../web/debugger/model/stepNavigation.ts';
-import { decisionQuery, filterQueries, intersectSorted, isFiltering, NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
+import { decisionQuery, filterQueries, isFiltering, NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
 
 describe('timeline filters as engine step queries [R11]', () => {
   it('translates each filter to the query the replayer answers', () => {
@@ -15,11 +15,6 @@ describe('timeline filters as engine step queries [R11]', () => {
     expect(decisionQuery('block_action')).toEqual({ kind: 'outcome', outcome: 'block_action' });
     expect(decisionQuery('not_reached')).toEqual({ kind: 'outcome', outcome: 'not_reached' });
     expect(decisionQuery('divergent')).toEqual({ kind: 'divergent' });
-  });
-
-  it('intersects sorted step lists', () => {
-    expect([...intersectSorted(Int32Array.from([1, 3, 5, 7]), Int32Array.from([0, 3, 4, 7, 9]))]).toEqual([3, 7]);
-    expect([...intersectSorted(Int32Array.from([]), Int32Array.from([1]))]).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { demoTrace } from '../../../../web/demo/demoTrace.ts';
 import { HookwireDb } from '../../../../web/persistence/db.ts';
 import { storeTrace, writeEventLabel } from '../../../../web/persistence/traceLibrary.ts';
 import { readExpectation, stepLabel } from '../../../../engine/replay/expectation.ts';
-import { NO_FILTER } from '../../../../web/debugger/model/timelineFilter.ts';
+import { NO_FILTER, type TimelineFilter } from '../../../../web/debugger/model/timelineFilter.ts';
 import { createEventStore } from '../../../../web/debugger/worker/eventStore.ts';
 import type { SessionEvent } from '../../../../web/debugger/worker/protocol.ts';
 import { createReplaySession, type ReplaySession } from '../../../../web/debugger/worker/replaySession.ts';
@@ -90,16 +90,50 @@ describe('replay worker session over a stored trace (engine/replay, IndexedDB ch
 
   it('filters, search and breakpoint search are the engine\'s answers', async () => {
     const { s } = await open();
-    expect([...(await s.filter({ ...NO_FILTER, decision: 'blocked' }))!]).toEqual([11]);
-    expect([...(await s.filter({ ...NO_FILTER, type: 'tool.after_call' }))!]).toEqual([6, 8, 12]);
-    expect([...(await s.filter({ ...NO_FILTER, handler: 'h-redact-secrets' }))!]).toEqual([4, 6, 8, 10, 12, 14, 19]);
-    expect([...(await s.filter({ ...NO_FILTER, text: 'SK-PROJ' }))!]).toEqual([8, 10]);
-    expect([...(await s.filter({ ...NO_FILTER, type: 'model.after_call', text: 'deploy' }))!]).toEqual([10]);
-    expect(await s.filter(NO_FILTER)).toBeNull();
+    const filter = async (f: TimelineFilter) => {
+      const a = await s.filter(f, 1, () => false);
+      if (a.cancelled) throw new Error('not cancelled');
+      return a.visible && [...a.visible];
+    };
+    expect(await filter({ ...NO_FILTER, decision: 'blocked' })).toEqual([11]);
+    expect(await filter({ ...NO_FILTER, type: 'tool.after_call' })).toEqual([6, 8, 12]);
+    expect(await filter({ ...NO_FILTER, handler: 'h-redact-secrets' })).toEqual([4, 6, 8, 10, 12, 14, 19]);
+    expect(await filter({ ...NO_FILTER, text: 'SK-PROJ' })).toEqual([8, 10]);
+    expect(await filter({ ...NO_FILTER, type: 'model.after_call', text: 'deploy' })).toEqual([10]);
+    expect(await filter(NO_FILTER)).toBeNull();
     expect(await s.find([{ kind: 'event_type', type: 'input.received' }, { kind: 'blocked' }], 5, 'forward')).toBe(11);
     expect(await s.find([{ kind: 'fired', handler_id: 'h-redact-secrets' }], 12, 'forward')).toBe(14);
     expect(await s.find([{ kind: 'divergent' }], 11, 'forward')).toBe(-1);
     expect(await s.find([{ kind: 'divergent' }], 21, 'backward')).toBe(11);
+  });
+
+  it('[R20] a filter is searched a chunk at a time before the replay ends, with progress, and can be cancelled', async () => {
+    const trace = repeatedDemo(3000);
+    const { s, compiled, events } = await open(demoPipeline(), trace);
+    const engine = createReplayer(compiled, trace.events);
+    const text = [...trace.events.keys()].filter((i) => JSON.stringify(trace.events[i]!.payload).toLowerCase().includes('sk-proj'));
+    const blocked = [...engine.stepsWhere({ kind: 'blocked' })];
+    // Asked at once (the replay has just begun): the answers are the engine's.
+    const a = await s.filter({ ...NO_FILTER, text: 'sk-PROJ' }, 7, () => false);
+    expect(a.cancelled ? null : [...a.visible!]).toEqual(text);
+    const b = await s.filter({ ...NO_FILTER, decision: 'blocked', text: ' sk-proj ' }, 8, () => false);
+    expect(b.cancelled ? null : [...b.visible!]).toEqual(text.filter((i) => blocked.includes(i)));
+    expect(events.some((e) => e.kind === 'searchProgress' && e.search === 7 && e.total === 3000)).toBe(true);
+    // Cancelled between chunks: no answer, and the next ask of it searches again.
+    let asked = 0;
+    expect(await s.filter({ ...NO_FILTER, handler: 'h-redact-secrets', text: 'bash' }, 9, () => ++asked > 2)).toEqual({ cancelled: true });
+    const c = await s.filter({ ...NO_FILTER, handler: 'h-redact-secrets', text: 'bash' }, 10, () => false);
+    expect(c.cancelled).toBe(false);
+  });
+
+  it('[R11] the previous blocked step is answered from the steps before this one, without waiting for the whole replay', async () => {
+    const trace = repeatedDemo(3000);
+    const { s, compiled, events } = await open(demoPipeline(), trace);
+    const engine = createReplayer(compiled, trace.events);
+    const want = engine.find({ kind: 'blocked' }, { from: 40, direction: 'backward' });
+    expect(await s.find([{ kind: 'blocked' }], 40, 'backward')).toBe(want);
+    // The timeline had not been posted yet: the answer did not wait for it.
+    expect(events.some((e) => e.kind === 'timeline')).toBe(false);
   });
 
   it('[R18] "next breakpoint" is the engine\'s next stop, answered at it (not after the whole trace), with progress, and can be cancelled', async () => {
