@@ -56,7 +56,6 @@ export class TraceBuilder {
    * annotation may still come for them.
    */
   private emittedKeys: IdIndex<number> | null = null;
-  private readonly held = new Set<TraceEvent>();
   /**
    * With `keyedLater`: the key of each event in `events` (null for none), side by side with it, so the held event of
    * a key is found there and goes when its event goes. It replaced a Map of keyed events pruned when it had doubled:
@@ -64,6 +63,8 @@ export class TraceBuilder {
    * 48 MB transcript's objects (15 MB without), and a set and a delete per keyed event were ~2% of the CPU samples.
    */
   private readonly eventKeys: (string | null)[] = [];
+  /** With `keyedLater`: whether each event in `events` is held (`hold`), side by side with it like eventKeys (a Set of held events was an add and a delete per tool call). */
+  private readonly eventHeld: boolean[] = [];
   /** The header promised before the first event was handed over (announceHeader), and what `finish` checks against. */
   private announce: { source: () => TraceSource; onHeader: (header: TraceHeader) => void; sent: string | null } | null = null;
   private lastTs: string | null = null;
@@ -98,16 +99,23 @@ export class TraceBuilder {
    * back the events from its fallback on until the key comes (or the import ends).
    */
   hold(event: TraceEvent): void {
-    this.held.add(event);
+    this.setHeld(event, true);
   }
 
   release(event: TraceEvent): void {
-    this.held.delete(event);
+    this.setHeld(event, false);
   }
 
   /** Releases every held event. */
   releaseAll(): void {
-    this.held.clear();
+    this.eventHeld.fill(false);
+  }
+
+  /** Only `events` can be held (one handed over is gone); searched from the newest, where a just-emitted event is. */
+  private setHeld(event: TraceEvent, held: boolean): void {
+    if (!this.emittedKeys) return;
+    const i = this.events.lastIndexOf(event);
+    if (i >= 0) this.eventHeld[i] = held;
   }
 
   /**
@@ -147,7 +155,10 @@ export class TraceBuilder {
     if (ts !== null) this.lastTs = ts;
     if (this.sink) this.handOver();
     this.events.push(event);
-    if (this.emittedKeys) this.eventKeys.push(options.key ?? null);
+    if (this.emittedKeys) {
+      this.eventKeys.push(options.key ?? null);
+      this.eventHeld.push(false);
+    }
     if (options.key !== undefined && this.emittedKeys) {
       if (this.emittedKeys.addIfAbsent) this.emittedKeys.addIfAbsent(options.key, 1);
       else this.emittedKeys.set(options.key, 1);
@@ -225,7 +236,7 @@ export class TraceBuilder {
   /** Builds the trace: attaches annotations, fills the header and the report. */
   finish(source: TraceSource, sourceRecords: number, created?: string): ImportResult {
     this.attachAnnotations();
-    this.held.clear();
+    this.eventHeld.fill(false);
     if (this.sink) this.handOver();
     if (this.duplicateIds > 0) this.warn(`${this.duplicateIds} source ids appeared more than once; their events got ids ending in #2, #3, ...`);
     if (this.report.synthetic_timestamps > 0) {
@@ -271,9 +282,11 @@ export class TraceBuilder {
     if (n === events.length) {
       events.length = 0;
       this.eventKeys.length = 0;
+      this.eventHeld.length = 0;
     } else {
       events.splice(0, n);
       this.eventKeys.splice(0, n);
+      this.eventHeld.splice(0, n);
     }
   }
 
@@ -282,11 +295,9 @@ export class TraceBuilder {
     const waiting = this.pending[0];
     if (waiting && waiting.fallback === null) return 0;
     const stop = waiting?.fallback;
+    const events = this.events;
     let n = 0;
-    for (const e of this.events) {
-      if (e === stop || this.held.has(e)) break;
-      n++;
-    }
+    while (n < events.length && events[n] !== stop && !this.eventHeld[n]) n++;
     return n;
   }
 
