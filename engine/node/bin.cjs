@@ -23,7 +23,7 @@ async function run() {
   // `claude-hook --server URL` runs once per tool call: its own small bundle, not the whole CLI.
   const forward = !fromSource && claudeHook && args.some((a) => a === '--server' || a.startsWith('--server=')) ? freshBundle(FORWARD_BUNDLE) : null;
   let answered = null;
-  // Required, not through V8's code cache: at 17 KB it compiles in less time than the cache takes to read.
+  // Required, not through V8's code cache: at 8 KB it compiles in less time than the cache takes to read.
   if (forward) answered = await require(forward).forwardMain(args.slice(1), args[0] === 'hook');
   // A deciding hook call (`claude-hook <pipeline>`) likewise starts from its own bundle, without commander: first
   // the fast route (one CommonJS file from V8's code cache; hookMain.ts hookFastMain says which calls it takes),

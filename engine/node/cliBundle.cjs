@@ -10,7 +10,7 @@ const CLI_BUNDLE_DIR = join(ENGINE_DIR, '..', 'node_modules', '.cache', 'hookwir
 const CLI_BUNDLE = join(CLI_BUNDLE_DIR, 'cli.js');
 /**
  * The forwarding command's own bundle (`claude-hook --server`): no packages, so it starts in little more than Node.
- * One CommonJS file (~17 KB; the agents' adapters beside it in agentHook.cjs), which bin.cjs requires: loaded as
+ * One CommonJS file (~8 KB; the agents' adapters beside it in agentHook.cjs), which bin.cjs requires: loaded as
  * an ES module it went through the ES module loader (resolve, an asynchronous read, a facade per Node built-in it
  * imports), ~15 ms of a forwarded call's CPU on Node 20 (npm run bench -- speed); through V8's code cache it cost
  * the same as a plain require.

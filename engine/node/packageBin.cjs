@@ -21,7 +21,7 @@ async function run() {
   // Node 22.1+ keeps V8's compiled code on disk (bin.ts says where and why); Node 20 has no compile cache.
   const compileCache = enableCompileCache(join);
   let answered = null;
-  // `claude-hook --server URL` (`hook --agent … --server URL`): the forwarder alone, ~17 KB, required plainly.
+  // `claude-hook --server URL` (`hook --agent … --server URL`): the forwarder alone, ~8 KB, required plainly.
   const forwarding = claudeHook && args.some((a) => a === '--server' || a.startsWith('--server='));
   if (forwarding) answered = await require(join(__dirname, 'forward', 'forwardMain.cjs')).forwardMain(args.slice(1), args[0] === 'hook');
   // A deciding call that neither records nor audits: the fast route (hookMain.ts hookFastMain says which calls it
