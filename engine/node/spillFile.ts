@@ -8,6 +8,10 @@ import { spilledIdIndex, type IdIndex, type RecordStore } from '../model/idIndex
 
 /** Bytes gathered before one write. */
 const BUFFER_BYTES = 1 << 20;
+/** The top bit of a record's length word: its bytes are UTF-16LE, not UTF-8. */
+const UTF16_RECORD = 0x80000000;
+/** A surrogate not in a pair (with the u flag a pair is one code point, outside Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export interface Spill {
   /** A new empty index whose records go to this spill's file. */
@@ -56,7 +60,7 @@ export function openTempFile(prefix: string, dir = tmpdir()): { fd: number; clos
 }
 
 /**
- * Length-prefixed UTF-8 records appended to `fd`, each padded to 8 bytes so that a handle (offset / 8) fits
+ * Length-prefixed UTF-8 records (UTF-16 for a string UTF-8 cannot carry) appended to `fd`, each padded to 8 bytes so that a handle (offset / 8) fits
  * the index's 32 bits up to 32 GiB of records; the tail not yet written is read from the buffer.
  */
 function fileRecordStore(fd: number): RecordStore {
@@ -83,10 +87,33 @@ function fileRecordStore(fd: number): RecordStore {
     }
     return out;
   };
+  /** Appends a record whose bytes are made already, `flags` in its length word's top bit. */
+  const appendBytes = (bytes: Buffer, flags: number): number => {
+    const padded = (4 + bytes.length + 7) & ~7;
+    if (used + padded > BUFFER_BYTES) flush();
+    const offset = flushed + used;
+    if (padded > BUFFER_BYTES) {
+      // A record larger than the buffer is written on its own.
+      const big = Buffer.alloc(padded);
+      big.writeUInt32LE((bytes.length | flags) >>> 0, 0);
+      bytes.copy(big, 4);
+      let done = 0;
+      while (done < big.length) done += writeSync(fd, big, done, big.length - done, flushed + done);
+      flushed += big.length;
+    } else {
+      buffer.writeUInt32LE((bytes.length | flags) >>> 0, used);
+      bytes.copy(buffer, used + 4);
+      used += padded;
+    }
+    return offset / 8;
+  };
   const store: RecordStore = {
     append(text) {
+      // UTF-8 cannot carry a lone surrogate (JSON allows "\ud800" in an id): such a record is kept as UTF-16, which
+      // holds any string, so it reads back as it was written [T6].
+      if (LONE_SURROGATE.test(text)) return appendBytes(Buffer.from(text, 'utf16le'), UTF16_RECORD);
       // Most records are short: written straight into the buffer when they fit however they encode (3 bytes
-      // at most per UTF-16 unit), and measured by the write; others are measured first.
+      // at most per UTF-16 unit), and measured by the write; others are encoded first.
       if (4 + 3 * text.length + 8 <= BUFFER_BYTES - used) {
         const length = buffer.write(text, used + 4);
         buffer.writeUInt32LE(length, used);
@@ -94,24 +121,7 @@ function fileRecordStore(fd: number): RecordStore {
         used += (4 + length + 7) & ~7;
         return offset / 8;
       }
-      const length = Buffer.byteLength(text);
-      const padded = (4 + length + 7) & ~7;
-      if (used + padded > BUFFER_BYTES) flush();
-      const offset = flushed + used;
-      if (padded > BUFFER_BYTES) {
-        // A record larger than the buffer is written on its own.
-        const big = Buffer.alloc(padded);
-        big.writeUInt32LE(length, 0);
-        big.write(text, 4);
-        let done = 0;
-        while (done < big.length) done += writeSync(fd, big, done, big.length - done, flushed + done);
-        flushed += big.length;
-      } else {
-        buffer.writeUInt32LE(length, used);
-        buffer.write(text, used + 4);
-        used += padded;
-      }
-      return offset / 8;
+      return appendBytes(Buffer.from(text, 'utf8'), 0);
     },
     appendPair(head, tail) {
       // An import adds a record for every event id and key: an ASCII one is copied byte by byte here, with no
@@ -128,8 +138,8 @@ function fileRecordStore(fd: number): RecordStore {
     },
     read(handle) {
       const offset = handle * 8;
-      const length = readAt(offset, 4).readUInt32LE(0);
-      return readAt(offset + 4, length).toString('utf8');
+      const word = readAt(offset, 4).readUInt32LE(0);
+      return readAt(offset + 4, word & ~UTF16_RECORD).toString(word & UTF16_RECORD ? 'utf16le' : 'utf8');
     },
   };
   return store;
