@@ -30,3 +30,11 @@ export function calmTrace(): Trace {
   const events = Array.from({ length: FAR_EVENTS }, (_, i) => ({ ...(i >= tail ? demo.events[i - tail]! : calm[i % calm.length]!), event_id: `calm-${i}` }));
   return { header: { ...demo.header, trace_id: 'calm', title: 'Calm: 100,000 events' }, events };
 }
+
+/** `calmTrace` with the whole demo at its start too: B or D from the first step finds step 12 (a near match), then from there the end. */
+export function nearTrace(): Trace {
+  const demo = demoTrace();
+  const calm = calmTrace();
+  const events = calm.events.map((e, i) => (i < demo.events.length ? { ...demo.events[i]!, event_id: `near-${i}` } : e));
+  return { header: { ...calm.header, trace_id: 'near', title: 'Near: 100,000 events' }, events };
+}

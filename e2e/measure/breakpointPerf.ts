@@ -18,7 +18,7 @@
  * Shift+B from the last step, and the payload search typed into the filter ('sk-proj': from the last key to the
  * count shown), once while the replay runs and once after it. With `--base`, the app of that worktree (built with
  * `npm run prepare`) is a contender too, measured in turn with this one in each round, in one browser: before/after
- * numbers of one run. Each page is reloaded (so it replays again) before each measure and left to finish its replay
+ * numbers of one run. `--near` (nearTrace): B and D from the first step, whose match is at step 12. Each page is reloaded (so it replays again) before each measure and left to finish its replay
  * after it, so the other page is idle while one is measured.
  */
 import { startPreview, type PreviewServer } from './previewServer.ts';
@@ -33,7 +33,7 @@ import { createReplayer } from '../../engine/replay/createReplayer.ts';
 import { traceToJsonl } from '../../engine/trace/traceToJsonl.ts';
 import { demoPipeline } from '../../web/demo/demoPipeline.ts';
 import { bigTrace, INSTALL_PROBE, status, timedKey, type KeyTiming } from './debuggerProbe.ts';
-import { calmTrace } from '../farTrace.ts';
+import { calmTrace, nearTrace } from '../farTrace.ts';
 
 const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
 const port = Number(process.env.HOOKWIRE_MEASURE_PORT ?? 4176);
@@ -192,7 +192,9 @@ async function timedFilter(page: Page, text: string, count: string): Promise<Key
 async function searches(): Promise<void> {
   const ROUNDS = Number(arg('--rounds') ?? 2);
   const work = mkdtempSync(join(tmpdir(), 'hookwire-search-'));
-  const trace = calmTrace();
+  // --near: the demo at the start too, so B and D from the first step match at step 12 (then far, from there).
+  const near = process.argv.includes('--near');
+  const trace = near ? nearTrace() : calmTrace();
   const file = join(work, 'calm.jsonl');
   writeFileSync(file, traceToJsonl(trace));
   const compiled = compilePipeline(demoPipeline());
@@ -204,7 +206,7 @@ async function searches(): Promise<void> {
   const prevBlock = engine.find({ kind: 'blocked' }, { from: last, direction: 'backward' });
   const secrets = trace.events.filter((e) => JSON.stringify(e.payload).toLowerCase().includes('sk-proj')).length;
   const count = `${secrets.toLocaleString('en')} of ${trace.events.length.toLocaleString('en')}`;
-  console.log(`trace: ${trace.events.length.toLocaleString('en')} events (calmTrace), first block ${firstBlock + 1}, first divergence ${firstDivergence + 1}, previous block from the last step ${prevBlock + 1}, 'sk-proj' in ${secrets}`);
+  console.log(`trace: ${trace.events.length.toLocaleString('en')} events (${near ? 'nearTrace' : 'calmTrace'}), first block ${firstBlock + 1}, first divergence ${firstDivergence + 1}, previous block from the last step ${prevBlock + 1}, 'sk-proj' in ${secrets}`);
   const apps: [string, string][] = [['this', root]];
   const base = arg('--base');
   if (base) apps.unshift(['base', base]);
@@ -226,7 +228,17 @@ async function searches(): Promise<void> {
       console.log(`${name}: imported and replayed`);
     }
     const fmt = (t: KeyTiming) => `${ms(t.ms)} (long tasks ${t.long}, longest ${t.longest.toFixed(0)} ms, frame gap ${t.gap.toFixed(0)} ms)`;
-    const measures: [string, (page: Page) => Promise<KeyTiming>][] = [
+    const nearMeasures: [string, (page: Page) => Promise<KeyTiming>][] = [
+      ['B at once (replay running), match near', async (page) => {
+        await reopen(page);
+        return timedKey(page, 'b', firstBlock, 120_000);
+      }],
+      ['D at once (replay running), match near', async (page) => {
+        await reopen(page);
+        return timedKey(page, 'd', firstDivergence, 120_000);
+      }],
+    ];
+    const farMeasures: [string, (page: Page) => Promise<KeyTiming>][] = [
       ['B at once (replay running)', async (page) => {
         await reopen(page);
         return timedKey(page, 'b', firstBlock, 120_000);
@@ -250,6 +262,7 @@ async function searches(): Promise<void> {
         return timedFilter(page, 'sk-proj', count);
       }],
     ];
+    const measures = near ? nearMeasures : farMeasures;
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [what, measure] of measures) {
         for (const c of contenders) {
