@@ -66,11 +66,6 @@ export class KeyedArraySplitter {
     this.text = new BoundedText(maxChars);
   }
 
-  /** True once the object's `{` was read. */
-  get inObject(): boolean {
-    return this.outer !== 'before';
-  }
-
   push(chunk: string): void {
     let i = 0;
     let from = this.cutting ? 0 : -1;
