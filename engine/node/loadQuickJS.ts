@@ -28,8 +28,15 @@ interface Wasm {
 const { Memory, Module } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
 // The variant's .d.ts files are CommonJS-style, so under NodeNext resolution (the package build) TypeScript
-// types its default import as the module object; at run time Node's ESM import gives the variant itself.
-const releaseSync = releaseSyncModule as unknown as QuickJSSyncVariant;
+// types its default import as the module object. At run time Node's ESM import gives the variant itself (the
+// package's ES module entry), but a CommonJS bundle (the reading commands' readingMain.cjs) requires its CommonJS
+// entry, `{ __esModule, default: variant }`, and esbuild's interop for an ES module importer takes that whole
+// object as the default: the variant is then its `default`.
+const releaseSync = variantOf(releaseSyncModule);
+function variantOf(m: unknown): QuickJSSyncVariant {
+  const variant = m as QuickJSSyncVariant & { default?: QuickJSSyncVariant };
+  return typeof variant.importModuleLoader === 'function' ? variant : variant.default!;
+}
 
 /** The variant's .wasm, compiled once per process (each module instantiates it over its own memory). */
 let compiled: unknown;

@@ -31,8 +31,14 @@ writeFileSync(
     '{"event_id":"e2","type":"tool.before_call","ts":"2026-01-01T00:00:03Z","payload":{"é":"漢字"',
 );
 
+// A code handler: the QuickJS sandbox, whose package the bundle requires from outside (its CommonJS entry).
+const code = join(dir, 'code.pipeline.json');
+writeFileSync(code, JSON.stringify({ format: 'hookwire.pipeline', version: 1, name: 'c', nodes: [{ id: 'e', kind: 'event', pattern: 'tool.before_call' }, { id: 'h', kind: 'handler', name: 'Code', action: { type: 'code', language: 'ts', source: "export default (ctx: HandlerContext) => ctx.payload.tool_name === 'Bash' ? block('no shell: ' + String(ctx.payload.tool_input?.command)) : null" } }], wires: [{ from: 'e', to: 'h' }] }));
+
 const calls: string[][] = [
   ['replay', '--json', GUARD, GOLDEN],
+  ['replay', '--json', code, GOLDEN],
+  ['backtest', GUARD, code, GOLDEN, '--workers', '0', '--json'],
   ['replay', GUARD, GOLDEN],
   ['replay', '--json', '--check', other, GOLDEN],
   ['replay', '--json', GUARD, rough],
