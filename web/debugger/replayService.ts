@@ -179,6 +179,7 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     rows.reset(id);
     stepAnswer.invalidate();
     filterAnswer.invalidate();
+    movesWaiting = [];
     s().traceOpened(record);
     if (keep) {
       s().stepChosen(Math.min(keep.at, Math.max(0, record.event_count - 1)));
@@ -262,12 +263,28 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     if (running) void client.request({ kind: 'cancelSearch', search: running.id }).catch(() => undefined);
   }
 
+  /**
+   * Moves (j, k, Home, End) pressed while a filter's steps are being found: made over its answer, in order, so a
+   * key pressed just after choosing a filter goes to a step the filter keeps. A cancelled or failed search drops
+   * them (the person stays where they were).
+   */
+  let movesWaiting: Move[] = [];
+  function makeMovesWaiting(): void {
+    const moves = movesWaiting;
+    movesWaiting = [];
+    for (const m of moves) {
+      const st = s();
+      goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
+    }
+  }
+
   async function applyFilter(filter: TimelineFilter): Promise<void> {
     // The search before is stopped: calls run one at a time, and this one replaces it.
     stopFilterSearch();
     s().filterChanged(filter);
     if (!isFiltering(filter)) {
       filterAnswer.invalidate();
+      makeMovesWaiting();
       return;
     }
     const search = newSearchId();
@@ -276,16 +293,25 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       const a = await filterAnswer({ filter, search });
       if (!a.current || s().filterSearch?.id !== search) return;
       const answer = a.value.value;
-      if (answer.cancelled) s().filterCancelled();
-      else s().filterAnswered(answer.visible);
+      if (answer.cancelled) {
+        movesWaiting = [];
+        s().filterCancelled();
+      } else {
+        s().filterAnswered(answer.visible);
+        makeMovesWaiting();
+      }
     } catch (e) {
-      if (s().filterSearch?.id === search) s().filterFailed();
+      if (s().filterSearch?.id === search) {
+        movesWaiting = [];
+        s().filterFailed();
+      }
       fail(e);
     }
   }
 
   function cancelFilter(): void {
     if (!s().filterSearch) return;
+    movesWaiting = [];
     stopFilterSearch();
     filterAnswer.invalidate();
     s().filterCancelled();
@@ -355,13 +381,15 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
       openedAt = epoch;
       stepAnswer.invalidate();
       filterAnswer.invalidate();
+      movesWaiting = [];
       s().traceClosed();
       void client.request({ kind: 'close' }).catch(fail);
     },
     goTo,
     move(m) {
       const st = s();
-      goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
+      if (st.filtering) movesWaiting.push(m);
+      else goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
     },
     findAndGo,
     applyFilter,

@@ -314,6 +314,33 @@ describe('replay service', () => {
     expect(s().filtering).toBe(false);
   });
 
+  it('[R20] a key pressed while a filter is searched moves over its answer; a cancel drops it', async () => {
+    await enterDebug();
+    expect(s().position).toBe(0);
+    const running = gate();
+    searching = running.promise;
+    const typed = service.applyFilter({ ...NO_FILTER, type: 'tool.before_call' });
+    expect(s().filtering).toBe(true);
+    // j before the filter's steps are known: not the next step of all (1), but the next the filter keeps.
+    service.move('next');
+    expect(s().position).toBe(0);
+    running.open();
+    searching = null;
+    await typed;
+    expect([...s().visible!]).toEqual([0, 2]);
+    expect(s().position).toBe(2);
+    // Cancelled, the filter's search takes the moves pressed meanwhile with it.
+    const held = gate();
+    searching = held.promise;
+    const again = service.applyFilter({ ...NO_FILTER, type: 'tool.before_call', text: 'x' });
+    service.move('first');
+    service.cancelFilter();
+    held.open();
+    searching = null;
+    await again;
+    expect(s().position).toBe(2);
+  });
+
   it('play walks on while the worker searches, never past the steps it has looked at, and pauses at the stop it names', async () => {
     await enterDebug();
     const playback = createPlayback(store, service, { known: () => null, dispose: () => undefined });
