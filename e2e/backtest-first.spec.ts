@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { node, openApp, shot, waitSaved } from './editorHelpers.ts';
+import { node, openApp, openInspector, shot, waitSaved } from './editorHelpers.ts';
 import { stepView } from './debuggerHelpers.ts';
 
 /**
@@ -39,7 +39,12 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   await expect(page.getByTestId('compare-panel')).toContainText('Comparing with “no pipeline”');
 
   // An edit makes a version: it becomes the default, and "No pipeline" is still there, picked by keyboard.
+  // At 1440×900 the editor opens the demo at zoom 1 from its top-left corner, the handler off screen to the
+  // right: Fit brings it into view, as a person would (clicking it unseen leaned on Playwright scrolling the
+  // canvas's overflow-hidden pane, which a busy machine's next render undid, and the click missed).
   await page.getByTestId('mode-edit').click();
+  await openInspector(page);
+  await page.getByTestId('fit-view').click();
   await node(page, 'h-block-destructive').click();
   await page.getByTestId('handler-enabled').focus();
   await page.keyboard.press('Space');

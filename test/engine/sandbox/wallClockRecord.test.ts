@@ -9,9 +9,11 @@ import { replaySteps } from '../../../engine/replay/replaySteps.ts';
 import { readTrace } from '../../../engine/trace/index.ts';
 import { hookwireInProcess, tempDir } from '../node/runCli.ts';
 
-// A handler and a code matcher that loop far past a 1 ms net with fuel to spare (the fuel is set very high, the
-// case where the net is what stops code), for the "slow" command only.
-const SPIN = 'let i = 0; while (i < 1e7) i++;';
+// A handler and a code matcher that loop far past a 100 ms net with fuel to spare (the fuel is set very high, the
+// case where the net is what stops code), for the "slow" commands only: about 1 s of CPU here, so a quiet machine
+// stops them ten times over, while the quick calls keep 100 ms of wall clock (a 1 ms net stopped them too, on a
+// loaded CI machine).
+const SPIN = 'let i = 0; while (i < 5e7) i++;';
 function pipeline(timeoutMs: number) {
   return {
     format: 'hookwire.pipeline', version: 1, name: 'net',
@@ -29,7 +31,7 @@ const COMMANDS = ['ls', 'slow', 'slow-m', 'ls'];
 describe('[S14] the wall-clock safety net in the recording', { timeout: 300_000 }, () => {
   it('[S14] the recording names the stopped handler and matcher; replay (engine and CLI) reproduces the recorded outcome with a note, even where the code would now finish', async () => {
     const lines: string[] = [];
-    const rt = createRuntime(pipeline(1), { sandbox: await createNodeSandbox(), record: () => (l) => void lines.push(l) });
+    const rt = createRuntime(pipeline(100), { sandbox: await createNodeSandbox(), record: () => (l) => void lines.push(l) });
     if (!rt.ok) throw new Error(JSON.stringify(rt.problems));
     const t = rt.runtime.startTrace({ trace_id: 'net' });
     const live = COMMANDS.map((command) => t.emit('tool.before_call', { command }));
