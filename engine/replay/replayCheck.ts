@@ -174,5 +174,5 @@ export function stepOutcomeWord(step: ReplayStep): string {
 
 /** Who answered an ASK and when, or why it was denied, as a note [AP1]; empty for other steps. */
 export function approvalNote(step: ReplayStep): string {
-  return step.approval ? approvalText(step.approval).replace(/^ask → /, '') : '';
+  return step.approval ? approvalText(step.approval).replace(/^ask \u2192 /, '') : '';
 }

@@ -99,7 +99,7 @@ export const PRELUDE_SOURCE = String.raw`(function () {
     var parts = [];
     for (var i = 0; i < arguments.length; i++) parts.push(show(arguments[i]));
     var line = parts.join(' ');
-    logs.push(line.length > MAX_LOG_CHARS ? line.slice(0, MAX_LOG_CHARS) + '…' : line);
+    logs.push(line.length > MAX_LOG_CHARS ? line.slice(0, MAX_LOG_CHARS) + '\u2026' : line);
   }
   function decide(decision, reason) {
     return reason === undefined ? { decision: decision } : { decision: decision, reason: S(reason) };
@@ -219,7 +219,7 @@ export const PRELUDE_SOURCE = String.raw`(function () {
   }
   function takeLogs() {
     if (logs.length === 0) return '';
-    if (dropped > 0) logs.push('… ' + dropped + ' more log lines dropped (at most ' + MAX_LOG_LINES + ' per call)');
+    if (dropped > 0) logs.push('\u2026 ' + dropped + ' more log lines dropped (at most ' + MAX_LOG_LINES + ' per call)');
     var text = SEP + stringify(logs);
     logs = []; dropped = 0;
     return text;

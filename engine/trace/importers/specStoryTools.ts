@@ -29,8 +29,8 @@ interface Fence {
 
 const SUMMARY = /<summary>([\s\S]*?)(?:<\/summary>|$)/;
 const TOOL_NAME = /Tool use: \*\*([^*]+)\*\*/;
-const RUN = /(?:^|• )Run command: ([\s\S]+)$/;
-const FILE = /(?:^|• )(?:Read file|Edit file|Write file|Create file|Delete file|Edited file|Read|Listed directory|List directory): ?(.+)$/;
+const RUN = /(?:^|\u2022 )Run command: ([\s\S]+)$/;
+const FILE = /(?:^|\u2022 )(?:Read file|Edit file|Write file|Create file|Delete file|Edited file|Read|Listed directory|List directory): ?(.+)$/;
 const INPUT_ITEM = /^- ([A-Za-z_][\w.-]*): `([\s\S]*)`$/;
 
 /** Reads a tool block (the lines between its opening and closing tags) into a call. */
