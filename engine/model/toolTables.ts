@@ -56,7 +56,12 @@ export const CODEX_TOOLS = table([
 /**
  * Gemini CLI (docs/hooks/reference.md commit 06c0d810, 2026-12, "Matchers and tool names"; tools
  * https://geminicli.com/docs/tools; packages/core/src/tools/tool-names.ts 0.56: shell.ts `command`, read-file.ts
- * `file_path`, read-many-files.ts `paths`, web-fetch.ts `prompt` holding the URLs); MCP tools `mcp__<server>__<tool>`.
+ * `file_path`, read-many-files.ts `paths`, web-fetch.ts `prompt` holding the URLs). MCP tools are
+ * `mcp_<server>_<tool>`, one underscore: reference.md "Matchers and tool names" (since "docs(mcp): standardize mcp
+ * tool fqn documentation", #21664) and packages/core/src/tools/mcp-tool.ts (commit 5411f113, 2026-08:
+ * `MCP_TOOL_PREFIX = 'mcp_'`, `MCP_QUALIFIED_NAME_SEPARATOR = '_'`), the name BeforeTool's `tool_name` carries
+ * (scheduler/hook-utils.ts passes `request.name`). With `mcp__` here an MCP call was `other` and an MCP matcher
+ * (`mcp__.*`) matched none of them.
  */
 export const GEMINI_TOOLS = table([
   ['run_shell_command', shell('command')],
@@ -69,7 +74,7 @@ export const GEMINI_TOOLS = table([
   ['glob', search('dir_path', 'path')],
   ['search_file_content', search('path')],
   ['list_directory', search('dir_path', 'path')],
-], 'mcp__');
+], 'mcp_');
 
 /** Gemini CLI's session files (chats/session-*.json) also name `grep_search` (tool-names.ts 0.56). */
 export const GEMINI_SESSION_TOOLS = extend(GEMINI_TOOLS, [['grep_search', search('dir_path', 'path')]]);

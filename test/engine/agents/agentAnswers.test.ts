@@ -236,6 +236,10 @@ describe('[AG2] portable fields', () => {
     expect(c.ok && c.event.payload).toMatchObject({ tool: 'other', tool_name: 'SomethingNew', tool_input: { a: 1 } });
     const m = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'mcp__db__query', tool_input: { sql: 'select 1' } }, { ts: TS, seq: 1 });
     expect(m.ok && m.event.payload.tool).toBe('mcp');
+    // Gemini CLI names an MCP tool `mcp_<server>_<tool>`, one underscore (docs/hooks/reference.md "Matchers and tool
+    // names"; packages/core/src/tools/mcp-tool.ts MCP_TOOL_PREFIX = 'mcp_'): it is `mcp`, not `other`.
+    const g = agentAdapter('gemini').parse({ ...NATIVE.gemini(shell('x')), tool_name: 'mcp_github_create_issue', tool_input: { title: 't' } }, { ts: TS, seq: 1 });
+    expect(g.ok && g.event.payload.tool).toBe('mcp');
     const patch = '*** Begin Patch\n*** Update File: src/.env\n@@\n-A=1\n+A=2\n*** End Patch';
     const e = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'apply_patch', tool_input: { command: patch } }, { ts: TS, seq: 1 });
     expect(e.ok && e.event.payload).toMatchObject({ tool: 'edit', file_path: 'src/.env', file_paths: ['src/.env'] });

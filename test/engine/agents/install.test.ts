@@ -106,6 +106,23 @@ describe('[AG6] install: the agent\'s own configuration', () => {
     expect(plannedEvents(shellOnly as never, contract('windsurf'))).toEqual([{ name: 'pre_run_command', matcher: null }]);
     expect(plannedEvents(shellOnly as never, contract('copilot'))).toEqual([{ name: 'preToolUse', matcher: null }]);
   });
+
+  it('[AG6] an MCP-only pipeline hooks each agent\'s MCP names: Gemini CLI\'s are mcp_<server>_<tool> (docs/hooks/reference.md "Matchers and tool names")', () => {
+    const mcpOnly = {
+      nodes: [
+        { id: 'b', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'm', kind: 'matcher', when: { 'payload.tool': 'mcp' } },
+        { id: 'h', kind: 'handler', name: 'h', action: { type: 'block', reason: 'no' } },
+      ],
+      wires: [{ from: 'b', to: 'm' }, { from: 'm', to: 'h' }],
+    };
+    const [gemini] = plannedEvents(mcpOnly as never, contract('gemini'));
+    expect(gemini).toEqual({ name: 'BeforeTool', matcher: 'mcp_.*' });
+    // The matcher is a regex Gemini CLI tests against tool_name: it takes the MCP name Gemini CLI gives, no built-in tool.
+    expect(new RegExp(gemini!.matcher!).test('mcp_github_create_issue')).toBe(true);
+    expect(new RegExp(gemini!.matcher!).test('run_shell_command')).toBe(false);
+    expect(plannedEvents(mcpOnly as never, contract('claude'))).toEqual([{ name: 'PreToolUse', matcher: 'mcp__.*' }]);
+  });
 });
 
 describe('[AG6] the loss report, by node', () => {
