@@ -18,7 +18,7 @@ import { GEMINI_TOOLS } from '../model/toolTables.ts';
  * - SessionStart: context only; SessionEnd, Notification, PreCompress: advisory (nothing can be blocked).
  * Tools ("Matchers and tool names", Tools reference https://geminicli.com/docs/tools): run_shell_command
  * {command}, read_file {file_path}, read_many_files, write_file {file_path}, replace {file_path}, web_fetch
- * {prompt: URLs written in the text}, google_web_search, glob, search_file_content, list_directory; MCP tools
+ * {prompt: URLs written in the text}, google_web_search, glob, grep_search (legacy alias search_file_content), list_directory; MCP tools
  * are `mcp_<server>_<tool>` (one underscore; model/toolTables.ts says where this was read).
  * Read in its source too (google-gemini/gemini-cli 0.56.0 nightly, commit 5411f113, 2026-08):
  * - Groups: `sequential: true` is documented per group, but hooks/hookPlanner.ts runs ALL of an event's matching

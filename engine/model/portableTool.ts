@@ -80,7 +80,7 @@ function firstString(args: JsonObject, keys: readonly string[] | undefined): str
   return undefined;
 }
 
-/** The paths under the first file key that holds a list of strings (Gemini's `read_many_files {paths}`). */
+/** The paths under the first file key that holds a list of strings (Gemini's `read_many_files {include}`, `{paths}` before). */
 function pathList(args: JsonObject, keys: readonly string[] | undefined): string[] {
   for (const k of keys ?? []) {
     const v = ownGet(args, k);

@@ -66,18 +66,23 @@ export const CODEX_TOOLS = table([
 export const GEMINI_TOOLS = table([
   ['run_shell_command', shell('command')],
   ['read_file', read('file_path', 'absolute_path')],
-  ['read_many_files', read('file_path', 'paths')],
+  // `include` (paths or globs) since the tool took it over from `paths` (docs/reference/tools.md "Tool argument keys").
+  ['read_many_files', read('file_path', 'paths', 'include')],
   ['write_file', write('file_path')],
   ['replace', edit('file_path')],
   ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
   ['google_web_search', search()],
   ['glob', search('dir_path', 'path')],
+  // The content search is `grep_search` (definitions/base-declarations.ts GREP_TOOL_NAME, docs/reference/tools.md
+  // "File System", commit 5411f113), the name BeforeTool's tool_name carries; `search_file_content` is its legacy
+  // alias (tool-names.ts TOOL_LEGACY_ALIASES), kept for older versions. Without it a grep of .env was `other`.
+  ['grep_search', search('dir_path', 'path')],
   ['search_file_content', search('path')],
   ['list_directory', search('dir_path', 'path')],
 ], 'mcp_');
 
-/** Gemini CLI's session files (chats/session-*.json) also name `grep_search` (tool-names.ts 0.56). */
-export const GEMINI_SESSION_TOOLS = extend(GEMINI_TOOLS, [['grep_search', search('dir_path', 'path')]]);
+/** Gemini CLI's session files (chats/session-*.json) name the tools as its hooks do. */
+export const GEMINI_SESSION_TOOLS = GEMINI_TOOLS;
 
 /**
  * Qwen Code (https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/, read 2026-12): its Gemini CLI

@@ -231,7 +231,7 @@ describe('[AG2] portable fields', () => {
     );
   });
 
-  it('[AG2] an unknown tool is `other`, never dropped; an MCP tool is `mcp`; a Codex patch names its file', () => {
+  it('[AG2] an unknown tool is `other`, never dropped; an MCP tool is `mcp`; a Codex patch names its file; Gemini CLI\'s current tool names and keys', () => {
     const c = agentAdapter('claude').parse({ ...NATIVE.claude(shell('x')), tool_name: 'SomethingNew', tool_input: { a: 1 } }, { ts: TS, seq: 1 });
     expect(c.ok && c.event.payload).toMatchObject({ tool: 'other', tool_name: 'SomethingNew', tool_input: { a: 1 } });
     const m = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'mcp__db__query', tool_input: { sql: 'select 1' } }, { ts: TS, seq: 1 });
@@ -240,6 +240,12 @@ describe('[AG2] portable fields', () => {
     // names"; packages/core/src/tools/mcp-tool.ts MCP_TOOL_PREFIX = 'mcp_'): it is `mcp`, not `other`.
     const g = agentAdapter('gemini').parse({ ...NATIVE.gemini(shell('x')), tool_name: 'mcp_github_create_issue', tool_input: { title: 't' } }, { ts: TS, seq: 1 });
     expect(g.ok && g.event.payload.tool).toBe('mcp');
+    // Gemini CLI's content search is `grep_search` (docs/reference/tools.md "File System"; `search_file_content` is its
+    // legacy alias) and read_many_files takes `include` ("Tool argument keys"): a search, and a read naming its files.
+    const grep = agentAdapter('gemini').parse({ ...NATIVE.gemini(shell('x')), tool_name: 'grep_search', tool_input: { pattern: 'KEY', dir_path: 'secrets' } }, { ts: TS, seq: 1 });
+    expect(grep.ok && grep.event.payload).toMatchObject({ tool: 'search', file_path: 'secrets' });
+    const many = agentAdapter('gemini').parse({ ...NATIVE.gemini(shell('x')), tool_name: 'read_many_files', tool_input: { include: ['.env', 'src/**/*.ts'] } }, { ts: TS, seq: 1 });
+    expect(many.ok && many.event.payload).toMatchObject({ tool: 'read', file_paths: ['.env', 'src/**/*.ts'] });
     const patch = '*** Begin Patch\n*** Update File: src/.env\n@@\n-A=1\n+A=2\n*** End Patch';
     const e = agentAdapter('codex').parse({ ...NATIVE.codex(shell('x')), tool_name: 'apply_patch', tool_input: { command: patch } }, { ts: TS, seq: 1 });
     expect(e.ok && e.event.payload).toMatchObject({ tool: 'edit', file_path: 'src/.env', file_paths: ['src/.env'] });
