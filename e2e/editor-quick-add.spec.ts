@@ -93,3 +93,30 @@ test('Ctrl+K is the editor\'s (not the read-only debugger canvas\'s), and the he
   await page.waitForTimeout(200);
   await expect(page.getByTestId('quick-add')).toHaveCount(0);
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('a node added by Ctrl+K lands in sight, even as the inspector it opens narrows the canvas', async ({ page }) => {
+    // The demo fills the canvas at zoom 1 and the inspector starts folded: the code handler's column spot is
+    // below the view, and selecting it unfolds the (wide) code inspector. It stayed below the pane before.
+    await openApp(page, { fit: false });
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+k');
+    await expect(input(page)).toBeFocused();
+    await page.keyboard.type('code');
+    await expect(active(page)).toHaveAttribute('data-key', 'handler:code');
+    await page.keyboard.press('Enter');
+    const added = page.locator('[data-testid="canvas"] .react-flow__node.selected');
+    await expect(added).toBeFocused();
+    await expect(page.locator('.monaco-editor .view-lines')).toContainText('export default function', { timeout: 20_000 });
+    const inside = async (): Promise<string> => {
+      const pane = (await page.getByTestId('canvas').boundingBox())!;
+      const box = (await added.boundingBox())!;
+      const out = [box.x < pane.x && 'left', box.y < pane.y && 'top', box.x + box.width > pane.x + pane.width && 'right', box.y + box.height > pane.y + pane.height && 'bottom'].filter(Boolean);
+      return out.length === 0 ? 'inside' : `out at ${out.join(', ')}`;
+    };
+    await expect.poll(inside).toBe('inside');
+    await shot(page, 'quick-add-code-1280');
+  });
+});
