@@ -65,3 +65,61 @@ test('deleting the last pipeline leaves a clear empty state with a way on', asyn
   await expect(node(page, 'ev-tool-before')).toBeVisible();
   await expect(page.getByTestId('library-item')).toHaveCount(1);
 });
+
+test.describe('at 1280×720, by keyboard', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('the library keeps the keyboard on a row after a rename or a delete, and "Flow examples…" is readable', async ({ page }) => {
+    await openApp(page, { fit: false });
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ControlOrMeta+b');
+    await page.getByTestId('tab-library').click();
+    const items = page.getByTestId('library-item');
+    await expect(items).toHaveCount(1);
+
+    // "Flow examples…" has room for its words (it was cut to "F" beside the two buttons), and the keyboard picks one.
+    const select = page.getByTestId('library-flow-examples');
+    const panel = (await page.getByTestId('library').boundingBox())!;
+    const box = (await select.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(120);
+    expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+    await page.getByTestId('library-demo').focus();
+    await page.keyboard.press('Tab');
+    await expect(select).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(items).toHaveCount(2);
+    await expect(page.getByTestId('pipeline-title')).toHaveText(/^Flow: /);
+
+    // Rename by keyboard: Enter gives the keyboard back to the row (it went to the page's body).
+    const demo = items.filter({ hasText: 'Demo: agent safety policy' });
+    await demo.getByTestId('library-rename').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('rename-input')).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Safety policy');
+    await page.keyboard.press('Enter');
+    const safety = items.filter({ hasText: 'Safety policy' });
+    await expect(safety.locator('.lib-open')).toBeFocused();
+    // Escape too.
+    await page.keyboard.press('Tab');
+    await expect(safety.getByTestId('library-rename')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' (not kept)');
+    await page.keyboard.press('Escape');
+    await expect(safety.locator('.lib-open')).toBeFocused();
+    await expect(safety).toHaveAttribute('data-name', 'Safety policy');
+
+    // Delete by keyboard: the keyboard moves to the next row, then to "New pipeline" when none is left.
+    const first = items.first();
+    const second = await items.nth(1).getAttribute('data-name');
+    await first.getByTestId('library-delete').focus();
+    await page.keyboard.press('Enter');
+    await expect(items).toHaveCount(1);
+    await expect(items.filter({ hasText: second! }).locator('.lib-open')).toBeFocused();
+    await items.first().getByTestId('library-delete').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('no-pipeline')).toBeVisible();
+    await expect(page.getByTestId('library-new')).toBeFocused();
+    await shot(page, 'library-keyboard-1280');
+  });
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { demoPipeline } from '../demo/demoPipeline.ts';
 import { flowExamples } from '../demo/flowExamples.ts';
@@ -9,16 +9,17 @@ import { useApp, selectPipelineId } from '../store/appStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { timeAgo } from '../ui/timeAgo.ts';
 
-function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+/** `byKey`: ended by Enter or Escape, so the keyboard goes back to the row (a blur leaves the focus where it went). */
+function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null, byKey: boolean) => void }) {
   const [name, setName] = useState(initial);
   return (
     <input className="input" autoFocus value={name} data-testid="rename-input" aria-label="Pipeline name"
       onChange={(e) => setName(e.target.value)} onClick={(e) => e.stopPropagation()}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') onDone(name.trim() || null);
-        if (e.key === 'Escape') onDone(null);
+        if (e.key === 'Enter') onDone(name.trim() || null, true);
+        if (e.key === 'Escape') onDone(null, true);
       }}
-      onBlur={() => onDone(name.trim() || null)} />
+      onBlur={() => onDone(name.trim() || null, false)} />
   );
 }
 
@@ -30,6 +31,21 @@ export function LibraryPanel() {
   const current = useApp(selectPipelineId);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [naming, setNaming] = useState(false);
+  // Where the keyboard goes once a row's rename ends or a row is deleted (the control it was on is gone).
+  const [refocus, setRefocus] = useState<{ id: string | null } | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!refocus) return;
+    const row = refocus.id === null ? null : list.current?.querySelector<HTMLElement>(`[data-id="${CSS.escape(refocus.id)}"] .lib-open`);
+    (row ?? document.querySelector<HTMLElement>('[data-testid="library-new"]'))?.focus();
+    setRefocus(null);
+  }, [refocus, renaming, entries]);
+  const remove = async (id: string): Promise<void> => {
+    const at = entries?.findIndex((x) => x.id === id) ?? -1;
+    const next = entries?.[at + 1] ?? entries?.[at - 1];
+    await removePipeline(id);
+    setRefocus({ id: next && next.id !== id ? next.id : null });
+  };
   return (
     <>
       {naming && <NewPipelineDialog onClose={() => setNaming(false)} />}
@@ -48,17 +64,18 @@ export function LibraryPanel() {
           {flowExamples().map((d) => <option key={d.name} value={d.name}>{d.name.replace(/^Flow: /, '')}</option>)}
         </select>
       </div>
-      <div className="side-scroll" data-testid="library">
+      <div className="side-scroll" data-testid="library" ref={list}>
         {entries === undefined ? null : entries.length === 0 ? (
           <div className="empty">No pipelines yet.</div>
         ) : (
           entries.map((e) => (
-            <div key={e.id} className="lib-item" aria-current={e.id === current} data-testid="library-item" data-name={e.name}
+            <div key={e.id} className="lib-item" aria-current={e.id === current} data-testid="library-item" data-name={e.name} data-id={e.id}
               onClick={() => e.id !== current && void openPipeline(e.id)}>
               <div style={{ minWidth: 0 }}>
                 {renaming === e.id ? (
-                  <RenameInput initial={e.name} onDone={(name) => {
+                  <RenameInput initial={e.name} onDone={(name, byKey) => {
                     setRenaming(null);
+                    if (byKey) setRefocus({ id: e.id });
                     if (name && name !== e.name) void renamePipeline(e.id, name);
                   }} />
                 ) : (
@@ -73,7 +90,7 @@ export function LibraryPanel() {
                 <button className="btn ghost icon" title="Duplicate" aria-label={`Duplicate ${e.name}`} data-testid="library-duplicate"
                   onClick={(ev) => { ev.stopPropagation(); void duplicatePipeline(e.id); }}><Icon name="copy" size={13} /></button>
                 <button className="btn ghost icon" title="Delete" aria-label={`Delete ${e.name}`} data-testid="library-delete"
-                  onClick={(ev) => { ev.stopPropagation(); void removePipeline(e.id); }}><Icon name="trash" size={13} /></button>
+                  onClick={(ev) => { ev.stopPropagation(); void remove(e.id); }}><Icon name="trash" size={13} /></button>
               </div>
             </div>
           ))
