@@ -13,7 +13,7 @@ import { EVENT_TYPE_RE, type HookEvent } from '../../model/event.ts';
 import { isJsonObject, ownGet, type JsonObject } from '../../model/json.ts';
 import type { ReplayStep } from '../../replay/types.ts';
 import { FORWARD_DEADLINE_HEADER } from './forwardHook.ts';
-import { claudeEventNumbered, claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeReply } from '../../runtime/claudeHook.ts';
+import { claudeEventNumbered, claudeFailClosedReply, claudeHookEvent, claudeReply, claudeSessionId, toCommandAnswer, toHttpAnswer, type ClaudeHookParse, type ClaudeReply } from '../../runtime/claudeHook.ts';
 import { CHECK_INTERVAL_MS, DEFAULT_MAX_STREAMS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, traceIdProblem } from './limits.ts';
 import { Metrics } from './metrics.ts';
 import { agentHookRoute } from './agentRoute.ts';
@@ -59,6 +59,9 @@ export interface RunningServer {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** An answer: status, content type, body. */
+type Answer = [number, string, string];
 
 class HttpError extends Error {
   constructor(
@@ -140,26 +143,21 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     pipeline: r.version,
   });
 
-  const claudeHook = async (req: IncomingMessage, asCommand: boolean): Promise<[number, string, string]> => {
+  /**
+   * The Claude Code hook route. One promise, for the body; past it the answer is made in the same tick when the
+   * session's turn was taken at once (SessionHost.dispatch), else when it has been.
+   */
+  const claudeHook = (req: IncomingMessage, asCommand: boolean): Promise<Answer> => {
     // Past the trust gate, every refusal of a Claude Code hook body is the fail-closed answer in a 200: Claude Code
     // takes a non-2xx answer as a non-blocking error and would run the action (a Write bigger than --max-body, a
     // hook input of a newer Claude Code that the mapping refuses, input past a JSON limit [V12]) [P16].
-    const failClosed = (hook: string | null, reason: string): [number, string, string] => {
+    const failClosed = (hook: string | null, reason: string): Answer => {
       metrics.failClosed++;
       const closed = claudeFailClosedReply(hook, reason);
       return [200, 'application/json', asCommand ? JSON.stringify(toCommandAnswer(closed)) : toHttpAnswer(closed).body];
     };
-    let input: unknown;
-    try {
-      input = await readJson(req);
-    } catch (err) {
-      if (err instanceof HttpError) return failClosed(null, err.message);
-      throw err;
-    }
-    try {
-      return await decideClaudeHook(req, input, asCommand, failClosed);
-    } catch (err) {
-      // A bug or a broken dependency (the log, the live stream) must not become a 500: Claude Code would run the action.
+    // A bug or a broken dependency (the log, the live stream) must not become a 500: Claude Code would run the action.
+    const internal = (input: unknown, err: unknown): Answer => {
       const why = err instanceof Error ? err.message : String(err);
       try {
         log(`hookwire serve: internal error on the Claude Code hook route: ${err instanceof Error ? (err.stack ?? why) : why}`);
@@ -168,18 +166,37 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       const named = isJsonObject(input) ? ownGet(input, 'hook_event_name') : undefined;
       return failClosed(typeof named === 'string' ? named : null, `internal error: ${why}`);
-    }
+    };
+    return readJson(req).then(
+      (input) => {
+        try {
+          const out = decideClaudeHook(req, input, asCommand, failClosed);
+          return out instanceof Promise ? out.catch((err: unknown) => internal(input, err)) : out;
+        } catch (err) {
+          return internal(input, err);
+        }
+      },
+      (err: unknown) => {
+        if (err instanceof HttpError) return failClosed(null, err.message);
+        throw err;
+      },
+    );
   };
 
   /** One Claude Code hook input → its answer, as a dispatched event of its session [P12][P15]. */
-  const decideClaudeHook = async (req: IncomingMessage, input: unknown, asCommand: boolean, failClosed: (hook: string | null, reason: string) => [number, string, string]): Promise<[number, string, string]> => {
+  const decideClaudeHook = (req: IncomingMessage, input: unknown, asCommand: boolean, failClosed: (hook: string | null, reason: string) => Answer): Answer | Promise<Answer> => {
     const session = claudeSessionId(input);
     const ts = isoTimestamp();
     // Checked before the session is opened, so a bad input leaves no trace behind.
     const probe = claudeHookEvent(input, { ts, seq: 1 });
     if (!probe.ok) return failClosed(probe.hook, probe.reason);
-    const opened = await sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    const opened = sessions.open(session, 'claude-code', { hook: 'claude-code-http' });
+    if (opened instanceof Promise) return opened.then((o) => (o.ok ? dispatchClaude(req, input, asCommand, session, ts, probe) : failClosed(probe.hook, o.reason)));
     if (!opened.ok) return failClosed(probe.hook, opened.reason);
+    return dispatchClaude(req, input, asCommand, session, ts, probe);
+  };
+
+  const dispatchClaude = (req: IncomingMessage, input: unknown, asCommand: boolean, session: string, ts: string, probe: ClaudeHookParse & { ok: true }): Answer | Promise<Answer> => {
     // The forwarding command says when it stops waiting and fails closed itself (ms since the epoch; the same
     // clock, it runs on this host): past that, or once it has hung up, its event is not recorded.
     const until = forwardDeadline(req);
@@ -187,7 +204,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     let reply: ClaudeReply | null = null;
     // Mapped once: the checked event is the session's next one unless its id is made from its number [P12].
     const numbered = claudeEventNumbered(probe.event);
-    const r = await sessions.dispatch(session, (seq) => {
+    const r = sessions.dispatch(session, (seq) => {
       const m = seq === 1 || !numbered ? probe : claudeHookEvent(input, { ts, seq });
       if (!m.ok) return m.reason;
       hook = m.hook;
@@ -200,12 +217,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       },
       ...(until === null ? {} : { expired: () => (req.socket.destroyed ? 'the forwarding command stopped waiting for the answer' : Date.now() >= until ? 'past the forwarding command\'s deadline' : null) }),
     });
-    if (!r.ok || !reply) {
-      metrics.failClosed++;
-      reply = claudeFailClosedReply(hook, r.ok ? 'no answer was made' : r.reason);
-    }
-    if (asCommand) return [200, 'application/json', JSON.stringify(toCommandAnswer(reply))];
-    return [200, 'application/json', toHttpAnswer(reply).body];
+    const answer = (r: DispatchOutcome): Answer => {
+      let made = reply as ClaudeReply | null;
+      if (!r.ok || !made) {
+        metrics.failClosed++;
+        made = claudeFailClosedReply(hook, r.ok ? 'no answer was made' : r.reason);
+      }
+      return [200, 'application/json', asCommand ? JSON.stringify(toCommandAnswer(made)) : toHttpAnswer(made).body];
+    };
+    return r instanceof Promise ? r.then(answer) : answer(r);
   };
 
   // [AG5] every other coding agent's hook input, answered in its own form (engine/node/serve/agentRoute.ts).
@@ -248,7 +268,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     return [200, 'application/json', JSON.stringify(outcomeJson(r))];
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<[number, string, string] | null> => {
+  /** The route of a request that passed the gate; null when it answered itself (the live stream). */
+  const route = (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<Answer | null> => {
+    // The hook route first, without an async function's own promise around the route's.
+    if (req.method === 'POST' && path === '/v1/claude/hook') return claudeHook(req, query.get('answer') === 'command');
+    return otherRoute(req, res, path, query);
+  };
+
+  const otherRoute = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<Answer | null> => {
     const method = req.method ?? 'GET';
     const is = (m: string, p: string) => method === m && path === p;
     if (is('GET', '/health')) {
@@ -289,7 +316,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return [200, 'text/plain; version=0.0.4; charset=utf-8', text];
     }
     if (is('GET', '/openapi.json')) return json(200, OPENAPI);
-    if (is('POST', '/v1/claude/hook')) return claudeHook(req, query.get('answer') === 'command');
     if (is('GET', '/v1/agents')) return json(200, { agents: agentList() });
     const agentPath = method === 'POST' ? /^\/v1\/agents\/([^/]+)\/hook$/.exec(path) : null;
     if (agentPath) return agentPath[1] === 'claude' ? claudeHook(req, query.get('answer') === 'command') : agentHook(req, agentPath[1]!, query);
@@ -353,6 +379,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...corsHeaders(req) });
       res.write(`event: hello\ndata: ${JSON.stringify({ pipeline: { name: store.current.name, version: store.current.version }, traces: sessions.summaries() })}\n\n`);
       streams.add(res);
+      // A stream is counted when it ends (the other answers as they are sent).
+      res.once('finish', () => metrics.request('stream', res.statusCode));
       const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
       res.on('close', () => {
         clearInterval(beat);
@@ -368,7 +396,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     return origin && allowOrigins.has(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * One request: the gate, its route, the answer. Not an async function: the hook route's answer is sent from the
+   * body's promise (one) when its session's turn was taken at once.
+   */
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const t0 = performance.now();
     // The raw path, not WHATWG URL's: that resolves `%2E` and `..` segments away, so /v1/traces/%2E/events
     // would reach another route instead of being refused as a trace id [SV3].
@@ -376,11 +408,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const q = raw.indexOf('?');
     const path = q === -1 ? raw : raw.slice(0, q);
     const kind = routeKind(path);
-    res.once('finish', () => {
-      metrics.request(kind, res.statusCode);
-      // Refusals of a decision route are answers too: the histogram counts every one.
-      if (kind === 'claude_hook' || kind === 'agent_hook' || kind === 'events' || kind === 'end') metrics.latency((performance.now() - t0) / 1000);
-    });
     const send = (status: number, type: string, body: string) => {
       // A content-length: the answer goes out as one write(2) of head and body, not chunked (npm run bench -- speed).
       const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
@@ -389,24 +416,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         headers['access-control-allow-origin'] = origin;
         headers.vary = 'Origin';
       }
+      // Counted as the answer is handed to the socket (metrics.ts); not when the socket is gone (a body past the
+      // limit destroys the request), as no answer reaches the client then.
+      const gone = res.socket === null || res.socket.destroyed;
       res.writeHead(status, headers);
       res.end(body);
+      if (gone) return;
+      metrics.request(kind, status);
+      // Refusals of a decision route are answers too: the histogram counts every one.
+      if (kind === 'claude_hook' || kind === 'agent_hook' || kind === 'events' || kind === 'end') metrics.latency((performance.now() - t0) / 1000);
     };
-    try {
-      // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 still sends its own Host.
-      if (!hosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpError(421, `Host "${(req.headers.host ?? '').slice(0, 100)}" is not this server (expected 127.0.0.1:${port})`);
-      const origin = req.headers.origin;
-      if (origin !== undefined && !allowOrigins.has(origin)) throw new HttpError(403, `Origin ${origin.slice(0, 100)} is not allowed (start the server with --allow-origin ${origin.slice(0, 100)})`);
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': 'GET, POST, PUT', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' });
-        res.end();
-        return;
-      }
-      const auth = Buffer.from(req.headers.authorization ?? '');
-      if (auth.length !== tokenBuf.length || !timingSafeEqual(auth, tokenBuf)) throw new HttpError(401, `missing or wrong bearer token (Authorization: Bearer <the token in ${tokenFile}>)`);
-      const out = await route(req, res, path, q === -1 ? NO_QUERY : new URLSearchParams(raw.slice(q + 1)));
-      if (out) send(...out);
-    } catch (err) {
+    const fail = (err: unknown): void => {
       const status = err instanceof HttpError ? err.status : 500;
       if (!(err instanceof HttpError)) log(`hookwire serve: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       if (status === 413) {
@@ -416,12 +436,36 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       if (!res.headersSent) send(status, 'application/json', JSON.stringify({ error: err instanceof Error ? err.message : String(err) }));
       else res.end();
+    };
+    const answer = (out: Answer | null): void => {
+      try {
+        if (out) send(out[0], out[1], out[2]);
+      } catch (err) {
+        fail(err);
+      }
+    };
+    try {
+      // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 still sends its own Host.
+      if (!hosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpError(421, `Host "${(req.headers.host ?? '').slice(0, 100)}" is not this server (expected 127.0.0.1:${port})`);
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowOrigins.has(origin)) throw new HttpError(403, `Origin ${origin.slice(0, 100)} is not allowed (start the server with --allow-origin ${origin.slice(0, 100)})`);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': 'GET, POST, PUT', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' });
+        res.end();
+        metrics.request(kind, 204);
+        return;
+      }
+      const auth = Buffer.from(req.headers.authorization ?? '');
+      if (auth.length !== tokenBuf.length || !timingSafeEqual(auth, tokenBuf)) throw new HttpError(401, `missing or wrong bearer token (Authorization: Bearer <the token in ${tokenFile}>)`);
+      route(req, res, path, q === -1 ? NO_QUERY : new URLSearchParams(raw.slice(q + 1))).then(answer, fail);
+    } catch (err) {
+      fail(err);
     }
   };
 
   // A client that trickles its request (head or body) is closed: Node checks the two timeouts every
   // CHECK_INTERVAL_MS, so such a socket lives at most REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS [SV4].
-  const server: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => void handle(req, res));
+  const server: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, handle);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

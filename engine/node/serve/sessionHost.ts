@@ -18,7 +18,7 @@ import { TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from '
 import { traceEventLine, traceHeaderLine } from '../../trace/traceToJsonl.ts';
 import { createChainWriter, type ChainWriter, type PreparedLines } from '../../trace/hashChain.ts';
 import { Integrity, anchorOf, readmitRecording, type ReadmitOutcome } from './integrity.ts';
-import type { PipelineStore } from './pipelineStore.ts';
+import type { PipelineStore, PipelineVersion } from './pipelineStore.ts';
 import { checkLineLength, IntegrityError, readRecording, RecordingError, type FlushPolicy, type RecordingContents } from './recordingFile.ts';
 import { anchorPathOf, readAnchor, writeAnchor, type Anchor } from './recordingAnchor.ts';
 import { traceIdProblem } from './limits.ts';
@@ -179,15 +179,22 @@ export class SessionHost {
     return (await stat(this.fileOf(trace_id)).catch(() => null))?.isFile() === true;
   }
 
-  /** Opens a session: created when it has neither a live state nor a recording; known (200) otherwise. */
-  open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): Promise<OpenOutcome> {
-    // A live session (every event of a hook session after its first) is known at once: no load, no new promise.
+  /**
+   * Opens a session: created when it has neither a live state nor a recording; known (200) otherwise. A live
+   * session (every event of a hook session after its first) is known at once, without a promise.
+   */
+  open(trace_id: string, agent_id: string, source: Record<string, string>, title?: string): OpenOutcome | Promise<OpenOutcome> {
     if (this.live.has(trace_id)) return KNOWN;
     return this.acquire(trace_id, { agent_id, source, ...(title !== undefined ? { title } : {}) }).then((r) => (r.ok ? { ok: true, created: r.created } : r));
   }
 
-  /** Queues one event of a session; resolves when it is recorded and decided (or refused). */
-  dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+  /**
+   * Queues one event of a session; resolves when it is recorded and decided (or refused). The outcome itself,
+   * without a promise, when the event was taken at once: a live session with nothing queued, whose line was
+   * written synchronously (`--flush write`, its file open) — the common case, and the answer can leave in the
+   * same tick as the request's body arrived.
+   */
+  dispatch(trace_id: string, make: MakeEvent, options: DispatchOptions = {}): DispatchOutcome | Promise<DispatchOutcome> {
     const live = this.live.get(trace_id);
     return live !== undefined && !live.ended ? this.enqueue(live, make, options) : this.dispatchLoaded(trace_id, make, options);
   }
@@ -208,11 +215,23 @@ export class SessionHost {
   }
 
   /** The event's turn in its session's queue: at once when the session is idle, else after the events before it [P15]. */
-  private enqueue(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
+  private enqueue(s: Session, make: MakeEvent, options: DispatchOptions): DispatchOutcome | Promise<DispatchOutcome> {
     const idle = s.pending === 0;
     s.pending++;
     s.lastUsed = this.now();
-    const turn = idle ? this.step(s, make, options) : s.tail.then(() => this.step(s, make, options));
+    let turn: DispatchOutcome | Promise<DispatchOutcome>;
+    if (idle) {
+      try {
+        turn = this.step(s, make, options);
+      } catch (err) {
+        turn = Promise.reject(err);
+      }
+      // Done at once: the turn is over before anything else could queue behind it.
+      if (!(turn instanceof Promise)) {
+        this.settle(s);
+        return turn;
+      }
+    } else turn = s.tail.then(() => this.step(s, make, options));
     const settle = () => this.settle(s);
     s.tail = turn.then(settle, settle);
     return turn;
@@ -416,19 +435,30 @@ export class SessionHost {
     s.version = version;
   }
 
-  private async step(s: Session, make: MakeEvent, options: DispatchOptions): Promise<DispatchOutcome> {
+  /**
+   * One event's turn. Synchronous from the event's making to its answer when nothing needs waiting for (no write
+   * fault to probe, no other pipeline version to load, no file to repair or open, no sync to wait for); else
+   * the same steps continue in a promise.
+   */
+  private step(s: Session, make: MakeEvent, options: DispatchOptions): DispatchOutcome | Promise<DispatchOutcome> {
     if (s.ended) return { ok: false, status: 409, reason: `trace "${s.trace_id.slice(0, 100)}" has ended` };
-    // Awaited only when there is something to wait for: a fault to probe, another pipeline version to load.
-    if (this.fault.current !== null && !(await this.fault.writable())) return { ok: false, status: 503, reason: this.fault.refusal() };
+    if (this.fault.current !== null) return this.fault.writable().then((ok) => (ok ? this.stepWritable(s, make, options) : { ok: false, status: 503, reason: this.fault.refusal() }));
+    return this.stepWritable(s, make, options);
+  }
+
+  private stepWritable(s: Session, make: MakeEvent, options: DispatchOptions): DispatchOutcome | Promise<DispatchOutcome> {
     // Read `current` now, at this event's turn: a reload lands between two events of every session [hot reload].
     const current = this.store.current;
     if (s.run === null || s.version !== current.version) {
-      try {
-        await this.useVersion(s, current.version);
-      } catch (err) {
-        return { ok: false, status: 503, reason: `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}` };
-      }
+      return this.useVersion(s, current.version).then(
+        () => this.decide(s, make, options, current),
+        (err): DispatchOutcome => ({ ok: false, status: 503, reason: `session "${s.trace_id.slice(0, 100)}" fails closed: ${err instanceof Error ? err.message : String(err)}` }),
+      );
     }
+    return this.decide(s, make, options, current);
+  }
+
+  private decide(s: Session, make: MakeEvent, options: DispatchOptions, current: PipelineVersion): DispatchOutcome | Promise<DispatchOutcome> {
     const run = s.run!;
     const made = make(run.count + 1);
     if (typeof made === 'string') return { ok: false, status: 400, reason: made };
@@ -452,30 +482,46 @@ export class SessionHost {
       if (err instanceof RecordingError) return { ok: false, status: 413, reason: err.message };
       throw err;
     }
-    const bytes = Buffer.byteLength(out.text, 'utf8');
+    const taken: Taken = { made, event, step, preview, out, bytes: Buffer.byteLength(out.text, 'utf8'), version: current.version };
+    if (s.dirty) return this.repair(s).then(() => this.write(s, options, taken), (err) => this.writeFailed(s, err));
+    return this.write(s, options, taken);
+  }
+
+  /** [K6] the line, then its anchor, then the answer: an answered line cut off later is seen. */
+  private write(s: Session, options: DispatchOptions, t: Taken): DispatchOutcome | Promise<DispatchOutcome> {
+    let pending: Promise<void> | null;
     try {
-      if (s.dirty) await this.repair(s);
       const gone = options.expired?.() ?? null;
       if (gone !== null) return { ok: false, status: 504, reason: gone };
-      // [K6] the line, then its anchor, then the answer: an answered line cut off later is seen.
-      const pending = this.writers.append(s.file, out.text, bytes, anchorAfter(s, out, bytes));
-      if (pending !== null) await pending;
+      pending = this.writers.append(s.file, t.out.text, t.bytes, anchorAfter(s, t.out, t.bytes));
     } catch (err) {
-      // A failed write may have left part of a line behind: the file is cut back before the next line, and the
-      // whole server fails closed until the disk takes writes again [SV6].
-      s.dirty = true;
-      await this.writers.close(s.file);
-      return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
+      return this.writeFailed(s, err);
     }
-    s.bytes += bytes;
-    out.commit();
-    s.lines += out.lines.length;
-    preview.commit();
-    s.lastType = made.type;
-    if (made.type === END_EVENT && !isHookSession(s.header)) s.ended = true;
-    const index = run.count - 1;
-    this.onStep({ trace_id: s.trace_id, index, event, step });
-    return { ok: true, step, event, index, version: current.version };
+    if (pending !== null) return pending.then(() => this.take(s, t), (err) => this.writeFailed(s, err));
+    return this.take(s, t);
+  }
+
+  /**
+   * A failed write may have left part of a line behind: the file is cut back before the next line, and the
+   * whole server fails closed until the disk takes writes again [SV6].
+   */
+  private async writeFailed(s: Session, err: unknown): Promise<DispatchOutcome> {
+    s.dirty = true;
+    await this.writers.close(s.file);
+    return { ok: false, status: 503, reason: `${this.fault.enter(err)} (session "${s.trace_id.slice(0, 100)}")` };
+  }
+
+  /** The line is written: the event enters the session's state and is answered. */
+  private take(s: Session, t: Taken): DispatchOutcome {
+    s.bytes += t.bytes;
+    t.out.commit();
+    s.lines += t.out.lines.length;
+    t.preview.commit();
+    s.lastType = t.made.type;
+    if (t.made.type === END_EVENT && !isHookSession(s.header)) s.ended = true;
+    const index = s.run!.count - 1;
+    this.onStep({ trace_id: s.trace_id, index, event: t.event, step: t.step });
+    return { ok: true, step: t.step, event: t.event, index, version: t.version };
   }
 
   /**
@@ -502,7 +548,18 @@ export class SessionHost {
 }
 
 /** What `open` answers for a live session. */
-const KNOWN: Promise<OpenOutcome> = Promise.resolve(Object.freeze({ ok: true, created: false }));
+const KNOWN: OpenOutcome = Object.freeze({ ok: true, created: false });
+
+/** An event decided and its line made, waiting for the line to be written. */
+interface Taken {
+  made: HookEvent;
+  event: TraceEvent;
+  step: ReplayStep;
+  preview: ReturnType<ReplayRun['preview']>;
+  out: PreparedLines;
+  bytes: number;
+  version: string;
+}
 
 /** A session opened by a hook route (Claude Code, an agent's hook) rather than the JSON API. */
 function isHookSession(header: TraceHeader): boolean {
