@@ -19,10 +19,18 @@ import { CURSOR_TOOLS } from '../model/toolTables.ts';
  * `{continue, user_message}`, no context), stop (answer: `followup_message`), the generic preToolUse/postToolUse;
  * answer `{permission: "allow" | "deny" | "ask", user_message, agent_message}`; exit 2 denies; `failClosed: true`
  * blocks when the hook crashes or times out. Rewrites (`updated_input`) are not confirmed: a rewrite blocks.
+ * An ASK is denied here (fail closed [P14]), though the docs list `permission: "ask"`: Cursor does not honour it in
+ * every run mode, and its input does not say which mode is on. Cursor forum topic 173694 (Cursor 3.21.16,
+ * 2026-10-04: "beforeShellExecution hook returning ask is ignored in Auto-review mode (honoured in Allowlist and
+ * Run Everything)": the command ran with no prompt, while deny was enforced in all three modes, as retold at
+ * https://dev.to/labyrinthlab/your-cursor-hook-says-ask-in-auto-review-the-command-may-just-run-36b9), and
+ * agent-hooks-bridge's capability matrix (https://pivanov.github.io/agent-hooks-bridge/capability-matrix.html:
+ * "ask … downgraded to deny on Cursor 2.4.21+"). An ask that may run the call unasked fails open; a deny does not.
  */
 
 const ev = eventSpecs({ required: {}, block: 'none', ask: false, context: 'none', terminate: false });
-const PERMISSION = { block: 'json', ask: true, rewrite: { field: 'tool_input', how: 'block' } } as const;
+// `ask: false`: an ASK is a deny (see above).
+const PERMISSION = { block: 'json', ask: false, rewrite: { field: 'tool_input', how: 'block' } } as const;
 
 export const CURSOR_CONTRACT: AgentContract = {
   id: 'cursor',

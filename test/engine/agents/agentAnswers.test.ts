@@ -100,15 +100,28 @@ describe('[AG3] one logical call, every agent, its own form', () => {
     }
   });
 
-  it('[AG3] ASK: the agent asks where it can (Claude Code, VS Code, Qwen, Factory, Cursor); elsewhere it is denied, saying why', () => {
-    const asks = new Set<AgentId>(['claude', 'vscode', 'qwen', 'factory', 'cursor']);
+  it('[AG3] ASK: the agent asks where it can (Claude Code, VS Code, Qwen, Factory); elsewhere it is denied, saying why', () => {
+    const asks = new Set<AgentId>(['claude', 'vscode', 'qwen', 'factory']);
     for (const agent of AGENT_IDS) {
       const a = answer(agent, NATIVE[agent](shell('git push origin main'))!);
       expect([agent, readAs(agent, a)]).toEqual([agent, asks.has(agent) ? 'ask' : 'block']);
       if (!asks.has(agent)) expect(a.stdout + a.stderr).toContain('cannot ask for approval');
     }
     expect(answer('claude', NATIVE.claude(shell('git push origin main'))!)).toEqual(ok(hso({ permissionDecision: 'ask', permissionDecisionReason: 'push to a remote' })));
-    expect(answer('cursor', NATIVE.cursor(shell('git push'))!)).toEqual(ok(json({ permission: 'ask', user_message: 'push to a remote', agent_message: 'push to a remote' })));
+  });
+
+  it('[AG3] Cursor: an ASK is `permission: "deny"` with exit 2, never `permission: "ask"` (Cursor runs the call unasked in Auto-review mode: forum topic 173694, Cursor 3.21.16)', () => {
+    for (const hook of ['beforeShellExecution', 'beforeMCPExecution', 'preToolUse']) {
+      const input = hook === 'beforeShellExecution' ? NATIVE.cursor(shell('git push'))! : { ...NATIVE.cursor(shell('x')), hook_event_name: hook, tool_name: hook === 'preToolUse' ? 'Shell' : 'db_query', tool_input: hook === 'preToolUse' ? { command: 'git push' } : '{}' };
+      const a = agentAdapter('cursor');
+      const p = a.parse(input, { ts: TS, seq: 1 });
+      if (!p.ok) throw new Error(p.reason);
+      const r = a.reply(p.hook, p.event, { decision: 'ask', reason: 'push to a remote', payload: p.event.payload });
+      const out = JSON.parse(r.answer.stdout);
+      expect([hook, out.permission, r.answer.exitCode]).toEqual([hook, 'deny', 2]);
+      expect(out.user_message).toContain('push to a remote');
+      expect(r.approval).toMatchObject({ answer: 'deny', by: 'no_approver' });
+    }
   });
 
   it('[AG3] rewrite: applied where the agent can (Claude Code with ask, Gemini merged), else blocked; --allow-rewrites where it approves', () => {
