@@ -4,7 +4,7 @@ import { CodexRolloutImporter } from './importers/importCodexRollout.ts';
 import { ClaudeCodeImporter } from './importers/importClaudeCode.ts';
 import { importMiniSweAgent, miniSweAgentImporter } from './importers/importMiniSweAgent.ts';
 import { importOpenHands, openHandsImporter, openHandsTrajectoryImporter } from './importers/importOpenHands.ts';
-import { importOtelGenai, importSpans } from './importers/importOtelGenai.ts';
+import { importOtelGenai, otelGenaiImporter, SpanCollector } from './importers/importOtelGenai.ts';
 import { bump, emptyReport, type ElementImporter, type ImporterOptions, type ImportReport, type ImportResult } from './importers/importReport.ts';
 import { importSweAgent, sweAgentImporter } from './importers/importSweAgent.ts';
 import { GeminiCliImporter } from './importers/importGeminiCli.ts';
@@ -19,7 +19,7 @@ import { GooseImporter } from './importers/importGoose.ts';
 import { importCursor } from './importers/importCursor.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
-import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
+import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIdMember, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
 import { KeyedArraySplitter } from './keyedArraySplitter.ts';
 import { KeyedFeeder, type KeyedImporter } from './importers/keyedImporter.ts';
@@ -35,9 +35,10 @@ import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
  * events. Detects the format on the first 64 KB, then
  * - streams trace v1, Codex rollouts and span streams (OTLP/JSON, spans per line, console output): only
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
- * - streams the documents that are one array of records (Cline's task files, OpenHands event streams) element by element,
- *   and those that keep their records in an array under a key (OpenCode and goose exports, older Gemini `.json`,
- *   mini-swe-agent, OpenHands `{"trajectory"}`, SWE-agent `.traj`) member by member and element by element;
+ * - streams the documents that are one array of records (Cline's task files, OpenHands event streams, span arrays)
+ *   element by element, and those that keep their records in an array under a key (OpenCode and goose exports, older
+ *   Gemini `.json`, mini-swe-agent, OpenHands `{"trajectory"}`, SWE-agent `.traj`, any-agent `{"spans"}`) member by
+ *   member and element by element; spans are kept in `spool` to the end (SpanCollector);
  * - streams Claude Code transcripts record by record (their importer holds the records of the model call
  *   still open);
  * - buffers the other formats (JSON documents) up to `maxDocumentChars`, past which reading stops with `too_large`.
@@ -213,7 +214,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     format === 'hookwire-trace' ? traceV1Body(onEvent, maxLine, early, options.ids)
     : format === 'codex-rollout' ? codexBody(importer, onEvent, maxLine, early)
     : format === 'claude-code' ? claudeBody(importer, onEvent, maxLine, early)
-    : keyed ? keyedBody(format, keyed, maxDoc, early)
+    : keyed ? keyedBody(format, keyed, maxDoc, early, format === 'otel-genai' ? (text, key) => (key === undefined ? quoteOtelIds(text) : quoteOtelIdMember(text, key)) : undefined)
     : format === 'gemini-cli' ? recordsBody(format, new GeminiCliImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
     : format === 'qwen-code' ? recordsBody(format, new QwenCodeImporter(importer, onEvent), maxLine, maxDoc, early, true)
     : format === 'goose' ? recordsBody(format, new GooseImporter(importer, onEvent), maxLine, maxDoc, early, firstLineIsJson(sample))
@@ -223,6 +224,7 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : (format === 'cline' || format === 'cline-ui') && startsArray(sample) ? elementsBody(format, (format === 'cline' ? clineImporter : clineUiImporter)(importer, onEvent), maxDoc, early)
     : format === 'openhands' && startsArray(sample) ? elementsBody(format, openHandsImporter(importer, onEvent), maxDoc, early)
+    : format === 'otel-genai' && startsArray(sample) ? elementsBody(format, otelGenaiImporter(importer, onEvent), maxDoc, early, quoteOtelIds)
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
 }
@@ -242,6 +244,8 @@ function keyedImporter(format: TraceFormat, importer: ImporterOptions, onEvent: 
       return new GeminiCliImporter(importer, onEvent).asDocument();
     case 'swe-agent':
       return sweAgentImporter(importer, onEvent);
+    case 'otel-genai':
+      return otelGenaiImporter(importer, onEvent);
     default:
       return null;
   }
@@ -399,7 +403,7 @@ function startsArray(sample: string): boolean {
  * its line and the rest go on; an input cut off inside an element or before the closing `]` keeps what came
  * before and lists where it ends (a partial import, as a JSON Lines file cut off is).
  */
-function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars: number, early: TraceProblem[]): Body {
+function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars: number, early: TraceProblem[], prepare?: (text: string) => string): Body {
   const problems = [...early];
   const report = (p: TraceProblem) => {
     if (problems.length < 1000) problems.push(p);
@@ -410,7 +414,7 @@ function elementsBody(format: TraceFormat, imp: ElementImporter, maxElementChars
       n++;
       let v: unknown;
       try {
-        v = JSON.parse(text);
+        v = JSON.parse(prepare ? prepare(text) : text);
       } catch (err) {
         report(traceProblem('not_json', line, `element ${n} of the array is not valid JSON (${jsonErrorDetail(err)}); it was skipped`));
         return;
@@ -456,17 +460,17 @@ function startsObject(sample: string): boolean {
  * them, reading stops with `too_large`. A bad member or element is listed with its line and the rest go on; an
  * input cut off keeps what came before, listed as `truncated`; a key written again is listed and its value skipped.
  */
-function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, early: TraceProblem[]): Body {
+function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, early: TraceProblem[], prepare?: (text: string, memberKey?: string) => string): Body {
   const problems = [...early];
   const report = (p: TraceProblem) => {
     if (problems.length < 1000) problems.push(p);
   };
   const feed = new KeyedFeeder(imp, maxChars);
   let over = false;
-  const parse = (text: string, line: number, what: string, levels: number): { ok: boolean; value?: unknown } => {
+  const parse = (text: string, line: number, what: string, levels: number, memberKey?: string): { ok: boolean; value?: unknown } => {
     let v: unknown;
     try {
-      v = JSON.parse(text);
+      v = JSON.parse(prepare ? prepare(text, memberKey) : text);
     } catch (err) {
       report(traceProblem('not_json', line, `${what} is not valid JSON (${jsonErrorDetail(err)}); it was skipped`));
       return { ok: false };
@@ -477,7 +481,7 @@ function keyedBody(format: TraceFormat, imp: KeyedImporter, maxChars: number, ea
   };
   const splitter = new KeyedArraySplitter(imp.arrays, maxChars, {
     member(key, text, line) {
-      const r = parse(text, line, `the member ${JSON.stringify(key.slice(0, 100))}`, 1);
+      const r = parse(text, line, `the member ${JSON.stringify(key.slice(0, 100))}`, 1, key);
       if (r.ok) feed.member(key, r.value);
     },
     array: (key) => feed.array(key),
@@ -534,13 +538,17 @@ function spanStreamBody(
   maxValueChars: number, maxLineChars: number, early: TraceProblem[], jsonLines: boolean,
 ): Body {
   const problems = [...early];
-  const spans: JsonObject[] = [];
+  // Every span is kept (in the spool when given) to the end, where they are ordered by time [I5].
+  const spans = new SpanCollector(importer.spool);
   let values = 0;
   let ignored = 0;
   const onValue = (v: unknown, line: number): void => {
     values++;
     const bad: string[] = [];
-    if (spansOfValue(v, spans, bad) === null) {
+    const found: JsonObject[] = [];
+    const kind = spansOfValue(v, found, bad);
+    for (const span of found) spans.add(span);
+    if (kind === null) {
       ignored++;
       bad.push('a JSON value that holds no span');
     }
@@ -570,8 +578,8 @@ function spanStreamBody(
     push: (t) => splitter.push(t),
     end() {
       splitter.end();
-      if (spans.length === 0) return failure(format, [...problems, traceProblem('bad_source', 0, `no span found in ${values} JSON values`, 'error', true)]);
-      const result = importSpans(spans, { ...importer, format, sourceRecords: spans.length, onEvent });
+      if (spans.count === 0) return failure(format, [...problems, traceProblem('bad_source', 0, `no span found in ${values} JSON values`, 'error', true)]);
+      const result = spans.finish({ ...importer, format, sourceRecords: spans.count, onEvent });
       if (!result.ok) return failure(format, [...problems, result.problem]);
       if (ignored > 0) result.report.unknown['(JSON value without spans)'] = ignored;
       return { format, trace: { header: result.trace.header, events: [] }, report: result.report, problems: [...problems, ...(result.problems ?? [])] };

@@ -31,6 +31,7 @@ export function writeWorkload(format: Workload, steps: number, write: Write): vo
   if (format === 'otel-spans-jsonl') return spans(steps, write, 'jsonl');
   if (format === 'otlp-json') return spans(steps, write, 'otlp');
   if (format === 'otel-console') return spans(steps, write, 'console');
+  if (format === 'otel-genai') return spans(steps, write, 'any-agent');
   if (format === 'claude-code') return claude(steps, write);
   if (format === 'mini-swe-agent') return mini(steps, write);
   if (format === 'swe-agent') return swe(steps, write, false);
@@ -63,7 +64,8 @@ function codex(steps: number, write: Write): void {
   write(line({ timestamp: iso(steps * 10 + 20), type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'Done.' } }));
 }
 
-function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console'): void {
+/** Span streams, and any-agent's `{"spans": [...], "final_output"}` (one document, its spans in end order, the root last). */
+function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console' | 'any-agent'): void {
   const trace = 'ab'.repeat(16);
   const all: unknown[] = [];
   const root = hex(1, 16);
@@ -75,9 +77,12 @@ function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console')
     name, context: { trace_id: `0x${trace}`, span_id: `0x${id}`, trace_state: '[]' }, kind: 'SpanKind.INTERNAL', parent_id: `0x${root}`,
     start_time: iso(start), end_time: iso(end), status: { status_code: 'UNSET' }, attributes: attrs, events: [], links: [], resource: { attributes: { 'service.name': 'bench' }, schema_url: '' },
   });
-  const make = shape === 'console' ? py : otlp;
+  const make = shape === 'console' || shape === 'any-agent' ? py : otlp;
+  let written = 0;
+  if (shape === 'any-agent') write('{"spans": [\n');
   const emit = (s: unknown) => {
-    if (shape === 'jsonl') write(line(s));
+    if (shape === 'any-agent') write(`${written++ === 0 ? '' : ',\n'}${JSON.stringify(s)}`);
+    else if (shape === 'jsonl') write(line(s));
     else if (shape === 'console') write(`${JSON.stringify(s, null, 4)}\n`);
     else {
       all.push(s);
@@ -95,10 +100,11 @@ function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console')
     emit(make(hex(2 * i + 3, 16), 'execute_tool run_shell', t + 4, t + 4, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'run_shell', 'gen_ai.tool.call.id': `call_${i}`, 'gen_ai.tool.call.arguments': JSON.stringify({ command: `grep -rn pattern${i} src` }), 'gen_ai.tool.call.result': OUTPUT }));
   }
   const rootSpan = make(root, 'invoke_agent bench', 0, steps * 10 + 20, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bench' }) as Record<string, unknown>;
-  if (shape === 'console') rootSpan.parent_id = null;
+  if (shape === 'console' || shape === 'any-agent') rootSpan.parent_id = null;
   else delete rootSpan.parentSpanId;
   emit(rootSpan);
   if (shape === 'otlp') flush();
+  if (shape === 'any-agent') write('\n], "final_output": "Done."}\n');
 }
 
 function claude(steps: number, write: Write, session = true): void {

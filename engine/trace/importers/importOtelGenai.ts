@@ -1,13 +1,16 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
 import { traceProblem } from '../traceProblem.ts';
-import type { ImporterOptions, ImportResult } from './importReport.ts';
+import type { ElementImporter, ImporterOptions, ImportResult } from './importReport.ts';
 import { OTEL_FINAL_TOOLS, OTEL_OPERATIONS, otelAttr, otelIdHex, parseMaybeJson, spanAttributes, type OtelField } from './otelAttributes.ts';
 import { ownGet } from '../../model/json.ts';
 import type { TraceEvent } from '../traceTypes.ts';
 import { hookwireSeq, hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
-import { spansOfValue } from './otlpSpans.ts';
+import { spansOfEntry, spansOfValue } from './otlpSpans.ts';
+import type { KeyedImporter } from './keyedImporter.ts';
 import { orderSpanPoints, spanMicros, type OrderedSpan } from './spanOrder.ts';
 import { TraceBuilder } from './traceBuilder.ts';
+import { heldValues, type HeldValues } from './heldValues.ts';
+import type { RecordStore } from '../../model/idIndex.ts';
 import { toIsoTs } from './toIsoTs.ts';
 import { messageText } from './contentText.ts';
 
@@ -29,18 +32,67 @@ import { messageText } from './contentText.ts';
  * | execute_tool final_answer/final_output | final_answer.before {text}                   | final_answer.after {text}                       |
  * | anything else                          | unknown `span:<operation or name>` (counted) |                                                 |
  */
-export function importOtelGenai(doc: unknown, options: ImporterOptions = {}): ImportResult {
+export function importOtelGenai(doc: unknown, options: SpanImportOptions = {}): ImportResult {
   const spans: JsonObject[] = [];
   const bad: string[] = [];
   spansOfValue(doc, spans, bad);
-  if (spans.length === 0) {
+  const collected = new SpanCollector(options.spool);
+  for (const span of spans) collected.add(span);
+  return spanDocumentResult(collected, bad, isJsonObject(doc) ? doc.final_output : undefined, options);
+}
+
+/** The import of a span document's spans, with its entries that held no span listed first. */
+function spanDocumentResult(collected: SpanCollector, bad: readonly string[], finalOutput: unknown, options: SpanImportOptions): ImportResult {
+  if (collected.count === 0) {
     return { ok: false, problem: traceProblem('bad_source', 0, 'no span found: expected {"spans": [...]}, an array of spans or OTLP resourceSpans with spans', 'error', true) };
   }
-  const finalOutput = isJsonObject(doc) ? doc.final_output : undefined;
-  const result = importSpans(spans, { ...options, finalOutput, sourceRecords: spans.length });
+  const result = collected.finish({ ...options, finalOutput, sourceRecords: collected.count });
   // Entries that hold no span are listed, not skipped silently [I11].
-  if (result.ok) result.problems = [...bad.slice(0, 1000).map((why) => traceProblem('unreadable_record', 0, `${why}; it was skipped`)), ...(result.problems ?? [])];
+  if (result.ok) result.problems = [...bad.slice(0, MAX_LISTED).map((why) => traceProblem('unreadable_record', 0, `${why}; it was skipped`)), ...(result.problems ?? [])];
   return result;
+}
+
+const MAX_LISTED = 1000;
+
+/**
+ * An any-agent document (`{"spans": [...], "final_output": …}`) or a span array, fed as it streams [I1]: the
+ * entries of the span list one at a time (KeyedFeeder, or elementsBody for an array), the spans kept in
+ * `options.spool` when given (SpanCollector); the events are made at the end, as `importOtelGenai` makes them
+ * from the whole document, with the same entries listed. An object that is read another way whole (it has
+ * `resourceSpans`, or is a span itself) or whose `spans` is no array is imported from its members as the whole
+ * document is.
+ */
+export function otelGenaiImporter(options: ImporterOptions, onEvent: (e: TraceEvent) => void): KeyedImporter & ElementImporter {
+  const opts: SpanImportOptions = { ...options, onEvent };
+  const collected = new SpanCollector(options.spool);
+  const bad: string[] = [];
+  const listBad = (why: string) => {
+    if (bad.length < MAX_LISTED) bad.push(why);
+  };
+  let entries = 0;
+  const entry = (v: unknown): void => {
+    const out: JsonObject[] = [];
+    const inner: string[] = [];
+    const e = spansOfEntry(v, entries++, out, inner);
+    for (const span of out) collected.add(span);
+    for (const why of inner) listBad(why);
+    // Listed at once: a list of one entry that holds no span has no span at all, and its import is refused.
+    if (e.notSpan !== null) listBad(e.notSpan);
+  };
+  return {
+    arrays: new Set(['spans']),
+    needs: [],
+    begin() {},
+    element: (_key, value) => entry(value),
+    record: (value) => entry(value),
+    finish(shellOrCount: JsonObject | number, arrays?: ReadonlyMap<string, number>): ImportResult {
+      if (typeof shellOrCount === 'number') return spanDocumentResult(collected, bad, undefined, opts);
+      const shell = shellOrCount;
+      // Not streamed (`spans` is no array), or an object whose spans are read from other members: as read whole.
+      if (!arrays?.has('spans') || spansOfValue(shell, [], []) !== null) return importOtelGenai(shell, opts);
+      return spanDocumentResult(collected, bad, shell.final_output, opts);
+    },
+  };
 }
 
 /** Options of importSpans: the importer's, plus what the document around the spans said. */
@@ -58,52 +110,100 @@ export interface SpanImportOptions extends ImporterOptions {
  * spans are Hookwire's own (hookwireSpans.ts), those are the events, with their recorded decisions [I8].
  */
 export function importSpans(spans: readonly JsonObject[], options: SpanImportOptions = {}): ImportResult {
-  const info = spans.map((span, index) => spanInfo(span, index));
-  const ids = new Set(info.map((s) => s.hex));
-  const root = info.find((s) => s.parent === null || !ids.has(s.parent)) ?? info[0];
-  const traceHex = root ? otelIdHex(ctx(root.span).trace_id, 32) : null;
-  const agentName = root ? otelAttr(spanAttributes(root.span), 'agent_name')?.value : undefined;
-  const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
-  if (options.onEvent) b.streamTo(options.onEvent);
-  const hookwireTrace = info.map((s) => (s.hookwire ? ownGet(spanAttributes(s.span), 'hookwire.trace.id') : undefined)).find((v) => typeof v === 'string' && v !== '');
-  if (typeof hookwireTrace === 'string') b.traceId = hookwireTrace;
-  if (info.some((s) => s.lossy)) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
-  const rootAgent = root?.kind === 'agent' ? root : undefined;
-  const points = orderSpanPoints(info, rootAgent);
-  const hookwire = info.some((s) => s.hookwire);
-  const state = { sawInput: false, sawFinal: false, finalOutput: options.finalOutput, usedAliases: new Set<string>() };
-  const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
-  if (hookwire) {
-    // Hookwire's spans are the events exactly as dispatched: nothing is synthesised around them, and they keep
-    // the runtime's dispatch order (`hookwire.event.seq`; span clocks of different parents may disagree a little).
-    for (const s of info) if (!s.hookwire) b.skip(`span:${s.op}`);
-    const ordered = info.filter((s) => s.hookwire).sort((x, y) => (x.seq !== y.seq ? (x.seq < y.seq ? -1 : 1) : x.start - y.start || x.index - y.index));
-    for (const s of ordered) hookwirePoint(b, s, false, s.start);
-    b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
-  } else {
-    // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
-    const hasAgent = info.some((s) => s.kind === 'agent');
-    if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
-    for (const p of points) onPoint(b, p.s, p.end, p.t, state, root);
-    if (!hasAgent) {
-      const ts = edgeTs(points[points.length - 1]);
-      if (!state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
-      b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
-    }
-  }
-  for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
-  const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: spans.length };
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source as JsonObject & { kind: string }, options.sourceRecords ?? spans.length);
+  const collected = new SpanCollector(options.spool);
+  for (const span of spans) collected.add(span);
+  return collected.finish(options);
 }
 
+/**
+ * The spans of one trace, gathered as they are read (a document or stream of any size [I1]) and imported at the
+ * end, since their events are ordered by time across all of them [I5]. Each span is kept in `spool` when one is
+ * given (a temporary file in the CLI: memory holds a handle and what the ordering needs of it, ~200 bytes a
+ * span), else in memory; at the end a span is read back at its start point and let go at its end point.
+ *
+ * @example const c = new SpanCollector(); c.add(span); c.finish({ format: 'otlp-json', onEvent })
+ */
+export class SpanCollector {
+  private readonly held: HeldValues;
+  private readonly info: SpanInfo[] = [];
+  private hookwireTrace: string | undefined;
+  private lossy = false;
+
+  constructor(spool?: RecordStore) {
+    this.held = heldValues(spool);
+  }
+
+  get count(): number {
+    return this.info.length;
+  }
+
+  add(span: JsonObject): void {
+    const s = spanInfo(span, this.info.length);
+    this.info.push(s);
+    this.held.push(span);
+    if (s.lossy) this.lossy = true;
+    if (s.hookwire && this.hookwireTrace === undefined) {
+      const v = ownGet(spanAttributes(span), 'hookwire.trace.id');
+      if (typeof v === 'string' && v !== '') this.hookwireTrace = v;
+    }
+  }
+
+  finish(options: SpanImportOptions = {}): ImportResult {
+    const info = this.info;
+    const spanOf = (s: SpanInfo): JsonObject => this.held.get(s.index) as JsonObject;
+    const ids = new Set(info.map((s) => s.hex));
+    const root = info.find((s) => s.parent === null || !ids.has(s.parent)) ?? info[0];
+    const rootSpan = root ? spanOf(root) : undefined;
+    const traceHex = rootSpan ? otelIdHex(ctx(rootSpan).trace_id, 32) : null;
+    const agentName = rootSpan ? otelAttr(spanAttributes(rootSpan), 'agent_name')?.value : undefined;
+    const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
+    if (options.onEvent) b.streamTo(options.onEvent);
+    if (this.hookwireTrace !== undefined) b.traceId = this.hookwireTrace;
+    if (this.lossy) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
+    const rootAgent = root?.kind === 'agent' ? root : undefined;
+    const points = orderSpanPoints(info, rootAgent);
+    const hookwire = info.some((s) => s.hookwire);
+    const state = { sawInput: false, sawFinal: false, finalOutput: options.finalOutput, usedAliases: new Set<string>() };
+    const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
+    if (hookwire) {
+      // Hookwire's spans are the events exactly as dispatched: nothing is synthesised around them, and they keep
+      // the runtime's dispatch order (`hookwire.event.seq`; span clocks of different parents may disagree a little).
+      for (const s of info) if (!s.hookwire) b.skip(`span:${s.op}`);
+      const ordered = info.filter((s) => s.hookwire).sort((x, y) => (x.seq !== y.seq ? (x.seq < y.seq ? -1 : 1) : x.start - y.start || x.index - y.index));
+      for (const s of ordered) hookwirePoint(b, s, spanOf(s), s.start);
+      b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
+    } else {
+      // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
+      const hasAgent = info.some((s) => s.kind === 'agent');
+      if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
+      // A span is read back at its start and kept only until its end: the spans open at one time.
+      const open = new Map<SpanInfo, JsonObject>();
+      for (const p of points) {
+        let span = open.get(p.s);
+        if (span === undefined) span = spanOf(p.s);
+        if (p.end) open.delete(p.s);
+        else open.set(p.s, span);
+        onPoint(b, p.s, span, p.end, p.t, state, root);
+      }
+      if (!hasAgent) {
+        const ts = edgeTs(points[points.length - 1]);
+        if (!state.sawFinal) emitFinalOutput(b, state, 'final_output', ts);
+        b.emit('agent.end', 'agent.end', ts, { status: 'unset', synthesised: true });
+      }
+    }
+    for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
+    const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: info.length };
+    if (options.fileName) source.file_name = options.fileName;
+    return b.finish(source as JsonObject & { kind: string }, options.sourceRecords ?? info.length);
+  }
+}
+
+/** What the ordering and the mapping need of a span, kept for every span; the span itself is read back. */
 interface SpanInfo extends OrderedSpan {
-  span: JsonObject;
   lossy: boolean;
   kind: 'agent' | 'model' | 'tool' | null;
   op: string;
   hookwire: boolean;
-  hookwireType: string | null;
   /** `hookwire.event.seq`: the runtime's dispatch count (Infinity when absent). */
   seq: number;
 }
@@ -128,7 +228,6 @@ function spanInfo(span: JsonObject, index: number): SpanInfo {
   const start = spanMicros(span.start_time);
   const hookwire = isHookwireSpan(attrs);
   return {
-    span,
     index,
     hex: id?.hex ?? `span${index}`,
     parent,
@@ -138,19 +237,13 @@ function spanInfo(span: JsonObject, index: number): SpanInfo {
     kind: ownGet(OTEL_OPERATIONS, op) === undefined ? null : (OTEL_OPERATIONS[op] as 'agent' | 'model' | 'tool'),
     op,
     hookwire,
-    hookwireType: hookwire ? (ownGet(attrs, 'hookwire.event.type') as string) : null,
     seq: hookwire ? hookwireSeq(attrs) : Infinity,
   };
 }
 
 /** A Hookwire span is one event at its start; every other span of such a file is counted as skipped. */
-function hookwirePoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number): void {
-  if (end) return;
-  if (!s.hookwire) {
-    b.skip(`span:${s.op}`);
-    return;
-  }
-  const e = hookwireSpanEvent(spanAttributes(s.span), (m) => b.warn(m));
+function hookwirePoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, t: number): void {
+  const e = hookwireSpanEvent(spanAttributes(span), (m) => b.warn(m));
   const ts = e.ts ?? toIsoTs(t)?.iso ?? null;
   const opts: { exactId?: boolean; agentId?: string } = e.id !== undefined ? { exactId: true } : {};
   if (e.agentId !== undefined) opts.agentId = e.agentId;
@@ -160,8 +253,8 @@ function hookwirePoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number): v
   if (e.recorded) ev.recorded = e.recorded;
 }
 
-function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number, st: OtelState, root: SpanInfo | undefined): void {
-  const attrs = spanAttributes(s.span);
+function onPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, t: number, st: OtelState, root: SpanInfo | undefined): void {
+  const attrs = spanAttributes(span);
   const get = (f: OtelField): JsonValue | undefined => {
     const a = otelAttr(attrs, f);
     if (a && a.name !== (OTEL_ALIASES_FIRST[f] ?? a.name)) st.usedAliases.add(`${a.name} as ${OTEL_ALIASES_FIRST[f]}`);
@@ -169,15 +262,15 @@ function onPoint(b: TraceBuilder, s: SpanInfo, end: boolean, t: number, st: Otel
   };
   const ts = toIsoTs(t)?.iso ?? null;
   const id = (type: string): string => `${s.hex}:${type}`;
-  const status = isJsonObject(s.span.status) ? s.span.status : {};
+  const status = isJsonObject(span.status) ? span.status : {};
   const isError = status.status_code === 'error' || status.status_code === 'ERROR' || status.status_code === 2;
   if (s.kind === null) {
-    if (!end) b.unknownRecord(`span:${s.op}`, 0, s.span, `span ${s.hex}: `);
+    if (!end) b.unknownRecord(`span:${s.op}`, 0, span, `span ${s.hex}: `);
     return;
   }
-  if (s.kind === 'agent') return agentPoint(b, s, end, st, root, { get, ts, id, isError, status });
+  if (s.kind === 'agent') return agentPoint(b, s, span, end, st, root, { get, ts, id, isError, status });
   if (s.kind === 'model') return modelPoint(b, end, st, { get, ts, id });
-  toolPoint(b, s, end, st, { get, ts, id, isError });
+  toolPoint(b, s, span, end, st, { get, ts, id, isError });
 }
 
 /** The first name of each alias list (the spec's), to note when another name answered. */
@@ -197,9 +290,9 @@ interface PointCtx {
   id: (type: string) => string;
 }
 
-function agentPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, root: SpanInfo | undefined, c: PointCtx & { isError: boolean; status: JsonObject }): void {
+function agentPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, st: OtelState, root: SpanInfo | undefined, c: PointCtx & { isError: boolean; status: JsonObject }): void {
   if (!end) {
-    const p: JsonObject = { agent_name: c.get('agent_name') ?? null, span_id: s.hex, attributes: spanAttributes(s.span) };
+    const p: JsonObject = { agent_name: c.get('agent_name') ?? null, span_id: s.hex, attributes: spanAttributes(span) };
     const model = c.get('model');
     if (model !== undefined) p.model = model;
     b.emit('agent.start', c.id('agent.start'), c.ts, p);
@@ -302,8 +395,8 @@ function finishReason(out: JsonValue | undefined): JsonValue | undefined {
   return isJsonObject(first) && first.finish_reason !== undefined ? first.finish_reason : undefined;
 }
 
-function toolPoint(b: TraceBuilder, s: SpanInfo, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {
-  const name = String(c.get('tool_name') ?? s.span.name ?? 'unknown');
+function toolPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {
+  const name = String(c.get('tool_name') ?? span.name ?? 'unknown');
   const rawArgs = c.get('tool_args');
   const args = rawArgs === undefined ? {} : parseMaybeJson(rawArgs).value;
   const input: JsonObject = isJsonObject(args) ? args : { arguments: args };

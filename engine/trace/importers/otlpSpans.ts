@@ -84,11 +84,9 @@ export function spansOfValue(value: unknown, out: JsonObject[], bad: string[] = 
   if (Array.isArray(value)) {
     let kind: 'otlp' | 'sdk' | null = null;
     value.forEach((v, i) => {
-      const before = out.length;
-      const k = spansOfValue(v, out, bad);
-      kind = k ?? kind;
-      // An entry of a span list that holds no span is not dropped silently [I11].
-      if (k === null && out.length === before && value.length > 1) bad.push(`entry ${i} of a span list is ${describe(v)}, not a span`);
+      const entry = spansOfEntry(v, i, out, bad);
+      kind = entry.kind ?? kind;
+      if (entry.notSpan !== null && value.length > 1) bad.push(entry.notSpan);
     });
     return kind;
   }
@@ -119,6 +117,17 @@ export function spansOfValue(value: unknown, out: JsonObject[], bad: string[] = 
   }
   if (Array.isArray(value.spans)) return spansOfValue(value.spans, out, bad);
   return null;
+}
+
+/**
+ * One entry of a span list (the list read whole, or streamed entry by entry): its spans go to `out`, what in it
+ * holds no span to `bad`. `notSpan` is the entry's own message when it holds no span at all, listed [I11] only when
+ * the list has more than one entry (a list of one such entry holds no span: the import is refused instead).
+ */
+export function spansOfEntry(v: unknown, i: number, out: JsonObject[], bad: string[]): { kind: 'otlp' | 'sdk' | null; notSpan: string | null } {
+  const before = out.length;
+  const kind = spansOfValue(v, out, bad);
+  return { kind, notSpan: kind === null && out.length === before ? `entry ${i} of a span list is ${describe(v)}, not a span` : null };
 }
 
 function describe(v: unknown): string {

@@ -120,3 +120,11 @@ function errorPosition(message: string, text: string): number | null {
 export function quoteOtelIds(text: string): string {
   return text.replace(/("(?:trace_id|span_id|parent_id)"\s*:\s*)(\d{16,})(?=\s*[,}\]])/g, '$1"$2"');
 }
+
+/**
+ * quoteOtelIds for the text of one member of an object read member by member (its key apart from its text), so
+ * that a member read so parses as it would in the whole document.
+ */
+export function quoteOtelIdMember(text: string, key: string): string {
+  return /^(?:trace_id|span_id|parent_id)$/.test(key) && /^\s*\d{16,}\s*$/.test(text) ? `"${text.trim()}"` : quoteOtelIds(text);
+}

@@ -167,6 +167,7 @@ export class TraceBuilder {
     if (type === 'tool.before_call') this.report.tool_calls++;
     if (type === 'model.before_call') this.report.model_calls++;
     if (this.emittedKeys && this.pending.length > 0) this.attachInOrder();
+    else if (this.sink && this.pending.length > 0) this.attachAnnotations();
     return event;
   }
 
@@ -363,7 +364,12 @@ export class TraceBuilder {
       // Without a sink every event is here; streaming, only the newest, which is the fallback of one seen now.
       const fallback = a.fallback ?? this.events[0];
       const target = (keyed && (!this.sink || this.events.includes(keyed)) ? keyed : undefined) ?? fallback;
-      if (!target) continue; // no events at all: the counts in the report still say what was there
+      if (!target) {
+        // Streaming, before the first event: it waits for that event, where a whole import puts it. Else no
+        // events at all: the counts in the report still say what was there.
+        if (this.sink) this.pending.push(a);
+        continue;
+      }
       this.attachTo(target, a.data);
     }
   }

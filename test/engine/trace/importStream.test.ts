@@ -55,8 +55,8 @@ describe('the import pipeline', () => {
 
   it('[I1] a whole-document format past the stated cap stops with too_large', () => {
     const s = createImportStream({ fileName: 'big.json', maxDocumentChars: 70_000 });
-    // An any-agent document: its importer orders all the spans, so it is read whole.
-    const doc = JSON.stringify({ spans: Array.from({ length: 2000 }, (_, i) => ({ name: 'call_llm', context: { trace_id: '0x1', span_id: `0x${i}` }, start_time: '2026-01-01T00:00:00Z' })) }, null, 1);
+    // One Cursor composer (assembled from its store): read whole.
+    const doc = JSON.stringify({ composerId: 'c1', conversation: Array.from({ length: 2000 }, (_, i) => ({ type: 1, bubbleId: `b${i}`, text: 'find the bug' })) }, null, 1);
     for (let i = 0; i < doc.length && !s.stopped; i += 8192) s.push(doc.slice(i, i + 8192));
     expect(s.stopped).toBe(true);
     expect(s.end().problems).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);

@@ -54,11 +54,16 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
     expect(r.report?.tool_calls).toBe(2);
   });
 
-  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array and a SWE-agent trajectory, which stream, keep what came before)', () => {
-    const r = importTrace(readFixture(FIXTURE.otelOpenai).slice(0, 5000));
-    expect(r.format).toBe('otel-genai');
+  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array, a SWE-agent trajectory and an any-agent document, which stream, keep what came before)', () => {
+    const cursor = JSON.stringify({ composerId: 'c1', conversation: [{ type: 1, bubbleId: 'b1', text: 'find the bug' }, { type: 2, bubbleId: 'b2', text: 'found it' }] }, null, 2);
+    const r = importTrace(cursor.slice(0, 120));
+    expect(r.format).toBe('cursor');
     expect(r.trace).toBeNull();
     expect(r.problems).toEqual([expect.objectContaining({ code: 'truncated', fatal: true })]);
+    const otel = importTrace(readFixture(FIXTURE.otelOpenai).slice(0, 5000));
+    expect(otel.format).toBe('otel-genai');
+    expect(otel.trace).not.toBeNull();
+    expect(otel.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated' })]);
     const swe = importTrace(readFixture(FIXTURE.swe).slice(0, 5000));
     expect(swe.format).toBe('swe-agent');
     expect(swe.trace).not.toBeNull();
@@ -70,11 +75,15 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
   });
 
   it('[I1] a syntax error in a JSON document gives its line and column', () => {
-    const text = readFixture(FIXTURE.otelOpenai).replace('"kind": "internal"', '"kind": internal');
-    const r = importTrace(text);
+    const cursor = JSON.stringify({ composerId: 'c1', conversation: [{ type: 1, bubbleId: 'b1', text: 'find the bug' }, { type: 2, bubbleId: 'b2', text: 'found it' }] }, null, 2);
+    const r = importTrace(cursor.replace('"type": 2', '"type": two'));
     expect(r.problems[0]).toMatchObject({ code: 'not_json' });
     expect(r.problems[0]?.line).toBeGreaterThan(1);
     expect(r.problems[0]?.message).toMatch(/^line \d+: not valid JSON at column \d+/);
+    // A streamed document: the one span that is not JSON is listed with its line; the others import.
+    const otel = importTrace(readFixture(FIXTURE.otelOpenai).replace('"kind": "internal"', '"kind": internal'));
+    expect(otel.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'not_json', line: expect.any(Number), message: expect.stringMatching(/^line \d+: an element of "spans" is not valid JSON/) })]);
+    expect(otel.report?.model_calls).toBeGreaterThan(0);
   });
 });
 
