@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { TRACE_FORMAT_LABELS, type TraceFormat } from '../engine/trace/detectTraceFormat.ts';
 import { importTrace } from '../engine/trace/importTrace.ts';
 import { FORMAT_FIXTURES, readFormat } from '../test/shared/formatFixtures.ts';
-import { shot } from './editorHelpers.ts';
+import { shot, tabTo } from './editorHelpers.ts';
 import { key, openDebugger, stepView } from './debuggerHelpers.ts';
 
 // Each new format, imported the way a user does it: the Import button, the file picker, then the
@@ -91,4 +91,37 @@ test('a pipeline file picked in Import trace is added as a pipeline and the debu
   await shot(page, 'debugger-import-pipeline-as-trace');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('import-result')).toBeHidden();
+});
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('a file that is not a recording says what it is first, and offers "Where are my sessions?" (by keyboard, and back)', async ({ page }) => {
+    await openDebugger(page);
+    await page.keyboard.press('ControlOrMeta+b');
+    const text = 'meeting notes\nnothing recorded here\n';
+    const expected = importTrace(text, { fileName: 'notes.txt' }).problems[0]!;
+    expect(expected.code).toBe('unknown_format');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('trace-import').click()]);
+    await chooser.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    const dialog = page.getByTestId('import-result');
+    await expect(dialog).toBeVisible();
+    // The engine's words, what the file is before the long list of what Hookwire reads.
+    await expect(dialog.getByTestId('import-line-problem')).toContainText(expected.message);
+    expect(expected.message).toMatch(/^cannot import notes\.txt: the content is not a recording Hookwire reads \(it is [^)]+\); it reads: /);
+    await shot(page, 'import-not-a-recording-1280');
+    const placesButton = dialog.getByTestId('import-places-open');
+    await tabTo(page, '[data-testid="import-places-open"]', 10);
+    await page.keyboard.press('Enter');
+    const places = page.getByTestId('session-places');
+    await expect(places).toBeVisible();
+    await expect(places.getByTestId('session-place').first()).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(places).toHaveCount(0);
+    // Back on the failed import, on the button that opened the places; Escape then closes the import too.
+    await expect(placesButton).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('trace-import')).toBeFocused();
+  });
 });

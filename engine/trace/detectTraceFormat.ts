@@ -109,7 +109,8 @@ export function detectTraceFormat(firstBytes: string, fileName?: string): Format
   const found = s[0] === '{' ? detectObject(s) : s[0] === '[' ? detectArray(s) : detectText(s);
   if (found) return { format: found, by: 'content', code: 'content', reason: `recognised as ${TRACE_FORMAT_LABELS[found]} by its content` };
   if (s[0] === '{' && PIPELINE_DOC.test(s)) return { format: null, by: null, code: 'pipeline', reason: 'this is a Hookwire pipeline (format "hookwire.pipeline"), not a recorded run: open it as a pipeline (Import in the editor, or `hookwire validate` / `hookwire replay PIPELINE TRACE`)' };
-  return byName(fileName, 'unknown_format', `the content is not one of: ${TRACE_FORMATS.map((f) => TRACE_FORMAT_LABELS[f]).join('; ')} (it is ${describeContent(s)})`);
+  // What the content is comes first: the list after it is long (every format), and a person reads the start.
+  return byName(fileName, 'unknown_format', `the content is not a recording Hookwire reads (it is ${describeContent(s)}); it reads: ${TRACE_FORMATS.map((f) => TRACE_FORMAT_LABELS[f]).join('; ')}`);
 }
 
 function detectObject(s: string): TraceFormat | null {

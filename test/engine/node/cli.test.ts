@@ -100,7 +100,7 @@ describe('hookwire CLI (real binary)', { timeout: 120_000 }, () => {
     expect(partial.stdout.trimEnd().split('\n')).toHaveLength(9);
     expect(partial.stderr).toMatch(/partial\.jsonl: error: line 4: .*(JSON|truncated)/);
     expect(junk).toMatchObject({ code: 2, stdout: '' });
-    expect(junk.stderr).toContain(`hookwire replay: cannot read trace ${join(dir, 'junk.txt')}:\n  cannot import junk.txt: the content is not one of`);
+    expect(junk.stderr).toContain(`hookwire replay: cannot read trace ${join(dir, 'junk.txt')}:\n  cannot import junk.txt: the content is not a recording Hookwire reads (it is `);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/pipeline .*refused\.json is refused \(\d+ errors?\):\nerror +wires\[0\]/);
     if (claude === null) return console.warn(`skipped the Claude Code transcript case: ${CLAUDE_FIXTURE} is absent`);

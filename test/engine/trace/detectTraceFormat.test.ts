@@ -38,7 +38,7 @@ describe('detectTraceFormat', () => {
     expect(detectTraceFormat('\u0000\u0001\u0002PK\u0003\u0004')).toMatchObject({ format: null, reason: expect.stringMatching(/binary/) });
     const csv = detectTraceFormat('name,age\nbob,3\n', 'people.csv');
     expect(csv.format).toBeNull();
-    expect(csv.reason).toMatch(/not one of: Hookwire trace v1/);
+    expect(csv.reason).toMatch(/^the content is not a recording Hookwire reads \(it is [^)]+\); it reads: Hookwire trace v1/);
     expect(detectTraceFormat('').reason).toMatch(/empty/);
   });
 

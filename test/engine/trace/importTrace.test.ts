@@ -100,7 +100,7 @@ describe('importTrace on bad input', () => {
 
   it('[I1] a format Hookwire does not know', () => {
     const r = importTrace('name,age\nbob,3\n', { fileName: 'people.csv' });
-    expect(r.problems[0]).toMatchObject({ code: 'unknown_format', message: expect.stringMatching(/^cannot import people.csv: the content is not one of/) });
+    expect(r.problems[0]).toMatchObject({ code: 'unknown_format', message: expect.stringMatching(/^cannot import people.csv: the content is not a recording Hookwire reads \(it is [^)]+\); it reads: Hookwire trace/) });
   });
 
   it('[I1] a pipeline file is refused as a pipeline, with the way to open it', () => {

@@ -1,9 +1,14 @@
+import { useState } from 'react';
 import { TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { SessionPlacesDialog } from './SessionPlacesDialog.tsx';
 import { useApp } from '../../store/appStore.ts';
 import { useServices } from '../../services/AppServices.tsx';
 
 const SHOWN = 200;
+
+/** Problems that mean "this file is not a recording": the way on is to find the agent's own session file. */
+const NOT_A_RECORDING = new Set(['unknown_format', 'empty', 'binary']);
 
 /**
  * An import that did not read cleanly: every problem with its line number, and the choice to keep the good
@@ -12,6 +17,7 @@ const SHOWN = 200;
 export function ImportResultDialog() {
   const r = useApp((s) => s.importResult);
   const { traces } = useServices();
+  const [places, setPlaces] = useState(false);
   if (!r) return null;
   const errors = r.problems.filter((p) => p.severity === 'error');
   const failed = r.status === 'failed' || !r.traceId;
@@ -19,7 +25,9 @@ export function ImportResultDialog() {
   // ×, Escape or the backdrop decide nothing: a partial import stays in the library as "review import"
   // (opening it shows this dialog again). Only "Discard import" removes it.
   const later = () => useApp.getState().closeImportResult();
+  const notARecording = failed && r.problems.some((p) => p.fatal && NOT_A_RECORDING.has(p.code));
   return (
+    <>
     <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={failed ? close : later} testId="import-result"
       footer={failed ? (
         <button className="btn primary" onClick={close} data-testid="import-result-close">Close</button>
@@ -49,6 +57,15 @@ export function ImportResultDialog() {
       {r.notes.length > 0 && (
         <ul className="dbg-notes">{r.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>
       )}
+      {notARecording && (
+        <p className="hint" data-testid="import-way-on">
+          Pick a session file as the agent wrote it; each agent keeps them in its own place.{' '}
+          <button type="button" className="btn link" onClick={() => setPlaces(true)} data-testid="import-places-open">Where are my sessions?</button>
+        </p>
+      )}
     </Dialog>
+    {/* Over this dialog (its sibling, not inside it: Escape there closes only it); closing it comes back here. */}
+    {places && <SessionPlacesDialog onClose={() => setPlaces(false)} />}
+    </>
   );
 }
