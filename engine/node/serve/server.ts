@@ -574,16 +574,15 @@ function readBody(req: IncomingMessage, maxBody: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    // Settled once; the listeners are not taken off (the request is done with, and a later event finds it settled).
     const settle = (err: Error | null): void => {
       if (settled) return;
       settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
       if (err === null) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       else reject(err);
     };
     const onData = (c: Buffer): void => {
+      if (settled) return;
       size += c.length;
       if (size > maxBody) {
         settle(new HttpError(413, `the body is past the limit of ${maxBody} bytes`));
@@ -593,10 +592,13 @@ function readBody(req: IncomingMessage, maxBody: number): Promise<Buffer> {
       chunks.push(c);
     };
     const onEnd = (): void => settle(null);
-    const onClose = (): void => settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    // A request's 'close' also comes after its answer: the error is made only when the body never ended.
+    const onClose = (): void => {
+      if (!settled) settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('close', onClose);
-    req.once('error', (err) => settle(err));
+    req.on('error', settle);
   });
 }
