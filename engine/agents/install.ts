@@ -138,7 +138,10 @@ export function installCommandLine(id: AgentId, t: InstallTarget): string {
 }
 
 /**
- * Which other agents also run what this install writes, and what that means [AG6]. VS Code's agent hooks load
+ * Which other agents also run what this install writes, and what that means [AG6]. Cursor loads the Claude Code
+ * files too when its "Third-party skills" setting is on (https://cursor.com/docs/reference/third-party-hooks,
+ * "Claude Code Hooks": .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json, ranked below
+ * Cursor's own hooks.json). VS Code's agent hooks load
  * `.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json` and `.github/hooks/*.json` by
  * default (`chat.hookFilesLocations`), ignoring matchers, and convert Copilot CLI files (`preToolUse` →
  * `PreToolUse`, `bash` → the linux/osx command): microsoft/vscode-docs docs/agent-customization/hooks.md
@@ -149,6 +152,8 @@ export function alsoRunBy(id: AgentId): string[] {
     return [
       'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
       'goose reads .claude/settings.json too when the project has no .goose/settings.json and project hooks are allowed; it reads neither Claude Code\'s JSON deny nor its tool names, so install --agent goose for goose (its .goose/settings.json then wins).',
+      // https://cursor.com/docs/reference/third-party-hooks ("Claude Code Hooks"); its input to these hooks is not documented there.
+      'Cursor also runs the hooks in .claude/settings.json when "Third-party skills" is on (Cursor Settings → Features), mapping Claude Code\'s event names to its own; hookwire hook --agent claude refuses Cursor\'s own input and answers exit 2, which Cursor reads as a deny (failing closed). For Cursor, install --agent cursor: .cursor/hooks.json ranks above .claude/settings.json when answers conflict.',
     ];
   }
   if (id === 'copilot') {

@@ -8,6 +8,8 @@ import { AGENT_CONTRACTS } from '../../../engine/agents/registry.ts';
 import { AGENT_IDS, type AgentId } from '../../../engine/agents/types.ts';
 import { hookwire, tempDir } from '../node/runCli.ts';
 import { lossLines } from '../../../engine/node/commands/installCommand.ts';
+import { agentAdapter } from '../../../engine/runtime/agentHook.ts';
+import { NATIVE } from './nativeInputs.ts';
 
 const PIPELINE_FILE = join(__dirname, 'fixtures', 'portable.pipeline.json');
 const doc = JSON.parse(readFileSync(PIPELINE_FILE, 'utf8'));
@@ -272,6 +274,16 @@ describe('[AG6] VS Code: its own file, and the files it also runs', () => {
 
   it('[AG6] the install output of claude and copilot says VS Code runs those hooks too; vscode says Copilot is not meant to', () => {
     expect(alsoRunBy('claude').join(' ')).toMatch(/VS Code.*\.claude\/settings\.json.*chat\.hookFilesLocations/);
+    // Cursor runs .claude/settings.json with "Third-party skills" on (cursor.com/docs/reference/third-party-hooks).
+    expect(alsoRunBy('claude').join(' ')).toMatch(/Cursor also runs the hooks in \.claude\/settings\.json when "Third-party skills" is on.*install --agent cursor/);
+    // What that note says the Claude Code command does with Cursor's input: refuse it, exit 2.
+    const claude = agentAdapter('claude');
+    const fromCursor = claude.parse({ ...NATIVE.cursor({ kind: 'shell', command: 'rm -rf /' })!, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'rm -rf /' } }, { ts: '2026-12-07T00:00:00.000Z', seq: 1 });
+    expect(fromCursor.ok).toBe(false);
+    if (!fromCursor.ok) {
+      expect(fromCursor.reason).toContain('hook --agent cursor');
+      expect(claude.failClosed(fromCursor.hook, fromCursor.reason).exitCode).toBe(2);
+    }
     expect(alsoRunBy('copilot').join(' ')).toMatch(/VS Code.*hookSpecificOutput\.permissionDecision/);
     expect(alsoRunBy('vscode').join(' ')).toContain('install --agent copilot');
     expect(alsoRunBy('codex')).toEqual([]);
