@@ -9,32 +9,40 @@ import { join } from 'node:path';
 const SESSION_FILE = /^(.*)[\\/]storage[\\/]session[\\/][^\\/]+[\\/]([^\\/]+)\.json$/;
 
 /**
- * For a session file of OpenCode's storage, the whole session as one JSON text `{info, messages: [{info,
- * parts}]}`; null for any other path. A message or part file that cannot be read or parsed is kept as
- * `{unreadable: why}` in its place, so the importer lists it (nothing is dropped silently).
+ * For a session file of OpenCode's storage, the whole session as JSON text `{info, messages: [{info, parts}]}`,
+ * in pieces (the session's info, then one message with its parts a piece), made as they are taken, so only the
+ * current message is held [I1]; null for any other path. A message or part file that cannot be read or parsed is
+ * kept as `{unreadable: why}` in its place, so the importer lists it (nothing is dropped silently).
  */
-export function assembleOpenCodeSession(path: string): string | null {
+export function assembleOpenCodeSession(path: string): Iterable<string> | null {
   const m = SESSION_FILE.exec(path);
   if (!m) return null;
   const storage = join(m[1] as string, 'storage');
   const id = m[2] as string;
   const info = readJson(path);
   if (!info.ok) return null;
-  const messages: unknown[] = [];
+  return sessionPieces(storage, id, info.value);
+}
+
+function* sessionPieces(storage: string, id: string, info: unknown): Generator<string> {
+  yield `{"info":${JSON.stringify(info)},"messages":[`;
+  let sep = '';
   for (const file of jsonFiles(join(storage, 'message', id))) {
     const msg = readJson(join(storage, 'message', id, file));
-    if (!msg.ok) {
-      messages.push({ unreadable: `message file ${file}: ${msg.why}` });
-      continue;
+    let message: unknown;
+    if (!msg.ok) message = { unreadable: `message file ${file}: ${msg.why}` };
+    else {
+      const msgId = file.replace(/\.json$/, '');
+      const parts = jsonFiles(join(storage, 'part', msgId)).map((f) => {
+        const part = readJson(join(storage, 'part', msgId, f));
+        return part.ok ? part.value : { unreadable: `part file ${msgId}/${f}: ${part.why}` };
+      });
+      message = { info: msg.value, parts };
     }
-    const msgId = file.replace(/\.json$/, '');
-    const parts = jsonFiles(join(storage, 'part', msgId)).map((f) => {
-      const part = readJson(join(storage, 'part', msgId, f));
-      return part.ok ? part.value : { unreadable: `part file ${msgId}/${f}: ${part.why}` };
-    });
-    messages.push({ info: msg.value, parts });
+    yield `${sep}${JSON.stringify(message)}`;
+    sep = ',';
   }
-  return JSON.stringify({ info: info.value, messages });
+  yield ']}';
 }
 
 function jsonFiles(dir: string): string[] {

@@ -101,7 +101,12 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   // An OpenCode storage session file: its messages and parts live in sibling folders [I18].
   const assembled = assembleOpenCodeSession(path);
   if (assembled !== null) {
-    s.push(assembled);
+    // A message at a time, as a file's chunks go [I1].
+    for (const piece of assembled) {
+      s.push(piece);
+      if (s.stopped) break;
+      if (options.afterChunk) await options.afterChunk();
+    }
     return s.end();
   }
   try {

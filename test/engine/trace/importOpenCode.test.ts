@@ -5,6 +5,7 @@ import type { JsonObject } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { detectTraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
 import { importTraceFile } from '../../../engine/node/readTraceFile.ts';
+import { assembleOpenCodeSession } from '../../../engine/node/openCodeStorage.ts';
 import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { readFormat } from '../../shared/formatFixtures.ts';
 import { tempDir } from '../node/runCli.ts';
@@ -96,6 +97,11 @@ describe('OpenCode session (opencode export: opencode-export.json)', () => {
       mkdirSync(join(root, 'storage', 'part', mid), { recursive: true });
       for (const p of m.parts) writeFileSync(join(root, 'storage', 'part', mid, `${p.id as string}.json`), JSON.stringify(p));
     }
+    // Assembled a message at a time [I1]: the session's info, each message with its parts, the end.
+    const pieces = [...(assembleOpenCodeSession(sessionFile) ?? [])];
+    expect(pieces).toHaveLength(doc.messages.length + 2);
+    const byId = (a: { id?: unknown }, b: { id?: unknown }) => (String(a.id) < String(b.id) ? -1 : 1);
+    expect(JSON.parse(pieces.join(''))).toEqual({ info: doc.info, messages: [...doc.messages].sort((a, b) => byId(a.info, b.info)).map((m) => ({ info: m.info, parts: [...m.parts].sort(byId) })) });
     const whole = await importTraceFile(sessionFile);
     const fromExport = importTrace(readFormat(NAME), { fileName: NAME }).trace!;
     const shape = (e: TraceEvent) => [e.type, e.payload.tool_use_id ?? null];
