@@ -61,3 +61,48 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   // With the rm -rf block off, the pipeline alone blocks nothing in this session.
   await expect(page.getByTestId('backtest-headline')).toContainText(/^0 new blocks, 0 lifted blocks, /, { timeout: 30_000 });
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('a differing row fits the results pane, and the keyboard follows it into Compare and along its rows', async ({ page }) => {
+    test.setTimeout(120_000);
+    await openApp(page, { fit: false });
+    await page.getByTestId('mode-backtest').click();
+    await page.getByTestId('backtest-trace-filter').click();
+    await page.keyboard.type('demo');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(page.getByTestId('backtest-picked-count')).toHaveText(/^1 of /);
+    await page.getByTestId('backtest-run').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('backtest-results')).toBeVisible({ timeout: 30_000 });
+
+    // "Reason now" ends inside the results pane, in "…" (it ran under the pane's edge, cut off mid-word).
+    const row = page.locator('[data-testid="backtest-row"][data-category="new_block"]');
+    await expect(row).toHaveCount(1);
+    const pane = (await page.getByTestId('backtest-results').boundingBox())!;
+    const reason = (await row.locator('td.reason').boundingBox())!;
+    expect(reason.x + reason.width).toBeLessThanOrEqual(pane.x + pane.width);
+    await expect(row.locator('td.reason')).toHaveCSS('text-overflow', 'ellipsis');
+    await shot(page, 'backtest-row-1280');
+
+    // Enter opens the step; the keyboard is on its row in Compare (it was on the page's body).
+    const step = Number(await row.getAttribute('data-step'));
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await expect(stepView(page, step - 1)).toBeVisible();
+    const compareRow = (index: number) => page.locator(`[data-testid="compare-row"][data-index="${index}"]`);
+    await expect(compareRow(step - 1)).toBeFocused();
+    // Compare's rows go by keyboard too: Shift+Tab to the one before, Enter shows its step, the keyboard stays.
+    await page.keyboard.press('Shift+Tab');
+    const before = page.locator('[data-testid="compare-row"]:focus');
+    await expect(before).toHaveCount(1);
+    const index = Number(await before.getAttribute('data-index'));
+    expect(index).toBeLessThan(step - 1);
+    await page.keyboard.press('Enter');
+    await expect(stepView(page, index)).toBeVisible();
+    await expect(compareRow(index)).toBeFocused();
+    await expect(compareRow(index)).toHaveAttribute('aria-current', 'true');
+  });
+});

@@ -109,7 +109,8 @@ export function createBacktestService(store: AppStore, db: HookwireDb, replay: R
         await replay.openTrace(traceId);
       }
       s().setMode('debug');
-      s().showBottomTab('compare');
+      // The keyboard that opened the row lands on the same step's row in Compare (it was left on the page's body).
+      s().focusCompareRow(step - 1);
       replay.goTo(step - 1);
     },
     dispose: stop,

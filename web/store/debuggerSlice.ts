@@ -67,6 +67,8 @@ export interface DebuggerData {
   /** The handler "why didn't it fire?" is about on the shown step (outlines its paths); a step change clears it. */
   whyHandler: string | null;
   bottomTab: BottomTab;
+  /** A step whose Compare row takes the keyboard once the comparison lists it (a backtest row opened here), or null. */
+  compareFocus: number | null;
   rightTab: RightTab;
   imports: ImportView[];
   /** The outcome of a finished import the person has to see (problems, a choice to keep the good events). */
@@ -135,6 +137,7 @@ const INITIAL: DebuggerData = {
   diffRunning: false,
   whyHandler: null,
   bottomTab: 'timeline',
+  compareFocus: null,
   rightTab: 'step',
   imports: [],
   importResult: null,
@@ -207,6 +210,8 @@ export interface DebuggerActions {
   /** Search `id` answered, was cancelled or failed. */
   searchEnded(id: number): void;
   showBottomTab(tab: BottomTab): void;
+  /** Shows Compare with the keyboard on step `index`'s row once it is listed (null: the request is done). */
+  focusCompareRow(index: number | null): void;
   showRightTab(tab: RightTab): void;
   /** The handler "why didn't it fire?" is about, or null. */
   askWhy(handler: string | null): void;
@@ -333,6 +338,7 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     if (get().search?.id === id) set({ search: null });
   },
   showBottomTab: (bottomTab) => set({ bottomTab }),
+  focusCompareRow: (compareFocus) => set(compareFocus === null ? { compareFocus } : { compareFocus, bottomTab: 'compare' }),
   showRightTab: (rightTab) => set({ rightTab }),
   askWhy: (whyHandler) => set({ whyHandler }),
   importStarted: (view) => set({ imports: [...get().imports, view] }),

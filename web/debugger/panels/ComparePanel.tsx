@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { documentForEditor } from '../../model/editorDocument.ts';
 import { listVersions, type PipelineVersion } from '../../persistence/versionHistory.ts';
@@ -43,7 +44,19 @@ export function ComparePanel() {
   const running = useApp((s) => s.diffRunning);
   const problems = useApp((s) => s.diffProblems);
   const position = useApp((s) => s.position);
+  const focus = useApp((s) => s.compareFocus);
   const { replay } = useServices();
+  const panel = useRef<HTMLDivElement>(null);
+  // A backtest row opened here: once the comparison is in, its step's row (or, not listed, the panel) takes the keyboard.
+  useEffect(() => {
+    if (focus === null || !diff || !panel.current) return;
+    (panel.current.querySelector<HTMLElement>(`[data-testid="compare-row"][data-index="${focus}"]`) ?? panel.current).focus();
+    useApp.getState().focusCompareRow(null);
+  }, [focus, diff]);
+  const open = (index: number) => {
+    replay.goTo(index);
+    useApp.getState().showBottomTab('timeline');
+  };
   if (!pinned) {
     return (
       <div className="dbg-panel dbg-compare-empty" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
@@ -54,7 +67,7 @@ export function ComparePanel() {
     );
   }
   return (
-    <div className="dbg-panel" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0}>
+    <div className="dbg-panel" data-testid="compare-panel" role="region" aria-label="Compare" tabIndex={0} ref={panel}>
       <div className="row dbg-compare-head">
         <DebugIcon name="pin" size={13} />
         <span className="grow">Comparing with “{pinned.name}” pinned at {new Date(pinned.at).toLocaleTimeString()}</span>
@@ -75,7 +88,15 @@ export function ComparePanel() {
                 <thead><tr><th>#</th><th>Event</th><th>Pinned</th><th>Now</th><th>Reason now</th><th>Changed</th></tr></thead>
                 <tbody>
                   {diff.changed.slice(0, MAX_ROWS).map((c) => (
-                    <tr key={c.index} onClick={() => { replay.goTo(c.index); useApp.getState().showBottomTab('timeline'); }} data-testid="compare-row" data-index={c.index} aria-current={c.index === position}>
+                    <tr key={c.index} tabIndex={0} aria-label={`Go to step ${stepNumber(c.index)}`} onClick={() => open(c.index)}
+                      onKeyDown={(e) => {
+                        // As a backtest row: Enter or Space goes to its step (the rows were mouse-only). The keyboard stays
+                        // on the row, in Compare, so the next difference is a Tab away (a click shows the timeline).
+                        if (e.key !== 'Enter' && e.key !== ' ') return;
+                        e.preventDefault();
+                        replay.goTo(c.index);
+                      }}
+                      data-testid="compare-row" data-index={c.index} aria-current={c.index === position}>
                       <td className="num">{stepNumber(c.index)}</td>
                       <td className="mono">{c.type}</td>
                       <td><span className={`dec dec-${c.before.outcome}`}>{OUTCOME_LABEL[c.before.outcome]}</span></td>
