@@ -45,6 +45,11 @@ export interface ClaudeLikeDialect {
   renames?: ReadonlyMap<string, string>;
   /** A pre-tool deny also written at the top level (`permissionDecision`, `permissionDecisionReason`): Copilot's form, for a file both read. */
   topLevelDeny?: boolean;
+  /**
+   * A pre-tool deny carries added context in its reason, never beside it in `additionalContext`: an agent version
+   * that rejects the field next to a deny would drop the whole answer and run the tool (Codex, see codex.ts).
+   */
+  contextInDenyReason?: boolean;
 }
 
 /** Gemini CLI merges `tool_input` into the model's arguments, so a rewrite that removes a key cannot be said. */
@@ -121,7 +126,8 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
 }
 
 /** One verdict in the dialect's words. */
-function render(d: ClaudeLikeDialect, s: AgentEventSpec, v: Verdict): NativeAnswer {
+function render(d: ClaudeLikeDialect, s: AgentEventSpec, verdict: Verdict): NativeAnswer {
+  let v = verdict;
   const out: JsonObject = {};
   let hso: JsonObject | null = null;
   const specific = (fields: JsonObject) => (hso = { ...(hso ?? (d.rewriteOut === 'updatedInput' ? { hookEventName: s.name } : {})), ...fields });
@@ -137,8 +143,11 @@ function render(d: ClaudeLikeDialect, s: AgentEventSpec, v: Verdict): NativeAnsw
   if (v.act === 'block') {
     if (s.block === 'none') system(`Hookwire would block this ${s.name} event, which the agent cannot block: ${v.reason}`);
     else if (shape === 'pretool') {
-      specific({ permissionDecision: 'deny', permissionDecisionReason: v.reason });
-      if (d.topLevelDeny) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: v.reason });
+      const folded = d.contextInDenyReason === true && v.context !== null;
+      const reason = folded ? `${v.reason}\n\n${v.context}` : v.reason;
+      specific({ permissionDecision: 'deny', permissionDecisionReason: reason });
+      if (d.topLevelDeny) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: reason });
+      if (folded) v = { ...v, context: null };
     } else if (shape === 'permission') specific({ decision: { behavior: 'deny', message: v.reason } });
     else if (shape === 'decision-both') {
       out.decision = d.denyWord;

@@ -11,6 +11,10 @@ import { CODEX_TOOLS } from '../model/toolTables.ts';
  *   runs. So an ASK is a deny here, TERMINATE is a deny, and a rewrite is `allow` + `updatedInput` (it approves
  *   the call: only with --allow-rewrites). Its wire schemas are `additionalProperties: false`, so nothing else is
  *   ever written (schema/generated/pre-tool-use.command.output.schema.json).
+ *   `hookSpecificOutput.additionalContext` is read on PreToolUse at this commit, but an earlier codex-rs treated it as
+ *   unsupported even beside a deny (src/events/pre_tool_use.rs at commit 54ea2bfe, test
+ *   `unsupported_additional_context_fails_open`: deny + additionalContext → the hook failed, the tool ran). A deny's
+ *   context is therefore written into its reason (the model reads that), never beside it (`contextInDenyReason`).
  * - src/events/pre_tool_use.rs: exit 2 blocks only with a non-empty stderr; any other exit code, a timeout or
  *   no status is a failed hook (the tool runs). Input: session_id, turn_id, cwd, model, permission_mode,
  *   tool_name, tool_use_id, tool_input (schema/generated/pre-tool-use.command.input.schema.json).
@@ -58,4 +62,5 @@ export const CODEX_ADAPTER: AgentAdapter = claudeLikeAdapter({
   rewriteOut: 'updatedInput',
   rewriteDecision: 'allow',
   systemMessage: true,
+  contextInDenyReason: true,
 });

@@ -147,6 +147,17 @@ describe('[AG3] one logical call, every agent, its own form', () => {
     for (const agent of ['cursor', 'windsurf', 'goose', 'kimi'] as AgentId[]) expect([agent, readAs(agent, answer(agent, NATIVE[agent](shell(cmd))!))]).toEqual([agent, 'block']);
   });
 
+  it('[AG3] Codex: a PreToolUse deny carries added context in permissionDecisionReason, never beside it in additionalContext (an earlier codex-rs failed such an answer open: pre_tool_use.rs 54ea2bfe, unsupported_additional_context_fails_open)', () => {
+    const a = agentAdapter('codex');
+    const p = a.parse(NATIVE.codex(shell('rm -rf /'))!, { ts: TS, seq: 1 });
+    if (!p.ok) throw new Error(p.reason);
+    const r = a.reply(p.hook, p.event, { decision: 'block_action', reason: 'destructive', payload: p.event.payload, context: ['Use the trash command.'] });
+    expect(r.answer).toEqual(ok(hso({ permissionDecision: 'deny', permissionDecisionReason: 'destructive\n\nUse the trash command.' })));
+    // Context with no deny still goes to additionalContext (read at commit 0ea83813).
+    const allow = a.reply(p.hook, p.event, { decision: 'continue', reason: '', payload: p.event.payload, context: ['Use the trash command.'] });
+    expect(allow.answer).toEqual(ok(hso({ additionalContext: 'Use the trash command.' })));
+  });
+
   it('[AG3] Gemini merges a rewrite into the arguments, so a rewrite that removes a key blocks instead', () => {
     const a = agentAdapter('gemini');
     const p = a.parse(NATIVE.gemini(shell('ls'))!, { ts: TS, seq: 1 });
