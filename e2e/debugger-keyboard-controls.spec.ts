@@ -75,3 +75,30 @@ test('a button clicked with the mouse still lets the keys drive the trace, as be
   // The clicked button lets the focus go, so Space is the trace's play key again.
   expect(await focusedTestId(page)).toBe('BODY');
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test("Tab goes from the debugger's canvas straight to its nodes: its wires, which do nothing there, are no stops", async ({ page }) => {
+    await openDebugger(page);
+    await page.getByTestId('fit-view').click();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('canvas')).toBeFocused();
+    await page.keyboard.press('Tab');
+    // The first stop inside is a node (it was the first of the demo's nine wires).
+    const focused = page.locator(':focus');
+    await expect(focused).toHaveClass(/react-flow__node/);
+    await expect(focused).toHaveAttribute('aria-label', /^Event tool\.before_call/);
+    // Tabbing on through the canvas meets nodes and their breakpoint dots only, then the step panel.
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement | null;
+        return a?.closest('.react-flow__edge') ? 'wire' : a?.closest('[data-testid="canvas"]') ? 'canvas' : 'out';
+      });
+      expect(where).not.toBe('wire');
+      if (where === 'out') break;
+    }
+    await expect(page.getByTestId('right-toggle')).toBeFocused();
+  });
+});

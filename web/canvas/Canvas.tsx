@@ -351,6 +351,8 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         connectionLineComponent={ConnectionLine}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
+        // In the debugger a wire has nothing to do (no menu, no delete): nine dead Tab stops between the canvas and its nodes.
+        edgesFocusable={!readOnly}
         // Delete and Backspace act on the focused node or wire, else the selection (useCanvasShortcuts).
         deleteKeyCode={null}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
