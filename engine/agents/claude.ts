@@ -1,4 +1,4 @@
-import { CLAUDE_EVENTS, type ClaudeEventSpec } from './claudeEvents.ts';
+import { CLAUDE_EVENTS, DISCARDS_CONTINUE, DISCARDS_SYSTEM_MESSAGE, type ClaudeEventSpec } from './claudeEvents.ts';
 import type { AgentContract, AgentEventSpec } from './types.ts';
 import { CLAUDE_TOOLS } from '../model/toolTables.ts';
 
@@ -26,9 +26,10 @@ export function claudeAgentEvent(name: string, s: ClaudeEventSpec): AgentEventSp
     block,
     ask: s.ask !== 'none',
     ...(rewrite ? { rewrite } : {}),
-    context: s.context === 'additional' ? 'model' : 'user',
-    // `continue: false` stops Claude on every event that reads JSON output ("Common output fields").
-    terminate: true,
+    // Context not for Claude goes in `systemMessage`, which some events discard.
+    context: s.context === 'additional' ? 'model' : DISCARDS_SYSTEM_MESSAGE.has(name) ? 'none' : 'user',
+    // `continue: false` stops Claude on every event that reads it; some events discard it (claudeEvents.ts).
+    terminate: !DISCARDS_CONTINUE.has(name),
   };
 }
 

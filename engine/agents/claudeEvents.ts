@@ -101,6 +101,22 @@ export const CLAUDE_EVENTS: ReadonlyMap<string, ClaudeEventSpec> = new Map<strin
   ['SessionEnd', spec('agent.end', 'none', 'system', 'shows stderr to the user only')],
 ]);
 
+/**
+ * Events whose JSON output Claude Code reads without `continue` (a `continue: false` is discarded: the answer cannot
+ * stop Claude there), and those that also discard `systemMessage` (nothing reaches the person). From the hooks
+ * reference as mirrored in thevibeworks/claude-code-docs (commit 3f1ef7c2, 2026-08): "Emit terminal notifications"
+ * (Notification, StopFailure "discard `systemMessage` and `continue`"), and each event's section: InstructionsLoaded,
+ * MessageDisplay, ConfigChange, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, Elicitation and
+ * ElicitationResult discard both; SessionEnd discards its JSON output fields; CwdChanged, FileChanged and
+ * DirectoryAdded discard `continue` and keep `systemMessage`. The answers still carry both (harmless); the loss
+ * report reads these sets so it does not promise a stop or a message Claude Code drops.
+ */
+export const DISCARDS_SYSTEM_MESSAGE: ReadonlySet<string> = new Set([
+  'Notification', 'StopFailure', 'InstructionsLoaded', 'MessageDisplay', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove',
+  'PreCompact', 'PostCompact', 'Elicitation', 'ElicitationResult', 'SessionEnd',
+]);
+export const DISCARDS_CONTINUE: ReadonlySet<string> = new Set([...DISCARDS_SYSTEM_MESSAGE, 'CwdChanged', 'FileChanged', 'DirectoryAdded']);
+
 /** An event the reference does not list (a newer Claude Code, or a name such as `constructor`): exit 2 blocks, context goes to the user. */
 export const UNKNOWN_EVENT: Omit<ClaudeEventSpec, 'type'> = { block: 'exit2', ask: 'none', context: 'system', required: {}, exit2: 'a blocking error' };
 

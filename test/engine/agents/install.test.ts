@@ -130,6 +130,27 @@ describe('[AG6] install: the agent\'s own configuration', () => {
 describe('[AG6] the loss report, by node', () => {
   const texts = (id: AgentId, d = doc) => lossReport(d, contract(id)).map((l) => `${l.node}: ${l.text}`);
 
+  it('[AG6] Claude Code: terminate and add_context are lost on the events that discard `continue` and `systemMessage` (hooks reference: Notification, PreCompact, …)', () => {
+    const on = (pattern: string, action: object) => ({
+      nodes: [
+        { id: 'e', kind: 'event', pattern },
+        { id: 'h', kind: 'handler', name: 'h', action },
+      ],
+      wires: [{ from: 'e', to: 'h' }],
+    });
+    const stop = { type: 'terminate', reason: 'no' };
+    const say = { type: 'add_context', text: 'note' };
+    // PreCompact blocks with decision: block, but its continue: false is discarded: the stop becomes a block.
+    expect(texts('claude', on('claude.pre_compact', stop) as never)).toEqual(['h: terminate → block on claude: PreCompact cannot stop the agent']);
+    // Notification discards both: nothing it answers stops Claude or reaches the person.
+    expect(texts('claude', on('claude.notification', stop) as never)).toEqual(['h: terminate not enforced on claude: Notification can neither stop the agent nor block']);
+    expect(texts('claude', on('claude.notification', say) as never)).toEqual(['h: add_context dropped on claude']);
+    // CwdChanged discards continue but shows systemMessage.
+    expect(texts('claude', on('claude.cwd_changed', say) as never)).toEqual(['h: add_context shown to the person only on claude (the model does not see it)']);
+    // Stop reads continue: nothing lost.
+    expect(texts('claude', on('final_answer.before', stop) as never)).toEqual([]);
+  });
+
   it('[AG6] ask → block on windsurf; rewrite → block; add_context dropped; fetch calls unseen', () => {
     expect(texts('windsurf')).toEqual(
       expect.arrayContaining([
