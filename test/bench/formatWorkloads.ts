@@ -1,6 +1,8 @@
 // Generated recordings of any size for the import benchmark, one writer per format, shaped like the
 // synthetic fixtures in test/fixtures/formats/ (and so like each format's documentation). Each writes
 // line by line through `write`, so a 100 MB workload is never held by the generator.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TraceFormat } from '../../engine/trace/detectTraceFormat.ts';
 
 export type Write = (text: string) => void;
@@ -247,14 +249,54 @@ function clineUi(steps: number, write: Write): void {
 }
 
 function opencode(steps: number, write: Write): void {
-  write(`{"info": ${JSON.stringify({ id: 'ses_bench', projectID: 'p', directory: '/work', title: 'bench', version: '1.1.20', time: { created: T0, updated: T0 } })}, "messages": [`);
-  write(JSON.stringify({ info: { id: 'msg_u', sessionID: 'ses_bench', role: 'user', time: { created: T0 + 1 }, agent: 'build', model: { providerID: 'anthropic', modelID: 'm' } }, parts: [{ id: 'prt_u', type: 'text', text: 'Look around the repository' }] }));
+  const [info, ...messages] = opencodeSession(steps);
+  write(`{"info": ${JSON.stringify(info)}, "messages": [`);
+  let sep = '';
+  for (const m of messages) {
+    write(`${sep}${JSON.stringify(m)}`);
+    sep = ',';
+  }
+  write(']}\n');
+}
+
+/** The session's info, then its messages (`{info, parts}`), made as they are taken. */
+function* opencodeSession(steps: number): Generator<{ info: Record<string, unknown>; parts: Record<string, unknown>[] } | Record<string, unknown>> {
+  yield { id: 'ses_bench', projectID: 'p', directory: '/work', title: 'bench', version: '1.1.20', time: { created: T0, updated: T0 } };
+  yield { info: { id: 'msg_0', sessionID: 'ses_bench', role: 'user', time: { created: T0 + 1 }, agent: 'build', model: { providerID: 'anthropic', modelID: 'm' } }, parts: [{ id: 'prt_u', type: 'text', text: 'Look around the repository' }] };
   for (let i = 0; i < steps; i++) {
     const t = T0 + 10 + i * 10;
     const parts = [{ id: `p${i}a`, type: 'step-start' }, { id: `p${i}b`, type: 'tool', callID: `call_${i}`, tool: 'bash', state: { status: 'completed', input: { command: `grep -rn pattern${i} src` }, output: OUTPUT, title: 'grep', metadata: { exit: 0 }, time: { start: t, end: t + 5 } } }, { id: `p${i}c`, type: 'step-finish', reason: 'tool-calls', cost: 0, tokens: { input: 1200, output: 40, reasoning: 0, cache: { read: 0, write: 0 } } }];
-    write(`,${JSON.stringify({ info: { id: `msg_${String(i).padStart(8, '0')}`, sessionID: 'ses_bench', role: 'assistant', time: { created: t, completed: t + 6 }, parentID: 'msg_u', modelID: 'm', providerID: 'anthropic', mode: 'build', agent: 'build', path: { cwd: '/work', root: '/work' }, cost: 0, tokens: { input: 1200, output: 40, reasoning: 0, cache: { read: 0, write: 0 } } }, parts })}`);
+    yield { info: { id: `msg_${String(i).padStart(8, '0')}`, sessionID: 'ses_bench', role: 'assistant', time: { created: t, completed: t + 6 }, parentID: 'msg_0', modelID: 'm', providerID: 'anthropic', mode: 'build', agent: 'build', path: { cwd: '/work', root: '/work' }, cost: 0, tokens: { input: 1200, output: 40, reasoning: 0, cache: { read: 0, write: 0 } } }, parts };
   }
-  write(']}\n');
+}
+
+/**
+ * OpenCode's older on-disk storage of the same session under `root` (storage/session/<project>/<id>.json,
+ * storage/message/<id>/<message id>.json, storage/part/<message id>/<part id>.json); returns the session file
+ * (what `hookwire import` is given) and the bytes written.
+ */
+export function writeOpenCodeStorage(steps: number, root: string): { file: string; bytes: number } {
+  const storage = join(root, 'storage');
+  const [info, ...messages] = opencodeSession(steps) as unknown as [Record<string, unknown>, ...{ info: Record<string, unknown>; parts: Record<string, unknown>[] }[]];
+  let bytes = 0;
+  const put = (dir: string, name: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    writeFileSync(join(dir, `${name}.json`), text);
+    bytes += text.length;
+  };
+  const sessionDir = join(storage, 'session', 'p');
+  const messageDir = join(storage, 'message', 'ses_bench');
+  mkdirSync(sessionDir, { recursive: true });
+  mkdirSync(messageDir, { recursive: true });
+  put(sessionDir, 'ses_bench', info);
+  for (const m of messages) {
+    const id = m.info.id as string;
+    put(messageDir, id, m.info);
+    const partDir = join(storage, 'part', id);
+    mkdirSync(partDir, { recursive: true });
+    for (const part of m.parts) put(partDir, part.id as string, part);
+  }
+  return { file: join(sessionDir, 'ses_bench.json'), bytes };
 }
 
 /** The older Gemini CLI `session-*.json`: one document, its messages under `messages`. */

@@ -6,6 +6,8 @@
 // node_modules/.cache/hookwire/cli, made by `npm run prepare`), e.g. one built from an older commit.
 // `--base <dir>` measures that build too, interleaved with this one in every run (before/after in one run: the
 // machine's load changes between runs).
+// `opencode-storage` is OpenCode's older storage folder of one session (its session, message and part files,
+// ~`--mb` MB in all; formatWorkloads.ts writeOpenCodeStorage), imported through its session file.
 // Run: npx tsx test/bench/importMemory.bench.ts [--mb 200] [--runs 3] [--formats aider,gemini-cli] [--cli dir] [--base dir]
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI_BUNDLE } from '../../engine/node/cliBundle.cjs';
-import { writeWorkload, type Workload } from './formatWorkloads.ts';
+import { writeOpenCodeStorage, writeWorkload, type Workload } from './formatWorkloads.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => {
@@ -22,7 +24,7 @@ const opt = (name: string, fallback: string): string => {
 };
 const MB = Number(opt('mb', '200'));
 const RUNS = Number(opt('runs', '3'));
-const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as Workload[];
+const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as (Workload | 'opencode-storage')[];
 const cliDir = opt('cli', '');
 const bundle = cliDir ? join(cliDir, 'cli.js') : CLI_BUNDLE;
 if (!existsSync(bundle)) throw new Error(`no CLI bundle at ${bundle}: run \`npm run prepare\``);
@@ -69,9 +71,15 @@ try {
   console.log(`CLI bundle: ${bundle}${baseBundle ? ` (base: ${baseBundle})` : ''}`);
   console.log(`format | file MB | run | ${baseBundle ? 'build | ' : ''}exit | peak RSS MB | CPU s | last stderr line`);
   for (const format of FORMATS) {
-    const file = join(dir, `session-${format}`);
+    let file = join(dir, `session-${format}`);
     let size: number;
-    if (format === 'hookwire-trace') {
+    if (format === 'opencode-storage') {
+      let sample = 0;
+      writeWorkload('opencode', 100, (t) => void (sample += Buffer.byteLength(t)));
+      const written = writeOpenCodeStorage(Math.ceil((MB * 1e6 * 100) / sample), join(dir, 'opencode'));
+      file = written.file;
+      size = written.bytes;
+    } else if (format === 'hookwire-trace') {
       const codex = join(dir, 'codex-for-trace.jsonl');
       writeFile('codex-rollout', codex, MB * 0.6);
       const r = measure(codex, file);
@@ -83,12 +91,12 @@ try {
       const contenders: [string, string][] = baseBundle ? [['base', baseBundle], ['this', bundle]] : [['', bundle]];
       for (const [name, cli] of run % 2 === 0 ? contenders.reverse() : contenders) {
         const out = join(dir, 'out.jsonl');
-        const r = measure(file, out, FROM[format], cli);
+        const r = measure(file, out, format === 'opencode-storage' ? undefined : FROM[format], cli);
         console.log(`${format} | ${(size / 1e6).toFixed(0)} | ${run} | ${name ? `${name} | ` : ''}${r.exit} | ${r.rssMb.toFixed(0)} | ${r.cpuS.toFixed(1)} | ${r.err}`);
         rmSync(out, { force: true });
       }
     }
-    rmSync(file);
+    rmSync(format === 'opencode-storage' ? join(dir, 'opencode') : file, { recursive: true });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
