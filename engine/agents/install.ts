@@ -161,6 +161,12 @@ export function alsoRunBy(id: AgentId): string[] {
       'VS Code\'s agent also runs .github/hooks/*.json (preToolUse as PreToolUse, bash as its command) with its own input: each deny is written in Copilot\'s form and in VS Code\'s (hookSpecificOutput.permissionDecision), so it blocks in both; an ask is a deny in both.',
     ];
   }
+  if (id === 'codex') {
+    return [
+      // https://developers.openai.com/codex/hooks ("Non-managed command hooks must be reviewed and trusted before they run").
+      'Codex loads a project\'s .codex/hooks.json only when the project is trusted, and runs a new or changed command hook only after it is reviewed and trusted in /hooks (trust is kept against the hook\'s hash, and an untrusted hook is skipped without a word): until then these hooks do not run. Open /hooks in Codex after each install that changed the file.',
+    ];
+  }
   if (id === 'goose') {
     return [
       'goose loads a project\'s .goose/settings.json only when ~/.config/goose/hooks.json sets "allow_project_hooks": true (block/goose hooks/config.rs); without it these hooks do not run.',

@@ -307,7 +307,9 @@ describe('[AG6] VS Code: its own file, and the files it also runs', () => {
     }
     expect(alsoRunBy('copilot').join(' ')).toMatch(/VS Code.*hookSpecificOutput\.permissionDecision/);
     expect(alsoRunBy('vscode').join(' ')).toContain('install --agent copilot');
-    expect(alsoRunBy('codex')).toEqual([]);
+    // Codex skips a project hook until the project and the hook are trusted (developers.openai.com/codex/hooks).
+    expect(alsoRunBy('codex').join(' ')).toMatch(/only when the project is trusted.*reviewed and trusted in \/hooks/);
+    expect(alsoRunBy('windsurf')).toEqual([]);
     expect(exportForAgent(doc, 'claude', target).alsoRunBy).toEqual(alsoRunBy('claude'));
   });
 });
