@@ -138,3 +138,37 @@ test('a label marked by keyboard shows on the timeline, travels with the trace t
   await typeStep(page, 17);
   await expect(panel).toHaveAttribute('data-state', 'violated');
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('labelling by keyboard keeps the keyboard in the form: Enter in the note, Update as it was, Remove', async ({ page }) => {
+    await openDebugger(page);
+    const panel = page.getByTestId('label-panel');
+    await page.getByTestId('label-decision').focus();
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('label-decision')).toHaveValue('terminate');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('label-note')).toBeFocused();
+    await page.keyboard.type('the run should stop here');
+    await page.keyboard.press('Enter');
+    await expect(panel).toHaveAttribute('data-state', 'violated');
+    // The form saved anew has the keyboard where it was (it was on the page's body).
+    await expect(page.getByTestId('label-note')).toBeFocused();
+    await expect(page.getByTestId('label-note')).toHaveValue('the run should stop here');
+    // Update with nothing changed: the form is not left disabled, and the keyboard stays on the button.
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('label-save')).toBeFocused();
+    await expect(page.getByTestId('label-save')).toHaveText('Update label');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('label-save')).toBeFocused();
+    await expect(page.getByTestId('label-note')).toBeEnabled();
+    // Remove: the button goes with the label, the keyboard goes to "Label this step".
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('label-remove')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(panel).toHaveAttribute('data-state', 'none');
+    await expect(page.getByTestId('label-save')).toHaveText('Label this step');
+    await expect(page.getByTestId('label-save')).toBeFocused();
+  });
+});

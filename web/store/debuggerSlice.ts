@@ -69,6 +69,8 @@ export interface DebuggerData {
   bottomTab: BottomTab;
   /** A step whose Compare row takes the keyboard once the comparison lists it (a backtest row opened here), or null. */
   compareFocus: number | null;
+  /** The label form's control (its test id) the keyboard was on when a save began, and the label saved (JSON): the form that shows that label takes the keyboard back. */
+  labelFocus: { control: string; label: string } | null;
   rightTab: RightTab;
   imports: ImportView[];
   /** The outcome of a finished import the person has to see (problems, a choice to keep the good events). */
@@ -138,6 +140,7 @@ const INITIAL: DebuggerData = {
   whyHandler: null,
   bottomTab: 'timeline',
   compareFocus: null,
+  labelFocus: null,
   rightTab: 'step',
   imports: [],
   importResult: null,
@@ -212,6 +215,8 @@ export interface DebuggerActions {
   showBottomTab(tab: BottomTab): void;
   /** Shows Compare with the keyboard on step `index`'s row once it is listed (null: the request is done). */
   focusCompareRow(index: number | null): void;
+  /** Remembers (or, null, forgets) the label form's control to give the keyboard back to once a save is shown. */
+  focusLabelControl(focus: { control: string; label: string } | null): void;
   showRightTab(tab: RightTab): void;
   /** The handler "why didn't it fire?" is about, or null. */
   askWhy(handler: string | null): void;
@@ -338,6 +343,7 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
     if (get().search?.id === id) set({ search: null });
   },
   showBottomTab: (bottomTab) => set({ bottomTab }),
+  focusLabelControl: (labelFocus) => set({ labelFocus }),
   focusCompareRow: (compareFocus) => set(compareFocus === null ? { compareFocus } : { compareFocus, bottomTab: 'compare' }),
   showRightTab: (rightTab) => set({ rightTab }),
   askWhy: (whyHandler) => set({ whyHandler }),

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { DECISIONS, type Decision, type Expectation, type ReplayStep, stepLabel } from '../../../engine/app.ts';
 import { useServices } from '../../services/AppServices.tsx';
+import { useApp } from '../../store/appStore.ts';
 import { OUTCOME_LONG } from '../model/labels.ts';
 
 /**
@@ -22,14 +23,30 @@ function LabelForm({ step }: { step: ReplayStep }) {
   const [decision, setDecision] = useState<Decision>(existing?.decision ?? step.decision);
   const [note, setNote] = useState(existing?.note ?? '');
   const [saving, setSaving] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // The control the keyboard was on when a save began takes it back once the step shows the save: the fields are
+  // disabled while saving and the step is shown anew after it, either of which sent the focus to the page's body.
+  const refocus = useApp((s) => s.labelFocus);
+  // Only the form showing the label saved takes it: the one that saved may still be up until the step comes back.
+  const shown = JSON.stringify(existing);
+  useEffect(() => {
+    if (saving || !refocus || refocus.label !== shown || !form.current) return;
+    useApp.getState().focusLabelControl(null);
+    // "Remove label" is gone once the label is: the save button stands in for it.
+    (form.current.querySelector<HTMLElement>(`[data-testid="${refocus.control}"]`) ?? form.current.querySelector<HTMLElement>('[data-testid="label-save"]'))?.focus();
+  }, [saving, refocus, shown]);
   const state = label.kind === 'none' ? 'none' : label.kind === 'bad' ? 'bad' : label.failures.length === 0 ? 'met' : 'violated';
   // Fields a golden file may carry besides the decision (reason, payload…) stay checked as they are.
   const others = existing ? Object.keys(existing).filter((k) => k !== 'decision' && k !== 'note') : [];
 
   const save = async (next: Expectation | null) => {
+    const on = document.activeElement;
+    const id = on && form.current?.contains(on) ? on.getAttribute('data-testid') : null;
     setSaving(true);
-    const ok = await traces.setLabel(step.index, next);
-    if (!ok) setSaving(false);
+    await traces.setLabel(step.index, next);
+    // A label saved as it was keeps this form (same key): it must not stay disabled. A new label remounts it.
+    setSaving(false);
+    if (id) useApp.getState().focusLabelControl({ control: id, label: JSON.stringify(next) });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -53,7 +70,7 @@ function LabelForm({ step }: { step: ReplayStep }) {
         </div>
       )}
       {label.kind === 'bad' && <p className="dbg-label-violated" data-testid="label-status">This step's label does not read: {label.message}</p>}
-      <form className="dbg-label-form" onSubmit={submit}>
+      <form className="dbg-label-form" onSubmit={submit} ref={form}>
         <label className="dbg-label-field">
           <span>Expected decision</span>
           <select className="input" value={decision} disabled={saving} data-testid="label-decision" onChange={(e) => setDecision(e.target.value as Decision)}>
