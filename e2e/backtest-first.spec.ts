@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { node, openApp, openInspector, shot, waitSaved } from './editorHelpers.ts';
 import { stepView } from './debuggerHelpers.ts';
 
@@ -7,15 +7,8 @@ import { stepView } from './debuggerHelpers.ts';
  * compares it with no pipeline (every event continues, as the sessions ran without hooks) and a run shows what
  * the pipeline alone would block. After an edit the history offers versions, and "No pipeline" stays a choice.
  */
-test('a pipeline with no earlier version backtests against no pipeline; the choice stays after an edit', async ({ page }) => {
-  test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openApp(page);
-  await page.getByTestId('mode-backtest').click();
-  await expect(page.getByTestId('backtest-no-version')).toContainText('compared with no pipeline');
-  await expect(page.getByTestId('backtest-old')).toHaveValue('none');
-
-  // Pick the demo trace by keyboard and run.
+/** Picks the demo trace by keyboard (typed into the filter, Space on it) and runs the backtest with Enter. */
+async function runOnDemoTrace(page: Page): Promise<void> {
   await page.getByTestId('backtest-trace-filter').click();
   await page.keyboard.type('demo');
   await page.keyboard.press('Tab');
@@ -24,6 +17,17 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   await page.getByTestId('backtest-run').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('backtest-results')).toBeVisible({ timeout: 30_000 });
+}
+
+test('a pipeline with no earlier version backtests against no pipeline; the choice stays after an edit', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page);
+  await page.getByTestId('mode-backtest').click();
+  await expect(page.getByTestId('backtest-no-version')).toContainText('compared with no pipeline');
+  await expect(page.getByTestId('backtest-old')).toHaveValue('none');
+
+  await runOnDemoTrace(page);
   // Without hooks nothing was blocked: the demo's rm -rf block is a new block, and nothing is lifted.
   await expect(page.getByTestId('backtest-headline')).toContainText(/^1 new block, 0 lifted blocks, /);
   await expect(page.getByTestId('backtest-results')).toContainText('no pipeline → Demo: agent safety policy (current)');
@@ -69,14 +73,7 @@ test.describe('at 1280×720', () => {
     test.setTimeout(120_000);
     await openApp(page, { fit: false });
     await page.getByTestId('mode-backtest').click();
-    await page.getByTestId('backtest-trace-filter').click();
-    await page.keyboard.type('demo');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Space');
-    await expect(page.getByTestId('backtest-picked-count')).toHaveText(/^1 of /);
-    await page.getByTestId('backtest-run').focus();
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('backtest-results')).toBeVisible({ timeout: 30_000 });
+    await runOnDemoTrace(page);
 
     // "Reason now" ends inside the results pane, in "…" (it ran under the pane's edge, cut off mid-word).
     const row = page.locator('[data-testid="backtest-row"][data-category="new_block"]');
