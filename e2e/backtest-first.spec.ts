@@ -14,6 +14,7 @@ async function runOnDemoTrace(page: Page): Promise<void> {
   await page.keyboard.press('Tab');
   await page.keyboard.press('Space');
   await expect(page.getByTestId('backtest-picked-count')).toHaveText(/^1 of /);
+  await expect(page.getByTestId('backtest-run')).toHaveText('Run backtest over 1 trace');
   await page.getByTestId('backtest-run').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('backtest-results')).toBeVisible({ timeout: 30_000 });
@@ -27,6 +28,9 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   await expect(page.getByTestId('backtest-no-version')).toContainText('compared with no pipeline');
   await expect(page.getByTestId('backtest-old')).toHaveValue('none');
 
+  // Nothing is picked yet: the button says what it needs instead of offering a run over 0 traces.
+  await expect(page.getByTestId('backtest-run')).toBeDisabled();
+  await expect(page.getByTestId('backtest-run')).toHaveText('Pick the traces to run over');
   await runOnDemoTrace(page);
   // Without hooks nothing was blocked: the demo's rm -rf block is a new block, and nothing is lifted.
   await expect(page.getByTestId('backtest-headline')).toContainText(/^1 new block, 0 lifted blocks, /);

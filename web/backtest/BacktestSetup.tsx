@@ -107,7 +107,7 @@ export function BacktestSetup() {
         ) : (
           <button className="btn primary" disabled={!old || picked.length === 0} data-testid="backtest-run"
             onClick={() => old && void backtest.run(old)}>
-            Run backtest over {picked.length} trace{picked.length === 1 ? '' : 's'}
+            {picked.length === 0 ? 'Pick the traces to run over' : `Run backtest over ${picked.length} trace${picked.length === 1 ? '' : 's'}`}
           </button>
         )}
       </div>

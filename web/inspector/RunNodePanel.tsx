@@ -51,6 +51,7 @@ export function RunNodePanel({ nodeId }: { nodeId: string }) {
     <section className="run-node" data-testid="run-node-panel" aria-label="Run this node on an event">
       <div className="run-node-head">
         <button type="button" className="btn ghost run-node-toggle" aria-expanded={sample.open} aria-controls={`${ids}-body`} data-testid="run-node-sample-toggle"
+          title={`Run on: ${from}`}
           onClick={() => setSample({ open: !sample.open })}>
           <span aria-hidden>{sample.open ? '▾' : '▸'}</span> Run on: <span className="mono run-node-from" data-testid="run-node-from">{from}</span>
         </button>
