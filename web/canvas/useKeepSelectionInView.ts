@@ -2,6 +2,7 @@ import { useEffect, type RefObject } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { nodeBoxes, type HookFlowEdge, type HookFlowNode } from '../model/pipelineToFlow.ts';
 import { useApp } from '../store/appStore.ts';
+import { shiftInto } from './revealBoxes.ts';
 
 /** Space kept between a selected node and the pane's edge, in screen px. */
 const PAD = 20;
@@ -28,8 +29,8 @@ export function useKeepSelectionInView(pane: RefObject<HTMLElement | null>, flow
       const { x, y, zoom } = flow.getViewport();
       const left = Math.min(...boxes.map((b) => b.x * zoom + x));
       const right = Math.max(...boxes.map((b) => (b.x + b.width) * zoom + x));
-      if (right <= width - PAD) return;
-      const dx = Math.max(width - PAD - right, PAD - left);
+      // Only ever leftwards: the pane lost its right-hand part.
+      const dx = shiftInto(left, right, width, PAD);
       if (dx < 0) void flow.setViewport({ x: x + dx, y, zoom }, { duration: 200 });
     });
     observer.observe(el);

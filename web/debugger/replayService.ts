@@ -272,10 +272,12 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
   function makeMovesWaiting(): void {
     const moves = movesWaiting;
     movesWaiting = [];
-    for (const m of moves) {
-      const st = s();
-      goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
-    }
+    for (const m of moves) makeMove(m);
+  }
+  /** One move, over the steps shown now. */
+  function makeMove(m: Move): void {
+    const st = s();
+    goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
   }
 
   async function applyFilter(filter: TimelineFilter): Promise<void> {
@@ -387,9 +389,8 @@ export function createReplayService({ store, db, makeWorker, libraryStarted, sen
     },
     goTo,
     move(m) {
-      const st = s();
-      if (st.filtering) movesWaiting.push(m);
-      else goTo(moveTo(st.position, st.trace?.event_count ?? 0, st.visible, m));
+      if (s().filtering) movesWaiting.push(m);
+      else makeMove(m);
     },
     findAndGo,
     applyFilter,

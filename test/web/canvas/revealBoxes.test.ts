@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { revealBoxes } from '../../../web/canvas/revealBoxes.ts';
+import { revealBoxes, shiftInto } from '../../../web/canvas/revealBoxes.ts';
 
 const pane = { width: 800, height: 600 };
 
@@ -34,5 +34,14 @@ describe('revealBoxes', () => {
         if (next.y !== view.y) expect([20, 580].some((e) => Math.abs(e - top) < 1e-9 || Math.abs(e - (top + box.height * next.zoom)) < 1e-9)).toBe(true);
       },
     ));
+  });
+
+  it('shiftInto, as the selection kept in view uses it: leftwards only when the right edge is past the pane, by just that much, never past the left edge', () => {
+    fc.assert(fc.property(fc.integer({ min: -3000, max: 3000 }), fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 100, max: 2000 }), (lo, width, size) => {
+      const hi = lo + width;
+      const dx = shiftInto(lo, hi, size, 20);
+      if (hi <= size - 20) expect(dx).toBeGreaterThanOrEqual(0);
+      else expect(dx).toBe(Math.max(size - 20 - hi, 20 - lo));
+    }));
   });
 });
