@@ -81,9 +81,6 @@ export const GEMINI_TOOLS = table([
   ['list_directory', search('dir_path', 'path')],
 ], 'mcp_');
 
-/** Gemini CLI's session files (chats/session-*.json) name the tools as its hooks do. */
-export const GEMINI_SESSION_TOOLS = GEMINI_TOOLS;
-
 /**
  * Qwen Code (https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/, read 2026-12): its Gemini CLI
  * fork's tools, with `edit` for `replace`, `web_search`, `task`.
@@ -101,7 +98,7 @@ export const QWEN_TOOLS = table([
 ], 'mcp__');
 
 /** Qwen Code's session files: its own names, then the Gemini CLI names its fork kept (read_many_files, replace, …). */
-export const QWEN_SESSION_TOOLS = extend(QWEN_TOOLS, [...GEMINI_SESSION_TOOLS.tools]);
+export const QWEN_SESSION_TOOLS = extend(QWEN_TOOLS, [...GEMINI_TOOLS.tools]);
 
 /**
  * GitHub Copilot CLI (github/docs content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md commit
@@ -311,7 +308,8 @@ export const AIDER_TOOLS = table([
  */
 export const SESSION_TOOL_TABLES: ReadonlyMap<string, ToolTable> = new Map<string, ToolTable>([
   ['claude-code', CLAUDE_TOOLS],
-  ['gemini-cli', GEMINI_SESSION_TOOLS],
+  // Gemini CLI's session files (chats/session-*.json) name the tools as its hooks do.
+  ['gemini-cli', GEMINI_TOOLS],
   ['qwen-code', QWEN_SESSION_TOOLS],
   ['copilot-cli', COPILOT_SESSION_TOOLS],
   ['cursor', CURSOR_SESSION_TOOLS],

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
 import { createImportStream, fileStem } from '../../../engine/trace/importStream.ts';
@@ -12,6 +11,7 @@ import type { ImporterOptions, ImportResult } from '../../../engine/trace/import
 import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
 import { deepObjectText } from '../badInput/corpus.ts';
 import { readFormat } from '../../shared/formatFixtures.ts';
+import { FIXTURE, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';
 import { pushInPieces } from '../../shared/pieces.ts';
 
 interface Case {
@@ -26,7 +26,6 @@ const record = (imp: { record(v: unknown, line: number): void; finish(): ImportR
   imp.record(doc, 1);
   return imp.finish();
 };
-const openHandsEvents = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/traces/openhands/basic.json', import.meta.url), 'utf8')) as unknown[];
 
 /** The object with its members in reverse order: the records first, what the importer needs after them. */
 const reversed = (text: string) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as object).reverse()), null, 1);
@@ -36,7 +35,9 @@ const base: Case[] = [
   { name: 'slugify.traj.json', format: 'mini-swe-agent', text: readFormat('slugify.traj.json'), whole: importMiniSweAgent },
   { name: 'goose-export.json', format: 'goose', text: readFormat('goose-export.json'), whole: (d, o) => record(new GooseImporter(o), d) },
   { name: 'gemini-cli-session-legacy.json', format: 'gemini-cli', text: readFormat('gemini-cli-session-legacy.json'), whole: (d, o) => record(new GeminiCliImporter(o), d) },
-  { name: 'trajectory.json', format: 'openhands', text: JSON.stringify({ trajectory: openHandsEvents }, null, 2), whole: importOpenHands },
+  // A real OpenHands event stream wrapped as {"trajectory"}: only where the shared recordings are (the fixtures module
+  // says so when they are absent).
+  ...(HAVE_FIXTURES ? [{ name: 'trajectory.json', format: 'openhands' as const, text: JSON.stringify({ trajectory: JSON.parse(readFixture(FIXTURE.openhands)) as unknown[] }, null, 2), whole: importOpenHands }] : []),
 ];
 const cases: Case[] = [...base, ...base.map((c) => ({ ...c, name: `reversed-${c.name}`, text: reversed(c.text) }))];
 
