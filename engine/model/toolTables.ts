@@ -73,6 +73,9 @@ export const GEMINI_TOOLS = table([
   ['web_fetch', { tool: 'fetch', url: ['url'], urlText: ['prompt'] }],
   ['google_web_search', search()],
   ['glob', search('dir_path', 'path')],
+  // A subagent call: `invoke_agent` {agent_name, …} (tool-names.ts AGENT_TOOL_NAME, agents/agent-tool.ts, commit
+  // 5411f113); the subagent's own calls carry its `agentId` in the session file.
+  ['invoke_agent', task],
   // The content search is `grep_search` (definitions/base-declarations.ts GREP_TOOL_NAME, docs/reference/tools.md
   // "File System", commit 5411f113), the name BeforeTool's tool_name carries; `search_file_content` is its legacy
   // alias (tool-names.ts TOOL_LEGACY_ALIASES), kept for older versions. Without it a grep of .env was `other`.
@@ -232,7 +235,10 @@ export const WINDSURF_TOOLS = table([]);
 /**
  * Cline 3.x (cline/cline src/core/prompts/system.ts tool list, 2025-02; apps/vscode in 2026) and Roo Code
  * (RooCodeInc/Roo-Code src/shared/tools.ts): the same XML tool names; Roo adds apply_diff, insert_content,
- * search_and_replace, switch_mode, new_task.
+ * search_and_replace, switch_mode, new_task. Cline's newer tools (src/shared/tools.ts ClineDefaultTool, commit
+ * 0a3eba34): `web_search` {query} (system-prompt/tools/web_search.ts, commit 225aac81) and, for GPT-5 models,
+ * `apply_patch` {input: a `*** Begin Patch` text naming its files} (system-prompt/tools/apply_patch.ts, commit
+ * 24ba2b25); Roo Code's `apply_patch` takes the same text as `patch` (native-tools/edit_file_codex.ts, commit 0126cb0b).
  */
 export const CLINE_TOOLS = table([
   ['execute_command', shell('command')],
@@ -248,10 +254,30 @@ export const CLINE_TOOLS = table([
   ['codebase_search', search('path')],
   ['browser_action', fetchUrl('url')],
   ['web_fetch', fetchUrl('url')],
+  ['web_search', search()],
+  ['apply_patch', { tool: 'edit', patch: ['input', 'patch'] }],
   ['use_mcp_tool', mcp],
   ['access_mcp_resource', mcp],
   ['new_task', task],
   ['use_subagents', task],
+]);
+
+/**
+ * Roo Code's native tool calls (RooCodeInc/Roo-Code packages/types/src/tool.ts `toolNames`, commit 0126cb0b): the edit
+ * tool is one of five variants by model family, each with its own arguments (src/core/prompts/tools/native-tools/:
+ * edit_file_roo.ts {path, diff} — `apply_diff` before; edit_file_anthropic.ts {path, edits} — `search_and_replace`
+ * before; edit_file_grok.ts {file_path, …} — `search_replace` before; edit_file_gemini.ts {file_path, …} — `edit_file`
+ * before; edit_file_codex.ts {patch} — `apply_patch` before; commits 0126cb0b, 57a72ce0). Without these an edit of a
+ * newer Roo Code task was `other` with no file.
+ */
+export const ROO_SESSION_TOOLS = extend(CLINE_TOOLS, [
+  ['edit_file_roo', edit('path')],
+  ['edit_file_anthropic', edit('path')],
+  ['edit_file_grok', edit('file_path')],
+  ['edit_file_gemini', edit('file_path')],
+  ['edit_file_codex', { tool: 'edit', patch: ['patch'] }],
+  ['search_replace', edit('file_path')],
+  ['edit_file', edit('file_path')],
 ]);
 
 /**
@@ -280,7 +306,11 @@ export const VSCODE_TOOLS = table([
   ['runSubagent', task],
 ]);
 
-/** OpenCode (anomalyco/opencode packages/opencode/src/tool/: bash `command`, read/write/edit `filePath`, list/glob/grep `path`, webfetch `url`, task). */
+/**
+ * OpenCode (anomalyco/opencode packages/opencode/src/tool/: bash `command`, read/write/edit `filePath`, list/glob/grep
+ * `path`, webfetch `url`, task; apply_patch.ts {patchText: a `*** Begin Patch` text naming its files}, commit
+ * 024479bd, the edit tool OpenCode gives GPT models; codesearch {query}).
+ */
 export const OPENCODE_TOOLS = table([
   ['bash', shell('command')],
   ['read', read('filePath')],
@@ -288,11 +318,13 @@ export const OPENCODE_TOOLS = table([
   ['edit', edit('filePath')],
   ['multiedit', edit('filePath')],
   ['patch', edit('filePath')],
+  ['apply_patch', { tool: 'edit', patch: ['patchText'] }],
   ['list', search('path')],
   ['glob', search('path')],
   ['grep', search('path')],
   ['webfetch', fetchUrl('url')],
   ['websearch', search()],
+  ['codesearch', search()],
   ['task', task],
 ]);
 
@@ -314,7 +346,7 @@ export const SESSION_TOOL_TABLES: ReadonlyMap<string, ToolTable> = new Map<strin
   ['copilot-cli', COPILOT_SESSION_TOOLS],
   ['cursor', CURSOR_SESSION_TOOLS],
   ['cline', CLINE_TOOLS],
-  ['roo-code', CLINE_TOOLS],
+  ['roo-code', ROO_SESSION_TOOLS],
   ['opencode', OPENCODE_TOOLS],
   ['aider', AIDER_TOOLS],
   ['goose', GOOSE_SESSION_TOOLS],

@@ -1,5 +1,6 @@
 // Where each agent keeps its session files by default, per OS (`hookwire sessions`, #29). Read-only.
-// HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, APPDATA, CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GOOSE_PATH_ROOT are honoured, so tests point it at a temp dir.
+// HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, APPDATA, CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR, GOOSE_PATH_ROOT, GEMINI_CLI_HOME,
+// QWEN_HOME and QWEN_RUNTIME_DIR are honoured, as the agents honour them, so tests point it at a temp dir.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -47,7 +48,10 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // Codex CLI: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (CODEX_HOME defaults to ~/.codex).
     { agent: 'codex', root: join(env.CODEX_HOME ?? join(home, '.codex'), 'sessions'), depth: 3, file: /^rollout-.*\.jsonl$/, source: 'openai/codex: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl' },
     // Gemini CLI 0.56: ~/.gemini/tmp/<project>/chats/session-*.jsonl (older: .json); subagents in chats/<parent id>/.
-    { agent: 'gemini-cli', root: join(home, '.gemini', 'tmp'), depth: 3, file: /^(session-.*\.jsonl?|[^/\\]+\.jsonl)$/, source: 'google-gemini/gemini-cli chatRecordingService.ts: ~/.gemini/tmp/<project_hash>/chats/session-*.jsonl' },
+    // <project> is the project's short id from ~/.gemini/projects.json (older versions: the sha256 of its path, which
+    // Storage.performMigration renames); GEMINI_CLI_HOME replaces the home folder (packages/core/src/utils/paths.ts
+    // homedir(), config/storage.ts getGlobalGeminiDir / getProjectTempDir, commit 5411f113).
+    { agent: 'gemini-cli', root: join(env.GEMINI_CLI_HOME || home, '.gemini', 'tmp'), depth: 3, file: /^(session-.*\.jsonl?|[^/\\]+\.jsonl)$/, source: 'google-gemini/gemini-cli chatRecordingService.ts: ~/.gemini/tmp/<project>/chats/session-*.jsonl (GEMINI_CLI_HOME moves ~)' },
     // Cline: VS Code globalStorage saoudrizwan.claude-dev/tasks/<id>/api_conversation_history.json (cline/cline disk.ts).
     { agent: 'cline', root: join(storage, 'saoudrizwan.claude-dev', 'tasks'), depth: 1, file: /^api_conversation_history\.json$/, source: 'cline/cline src/core/storage/disk.ts: <VS Code globalStorage>/saoudrizwan.claude-dev/tasks/<id>/' },
     // Roo Code: the same layout under rooveterinaryinc.roo-cline.
@@ -55,8 +59,10 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     // GitHub Copilot CLI: $COPILOT_HOME/session-state/<sessionId>/events.jsonl, COPILOT_HOME defaulting to ~/.copilot
     // (github/copilot-sdk v1.0.9 docs/features/agent-loop.md, docs/setup/multi-tenancy.md).
     { agent: 'copilot-cli', root: join(env.COPILOT_HOME ?? join(home, '.copilot'), 'session-state'), depth: 1, file: /^events\.jsonl$/, source: 'github/copilot-sdk docs/features/agent-loop.md: ~/.copilot/session-state/<sessionId>/events.jsonl' },
-    // Qwen Code: ~/.qwen/projects/<project>/chats/<sessionId>.jsonl (QwenLM/qwen-code Storage.getProjectDir() + 'chats').
-    { agent: 'qwen-code', root: join(home, '.qwen', 'projects'), depth: 2, file: /\.jsonl$/, source: 'QwenLM/qwen-code chatRecordingService.ts: ~/.qwen/projects/<project>/chats/<session-id>.jsonl' },
+    // Qwen Code: <runtime dir>/projects/<project>/chats/<sessionId>.jsonl (QwenLM/qwen-code Storage.getProjectDir() +
+    // 'chats'), the runtime dir being QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen (packages/core/src/config/storage.ts
+    // getRuntimeBaseDir / getGlobalQwenDir; the docs' environment variables page).
+    { agent: 'qwen-code', root: join(env.QWEN_RUNTIME_DIR || env.QWEN_HOME || join(home, '.qwen'), 'projects'), depth: 2, file: /\.jsonl$/, source: 'QwenLM/qwen-code chatRecordingService.ts: ~/.qwen/projects/<project>/chats/<session-id>.jsonl (QWEN_RUNTIME_DIR or QWEN_HOME moves ~/.qwen)' },
     // OpenCode's JSON storage: $XDG_DATA_HOME/opencode/storage/session/<projectID>/<sessionID>.json (xdg-basedir,
     // ~/.local/share on every OS; anomalyco/opencode src/global and src/storage). Newer versions keep an SQLite
     // database there instead: export a session with `opencode export <id>`.

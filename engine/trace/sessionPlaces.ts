@@ -26,8 +26,8 @@ const same = (path: string, windows = path.replace(/\//g, '\\')) => ({ linux: pa
 export const SESSION_PLACES: readonly SessionPlace[] = [
   { agent: 'claude-code', label: 'Claude Code', format: 'claude-code', ...same('~/.claude/projects/<project>/<session-id>.jsonl'), note: 'CLAUDE_CONFIG_DIR moves ~/.claude' },
   { agent: 'codex', label: 'Codex CLI', format: 'codex-rollout', ...same('~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl'), note: 'CODEX_HOME moves ~/.codex' },
-  { agent: 'gemini-cli', label: 'Gemini CLI', format: 'gemini-cli', ...same('~/.gemini/tmp/<project-hash>/chats/session-*.jsonl') },
-  { agent: 'qwen-code', label: 'Qwen Code', format: 'qwen-code', ...same('~/.qwen/projects/<project>/chats/<session-id>.jsonl') },
+  { agent: 'gemini-cli', label: 'Gemini CLI', format: 'gemini-cli', ...same('~/.gemini/tmp/<project>/chats/session-*.jsonl'), note: 'GEMINI_CLI_HOME moves ~; <project> is the project\'s short id (older versions: a hash of its path)' },
+  { agent: 'qwen-code', label: 'Qwen Code', format: 'qwen-code', ...same('~/.qwen/projects/<project>/chats/<session-id>.jsonl'), note: 'QWEN_RUNTIME_DIR, else QWEN_HOME, moves ~/.qwen' },
   { agent: 'copilot-cli', label: 'GitHub Copilot CLI', format: 'copilot-cli', ...same('~/.copilot/session-state/<session-id>/events.jsonl'), note: 'COPILOT_HOME moves ~/.copilot' },
   {
     agent: 'cline', label: 'Cline', format: 'cline',

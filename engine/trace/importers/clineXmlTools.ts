@@ -11,10 +11,17 @@ export const CLINE_XML_TOOLS: ReadonlySet<string> = new Set([
   'search_files', 'list_files', 'list_code_definition_names', 'codebase_search', 'browser_action', 'use_mcp_tool',
   'access_mcp_resource', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'plan_mode_response',
   'new_task', 'switch_mode', 'fetch_instructions', 'load_mcp_documentation', 'web_fetch', 'condense', 'new_rule', 'report_bug',
+  // Cline's later tools with an XML form (their GENERIC / GPT_5 variants, cline/cline src/core/prompts/system-prompt/tools/
+  // web_search.ts, apply_patch.ts, focus_chain.ts, use_skill.ts, generate_explanation.ts) and Roo Code's update_todo_list.
+  'web_search', 'apply_patch', 'focus_chain', 'use_skill', 'generate_explanation', 'update_todo_list',
 ]);
 
 /** Tools only Roo Code has: their presence names the agent (RooCodeInc/Roo-Code src/shared/tools.ts). */
-export const ROO_ONLY_TOOLS: ReadonlySet<string> = new Set(['apply_diff', 'insert_content', 'search_and_replace', 'switch_mode', 'fetch_instructions', 'codebase_search']);
+export const ROO_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  'apply_diff', 'insert_content', 'search_and_replace', 'switch_mode', 'fetch_instructions', 'codebase_search',
+  // Its native edit variants and its todo list (packages/types/src/tool.ts `toolNames`, commit 0126cb0b).
+  'edit_file_roo', 'edit_file_anthropic', 'edit_file_grok', 'edit_file_gemini', 'edit_file_codex', 'search_replace', 'update_todo_list',
+]);
 
 /** Parameters whose value may itself hold tags (file content, diffs): they end at the last closing tag. */
 const GREEDY = new Set(['content', 'diff', 'result']);

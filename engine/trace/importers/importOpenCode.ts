@@ -30,7 +30,7 @@ interface Step {
  * | session info                            | agent.start                                | session_id, title, directory, parent_id   |
  * | user message, its text parts            | input.received                             | prompt (synthetic text parts: context.added) |
  * | assistant message, per step             | model.before_call + model.after_call       | model (providerID/modelID), agent, response (text, reasoning, tool_use), usage (step-finish tokens, cost) |
- * | `tool` part                             | tool.before_call; tool.after_call when completed or error | tool_name, tool_input, tool_use_id (callID), tool_response, is_error (status error, or bash `metadata.exit` ≠ 0), title |
+ * | `tool` part                             | tool.before_call; tool.after_call when completed or error | tool_name, tool_input, tool_use_id (callID), tool_response (an interrupted call's `metadata.output`, its error beside it), is_error (status error, or bash `metadata.exit` ≠ 0), title |
  * | assistant `error`                       | agent.error                                | error (name: message)                     |
  * | last assistant text without tools before the next user message or the end | final_answer.before + .after | text |
  * | file, agent, subtask, snapshot, patch, retry, compaction parts | annotations         |                                           |
@@ -187,10 +187,19 @@ function tool(b: TraceBuilder, p: JsonObject, ts: string | null): void {
   if (status !== 'completed' && status !== 'error') return b.warn(`tool call ${useId} (${name}) has no result in the session (status ${status || 'missing'})`);
   const meta = isJsonObject(state.metadata) ? state.metadata : {};
   const exit = typeof meta.exit === 'number' ? meta.exit : null;
+  // A call interrupted while running (aborted, the session stopped) ends as `error` with what it had printed in
+  // `metadata.output` (`interrupted: true`), and that output is what the model is sent (message-v2.ts toModelMessages,
+  // commit 007a9409): the response is the output, the error beside it.
+  const interrupted = status === 'error' && meta.interrupted === true && typeof meta.output === 'string' ? meta.output : null;
   const out: JsonObject = {
-    tool_name: name, tool_input: input, tool_response: status === 'error' ? str(state.error) : ((state.output as JsonValue | undefined) ?? ''),
+    tool_name: name, tool_input: input,
+    tool_response: interrupted ?? (status === 'error' ? str(state.error) : ((state.output as JsonValue | undefined) ?? '')),
     is_error: status === 'error' || (exit !== null && exit !== 0), tool_use_id: useId, status,
   };
+  if (interrupted !== null) {
+    out.error = str(state.error);
+    out.interrupted = true;
+  }
   if (typeof state.title === 'string') out.title = state.title;
   if (exit !== null) out.exit_code = exit;
   if (name === 'task' && typeof meta.sessionId === 'string') out.child_session_id = meta.sessionId;

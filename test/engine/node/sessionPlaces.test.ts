@@ -17,6 +17,18 @@ describe('session places: the app\'s table and hookwire sessions agree', () => {
     }
   });
 
+  it('[I12][I19] Gemini CLI\'s GEMINI_CLI_HOME and Qwen Code\'s QWEN_RUNTIME_DIR / QWEN_HOME move their session folders, as the agents do', () => {
+    // google-gemini/gemini-cli packages/core/src/utils/paths.ts homedir() (GEMINI_CLI_HOME, else os.homedir()) and
+    // config/storage.ts getProjectTempDir (<home>/.gemini/tmp/<project>), commit 5411f113; QwenLM/qwen-code
+    // packages/core/src/config/storage.ts getRuntimeBaseDir (QWEN_RUNTIME_DIR > QWEN_HOME > ~/.qwen) + projects/.
+    const root = (env: NodeJS.ProcessEnv, agent: string) => sessionLocations(env, 'linux', '/p').find((l) => l.agent === agent)!.root;
+    expect(root({ HOME: '/h' }, 'gemini-cli')).toBe('/h/.gemini/tmp');
+    expect(root({ HOME: '/h', GEMINI_CLI_HOME: '/g' }, 'gemini-cli')).toBe('/g/.gemini/tmp');
+    expect(root({ HOME: '/h' }, 'qwen-code')).toBe('/h/.qwen/projects');
+    expect(root({ HOME: '/h', QWEN_HOME: '/q' }, 'qwen-code')).toBe('/q/projects');
+    expect(root({ HOME: '/h', QWEN_HOME: '/q', QWEN_RUNTIME_DIR: '/r' }, 'qwen-code')).toBe('/r/projects');
+  });
+
   it('the OS of a browser or a Node platform', () => {
     expect(placeOs('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)')).toBe('macos');
     expect(placeOs('darwin')).toBe('macos');
