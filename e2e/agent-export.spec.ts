@@ -136,14 +136,14 @@ test('[AG6] another agent changes the report and the marks; a node in the report
   const settings = JSON.parse((await page.getByTestId('agent-export-preview').textContent()) ?? '');
   expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', onFailure: 'block' });
 
-  // Kimi Code keeps its hooks in the person's ~/.kimi/config.toml: the dialog shows the entries to add as its
+  // Kimi Code keeps its hooks in the person's ~/.kimi-code/config.toml: the dialog shows the entries to add as its
   // content (made, not refused), to copy; no download, no merge box.
   await page.getByTestId('agent-export-agent').focus();
   await page.keyboard.press('End');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('opencode');
   await page.keyboard.press('ArrowUp');
   await expect(page.getByTestId('agent-export-agent')).toHaveValue('kimi');
-  await expect(page.getByTestId('agent-export-file')).toHaveText('~/.kimi/config.toml');
+  await expect(page.getByTestId('agent-export-file')).toHaveText('~/.kimi-code/config.toml');
   await expect(page.getByTestId('agent-export-paste')).toContainText('hookwire does not edit');
   await expect(page.getByTestId('agent-export-refused')).toHaveCount(0);
   await expect(page.getByTestId('agent-export-preview')).toContainText("command = '''hookwire hook --agent kimi");
@@ -223,6 +223,8 @@ test('[AG6] export for OpenCode: the plugin file and its loss report; VS Code: i
   await expect(page.getByTestId('agent-export-also')).toContainText('VS Code\'s agent also runs .github/hooks/*.json');
   await page.keyboard.press('Home');
   await expect(page.getByTestId('agent-export-also').first()).toContainText('also runs the hooks in .claude/settings.json');
-  await expect(page.getByTestId('agent-export-also').nth(1)).toContainText('install --agent goose');
+  // goose reads its own plugins, not .claude/settings.json (block/goose hooks/mod.rs at 0825b570); Cursor does, with Third-party skills on.
+  await expect(page.getByTestId('agent-export-also').nth(1)).toContainText('install --agent cursor');
+  await expect(page.getByTestId('agent-export-also')).toHaveCount(2);
   await shot(page, 'agent-export-claude-vscode-note');
 });

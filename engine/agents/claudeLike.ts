@@ -107,7 +107,8 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
       const name = ownGet(input, 'tool_name');
       if (typeof name === 'string') addPortableFields(payload, toolEntry(c, name), ownGet(input, 'tool_input'));
     }
-    const toolUse = ownGet(input, 'tool_use_id');
+    // Read from the payload, so that a dialect's rename (goose's `tool_call_id`) names the call too.
+    const toolUse = ownGet(payload, 'tool_use_id');
     const event_id =
       typeof toolUse === 'string' && toolUse !== '' && s.type.startsWith('tool.')
         ? `${c.id}:${toolUse}:${s.type === 'tool.before_call' ? 'before' : 'after'}`

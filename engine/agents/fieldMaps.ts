@@ -12,16 +12,20 @@ import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
  * - Factory droid: https://docs.factory.ai/reference/hooks-reference (read 2026-12): `.factory/hooks.json`
  *   (else settings.json `hooks`), Claude Code's events and matchers, timeout in seconds; the shell tool is
  *   `Execute`, files are `Read`, `Create`, `Edit` (safe-chains 0.232.6 droid target: "droid's shell tool is not Bash").
- * - goose: read in its source, block/goose crates/goose/src/hooks/ (types.rs, config.rs commit 8a2bbf70; mod.rs commit
- *   40640e26; 2026): hooks load from ~/.config/goose/hooks.json and, only when that file sets
- *   `allow_project_hooks: true`, from the project's `.goose/settings.json` (else `.claude/settings.json`), in
- *   Claude Code's shape `{hooks: {PreToolUse: [{matcher, hooks: [{type: "command", command, timeout}]}]}}`
- *   (timeout in seconds, default 600). Input: `hook_event_name`, `session_id`, `cwd`, `tool_name`, `tool_input`,
- *   `tool_output`, `tool_error`, and `user_prompt` (not `prompt`) on UserPromptSubmit. A block is exit 2 (stderr the
- *   reason) or a top-level `{"decision": "block", "reason"}`, and only on PreToolUse, PermissionRequest,
- *   UserPromptSubmit, Stop, SubagentStop, TeammateIdle, TaskCompleted, ConfigChange (`can_block`); `hookSpecificOutput`
- *   is parsed but never acted on, so no ask, no rewrite. Any other exit, a timeout or a signal fails open. Exit 2 is
- *   used for every block.
+ * - goose: read in its source and docs, block/goose at commit 0825b570 (2026): crates/goose/src/hooks/mod.rs and
+ *   plugins/discovery.rs, documentation/docs/guides/context-engineering/hooks.md. Hooks follow the Open Plugins spec:
+ *   `<project>/.agents/plugins/<name>/hooks/hooks.json` (user: ~/.agents/plugins/<name>/), in Claude Code's grouped
+ *   shape `{hooks: {PreToolUse: [{matcher, hooks: [{type: "command", command, timeout, on_failure}]}]}}`, matcher a
+ *   regex on the tool name, timeout in seconds (default 30: `DEFAULT_HOOK_TIMEOUT_SECS`). Input (`HookContext`):
+ *   `event` (not `hook_event_name`), `session_id`, `matcher_context`, `tool_call_id`, `tool_name`, `tool_input`,
+ *   `tool_output`, `message` (the prompt), `last_assistant_message`, `working_dir`. Only PreToolUse and Stop can block:
+ *   exit 2 (stderr the reason) or `{"decision": "block", "reason"}` on stdout; exit 0 with nothing on stdout allows;
+ *   anything else (another exit, a timeout, a signal, stray stdout) is "no decision", ignored (the tool runs) unless the
+ *   PreToolUse action sets `on_failure: "block"` (goose 1.48.0+, PR #11449), which install writes. Stop stays fail-open
+ *   even so; UserPromptSubmit and the other events cannot block. What a hook prints is not shown to the model: no
+ *   context, no ask, no rewrite. (A Claude-shaped reader of `.goose/settings.json` with `allow_project_hooks`, read
+ *   earlier at mod.rs 40640e26 / config.rs 8a2bbf70, is not what goose releases ship: the 1.48.0 binary has the plugin
+ *   events, vshulcz/deja-vu issue 2952; and main reads only plugins.)
  * - Kimi Code CLI: read in its source, MoonshotAI/kimi-cli 1.49.0 (commit 4a550eff, 2026-07-16), src/kimi_cli/hooks/
  *   (config.py, events.py, runner.py) and docs/en/customization/hooks.md: `[[hooks]]` entries `{event, command,
  *   matcher, timeout}` in ~/.kimi/config.toml (timeout in seconds, default 30); input `hook_event_name`,
@@ -29,6 +33,10 @@ import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
  *   exit 0 with `hookSpecificOutput.permissionDecision: "deny"` blocks too; nothing else is read in 1.49.0 (no ask;
  *   `updatedInput`, which a later docs page names, is not in that source, so a rewrite blocks). Errors and
  *   timeouts fail open. PostToolUse and the other events are not blockable there. Exit 2 is used for every block.
+ *   Its successor, the TypeScript Kimi Code CLI (MoonshotAI/kimi-code; https://moonshotai.github.io/kimi-code/en/customization/hooks.html,
+ *   read 2026-12), keeps the contract (session/hooks/runner.ts: exit 2, or `permissionDecision: "deny"` on exit 0,
+ *   blocks; a spawn error, a timeout or another exit allows; only `message`, `permissionDecision` and its reason are
+ *   read) but reads `[[hooks]]` from ~/.kimi-code/config.toml, and names its tools `Bash`, `Read`, `Write`, `Edit`.
  */
 
 const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name', 'agent_id', 'agent_type', 'timestamp'] as const;
@@ -48,7 +56,7 @@ function claudeCoreEvents(): Map<string, AgentEventSpec> {
 }
 
 /** Events whose only channel is exit 2 on the blockable ones (goose, Kimi Code): no ask, no rewrite, no context, no stop. */
-function exit2Events(prompt: string, blockable: ReadonlySet<string>, extra: [string, string][] = []): Map<string, AgentEventSpec> {
+function exit2Events(prompt: string, blockable: ReadonlySet<string>, extra: [string, string][] = [], tool: AgentEventSpec['required'] = TOOL): Map<string, AgentEventSpec> {
   const ev = (name: string, type: string, more: Partial<AgentEventSpec> = {}): [string, AgentEventSpec] => [
     name,
     { name, type, required: {}, block: blockable.has(name) ? 'exit2' : 'none', ask: false, context: 'none', terminate: false, ...more },
@@ -56,26 +64,33 @@ function exit2Events(prompt: string, blockable: ReadonlySet<string>, extra: [str
   return new Map([
     ev('SessionStart', 'agent.start'),
     ev('UserPromptSubmit', 'input.received', { required: { [prompt]: 'string' }, rewrite: { field: 'prompt', how: 'block' } }),
-    ev('PreToolUse', 'tool.before_call', { required: TOOL, rewrite: { field: 'tool_input', how: 'block' } }),
-    ev('PostToolUse', 'tool.after_call', { required: TOOL }),
-    ev('PostToolUseFailure', 'tool.after_call', { required: TOOL }),
+    ev('PreToolUse', 'tool.before_call', { required: tool, rewrite: { field: 'tool_input', how: 'block' } }),
+    ev('PostToolUse', 'tool.after_call', { required: tool }),
+    ev('PostToolUseFailure', 'tool.after_call', { required: tool }),
     ev('Stop', 'final_answer.before'),
-    ev('SubagentStop', 'agent.subagent_stop'),
     ev('SessionEnd', 'agent.end'),
     ...extra.map(([n, t]) => ev(n, t)),
   ]);
 }
 
-function fieldMap(contract: Omit<AgentContract, 'agentId'>, options: { promptField?: string } = {}): AgentAdapter {
+/** How a field map's input differs from Claude Code's: renamed fields, the field naming the event, more common fields. */
+interface FieldMapOptions {
+  renames?: ReadonlyMap<string, string>;
+  eventFields?: readonly string[];
+  common?: readonly string[];
+}
+
+function fieldMap(contract: Omit<AgentContract, 'agentId'>, options: FieldMapOptions = {}): AgentAdapter {
   const full = contract.events.get('PreToolUse')?.ask === true;
   return claudeLikeAdapter({
     contract: { ...contract, agentId: contract.id },
-    common: COMMON,
+    common: [...COMMON, ...(options.common ?? [])],
     denyWord: 'block',
     rewriteOut: 'updatedInput',
     rewriteDecision: 'ask',
     systemMessage: full,
-    ...(options.promptField ? { renames: new Map([[options.promptField, 'prompt']]) } : {}),
+    ...(options.renames ? { renames: options.renames } : {}),
+    ...(options.eventFields ? { eventFields: options.eventFields } : {}),
   });
 }
 
@@ -106,25 +121,29 @@ export const FACTORY_ADAPTER = fieldMap({
   confirmed: true,
 });
 
-const GOOSE_BLOCKABLE = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'Stop', 'SubagentStop']);
+// Only PreToolUse and Stop can block (hooks.md "Blocking a Tool Call"; mod.rs `emit_blocking`).
+const GOOSE_BLOCKABLE = new Set(['PreToolUse', 'Stop']);
 
 export const GOOSE_ADAPTER = fieldMap(
   {
     id: 'goose',
     name: 'goose',
     sources: [
-      { url: 'https://github.com/block/goose/tree/main/crates/goose/src/hooks', version: 'source: types.rs, config.rs commit 8a2bbf70, mod.rs commit 40640e26 (2026)' },
-      { url: 'https://github.com/block/goose/blob/main/documentation/docs/guides/context-engineering/hooks.md', version: 'read 2026-12' },
+      { url: 'https://github.com/block/goose/blob/main/crates/goose/src/hooks/mod.rs', version: 'source at commit 0825b570 (2026): hooks/mod.rs, plugins/discovery.rs; on_failure since 1.48.0 (PR #11449)' },
+      { url: 'https://github.com/block/goose/blob/main/documentation/docs/guides/context-engineering/hooks.md', version: 'commit 0825b570, read 2026-12' },
     ],
-    events: exit2Events('user_prompt', GOOSE_BLOCKABLE, [['PermissionRequest', 'goose.permission_request']]),
+    // goose's PreToolUse carries `tool_input` only when the call has arguments (`Option<Value>`), so only the name is required.
+    events: exit2Events('message', GOOSE_BLOCKABLE, [], { tool_name: 'string' }),
     ...GOOSE_TOOLS,
     unseen: [],
-    // `timeout` in seconds, default 600 (config.rs `default_timeout`).
-    timeoutSeconds: 600,
-    onFailure: 'an exit code other than 0 and 2, a timeout or a signal fails open (the tool runs); exit 2 blocks on PreToolUse, PermissionRequest, UserPromptSubmit, Stop and SubagentStop',
+    // `timeout` in seconds, default 30 (mod.rs `DEFAULT_HOOK_TIMEOUT_SECS`).
+    timeoutSeconds: 30,
+    onFailure:
+      'a hook that fails, times out or gives no decision (another exit code, stray stdout) is ignored and the tool runs, unless its PreToolUse entry sets on_failure: "block" (goose 1.48.0+), which install writes; Stop stays fail-open; exit 2 or {"decision":"block"} blocks PreToolUse and Stop only',
     confirmed: true,
   },
-  { promptField: 'user_prompt' },
+  // The event is `event`, the prompt `message`, the call's id `tool_call_id` (mod.rs `HookContext`).
+  { eventFields: ['event'], renames: new Map([['message', 'prompt'], ['tool_call_id', 'tool_use_id']]), common: ['event', 'working_dir', 'matcher_context'] },
 );
 
 const KIMI_BLOCKABLE = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop']);
@@ -135,8 +154,9 @@ export const KIMI_ADAPTER = fieldMap({
   sources: [
     { url: 'https://github.com/MoonshotAI/kimi-cli/tree/main/src/kimi_cli/hooks', version: 'kimi-cli 1.49.0 source (commit 4a550eff, 2026-07-16): config.py, events.py, runner.py' },
     { url: 'https://github.com/MoonshotAI/kimi-cli/blob/main/docs/en/customization/hooks.md', version: 'Hooks (Beta), read 2026-12' },
+    { url: 'https://moonshotai.github.io/kimi-code/en/customization/hooks.html', version: 'Kimi Code CLI (TypeScript, ~/.kimi-code/config.toml), read 2026-12; MoonshotAI/kimi-code session/hooks/runner.ts: exit 2 or permissionDecision "deny" blocks, errors and timeouts allow' },
   ],
-  events: exit2Events('prompt', KIMI_BLOCKABLE, [['StopFailure', 'kimi.stop_failure'], ['SubagentStart', 'kimi.subagent_start'], ['PreCompact', 'kimi.pre_compact'], ['PostCompact', 'kimi.post_compact'], ['Notification', 'kimi.notification']]),
+  events: exit2Events('prompt', KIMI_BLOCKABLE, [['SubagentStop', 'agent.subagent_stop'], ['StopFailure', 'kimi.stop_failure'], ['SubagentStart', 'kimi.subagent_start'], ['PreCompact', 'kimi.pre_compact'], ['PostCompact', 'kimi.post_compact'], ['Notification', 'kimi.notification']]),
   ...KIMI_TOOLS,
   unseen: [],
   // `timeout` in seconds, default 30, at most 600 (hooks/config.py `HookDef`).

@@ -16,15 +16,19 @@ import type { AgentContract, AgentId } from './types.ts';
  * - Codex .codex/hooks.json, same shape (project hooks.json discovery: codex-cli-best-practice "Discovery Locations");
  * - Gemini CLI .gemini/settings.json, same shape, `timeout` in ms; Qwen Code .qwen/settings.json, ms;
  * - Factory .factory/hooks.json keyed by event name ("Hook files are keyed by event name", docs.factory.ai/harness/hooks);
- * - goose .goose/settings.json, Claude Code's shape (loaded only when ~/.config/goose/hooks.json sets allow_project_hooks: true; fieldMaps.ts);
+ * - goose .agents/plugins/hookwire/hooks/hooks.json, a project plugin (Open Plugins), Claude Code's grouped shape with
+ *   `on_failure: "block"` on PreToolUse (fieldMaps.ts);
  * - GitHub Copilot .github/hooks/hookwire.json `{version: 1, hooks: {preToolUse: [{type: "command", bash, timeoutSec}]}}`;
  * - VS Code .github/hooks/hookwire-vscode.json `{hooks: {PreToolUse: [{type: "command", command, timeout}]}}` (vscode.ts);
  * - OpenCode .opencode/plugins/hookwire.js, a plugin file (opencode.ts), not a hook configuration;
  * - Cursor .cursor/hooks.json `{version: 1, hooks: {preToolUse: [{command, matcher, failClosed: true}]}}`;
  * - Windsurf .windsurf/hooks.json `{hooks: {pre_run_command: [{command, show_output: true}]}}`.
- * Kimi Code reads hooks only from ~/.kimi/config.toml (TOML, outside the project): install prints the entries to add
- * and writes nothing (the loss report is still printed).
+ * Kimi Code reads hooks only from ~/.kimi-code/config.toml (TOML, outside the project; ~/.kimi/config.toml for the older
+ * Python kimi-cli): install prints the entries to add and writes nothing (the loss report is still printed).
  */
+
+/** goose discovers a project's plugins as the directories of `.agents/plugins/` and reads each one's `hooks/hooks.json` (block/goose plugins/discovery.rs, hooks/mod.rs at 0825b570). */
+export const GOOSE_HOOKS_FILE = '.agents/plugins/hookwire/hooks/hooks.json';
 
 interface FileFormat {
   file: string;
@@ -43,7 +47,7 @@ const FORMATS: ReadonlyMap<AgentId, FileFormat> = new Map<AgentId, FileFormat>([
   ['gemini', { file: '.gemini/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
   ['qwen', { file: '.qwen/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 'ms' } }],
   ['factory', { file: '.factory/hooks.json', grouped: true, root: 'top', timeout: { field: 'timeout', unit: 's' } }],
-  ['goose', { file: '.goose/settings.json', grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
+  ['goose', { file: GOOSE_HOOKS_FILE, grouped: true, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
   ['copilot', { file: '.github/hooks/hookwire.json', grouped: false, root: 'hooks', version: 1, timeout: { field: 'timeoutSec', unit: 's' } }],
   ['vscode', { file: '.github/hooks/hookwire-vscode.json', grouped: false, root: 'hooks', timeout: { field: 'timeout', unit: 's' } }],
   ['cursor', { file: '.cursor/hooks.json', grouped: false, root: 'hooks', version: 1 }],
@@ -151,7 +155,6 @@ export function alsoRunBy(id: AgentId): string[] {
   if (id === 'claude') {
     return [
       'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
-      'goose reads .claude/settings.json too when the project has no .goose/settings.json and project hooks are allowed; it reads neither Claude Code\'s JSON deny nor its tool names, so install --agent goose for goose (its .goose/settings.json then wins).',
       // https://cursor.com/docs/reference/third-party-hooks ("Claude Code Hooks"); its input to these hooks is not documented there.
       'Cursor also runs the hooks in .claude/settings.json when "Third-party skills" is on (Cursor Settings → Features), mapping Claude Code\'s event names to its own; hookwire hook --agent claude refuses Cursor\'s own input and answers exit 2, which Cursor reads as a deny (failing closed). For Cursor, install --agent cursor: .cursor/hooks.json ranks above .claude/settings.json when answers conflict.',
     ];
@@ -167,9 +170,22 @@ export function alsoRunBy(id: AgentId): string[] {
       'Codex loads a project\'s .codex/hooks.json only when the project is trusted, and runs a new or changed command hook only after it is reviewed and trusted in /hooks (trust is kept against the hook\'s hash, and an untrusted hook is skipped without a word): until then these hooks do not run. Open /hooks in Codex after each install that changed the file.',
     ];
   }
+  if (id === 'qwen') {
+    return [
+      // QwenLM/qwen-code docs/users/features/hooks.md "Security Model" (commit 00d06c80, 2026-12).
+      'Qwen Code runs project-level hooks (.qwen/settings.json) only in a trusted folder: in an untrusted one these hooks do not run. Trust the folder in Qwen Code (/trust or the prompt at start-up) after installing.',
+    ];
+  }
+  if (id === 'factory') {
+    return [
+      // Factory-AI/factory issue #3 (open, droid 0.186.0); aovestdipaperino/tokensave PR #198 found the same. docs.factory.ai/harness/hooks documents .factory/hooks.json.
+      'Factory documents .factory/hooks.json as the project hook file (keyed by event name), but a report against droid 0.186.0 (Factory-AI/factory issue #3, open) found it never read, only the "hooks" key of .factory/settings.json: check that droid lists these hooks (/hooks) before relying on them; if it does not, move the same entries under "hooks" in .factory/settings.json (droid reads that key when no hooks.json is there).',
+    ];
+  }
   if (id === 'goose') {
     return [
-      'goose loads a project\'s .goose/settings.json only when ~/.config/goose/hooks.json sets "allow_project_hooks": true (block/goose hooks/config.rs); without it these hooks do not run.',
+      // block/goose documentation/docs/guides/context-engineering/hooks.md and hooks/mod.rs at 0825b570; on_failure: PR #11449 (1.48.0).
+      'goose loads this plugin (.agents/plugins/hookwire/) when it starts in this project, unless "disabledPlugins" in ~/.config/goose/settings.json or the project\'s .config/goose/settings.json names hookwire, or config.yaml\'s plugins map sets it to enabled: false. Its PreToolUse hooks carry on_failure: "block", so a hook that crashes, times out or answers nothing blocks the tool call; goose before 1.48.0 ignores on_failure and lets such a call run. Stop hooks fail open whatever on_failure says, and goose\'s prompt and after-tool hooks cannot block.',
     ];
   }
   if (id === 'vscode') {
@@ -197,12 +213,14 @@ function entryFor(c: AgentContract, f: FileFormat, event: string, t: InstallTarg
   if (c.id === 'copilot') return { type: 'command', bash: command, ...timeout };
   if (c.id === 'cursor') return { command, failClosed: true };
   if (c.id === 'windsurf') return { command, show_output: true };
-  return { type: 'command', command, ...(c.id === 'gemini' || c.id === 'qwen' ? { name: 'hookwire' } : {}), ...timeout, ...(c.id === 'claude' ? { onFailure: 'block' } : {}) };
+  // goose honours on_failure on PreToolUse only (and errors on an unknown value); elsewhere it is left out.
+  const gooseBlock: JsonObject = c.id === 'goose' && event === 'PreToolUse' ? { on_failure: 'block' } : {};
+  return { type: 'command', command, ...(c.id === 'gemini' || c.id === 'qwen' ? { name: 'hookwire' } : {}), ...timeout, ...(c.id === 'claude' ? { onFailure: 'block' } : {}), ...gooseBlock };
 }
 
 /**
  * A config file made for an agent. `paste` is set when the file is the person's own and Hookwire does not write
- * it (Kimi Code's ~/.kimi/config.toml): `text` is then what to add to it, and `paste` says where and why.
+ * it (Kimi Code's ~/.kimi-code/config.toml): `text` is then what to add to it, and `paste` says where and why.
  */
 export type MergeResult = { ok: true; file: string; text: string; changed: boolean; paste?: string } | { ok: false; file: string; reason: string };
 
@@ -216,7 +234,7 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   if (id === 'opencode') return openCodePlugin(t, existing);
   const f = FORMATS.get(id);
   const c = AGENT_CONTRACTS.get(id)!;
-  if (!f) return { ok: true, file: KIMI_CONFIG, text: kimiEntries(doc, t), changed: true, paste: `Kimi Code reads hooks only from ${KIMI_CONFIG}, which hookwire does not edit: add these entries to it (or to your Kimi config file)` };
+  if (!f) return { ok: true, file: KIMI_CONFIG, text: kimiEntries(doc, t), changed: true, paste: `Kimi Code reads hooks only from ${KIMI_CONFIG} ($KIMI_CODE_HOME/config.toml when that is set; the older Python kimi-cli reads ~/.kimi/config.toml), which hookwire does not edit: add these entries to it` };
   let root: JsonObject = {};
   if (existing !== null && existing.trim() !== '') {
     let parsed: unknown;
@@ -273,10 +291,16 @@ export function mergeConfig(id: AgentId, doc: PipelineShape, t: InstallTarget, e
   return { ok: true, file: f.file, text, changed: existing === null || !jsonEqual(before, root) };
 }
 
-const KIMI_CONFIG = '~/.kimi/config.toml';
+/**
+ * Kimi Code CLI reads `[[hooks]]` from ~/.kimi-code/config.toml (`KIMI_CODE_HOME` moves it): its hooks page,
+ * https://moonshotai.github.io/kimi-code/en/customization/hooks.html (read 2026-12), which also says an unknown event
+ * or an extra field in an entry makes the whole file fail to load. ~/.kimi/config.toml is the Python kimi-cli's, which
+ * Kimi Code replaces: entries pasted there never ran in Kimi Code.
+ */
+const KIMI_CONFIG = '~/.kimi-code/config.toml';
 
 /**
- * Kimi Code's hooks are `[[hooks]]` entries of ~/.kimi/config.toml (MoonshotAI/kimi-cli 1.49.0 hooks/config.py
+ * Kimi Code's hooks are `[[hooks]]` entries of its config.toml (MoonshotAI/kimi-cli 1.49.0 hooks/config.py
  * `HookDef`: event, command, matcher, timeout), a user file with the person's providers and keys that Hookwire does
  * not edit (no TOML merge here): the entries to add, each command a TOML literal string.
  */

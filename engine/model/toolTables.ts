@@ -86,7 +86,10 @@ export const GEMINI_TOOLS = table([
 
 /**
  * Qwen Code (https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/, read 2026-12): its Gemini CLI
- * fork's tools, with `edit` for `replace`, `web_search`, `task`.
+ * fork's tools, with `edit` for `replace`, `web_search`, `task`. QwenLM/qwen-code packages/core/src/tools/tool-names.ts
+ * (commit 00ac46fe, 2026-12): the sub-agent tool is `agent` now (`task` is its legacy name, `ToolNamesMigration`)
+ * and `list_directory` lists a folder; hooks get these runtime ids in `tool_name` (docs/users/features/hooks.md
+ * "Matcher Patterns"). Without `agent`, a task rule's install matcher named only `task` and never ran for a sub-agent.
  */
 export const QWEN_TOOLS = table([
   ['run_shell_command', shell('command')],
@@ -97,6 +100,8 @@ export const QWEN_TOOLS = table([
   ['web_search', search()],
   ['glob', search()],
   ['grep_search', search()],
+  ['list_directory', search('path')],
+  ['agent', task],
   ['task', task],
 ], 'mcp__');
 
@@ -190,11 +195,20 @@ export const FACTORY_TOOLS = table([
  */
 const gooseTextEditor: ToolEntry = { tool: 'edit', file: ['path'], kindBy: { arg: 'command', kinds: new Map([['view', 'read'], ['write', 'write']]) } };
 
-/** goose's hooks (block/goose documentation/docs/guides/context-engineering/hooks.md, read 2026-12): tools named `<extension>__<tool>`. */
+/**
+ * goose's hooks (block/goose documentation/docs/guides/context-engineering/hooks.md at commit 0825b570, "Tool Input
+ * Keys"): tools are named `<extension>__<tool>`, so an MCP extension's tool has no `mcp__` prefix and no name tells
+ * it from a built-in one: such calls are `other` (and install narrows no matcher to MCP for goose). The developer
+ * extension's shell `command`, write `path`/`content`, edit `path`/`before`/`after`, tree `path`; older versions' one
+ * text_editor tool is kept.
+ */
 export const GOOSE_TOOLS = table([
   ['developer__shell', shell('command')],
+  ['developer__write', write('path')],
+  ['developer__edit', edit('path')],
+  ['developer__tree', search('path')],
   ['developer__text_editor', gooseTextEditor],
-], 'mcp__');
+]);
 
 /**
  * goose's session files, keyed by the tool's name after its extension (`developer__shell` → `shell`, the importer
@@ -218,12 +232,19 @@ export const GOOSE_SESSION_TOOLS = table([
  * web/fetch.py `url`, web/search.py). Its MCP tools' names carry no fixed prefix in the source read: they are `other`.
  */
 export const KIMI_TOOLS = table([
+  // Kimi Code CLI, the TypeScript successor (MoonshotAI/kimi-code packages/agent-core/src/tools/builtin: shell/bash.ts
+  // `Bash` {command}, native-tools.ts `Read`/`Write`/`Edit`/`Grep`/`Glob` {path}, web/fetch-url.ts `FetchURL`; 2026-12).
+  ['Bash', shell('command')],
+  ['Read', read('path')],
+  ['Write', write('path')],
+  ['Edit', edit('path')],
+  // kimi-cli 1.49.0 (Python, ~/.kimi): the names below.
   ['Shell', shell('command')],
   ['ReadFile', read('path')],
   ['ReadMediaFile', read('path')],
   ['WriteFile', write('path')],
   ['StrReplaceFile', edit('path')],
-  ['Glob', search('directory')],
+  ['Glob', search('directory', 'path')],
   ['Grep', search('path')],
   ['FetchURL', fetchUrl('url')],
   ['SearchWeb', search()],

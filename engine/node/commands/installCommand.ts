@@ -63,7 +63,7 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
   const merged = mergeConfig(o.agent, doc, { pipeline: pipelinePath, bin: o.bin, serve: o.serve }, existing);
   const losses = lossReport(doc, AGENT_CONTRACTS.get(o.agent)!);
   if (merged.ok && merged.paste !== undefined) {
-    // Kimi Code's hooks live in the person's ~/.kimi/config.toml: the entries to add, nothing written.
+    // Kimi Code's hooks live in the person's ~/.kimi-code/config.toml: the entries to add, nothing written.
     io.out(`${merged.paste}:\n\n${merged.text}\n`);
     io.err(lossLines(o.agent, losses, doc.nodes));
     return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;

@@ -186,7 +186,7 @@ describe('[AG4] every kind of bad input ends in the agent\'s block form', () => 
     ['null', () => null],
     ['another agent\'s input', foreignInput],
     ['a missing field', missingFieldInput],
-    ['an event the agent does not have', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), hook_event_name: 'NoSuchEvent', ...(agent === 'vscode' ? { hookEventName: 'NoSuchEvent' } : {}), agent_action_name: 'no_such_event' })],
+    ['an event the agent does not have', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), hook_event_name: 'NoSuchEvent', ...(agent === 'vscode' ? { hookEventName: 'NoSuchEvent' } : {}), ...(agent === 'goose' ? { event: 'NoSuchEvent' } : {}), agent_action_name: 'no_such_event' })],
     ['a huge input', (agent) => ({ ...(NATIVE[agent](shell('ls')) as object), blob: 'x'.repeat(5 * 1024 * 1024) })],
   ];
   for (const [what, make] of bad) {
@@ -365,16 +365,28 @@ describe('[AG3] VS Code also runs the files of Claude Code and GitHub Copilot', 
 });
 
 describe('[AG3] goose and Kimi Code, as their sources read', () => {
-  it('[AG3] goose names the prompt `user_prompt` (block/goose hooks/types.rs): it is the payload\'s prompt; a blocked prompt is exit 2', () => {
+  it('[AG3] goose (hooks/mod.rs at 0825b570): the event is `event`, the prompt `message`, the call id `tool_call_id`; a blocked PreToolUse is exit 2; a prompt cannot be blocked', () => {
     const a = agentAdapter('goose');
-    const p = a.parse({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: '/w', user_prompt: 'deploy to prod' }, { ts: TS, seq: 1 });
+    const p = a.parse({ event: 'UserPromptSubmit', session_id: 's', matcher_context: 'deploy to prod', message: 'deploy to prod' }, { ts: TS, seq: 1 });
     if (!p.ok) throw new Error(p.reason);
-    expect(p.event.payload.prompt).toBe('deploy to prod');
-    expect(a.reply(p.hook, p.event, { decision: 'block_action', reason: 'no', payload: p.event.payload }).answer).toEqual(exit2('no'));
-    // PostToolUse cannot be blocked in goose (`can_block`): a block there is not enforced, and the answer says nothing that reads as one.
-    const post = a.parse({ hook_event_name: 'PostToolUse', session_id: 's', cwd: '/w', tool_name: 'developer__shell', tool_input: { command: 'ls' }, tool_output: 'x' }, { ts: TS, seq: 1 });
-    if (!post.ok) throw new Error(post.reason);
+    expect([p.hook, p.event.type, p.event.payload.prompt, p.event.meta?.event]).toEqual(['UserPromptSubmit', 'input.received', 'deploy to prod', 'UserPromptSubmit']);
+    // goose ignores a block on UserPromptSubmit (only PreToolUse and Stop block): not enforced, and said so.
+    expect(a.contract.events.get('UserPromptSubmit')!.block).toBe('none');
+    expect(a.reply(p.hook, p.event, { decision: 'block_action', reason: 'no', payload: p.event.payload }).answer.exitCode).toBe(0);
+    // The old Claude-shaped input (hook_event_name) is not goose's: refused, which blocks (exit 2).
+    expect(a.parse({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'developer__shell', tool_input: { command: 'ls' } }, { ts: TS, seq: 1 }).ok).toBe(false);
+    const pre = a.parse(NATIVE.goose(shell('rm -rf /'))!, { ts: TS, seq: 1 });
+    if (!pre.ok) throw new Error(pre.reason);
+    expect([pre.event.event_id, pre.event.payload.tool, pre.event.payload.command, pre.event.meta?.working_dir]).toEqual(['goose:call-1:before', 'shell', 'rm -rf /', '/w']);
+    // A call with no arguments carries no tool_input (`Option<Value>`): it is still a call to judge, not a refusal.
+    const bare = a.parse({ event: 'PreToolUse', session_id: 's', tool_name: 'todo__list', tool_call_id: 'c2' }, { ts: TS, seq: 2 });
+    expect(bare.ok && bare.event.payload.tool).toBe('other');
+    // goose's developer__write takes `path` (hooks.md "Tool Input Keys"): a write of .env is a write of that file.
+    expect(answer('goose', { event: 'PreToolUse', session_id: 's', tool_call_id: 'c3', tool_name: 'developer__write', tool_input: { path: '/w/.env', content: 'x' } }).exitCode).toBe(2);
+    // Stop can block (the turn goes on); PostToolUse cannot.
+    expect(a.contract.events.get('Stop')!.block).toBe('exit2');
     expect(a.contract.events.get('PostToolUse')!.block).toBe('none');
+    expect(a.contract.timeoutSeconds).toBe(30);
   });
 
   it('[AG2] Kimi Code\'s tools (kimi-cli 1.49.0 src/kimi_cli/tools): ReadFile of .env and FetchURL of an unlisted host are blocked with exit 2', () => {

@@ -339,28 +339,61 @@ describe('[AG6] hookwire install --agent opencode, a real process', () => {
 });
 
 describe('[AG6] goose and Kimi Code, as their sources read', () => {
-  it('[AG6] goose: .goose/settings.json in Claude Code\'s shape, timeout in seconds; the note says project hooks need allow_project_hooks', () => {
+  it('[AG6] goose: a project plugin .agents/plugins/hookwire/hooks/hooks.json (goose reads no .goose/settings.json), on_failure: "block" on PreToolUse only, timeout 30 s', () => {
     const r = mergeConfig('goose', doc, target, null);
     if (!r.ok) throw new Error(r.reason);
-    expect(r.file).toBe('.goose/settings.json');
-    expect(JSON.parse(r.text).hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', timeout: 600 });
-    expect(alsoRunBy('goose').join(' ')).toContain('allow_project_hooks');
+    expect(r.file).toBe('.agents/plugins/hookwire/hooks/hooks.json');
+    const hooks = JSON.parse(r.text).hooks;
+    expect(hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', timeout: 30, on_failure: 'block' });
+    for (const [event, groups] of Object.entries(hooks) as [string, { hooks: object[] }[]][]) {
+      if (event !== 'PreToolUse') for (const g of groups) for (const h of g.hooks) expect([event, 'on_failure' in h]).toEqual([event, false]);
+    }
+    // No matcher names an MCP prefix goose does not use (its tools are <extension>__<tool>).
+    expect(JSON.stringify(hooks)).not.toContain('mcp__');
+    expect(alsoRunBy('goose').join(' ')).toContain('on_failure');
+    expect(alsoRunBy('goose').join(' ')).toContain('1.48.0');
+    // goose reads plugins, not .claude/settings.json: the claude install no longer sends goose users there.
+    expect(alsoRunBy('claude').join(' ')).not.toContain('goose');
   });
 
-  it('[AG6] Kimi Code: install writes nothing and prints the [[hooks]] entries for ~/.kimi/config.toml', async () => {
+  it('[AG6] Kimi Code: install writes nothing and prints the [[hooks]] entries for ~/.kimi-code/config.toml (the TypeScript Kimi Code CLI\'s file; the Python kimi-cli\'s ~/.kimi is named too)', async () => {
     const r = mergeConfig('kimi', doc, target, null);
     if (!r.ok) throw new Error(r.reason);
     // Made, not refused: the entries are the text, and `paste` says where they go (the app shows them as content).
-    expect(r.file).toBe('~/.kimi/config.toml');
+    expect(r.file).toBe('~/.kimi-code/config.toml');
+    expect(r.paste).toContain('~/.kimi-code/config.toml');
+    expect(r.paste).toContain('KIMI_CODE_HOME');
     expect(r.paste).toContain('~/.kimi/config.toml');
     expect(r.text.startsWith('[[hooks]]\n')).toBe(true);
     const text = r.text;
-    expect(text).toMatch(/\[\[hooks\]\]\nevent = "PreToolUse"\nmatcher = '''FetchURL\|ReadFile\|ReadMediaFile\|Shell\|StrReplaceFile\|WriteFile'''\ncommand = '''hookwire hook --agent kimi \/p\/portable\.pipeline\.json \|\| .*exit 2; }'''\ntimeout = 30/);
+    expect(text).toMatch(/\[\[hooks\]\]\nevent = "PreToolUse"\nmatcher = '''Bash\|Edit\|FetchURL\|Read\|ReadFile\|ReadMediaFile\|Shell\|StrReplaceFile\|Write\|WriteFile'''\ncommand = '''hookwire hook --agent kimi \/p\/portable\.pipeline\.json \|\| .*exit 2; }'''\ntimeout = 30/);
     const dir = tempDir();
     const cli = await hookwire(['install', '--agent', 'kimi', '--pipeline', PIPELINE_FILE, '--dir', dir]);
     expect([cli.code, cli.stdout.includes('[[hooks]]'), readdirSync(dir)]).toEqual([0, true, []]);
     expect(cli.stdout.startsWith(`${r.paste}:\n\n[[hooks]]\nevent = "PreToolUse"\n`)).toBe(true);
   }, 60_000);
+
+  it('[AG6] Qwen Code runs project hooks only in a trusted folder, and Factory may not read .factory/hooks.json: install says both', () => {
+    expect(alsoRunBy('qwen').join(' ')).toContain('trusted folder');
+    expect(alsoRunBy('factory').join(' ')).toContain('Factory-AI/factory issue #3');
+    expect(alsoRunBy('factory').join(' ')).toContain('.factory/settings.json');
+  });
+
+  it('[AG2] Qwen Code\'s sub-agent tool is `agent` (tool-names.ts; `task` is its legacy name): a task rule\'s matcher names both', () => {
+    const taskDoc = {
+      ...doc,
+      nodes: [
+        { id: 'before', kind: 'event', pattern: 'tool.before_call' },
+        { id: 'sub', kind: 'matcher', when: { 'payload.tool': 'task' } },
+        { id: 'no-sub', kind: 'handler', order: 1, action: { type: 'block', reason: 'no sub-agents' } },
+      ],
+      wires: [{ from: 'before', to: 'sub' }, { from: 'sub', to: 'no-sub' }],
+    };
+    expect(plannedEvents(taskDoc, contract('qwen'))).toEqual([{ name: 'PreToolUse', matcher: 'agent|task' }]);
+    // Kimi Code (TypeScript) names its shell `Bash` and its files `Read`/`Write`/`Edit` {path}: a .env read is a read of it.
+    const kimi = agentAdapter('kimi').parse({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/w', tool_name: 'Read', tool_input: { path: '/w/.env' } }, { ts: '2026-12-07T00:00:00Z', seq: 1 });
+    expect(kimi.ok && [kimi.event.payload.tool, kimi.event.payload.file_path]).toEqual(['read', '/w/.env']);
+  });
 
   it('[AG6] the loss report of goose and Kimi Code: ask and rewrite → block, context dropped; no longer "unconfirmed"', () => {
     for (const id of ['goose', 'kimi'] as AgentId[]) {

@@ -68,6 +68,17 @@ function windsurf(call: Call): object | null {
   return null;
 }
 
+/**
+ * goose's PreToolUse (block/goose hooks/mod.rs `HookContext` at 0825b570; hooks.md "Hook Payload", "Tool Input Keys"):
+ * the event in `event`, `working_dir`, `tool_call_id`; its write tool takes `path`. No fetch tool in its developer extension.
+ */
+function goose(call: Call): object | null {
+  const base = { event: 'PreToolUse', session_id: SESSION, working_dir: '/w', tool_call_id: 'call-1' };
+  if (call.kind === 'shell') return { ...base, matcher_context: 'developer__shell', tool_name: 'developer__shell', tool_input: { command: call.command } };
+  if (call.kind === 'read') return null;
+  return null;
+}
+
 /** The field maps: Claude Code's input shape with the agent's own tool names. */
 function fieldMap(shell: string, read: string | null, fetch: string | null) {
   return (call: Call): object | null => {
@@ -88,7 +99,7 @@ export const NATIVE: Record<HookAgentId, (call: Call) => object | null> = {
   windsurf,
   qwen: fieldMap('run_shell_command', 'read_file', 'web_fetch'),
   factory: fieldMap('Execute', 'Read', 'FetchUrl'),
-  goose: fieldMap('developer__shell', null, null),
+  goose,
   kimi: fieldMap('Shell', null, null),
 };
 
@@ -100,7 +111,8 @@ export function foreignInput(self: HookAgentId): object {
 /** The same call with a field its event needs taken away. */
 export function missingFieldInput(agent: HookAgentId): object {
   const full = NATIVE[agent]({ kind: 'shell', command: 'ls' }) as Record<string, unknown>;
-  const drop = agent === 'cursor' ? 'command' : agent === 'windsurf' ? 'tool_info' : agent === 'copilot' ? 'toolArgs' : 'tool_input';
+  // goose sends tool_input only when the call has arguments (hooks/mod.rs `HookContext`): its required field is the name.
+  const drop = agent === 'cursor' ? 'command' : agent === 'windsurf' ? 'tool_info' : agent === 'copilot' ? 'toolArgs' : agent === 'goose' ? 'tool_name' : 'tool_input';
   const { [drop]: _gone, ...rest } = full;
   return rest;
 }
