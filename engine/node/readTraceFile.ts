@@ -137,11 +137,15 @@ export function importStoreSession(store: SqliteStore, file: string, session: st
     }
     id = (all[0] as { id: string }).id;
   }
-  const text = store.assemble(id);
-  if (text === null) return fail(`${file} has no session ${JSON.stringify(id)}`);
+  const pieces = store.assemble(id);
+  if (pieces === null) return fail(`${file} has no session ${JSON.stringify(id)}`);
   const base = (file.split(/[\\/]/).pop() ?? file).replace(/\.db$/, '');
   const s = createImportStream({ ...options, fileName: `${base}#${id}`, format: options.format ?? store.format });
-  s.push(text);
+  // A message at a time, as a file's chunks go [I1].
+  for (const piece of pieces) {
+    s.push(piece);
+    if (s.stopped) break;
+  }
   const out = s.end();
   const wal = walBytes(file);
   if (wal > 0) out.problems = [...out.problems, traceProblem('bad_source', 0, `${file}-wal holds ${wal} bytes of changes not yet written into the database, which are not read: close the agent (it moves them into the database when it exits) and import again`, 'warning')];

@@ -6,6 +6,8 @@ declare module 'sql.js' {
     bind(values?: SqlValue[]): boolean;
     step(): boolean;
     getAsObject(): Record<string, SqlValue>;
+    get(params?: SqlValue[]): SqlValue[];
+    reset(): boolean;
     free(): boolean;
   }
   export interface Database {

@@ -15,7 +15,9 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Database, SqlValue } from 'sql.js';
 import type { TraceFormat } from '../trace/detectTraceFormat.ts';
 import { CURSOR_ITEM_KEYS, hasCursorItems, readCursorItemTable } from './cursorWorkspaceStore.ts';
-import { countBy, json, rows } from './sqliteRows.ts';
+import { countBy, eachRow, json, objectWithArray, rows } from './sqliteRows.ts';
+import { CURSOR_START_MEMBERS } from '../trace/importers/importCursor.ts';
+import { GOOSE_EXPORT_NEEDS } from '../trace/importers/importGoose.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -34,8 +36,11 @@ export interface SqliteStore {
   kind: SqliteStoreKind;
   format: TraceFormat;
   sessions(): SqliteSession[];
-  /** The session as its importer's JSON text, or null when the store has no session with that id. */
-  assemble(id: string): string | null;
+  /**
+   * The session as its importer's JSON text, in pieces made as they are taken (its rows read one at a time, so only
+   * the current message is held [I1]), or null when the store has no session with that id.
+   */
+  assemble(id: string): Iterable<string> | null;
   /**
    * What the store holds that is not a session here, each with why: values that cannot be read, and chats kept in
    * another file (`elsewhere`: Cursor's global store, which `hookwire sessions` lists by itself when it finds it).
@@ -133,8 +138,15 @@ function gooseStore(db: Database): SqliteStore {
         else if (k === 'created_at' || k === 'updated_at') session[k] = sqliteTime(v) ?? v;
         else session[k] = v instanceof Uint8Array ? null : v;
       }
+      delete session.conversation;
+      delete session.message_count;
+      // The members its messages wait for come first, null where the row has none (the importer reads null as none), so
+      // they are not held to the end [I1].
+      withNulls(session, GOOSE_EXPORT_NEEDS);
+      let count = 0;
       // goose reads them back ordered by their insertion time (get_conversation: ORDER BY timestamp); the row id breaks ties.
-      session.conversation = rows(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY timestamp, id', [id]).map((m, i) => {
+      const messages = map(eachRow(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY timestamp, id', [id]), (m) => {
+        const i = count++;
         const content = json(m.content_json);
         if (content === undefined) return { unreadable: `messages row ${String(m.id ?? i + 1)}: content_json is not valid JSON` };
         const out: Record<string, unknown> = { id: null, role: m.role, created: m.created_timestamp, content };
@@ -143,8 +155,7 @@ function gooseStore(db: Database): SqliteStore {
         if (typeof m.tokens === 'number') out.tokens = m.tokens;
         return out;
       });
-      session.message_count = (session.conversation as unknown[]).length;
-      return JSON.stringify(session);
+      return objectWithArray(session, 'conversation', messages, () => ({ message_count: count }));
     },
     skipped: () => [],
     close: () => db.close(),
@@ -169,7 +180,7 @@ function openCodeStore(db: Database): SqliteStore {
       const info: Record<string, unknown> = { id: s.id, projectID: s.project_id, directory: s.directory, title: s.title, version: s.version, time: { created: s.time_created, updated: s.time_updated } };
       if (typeof s.parent_id === 'string') info.parentID = s.parent_id;
       if (typeof s.slug === 'string') info.slug = s.slug;
-      const messages = rows(db, 'SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id', [id]).map((m) => {
+      const messages = map(eachRow(db, 'SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id', [id]), (m) => {
         const data = json(m.data);
         if (data === undefined || data === null || typeof data !== 'object') return { unreadable: `message ${String(m.id)}: its data is not a JSON object` };
         const parts = rows(db, 'SELECT * FROM part WHERE message_id = ? ORDER BY id', [m.id as string]).map((p) => {
@@ -179,10 +190,12 @@ function openCodeStore(db: Database): SqliteStore {
         });
         return { info: { ...(data as object), id: m.id, sessionID: id }, parts };
       });
-      const todos = rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todo'").length > 0
-        ? rows(db, 'SELECT content, status, priority FROM todo WHERE session_id = ? ORDER BY position', [id])
-        : [];
-      return JSON.stringify({ info, messages, todos });
+      const todos = () => ({
+        todos: rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todo'").length > 0
+          ? rows(db, 'SELECT content, status, priority FROM todo WHERE session_id = ? ORDER BY position', [id])
+          : [],
+      });
+      return objectWithArray({ info }, 'messages', messages, todos);
     },
     skipped: () => [],
     close: () => db.close(),
@@ -230,22 +243,18 @@ function cursorStore(db: Database, kv: boolean): SqliteStore {
     },
     assemble(id) {
       const c = composer(`composerData:${id}`);
-      if (!c) return itemTable().sessions.find((s) => s.id === id)?.doc() ?? null;
-      if (!Array.isArray(c.fullConversationHeadersOnly) && Array.isArray(c.conversation)) return JSON.stringify({ composerId: id, ...c });
-      const bubbles = new Map(prefixed(`bubbleId:${id}:`).map((r) => [String(r.key).slice(`bubbleId:${id}:`.length), r.value]));
-      const conversation = headers(c).map((h, i) => {
-        const bubbleId = h !== null && typeof h === 'object' && typeof (h as { bubbleId?: unknown }).bubbleId === 'string' ? (h as { bubbleId: string }).bubbleId : null;
-        if (bubbleId === null) return { unreadable: `header ${i + 1} of the composer names no bubbleId` };
-        if (!bubbles.has(bubbleId)) return { unreadable: `bubble ${bubbleId}: no row bubbleId:${id}:${bubbleId} in cursorDiskKV` };
-        const b = json(bubbles.get(bubbleId));
-        if (b === null || typeof b !== 'object' || Array.isArray(b)) return { unreadable: `bubble ${bubbleId}: its value is not a JSON object` };
-        return b;
-      });
-      // composerId first: the format is detected from the first bytes.
-      const rest = { ...c };
-      delete rest.fullConversationHeadersOnly;
-      delete rest.conversation;
-      return JSON.stringify({ composerId: id, ...rest, conversation });
+      if (!c) {
+        const doc = itemTable().sessions.find((s) => s.id === id)?.doc();
+        return doc === undefined ? null : [doc];
+      }
+      if (!Array.isArray(c.fullConversationHeadersOnly) && Array.isArray(c.conversation)) return [JSON.stringify({ composerId: id, ...c })];
+      // composerId first: the format is detected from the first bytes. The members the chat's start reads follow,
+      // null where the composer has none (read as none), so its bubbles do not wait for them to the end [I1].
+      const head: Record<string, unknown> = { composerId: id, ...c };
+      delete head.fullConversationHeadersOnly;
+      delete head.conversation;
+      withNulls(head, CURSOR_START_MEMBERS);
+      return objectWithArray(head, 'conversation', composerBubbles(db, id, headers(c)));
     },
     skipped() {
       const { unreadable, elsewhere } = itemTable();
@@ -259,6 +268,44 @@ function cursorStore(db: Database, kv: boolean): SqliteStore {
     },
     close: () => db.close(),
   };
+}
+
+/**
+ * A composer's bubbles in the order of its headers, each row looked up by its key as it is taken (the key's unique
+ * index answers it), so only the current bubble is held [I1]. A header whose row is missing or not a JSON object is
+ * `{unreadable: why}` in its place (the importer lists it).
+ */
+function* composerBubbles(db: Database, id: string, headers: unknown[]): Generator<unknown> {
+  const st = db.prepare('SELECT value FROM cursorDiskKV WHERE key = ?');
+  try {
+    for (const [i, h] of headers.entries()) {
+      const bubbleId = h !== null && typeof h === 'object' && typeof (h as { bubbleId?: unknown }).bubbleId === 'string' ? (h as { bubbleId: string }).bubbleId : null;
+      if (bubbleId === null) {
+        yield { unreadable: `header ${i + 1} of the composer names no bubbleId` };
+        continue;
+      }
+      st.bind([`bubbleId:${id}:${bubbleId}`]);
+      const found = st.step();
+      const value = found ? st.get()[0] : undefined;
+      st.reset();
+      if (!found) yield { unreadable: `bubble ${bubbleId}: no row bubbleId:${id}:${bubbleId} in cursorDiskKV` };
+      else {
+        const b = json(value);
+        yield b === null || typeof b !== 'object' || Array.isArray(b) ? { unreadable: `bubble ${bubbleId}: its value is not a JSON object` } : b;
+      }
+    }
+  } finally {
+    st.free();
+  }
+}
+
+/** Adds each of `keys` the object lacks, as null (at its end). */
+function withNulls(o: Record<string, unknown>, keys: readonly string[]): void {
+  for (const k of keys) if (!Object.hasOwn(o, k)) o[k] = null;
+}
+
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 function text(v: SqlValue | undefined): string {

@@ -16,7 +16,7 @@ import { SpecStoryImporter } from './importers/importSpecStory.ts';
 import { AiderImporter } from './importers/importAider.ts';
 import { QwenCodeImporter } from './importers/importQwenCode.ts';
 import { GooseImporter } from './importers/importGoose.ts';
-import { importCursor } from './importers/importCursor.ts';
+import { cursorImporter, importCursor } from './importers/importCursor.ts';
 import { LineSplitter } from './lineSplitter.ts';
 import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIdMember, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
@@ -37,7 +37,7 @@ import type { Trace, TraceEvent, TraceHeader } from './traceTypes.ts';
  *   the current line or JSON value is held as text; trace v1 and Codex events are handed over as read;
  * - streams the documents that are one array of records (Cline's task files, OpenHands event streams, span arrays)
  *   element by element, and those that keep their records in an array under a key (OpenCode and goose exports, older
- *   Gemini `.json`, mini-swe-agent, OpenHands `{"trajectory"}`, SWE-agent `.traj`, any-agent `{"spans"}`) member by
+ *   Gemini `.json`, mini-swe-agent, OpenHands `{"trajectory"}`, SWE-agent `.traj`, any-agent `{"spans"}`, Cursor composers) member by
  *   member and element by element; spans are kept in `spool` to the end (SpanCollector);
  * - streams Claude Code transcripts record by record (their importer holds the records of the model call
  *   still open);
@@ -246,6 +246,8 @@ function keyedImporter(format: TraceFormat, importer: ImporterOptions, onEvent: 
       return sweAgentImporter(importer, onEvent);
     case 'otel-genai':
       return otelGenaiImporter(importer, onEvent);
+    case 'cursor':
+      return cursorImporter(importer, onEvent);
     default:
       return null;
   }

@@ -323,3 +323,32 @@ function gooseExport(steps: number, write: Write): void {
   }
   write(`], "message_count": ${2 * steps + 1}}\n`);
 }
+
+/**
+ * Cursor's global store (`state.vscdb`, table `cursorDiskKV`) holding one composer of `steps` steps, each a prompt,
+ * an answer with a terminal call and its output, and a closing text (rows `composerData:c-bench` and
+ * `bubbleId:c-bench:<id>`, as test/engine/node/cursorStore.test.ts makes them); written to `path` with sql.js.
+ * Returns the database's bytes. `hookwire import <path>#c-bench` reads it.
+ */
+export async function writeCursorStore(steps: number, path: string): Promise<number> {
+  const { default: initSqlJs } = await import('sql.js');
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+  const headers: { bubbleId: string; type: number }[] = [];
+  db.run('BEGIN');
+  const put = (key: string, value: unknown) => db.run('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)', [key, JSON.stringify(value)]);
+  for (let i = 0; i < steps; i++) {
+    const t = 10 + i * 10;
+    put(`bubbleId:c-bench:u${i}`, { _v: 3, type: 1, bubbleId: `u${i}`, text: `Find where pattern${i} is used`, createdAt: iso(t), requestId: `r${i}` });
+    put(`bubbleId:c-bench:t${i}`, { _v: 3, type: 2, bubbleId: `t${i}`, text: '', tokenCount: { inputTokens: 1200, outputTokens: 40 }, toolFormerData: { name: 'run_terminal_cmd', toolCallId: `call_${i}`, status: 'completed', params: JSON.stringify({ command: `grep -rn pattern${i} src`, is_background: false }), result: JSON.stringify({ output: OUTPUT, exitCode: 0 }) } });
+    put(`bubbleId:c-bench:a${i}`, { _v: 3, type: 2, bubbleId: `a${i}`, text: `pattern${i} is used in src/a.ts and src/b.ts.`, createdAt: iso(t + 5), tokenCount: { inputTokens: 1300, outputTokens: 30 } });
+    headers.push({ bubbleId: `u${i}`, type: 1 }, { bubbleId: `t${i}`, type: 2 }, { bubbleId: `a${i}`, type: 2 });
+  }
+  put('composerData:c-bench', { _v: 10, composerId: 'c-bench', name: 'bench', createdAt: T0, lastUpdatedAt: T0 + steps * 10, status: 'completed', unifiedMode: 'agent', modelConfig: { modelName: 'claude-4-sonnet' }, fullConversationHeadersOnly: headers });
+  db.run('COMMIT');
+  const bytes = db.export();
+  db.close();
+  writeFileSync(path, bytes);
+  return bytes.length;
+}

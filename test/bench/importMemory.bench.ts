@@ -7,7 +7,8 @@
 // `--base <dir>` measures that build too, interleaved with this one in every run (before/after in one run: the
 // machine's load changes between runs).
 // `opencode-storage` is OpenCode's older storage folder of one session (its session, message and part files,
-// ~`--mb` MB in all; formatWorkloads.ts writeOpenCodeStorage), imported through its session file.
+// ~`--mb` MB in all; formatWorkloads.ts writeOpenCodeStorage), imported through its session file. `cursor-store` is
+// Cursor's state.vscdb holding one composer of ~`--mb` MB of bubble rows (writeCursorStore), imported as `<db>#c-bench`.
 // Run: npx tsx test/bench/importMemory.bench.ts [--mb 200] [--runs 3] [--formats aider,gemini-cli] [--cli dir] [--base dir]
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI_BUNDLE } from '../../engine/node/cliBundle.cjs';
-import { writeOpenCodeStorage, writeWorkload, type Workload } from './formatWorkloads.ts';
+import { writeCursorStore, writeOpenCodeStorage, writeWorkload, type Workload } from './formatWorkloads.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => {
@@ -24,7 +25,7 @@ const opt = (name: string, fallback: string): string => {
 };
 const MB = Number(opt('mb', '200'));
 const RUNS = Number(opt('runs', '3'));
-const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as (Workload | 'opencode-storage')[];
+const FORMATS = opt('formats', 'aider,specstory,gemini-cli,copilot-cli,qwen-code,codex-rollout,hookwire-trace').split(',') as (Workload | 'opencode-storage' | 'cursor-store')[];
 const cliDir = opt('cli', '');
 const bundle = cliDir ? join(cliDir, 'cli.js') : CLI_BUNDLE;
 if (!existsSync(bundle)) throw new Error(`no CLI bundle at ${bundle}: run \`npm run prepare\``);
@@ -79,6 +80,10 @@ try {
       const written = writeOpenCodeStorage(Math.ceil((MB * 1e6 * 100) / sample), join(dir, 'opencode'));
       file = written.file;
       size = written.bytes;
+    } else if (format === 'cursor-store') {
+      // ~1,225 bytes of rows a step (measured on the store this writes).
+      size = await writeCursorStore(Math.ceil((MB * 1e6) / 1225), file);
+      file = `${file}#c-bench`;
     } else if (format === 'hookwire-trace') {
       const codex = join(dir, 'codex-for-trace.jsonl');
       writeFile('codex-rollout', codex, MB * 0.6);
@@ -91,12 +96,12 @@ try {
       const contenders: [string, string][] = baseBundle ? [['base', baseBundle], ['this', bundle]] : [['', bundle]];
       for (const [name, cli] of run % 2 === 0 ? contenders.reverse() : contenders) {
         const out = join(dir, 'out.jsonl');
-        const r = measure(file, out, format === 'opencode-storage' ? undefined : FROM[format], cli);
+        const r = measure(file, out, format === 'opencode-storage' || format === 'cursor-store' ? undefined : FROM[format], cli);
         console.log(`${format} | ${(size / 1e6).toFixed(0)} | ${run} | ${name ? `${name} | ` : ''}${r.exit} | ${r.rssMb.toFixed(0)} | ${r.cpuS.toFixed(1)} | ${r.err}`);
         rmSync(out, { force: true });
       }
     }
-    rmSync(format === 'opencode-storage' ? join(dir, 'opencode') : file, { recursive: true });
+    rmSync(format === 'opencode-storage' ? join(dir, 'opencode') : file.replace(/#c-bench$/, ''), { recursive: true });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

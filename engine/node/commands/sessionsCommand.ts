@@ -68,10 +68,11 @@ async function storeRows(f: FoundSession, since: Date | undefined, globalCursor:
       store.skipped().filter((x) => !(x.elsewhere && globalCursor)).map(({ reason }) => ({ ...f, events: 0, format: null, problems: 1, reason }));
     for (const s of store.sessions()) {
       if (since && s.updated !== '' && new Date(s.updated) < since) continue;
-      const text = store.assemble(s.id) ?? '';
+      let size = 0;
+      for (const piece of store.assemble(s.id) ?? []) size += piece.length;
       let events = 0;
       const r = importStoreSession(store, f.path, s.id, { onEvent: () => void events++ });
-      out.push({ agent: f.agent, path: `${f.path}#${s.id}`, size: text.length, modified: s.updated || f.modified, events, format: r.format, problems: r.problems.filter((p) => p.severity === 'error').length });
+      out.push({ agent: f.agent, path: `${f.path}#${s.id}`, size, modified: s.updated || f.modified, events, format: r.format, problems: r.problems.filter((p) => p.severity === 'error').length });
     }
     return out;
   } finally {

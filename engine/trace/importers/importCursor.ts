@@ -2,6 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import { setPortableFields } from '../../model/portableTool.ts';
 import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
+import { importKeyed, type KeyedImporter } from './keyedImporter.ts';
+import type { TraceEvent } from '../traceTypes.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
@@ -45,70 +47,41 @@ const DONE = new Set(['completed', 'success']);
  * Bubbles often have no `createdAt`: their events keep the order with the previous time (counted).
  */
 export function importCursor(doc: unknown, options: ImporterOptions = {}): ImportResult {
-  const c = isJsonObject(doc) ? doc : {};
-  const composerId = str(c.composerId) || (options.fallbackTraceId ?? 'cursor');
-  const b = new TraceBuilder('cursor', 'cursor', composerId, 'cursor');
-  const conversation = Array.isArray(c.conversation) ? c.conversation : [];
-  if (!Array.isArray(c.conversation)) b.warn('a composer without its bubbles: import it from the database as state.vscdb#<composer id>, which reads them');
-  const model = isJsonObject(c.modelConfig) && str(c.modelConfig.modelName) !== '' ? str(c.modelConfig.modelName) : null;
-  const start: JsonObject = { session_id: composerId };
-  if (str(c.name) !== '') start.title = str(c.name);
-  const mode = str(c.unifiedMode) || str(c.forceMode);
-  if (mode !== '') start.mode = mode;
-  if (model) start.model = model;
-  const subs = [...strings(c.subagentComposerIds), ...strings(c.subComposerIds)];
-  if (subs.length > 0) start.subagent_composer_ids = subs;
-  b.emit('agent.start', 'start', toIsoTs(c.createdAt)?.iso ?? null, start);
+  return importKeyed(doc, cursorImporter(options));
+}
 
+/**
+ * The members the composer's `agent.start` reads: its bubbles wait for them (KeyedFeeder), so a composer streamed
+ * from a file imports as it does whole [I1]. The store's reader writes them first, as null when the row has none.
+ */
+export const CURSOR_START_MEMBERS: readonly string[] = ['composerId', 'name', 'createdAt', 'unifiedMode', 'forceMode', 'modelConfig', 'subagentComposerIds', 'subComposerIds'];
+
+/**
+ * The same, fed member by member and bubble by bubble as the composer streams (its `conversation`); with `onEvent`
+ * the events are handed over, not kept. Only the model call being gathered (its assistant bubbles) is held.
+ */
+export function cursorImporter(options: ImporterOptions, onEvent?: (event: TraceEvent) => void): KeyedImporter {
+  let run: { b: TraceBuilder; composerId: string; model: string | null } | null = null;
   /** Assistant bubbles of the model call being gathered. */
   let turn: { bubbles: JsonObject[]; tools: JsonObject[] } = { bubbles: [], tools: [] };
   let final: { id: string; text: string; ts: string | null } | null = null;
+  const current = () => {
+    if (!run) throw new Error('bug: a Cursor bubble read before the composer began');
+    return run;
+  };
   const emitFinal = (): void => {
-    if (final) b.finalAnswer(final.id, final.ts, { text: final.text });
+    if (final) current().b.finalAnswer(final.id, final.ts, { text: final.text });
     final = null;
   };
   const flush = (): void => {
     if (turn.bubbles.length === 0) return;
+    const { b, model } = current();
     const { bubbles, tools } = turn;
     turn = { bubbles: [], tools: [] };
-    const first = bubbles[0] as JsonObject;
-    const id = str(first.bubbleId) || str(first.id) || `b${b.count}`;
-    const ts = bubbleTs(first);
-    const response: JsonValue[] = [];
-    const texts: string[] = [];
-    const usage = { input_tokens: 0, output_tokens: 0 };
-    let used = false;
-    let turnModel = model;
-    for (const x of bubbles) {
-      if (isJsonObject(x.modelInfo) && str(x.modelInfo.modelName) !== '') turnModel = str(x.modelInfo.modelName);
-      else if (str(x.modelType) !== '') turnModel = str(x.modelType);
-      if (isJsonObject(x.thinking) && str(x.thinking.text) !== '') response.push({ type: 'thinking', thinking: str(x.thinking.text) });
-      const said = str(x.text) || str(x.rawText);
-      if (said !== '') {
-        texts.push(said);
-        response.push({ type: 'text', text: said });
-      }
-      const tf = isJsonObject(x.toolFormerData) ? x.toolFormerData : null;
-      if (tf && str(tf.name) !== '') response.push({ type: 'tool_use', id: toolUseId(tf, x), name: str(tf.name), input: toolInput(tf) });
-      const t = isJsonObject(x.tokenCount) ? x.tokenCount : null;
-      if (t && (num(t.inputTokens) > 0 || num(t.outputTokens) > 0)) {
-        used = true;
-        usage.input_tokens += num(t.inputTokens);
-        usage.output_tokens += num(t.outputTokens);
-      }
-    }
-    const before: JsonObject = { message_id: id };
-    if (turnModel) before.model = turnModel;
-    b.emit('model.before_call', `${id}:model.before`, ts, before);
-    const after: JsonObject = { ...before, response };
-    if (used) after.usage = usage;
-    b.emit('model.after_call', `${id}:model.after`, ts, after);
-    for (const x of tools) tool(b, x);
-    const text = texts.join('\n');
-    final = tools.length === 0 && text !== '' ? { id, text, ts } : null;
+    final = modelCall(b, bubbles, tools, model);
   };
-
-  conversation.forEach((x, i) => {
+  const bubble = (x: unknown, i: number): void => {
+    const { b } = current();
     const where = `bubble ${i + 1}: `;
     if (isJsonObject(x) && typeof x.unreadable === 'string') return b.dropRecord('bubble', 0, x.unreadable, where);
     if (!isJsonObject(x)) return b.dropRecord('bubble', 0, 'a bubble that is not an object', where);
@@ -126,15 +99,78 @@ export function importCursor(doc: unknown, options: ImporterOptions = {}): Impor
     if (!isTool && turn.tools.length > 0) flush();
     turn.bubbles.push(x);
     if (isTool) turn.tools.push(x);
-  });
-  flush();
-  emitFinal();
-  const status = str(c.status);
-  b.emit('agent.end', 'end', toIsoTs(c.lastUpdatedAt)?.iso ?? b.latestTs, { status: status || 'unknown', session_id: composerId });
-  const source: JsonObject & { kind: string } = { kind: 'cursor', composer_id: composerId };
-  if (str(c.origin) !== '') source.store_key = str(c.origin);
-  if (options.fileName) source.file_name = options.fileName;
-  return b.finish(source, conversation.length, toIsoTs(c.createdAt)?.iso);
+  };
+  return {
+    arrays: new Set(['conversation']),
+    needs: CURSOR_START_MEMBERS,
+    begin(c) {
+      const composerId = str(c.composerId) || (options.fallbackTraceId ?? 'cursor');
+      const b = new TraceBuilder('cursor', 'cursor', composerId, 'cursor', options.ids);
+      if (onEvent) b.streamTo(onEvent);
+      const model = isJsonObject(c.modelConfig) && str(c.modelConfig.modelName) !== '' ? str(c.modelConfig.modelName) : null;
+      run = { b, composerId, model };
+      const start: JsonObject = { session_id: composerId };
+      if (str(c.name) !== '') start.title = str(c.name);
+      const mode = str(c.unifiedMode) || str(c.forceMode);
+      if (mode !== '') start.mode = mode;
+      if (model) start.model = model;
+      const subs = [...strings(c.subagentComposerIds), ...strings(c.subComposerIds)];
+      if (subs.length > 0) start.subagent_composer_ids = subs;
+      b.emit('agent.start', 'start', toIsoTs(c.createdAt)?.iso ?? null, start);
+    },
+    element: (_key, x, index) => bubble(x, index - 1),
+    finish(c, arrays) {
+      const { b, composerId } = current();
+      if (!arrays.has('conversation')) b.warn('a composer without its bubbles: import it from the database as state.vscdb#<composer id>, which reads them');
+      flush();
+      emitFinal();
+      const status = str(c.status);
+      b.emit('agent.end', 'end', toIsoTs(c.lastUpdatedAt)?.iso ?? b.latestTs, { status: status || 'unknown', session_id: composerId });
+      const source: JsonObject & { kind: string } = { kind: 'cursor', composer_id: composerId };
+      if (str(c.origin) !== '') source.store_key = str(c.origin);
+      if (options.fileName) source.file_name = options.fileName;
+      return b.finish(source, arrays.get('conversation') ?? 0, toIsoTs(c.createdAt)?.iso);
+    },
+  };
+}
+
+/** One model call of assistant bubbles (and the tool calls that end it); the final answer it may be, when it has no tool. */
+function modelCall(b: TraceBuilder, bubbles: JsonObject[], tools: JsonObject[], model: string | null): { id: string; text: string; ts: string | null } | null {
+  const first = bubbles[0] as JsonObject;
+  const id = str(first.bubbleId) || str(first.id) || `b${b.count}`;
+  const ts = bubbleTs(first);
+  const response: JsonValue[] = [];
+  const texts: string[] = [];
+  const usage = { input_tokens: 0, output_tokens: 0 };
+  let used = false;
+  let turnModel = model;
+  for (const x of bubbles) {
+    if (isJsonObject(x.modelInfo) && str(x.modelInfo.modelName) !== '') turnModel = str(x.modelInfo.modelName);
+    else if (str(x.modelType) !== '') turnModel = str(x.modelType);
+    if (isJsonObject(x.thinking) && str(x.thinking.text) !== '') response.push({ type: 'thinking', thinking: str(x.thinking.text) });
+    const said = str(x.text) || str(x.rawText);
+    if (said !== '') {
+      texts.push(said);
+      response.push({ type: 'text', text: said });
+    }
+    const tf = isJsonObject(x.toolFormerData) ? x.toolFormerData : null;
+    if (tf && str(tf.name) !== '') response.push({ type: 'tool_use', id: toolUseId(tf, x), name: str(tf.name), input: toolInput(tf) });
+    const t = isJsonObject(x.tokenCount) ? x.tokenCount : null;
+    if (t && (num(t.inputTokens) > 0 || num(t.outputTokens) > 0)) {
+      used = true;
+      usage.input_tokens += num(t.inputTokens);
+      usage.output_tokens += num(t.outputTokens);
+    }
+  }
+  const before: JsonObject = { message_id: id };
+  if (turnModel) before.model = turnModel;
+  b.emit('model.before_call', `${id}:model.before`, ts, before);
+  const after: JsonObject = { ...before, response };
+  if (used) after.usage = usage;
+  b.emit('model.after_call', `${id}:model.after`, ts, after);
+  for (const x of tools) tool(b, x);
+  const text = texts.join('\n');
+  return tools.length === 0 && text !== '' ? { id, text, ts } : null;
 }
 
 function tool(b: TraceBuilder, x: JsonObject): void {

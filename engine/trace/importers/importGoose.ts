@@ -20,7 +20,8 @@ const ANNOTATED = new Set(['toolConfirmationRequest', 'actionRequired', 'systemN
 /** Session fields read into agent.start / agent.end (the sessions table and `goose session export`). */
 const TOKEN_FIELDS = ['total_tokens', 'input_tokens', 'output_tokens', 'accumulated_total_tokens', 'accumulated_input_tokens', 'accumulated_output_tokens'] as const;
 /** The members of an export that shape the events before its messages; goose's Session writes them before `conversation`. */
-const EXPORT_NEEDS = ['id', 'working_dir', 'name', 'session_type', 'created_at', 'schedule_id', 'provider_name', 'model_config'];
+/** The members of `goose session export` its messages wait for (the session's start reads them). */
+export const GOOSE_EXPORT_NEEDS: readonly string[] = ['id', 'working_dir', 'name', 'session_type', 'created_at', 'schedule_id', 'provider_name', 'model_config'];
 
 function totalsOf(s: JsonObject): JsonObject | null {
   const totals: JsonObject = {};
@@ -92,7 +93,7 @@ export class GooseImporter extends RecordImporter {
   asExport(): KeyedImporter {
     return {
       arrays: new Set(['conversation']),
-      needs: EXPORT_NEEDS,
+      needs: GOOSE_EXPORT_NEEDS,
       begin: (shell, arrays) => {
         if (!arrays.has('conversation')) return;
         this.records++;

@@ -8,6 +8,7 @@ import { importTraceFile } from '../../../engine/node/readTraceFile.ts';
 import { openSqliteStore } from '../../../engine/node/sqliteSessions.ts';
 import { detectTraceFormat } from '../../../engine/trace/detectTraceFormat.ts';
 import type { TraceEvent } from '../../../engine/trace/traceTypes.ts';
+import { importCursorWhole } from '../trace/cursorWhole.ts';
 
 // #29 [I23]: Cursor's own store. A state.vscdb made here with sql.js, in the shape public readers of the store
 // describe (michaeldhood/chatrxiv docs/cursor/storage-reference.md: ItemTable and cursorDiskKV, each
@@ -133,11 +134,35 @@ describe('Cursor\'s state.vscdb [I23]', () => {
     const store = await openSqliteStore(DB);
     if ('error' in store) throw new Error(store.error);
     try {
-      const text = store.assemble('c-main2')!;
+      const text = [...store.assemble('c-main2')!].join('');
       expect(detectTraceFormat(text).format).toBe('cursor');
       // The other chat's bubble is its own, not c-main's u1.
       expect(JSON.parse(text).conversation).toEqual([{ type: 1, bubbleId: 'u1', text: 'another chat' }]);
       expect(store.assemble('nope')).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('[I1][I23] a composer is assembled a bubble at a time (each row read as it is taken) and imports as the whole composer did', async () => {
+    const store = await openSqliteStore(DB);
+    if ('error' in store) throw new Error(store.error);
+    try {
+      const pieces = [...store.assemble('c-main')!];
+      // The head (composerId first, the start's members, null where the row has none), one piece a bubble, the close.
+      expect(pieces).toHaveLength(composer.fullConversationHeadersOnly.length + 2);
+      const doc = JSON.parse(pieces.join('')) as Record<string, unknown>;
+      expect(Object.keys(doc)[0]).toBe('composerId');
+      expect(doc.forceMode).toBeNull();
+      const events: TraceEvent[] = [];
+      const out = await importTraceFile(`${DB}#c-main`, { onEvent: (e) => events.push(e) });
+      // The oracle: the importer as it was when the composer was read whole, on the composer without the added nulls.
+      for (const k of Object.keys(doc)) if (doc[k] === null) delete doc[k];
+      const whole = importCursorWhole(doc, { fileName: 'state.vscdb#c-main', fallbackTraceId: 'cursor-state.vscdb#c-main' });
+      if (!whole.ok) throw new Error('the oracle refused the composer');
+      expect(events).toEqual(whole.trace.events);
+      expect(out.report).toEqual(whole.report);
+      expect(out.problems).toEqual(whole.problems ?? []);
     } finally {
       store.close();
     }

@@ -54,12 +54,12 @@ describe('the import pipeline', () => {
   });
 
   it('[I1] a whole-document format past the stated cap stops with too_large', () => {
-    const s = createImportStream({ fileName: 'big.json', maxDocumentChars: 70_000 });
-    // One Cursor composer (assembled from its store): read whole.
-    const doc = JSON.stringify({ composerId: 'c1', conversation: Array.from({ length: 2000 }, (_, i) => ({ type: 1, bubbleId: `b${i}`, text: 'find the bug' })) }, null, 1);
+    const s = createImportStream({ fileName: 'api_conversation_history.json', maxDocumentChars: 70_000 });
+    // A Cline file that is an object (not the array Cline writes): read whole.
+    const doc = JSON.stringify({ messages: Array.from({ length: 2000 }, () => ({ role: 'user', content: '<task>find the bug</task>' })) }, null, 1);
     for (let i = 0; i < doc.length && !s.stopped; i += 8192) s.push(doc.slice(i, i + 8192));
     expect(s.stopped).toBe(true);
-    expect(s.end().problems).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);
+    expect(s.end().problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);
   });
 
   it('[I1] a span stream with a bad value reports it by line and imports the rest', () => {

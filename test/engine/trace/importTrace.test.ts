@@ -54,12 +54,17 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
     expect(r.report?.tool_calls).toBe(2);
   });
 
-  it('[I1] a truncated JSON document is refused with where it ends (an OpenHands array, a SWE-agent trajectory and an any-agent document, which stream, keep what came before)', () => {
+  it('[I1] a truncated JSON document keeps what came before and says where it ends (a Cursor composer, an OpenHands array, a SWE-agent trajectory and an any-agent document stream); one read whole is refused', () => {
     const cursor = JSON.stringify({ composerId: 'c1', conversation: [{ type: 1, bubbleId: 'b1', text: 'find the bug' }, { type: 2, bubbleId: 'b2', text: 'found it' }] }, null, 2);
-    const r = importTrace(cursor.slice(0, 120));
+    const r = importTrace(cursor.slice(0, 160));
     expect(r.format).toBe('cursor');
-    expect(r.trace).toBeNull();
-    expect(r.problems).toEqual([expect.objectContaining({ code: 'truncated', fatal: true })]);
+    expect(r.trace?.events.map((e) => e.type)).toEqual(['agent.start', 'input.received', 'agent.end']);
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated' })]);
+    // A Cline file that is an object (no Cline file is): read whole, and refused where it ends.
+    const object = JSON.stringify({ messages: [{ role: 'user', content: '<task>find the bug</task>' }] }, null, 2);
+    const cut = importTrace(object.slice(0, 40), { fileName: 'api_conversation_history.json' });
+    expect(cut.trace).toBeNull();
+    expect(cut.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'truncated', fatal: true })]);
     const otel = importTrace(readFixture(FIXTURE.otelOpenai).slice(0, 5000));
     expect(otel.format).toBe('otel-genai');
     expect(otel.trace).not.toBeNull();
@@ -75,11 +80,18 @@ describe.skipIf(!HAVE_FIXTURES)('importTrace on every fixture', () => {
   });
 
   it('[I1] a syntax error in a JSON document gives its line and column', () => {
+    // Read whole (a Cline file that is an object): the parser's line and column.
+    const object = JSON.stringify({ messages: [{ role: 'user', content: '<task>find the bug</task>' }, { role: 'assistant', content: 'found it' }] }, null, 2);
+    const r = importTrace(object.replace('"role": "assistant"', '"role": assistant'), { fileName: 'api_conversation_history.json' });
+    const bad = r.problems.find((p) => p.severity === 'error');
+    expect(bad).toMatchObject({ code: 'not_json' });
+    expect(bad?.line).toBeGreaterThan(1);
+    expect(bad?.message).toMatch(/^line \d+: not valid JSON at column \d+/);
+    // A streamed composer: the bubble that is not JSON is listed with its line; the others import.
     const cursor = JSON.stringify({ composerId: 'c1', conversation: [{ type: 1, bubbleId: 'b1', text: 'find the bug' }, { type: 2, bubbleId: 'b2', text: 'found it' }] }, null, 2);
-    const r = importTrace(cursor.replace('"type": 2', '"type": two'));
-    expect(r.problems[0]).toMatchObject({ code: 'not_json' });
-    expect(r.problems[0]?.line).toBeGreaterThan(1);
-    expect(r.problems[0]?.message).toMatch(/^line \d+: not valid JSON at column \d+/);
+    const c = importTrace(cursor.replace('"type": 2', '"type": two'));
+    expect(c.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'not_json', line: 9, message: expect.stringMatching(/^line 9: an element of "conversation" is not valid JSON/) })]);
+    expect(c.trace?.events.map((e) => e.type)).toContain('input.received');
     // A streamed document: the one span that is not JSON is listed with its line; the others import.
     const otel = importTrace(readFixture(FIXTURE.otelOpenai).replace('"kind": "internal"', '"kind": internal'));
     expect(otel.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'not_json', line: expect.any(Number), message: expect.stringMatching(/^line \d+: an element of "spans" is not valid JSON/) })]);
