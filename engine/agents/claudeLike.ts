@@ -50,6 +50,11 @@ export interface ClaudeLikeDialect {
    * that rejects the field next to a deny would drop the whole answer and run the tool (Codex, see codex.ts).
    */
   contextInDenyReason?: boolean;
+  /**
+   * Every fail-closed answer also prints a pre-tool deny on stdout (both forms, as `topLevelDeny`), beside exit 2: for
+   * a file another agent that ignores exit codes may run too (VS Code's file under the Copilot harness, see vscode.ts).
+   */
+  failClosedDeny?: boolean;
 }
 
 /** Gemini CLI merges `tool_input` into the model's arguments, so a rewrite that removes a key cannot be said. */
@@ -78,7 +83,12 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
     return typeof s === 'string' && s !== '' ? s : c.id;
   };
   const label = `hookwire hook --agent ${c.id}`;
-  const failClosed = (_hook: string | null, reason: string): NativeAnswer => ({ exitCode: 2, stdout: '', stderr: `${label}: ${reason} (failing closed)\n` });
+  const failClosed = (hook: string | null, reason: string): NativeAnswer => {
+    const why = `${label}: ${reason} (failing closed)`;
+    const deny = { permissionDecision: 'deny', permissionDecisionReason: why };
+    const stdout = d.failClosedDeny ? `${JSON.stringify({ ...deny, hookSpecificOutput: { hookEventName: hook ?? 'PreToolUse', ...deny } })}\n` : '';
+    return { exitCode: 2, stdout, stderr: `${why}\n` };
+  };
 
   const hookName = (input: unknown): string | null => {
     const h = first(input, eventFields);

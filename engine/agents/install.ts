@@ -123,6 +123,8 @@ export function hookCommand(id: AgentId, event: string, t: InstallTarget): strin
   const parts = [t.bin ?? 'hookwire', 'hook', '--agent', id, ...(id === 'copilot' ? ['--event', event] : []), ...(t.serve ? ['--server', t.serve] : [t.pipeline])];
   const cmd = parts.map(quote).join(' ');
   if (id === 'copilot') return `${cmd} || printf '%s\\n' '${COPILOT_FALLBACK}'`;
+  // VS Code's file may also run under a harness that ignores exit codes (vscode.ts): the deny on stdout as well.
+  if (id === 'vscode') return `${cmd} || { rc=$?; [ "$rc" -eq 2 ] || { printf '%s\\n' '${COPILOT_FALLBACK}'; echo "hookwire could not run (exit $rc): failing closed" >&2; }; exit 2; }`;
   return `${cmd} || { rc=$?; [ "$rc" -eq 2 ] || echo "hookwire could not run (exit $rc): failing closed" >&2; exit 2; }`;
 }
 
@@ -190,7 +192,9 @@ export function alsoRunBy(id: AgentId): string[] {
   }
   if (id === 'vscode') {
     return [
-      'GitHub Copilot CLI and its cloud agent also load .github/hooks/*.json; they document bash/powershell commands only, and this file has none, so it is meant for VS Code (install --agent copilot for Copilot). If Copilot runs it anyway, its deny is also written in Copilot\'s form.',
+      'GitHub Copilot CLI and its cloud agent also load .github/hooks/*.json; they document bash/powershell commands only, and this file has none, so it is meant for VS Code (install --agent copilot for Copilot). If Copilot runs it anyway, its deny, and every answer when hookwire fails, is also written in Copilot\'s form.',
+      // microsoft/vscode-docs docs/agent-customization/hooks.md (DateApproved 10/14/2026): "The selected agent harness determines which hook implementation runs."
+      'In VS Code the session\'s harness decides which hooks run: this file is for the Local harness. The Copilot harness (the default Session Target, the Copilot SDK) runs Copilot\'s hooks: install --agent copilot too; the Claude and Codex harnesses run those agents\' hooks (install --agent claude, --agent codex).',
     ];
   }
   return [];

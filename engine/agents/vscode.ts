@@ -29,6 +29,11 @@ import { VSCODE_TOOLS } from '../model/toolTables.ts';
  *   common fields only (a prompt is blocked with exit 2).
  * A rewrite goes with `ask` (never a silent approval, as in Claude Code): the person approves the rewritten call.
  * A pre-tool deny is also written at the top level in GitHub Copilot's form, since both agents load `.github/hooks`.
+ * VS Code's hooks.md (vscode-docs, DateApproved 10/14/2026, "Choose the hook implementation for your session") says
+ * the session's harness owns the hooks: this contract is the Local harness's; the Copilot harness (the default, the
+ * Copilot SDK in the Agent Host) runs Copilot's hooks, which ignore exit codes (copilot.ts). So every fail-closed
+ * answer also prints the deny on stdout, and the install's shell fallback does too: were the Copilot harness to run
+ * this file, an exit 2 alone would let the tool run.
  */
 
 
@@ -71,4 +76,5 @@ export const VSCODE_ADAPTER: AgentAdapter = claudeLikeAdapter({
   eventFields: ['hookEventName', 'hook_event_name'],
   sessionFields: ['sessionId', 'session_id'],
   topLevelDeny: true,
+  failClosedDeny: true,
 });

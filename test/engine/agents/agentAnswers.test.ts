@@ -334,6 +334,26 @@ describe('[AG3] VS Code also runs the files of Claude Code and GitHub Copilot', 
     expect([readAs('copilot', ok(`${printed}\n`)), readAs('vscode', ok(`${printed}\n`))]).toEqual(['block', 'block']);
   });
 
+  it('[AG3] a VS Code install that a Copilot harness runs never fails open: every fail-closed answer and the shell fallback read as block in Copilot (which ignores exit codes) and in VS Code (vscode-docs hooks.md, 10/14/2026: the harness owns the hooks)', () => {
+    const a = agentAdapter('vscode');
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.constantFrom<string | null>('PreToolUse', 'Stop', null), (reason, hook) => {
+        const closed = a.failClosed(hook, reason);
+        expect([readAs('copilot', closed), readAs('vscode', closed)]).toEqual(['block', 'block']);
+      }),
+      { numRuns: 100 },
+    );
+    // Refused input (not JSON-shaped as VS Code's) ends in the same answer.
+    const p = a.parse({ nonsense: true }, { ts: TS, seq: 1 });
+    expect(p.ok).toBe(false);
+    if (!p.ok) expect(readAs('copilot', a.failClosed(p.hook, p.reason))).toBe('block');
+    // The shell fallback when hookwire cannot run at all prints the deny too, then exits 2.
+    const cmd = hookCommand('vscode', 'PreToolUse', { pipeline: '/p.json' });
+    const printed = /printf '%s\\n' '([^']*)'/.exec(cmd)![1]!;
+    expect([readAs('copilot', ok(`${printed}\n`)), readAs('vscode', { exitCode: 2, stdout: `${printed}\n`, stderr: '' })]).toEqual(['block', 'block']);
+    expect(cmd).toMatch(/exit 2; }$/);
+  });
+
   it('[AG3] a Claude Code install that VS Code runs answers VS Code\'s input in VS Code\'s form (it used to refuse it)', () => {
     const a = agentAdapter('claude');
     expect(a.hookName(vsInput('ls'))).toBe('PreToolUse');

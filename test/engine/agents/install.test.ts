@@ -373,6 +373,12 @@ describe('[AG6] goose and Kimi Code, as their sources read', () => {
     expect(cli.stdout.startsWith(`${r.paste}:\n\n[[hooks]]\nevent = "PreToolUse"\n`)).toBe(true);
   }, 60_000);
 
+  it('[AG6] VS Code: the install says the session\'s harness decides which hooks run (vscode-docs hooks.md, 10/14/2026), and which install each harness needs', () => {
+    const note = alsoRunBy('vscode').join(' ');
+    expect(note).toContain('Local harness');
+    expect(note).toContain('install --agent copilot');
+  });
+
   it('[AG6] Qwen Code runs project hooks only in a trusted folder, and Factory may not read .factory/hooks.json: install says both', () => {
     expect(alsoRunBy('qwen').join(' ')).toContain('trusted folder');
     expect(alsoRunBy('factory').join(' ')).toContain('Factory-AI/factory issue #3');
