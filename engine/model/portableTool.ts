@@ -17,7 +17,7 @@ export type PortableTool = (typeof PORTABLE_TOOLS)[number];
 /** How an agent's tool maps to the portable fields: which argument holds the command, the file, the URL. */
 export interface ToolEntry {
   tool: PortableTool;
-  /** Argument keys holding the shell command, first present wins. */
+  /** Argument keys holding the shell command, first present wins (text, or an argument vector: `commandOfArgv`). */
   command?: readonly string[];
   /** Argument keys holding the file path (a string, or a list of paths: one is `file_path`, several `file_paths`). */
   file?: readonly string[];
@@ -80,6 +80,34 @@ function firstString(args: JsonObject, keys: readonly string[] | undefined): str
   return undefined;
 }
 
+/** The shell wrappers whose script is the command: `bash -lc <script>`, `sh -c <script>`, also by absolute path. */
+const SHELL_WRAPPER = /^(?:\/(?:usr\/)?bin\/)?(?:bash|zsh|sh)$/;
+const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * A command given as an argument vector (Codex's `shell` {command: ["bash", "-lc", "ls"]}), as text: the script of a
+ * `bash|zsh|sh -lc|-c <script>` wrapper, else the words POSIX-quoted and joined. This is how Codex shows such a call
+ * (openai/codex codex-rs/tui/src/exec_command.rs `strip_bash_lc_and_escape`: the wrapper's script, else
+ * `shlex::try_join`), so a pipeline matches the command the user saw.
+ *
+ * @example commandOfArgv(['bash', '-lc', 'rm -rf build']) → 'rm -rf build'; commandOfArgv(['ls', 'a b']) → "ls 'a b'"
+ */
+export function commandOfArgv(argv: readonly string[]): string {
+  if (argv.length === 3 && SHELL_WRAPPER.test(argv[0]!) && (argv[1] === '-lc' || argv[1] === '-c')) return argv[2]!;
+  return argv.map((a) => (SHELL_SAFE.test(a) ? a : `'${a.replace(/'/g, `'"'"'`)}'`)).join(' ');
+}
+
+/** The command of a shell call: the first command key holding text, or an argument vector (`commandOfArgv`). */
+function commandOf(args: JsonObject, keys: readonly string[] | undefined): string | undefined {
+  const text = firstString(args, keys);
+  if (text !== undefined) return text;
+  for (const k of keys ?? []) {
+    const v = ownGet(args, k);
+    if (Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string')) return commandOfArgv(v as string[]);
+  }
+  return undefined;
+}
+
 /** The paths under the first file key that holds a list of strings (Gemini's `read_many_files {include}`, `{paths}` before). */
 function pathList(args: JsonObject, keys: readonly string[] | undefined): string[] {
   for (const k of keys ?? []) {
@@ -110,7 +138,7 @@ export function portableFieldsOf(entry: ToolEntry, args: JsonValue | undefined):
   const out: JsonObject = { tool };
   const missing: string[] = [];
   if (tool === 'shell') {
-    const c = firstString(a, entry.command);
+    const c = commandOf(a, entry.command);
     if (c !== undefined) out.command = c;
     else missing.push('command');
   }

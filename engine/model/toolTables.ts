@@ -54,6 +54,26 @@ export const CODEX_TOOLS = table([
 ], 'mcp__');
 
 /**
+ * Codex's session files (rollouts) name the tools the model called, not the hooks' `Bash` (openai/codex
+ * codex-rs/core/src/tools/spec.rs, read through okwinds/codex docs/workdocjcl/spec/05_Integrations/
+ * TOOLS_SCHEMA_REFERENCE.md, generated from it at commit 7210e806, 2026-02): `shell` {command: an argument vector},
+ * `shell_command` {command}, `exec_command` {cmd} (unified exec), `local_shell` (a `local_shell_call`'s action
+ * {command: a vector}), `apply_patch` (a freeform call: the importer keeps its text as `input`), `read_file`
+ * {file_path}, `list_dir` {dir_path}, `grep_files` {path}, `view_image` {path}, `web_search` (its action {query}).
+ */
+export const CODEX_SESSION_TOOLS = extend(CODEX_TOOLS, [
+  ['shell', shell('command')],
+  ['shell_command', shell('command')],
+  ['exec_command', shell('cmd')],
+  ['local_shell', shell('command')],
+  ['read_file', read('file_path')],
+  ['view_image', read('path')],
+  ['list_dir', search('dir_path')],
+  ['grep_files', search('path')],
+  ['web_search', search()],
+]);
+
+/**
  * Gemini CLI (docs/hooks/reference.md commit 06c0d810, 2026-12, "Matchers and tool names"; tools
  * https://geminicli.com/docs/tools; packages/core/src/tools/tool-names.ts 0.56: shell.ts `command`, read-file.ts
  * `file_path`, read-many-files.ts `paths`, web-fetch.ts `prompt` holding the URLs). MCP tools are
@@ -361,6 +381,7 @@ export const AIDER_TOOLS = table([
  */
 export const SESSION_TOOL_TABLES: ReadonlyMap<string, ToolTable> = new Map<string, ToolTable>([
   ['claude-code', CLAUDE_TOOLS],
+  ['codex', CODEX_SESSION_TOOLS],
   // Gemini CLI's session files (chats/session-*.json) name the tools as its hooks do.
   ['gemini-cli', GEMINI_TOOLS],
   ['qwen-code', QWEN_SESSION_TOOLS],

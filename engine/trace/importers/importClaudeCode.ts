@@ -1,4 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
@@ -25,9 +27,9 @@ export interface JsonlRecord {
  * |   isCompactSummary (the compaction summary)         |   on user input must not fire on it)       |                                                              |
  * | first `assistant` record of a message.id            | model.before_call + model.after_call       | model, message_id; response = all content blocks of the id,  |
  * |                                                     |                                            | usage (last record's), stop_reason                           |
- * | `assistant` tool_use block                          | tool.before_call (= PreToolUse)            | tool_name, tool_input, tool_use_id                           |
+ * | `assistant` tool_use block                          | tool.before_call (= PreToolUse)            | tool_name, tool_input, tool_use_id, portable fields [I13]    |
  * | `user` tool_result block                            | tool.after_call (= PostToolUse)            | tool_name, tool_input, tool_response (toolUseResult, else    |
- * |                                                     |                                            | the block content), is_error, tool_use_id, content           |
+ * |                                                     |                                            | the block content), is_error, tool_use_id, content, portable |
  * | last model call of a turn, text and no tool_use     | final_answer.before + final_answer.after   | text                                                         |
  * | `system` subtype api_error                          | agent.error                                | error                                                        |
  * | end of file                                         | agent.end                                  | status: completed / interrupted / incomplete                 |
@@ -231,6 +233,7 @@ export class ClaudeCodeImporter {
       tool_use_id: id,
     };
     if (structured !== undefined) p.content = (block.content as JsonValue | undefined) ?? null;
+    if (use) setPortableFields(p, sessionPortableFields('claude-code', use.name, use.input));
     b.emit('tool.after_call', `${id}:after`, ts, p, { key: `after:${id}`, agentId });
     const held = this.open.get(id);
     if (held) {
@@ -256,7 +259,9 @@ export class ClaudeCodeImporter {
       if (!isJsonObject(block) || block.type !== 'tool_use') continue;
       const id = str(block.id);
       const input = isJsonObject(block.input) ? block.input : {};
-      const e = b.emit('tool.before_call', `${id}:before`, ts, { tool_name: str(block.name), tool_input: input, tool_use_id: id }, { key: `before:${id}`, agentId });
+      const name = str(block.name);
+      const p = setPortableFields({ tool_name: name, tool_input: input, tool_use_id: id }, sessionPortableFields('claude-code', name, input));
+      const e = b.emit('tool.before_call', `${id}:before`, ts, p, { key: `before:${id}`, agentId });
       // Its PreToolUse hooks and its subagent's progress come after it: held until its result.
       if (!this.plan.answered(id) && !this.open.has(id)) {
         this.open.set(id, e);

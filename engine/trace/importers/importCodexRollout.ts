@@ -2,6 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.
 import type { TraceEvent } from '../traceTypes.ts';
 import type { ImporterOptions, ImportResult } from './importReport.ts';
 import { parseMaybeJson } from './otelAttributes.ts';
+import { setPortableFields } from '../../model/portableTool.ts';
+import { sessionPortableFields } from '../../model/toolTables.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { toIsoTs } from './toIsoTs.ts';
 
@@ -9,6 +11,12 @@ import { toIsoTs } from './toIsoTs.ts';
 const CONTEXT_TEXT = /^\s*(<(environment_context|user_instructions|user_shell_command|turn_aborted)\b|# AGENTS\.md instructions)/;
 /** A shell result written as text: `Process exited with code 1` (its first line, or a line of its own). */
 const PROCESS_EXITED = /^Process exited with code (-?\d+)\b/m;
+/**
+ * The header of a shell result in Codex's freeform text (openai/codex codex-rs/core/src/tools/mod.rs
+ * `format_exec_output_for_model_freeform`): `Exit code: N` then `Wall time: …` and `Output:`; later versions open with
+ * `Execution outcome: …` and say `Shell exit code: N`. Only the header is read: the same words in the output are not.
+ */
+const EXIT_HEADER = /^(?:Execution outcome: [^\n]*\n)?(?:Shell exit code|Exit code): (-?\d+)(?:\r?\n|$)/;
 /** Response items the model produces: together, between two inputs, they are one model call. */
 const MODEL_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 
@@ -22,8 +30,8 @@ const MODEL_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_to
  * | response_item message role user (typed text)        | input.received (once per text: the event_msg user_message copy is skipped) | prompt |
  * | response_item message role developer/system, or user text that is injected context (`<environment_context>`, `<user_instructions>`, AGENTS.md) | context.added | role, text |
  * | response_item assistant message / reasoning / function_call / custom_tool_call / local_shell_call / web_search_call, up to the next input, tool output or token_count | model.before_call + model.after_call | model (turn_context), response blocks, usage (token_count's last_token_usage) |
- * | function_call / custom_tool_call / local_shell_call / web_search_call | tool.before_call (after its model call)  | tool_name, tool_input (arguments parsed), tool_use_id = call_id |
- * | function_call_output / custom_tool_call_output      | tool.after_call                            | tool_response (JSON text parsed), is_error (exit code ≠ 0 or success false) |
+ * | function_call / custom_tool_call / local_shell_call / web_search_call | tool.before_call (after its model call)  | tool_name, tool_input (arguments parsed), tool_use_id = call_id, portable fields [I13] |
+ * | function_call_output / custom_tool_call_output      | tool.after_call                            | tool_response (JSON text parsed), is_error (exit code ≠ 0 or success false), portable fields |
  * | event_msg task_complete                             | final_answer.before + final_answer.after   | text = last_agent_message               |
  * | event_msg error / stream_error                      | agent.error                                | error                                   |
  * | turn_context, compacted, other event_msg            | annotation / skipped (counted)             |                                         |
@@ -198,7 +206,7 @@ export class CodexRolloutImporter {
       if (!t) continue;
       const useId = t.id ?? `${id}:${(call.items[i] as JsonObject).type as string}`;
       if (t.id) this.calls.set(t.id, { name: t.name, input: t.input });
-      b.emit('tool.before_call', `${useId}:before`, at, { tool_name: t.name, tool_input: t.input, tool_use_id: useId });
+      b.emit('tool.before_call', `${useId}:before`, at, setPortableFields({ tool_name: t.name, tool_input: t.input, tool_use_id: useId }, codexPortable(t.name, t.input)));
     }
   }
 
@@ -209,14 +217,20 @@ export class CodexRolloutImporter {
     if (!call) this.b.warn(`output for ${id} has no matching tool call`);
     const raw = p.output as JsonValue | undefined;
     const response = typeof raw === 'string' ? parseMaybeJson(raw).value : (raw ?? null);
-    this.b.emit('tool.after_call', `${id}:after`, ts, {
+    const out: JsonObject = {
       tool_name: call?.name ?? 'unknown',
       tool_input: call?.input ?? {},
       tool_response: response,
       is_error: outputFailed(response),
       tool_use_id: id,
-    });
+    };
+    this.b.emit('tool.after_call', `${id}:after`, ts, call ? setPortableFields(out, codexPortable(call.name, call.input)) : out);
   }
+}
+
+/** A Codex call's portable fields [I13]: its session table (MCP tools are `mcp__<server>__<tool>`). */
+function codexPortable(name: string, input: JsonValue): JsonObject {
+  return sessionPortableFields('codex', name, input);
 }
 
 function itemText(content: unknown): string {
@@ -255,14 +269,17 @@ function toolCall(item: JsonObject): ToolCall {
 
 /**
  * A failed call: an exit code other than 0 in the output's metadata, `success: false`, or an output text
- * that says `Process exited with code N` with N ≠ 0 (the text form of a shell call's result) [I9].
+ * that says `Process exited with code N` or opens with `Exit code: N` / `Shell exit code: N`, N ≠ 0 (the text forms
+ * of a shell call's result) [I9].
  */
 function outputFailed(response: JsonValue): boolean {
   const text = typeof response === 'string' ? response : isJsonObject(response) && typeof response.output === 'string' ? response.output : '';
-  const exited = PROCESS_EXITED.exec(text);
+  const exited = PROCESS_EXITED.exec(text) ?? EXIT_HEADER.exec(text);
   if (exited && Number(exited[1]) !== 0) return true;
   if (!isJsonObject(response)) return false;
   if (response.success === false) return true;
   const meta = isJsonObject(response.metadata) ? response.metadata : null;
-  return typeof meta?.exit_code === 'number' && meta.exit_code !== 0;
+  // `shell_exit_code` in the structured form of later versions (format_exec_output_for_model_structured).
+  const code = meta ? (typeof meta.exit_code === 'number' ? meta.exit_code : meta.shell_exit_code) : undefined;
+  return typeof code === 'number' && code !== 0;
 }

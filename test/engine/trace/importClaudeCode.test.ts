@@ -100,6 +100,7 @@ describe.skipIf(!HAVE_FIXTURES)('Claude Code importer on real transcripts', () =
       is_error: false,
       tool_use_id: 'toolu_01JJds55jYrYwd9TktNGndRY',
       content: '/home/marco/projects/spotter/assets/js/app.js',
+      tool: 'search', // [I13]: Glob is a search; its `path` is not given, so none is named
     });
     expect(annotations(glob)).toEqual([expect.objectContaining({ hook_event: 'PostToolUse', hook_name: 'PostToolUse:Glob', command: 'callback' })]);
     const bg = byId(trace, 'cc:toolu_018GZVh9ymkrdx1TnR8reg5Y:before');

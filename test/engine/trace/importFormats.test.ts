@@ -59,8 +59,8 @@ describe('Codex CLI rollout (codex-rollout.jsonl)', () => {
     const { trace } = load(name, 'codex-rollout');
     expect(ofType(trace, 'input.received')[0]?.payload).toEqual({ prompt: 'List the files and delete build/' });
     expect(ofType(trace, 'tool.before_call').map((e) => e.payload)).toEqual([
-      { tool_name: 'shell', tool_input: { command: ['bash', '-lc', 'ls'], workdir: '/work/demo' }, tool_use_id: 'call_A1' },
-      { tool_name: 'shell', tool_input: { command: ['bash', '-lc', 'rm -rf build'] }, tool_use_id: 'call_A2' },
+      { tool_name: 'shell', tool_input: { command: ['bash', '-lc', 'ls'], workdir: '/work/demo' }, tool_use_id: 'call_A1', tool: 'shell', command: 'ls' },
+      { tool_name: 'shell', tool_input: { command: ['bash', '-lc', 'rm -rf build'] }, tool_use_id: 'call_A2', tool: 'shell', command: 'rm -rf build' },
     ]);
     const after = ofType(trace, 'tool.after_call');
     expect(after.map((e) => e.payload.is_error)).toEqual([false, true]); // exit_code 0, then 1
