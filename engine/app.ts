@@ -30,10 +30,10 @@ export { DEFAULT_CODE_FUEL, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, saf
 export { codeLimits } from './compile/codeAction.ts';
 export { detectTraceFormat, TRACE_FORMAT_LABELS, type TraceFormat } from './trace/detectTraceFormat.ts';
 export { placeOs, SESSION_PLACES, type SessionPlace } from './trace/sessionPlaces.ts';
-export { createImportStream, type ImportStream } from './trace/importStream.ts';
+export { createImportStream, EVENTS_AT_END, type ImportStream } from './trace/importStream.ts';
 export type { ImportReport } from './trace/importers/importReport.ts';
 export { isSyntheticTs } from './trace/importers/traceBuilder.ts';
-export type { TraceProblem } from './trace/traceProblem.ts';
+export { traceProblem, type TraceProblem } from './trace/traceProblem.ts';
 export { pipelineVersionOf } from './trace/pipelineVersion.ts';
 export { readTrace } from './trace/traceReader.ts';
 export { TraceEventLineSchema } from './trace/traceSchema.ts';

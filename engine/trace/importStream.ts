@@ -100,6 +100,13 @@ interface Body {
 }
 
 const SPAN_FORMATS: ReadonlySet<TraceFormat> = new Set(['otel-genai', 'otlp-json', 'otel-spans-jsonl', 'otel-console']);
+
+/**
+ * Formats whose events can only be made at the end of the input, so their records are held to the end (in `spool`
+ * when given, else in memory) and every event comes out of `end()`: spans are ordered by time across the whole
+ * input [I5], and a SWE-agent trajectory's steps pair with a `history` written after them [I6].
+ */
+export const EVENTS_AT_END: ReadonlySet<TraceFormat> = new Set([...SPAN_FORMATS, 'swe-agent']);
 const LIFECYCLE_EDGES = new Set(['agent.start', 'agent.end', 'agent.error']);
 
 /**

@@ -1,4 +1,4 @@
-import { TRACE_FORMAT_LABELS, type TraceFormat, createImportStream, type ImportStream, type ImportReport, type TraceProblem, type TraceHeader } from '../../engine/app.ts';
+import { TRACE_FORMAT_LABELS, type TraceFormat, createImportStream, EVENTS_AT_END, type ImportStream, type ImportReport, traceProblem, type TraceProblem, type TraceHeader } from '../../engine/app.ts';
 import type { HookwireDb } from './db.ts';
 import { TRACE_CHUNK } from './storedTrace.ts';
 import { beginTrace, createChunkWriter, finishTrace, removeTraceNow } from './traceLibrary.ts';
@@ -6,9 +6,16 @@ import { beginTrace, createChunkWriter, finishTrace, removeTraceNow } from './tr
 /**
  * Imports a trace file into the library: the byte source (the file, decoded) and the sink (IndexedDB in
  * chunks) around the engine's one import pipeline (createImportStream), which detects the format, streams
- * trace v1, Codex rollouts and span streams, and buffers the whole-document formats up to its cap.
- * Events go to IndexedDB in groups as they come. Runs in the import worker; testable in Node with
+ * what streams (the file's chunks, File.stream(), go in as they are read), and buffers the whole-document formats
+ * up to a cap. Events go to IndexedDB in groups as they come. Runs in the import worker; testable in Node with
  * fake-indexeddb.
+ *
+ * A tab has no spill file, so what a format must hold is held in the worker's memory, and a worker that runs out of
+ * it takes the tab down. So the app reads less of such files than the CLI and says so, with the way on
+ * (`hookwire import` writes a trace, which streams here whatever its size):
+ * - a document read whole: up to APP_MAX_DOCUMENT_CHARS (the engine stops with `too_large` past it);
+ * - a format whose events all come at its end (EVENTS_AT_END: spans, SWE-agent), which holds every record and then
+ *   every event: a file up to APP_MAX_HELD_BYTES, refused as soon as its format is known past that.
  */
 export interface ImportProgress {
   phase: 'reading' | 'converting' | 'storing';
@@ -34,6 +41,10 @@ export interface ImportFileOptions {
   id: string;
   onProgress?: (p: ImportProgress) => void;
   signal?: { readonly aborted: boolean };
+  /** Default APP_MAX_DOCUMENT_CHARS. */
+  maxDocumentChars?: number;
+  /** Default APP_MAX_HELD_BYTES. */
+  maxHeldBytes?: number;
 }
 
 /** A file as the importer needs it (a `File`, or a `Blob` with a name in tests). */
@@ -44,23 +55,37 @@ export interface NamedBlob {
   stream(): ReadableStream<Uint8Array>;
 }
 
+/** Characters of a document read whole the app holds (the CLI: 256 Mi). Its parse takes ~5 times that. */
+export const APP_MAX_DOCUMENT_CHARS = 64 * 1024 * 1024;
+/** Bytes of a file whose records and events are all held to its end (EVENTS_AT_END) the app reads. */
+export const APP_MAX_HELD_BYTES = 64 * 1024 * 1024;
+
 /** Writes are grouped: one IndexedDB transaction per 16 chunks keeps the import fast and memory flat. */
 const FLUSH_EVENTS = TRACE_CHUNK * 16;
 
 export async function importTraceFile(db: HookwireDb, file: NamedBlob, options: ImportFileOptions): Promise<ImportFileResult> {
   const writer = createChunkWriter(db, options.id);
-  const stream = createImportStream({ fileName: file.name, onEvent: (e) => writer.add(e) });
+  const stream = createImportStream({ fileName: file.name, onEvent: (e) => writer.add(e), maxDocumentChars: options.maxDocumentChars ?? APP_MAX_DOCUMENT_CHARS });
+  const maxHeld = options.maxHeldBytes ?? APP_MAX_HELD_BYTES;
+  const heldTooMuch = () => stream.format !== null && EVENTS_AT_END.has(stream.format) && file.size > maxHeld;
   try {
     await readBytes(file, options, stream, async () => {
       if (writer.buffered >= FLUSH_EVENTS) await writer.flush();
       return stream.eventCount;
-    });
+    }, heldTooMuch);
+    if (heldTooMuch()) {
+      await removeTraceNow(db, options.id);
+      const label = TRACE_FORMAT_LABELS[stream.format as TraceFormat];
+      const why = `${label}: every record of the file is held until its end (its events are ordered over the whole file), and this file is ${mb(file.size)}, past the ${mb(maxHeld)} the app holds; nothing was read past its first bytes`;
+      return { status: 'failed', traceId: null, format: stream.format, name: stem(file.name), events: 0, problems: [traceProblem('too_large', 0, why, 'error', true)], notes: [wayOn(file.name)] };
+    }
     if (stream.format !== 'hookwire-trace' && stream.format !== 'codex-rollout') options.onProgress?.({ phase: 'converting', done: 0, total: 1, events: stream.eventCount });
     const outcome = stream.end();
     const format = outcome.format;
     if (!outcome.trace) {
       await removeTraceNow(db, options.id);
-      return { status: 'failed', traceId: null, format, name: stem(file.name), events: 0, problems: outcome.problems, notes: [] };
+      const big = outcome.problems.some((p) => p.code === 'too_large' && p.fatal);
+      return { status: 'failed', traceId: null, format, name: stem(file.name), events: 0, problems: outcome.problems, notes: big ? [wayOn(file.name)] : [] };
     }
     const header: TraceHeader = outcome.trace.header;
     const name = header.title ?? stem(file.name);
@@ -83,7 +108,7 @@ export async function importTraceFile(db: HookwireDb, file: NamedBlob, options: 
 }
 
 /** Reads the file's bytes as decoded text pieces, reporting progress and honouring a cancel between pieces. */
-async function readBytes(file: NamedBlob, o: ImportFileOptions, sink: ImportStream, afterPiece: () => Promise<number>): Promise<void> {
+async function readBytes(file: NamedBlob, o: ImportFileOptions, sink: ImportStream, afterPiece: () => Promise<number>, refuse: () => boolean): Promise<void> {
   const decoder = new TextDecoder('utf-8');
   const stream = file.stream().getReader();
   let done = 0;
@@ -95,8 +120,8 @@ async function readBytes(file: NamedBlob, o: ImportFileOptions, sink: ImportStre
     sink.push(decoder.decode(value, { stream: true }));
     const events = await afterPiece();
     o.onProgress?.({ phase: 'reading', done, total: file.size, events });
-    // Binary data, a fatal problem, past the size cap: the pipeline reads no more, so neither do we.
-    if (sink.stopped) {
+    // Binary data, a fatal problem, past the size cap (the pipeline's, or ours for what is held to the end): no more is read.
+    if (sink.stopped || refuse()) {
       await stream.cancel().catch(() => undefined);
       return;
     }
@@ -123,6 +148,16 @@ function reportNotes(r: ImportReport): string[] {
   if (Object.keys(r.skipped).length) out.push(`Skipped on purpose: ${kinds(r.skipped)}.`);
   if (r.synthetic_timestamps) out.push(`${r.synthetic_timestamps} timestamps were synthesised (the source has none).`);
   return [...out, ...r.warnings, ...r.notes];
+}
+
+/** The way on for a file too big for the app: the CLI, whose trace streams into the app whatever its size. */
+function wayOn(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return `The command line reads it with what it holds kept on disk: npx hookwire import ${JSON.stringify(base)} -o ${JSON.stringify(`${stem(base)}.hwtrace.jsonl`)}. Import the trace file it writes here: a trace streams into the app, whatever its size.`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
 
 function stem(fileName: string): string {

@@ -11,6 +11,7 @@ import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import { FIXTURES_DIR as FIXTURES, HAVE_FIXTURES } from '../../shared/fixtures.ts';
 import { formatFiles, readFormat } from '../../shared/formatFixtures.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
+import { writeWorkload } from '../../bench/formatWorkloads.ts';
 
 let db: HookwireDb;
 let n = 0;
@@ -53,6 +54,48 @@ describe('importing a trace file into the library', () => {
     expect((await readTraceRecord(db, 't'))!.status).toBe('pending');
     await keepPendingTrace(db, 't');
     expect((await listTraces(db)).map((t) => [t.id, t.status])).toEqual([['t', 'ready']]);
+  });
+
+  it('[I1] a file whose records are all held to its end (spans) past the app\'s limit is refused once its format is known, with the way on, and nothing stored', async () => {
+    const lines: string[] = [];
+    writeWorkload('otel-spans-jsonl', 400, (t) => void lines.push(t));
+    const text = lines.join('');
+    let pulled = 0;
+    const whole = file(text, 'spans.jsonl');
+    // Counts what the import pulls from the file: it stops soon after the first 64 KB, where the format is known.
+    const bytes = new TextEncoder().encode(text);
+    const stream = () => new ReadableStream<Uint8Array>({
+      pull(ctl) {
+        if (pulled >= bytes.length) return ctl.close();
+        ctl.enqueue(bytes.subarray(pulled, pulled + 16_384));
+        pulled += 16_384;
+      },
+    }, { highWaterMark: 0 });
+    const counted = { name: whole.name, size: whole.size, slice: (a?: number, b?: number) => whole.slice(a, b), stream };
+    const r = await importTraceFile(db, counted, { id: 's', maxHeldBytes: 100_000 });
+    expect(text.length).toBeGreaterThan(300_000);
+    expect(r).toMatchObject({ status: 'failed', traceId: null, format: 'otel-spans-jsonl', events: 0 });
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'too_large', fatal: true, severity: 'error' })]);
+    expect(r.problems[0]!.message).toContain('past the 0.1 MB the app holds');
+    expect(r.notes).toEqual([expect.stringContaining('npx hookwire import "spans.jsonl" -o "spans.hwtrace.jsonl"')]);
+    expect(pulled).toBeLessThan(text.length);
+    expect(await listTraces(db)).toEqual([]);
+    // Within the limit it imports, as the engine does.
+    const ok = await importTraceFile(db, file(text, 'spans.jsonl'), { id: 's2', maxHeldBytes: text.length });
+    expect(ok).toMatchObject({ status: 'ok', events: importTrace(text, { fileName: 'spans.jsonl' }).trace!.events.length });
+  });
+
+  it('[I1] a document read whole past the app\'s limit says so, with the way on; a Cursor composer of that size streams', async () => {
+    const cline = JSON.stringify({ messages: Array.from({ length: 3000 }, () => ({ role: 'user', content: '<task>find the bug</task>' })) }, null, 1);
+    const r = await importTraceFile(db, file(cline, 'api_conversation_history.json'), { id: 'c', maxDocumentChars: 100_000 });
+    expect(r).toMatchObject({ status: 'failed', traceId: null, format: 'cline', events: 0 });
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);
+    expect(r.notes).toEqual([expect.stringContaining('npx hookwire import "api_conversation_history.json"')]);
+    const conversation = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? { type: 1, bubbleId: `u${i}`, text: `prompt ${i}` } : { type: 2, bubbleId: `a${i}`, text: `answer ${i}` }));
+    const composer = JSON.stringify({ composerId: 'c1', name: null, createdAt: null, unifiedMode: null, forceMode: null, modelConfig: null, subagentComposerIds: null, subComposerIds: null, conversation }, null, 1);
+    expect(composer.length).toBeGreaterThan(100_000);
+    const c = await importTraceFile(db, file(composer, 'composer.json'), { id: 'cc', maxDocumentChars: 100_000 });
+    expect(c).toMatchObject({ status: 'ok', format: 'cursor', events: importTrace(composer, { fileName: 'composer.json' }).trace!.events.length });
   });
 
   it('refuses binary data and unknown formats and stores nothing', async () => {
