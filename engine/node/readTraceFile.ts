@@ -9,6 +9,8 @@ import { createTraceReader, type TraceReaderOptions, type TraceReadResult } from
 import { traceProblem } from '../trace/traceProblem.ts';
 import { decodedChunks } from './decodedChunks.ts';
 import { assembleOpenCodeSession } from './openCodeStorage.ts';
+import { claudeSubagentFiles } from './claudeSubagents.ts';
+import { dirname } from 'node:path';
 import { isSqliteFile, openSqliteStore, splitSessionPath, walBytes, type SqliteStore } from './sqliteSessions.ts';
 import type { StoreCache } from './storeSessions.ts';
 
@@ -118,7 +120,14 @@ export async function importTraceFile(path: string, options: ImportTraceFileOpti
   } catch (err) {
     return { format: null, trace: null, report: null, problems: unreadable(path, err).problems };
   }
-  return s.end();
+  const out = s.end();
+  // A Claude Code session's subagents (2.1.233 and later) are in files of their own: said, never left out silently.
+  const subagents = out.format === 'claude-code' ? claudeSubagentFiles(path) : [];
+  if (subagents.length > 0) {
+    const shown = subagents.slice(0, 5).join(', ');
+    out.problems = [...out.problems, traceProblem('bad_source', 0, `${subagents.length} subagent transcript${subagents.length === 1 ? '' : 's'} of this session ${subagents.length === 1 ? 'is' : 'are'} beside it, not in it (Claude Code keeps a subagent's records in ${dirname(subagents[0] as string)}): their calls are not in this import; import each (hookwire sessions lists them): ${shown}${subagents.length > 5 ? ', …' : ''}`, 'warning')];
+  }
+  return out;
 }
 
 /**

@@ -14,8 +14,8 @@ export interface SessionLocation {
   file: RegExp;
   /** Said in help and in the app: where the agent documents it. */
   source: string;
-  /** Other folders of the same agent (e.g. a database beside the older file storage). */
-  more?: { root: string; depth: number; file: RegExp }[];
+  /** Other folders of the same agent (e.g. a database beside the older file storage); `path`, when given, must match the whole path. */
+  more?: { root: string; depth: number; file: RegExp; path?: RegExp }[];
 }
 
 export interface FoundSession {
@@ -44,7 +44,11 @@ export function sessionLocations(env: NodeJS.ProcessEnv = process.env, platform:
     : join(dataHome, 'goose');
   return [
     // Claude Code: ~/.claude/projects/<project>/<session>.jsonl (CLAUDE_CONFIG_DIR moves ~/.claude).
-    { agent: 'claude-code', root: join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), 'projects'), depth: 1, file: /\.jsonl$/, source: 'Claude Code docs: ~/.claude/projects/<project>/<session-id>.jsonl' },
+    // Since 2.1.233 a subagent's records are in <project>/<session-id>/subagents/agent-<id>.jsonl (engine/node/claudeSubagents.ts).
+    {
+      agent: 'claude-code', root: join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), 'projects'), depth: 1, file: /\.jsonl$/, source: 'Claude Code docs: ~/.claude/projects/<project>/<session-id>.jsonl (subagents: <session-id>/subagents/agent-<id>.jsonl)',
+      more: [{ root: join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), 'projects'), depth: 3, file: /^agent-.+\.jsonl$/, path: /[\\/]subagents[\\/][^\\/]+$/ }],
+    },
     // Codex CLI: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (CODEX_HOME defaults to ~/.codex).
     { agent: 'codex', root: join(env.CODEX_HOME ?? join(home, '.codex'), 'sessions'), depth: 3, file: /^rollout-.*\.jsonl$/, source: 'openai/codex: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl' },
     // Gemini CLI 0.56: ~/.gemini/tmp/<project>/chats/session-*.jsonl (older: .json); subagents in chats/<parent id>/.
@@ -96,9 +100,9 @@ export function findSessions(locations: readonly SessionLocation[], options: { a
   const found: FoundSession[] = [];
   for (const loc of locations) {
     if (options.agent && loc.agent !== options.agent) continue;
-    for (const place of [loc, ...(loc.more ?? [])]) {
+    for (const place of [loc, ...(loc.more ?? [])] as { root: string; depth: number; file: RegExp; path?: RegExp }[]) {
       walk(place.root, place.depth, (path, name) => {
-        if (!place.file.test(name)) return;
+        if (!place.file.test(name) || (place.path && !place.path.test(path))) return;
         const st = statSync(path, { throwIfNoEntry: false });
         if (!st?.isFile()) return;
         // A database holds many sessions, each with its own time: the command lists them and filters by that.

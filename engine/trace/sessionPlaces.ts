@@ -24,7 +24,7 @@ const same = (path: string, windows = path.replace(/\//g, '\\')) => ({ linux: pa
  * (engine/node/sessionLocations.ts; a test holds the two lists to the same agents). Sources are cited there.
  */
 export const SESSION_PLACES: readonly SessionPlace[] = [
-  { agent: 'claude-code', label: 'Claude Code', format: 'claude-code', ...same('~/.claude/projects/<project>/<session-id>.jsonl'), note: 'CLAUDE_CONFIG_DIR moves ~/.claude' },
+  { agent: 'claude-code', label: 'Claude Code', format: 'claude-code', ...same('~/.claude/projects/<project>/<session-id>.jsonl'), note: 'CLAUDE_CONFIG_DIR moves ~/.claude; subagents (2.1.233 and later): <session-id>/subagents/agent-<id>.jsonl beside it' },
   { agent: 'codex', label: 'Codex CLI', format: 'codex-rollout', ...same('~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl'), note: 'CODEX_HOME moves ~/.codex' },
   { agent: 'gemini-cli', label: 'Gemini CLI', format: 'gemini-cli', ...same('~/.gemini/tmp/<project>/chats/session-*.jsonl'), note: 'GEMINI_CLI_HOME moves ~; <project> is the project\'s short id (older versions: a hash of its path)' },
   { agent: 'qwen-code', label: 'Qwen Code', format: 'qwen-code', ...same('~/.qwen/projects/<project>/chats/<session-id>.jsonl'), note: 'QWEN_RUNTIME_DIR, else QWEN_HOME, moves ~/.qwen' },
