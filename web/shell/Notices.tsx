@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { formatPath } from '../../engine/app.ts';
+import { typingTarget } from '../canvas/useCanvasShortcuts.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectOpenError, selectSave, selectToasts } from '../store/appStore.ts';
 
@@ -30,9 +32,27 @@ export function SaveBanner() {
   return null;
 }
 
+/**
+ * The toasts, in a polite live region (a screen reader reads each as it comes). Escape dismisses them, as
+ * the other things that float over the page, unless it has a job where it is pressed: a field (clears or
+ * cancels), an open dialog or menu (closes it). The canvas's and the debugger's own Escape (deselect, pause)
+ * still happen.
+ */
 export function Toasts() {
   const toasts = useApp(selectToasts);
   const dismiss = useApp((s) => s.dismissToast);
+  const showing = toasts.length > 0;
+  useEffect(() => {
+    if (!showing) return;
+    const onKey = (e: KeyboardEvent) => {
+      // The target, not the page: a menu that Escape closes is gone from the page by the time this runs.
+      const inside = (e.target as Element | null)?.closest?.('dialog, .ctx-menu');
+      if (e.key !== 'Escape' || typingTarget(e.target) || inside || document.querySelector('dialog:modal')) return;
+      useApp.getState().dismissToasts();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [showing]);
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
@@ -42,14 +62,27 @@ export function Toasts() {
   );
 }
 
+/**
+ * One toast. It goes by itself after a while (longer with an action to take), but never while the pointer is on
+ * it or the keyboard is in it (WCAG 2.2.1: a person reading it or reaching for its button keeps it); it
+ * starts its time again when they leave.
+ */
 function ToastView({ id, tone, message, actionLabel, action, dismiss }: { id: number; tone: string; message: string; actionLabel?: string | undefined; action?: (() => void) | undefined; dismiss: (id: number) => void }) {
+  const [pointer, setPointer] = useState(false);
+  const [focus, setFocus] = useState(false);
+  const held = pointer || focus;
+  useEffect(() => {
+    if (held) return;
+    const timer = window.setTimeout(() => dismiss(id), action ? 9000 : 5000);
+    return () => window.clearTimeout(timer);
+  }, [held, id, action, dismiss]);
   return (
-    <div className={`toast ${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid="toast" ref={(el) => {
-      if (el && !el.dataset.timer) el.dataset.timer = String(window.setTimeout(() => dismiss(id), action ? 9000 : 5000));
-    }}>
+    <div className={`toast ${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid="toast" data-held={held || undefined}
+      onPointerEnter={() => setPointer(true)} onPointerLeave={() => setPointer(false)}
+      onFocus={() => setFocus(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocus(false); }}>
       <span className="grow">{message}</span>
       {action && actionLabel && <button className="btn" onClick={() => { action(); dismiss(id); }} data-testid="toast-action">{actionLabel}</button>}
-      <button className="btn ghost" style={{ color: '#aab3c2' }} onClick={() => dismiss(id)} aria-label="Dismiss">✕</button>
+      <button className="btn ghost" style={{ color: '#aab3c2' }} onClick={() => dismiss(id)} aria-label="Dismiss" title="Dismiss (Escape)">✕</button>
     </div>
   );
 }

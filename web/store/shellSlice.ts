@@ -24,9 +24,16 @@ export interface ShellData {
 
 export interface ShellActions {
   setMode(mode: Mode): void;
-  /** Shows a toast; one with the same text and tone as a toast already showing replaces it (no pile of copies). */
+  /**
+   * Shows a toast; one with the same text and tone as a toast already showing replaces it (no pile of copies),
+   * and a plain notice (info, no action) replaces the plain notices before it: three files imported leave one
+   * "Imported …" over the canvas, not a stack of three. Errors and toasts with an action (Undo) stay until
+   * they time out or are dismissed.
+   */
   toast(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
+  /** Escape: every toast goes. */
+  dismissToasts(): void;
   startRename(nodeId: string): void;
   endRename(): void;
   /** Marks on the canvas what the open pipeline loses on this agent; null takes the marks away. */
@@ -50,10 +57,12 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
     endRename: () => set({ renaming: null }),
     setMode: (mode) => set({ mode }),
     toast: (toast) => {
-      const others = get().toasts.filter((t) => t.message !== toast.message || t.tone !== toast.tone);
+      const plain = (t: Omit<Toast, 'id'>) => t.tone === 'info' && !t.action;
+      const others = get().toasts.filter((t) => (t.message !== toast.message || t.tone !== toast.tone) && !(plain(toast) && plain(t)));
       set({ toasts: [...others.slice(-(MAX_TOASTS - 1)), { ...toast, id: ++toastId }] });
     },
     dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+    dismissToasts: () => set({ toasts: [] }),
   };
 };
 

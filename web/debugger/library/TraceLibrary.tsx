@@ -115,8 +115,11 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
       </div>
       {/* Under the name and its buttons, across the whole row: the details fit on one line. */}
       <div className="lib-body">
-        <div className="meta">
-          {t.event_count.toLocaleString('en')} events · {SHORT_FORMAT[t.source_format]}{agent && <span data-testid="trace-agent"> from {agent.name}</span>} · {timeAgo(t.updated_at)}
+        {/* One line whatever the panel's width: the format gives way (cut with "…"; the row's title has it whole). */}
+        <div className="meta one-line">
+          <span>{t.event_count.toLocaleString('en')} events · </span>
+          <span className="cut">{SHORT_FORMAT[t.source_format]}{agent && <span data-testid="trace-agent"> from {agent.name}</span>}</span>
+          <span> · {timeAgo(t.updated_at)}</span>
         </div>
         {(t.demo || warnings > 0 || pending) && (
           <div className="dbg-item-badges">
