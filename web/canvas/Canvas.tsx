@@ -21,6 +21,7 @@ import { addPaletteItem, PALETTE_MIME } from './addPaletteItem.ts';
 import { useAgentMarks } from './agentMarks.tsx';
 import { useRunNodeKey } from './useRunNodeKey.ts';
 import { useKeepSelectionInView } from './useKeepSelectionInView.ts';
+import { minimapCorner, type ScreenBox } from './minimapCorner.ts';
 
 type Size = { width: number; height: number };
 
@@ -28,29 +29,26 @@ const MINIMAP_COLORS: Record<string, string> = { event: '#2f6fde', matcher: '#c2
 const minimapColor = (n: HookFlowNode) => MINIMAP_COLORS[n.type ?? 'handler'] ?? '#7d8796';
 const DEFAULT_EDGE = { type: 'routed', markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16, color: '#9aa3b2' } };
 
-/** The minimap's size, and React Flow's margin around a panel (bottom right). */
+/** The minimap's size, and React Flow's margin around a panel (in whichever corner it shows). */
 const MINIMAP = { width: 168, height: 112, margin: 15 };
 
 /**
- * The minimap, only while some node is out of view: when the whole graph is on screen it would only
- * cover nodes. Nor over a selected node (a node just added from the palette lands near the bottom right).
+ * The minimap, only while some node is out of view and only in a corner where it covers no node on screen
+ * (minimapCorner): at 1280×720 with the library open it sat over the demo's Audit log.
  */
 function OverflowMiniMap() {
-  const shown = useStore((s) => {
+  const corner = useStore((s) => {
     const [tx, ty, z] = s.transform;
-    const mx0 = s.width - MINIMAP.margin - MINIMAP.width, my0 = s.height - MINIMAP.margin - MINIMAP.height;
-    let overflows = false;
+    const boxes: ScreenBox[] = [];
     for (const n of s.nodeLookup.values()) {
       const { x, y } = n.internals.positionAbsolute;
       const w = n.measured.width ?? 0, h = n.measured.height ?? 0;
-      const x0 = x * z + tx, y0 = y * z + ty, x1 = (x + w) * z + tx, y1 = (y + h) * z + ty;
-      if (n.selected && x1 > mx0 && y1 > my0 && x0 < s.width - MINIMAP.margin && y0 < s.height - MINIMAP.margin) return false;
-      if (x0 < 0 || y0 < 0 || x1 > s.width || y1 > s.height) overflows = true;
+      boxes.push({ x0: x * z + tx, y0: y * z + ty, x1: (x + w) * z + tx, y1: (y + h) * z + ty });
     }
-    return overflows;
+    return minimapCorner(boxes, { width: s.width, height: s.height }, MINIMAP);
   });
-  if (!shown) return null;
-  return <MiniMap<HookFlowNode> pannable zoomable style={{ width: MINIMAP.width, height: MINIMAP.height }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />;
+  if (!corner) return null;
+  return <MiniMap<HookFlowNode> position={corner} pannable zoomable style={{ width: MINIMAP.width, height: MINIMAP.height }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(241,242,245,0.7)" />;
 }
 
 /**

@@ -51,9 +51,8 @@ export function RunNodePanel({ nodeId }: { nodeId: string }) {
     <section className="run-node" data-testid="run-node-panel" aria-label="Run this node on an event">
       <div className="run-node-head">
         <button type="button" className="btn ghost run-node-toggle" aria-expanded={sample.open} aria-controls={`${ids}-body`} data-testid="run-node-sample-toggle"
-          title={`Run on: ${from}`}
           onClick={() => setSample({ open: !sample.open })}>
-          <span aria-hidden>{sample.open ? '▾' : '▸'}</span> Run on: <span className="mono run-node-from" data-testid="run-node-from">{from}</span>
+          <span aria-hidden>{sample.open ? '▾' : '▸'}</span> <span className="run-node-on">Run on:</span> <span className="mono run-node-from" data-testid="run-node-from">{from}</span>
         </button>
         <button type="button" className="btn primary" data-testid="run-node" aria-keyshortcuts="Control+Enter Meta+Enter"
           title={`Run this node alone on ${from} (${RUN_NODE_KEYS})`} onClick={() => void nodeRunner.run(nodeId)}>
