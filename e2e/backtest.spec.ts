@@ -51,7 +51,11 @@ test('a backtest over several traces, run by keyboard and mouse, opens a differi
   await page.getByTestId('import-keep').click();
   await expect(page.getByTestId('backtest-trace')).toHaveCount(1 + DROPPED.length);
 
-  // Pick the demo by filtering and pressing Space on its checkbox; then every trace with "All shown".
+  // Until the person picks, every trace of the library is picked, the dropped ones too. None, then the demo by
+  // filtering and pressing Space on its checkbox; then every trace with "All shown".
+  await expect(page.getByTestId('backtest-picked-count')).toHaveText(`${1 + DROPPED.length} of ${1 + DROPPED.length}`);
+  await page.getByTestId('backtest-pick-none').click();
+  await expect(page.getByTestId('backtest-picked-count')).toHaveText(`0 of ${1 + DROPPED.length}`);
   await page.getByTestId('backtest-trace-filter').click();
   await page.keyboard.type('demo');
   await expect(page.getByTestId('backtest-trace')).toHaveCount(1);

@@ -33,9 +33,13 @@ export function BacktestSetup() {
   const pickedSet = new Set(picked);
   const running = run.status === 'running';
 
-  // Traces deleted from the library leave the selection.
+  // Until the person picks, every trace of the library is picked; after, traces deleted from it leave the pick.
   useEffect(() => {
     if (!all) return;
+    if (!useApp.getState().backtestTracesChosen) {
+      useApp.getState().defaultBacktestTraces(ready.map((t) => t.id));
+      return;
+    }
     const live = new Set(ready.map((t) => t.id));
     if (picked.some((id) => !live.has(id))) setPicked(picked.filter((id) => live.has(id)));
   }, [all, ready, picked, setPicked]);
