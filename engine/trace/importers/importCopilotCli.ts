@@ -62,7 +62,7 @@ const SKIPPED = new Set([
  * | `tool.execution_complete`     | tool.after_call                           | tool_response (`result.content`), is_error (`success` false), error |
  * | an assistant text with no tool request, last before the next `user.message` or the end | final_answer.before + .after | text |
  * | `session.error`               | agent.error                               | error, error_type                                |
- * | `session.shutdown`, `abort`   | (agent.end's status)                      |                                                  |
+ * | `session.shutdown`, `abort`   | (agent.end's status; a shutdown's totals, summed over the file's shutdowns, are agent.end's `usage`: per-model tokens and requests, premium requests, API time, code changes) |   |
  * | `subagent.started`            | annotation; the calls under its `toolCallId` get agent_id `copilot-cli:<agentName>` |         |
  * | others of the schema          | annotations, or skipped (deltas, progress, idle) |                                           |
  *
@@ -124,6 +124,7 @@ export class CopilotCliImporter extends RecordImporter {
     }
     if (type === 'session.shutdown') {
       this.status = data.shutdownType === 'error' ? 'error' : 'completed';
+      this.addShutdown(data);
       b.annotate('session.shutdown', { shutdown_type: str(data.shutdownType), line });
       return;
     }
@@ -140,12 +141,40 @@ export class CopilotCliImporter extends RecordImporter {
     if (!this.started) this.begin(null, {});
     for (const [useId, s] of this.open) b.warn(`tool call ${useId} (${s.name}) has no tool.execution_complete in the log`);
     const status = this.status === 'error' ? 'error' : this.status === 'interrupted' ? 'interrupted' : this.lastWasAnswer ? 'completed' : 'incomplete';
-    b.emit('agent.end', 'end', b.latestTs, { status, session_id: this.sessionId ?? b.traceId });
+    const end: JsonObject = { status, session_id: this.sessionId ?? b.traceId };
+    if (this.totals) end.usage = this.totals;
+    b.emit('agent.end', 'end', b.latestTs, end);
     if (!this.sessionId) b.warn('no session.start event: the trace id was derived from the input');
     return b.finish(this.source('copilot-cli', this.meta), this.records);
   }
 
   private lastWasAnswer = false;
+  /** The session's totals from its `session.shutdown` events, summed: each covers one process's lifetime, and a resumed session writes another. */
+  private totals: JsonObject | null = null;
+
+  /**
+   * Adds a `session.shutdown`'s totals (copilot-sdk session-events.ts ShutdownEvent, commit 01396124: `modelMetrics`
+   * {<model>: {requests: {count, cost}, usage: {inputTokens, outputTokens, reasoningTokens, cacheReadTokens,
+   * cacheWriteTokens}}}, `totalPremiumRequests`, `totalApiDurationMs`, `codeChanges` {linesAdded, linesRemoved,
+   * filesModified}) to the session's, read on agent.end's `usage`.
+   */
+  private addShutdown(d: JsonObject): void {
+    const t: JsonObject = this.totals ?? { models: {} };
+    const models = t.models as JsonObject;
+    if (isJsonObject(d.modelMetrics)) {
+      for (const [model, m] of Object.entries(d.modelMetrics)) {
+        if (!isJsonObject(m)) continue;
+        // A Map-free object keyed by model names: `__proto__` is an own key here, never the prototype.
+        const was = Object.prototype.hasOwnProperty.call(models, model) && isJsonObject(models[model]) ? (models[model] as JsonObject) : {};
+        const sum = addNumbers(was, isJsonObject(m.usage) ? m.usage : {});
+        if (isJsonObject(m.requests) && typeof m.requests.count === 'number') sum.requests = (typeof was.requests === 'number' ? was.requests : 0) + m.requests.count;
+        Object.defineProperty(models, model, { value: sum, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    for (const k of ['totalPremiumRequests', 'totalApiDurationMs'] as const) if (typeof d[k] === 'number') t[k] = (typeof t[k] === 'number' ? (t[k] as number) : 0) + (d[k] as number);
+    if (isJsonObject(d.codeChanges)) t.codeChanges = addNumbers(isJsonObject(t.codeChanges) ? t.codeChanges : {}, d.codeChanges);
+    this.totals = t;
+  }
 
   private start(d: JsonObject, ts: string | null): void {
     if (this.started) return this.b.annotate('session.start', { session_id: str(d.sessionId) });
@@ -275,4 +304,15 @@ function args(v: unknown): JsonObject {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+}
+
+/** `a` with each number of `b` added to it (a number only in `b` is taken as it is); other values of `b` are left out. */
+function addNumbers(a: JsonObject, b: JsonObject): JsonObject {
+  const out: JsonObject = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (typeof v !== 'number') continue;
+    const had = Object.prototype.hasOwnProperty.call(a, k) && typeof a[k] === 'number' ? (a[k] as number) : 0;
+    Object.defineProperty(out, k, { value: had + v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

@@ -114,3 +114,38 @@ describe('GitHub Copilot CLI session events (copilot-cli-events.jsonl)', () => {
     expectWrongAgentNamed(readFormat(NAME), 'claude-code', /Copilot CLI/);
   });
 });
+
+describe('Copilot CLI session totals (session.shutdown)', () => {
+  // github/copilot-sdk nodejs/src/generated/session-events.ts ShutdownEvent (commit 01396124): each shutdown covers one
+  // process's lifetime (a resumed session writes another), with per-model usage and requests, premium requests, API
+  // time and code changes. The importer kept only its shutdownType: the session's token counts were dropped.
+  const ev = (id: string, s: number, type: string, data: JsonObject) => line({ id, timestamp: `2026-09-18T00:00:${String(s).padStart(2, '0')}.000Z`, parentId: null, type, data });
+  const shutdown = (id: string, s: number, metrics: JsonObject, extra: JsonObject = {}) => ev(id, s, 'session.shutdown', { shutdownType: 'routine', modelMetrics: metrics, ...extra });
+  const text = [
+    ev('e1', 0, 'session.start', { sessionId: 'cp-tot', copilotVersion: '1.2.0', producer: 'copilot-agent', selectedModel: 'gpt-5.4', startTime: '2026-09-18T00:00:00.000Z', context: { cwd: '/w' } }),
+    ev('e2', 1, 'user.message', { content: 'Fix it' }),
+    ev('e3', 2, 'assistant.message', { messageId: 'm1', content: 'Done.', toolRequests: [] }),
+    shutdown('e4', 3, { 'gpt-5.4': { requests: { count: 2, cost: 1 }, usage: { inputTokens: 70, outputTokens: 10, reasoningTokens: 4, cacheReadTokens: 20, cacheWriteTokens: 2 } } }, { totalPremiumRequests: 1, totalApiDurationMs: 3000, codeChanges: { linesAdded: 1, linesRemoved: 0, filesModified: 1 } }),
+    ev('e5', 4, 'session.resume', { resumeTime: '2026-09-18T00:00:04.000Z', eventCount: 4 }),
+    ev('e6', 5, 'user.message', { content: 'And the docs' }),
+    ev('e7', 6, 'assistant.message', { messageId: 'm2', content: 'Updated.', toolRequests: [] }),
+    // JSON.parse makes `__proto__` an own key, as reading the file does (an object literal would set the prototype).
+    shutdown('e8', 7, JSON.parse('{"gpt-5.4": {"requests": {"count": 1}, "usage": {"inputTokens": 5, "outputTokens": 1}}, "__proto__": {"usage": {"inputTokens": 3}}}') as JsonObject, { totalPremiumRequests: 1, codeChanges: { linesAdded: 2, linesRemoved: 1, filesModified: 1 } }),
+  ].join('\n');
+
+  it('[I15] agent.end carries the session\'s totals, summed over its shutdowns; a model named __proto__ is just a name', () => {
+    const r = importTrace(text, { fileName: 'events.jsonl' });
+    expect(r.format).toBe('copilot-cli');
+    const end = r.trace!.events.at(-1)!;
+    expect(end.type).toBe('agent.end');
+    const usage = end.payload.usage as JsonObject;
+    expect(usage).toMatchObject({
+      totalPremiumRequests: 2, totalApiDurationMs: 3000,
+      codeChanges: { linesAdded: 3, linesRemoved: 1, filesModified: 2 },
+    });
+    expect((usage.models as JsonObject)['gpt-5.4']).toEqual({ inputTokens: 75, outputTokens: 11, reasoningTokens: 4, cacheReadTokens: 20, cacheWriteTokens: 2, requests: 3 });
+    expect(Object.prototype.hasOwnProperty.call(usage.models, '__proto__')).toBe(true);
+    expect(JSON.stringify(usage.models)).toContain('"__proto__":{"inputTokens":3}');
+    expect(Object.getPrototypeOf(usage.models)).toBe(Object.prototype);
+  });
+});
