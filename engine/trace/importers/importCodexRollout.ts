@@ -228,9 +228,13 @@ export class CodexRolloutImporter {
   }
 }
 
-/** A Codex call's portable fields [I13]: its session table (MCP tools are `mcp__<server>__<tool>`). */
+/**
+ * A Codex call's portable fields [I13]: its session table. MCP tools are `mcp__<server>__<tool>` (codex-rs
+ * mcp_connection_manager `qualify_tools`), `<server>__<tool>` in earlier versions (MCP_TOOL_NAME_DELIMITER, no prefix):
+ * no built-in tool's name holds `__`, so one that does is an MCP call.
+ */
 function codexPortable(name: string, input: JsonValue): JsonObject {
-  return sessionPortableFields('codex', name, input);
+  return sessionPortableFields('codex', name, input, { mcp: name.includes('__') });
 }
 
 function itemText(content: unknown): string {

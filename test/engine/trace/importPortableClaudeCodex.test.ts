@@ -44,6 +44,9 @@ const ROLLOUT = [
   item(7, { type: 'function_call_output', call_id: 'c8', output: 'Execution outcome: completed\nShell exit code: 2\nWall time: 1.2 seconds\nOutput:\nmake: *** [all] Error 2' }),
   item(7, { type: 'function_call_output', call_id: 'c9', output: JSON.stringify({ output: 'FAIL', metadata: { shell_exit_code: 1, duration_seconds: 0.4 } }) }),
   item(7, { type: 'function_call_output', call_id: 'c10', output: 'Exit code: 0\nWall time: 0 seconds\nOutput:\nExit code: 1' }),
+  // An MCP tool as earlier versions named it, `<server>__<tool>` without the `mcp__` prefix.
+  item(8, { type: 'function_call', name: 'github__list_issues', arguments: '{}', call_id: 'c11' }),
+  item(9, { type: 'function_call_output', call_id: 'c11', output: '[]' }),
 ].join('\n');
 
 describe('portable fields of Claude Code and Codex sessions [I13]', () => {
@@ -55,11 +58,12 @@ describe('portable fields of Claude Code and Codex sessions [I13]', () => {
       ['shell_command', 'shell', 'rm -rf build'], ['exec_command', 'shell', 'npm test'], ['shell', 'shell', "git commit -m 'wip: it'\"'\"'s done'"],
       ['apply_patch', 'edit', 'src/app.ts'], ['read_file', 'read', '/w/src/a.ts'], ['mcp__github__create_issue', 'mcp', null],
       ['shell_command', 'shell', 'false'], ['shell_command', 'shell', 'make'], ['shell_command', 'shell', 'make test'], ['shell_command', 'shell', 'cat log'],
+      ['github__list_issues', 'mcp', null],
     ]);
     // The result carries them too, so a rule on tool.after_call reads the same call.
     expect(ofType(r.trace!, 'tool.after_call').map((e) => [e.payload.tool, e.payload.is_error])).toEqual([
       ['shell', false], ['shell', true], ['shell', false], ['edit', false], ['read', false], ['mcp', false],
-      ['shell', true], ['shell', true], ['shell', true], ['shell', false],
+      ['shell', true], ['shell', true], ['shell', true], ['shell', false], ['mcp', false],
     ]);
   });
 
