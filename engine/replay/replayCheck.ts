@@ -79,9 +79,12 @@ export interface CheckTally {
   reported_differently: string[];
 }
 
+/** A step whose event carries no recorded decision: the check only counts it [R16] (`replay --json` makes no whole step of it). */
+export const UNRECORDED_STEP = Object.freeze({ recorded: null });
+
 export interface ReplayCheck {
   /** Counts a replayed step; returns its mismatch when it was compared and differs. */
-  add(step: ReplayStep): CheckMismatch | null;
+  add(step: ReplayStep | typeof UNRECORDED_STEP): CheckMismatch | null;
   readonly tally: CheckTally;
 }
 
@@ -95,6 +98,7 @@ export function createReplayCheck(version: string | null, scope: CheckScope, max
     tally,
     add(step) {
       tally.events++;
+      if (step.recorded === null) return null;
       const as = checkedAs(step, version, scope);
       if (as === 'unrecorded') return null;
       tally.recorded++;

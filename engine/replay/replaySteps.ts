@@ -1,7 +1,9 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
 import { createRepeatWindow } from './repeatWindow.ts';
-import { createReplayContext, stepEvent, type EarlierResult } from './stepEvent.ts';
+import { expandStep } from './expandStep.ts';
+import { createReplayContext } from './stepEvent.ts';
+import { decideEvent, earlierOf, newStepCore, type EarlierResult, type StepCore } from './decideEvent.ts';
 import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';
 
 /** Options of a straight replay: `explain` (default true) adds each event's Explanation [R8]. */
@@ -13,6 +15,13 @@ export interface StraightReplayOptions extends ReplayOptions {
 export interface ReplayRun {
   /** Replays the next event of the trace and returns its step. */
   push(event: TraceEvent): ReplayStep;
+  /**
+   * Replays the next event as `push` does, and returns the rules' answer without the step's sentences [P10]: the
+   * run's one core, overwritten by the next `decide` (read it first; `expand` makes the whole step of it).
+   */
+  decide(event: TraceEvent): StepCore;
+  /** The whole step of the core `decide` returned last: `expand(run.decide(e))` is what `push(e)` returns. */
+  expand(core: StepCore): ReplayStep;
   /**
    * Steps the next event without taking it: the run is unchanged until `commit()` (a server commits only once
    * the event's line is in its recording, so a failed write leaves the state as the file says).
@@ -39,34 +48,41 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
   const seen = createRepeatWindow<EarlierResult>();
   let carry = ctx.initialCarry;
   let count = 0;
-  const step = (event: TraceEvent) => stepEvent(ctx, carry, event, count, seen.get(event.event_id) ?? null, explain);
-  // Takes a stepped event: its result joins the window [E5], its carry becomes the run's.
-  const take = (event: TraceEvent, out: { step: ReplayStep; carry: ReplayCarry }): void => {
-    const s = out.step;
-    if (!s.duplicate && !s.not_reached) {
-      seen.add(event.event_id, { index: s.index, decision: s.decision, reason: s.reason, decided_by: s.decided_by, payload: s.payload_after, mode: s.mode, approval: s.approval, context: s.context });
-    }
-    carry = out.carry;
+  const decide = (event: TraceEvent, into: StepCore | undefined) => decideEvent(ctx, carry, event, count, seen.get(event.event_id) ?? null, explain, into);
+  // Takes a decided event: its result joins the window [E5], its carry becomes the run's.
+  const take = (core: StepCore): void => {
+    if (core.earlier === null && !core.not_reached) seen.add(core.event.event_id, earlierOf(core));
+    carry = core.after;
     count++;
   };
+  let lean: StepCore | null = null;
   const preview = (event: TraceEvent) => {
     const at = count;
-    const out = step(event);
+    // A core of its own: the preview holds it until `commit`.
+    const core = decide(event, undefined);
     return {
-      step: out.step,
+      step: expandStep(ctx, core),
       commit() {
         if (count !== at) throw new Error('ReplayRun: a preview was committed after another event was taken');
-        take(event, out);
+        take(core);
       },
     };
   };
   return {
-    // A preview committed at once, without the preview's object and closure (one per event of a long replay).
+    // A preview committed at once, without the preview's object and closure (one per event of a long replay); the
+    // context's core, read into the step at once.
     push(event) {
-      const out = step(event);
-      take(event, out);
-      return out.step;
+      const core = decide(event, ctx.scratch);
+      const step = expandStep(ctx, core);
+      take(core);
+      return step;
     },
+    decide(event) {
+      const core = decide(event, (lean ??= newStepCore(carry)));
+      take(core);
+      return core;
+    },
+    expand: (core) => expandStep(ctx, core),
     preview,
     setPipeline(next) {
       // The carry is plain data (state, time, the run's end), valid for any pipeline.

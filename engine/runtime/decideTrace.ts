@@ -23,11 +23,11 @@ export function decisionRow(step: ReplayStep): DecisionRow {
 /**
  * The `replay --json` line of one step [P10]: `JSON.stringify(decisionRow(step))` and a newline, written member by
  * member without the row object (one per event of a long replay); test/engine/runtime/decisionLine.test.ts holds
- * the two equal.
+ * the two equal. Takes a whole step or the lean core of one (`ReplayRun.decide`), which have these fields alike.
  *
  * @example decisionLine(step) // '{"event_id":"e1","type":"tool.before_call","decision":"continue","reason":"","decided_by":null,"payload":{}}\n'
  */
-export function decisionLine(step: ReplayStep): string {
+export function decisionLine(step: Pick<ReplayStep, 'event' | 'decision' | 'reason' | 'decided_by' | 'payload_after'>): string {
   const by = step.decided_by === null ? 'null' : JSON.stringify(step.decided_by);
   return `{"event_id":${JSON.stringify(step.event.event_id)},"type":${JSON.stringify(step.event.type)},"decision":"${step.decision}","reason":${JSON.stringify(step.reason)},"decided_by":${by},"payload":${JSON.stringify(step.payload_after)}}\n`;
 }

@@ -9,7 +9,7 @@ import { bufferedIo, cell, EXIT, plural, table, type Io } from '../cliIo.ts';
 import { compilePipelineFile } from '../loadPipelineFile.ts';
 import { isPartial, streamTraceForCli } from '../loadTraceForCli.ts';
 import { openSpill } from '../spillFile.ts';
-import { approvalNote, checkVerdict, createReplayCheck, stepOutcomeWord } from '../../replay/replayCheck.ts';
+import { approvalNote, checkVerdict, createReplayCheck, stepOutcomeWord, UNRECORDED_STEP } from '../../replay/replayCheck.ts';
 
 export interface ReplayOptions {
   json?: boolean;
@@ -63,14 +63,18 @@ export async function replayCommand(pipelinePath: string, tracePath: string, opt
     // Each event is replayed as it is read and its line written at once: `--json` holds neither the trace
     // nor its steps, so memory stays flat in the trace length.
     const read = await streamTraceForCli(tracePath, io, options.from, (event) => {
-      const step = run.push(event);
       events++;
       if (event.recorded !== undefined) anyRecorded = true;
-      check?.add(step);
       if (options.json) {
-        io.out(decisionLine(step));
+        // The rules' answer without the step's sentences and flags, which the line does not print [P10]; the
+        // check makes the whole step only of an event that recorded a decision.
+        const core = run.decide(event);
+        check?.add(core.recorded === null ? UNRECORDED_STEP : run.expand(core));
+        io.out(decisionLine(core));
         return;
       }
+      const step = run.push(event);
+      check?.add(step);
       counts.set(step.outcome, (counts.get(step.outcome) ?? 0) + 1);
       if (step.divergent) divergent++;
       if (step.counterfactual && counterfactualSince < 0) counterfactualSince = step.counterfactual_since ?? -1;
