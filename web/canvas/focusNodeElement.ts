@@ -5,19 +5,21 @@
  * The move happens a frame later, so it gives way when the focus has gone somewhere new in between
  * (F2 pressed again at once opens a new rename box, which must keep the keys typed into it): it moves
  * only from the element that had the focus when it was asked for, or from nowhere (that element was
- * unmounted).
+ * unmounted). `then` runs once the node has the focus, or once it is given up: a view change made after
+ * the focus is not undone by React Flow's own pan to a node focused off screen (at the zoom of that moment).
  */
-export function focusNodeElement(id: string): void {
+export function focusNodeElement(id: string, then?: () => void): void {
   const from = document.activeElement;
   // A node just added is drawn a frame or two later, and hidden until React Flow has measured it (a hidden
   // element takes no focus): try again each frame until it has the focus, a few frames at most.
   const attempt = (left: number) => requestAnimationFrame(() => {
     const now = document.activeElement;
-    if (now !== from && now !== null && now !== document.body) return;
+    if (now !== from && now !== null && now !== document.body) return then?.();
     const el = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
     el?.focus({ preventScroll: true });
-    if (el && document.activeElement === el) return;
+    if (el && document.activeElement === el) return then?.();
     if (left > 0) attempt(left - 1);
+    else then?.();
   });
   attempt(10);
 }

@@ -5,6 +5,12 @@ import { setPanelOpen } from '../shell/sidePanel.ts';
 import { toggleNodeBreakpoints } from './nodeBreakpoints.ts';
 import { BREAKPOINT_LIST_ID } from './panels/BreakpointsPanel.tsx';
 
+/** Finding and framing nodes on the canvas, the same in both modes (FindNode.tsx, CanvasToolbar.tsx ZoomButtons). */
+export const CANVAS_VIEW_KEYS: readonly { keys: string; what: string }[] = [
+  { keys: 'Ctrl/⌘+F (on the canvas)', what: 'find a node by name or id: Enter selects it, centres it and puts the keyboard on it' },
+  { keys: 'Shift+1 / Shift+2', what: 'fit the whole pipeline / zoom to the selected nodes' },
+];
+
 /** The debugger's keys (shown in the buttons' titles). Keys typed into a field or with Ctrl/⌘/Alt are left alone. */
 export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: '→ / ↓ / J', what: 'next step' },
@@ -19,6 +25,7 @@ export const DEBUGGER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'R', what: 'show / hide the recorded payload of a rewritten step on the timeline' },
   { keys: 'Esc', what: 'pause; stop a search for the next breakpoint, block or divergence (the step stays) or the filter\'s search (the filter before it stays)' },
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo an edit' },
+  ...CANVAS_VIEW_KEYS,
 ];
 
 function typing(target: EventTarget | null): boolean {

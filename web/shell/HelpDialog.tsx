@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { typingTarget } from '../canvas/useCanvasShortcuts.ts';
-import { DEBUGGER_KEYS } from '../debugger/useDebuggerShortcuts.ts';
+import { CANVAS_VIEW_KEYS, DEBUGGER_KEYS } from '../debugger/useDebuggerShortcuts.ts';
 import { useApp, selectMode } from '../store/appStore.ts';
 
 /** The editor's keys (web/canvas/useCanvasShortcuts.ts, the palette, Problems, the code editor). */
@@ -15,6 +15,7 @@ export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'F2', what: 'rename the selected node' },
   { keys: 'Ctrl/⌘+Enter', what: 'run the selected node alone on the selected step or the typed event (the result shows beside it)' },
   { keys: 'Esc', what: 'clear the selection' },
+  ...CANVAS_VIEW_KEYS,
   { keys: 'Ctrl/⌘+B, Ctrl/⌘+Alt+B', what: 'fold or unfold the left panel / the right panel (the inspector); each mode keeps its choice' },
   { keys: 'Ctrl/⌘+Shift+M', what: 'go to the Problems list (Enter goes to the node, or the line)' },
   { keys: 'Ctrl/⌘+Shift+E', what: 'code editor full screen' },

@@ -18,6 +18,8 @@ const PATHS = {
   redo: 'M11 3l3 3-3 3M14 6H6.5a4 4 0 0 0 0 8H10',
   layout: 'M2 3h4v3H2zM10 2h4v3h-4zM10 11h4v3h-4zM6 4.5h2v8h2M8 3.5h2',
   fit: 'M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4',
+  search: 'M7 2.5a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9zM10.3 10.3 14 14',
+  focusSelection: 'M5 5h6v6H5zM2 5V2h3M11 2h3v3M14 11v3h-3M5 14H2v-3',
   zoomIn: 'M7 2.5a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9zM10.3 10.3 14 14M5 7h4M7 5v4',
   zoomOut: 'M7 2.5a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9zM10.3 10.3 14 14M5 7h4',
   import: 'M8 2v8M5 7l3 3 3-3M2.5 11v2.5h11V11',
