@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { PIPELINE_SCHEMA_ID } from '../engine/model/pipelineTypes.ts';
 import { demoTraceJsonl } from '../web/demo/demoTrace.ts';
+import { demoPipeline } from '../web/demo/demoPipeline.ts';
 import { exportedDoc, node, openApp, shot, tabTo, waitSaved } from './editorHelpers.ts';
 
 async function download(page: import('@playwright/test').Page, layout: boolean): Promise<{ text: string; path: string; name: string }> {
@@ -112,4 +113,24 @@ test('a recorded run opened in Import pipeline is recognised as a trace, and one
   await page.keyboard.type('{ "format": "hookwire.pipeline", "version": 1, "name": "x", "nodes": [], "wires": [');
   await expect(page.getByTestId('import-refused')).toBeVisible();
   await expect(page.getByTestId('import-is-trace')).toHaveCount(0);
+});
+
+test.describe('at 1280×720, by keyboard', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('Import pipeline: the dialog opens on "choose a file", Enter picks one, Tab reaches the import', async ({ page }) => {
+    await openApp(page, { fit: false });
+    await page.getByTestId('open-import').focus();
+    await page.keyboard.press('Enter');
+    // "choose a file" was a label around the hidden input: no Tab stop, out of the keyboard's reach.
+    await expect(page.getByTestId('import-choose')).toBeFocused();
+    const doc = { ...demoPipeline(), name: 'Picked by keyboard' };
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles({ name: 'picked.pipeline.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect(page.getByTestId('import-ok')).toContainText('“Picked by keyboard” loads: 13 nodes, 9 wires');
+    await tabTo(page, '[data-testid="import-confirm"]', 6);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('import-dialog')).toHaveCount(0);
+    await expect(page.getByTestId('pipeline-title')).toHaveText('Picked by keyboard');
+  });
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState, type DragEvent } from 'react';
+import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { formatPath, detectTraceFormat, TRACE_FORMAT_LABELS } from '../../engine/app.ts';
 import { checkImport, type ImportCheck } from '../model/exportPipeline.ts';
 import { useServices } from '../services/AppServices.tsx';
@@ -13,6 +13,7 @@ import { Icon } from '../ui/Icon.tsx';
 export function ImportDialog({ onClose }: { onClose: () => void }) {
   const { workspace, traces } = useServices();
   const [text, setText] = useState('');
+  const picker = useRef<HTMLInputElement>(null);
   const [source, setSource] = useState<string | null>(null);
   const [check, setCheck] = useState<ImportCheck | null>(null);
   const [over, setOver] = useState(false);
@@ -63,10 +64,11 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       }>
       <div className={`dropzone${over ? ' over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop}>
         Drop a <span className="mono">.json</span> file here, or{' '}
-        <label className="btn" style={{ display: 'inline-flex' }}>
-          choose a file
-          <input type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => void readFile(e.target.files?.[0])} />
-        </label>
+        {/* A button, not a label around the hidden input: a label is no Tab stop, and the keyboard could not reach it.
+            It takes the focus when the dialog opens (the × before it would have it). */}
+        <button type="button" className="btn" data-autofocus onClick={() => picker.current?.click()} data-testid="import-choose">choose a file</button>
+        <input ref={picker} type="file" accept=".json,application/json" hidden data-testid="import-file"
+          onChange={(e) => { void readFile(e.target.files?.[0]); e.target.value = ''; }} />
         {source && <div className="hint" style={{ marginTop: 6 }}>Read <span className="mono">{source}</span></div>}
       </div>
       <textarea className="textarea mono" rows={10} placeholder='…or paste pipeline JSON here: { "format": "hookwire.pipeline", "version": 1, … }'

@@ -4,8 +4,8 @@ import { Icon } from './Icon.tsx';
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * A modal dialog on the native `<dialog>`: `showModal()` moves the focus in (to the first field, or an
- * `autoFocus` one), makes the page behind inert and gives Escape a `cancel`; Tab and Shift+Tab cycle inside
+ * A modal dialog on the native `<dialog>`: `showModal()` moves the focus in (to the first control, or the one
+ * marked `data-autofocus`), makes the page behind inert and gives Escape a `cancel`; Tab and Shift+Tab cycle inside
  * it (the browser alone would pass through its own toolbar); when it goes, the focus goes back to what had
  * it before. Escape, × or a click on the backdrop call `onClose`.
  */
@@ -17,6 +17,9 @@ export function Dialog({ title, onClose, children, footer, testId }: { title: st
     if (!d) return;
     const opener = document.activeElement as HTMLElement | null;
     if (!d.open) d.showModal();
+    // React's autoFocus focuses an element while the dialog is still closed (and writes no autofocus attribute for
+    // showModal to find): a control marked data-autofocus takes the focus once the dialog is open.
+    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (d.open) d.close();
       // Back to the opener, unless it is gone (then wherever the page puts it) or something took focus since.
