@@ -34,6 +34,9 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   await page.getByTestId('backtest-pick-none').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('backtest-picked-count')).toHaveText('0 of 1');
+  // The keyboard stays on None (it was disabled under the focus, which fell to the page's body).
+  await expect(page.getByTestId('backtest-pick-none')).toBeFocused();
+  await expect(page.getByTestId('backtest-pick-none')).toHaveAttribute('aria-disabled', 'true');
   await expect(page.getByTestId('backtest-run')).toBeDisabled();
   await expect(page.getByTestId('backtest-run')).toHaveText('Pick the traces to run over');
   await page.getByTestId('backtest-trace-filter').click();

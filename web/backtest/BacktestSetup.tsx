@@ -89,7 +89,9 @@ export function BacktestSetup() {
         <span className="title">Traces <span className="bt-count" data-testid="backtest-picked-count">{picked.length} of {ready.length}</span></span>
         <button className="btn ghost" disabled={running || shown.length === 0} data-testid="backtest-pick-shown"
           onClick={() => setPicked(ready.filter((t) => pickedSet.has(t.id) || shown.includes(t)).map((t) => t.id))}>All shown</button>
-        <button className="btn ghost" disabled={running || picked.length === 0} data-testid="backtest-pick-none" onClick={() => setPicked([])}>None</button>
+        {/* Not disabled when nothing is picked: pressed by keyboard it would drop the focus to the page's body. */}
+        <button className="btn ghost" disabled={running} aria-disabled={picked.length === 0 || undefined} data-testid="backtest-pick-none"
+          onClick={() => { if (picked.length > 0) setPicked([]); }}>None</button>
       </div>
       <input className="input bt-filter" type="search" placeholder="Filter traces by name or format" aria-label="Filter traces"
         value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="backtest-trace-filter" />
