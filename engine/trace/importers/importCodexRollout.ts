@@ -44,7 +44,7 @@ export class CodexRolloutImporter {
   /** The model call being collected: its response items, until something ends it. */
   private call: { items: JsonObject[]; first: string | null; last: string | null; line: number } | null = null;
   /** Tool calls waiting for their output (answered ones are dropped, so memory follows the open calls only). */
-  private readonly calls = new Map<string, { name: string; input: JsonValue }>();
+  private readonly calls = new Map<string, { name: string; input: JsonValue; portable: JsonObject }>();
   private lastPrompt: string | null = null;
   private status: 'completed' | 'interrupted' | 'incomplete' = 'incomplete';
   private line = 0;
@@ -205,8 +205,10 @@ export class CodexRolloutImporter {
       const t = tools[i];
       if (!t) continue;
       const useId = t.id ?? `${id}:${(call.items[i] as JsonObject).type as string}`;
-      if (t.id) this.calls.set(t.id, { name: t.name, input: t.input });
-      b.emit('tool.before_call', `${useId}:before`, at, setPortableFields({ tool_name: t.name, tool_input: t.input, tool_use_id: useId }, codexPortable(t.name, t.input)));
+      // Read once: the call's result carries the same portable fields.
+      const portable = codexPortable(t.name, t.input);
+      if (t.id) this.calls.set(t.id, { name: t.name, input: t.input, portable });
+      b.emit('tool.before_call', `${useId}:before`, at, setPortableFields({ tool_name: t.name, tool_input: t.input, tool_use_id: useId }, portable));
     }
   }
 
@@ -224,7 +226,7 @@ export class CodexRolloutImporter {
       is_error: outputFailed(response),
       tool_use_id: id,
     };
-    this.b.emit('tool.after_call', `${id}:after`, ts, call ? setPortableFields(out, codexPortable(call.name, call.input)) : out);
+    this.b.emit('tool.after_call', `${id}:after`, ts, call ? setPortableFields(out, call.portable) : out);
   }
 }
 
