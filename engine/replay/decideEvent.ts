@@ -208,11 +208,6 @@ export function decideEvent(ctx: ReplayContext, carry: ReplayCarry, event: Trace
   return core;
 }
 
-/** What a repeat of this step's event id is answered with [R5][E5] (the window keeps it; `core` may be reused). */
-export function earlierOf(core: StepCore): EarlierResult {
-  return { index: core.index, decision: core.decision, reason: core.reason, decided_by: core.decided_by, payload: core.payload_after, mode: core.mode, approval: core.approval, context: core.context };
-}
-
 /** The state after a flow rule remembered the event, or the same state when none selects it [F3]. */
 function remember(ctx: ReplayContext, state: DispatchState, event: HookEvent, payload: JsonObject, index: number, now: number): DispatchState {
   const rules = ctx.compiled.flowObservers(event.type);

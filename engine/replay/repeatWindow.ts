@@ -17,45 +17,85 @@ export interface RepeatWindow<V> {
   readonly size: number;
 }
 
+/** The window's bookkeeping alone [E5]: which ids are kept, each in a slot of its own, for values the caller keeps. */
+export interface RepeatSlots {
+  /** The slot (0 to the limit − 1) of `id`'s dispatch, if that dispatch is among the latest in the window; else -1. */
+  slotOf(id: string): number;
+  /**
+   * Remembers a dispatched event as the newest and returns its slot: the id's own when it is kept, else a free one
+   * or the one the oldest id leaves. The caller writes the event's value there (over what the slot held).
+   */
+  add(id: string): number;
+  readonly size: number;
+}
+
 /**
- * The one implementation of the window [E5]: a Map of the kept ids, and their order (oldest first) in a ring, so the
- * oldest leaves in one step. (The Map's own insertion order found the oldest key by iterating past the entries
- * deleted before it: 67-80 ms of CPU per 100k adds against 8 ms for the ring, a microbenchmark.) An id added again
- * while kept moves to the newest place: its old place is taken out of the ring (a walk of the ring, and rare: a
- * replay adds only ids it did not find).
- * `const w = createRepeatWindow<number>(); if (w.get(e.event_id) === undefined) w.add(e.event_id, i)`
+ * The one implementation of the window [E5]: a Map of the kept ids to their slots, and their order (oldest first) in
+ * a ring, so the oldest leaves in one step. (The Map's own insertion order found the oldest key by iterating past
+ * the entries deleted before it: 67-80 ms of CPU per 100k adds against 8 ms for the ring, a microbenchmark.) An id
+ * added again while kept moves to the newest place and keeps its slot: its old place is taken out of the ring (a
+ * walk of the ring, and rare: a replay adds only ids it did not find). Slots let a caller keep its values in
+ * columns (one array per field) instead of an object per event, which a long replay would make and promote.
+ * `const w = createRepeatSlots(); const s = w.add(e.event_id); decisions[s] = result.decision`
  */
-export function createRepeatWindow<V>(limit: number = REPEAT_WINDOW): RepeatWindow<V> {
+export function createRepeatSlots(limit: number = REPEAT_WINDOW): RepeatSlots {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`the repeat window must be a positive integer, got ${String(limit)}`);
-  const kept = new Map<string, V>();
+  const kept = new Map<string, number>();
   // The kept ids, oldest first: ring[(oldest + k) % limit] for k < kept.size. Grows up to `limit`, then wraps.
   const ring: string[] = [];
   let oldest = 0;
   const at = (k: number) => (oldest + k) % limit;
   return {
-    get: (id) => kept.get(id),
-    add(id, value) {
-      if (kept.has(id)) {
+    slotOf: (id) => kept.get(id) ?? -1,
+    add(id) {
+      const own = kept.get(id);
+      if (own !== undefined) {
         // Take the id out of its place: the ids after it move one place towards the oldest.
         const n = kept.size;
         let k = 0;
         while (ring[at(k)] !== id) k++;
         for (; k < n - 1; k++) ring[at(k)] = ring[at(k + 1)]!;
-        kept.delete(id);
         ring[at(n - 1)] = id;
-        kept.set(id, value);
-        return;
+        return own;
       }
+      let slot: number;
       if (kept.size === limit) {
-        kept.delete(ring[oldest]!);
+        const leaving = ring[oldest]!;
+        slot = kept.get(leaving)!;
+        kept.delete(leaving);
         ring[oldest] = id;
         oldest = (oldest + 1) % limit;
-      } else if (ring.length < limit) ring.push(id);
-      else ring[at(kept.size)] = id;
-      kept.set(id, value);
+      } else {
+        slot = kept.size;
+        if (ring.length < limit) ring.push(id);
+        else ring[at(kept.size)] = id;
+      }
+      kept.set(id, slot);
+      return slot;
     },
     get size() {
       return kept.size;
+    },
+  };
+}
+
+/**
+ * The window with a value per kept id (a slot each, `createRepeatSlots`).
+ * `const w = createRepeatWindow<number>(); if (w.get(e.event_id) === undefined) w.add(e.event_id, i)`
+ */
+export function createRepeatWindow<V>(limit: number = REPEAT_WINDOW): RepeatWindow<V> {
+  const slots = createRepeatSlots(limit);
+  const values: V[] = [];
+  return {
+    get(id) {
+      const s = slots.slotOf(id);
+      return s < 0 ? undefined : values[s];
+    },
+    add(id, value) {
+      values[slots.add(id)] = value;
+    },
+    get size() {
+      return slots.size;
     },
   };
 }

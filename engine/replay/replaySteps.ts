@@ -1,9 +1,9 @@
 import type { CompiledPipeline } from '../compile/compilePipeline.ts';
 import type { TraceEvent } from '../trace/traceTypes.ts';
-import { createRepeatWindow } from './repeatWindow.ts';
+import { createEarlierWindow } from './earlierWindow.ts';
 import { expandStep } from './expandStep.ts';
 import { createReplayContext } from './stepEvent.ts';
-import { decideEvent, earlierOf, newStepCore, type EarlierResult, type StepCore } from './decideEvent.ts';
+import { decideEvent, newStepCore, type StepCore } from './decideEvent.ts';
 import type { EventSource, ReplayCarry, ReplayOptions, ReplayStep } from './types.ts';
 
 /** Options of a straight replay: `explain` (default true) adds each event's Explanation [R8]. */
@@ -45,13 +45,13 @@ export function createReplayRun(compiled: CompiledPipeline, options: StraightRep
   const explain = options.explain ?? true;
   // Only the fields a duplicate repeats are kept, not whole steps, and only for the latest dispatches [E5][R5]:
   // a streamed replay's memory does not grow with the trace.
-  const seen = createRepeatWindow<EarlierResult>();
+  const seen = createEarlierWindow();
   let carry = ctx.initialCarry;
   let count = 0;
-  const decide = (event: TraceEvent, into: StepCore | undefined) => decideEvent(ctx, carry, event, count, seen.get(event.event_id) ?? null, explain, into);
+  const decide = (event: TraceEvent, into: StepCore | undefined) => decideEvent(ctx, carry, event, count, seen.get(event.event_id), explain, into);
   // Takes a decided event: its result joins the window [E5], its carry becomes the run's.
   const take = (core: StepCore): void => {
-    if (core.earlier === null && !core.not_reached) seen.add(core.event.event_id, earlierOf(core));
+    if (core.earlier === null && !core.not_reached) seen.add(core);
     carry = core.after;
     count++;
   };
