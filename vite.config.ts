@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { configDefaults } from 'vitest/config';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,15 @@ import { fileURLToPath } from 'node:url';
 const ENGINE = fileURLToPath(new URL('./engine/', import.meta.url));
 const treeshake = { moduleSideEffects: (id: string) => (id.startsWith(ENGINE) ? false : undefined) };
 
+const UNIT = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
+/** Unit files that run two busy processes beside what they check ([S13]: decisions under load). */
+const BUSY = [
+  'test/engine/node/netUnderLoad.test.ts',
+  'test/engine/adapters/underLoad.test.ts',
+  'test/engine/node/recordingLockLoad.test.ts',
+  'test/engine/sandbox/fuel.test.ts',
+];
+
 export default defineConfig({
   root: '.',
   plugins: [react()],
@@ -17,9 +27,20 @@ export default defineConfig({
   build: { outDir: 'dist/web', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 6000, assetsInlineLimit: 0, rolldownOptions: { treeshake } },
   worker: { format: 'es', rolldownOptions: { treeshake } },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     pool: 'threads',
-    testTimeout: 20_000,
+    // A net for a test that hangs, not a speed check: with three files at a time on a shared machine, a test that
+    // takes 5-10 s alone can take three times that, and a file's beforeAll that starts a server (vitest's default
+    // hookTimeout: 10 s) timed out at load 18 even one file at a time.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Most unit files wait on child processes and servers (the CLI, `serve`, npm, tsc), so on 2 cores three files
+    // at a time finish sooner than one (vitest's default there: one file after another). The files that start
+    // busy processes of their own to check that a decision does not depend on load run after them, one at a
+    // time: beside other files they would starve them, and be starved past their own far wall-clock nets.
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: [...configDefaults.exclude, ...BUSY], maxWorkers: 3 } },
+      { extends: true, test: { name: 'busy', include: BUSY, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

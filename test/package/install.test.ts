@@ -53,6 +53,18 @@ const holdName = (name: string) =>
     server.listen({ path: name, exclusive: true }, () => resolve(server));
   });
 const hookwire = (args: string[], input?: string) => sh('npx', ['--no', '--', 'hookwire', ...args], project, input);
+/**
+ * A long-running `npx hookwire …` (serve, ui), started in a process group of its own: npx runs the binary as a
+ * child of its own and does not pass SIGTERM on, so killing npx alone left the server running after the test.
+ */
+const npxServer = (args: string[]) => spawn('npx', ['--no', '--', 'hookwire', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const stopServer = (child: ReturnType<typeof spawn>) => {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+};
 
 beforeAll(() => {
   // TypeScript and Node's types for the type-check, as a TypeScript user has them (devDependencies).
@@ -312,7 +324,7 @@ describe('the packed package, installed into a fresh project', () => {
     crashes(['claude-hook', 'guard.pipeline.json', '--audit', 'audit-routes.jsonl']);
     // Forwarded to a real `hookwire serve` of the installed package: the forwarder's own CommonJS bundle.
     const state = join(work, 'serve-state');
-    const server = spawn('npx', ['--no', '--', 'hookwire', 'serve', 'guard.pipeline.json', '--port', '0', '--state-dir', state, '--no-watch'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = npxServer(['serve', 'guard.pipeline.json', '--port', '0', '--state-dir', state, '--no-watch']);
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -334,7 +346,7 @@ describe('the packed package, installed into a fresh project', () => {
       expect(JSON.parse(here.stdout)).toHaveProperty('permission');
       crashes(['claude-hook', '--server', url, '--state-dir', state]);
     } finally {
-      server.kill('SIGTERM');
+      stopServer(server);
     }
     // A server that is not there: the forwarder's fail-closed answer.
     const away = call(['claude-hook', '--server', 'http://127.0.0.1:9', '--state-dir', state], rm);
@@ -378,7 +390,7 @@ describe('the packed package, installed into a fresh project', () => {
     const servers: ReturnType<typeof spawn>[] = [];
     const start = (args: string[]) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn('npx', ['--no', '--', 'hookwire', 'ui', '--port', '0', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = npxServer(['ui', '--port', '0', ...args]);
         servers.push(child);
         let out = '';
         child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -436,7 +448,7 @@ describe('the packed package, installed into a fresh project', () => {
       await p3.goto(refused);
       await p3.getByText(/refused\.pipeline\.json cannot be opened: \d+ problem/).waitFor({ timeout: 30_000 });
     } finally {
-      for (const s of servers) s.kill('SIGTERM');
+      for (const s of servers) stopServer(s);
       await browser.close();
     }
   });
