@@ -4,6 +4,7 @@
 // runtime, the straight replay, the random-access replayer and the pipeline diff.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { createRepeatSlots } from '../../../engine/replay/repeatWindow.ts';
 import { REPEAT_WINDOW, createRepeatWindow, createReplayRun, createReplayer, createSession, createTraceDiff, replayTrace, type TraceEvent } from '../../../engine/index.ts';
 import { createRuntime } from '../../../engine/runtime/index.ts';
 import { block, compile, ev, event, fixedClock, handler, match, pipeline } from '../helpers.ts';
@@ -157,5 +158,32 @@ describe('the repeat window [E5][R5]', () => {
     expect(trace.emit('tool.before_call', { tool_name: 'rm' }, { event_id: 'x1' })).toMatchObject({ decision: 'continue', duplicate: true });
     // A far repeat of a harmless id carrying an rm is blocked by the pipeline, not let through on the old answer.
     expect(trace.emit('tool.before_call', { tool_name: 'rm' }, { event_id: 'x0' })).toMatchObject({ decision: 'block_action', blocked: true, duplicate: false });
+  });
+});
+
+describe('the window\'s slots [E5]', () => {
+  it('[E5] keeps the latest ids, each in a slot of its own below the limit, an id added again keeping its slot', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 60 }), (limit, ids) => {
+        const slots = createRepeatSlots(limit);
+        let model: string[] = []; // kept ids, oldest first
+        const slotOf = new Map<string, number>();
+        for (const n of ids) {
+          const id = `e${n}`;
+          const before = slots.slotOf(id);
+          const s = slots.add(id);
+          if (model.includes(id)) expect(s).toBe(before);
+          model = [...model.filter((x) => x !== id), id].slice(-limit);
+          slotOf.set(id, s);
+          expect(slots.size).toBe(model.length);
+          const kept = model.map((x) => slots.slotOf(x));
+          expect(kept).toEqual(model.map((x) => slotOf.get(x)));
+          expect(new Set(kept).size).toBe(kept.length);
+          for (const k of kept) expect(k >= 0 && k < limit).toBe(true);
+          for (let m = 0; m <= 12; m++) if (!model.includes(`e${m}`)) expect(slots.slotOf(`e${m}`)).toBe(-1);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
