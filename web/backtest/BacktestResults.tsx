@@ -1,3 +1,5 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { BACKTEST_CATEGORIES, backtestHeadline, CATEGORY_LABELS, type BacktestDifference, type BacktestFileEntry } from '../../engine/app.ts';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp, selectBacktest } from '../store/appStore.ts';
@@ -65,9 +67,47 @@ export function BacktestResults() {
       )}
       <div className="bt-groups">
         {differing.length === 0 && <div className="bt-center">No event decides differently in these traces.</div>}
-        {differing.map(({ f, traceId }) => <TraceGroup key={traceId} entry={f} traceId={traceId} />)}
+        {differing.length > 0 && <DifferingGroups differing={differing} />}
         {r.files.length > differing.length && <p className="dbg-side-hint">{r.files.length - differing.length} of {r.files.length} traces decide the same under both versions.</p>}
       </div>
+    </div>
+  );
+}
+
+/** Trace groups drawn beyond those in view, above and below: Tab from a group's last row finds the next one drawn. */
+const OVERSCAN = 2;
+
+/**
+ * The differing traces, drawn only where the results are scrolled to (@tanstack/react-virtual, as the
+ * timeline): a backtest over 200 sessions lists up to ROWS_PER_TRACE rows for each, 20,000 table rows drawn at
+ * once. Each group is measured once drawn; its height is estimated from its rows until then. The results
+ * pane (.bt-main) scrolls; the groups start below the totals, which is the list's scroll margin.
+ */
+function DifferingGroups({ differing }: { differing: readonly { f: BacktestFileEntry; traceId: string }[] }) {
+  const list = useRef<HTMLDivElement>(null);
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => {
+    const top = list.current?.offsetTop ?? 0;
+    if (top !== margin) setMargin(top);
+  });
+  const v = useVirtualizer({
+    count: differing.length,
+    getScrollElement: () => list.current?.closest<HTMLElement>('.bt-main') ?? null,
+    estimateSize: (i) => 80 + 29 * Math.min(differing[i]!.f.differences.length, ROWS_PER_TRACE),
+    getItemKey: (i) => differing[i]!.traceId,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+  });
+  return (
+    <div ref={list} className="bt-group-list" style={{ height: v.getTotalSize(), position: 'relative' }} data-testid="backtest-group-list" data-count={differing.length}>
+      {v.getVirtualItems().map((item) => {
+        const { f, traceId } = differing[item.index]!;
+        return (
+          <div key={item.key} data-index={item.index} ref={v.measureElement} className="bt-group-slot" style={{ transform: `translateY(${item.start - margin}px)` }}>
+            <TraceGroup entry={f} traceId={traceId} />
+          </div>
+        );
+      })}
     </div>
   );
 }
