@@ -12,12 +12,17 @@ const ENGINE = fileURLToPath(new URL('./engine/', import.meta.url));
 const treeshake = { moduleSideEffects: (id: string) => (id.startsWith(ENGINE) ? false : undefined) };
 
 const UNIT = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
-/** Unit files that run two busy processes beside what they check ([S13]: decisions under load). */
+/** Unit files that run one at a time, after the others: the ones that run two busy processes beside what they check ([S13]: decisions under load), and the ones that rebuild what the others run. */
 const BUSY = [
   'test/engine/node/netUnderLoad.test.ts',
   'test/engine/adapters/underLoad.test.ts',
   'test/engine/node/recordingLockLoad.test.ts',
   'test/engine/sandbox/fuel.test.ts',
+  // And the files that rewrite what every CLI process of the other files reads: commandAdapter's beforeAll builds
+  // the CLI's bundles again (buildCli.mjs writes them in place), and the install test's `npm pack` strips and
+  // restores package.json. Beside the other files a CLI process could read a bundle half written.
+  'test/engine/node/serve/commandAdapter.test.ts',
+  'test/package/install.test.ts',
 ];
 
 export default defineConfig({
