@@ -13,7 +13,21 @@ const traceId = { name: 'trace_id', in: 'path', required: true, schema: { $ref: 
 const jsonBody = (ref: string, required = true) => ({ required, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 const ok = (ref: string, description = 'OK') => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 
-export const OPENAPI = {
+/**
+ * The document's type is only what a reader needs to know it is one. Inferred from the literal (`as const`), it
+ * repeated the whole document as a 70 KB type in the package's openapi.d.ts, which pushed the runtime install past
+ * its 10 MiB budget (test/package/install.test.ts).
+ */
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly info: { readonly title: string; readonly version: string; readonly description: string };
+  readonly paths: Readonly<Record<string, unknown>>;
+  readonly servers: readonly { readonly url: string }[];
+  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
+  readonly components: Readonly<Record<string, unknown>>;
+}
+
+export const OPENAPI: OpenApiDocument = {
   openapi: '3.1.0',
   info: {
     title: 'hookwire serve',
