@@ -384,8 +384,8 @@ describe('[AG3] VS Code also runs the files of Claude Code and GitHub Copilot', 
   });
 });
 
-describe('[AG3] goose and Kimi Code, as their sources read', () => {
-  it('[AG3] goose (hooks/mod.rs at 0825b570): the event is `event`, the prompt `message`, the call id `tool_call_id`; a blocked PreToolUse is exit 2; a prompt cannot be blocked', () => {
+describe('[AG1][AG3] goose and Kimi Code mapped and answered as their sources read (their install: install.test [AG6])', () => {
+  it('[AG1][AG3] goose (hooks/mod.rs at 0825b570): the event is `event`, the prompt `message`, the call id `tool_call_id`; a blocked PreToolUse is exit 2; a prompt cannot be blocked', () => {
     const a = agentAdapter('goose');
     const p = a.parse({ event: 'UserPromptSubmit', session_id: 's', matcher_context: 'deploy to prod', message: 'deploy to prod' }, { ts: TS, seq: 1 });
     if (!p.ok) throw new Error(p.reason);
