@@ -143,6 +143,38 @@ export function installCommandLine(id: AgentId, t: InstallTarget): string {
   return [t.bin ?? 'hookwire', 'install', '--agent', id, '--pipeline', t.pipeline, ...(t.serve && id !== 'opencode' ? ['--serve', t.serve] : [])].map(quote).join(' ');
 }
 
+const ALSO_RUN_BY: Readonly<Partial<Record<AgentId, readonly string[]>>> = {
+  claude: [
+    'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
+    // https://cursor.com/docs/reference/third-party-hooks ("Claude Code Hooks"); its input to these hooks is not documented there.
+    'Cursor also runs the hooks in .claude/settings.json when "Third-party skills" is on (Cursor Settings → Features), mapping Claude Code\'s event names to its own; hookwire hook --agent claude refuses Cursor\'s own input and answers exit 2, which Cursor reads as a deny (failing closed). For Cursor, install --agent cursor: .cursor/hooks.json ranks above .claude/settings.json when answers conflict.',
+  ],
+  copilot: [
+    'VS Code\'s agent also runs .github/hooks/*.json (preToolUse as PreToolUse, bash as its command) with its own input: each deny is written in Copilot\'s form and in VS Code\'s (hookSpecificOutput.permissionDecision), so it blocks in both; an ask is a deny in both.',
+  ],
+  codex: [
+    // https://developers.openai.com/codex/hooks ("Non-managed command hooks must be reviewed and trusted before they run").
+    'Codex loads a project\'s .codex/hooks.json only when the project is trusted, and runs a new or changed command hook only after it is reviewed and trusted in /hooks (trust is kept against the hook\'s hash, and an untrusted hook is skipped without a word): until then these hooks do not run. Open /hooks in Codex after each install that changed the file.',
+  ],
+  qwen: [
+    // QwenLM/qwen-code docs/users/features/hooks.md "Security Model" (commit 00d06c80, 2026-12).
+    'Qwen Code runs project-level hooks (.qwen/settings.json) only in a trusted folder: in an untrusted one these hooks do not run. Trust the folder in Qwen Code (/trust or the prompt at start-up) after installing.',
+  ],
+  factory: [
+    // Factory-AI/factory issue #3 (open, droid 0.186.0); aovestdipaperino/tokensave PR #198 found the same. docs.factory.ai/harness/hooks documents .factory/hooks.json.
+    'Factory documents .factory/hooks.json as the project hook file (keyed by event name), but a report against droid 0.186.0 (Factory-AI/factory issue #3, open) found it never read, only the "hooks" key of .factory/settings.json: check that droid lists these hooks (/hooks) before relying on them; if it does not, move the same entries under "hooks" in .factory/settings.json (droid reads that key when no hooks.json is there).',
+  ],
+  goose: [
+    // block/goose documentation/docs/guides/context-engineering/hooks.md and hooks/mod.rs at 0825b570; on_failure: PR #11449 (1.48.0).
+    'goose loads this plugin (.agents/plugins/hookwire/) when it starts in this project, unless "disabledPlugins" in ~/.config/goose/settings.json or the project\'s .config/goose/settings.json names hookwire, or config.yaml\'s plugins map sets it to enabled: false. Its PreToolUse hooks carry on_failure: "block", so a hook that crashes, times out or answers nothing blocks the tool call; goose before 1.48.0 ignores on_failure and lets such a call run. Stop hooks fail open whatever on_failure says, and goose\'s prompt and after-tool hooks cannot block.',
+  ],
+  vscode: [
+    'GitHub Copilot CLI and its cloud agent also load .github/hooks/*.json; they document bash/powershell commands only, and this file has none, so it is meant for VS Code (install --agent copilot for Copilot). If Copilot runs it anyway, its deny, and every answer when hookwire fails, is also written in Copilot\'s form.',
+    // microsoft/vscode-docs docs/agent-customization/hooks.md (DateApproved 10/14/2026): "The selected agent harness determines which hook implementation runs."
+    'In VS Code the session\'s harness decides which hooks run: this file is for the Local harness. The Copilot harness (the default Session Target, the Copilot SDK) runs Copilot\'s hooks: install --agent copilot too; the Claude and Codex harnesses run those agents\' hooks (install --agent claude, --agent codex).',
+  ],
+};
+
 /**
  * Which other agents also run what this install writes, and what that means [AG6]. Cursor loads the Claude Code
  * files too when its "Third-party skills" setting is on (https://cursor.com/docs/reference/third-party-hooks,
@@ -154,50 +186,8 @@ export function installCommandLine(id: AgentId, t: InstallTarget): string {
  * (commit 91e74cb2, DateApproved 6/3/2026), "Hook file locations" and the FAQ.
  */
 export function alsoRunBy(id: AgentId): string[] {
-  if (id === 'claude') {
-    return [
-      'VS Code\'s agent (Copilot agent mode) also runs the hooks in .claude/settings.json, on every tool call (it ignores matchers), with its own input: hookwire hook --agent claude answers that input in VS Code\'s form, so the pipeline guards VS Code too. To keep VS Code out, set "chat.hookFilesLocations": {".claude/settings.json": false}.',
-      // https://cursor.com/docs/reference/third-party-hooks ("Claude Code Hooks"); its input to these hooks is not documented there.
-      'Cursor also runs the hooks in .claude/settings.json when "Third-party skills" is on (Cursor Settings → Features), mapping Claude Code\'s event names to its own; hookwire hook --agent claude refuses Cursor\'s own input and answers exit 2, which Cursor reads as a deny (failing closed). For Cursor, install --agent cursor: .cursor/hooks.json ranks above .claude/settings.json when answers conflict.',
-    ];
-  }
-  if (id === 'copilot') {
-    return [
-      'VS Code\'s agent also runs .github/hooks/*.json (preToolUse as PreToolUse, bash as its command) with its own input: each deny is written in Copilot\'s form and in VS Code\'s (hookSpecificOutput.permissionDecision), so it blocks in both; an ask is a deny in both.',
-    ];
-  }
-  if (id === 'codex') {
-    return [
-      // https://developers.openai.com/codex/hooks ("Non-managed command hooks must be reviewed and trusted before they run").
-      'Codex loads a project\'s .codex/hooks.json only when the project is trusted, and runs a new or changed command hook only after it is reviewed and trusted in /hooks (trust is kept against the hook\'s hash, and an untrusted hook is skipped without a word): until then these hooks do not run. Open /hooks in Codex after each install that changed the file.',
-    ];
-  }
-  if (id === 'qwen') {
-    return [
-      // QwenLM/qwen-code docs/users/features/hooks.md "Security Model" (commit 00d06c80, 2026-12).
-      'Qwen Code runs project-level hooks (.qwen/settings.json) only in a trusted folder: in an untrusted one these hooks do not run. Trust the folder in Qwen Code (/trust or the prompt at start-up) after installing.',
-    ];
-  }
-  if (id === 'factory') {
-    return [
-      // Factory-AI/factory issue #3 (open, droid 0.186.0); aovestdipaperino/tokensave PR #198 found the same. docs.factory.ai/harness/hooks documents .factory/hooks.json.
-      'Factory documents .factory/hooks.json as the project hook file (keyed by event name), but a report against droid 0.186.0 (Factory-AI/factory issue #3, open) found it never read, only the "hooks" key of .factory/settings.json: check that droid lists these hooks (/hooks) before relying on them; if it does not, move the same entries under "hooks" in .factory/settings.json (droid reads that key when no hooks.json is there).',
-    ];
-  }
-  if (id === 'goose') {
-    return [
-      // block/goose documentation/docs/guides/context-engineering/hooks.md and hooks/mod.rs at 0825b570; on_failure: PR #11449 (1.48.0).
-      'goose loads this plugin (.agents/plugins/hookwire/) when it starts in this project, unless "disabledPlugins" in ~/.config/goose/settings.json or the project\'s .config/goose/settings.json names hookwire, or config.yaml\'s plugins map sets it to enabled: false. Its PreToolUse hooks carry on_failure: "block", so a hook that crashes, times out or answers nothing blocks the tool call; goose before 1.48.0 ignores on_failure and lets such a call run. Stop hooks fail open whatever on_failure says, and goose\'s prompt and after-tool hooks cannot block.',
-    ];
-  }
-  if (id === 'vscode') {
-    return [
-      'GitHub Copilot CLI and its cloud agent also load .github/hooks/*.json; they document bash/powershell commands only, and this file has none, so it is meant for VS Code (install --agent copilot for Copilot). If Copilot runs it anyway, its deny, and every answer when hookwire fails, is also written in Copilot\'s form.',
-      // microsoft/vscode-docs docs/agent-customization/hooks.md (DateApproved 10/14/2026): "The selected agent harness determines which hook implementation runs."
-      'In VS Code the session\'s harness decides which hooks run: this file is for the Local harness. The Copilot harness (the default Session Target, the Copilot SDK) runs Copilot\'s hooks: install --agent copilot too; the Claude and Codex harnesses run those agents\' hooks (install --agent claude, --agent codex).',
-    ];
-  }
-  return [];
+  // An own property only: an id is a name, never a key into Object.prototype.
+  return Object.hasOwn(ALSO_RUN_BY, id) ? [...ALSO_RUN_BY[id]!] : [];
 }
 
 /** Whether a config entry is one Hookwire wrote for this agent (so a re-install replaces it, and nothing else). */
