@@ -28,9 +28,9 @@ export const lazyRe2Plugin = {
 /**
  * zod's `z` namespace re-exports its ~60 translations of error messages (`z.locales`), 360 KB that every command
  * would parse on start-up, though Hookwire only ever uses the English one (which zod installs itself). In the
- * CLI's bundles `z.locales` holds English alone.
+ * CLI's bundles and in the package's dist/vendor/zod.js (buildPackage.mjs) `z.locales` holds English alone.
  */
-const zodEnglishOnlyPlugin = {
+export const zodEnglishOnlyPlugin = {
   name: 'hookwire-zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'hookwire-zod-locales' } : undefined));

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { buildCli, buildPackageBin } from './buildCli.mjs';
+import { buildCli, buildPackageBin, zodEnglishOnlyPlugin } from './buildCli.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -85,7 +85,7 @@ async function bundlePackage(name, input, outfile, what) {
  * no deep paths) are dropped, and the build fails if any other declaration still names zod.
  */
 async function bundleZod(dir) {
-  await bundlePackage('zod', { stdin: { contents: "export { z } from 'zod';", resolveDir: root, loader: 'js' } }, join(dir, 'vendor', 'zod.js'), 'its `z` API');
+  await bundlePackage('zod', { stdin: { contents: "export { z } from 'zod';", resolveDir: root, loader: 'js' }, plugins: [zodEnglishOnlyPlugin] }, join(dir, 'vendor', 'zod.js'), 'its `z` API, English messages only');
   const reachable = publicDeclarations(dir);
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
