@@ -43,7 +43,8 @@ test('[AG7] a recording of Codex\'s hooks says it came from Codex, in the librar
   await page.getByTestId('trace-file').setInputFiles({ name: 'codex.jsonl', mimeType: 'application/x-ndjson', buffer: readFileSync(rec) });
   await expect(page.getByTestId('position')).toContainText('of 2');
   const item = page.locator('[data-testid="trace-item"][aria-current="true"]');
-  await expect(item.getByTestId('trace-agent')).toHaveText(' from Codex');
+  await expect(item.getByTestId('trace-agent')).toHaveText('Codex');
+  await expect(item.locator('.meta')).toContainText('Codex (Hookwire trace)');
   await expect(stepView(page, 0)).toBeVisible();
   await expect(page.getByTestId('event-from-agent')).toHaveText('Codex (codex hook)');
   // The demo trace, made by no agent's hook, names none.
@@ -51,7 +52,7 @@ test('[AG7] a recording of Codex\'s hooks says it came from Codex, in the librar
   await expect(item).toContainText('Demo');
   await expect(item.getByTestId('trace-agent')).toHaveCount(0);
   await expect(page.getByTestId('event-from-agent')).toHaveCount(0);
-  await page.getByTestId('trace-item').filter({ hasText: 'from Codex' }).click();
+  await page.getByTestId('trace-item').filter({ hasText: 'Codex (Hookwire trace)' }).click();
   await expect(page.getByTestId('event-from-agent')).toHaveText('Codex (codex hook)');
   await page.getByTestId('event-from-agent').scrollIntoViewIfNeeded();
   await shot(page, 'debugger-agent');

@@ -10,29 +10,7 @@ import { ImportProgressList } from './ImportProgressList.tsx';
 import { LivePanel } from './LivePanel.tsx';
 import { SessionPlacesDialog } from './SessionPlacesDialog.tsx';
 import { timeAgo } from '../../ui/timeAgo.ts';
-
-const SHORT_FORMAT: Record<StoredTrace['source_format'], string> = {
-  'hookwire-trace': 'Hookwire trace',
-  'claude-code': 'Claude Code',
-  'codex-rollout': 'Codex CLI',
-  'otel-genai': 'OpenTelemetry',
-  'otlp-json': 'OTLP/JSON',
-  'otel-spans-jsonl': 'OTel spans',
-  'otel-console': 'OTel console',
-  'swe-agent': 'SWE-agent',
-  'mini-swe-agent': 'mini-swe-agent',
-  openhands: 'OpenHands',
-  'gemini-cli': 'Gemini CLI',
-  cline: 'Cline / Roo Code',
-  'copilot-cli': 'Copilot CLI',
-  goose: 'goose',
-  cursor: 'Cursor',
-  specstory: 'SpecStory',
-  aider: 'aider',
-  opencode: 'OpenCode',
-  'qwen-code': 'Qwen Code',
-  'cline-ui': 'Cline UI log',
-};
+import { traceSource } from './traceSource.ts';
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
 export function TraceLibrary() {
@@ -72,7 +50,7 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
   const [renaming, setRenaming] = useState(false);
   const warnings = t.problems.length;
   // A recording of an agent's hooks names the agent (the engine reads its header) [AG7].
-  const agent = recordingAgent(t.header.source);
+  const source = traceSource(t.source_format, recordingAgent(t.header.source));
   const pending = t.status === 'pending';
   const { replay, traces } = useServices();
   const open = () => {
@@ -115,10 +93,10 @@ function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean
       </div>
       {/* Under the name and its buttons, across the whole row: the details fit on one line. */}
       <div className="lib-body">
-        {/* One line whatever the panel's width: the format gives way (cut with "…"; the row's title has it whole). */}
+        {/* One line whatever the panel's width: the agent first, the format gives way (cut with "…"; the row's title has it whole). */}
         <div className="meta one-line">
           <span>{t.event_count.toLocaleString('en')} events · </span>
-          <span className="cut">{SHORT_FORMAT[t.source_format]}{agent && <span data-testid="trace-agent"> from {agent.name}</span>}</span>
+          <span className="cut">{source.agent !== null && <span data-testid="trace-agent">{source.agent}</span>}{source.agent !== null && source.format !== null ? ` (${source.format})` : source.format}</span>
           <span> · {timeAgo(t.updated_at)}</span>
         </div>
         {(t.demo || warnings > 0 || pending) && (
