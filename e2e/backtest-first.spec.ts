@@ -31,6 +31,8 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   // With nothing picked (None, by keyboard) the button says what it needs instead of offering a run over 0
   // traces; the demo trace picked again by keyboard (typed into the filter, Space on it).
   await expect(page.getByTestId('backtest-picked-count')).toHaveText('1 of 1');
+  // The centre says what is left: with the trace picked by default, only the run (it asked for traces).
+  await expect(page.getByTestId('backtest-idle')).toHaveText(/^1 trace picked: Run backtest replays it /);
   await page.getByTestId('backtest-pick-none').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('backtest-picked-count')).toHaveText('0 of 1');
@@ -39,6 +41,7 @@ test('a pipeline with no earlier version backtests against no pipeline; the choi
   await expect(page.getByTestId('backtest-pick-none')).toHaveAttribute('aria-disabled', 'true');
   await expect(page.getByTestId('backtest-run')).toBeDisabled();
   await expect(page.getByTestId('backtest-run')).toHaveText('Pick the traces to run over');
+  await expect(page.getByTestId('backtest-idle')).toHaveText(/^Pick the traces to run over /);
   await page.getByTestId('backtest-trace-filter').click();
   await page.keyboard.type('demo');
   await page.keyboard.press('Tab');

@@ -12,9 +12,19 @@ const ROWS_PER_TRACE = 100;
 /** The run: progress while it goes, then every differing event by trace and category. */
 export function BacktestResults() {
   const run = useApp(selectBacktest);
+  const picked = useApp((s) => s.backtestTraces.length);
   const { backtest } = useServices();
   if (run.status === 'idle') {
-    return <div className="bt-main"><div className="bt-center" data-testid="backtest-idle">Pick an earlier version and some traces, then run the backtest.</div></div>;
+    // What is left to do: the traces are picked by default, so most often only the run.
+    return (
+      <div className="bt-main">
+        <div className="bt-center" data-testid="backtest-idle">
+          {picked === 0
+            ? 'Pick the traces to run over (on the left), then run the backtest.'
+            : `${picked} trace${picked === 1 ? '' : 's'} picked: Run backtest replays ${picked === 1 ? 'it' : 'them'} through the version chosen on the left and the current pipeline.`}
+        </div>
+      </div>
+    );
   }
   if (run.status === 'running') {
     const p = run.progress;
