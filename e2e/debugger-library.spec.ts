@@ -20,7 +20,9 @@ test('a broken trace file: every bad line with its number, keep the good events,
   await expect(problems.nth(1)).toContainText('ts');
   await expect(page.getByTestId('import-summary')).toContainText('20 events were read; 2 lines were dropped');
   await shot(page, 'debugger-import-broken');
-  await page.getByTestId('import-keep').click();
+  // The dialog opens on its answer (it opened on the ×): Enter keeps the good events.
+  await expect(page.getByTestId('import-keep')).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('trace-item')).toHaveCount(2);
   await expect(page.locator('[data-testid="trace-item"][aria-current="true"]')).toContainText('20 events');
@@ -43,7 +45,9 @@ test('a broken trace file: every bad line with its number, keep the good events,
   // A file that is no trace at all is refused and nothing is stored; deleting has an undo.
   await page.getByTestId('trace-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some notes\n') });
   await expect(page.getByTestId('import-line-problem')).toContainText('cannot import notes.txt');
-  await page.getByTestId('import-result-close').click();
+  await expect(page.getByTestId('import-result-close')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('import-result')).toHaveCount(0);
   await expect(page.getByTestId('trace-item')).toHaveCount(2);
   await page.locator('[data-testid="trace-item"][aria-current="true"]').getByTestId('trace-delete').click();
   await expect(page.getByTestId('trace-item')).toHaveCount(1);

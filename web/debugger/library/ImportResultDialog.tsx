@@ -30,11 +30,12 @@ export function ImportResultDialog() {
     <>
     <Dialog title={failed ? `Cannot import ${r.fileName}` : `${r.fileName}: some lines could not be read`} onClose={failed ? close : later} testId="import-result"
       footer={failed ? (
-        <button className="btn primary" onClick={close} data-testid="import-result-close">Close</button>
+        <button className="btn primary" onClick={close} data-testid="import-result-close" data-autofocus>Close</button>
       ) : (
         <>
           <button className="btn" onClick={close} data-testid="import-discard">Discard import</button>
-          <button className="btn primary" onClick={() => void traces.keepImport()} data-testid="import-keep">
+          {/* The dialog opens on its answer (it opened on the ×): Enter keeps the good events, which loses nothing. */}
+          <button className="btn primary" onClick={() => void traces.keepImport()} data-testid="import-keep" data-autofocus>
             Keep {r.events.toLocaleString('en')} good event{r.events === 1 ? '' : 's'}
           </button>
         </>
