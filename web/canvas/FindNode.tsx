@@ -1,5 +1,5 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Dialog } from '../ui/Dialog.tsx';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ComboboxPicker } from '../ui/ComboboxPicker.tsx';
 import { Icon, kindColor } from '../ui/Icon.tsx';
 import { useApp, selectDoc } from '../store/appStore.ts';
 import { findNodes, type FoundNode } from '../model/findNodes.ts';
@@ -59,68 +59,26 @@ export function FindNode() {
 
 function FindNodeDialog({ onClose }: { onClose: (found: string | null) => void }) {
   const doc = useApp(selectDoc);
-  const [text, setText] = useState('');
-  const [active, setActive] = useState(0);
-  const found = useMemo(() => findNodes(doc?.nodes ?? [], text), [doc, text]);
-  const shown = found.slice(0, SHOWN);
-  const listId = useId();
-  const list = useRef<HTMLUListElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  // After showModal (the Dialog's layout effect), which would focus the first control (its × button).
-  useEffect(() => field.current?.focus(), []);
-  const at = Math.min(active, shown.length - 1);
-  const optionId = (i: number) => `${listId}-${i}`;
-
-  useEffect(() => {
-    list.current?.querySelector(`[id="${CSS.escape(optionId(at))}"]`)?.scrollIntoView({ block: 'nearest' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [at]);
-
-  const go = (f: FoundNode | undefined) => {
-    if (!f) return;
-    useApp.getState().select([f.id]);
-    onClose(f.id);
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    const last = shown.length - 1;
-    if (e.key === 'ArrowDown') setActive(at >= last ? 0 : at + 1);
-    else if (e.key === 'ArrowUp') setActive(at <= 0 ? last : at - 1);
-    else if (e.key === 'PageDown') setActive(Math.min(last, at + 8));
-    else if (e.key === 'PageUp') setActive(Math.max(0, at - 8));
-    else if (e.key === 'Enter') go(shown[at]);
-    else return;
-    e.preventDefault();
-  };
+  const search = useCallback((text: string) => findNodes(doc?.nodes ?? [], text), [doc]);
   const total = doc?.nodes.length ?? 0;
-
   return (
-    <Dialog title="Find a node" onClose={() => onClose(null)} testId="find-node">
-      <div className="quick-add find-node">
-        <input ref={field} className="input" value={text} data-testid="find-node-input" placeholder="Type a node's name or id"
-          role="combobox" aria-expanded="true" aria-controls={listId} aria-autocomplete="list" aria-label="Node to find"
-          aria-activedescendant={shown.length > 0 ? optionId(at) : undefined}
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(0);
-          }}
-          onKeyDown={onKeyDown} />
-        <ul className="quick-add-list" id={listId} role="listbox" aria-label="Nodes" ref={list} data-testid="find-node-list">
-          {shown.map((f, i) => (
-            <li key={f.id} id={optionId(i)} role="option" aria-selected={i === at} className={i === at ? 'active' : ''}
-              data-testid="find-node-option" data-id={f.id}
-              onMouseMove={() => i !== at && setActive(i)} onMouseDown={(e) => e.preventDefault()} onClick={() => go(f)}>
-              <span className="chip" style={{ background: kindColor(f.look) }}><Icon name={f.look} size={12} /></span>
-              <span className="label" title={f.name}>{f.name}</span>
-              <span className="hint mono">{f.id}</span>
-              <span className="group">{f.kind}</span>
-            </li>
-          ))}
-        </ul>
-        <p className="hint quick-add-foot" role="status" data-testid="find-node-status">
-          {found.length === 0 ? `No node matches “${text.trim()}”.`
-            : `${found.length > SHOWN ? `First ${SHOWN} of ${found.length} matches (type more to narrow)` : `${found.length} of ${total}`} · ↑ ↓ to pick, Enter goes to it, Esc closes`}
-        </p>
-      </div>
-    </Dialog>
+    <ComboboxPicker<FoundNode> title="Find a node" testId="find-node" className="find-node"
+      placeholder="Type a node's name or id" fieldLabel="Node to find" listLabel="Nodes"
+      search={search} limit={SHOWN} optionKey={(f) => f.id} optionData={(f) => ({ 'data-id': f.id })}
+      renderOption={(f) => (
+        <>
+          <span className="chip" style={{ background: kindColor(f.look) }}><Icon name={f.look} size={12} /></span>
+          <span className="label" title={f.name}>{f.name}</span>
+          <span className="hint mono">{f.id}</span>
+          <span className="group">{f.kind}</span>
+        </>
+      )}
+      status={(text, matches) => matches === 0 ? `No node matches “${text.trim()}”.`
+        : `${matches > SHOWN ? `First ${SHOWN} of ${matches} matches (type more to narrow)` : `${matches} of ${total}`} · ↑ ↓ to pick, Enter goes to it, Esc closes`}
+      onPick={(f) => {
+        useApp.getState().select([f.id]);
+        onClose(f.id);
+      }}
+      onClose={() => onClose(null)} />
   );
 }
