@@ -7,7 +7,8 @@ import type { TraceEvent } from '../traceTypes.ts';
 import { hookwireSeq, hookwireSpanEvent, isHookwireSpan } from './hookwireSpans.ts';
 import { spansOfEntry, spansOfValue } from './otlpSpans.ts';
 import type { KeyedImporter } from './keyedImporter.ts';
-import { orderSpanPoints, spanMicros, type OrderedSpan } from './spanOrder.ts';
+import { latestTime, orderSpanPoints, spanMicros } from './spanOrder.ts';
+import { SpanColumns } from './spanColumns.ts';
 import { TraceBuilder } from './traceBuilder.ts';
 import { heldValues, type HeldValues } from './heldValues.ts';
 import type { RecordStore } from '../../model/idIndex.ts';
@@ -118,14 +119,14 @@ export function importSpans(spans: readonly JsonObject[], options: SpanImportOpt
 /**
  * The spans of one trace, gathered as they are read (a document or stream of any size [I1]) and imported at the
  * end, since their events are ordered by time across all of them [I5]. Each span is kept in `spool` when one is
- * given (a temporary file in the CLI: memory holds a handle and what the ordering needs of it, ~200 bytes a
- * span), else in memory; at the end a span is read back at its start point and let go at its end point.
+ * given (a temporary file in the CLI: memory holds a handle and what the ordering needs of it in columns,
+ * spanColumns.ts), else in memory; at the end a span is read back at its start point and let go at its end point.
  *
  * @example const c = new SpanCollector(); c.add(span); c.finish({ format: 'otlp-json', onEvent })
  */
 export class SpanCollector {
   private readonly held: HeldValues;
-  private readonly info: SpanInfo[] = [];
+  private readonly cols = new SpanColumns();
   private hookwireTrace: string | undefined;
   private lossy = false;
 
@@ -134,56 +135,80 @@ export class SpanCollector {
   }
 
   get count(): number {
-    return this.info.length;
+    return this.cols.count;
   }
 
   add(span: JsonObject): void {
-    const s = spanInfo(span, this.info.length);
-    this.info.push(s);
+    const attrs = spanAttributes(span);
+    const id = otelIdHex(ctx(span).span_id, 16);
+    const parentCtx = isJsonObject(span.parent) ? span.parent.span_id : span.parent_id;
+    const start = spanMicros(span.start_time);
+    const hookwire = isHookwireSpan(attrs);
+    this.cols.add({
+      hex: id?.hex ?? null,
+      parent: parentCtx === undefined || parentCtx === null ? null : (otelIdHex(parentCtx, 16)?.hex ?? null),
+      start,
+      end: Math.max(start, spanMicros(span.end_time)),
+      op: String(otelAttr(attrs, 'operation')?.value ?? span.name ?? '(no name)'),
+      hookwire,
+      seq: hookwire ? hookwireSeq(attrs) : Infinity,
+    });
     this.held.push(span);
-    if (s.lossy) this.lossy = true;
-    if (s.hookwire && this.hookwireTrace === undefined) {
-      const v = ownGet(spanAttributes(span), 'hookwire.trace.id');
+    if (id?.lossy === true) this.lossy = true;
+    if (hookwire && this.hookwireTrace === undefined) {
+      const v = ownGet(attrs, 'hookwire.trace.id');
       if (typeof v === 'string' && v !== '') this.hookwireTrace = v;
     }
   }
 
   finish(options: SpanImportOptions = {}): ImportResult {
-    const info = this.info;
-    const spanOf = (s: SpanInfo): JsonObject => this.held.get(s.index) as JsonObject;
-    const ids = new Set(info.map((s) => s.hex));
-    const root = info.find((s) => s.parent === null || !ids.has(s.parent)) ?? info[0];
-    const rootSpan = root ? spanOf(root) : undefined;
+    const cols = this.cols;
+    const n = cols.count;
+    const spanOf = (i: number): JsonObject => this.held.get(i) as JsonObject;
+    let rootIndex = 0;
+    while (rootIndex < n && cols.hasKnownParent(rootIndex)) rootIndex++;
+    const root = n === 0 ? undefined : viewOf(cols, rootIndex < n ? rootIndex : 0);
+    const rootSpan = root ? spanOf(root.index) : undefined;
     const traceHex = rootSpan ? otelIdHex(ctx(rootSpan).trace_id, 32) : null;
     const agentName = rootSpan ? otelAttr(spanAttributes(rootSpan), 'agent_name')?.value : undefined;
     const b = new TraceBuilder(options.format ?? 'otel-genai', 'otel', traceHex?.hex ?? options.fallbackTraceId ?? 'otel', typeof agentName === 'string' ? agentName : 'otel-agent');
     if (options.onEvent) b.streamTo(options.onEvent);
     if (this.hookwireTrace !== undefined) b.traceId = this.hookwireTrace;
     if (this.lossy) b.warn('span ids were numbers past 2^53 and lost precision; import through importTrace, which keeps them exact');
-    const rootAgent = root?.kind === 'agent' ? root : undefined;
-    const points = orderSpanPoints(info, rootAgent);
-    const hookwire = info.some((s) => s.hookwire);
+    const last = root?.kind === 'agent' ? root.index : -1;
+    const points = orderSpanPoints(cols, last);
+    const latest = latestTime(cols);
+    const timeOf = (p: number): number => ((p & 1) === 0 ? cols.start(p >>> 1) : p >>> 1 === last ? latest : cols.end(p >>> 1));
+    let hookwire = false;
+    for (let i = 0; i < n && !hookwire; i++) hookwire = cols.hookwire(i);
     const state = { sawInput: false, sawFinal: false, finalOutput: options.finalOutput, usedAliases: new Set<string>() };
-    const edgeTs = (p: (typeof points)[number] | undefined) => (p ? (toIsoTs(p.t)?.iso ?? null) : null);
+    const edgeTs = (p: number | undefined) => (p !== undefined ? (toIsoTs(timeOf(p))?.iso ?? null) : null);
     if (hookwire) {
       // Hookwire's spans are the events exactly as dispatched: nothing is synthesised around them, and they keep
       // the runtime's dispatch order (`hookwire.event.seq`; span clocks of different parents may disagree a little).
-      for (const s of info) if (!s.hookwire) b.skip(`span:${s.op}`);
-      const ordered = info.filter((s) => s.hookwire).sort((x, y) => (x.seq !== y.seq ? (x.seq < y.seq ? -1 : 1) : x.start - y.start || x.index - y.index));
-      for (const s of ordered) hookwirePoint(b, s, spanOf(s), s.start);
+      const ordered: number[] = [];
+      for (let i = 0; i < n; i++) {
+        if (cols.hookwire(i)) ordered.push(i);
+        else b.skip(`span:${cols.op(i)}`);
+      }
+      ordered.sort((x, y) => (cols.seq(x) !== cols.seq(y) ? (cols.seq(x) < cols.seq(y) ? -1 : 1) : cols.start(x) - cols.start(y) || x - y));
+      for (const i of ordered) hookwirePoint(b, viewOf(cols, i), spanOf(i), cols.start(i));
       b.note('the file has Hookwire spans: they are the events, with the decisions recorded in them; other spans are counted as skipped');
     } else {
       // Without an agent span (a partial export), the run's start and end are synthesised at the first and last points.
-      const hasAgent = info.some((s) => s.kind === 'agent');
+      let hasAgent = false;
+      for (let i = 0; i < n && !hasAgent; i++) hasAgent = kindOf(cols.op(i)) === 'agent';
       if (!hasAgent) b.emit('agent.start', 'agent.start', edgeTs(points[0]), { synthesised: true });
       // A span is read back at its start and kept only until its end: the spans open at one time.
-      const open = new Map<SpanInfo, JsonObject>();
+      const open = new Map<number, JsonObject>();
       for (const p of points) {
-        let span = open.get(p.s);
-        if (span === undefined) span = spanOf(p.s);
-        if (p.end) open.delete(p.s);
-        else open.set(p.s, span);
-        onPoint(b, p.s, span, p.end, p.t, state, root);
+        const i = p >>> 1;
+        const end = (p & 1) === 1;
+        let span = open.get(i);
+        if (span === undefined) span = spanOf(i);
+        if (end) open.delete(i);
+        else open.set(i, span);
+        onPoint(b, viewOf(cols, i), span, end, timeOf(p), state, root);
       }
       if (!hasAgent) {
         const ts = edgeTs(points[points.length - 1]);
@@ -192,20 +217,27 @@ export class SpanCollector {
       }
     }
     for (const name of state.usedAliases) b.note(`read ${name} (an alias; see SPEC I5)`);
-    const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: info.length };
+    const source: JsonObject = { kind: options.format ?? 'otel-genai', spans: n };
     if (options.fileName) source.file_name = options.fileName;
-    return b.finish(source as JsonObject & { kind: string }, options.sourceRecords ?? info.length);
+    return b.finish(source as JsonObject & { kind: string }, options.sourceRecords ?? n);
   }
 }
 
-/** What the ordering and the mapping need of a span, kept for every span; the span itself is read back. */
-interface SpanInfo extends OrderedSpan {
-  lossy: boolean;
+/** What the mapping reads of one span besides the span itself, made when its point comes. */
+interface SpanView {
+  index: number;
+  hex: string;
   kind: 'agent' | 'model' | 'tool' | null;
   op: string;
-  hookwire: boolean;
-  /** `hookwire.event.seq`: the runtime's dispatch count (Infinity when absent). */
-  seq: number;
+}
+
+function viewOf(cols: SpanColumns, i: number): SpanView {
+  const op = cols.op(i);
+  return { index: i, hex: cols.hex(i), kind: kindOf(op), op };
+}
+
+function kindOf(op: string): SpanView['kind'] {
+  return ownGet(OTEL_OPERATIONS, op) === undefined ? null : (OTEL_OPERATIONS[op] as 'agent' | 'model' | 'tool');
 }
 
 interface OtelState {
@@ -219,30 +251,8 @@ function ctx(span: JsonObject): JsonObject {
   return isJsonObject(span.context) ? span.context : {};
 }
 
-function spanInfo(span: JsonObject, index: number): SpanInfo {
-  const id = otelIdHex(ctx(span).span_id, 16);
-  const parentCtx = isJsonObject(span.parent) ? span.parent.span_id : span.parent_id;
-  const parent = parentCtx === undefined || parentCtx === null ? null : (otelIdHex(parentCtx, 16)?.hex ?? null);
-  const attrs = spanAttributes(span);
-  const op = String(otelAttr(attrs, 'operation')?.value ?? span.name ?? '(no name)');
-  const start = spanMicros(span.start_time);
-  const hookwire = isHookwireSpan(attrs);
-  return {
-    index,
-    hex: id?.hex ?? `span${index}`,
-    parent,
-    start,
-    end: Math.max(start, spanMicros(span.end_time)),
-    lossy: id?.lossy === true,
-    kind: ownGet(OTEL_OPERATIONS, op) === undefined ? null : (OTEL_OPERATIONS[op] as 'agent' | 'model' | 'tool'),
-    op,
-    hookwire,
-    seq: hookwire ? hookwireSeq(attrs) : Infinity,
-  };
-}
-
 /** A Hookwire span is one event at its start; every other span of such a file is counted as skipped. */
-function hookwirePoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, t: number): void {
+function hookwirePoint(b: TraceBuilder, s: SpanView, span: JsonObject, t: number): void {
   const e = hookwireSpanEvent(spanAttributes(span), (m) => b.warn(m));
   const ts = e.ts ?? toIsoTs(t)?.iso ?? null;
   const opts: { exactId?: boolean; agentId?: string } = e.id !== undefined ? { exactId: true } : {};
@@ -253,7 +263,7 @@ function hookwirePoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, t: number
   if (e.recorded) ev.recorded = e.recorded;
 }
 
-function onPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, t: number, st: OtelState, root: SpanInfo | undefined): void {
+function onPoint(b: TraceBuilder, s: SpanView, span: JsonObject, end: boolean, t: number, st: OtelState, root: SpanView | undefined): void {
   const attrs = spanAttributes(span);
   const get = (f: OtelField): JsonValue | undefined => {
     const a = otelAttr(attrs, f);
@@ -290,7 +300,7 @@ interface PointCtx {
   id: (type: string) => string;
 }
 
-function agentPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, st: OtelState, root: SpanInfo | undefined, c: PointCtx & { isError: boolean; status: JsonObject }): void {
+function agentPoint(b: TraceBuilder, s: SpanView, span: JsonObject, end: boolean, st: OtelState, root: SpanView | undefined, c: PointCtx & { isError: boolean; status: JsonObject }): void {
   if (!end) {
     const p: JsonObject = { agent_name: c.get('agent_name') ?? null, span_id: s.hex, attributes: spanAttributes(span) };
     const model = c.get('model');
@@ -298,7 +308,7 @@ function agentPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean
     b.emit('agent.start', c.id('agent.start'), c.ts, p);
     return;
   }
-  if (s === root && !st.sawFinal) emitFinalOutput(b, st, s.hex, c.ts);
+  if (s.index === root?.index && !st.sawFinal) emitFinalOutput(b, st, s.hex, c.ts);
   if (c.isError) b.emit('agent.error', c.id('agent.error'), c.ts, { error: String(c.status.description ?? 'the agent span ended with status error') });
   b.emit('agent.end', c.id('agent.end'), c.ts, { status: String(c.status.status_code ?? 'unset') });
 }
@@ -395,7 +405,7 @@ function finishReason(out: JsonValue | undefined): JsonValue | undefined {
   return isJsonObject(first) && first.finish_reason !== undefined ? first.finish_reason : undefined;
 }
 
-function toolPoint(b: TraceBuilder, s: SpanInfo, span: JsonObject, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {
+function toolPoint(b: TraceBuilder, s: SpanView, span: JsonObject, end: boolean, st: OtelState, c: PointCtx & { isError: boolean }): void {
   const name = String(c.get('tool_name') ?? span.name ?? 'unknown');
   const rawArgs = c.get('tool_args');
   const args = rawArgs === undefined ? {} : parseMaybeJson(rawArgs).value;

@@ -1,72 +1,103 @@
-/** What the ordering needs of a span: its id, its parent's id, its times and its place in the file. */
-export interface OrderedSpan {
-  hex: string;
-  parent: string | null;
+/**
+ * What the ordering needs of the spans, by their place in the file (0 … count - 1): times, and the place of each
+ * span's parent. Columns, not an object a span: a 200 MB span file holds hundreds of thousands of spans to its end.
+ */
+export interface OrderedSpans {
+  readonly count: number;
   /** Microseconds since the epoch (exact for ISO times with up to six fraction digits). */
-  start: number;
-  end: number;
-  index: number;
-}
-
-export interface SpanPoint<S extends OrderedSpan> {
-  s: S;
-  end: boolean;
-  /** The time this point is placed at, in microseconds. */
-  t: number;
+  start(i: number): number;
+  end(i: number): number;
+  /** The place of the first span whose id is span i's parent id; -1 when it has none, or no span has that id. */
+  parentOf(i: number): number;
 }
 
 /**
  * Orders span starts and ends by time [I5], ties broken by the span tree walked depth first (children by
  * start, then end, then file order): a span starts before it ends even with zero length, a parent starts
  * before and ends after its children, and a span that ends at the instant its sibling starts comes first.
- * This holds when times are cut to milliseconds (many ties). `lastSpan`'s end (the root agent span) goes
+ * This holds when times are cut to milliseconds (many ties). `last`'s end (the root agent span) goes
  * after every other point, at the latest time seen, so `agent.end` is last. Iterative: no recursion depth.
+ * Returns the points as `2 * span + (end ? 1 : 0)`, each placed at its span's start or end (`last`'s end at latestTime).
+ *
+ * @example orderSpanPoints(spans) // → Uint32Array [0, 2, 3, 1]: span 0 starts, span 1 starts and ends, span 0 ends
  */
-export function orderSpanPoints<S extends OrderedSpan>(spans: readonly S[], lastSpan?: S): SpanPoint<S>[] {
-  const byId = new Map<string, S>();
-  for (const s of spans) if (!byId.has(s.hex)) byId.set(s.hex, s);
-  const children = new Map<S | null, S[]>();
-  for (const s of spans) {
-    const p = s.parent !== null ? byId.get(s.parent) : undefined;
-    const key = p && p !== s ? p : null;
-    const list = children.get(key);
-    if (list) list.push(s);
-    else children.set(key, [s]);
-  }
-  const bySpanOrder = (a: S, b: S) => a.start - b.start || a.end - b.end || a.index - b.index;
-  for (const list of children.values()) list.sort(bySpanOrder);
-  const pos = new Map<S, { enter: number; exit: number }>();
-  let n = 0;
-  const walk = (root: S) => {
-    const stack: { s: S; next: number }[] = [{ s: root, next: 0 }];
-    pos.set(root, { enter: n++, exit: -1 });
-    while (stack.length) {
-      const top = stack[stack.length - 1] as { s: S; next: number };
-      const kids = children.get(top.s) ?? [];
-      const kid = kids[top.next++];
-      if (kid === undefined) {
-        (pos.get(top.s) as { exit: number }).exit = n++;
-        stack.pop();
-      } else if (!pos.has(kid)) {
-        pos.set(kid, { enter: n++, exit: -1 });
-        stack.push({ s: kid, next: 0 });
+export function orderSpanPoints(spans: OrderedSpans, last = -1): Uint32Array {
+  const n = spans.count;
+  const bySpanOrder = (a: number, b: number) => spans.start(a) - spans.start(b) || spans.end(a) - spans.end(b) || a - b;
+  const kids = childLists(spans);
+  const enter = new Int32Array(n).fill(-1);
+  const exit = new Int32Array(n);
+  let k = 0;
+  // The stack of the walk: a span and the place of its next child in `kids.list`.
+  const stack = new Int32Array(n);
+  const next = new Int32Array(n);
+  const walk = (root: number): void => {
+    let depth = 0;
+    stack[0] = root;
+    next[0] = kids.from[root]!;
+    enter[root] = k++;
+    while (depth >= 0) {
+      const top = stack[depth]!;
+      const at = next[depth]!;
+      if (at === kids.from[top + 1]) {
+        exit[top] = k++;
+        depth--;
+        continue;
       }
+      next[depth] = at + 1;
+      const kid = kids.list[at]!;
+      if (enter[kid] !== -1) continue;
+      enter[kid] = k++;
+      depth++;
+      stack[depth] = kid;
+      next[depth] = kids.from[kid]!;
     }
   };
-  for (const r of children.get(null) ?? []) walk(r);
-  // Spans caught in a parent cycle are not reached from a root: walk them in file order.
-  for (const s of [...spans].sort(bySpanOrder)) if (!pos.has(s)) walk(s);
-  let latest = -Infinity;
-  for (const s of spans) latest = Math.max(latest, s.end, s.start);
-  const points: (SpanPoint<S> & { k: number })[] = [];
-  for (const s of spans) {
-    const p = pos.get(s) as { enter: number; exit: number };
-    points.push({ s, end: false, t: s.start, k: p.enter });
-    const last = s === lastSpan;
-    points.push({ s, end: true, t: last ? latest : s.end, k: last ? Infinity : p.exit });
+  for (let at = kids.from[n]!; at < kids.from[n + 1]!; at++) walk(kids.list[at]!);
+  // Spans caught in a parent cycle are not reached from a root: walk them in span order.
+  if (k < 2 * n) for (const s of Uint32Array.from({ length: n }, (_, i) => i).sort(bySpanOrder)) if (enter[s] === -1) walk(s);
+  const latest = latestTime(spans);
+  const t = new Float64Array(2 * n);
+  const key = new Int32Array(2 * n);
+  const points = new Uint32Array(2 * n);
+  for (let s = 0; s < n; s++) {
+    t[2 * s] = spans.start(s);
+    key[2 * s] = enter[s]!;
+    t[2 * s + 1] = s === last ? latest : spans.end(s);
+    key[2 * s + 1] = s === last ? 2 * n : exit[s]!;
+    points[2 * s] = 2 * s;
+    points[2 * s + 1] = 2 * s + 1;
   }
-  points.sort((a, b) => a.t - b.t || a.k - b.k);
-  return points;
+  return points.sort((a, b) => t[a]! - t[b]! || key[a]! - key[b]!);
+}
+
+/** The latest start or end of any span (-Infinity for none). */
+export function latestTime(spans: OrderedSpans): number {
+  let latest = -Infinity;
+  for (let s = 0; s < spans.count; s++) latest = Math.max(latest, spans.end(s), spans.start(s));
+  return latest;
+}
+
+/**
+ * Each span's children, in span order, as one list: span p's are `list[from[p]]` … `list[from[p + 1] - 1]`, and
+ * the roots (no parent, an unknown one, or itself) are those of p = count.
+ */
+function childLists(spans: OrderedSpans): { from: Int32Array; list: Int32Array } {
+  const n = spans.count;
+  const parent = new Int32Array(n);
+  const from = new Int32Array(n + 2);
+  for (let s = 0; s < n; s++) {
+    const p = spans.parentOf(s);
+    parent[s] = p >= 0 && p !== s ? p : n;
+    from[parent[s]! + 1]!++;
+  }
+  for (let p = 0; p <= n; p++) from[p + 1]! += from[p]!;
+  const fill = from.slice(0, n + 1);
+  const list = new Int32Array(n);
+  for (let s = 0; s < n; s++) list[fill[parent[s]!]!++] = s;
+  const bySpanOrder = (a: number, b: number) => spans.start(a) - spans.start(b) || spans.end(a) - spans.end(b) || a - b;
+  for (let p = 0; p <= n; p++) if (from[p + 1]! - from[p]! > 1) list.subarray(from[p], from[p + 1]).sort(bySpanOrder);
+  return { from, list };
 }
 
 /**
