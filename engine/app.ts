@@ -36,7 +36,7 @@ export { isSyntheticTs } from './trace/importers/traceBuilder.ts';
 export { traceProblem, type TraceProblem } from './trace/traceProblem.ts';
 export { pipelineVersionOf } from './trace/pipelineVersion.ts';
 export { readTrace } from './trace/traceReader.ts';
-export { TraceEventLineSchema } from './trace/traceSchema.ts';
+export { traceSchemas } from './trace/traceSchema.ts';
 export { traceEventLine, traceHeaderLine, traceToJsonl } from './trace/traceToJsonl.ts';
 export { type Trace, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, type TraceHeader } from './trace/traceTypes.ts';
 export { type CompiledPipeline, compilePipeline, type CompileResult } from './compile/compilePipeline.ts';

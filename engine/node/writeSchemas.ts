@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PipelineSchema } from '../model/pipelineSchema.ts';
 import { PIPELINE_FORMAT, PIPELINE_SCHEMA_ID, PIPELINE_VERSION } from '../model/pipelineTypes.ts';
-import { TraceEventLineSchema, TraceHeaderSchema } from '../trace/traceSchema.ts';
+import { traceSchemas } from '../trace/traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION } from '../trace/traceTypes.ts';
 import { BACKTEST_FORMAT, BACKTEST_VERSION } from '../replay/backtestReport.ts';
 import { BacktestReportSchema } from './backtest/backtestSchema.ts';
@@ -24,6 +24,7 @@ export function schemaFiles(): Record<string, string> {
   // A trace is JSON Lines, which JSON Schema cannot describe as a whole: the file validates each line
   // against `$defs.header` (line 1) or `$defs.event` (every other line); the root accepts either.
   const opts = { io: 'input' as const, unrepresentable: 'any' as const };
+  const { TraceHeaderSchema, TraceEventLineSchema } = traceSchemas();
   const header = strip(z.toJSONSchema(TraceHeaderSchema, opts));
   const event = strip(z.toJSONSchema(TraceEventLineSchema, opts));
   const trace = {

@@ -3,7 +3,7 @@ import { detectTraceFormat, TRACE_FORMAT_LABELS } from './detectTraceFormat.ts';
 import { formatIssues, jsonErrorDetail } from './formatIssues.ts';
 import { looksBinary } from './looksBinary.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
-import { TraceHeaderSchema } from './traceSchema.ts';
+import { surelyValidHeader, traceSchemas } from './traceSchema.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader } from './traceTypes.ts';
 
 export type HeaderReadResult = { ok: true; header: TraceHeader } | { ok: false; problem: TraceProblem };
@@ -34,8 +34,11 @@ export function readTraceHeader(text: string, lineNo: number, terminated = true)
   if (typeof version === 'number' && Number.isInteger(version) && version > TRACE_VERSION) {
     return fatal('future_version', `this trace is version ${version}; this Hookwire reads version ${TRACE_VERSION}. Update Hookwire to open it.`);
   }
-  const check = TraceHeaderSchema.safeParse(value);
-  if (!check.success) return fatal('bad_header', `the header is not valid (${formatIssues(check.error.issues)})`);
+  // The hand check passes a header as writers make it; anything it is not sure of is the schema's to accept or name.
+  if (!surelyValidHeader(value)) {
+    const check = traceSchemas().TraceHeaderSchema.safeParse(value);
+    if (!check.success) return fatal('bad_header', `the header is not valid (${formatIssues(check.error.issues)})`);
+  }
   // Keep JSON.parse's object (zod's copy would drop keys such as `__proto__`).
   return { ok: true, header: value as unknown as TraceHeader };
 }

@@ -7,7 +7,7 @@ import { LineSplitter } from './lineSplitter.ts';
 import { looksBinary } from './looksBinary.ts';
 import { readTraceHeader } from './readTraceHeader.ts';
 import { traceProblem, type TraceProblem } from './traceProblem.ts';
-import { surelyValidEventLine, TraceEventLineSchema } from './traceSchema.ts';
+import { surelyValidEventLine, traceSchemas } from './traceSchema.ts';
 import { type TraceEvent, type TraceHeader } from './traceTypes.ts';
 
 /** 8 Mi characters: longer lines are reported and skipped [T3]. */
@@ -123,7 +123,7 @@ export function createTraceReader(options: TraceReaderOptions = {}): TraceReader
     }
     // The hand check passes the common line; anything it is not sure of is the schema's to accept or name.
     if (!surelyValidEventLine(value)) {
-      const check = TraceEventLineSchema.safeParse(value);
+      const check = traceSchemas().TraceEventLineSchema.safeParse(value);
       if (!check.success) {
         report(traceProblem('schema', lineNo, `not a valid event (${formatIssues(check.error.issues)})`));
         return;

@@ -1,4 +1,4 @@
-import { TraceEventLineSchema, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, readTrace, type Pipeline } from '../../engine/app.ts';
+import { traceSchemas, TRACE_FORMAT, TRACE_VERSION, type TraceEvent, readTrace, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import type { StoredTrace } from '../persistence/storedTrace.ts';
 import { beginTrace, removeTraceNow, renameTrace, writeTraceTail } from '../persistence/traceLibrary.ts';
@@ -159,7 +159,7 @@ export function createLiveSession(store: AppStore, db: HookwireDb, replay: Repla
 
   const onStep = (data: unknown) => {
     const d = data as { trace_id?: unknown; index?: unknown; event?: unknown; decision?: unknown };
-    const check = TraceEventLineSchema.safeParse(d.event);
+    const check = traceSchemas().TraceEventLineSchema.safeParse(d.event);
     if (typeof d.trace_id !== 'string' || !check.success || typeof d.index !== 'number') return;
     const decision = String(d.decision ?? '');
     s().liveSeen(d.trace_id, d.index, decision);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { jsonEqual } from '../../../engine/model/json.ts';
 import { importTrace } from '../../../engine/trace/importTrace.ts';
 import { readTrace } from '../../../engine/trace/traceReader.ts';
-import { TraceEventLineSchema, TraceHeaderSchema } from '../../../engine/trace/traceSchema.ts';
+import { traceSchemas } from '../../../engine/trace/traceSchema.ts';
+
+const { TraceEventLineSchema, TraceHeaderSchema } = traceSchemas();
 import { type Trace } from '../../../engine/trace/traceTypes.ts';
 import { traceToJsonl } from '../../../engine/trace/traceToJsonl.ts';
 import { FIXTURE, fileName, HAVE_FIXTURES, readFixture } from '../../shared/fixtures.ts';

@@ -4,7 +4,9 @@
 // zod on every line and nothing is gained). A refused line's message is always the schema's.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { surelyValidEventLine, TraceEventLineSchema } from '../../../engine/trace/traceSchema.ts';
+import { surelyValidEventLine, surelyValidHeader, traceSchemas } from '../../../engine/trace/traceSchema.ts';
+
+const { TraceEventLineSchema, TraceHeaderSchema } = traceSchemas();
 import { readTrace } from '../../../engine/trace/traceReader.ts';
 import { formatIssues } from '../../../engine/trace/formatIssues.ts';
 import type { JsonObject } from '../../../engine/model/json.ts';
@@ -139,5 +141,70 @@ describe('the reader\'s hand check of an event line', () => {
     expect(r.problems[0]!.message).toContain('ts');
     expect(r.problems[1]!.message).toContain('__proto__');
     expect(r.problems[2]!.message).toContain('recorded.decision');
+  });
+});
+
+/** A header as writers make it, with fields replaced by near misses, removed, or unknown keys added. */
+const goodHeader = fc.record(
+  {
+    format: fc.constant('hookwire.trace'),
+    version: fc.constant(1),
+    trace_id: fc.string({ minLength: 1, maxLength: 20 }),
+    agent_id: fc.string({ minLength: 1, maxLength: 20 }),
+    source: fc.record({ kind: fc.string({ minLength: 1, maxLength: 10 }), session: fc.string({ maxLength: 5 }) }, { requiredKeys: ['kind'] }),
+    created: fc.date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
+    title: fc.string({ maxLength: 30 }),
+    recorder: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: ['format', 'version', 'trace_id', 'agent_id', 'source', 'created'] },
+);
+const sources = fc.oneof(fc.constantFrom<unknown>({ kind: 'cli' }, { kind: '' }, { kind: 1 }, { other: 'x' }, { kind: 'a', extra: [1] }, JSON.parse('{"__proto__":{"kind":"x"}}')), anyJson);
+const headerValues: Record<string, fc.Arbitrary<unknown>> = {
+  format: fc.oneof(fc.constantFrom('hookwire.trace', 'hookwire.pipeline', 'Hookwire.trace'), anyJson),
+  version: fc.oneof(fc.constantFrom(1, 1.5, 0, 2, '1'), anyJson),
+  trace_id: ids,
+  agent_id: ids,
+  source: sources,
+  created: tss,
+  title: texts(1000),
+  extra: anyJson,
+  ['__proto__']: anyJson,
+  constructor: anyJson,
+};
+const headers = fc.tuple(goodHeader, fc.array(mutation(headerValues), { maxLength: 3 })).map(([h, changes]) => {
+  const out: Record<string, unknown> = JSON.parse(JSON.stringify(h));
+  for (const [k, v] of changes) {
+    if (v === undefined) delete out[k];
+    else Object.defineProperty(out, k, { value: JSON.parse(JSON.stringify(v)) as unknown, enumerable: true, writable: true, configurable: true });
+  }
+  return JSON.parse(JSON.stringify(out)) as JsonObject;
+});
+
+describe('the reader\'s hand check of the header', () => {
+  it('[T1] property: a writer\'s header, as made or with fields changed, passes it exactly when the schema accepts it', () => {
+    fc.assert(
+      fc.property(headers, (h) => {
+        expect(surelyValidHeader(h)).toBe(TraceHeaderSchema.safeParse(h).success);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('[T1] a refused header gets the schema\'s message, and the reader stops there', () => {
+    const event = '{"event_id":"e1","type":"x","ts":"2026-01-01T00:00:00Z","payload":{}}';
+    for (const [header, field] of [['{"format":"hookwire.trace","version":1,"trace_id":"","agent_id":"a","source":{"kind":"t"},"created":"2026-01-01T00:00:00Z"}', 'trace_id'], ['{"format":"hookwire.trace","version":1,"trace_id":"t","agent_id":"a","source":{"kind":"t"},"created":"2026-02-30T00:00:00Z"}', 'created'], ['{"format":"hookwire.trace","version":1,"trace_id":"t","agent_id":"a","source":{},"created":"2026-01-01T00:00:00Z","title":null}', 'source.kind']] as const) {
+      const r = readTrace(`${header}\n${event}\n`);
+      const check = TraceHeaderSchema.safeParse(JSON.parse(header));
+      expect(r.status).toBe('failed');
+      expect(r.events).toEqual([]);
+      expect(r.problems.map((p) => p.code)).toEqual(['bad_header']);
+      expect(r.problems[0]!.message).toBe(`line 1: the header is not valid (${formatIssues(check.error!.issues)})`);
+      expect(r.problems[0]!.message).toContain(field);
+    }
+    // Unknown keys (and `__proto__`) are kept, as the schema's loose object keeps them.
+    const r = readTrace(`{"format":"hookwire.trace","version":1,"trace_id":"t","agent_id":"a","source":{"kind":"t","x":1},"created":"2026-01-01T00:00:00+02:00","recorder":"me","__proto__":{"a":1}}\n${event}\n`);
+    expect(r.status).toBe('ok');
+    expect(Object.hasOwn(r.header!, '__proto__')).toBe(true);
+    expect(r.header!.recorder).toBe('me');
   });
 });
