@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumExecutable } from './chromium.ts';
+import { e2eChromium } from './chromium.ts';
 
-const executablePath = chromiumExecutable();
+const chromium = e2eChromium();
 // Several people (or agents) may run the suite on one machine: each picks a port with HOOKWIRE_E2E_PORT.
 const port = Number(process.env.HOOKWIRE_E2E_PORT ?? 4173);
 
@@ -21,10 +21,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
-      ...(executablePath ? { executablePath } : {}),
+      ...(chromium.executablePath ? { executablePath: chromium.executablePath, env: chromium.env } : {}),
       args: [
         '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync', ...chromium.args,
       ],
     },
   },
