@@ -214,3 +214,51 @@ test('Escape on a focused wire unselects it and keeps the focus there, so Tab go
   await expect(wire).not.toHaveClass(/selected/);
   await expect(wire).toBeFocused();
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('Tab meets the nodes first, then the wires, then leaves the canvas; Shift+Tab walks back the same way', async ({ page }) => {
+    await openApp(page);
+    // What has the focus: a node or a wire of the canvas (by its name), else "out".
+    const where = () => page.evaluate(() => {
+      const a = document.activeElement;
+      const el = a?.closest('.react-flow__node, .react-flow__edge');
+      if (el) return `${el.classList.contains('react-flow__node') ? 'node' : 'wire'}: ${el.getAttribute('aria-label')}`;
+      return a?.closest('[data-testid="canvas"]') ? 'canvas' : a === document.body ? 'body' : 'out';
+    });
+    const walk = async (keyName: string, times: number) => {
+      const seen: string[] = [];
+      for (let i = 0; i < times; i++) {
+        await page.keyboard.press(keyName);
+        seen.push(await where());
+      }
+      return seen;
+    };
+    const nodes = await page.locator('[data-testid="canvas"] .react-flow__node').count();
+    const wires = await page.locator('[data-testid="canvas"] .react-flow__edge').count();
+    expect(nodes).toBe(13);
+    expect(wires).toBe(9);
+    await tabTo(page, '[data-testid="canvas"]');
+    // React Flow draws the wires before the nodes: Tab met the nine wires before the first of the 13 nodes.
+    const forward = await walk('Tab', nodes + wires + 1);
+    expect(forward.slice(0, nodes).every((s) => s.startsWith('node: ')), `the first ${nodes} stops are nodes: ${forward.join(' | ')}`).toBe(true);
+    expect(forward[0]).toBe('node: Event tool.before_call');
+    expect(forward.slice(nodes, nodes + wires).every((s) => s.startsWith('wire: ')), `then the ${wires} wires: ${forward.join(' | ')}`).toBe(true);
+    expect(forward[nodes]).toBe('wire: Wire from tool.before_call to Dangerous tools');
+    expect(new Set(forward.slice(0, nodes + wires)).size, 'each node and wire once').toBe(nodes + wires);
+    // Past the last wire the keyboard leaves the canvas (for what follows it on the page, not the first node).
+    expect(forward[nodes + wires]).toBe('out');
+    // Shift+Tab comes back in at the last wire, walks the wires back, then the nodes.
+    const back = await walk('Shift+Tab', wires + 1);
+    expect(back).toEqual([...forward.slice(nodes, nodes + wires).reverse(), forward[nodes - 1]]);
+    // A wire reached this way keeps its keys: Enter selects it, Backspace removes it and the canvas keeps the focus.
+    await walk('Tab', 3);
+    expect(await where()).toBe(forward[nodes + 2]);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.react-flow__edge.selected')).toHaveCount(1);
+    await page.keyboard.press('Backspace');
+    await expect(edges(page)).toHaveCount(wires - 1);
+    await expect(page.getByTestId('canvas')).toBeFocused();
+  });
+});

@@ -22,6 +22,7 @@ import { useAgentMarks } from './agentMarks.tsx';
 import { useRunNodeKey } from './useRunNodeKey.ts';
 import { useKeepSelectionInView } from './useKeepSelectionInView.ts';
 import { minimapCorner, type ScreenBox } from './minimapCorner.ts';
+import { useWireTabOrder } from './useWireTabOrder.ts';
 
 type Size = { width: number; height: number };
 
@@ -86,10 +87,12 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         ? mapper(doc, {
             selectedNodes: selNodes, selectedEdges: selEdges, problems, measured,
             ...(dragging ? { dragging } : {}), ...(nodeClasses ? { nodeClasses } : {}), ...(edgeClasses ? { edgeClasses } : {}), ...(marks ? { marks } : {}),
+            wiresAfterNodes: !readOnly,
           })
         : { nodes: [], edges: [] },
-    [doc, mapper, selNodes, selEdges, problems, measured, dragging, nodeClasses, edgeClasses, marks],
+    [doc, mapper, selNodes, selEdges, problems, measured, dragging, nodeClasses, edgeClasses, marks, readOnly],
   );
+  const wireTab = useWireTabOrder(wrapper);
 
   useCanvasShortcuts(flow, readOnly);
   useRunNodeKey(!readOnly);
@@ -331,7 +334,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
       {!readOnly && <CanvasToolbar measured={measured} />}
       <div className="canvas-pane" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}
         tabIndex={0} role="region" aria-label={readOnly ? 'Pipeline canvas (read-only)' : 'Pipeline canvas: Shift+F10 opens the menu'}
-        onContextMenu={onContextMenu} onKeyDown={onMenuKey}>
+        onContextMenu={onContextMenu} onKeyDown={(e) => { onMenuKey(e); wireTab.onKeyDown(e); }}>
       <ReactFlow<HookFlowNode, HookFlowEdge>
         nodes={graph.nodes}
         edges={graph.edges}
@@ -350,6 +353,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         // In the debugger a wire has nothing to do (no menu, no delete): nine dead Tab stops between the canvas and its nodes.
+        // In Edit the wires come after the nodes (useWireTabOrder).
         edgesFocusable={!readOnly}
         // Delete and Backspace act on the focused node or wire, else the selection (useCanvasShortcuts).
         deleteKeyCode={null}
@@ -362,6 +366,10 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#c8ccd4" />
         <OverflowMiniMap />
       </ReactFlow>
+      {/* In Edit, Tab reaches the wires after the nodes, through this stop (useWireTabOrder). */}
+      {!readOnly && graph.edges.length > 0 && (
+        <span className="wire-tab-stop" tabIndex={0} ref={wireTab.stopRef} onFocus={wireTab.onStopFocus} data-testid="wire-tab-stop" />
+      )}
       {doc.nodes.length === 0 && (
         <div className="drop-hint" data-testid="empty-canvas">
           <div className="box"><strong>This pipeline is empty</strong>Drag events, matchers and handlers from the palette (or press {QUICK_ADD_KEYS} and type one), then wire them.</div>

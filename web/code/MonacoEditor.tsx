@@ -3,6 +3,7 @@ import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker';
 import { HANDLER_API_DTS, HANDLER_API_LIB, HANDLER_API_URI } from '../../engine/app.ts';
+import { tabFrom } from '../ui/tabFrom.ts';
 
 /**
  * Monaco, fully offline: bundled workers (no CDN, no loader), TypeScript with the handler API's declarations
@@ -90,21 +91,6 @@ function toMarkers(uri: monaco.Uri): CodeMarker[] {
 }
 
 const MODIFIER_KEYS: ReadonlySet<monaco.KeyCode> = new Set([monaco.KeyCode.Shift, monaco.KeyCode.Ctrl, monaco.KeyCode.Alt, monaco.KeyCode.Meta]);
-const TABBABLE = 'a[href], button, input, select, textarea, [tabindex]';
-
-/**
- * The control Tab (or Shift+Tab) reaches from the editor, as the browser would if Monaco did not keep Tab
- * for indenting: the next (previous) tabbable element in document order, inside the modal dialog when
- * the editor is in one (full screen).
- */
-function tabFrom(host: HTMLElement, back: boolean): HTMLElement | null {
-  const scope = host.closest('dialog[open]') ?? document;
-  const all = [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter((el) =>
-    el.tabIndex >= 0 && !el.matches(':disabled') && !host.contains(el) && !el.contains(host) && el.getClientRects().length > 0 && !el.closest('[inert]'));
-  const after = all.filter((el) => host.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-  const before = all.filter((el) => host.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
-  return (back ? before[before.length - 1] : after[0]) ?? null;
-}
 
 function revealAt(editor: monaco.editor.IStandaloneCodeEditor, at: RevealRequest): void {
   editor.setPosition({ lineNumber: at.line, column: at.column });

@@ -36,7 +36,12 @@ export interface FlowView {
   edgeClasses?: ReadonlyMap<string, string>;
   /** Loss report lines per node id (the engine's `lossReport` for the agent marked on the canvas). */
   marks?: ReadonlyMap<string, readonly string[]>;
+  /** Wires out of the page's Tab order (still focusable): the editor reaches them after the nodes (useWireTabOrder). */
+  wiresAfterNodes?: boolean;
 }
+
+/** A wire's own attributes when it is out of the Tab order (React Flow spreads them after its own tabIndex). */
+const WIRE_AFTER_NODES = { tabIndex: -1 } as const;
 
 export const EMPTY_VIEW: FlowView = { selectedNodes: new Set(), selectedEdges: new Set(), problems: [] };
 
@@ -118,7 +123,10 @@ export function pipelineToFlow(doc: Pipeline, view: FlowView = EMPTY_VIEW, reuse
     const className = view.edgeClasses?.get(id);
     const points = routes.get(id);
     const ariaLabel = `Wire from ${named(wire.from)} to ${named(wire.to)}`;
-    return { id, type: 'routed', source: wire.from, target: wire.to, ariaLabel, selected: view.selectedEdges.has(id), data: { wire, ...(points ? { points } : {}) }, ...(className ? { className } : {}) };
+    return {
+      id, type: 'routed', source: wire.from, target: wire.to, ariaLabel, selected: view.selectedEdges.has(id), data: { wire, ...(points ? { points } : {}) },
+      ...(className ? { className } : {}), ...(view.wiresAfterNodes ? { domAttributes: WIRE_AFTER_NODES } : {}),
+    };
   });
   return { nodes, edges };
 }
@@ -179,7 +187,7 @@ export function createFlowMapper(): (doc: Pipeline, view: FlowView) => { nodes: 
     });
     const edges = fresh.edges.map((e) => {
       const old = lastEdges.get(e.id);
-      return old && old.selected === e.selected && old.className === e.className && old.ariaLabel === e.ariaLabel && samePoints(old.data?.points, e.data?.points) ? old : e;
+      return old && old.selected === e.selected && old.className === e.className && old.ariaLabel === e.ariaLabel && old.domAttributes === e.domAttributes && samePoints(old.data?.points, e.data?.points) ? old : e;
     });
     lastNodes = new Map(nodes.map((n) => [n.id, n]));
     lastEdges = new Map(edges.map((e) => [e.id, e]));

@@ -56,6 +56,17 @@ describe('pipelineToFlow', () => {
     expect(edges[0]?.className).toBe('hl-path');
   });
 
+  it('takes the wires out of the Tab order when asked (the editor reaches them after the nodes), the same attributes each time', () => {
+    expect(pipelineToFlow(demo).edges.every((e) => e.domAttributes === undefined)).toBe(true);
+    const view = { ...EMPTY_VIEW, wiresAfterNodes: true };
+    const { edges } = pipelineToFlow(demo, view);
+    expect(edges.every((e) => e.domAttributes?.tabIndex === -1)).toBe(true);
+    const map = createFlowMapper();
+    const first = map(demo, view).edges;
+    expect(map(demo, { ...view, selectedNodes: new Set(['m-dangerous-tools']) }).edges).toEqual(first);
+    expect(map(demo, { ...view, selectedNodes: new Set(['m-dangerous-tools']) }).edges.every((e, i) => e === first[i])).toBe(true);
+  });
+
   it('round-trips wires through edge ids, whatever the characters in node ids', () => {
     const w = { from: 'a"->b', to: '["x"]' };
     expect(wireOfEdgeId(edgeId(w))).toEqual(w);
