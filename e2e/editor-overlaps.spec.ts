@@ -1,6 +1,6 @@
 import { test, expect, type Locator } from '@playwright/test';
 import { overlap, screenBoxes, viewSettled, type Box } from './canvasGeometry.ts';
-import { node, openApp, shot } from './editorHelpers.ts';
+import { dropFromPalette, node, openApp, shot } from './editorHelpers.ts';
 import { key } from './debuggerHelpers.ts';
 
 async function box(l: Locator): Promise<Box> {
@@ -54,5 +54,40 @@ test.describe('at 1280×720', () => {
     await page.keyboard.press('Enter');
     await expect(toggleButton).toHaveAttribute('aria-expanded', open === 'true' ? 'false' : 'true');
     await shot(page, 'editor-overlaps-run-on');
+  });
+
+  test('a node dropped or pasted against the pane\'s edge is wholly in view, its problem badge too', async ({ page }) => {
+    await openApp(page);
+    await key(page, 'Control+b');
+    await expect(page.locator('.workbench')).toHaveAttribute('data-left', 'open');
+    await page.getByTestId('tab-palette').click();
+    const pane = page.getByTestId('canvas');
+    const nodes = page.locator('[data-testid="canvas"] .react-flow__node');
+    const added = page.locator('[data-testid="canvas"] .react-flow__node.selected');
+    // The badge sits over the card's top-right corner, 8 px outside it: the pane's edge cut it off.
+    const badgeInPane = async (what: string) => {
+      await viewSettled(page, '[data-testid="canvas"]');
+      const badge = added.getByTestId('node-problem-badge');
+      await expect(badge, `${what}: an unwired matcher shows its problem`).toHaveCount(1);
+      const b = await box(badge), p = await box(pane);
+      const inside = b.x >= p.x && b.y >= p.y && b.x + b.width <= p.x + p.width && b.y + b.height <= p.y + p.height;
+      expect(inside, `${what}: the badge ${JSON.stringify(b)} is outside the pane ${JSON.stringify(p)}`).toBe(true);
+    };
+    const count = await nodes.count();
+    const p = await box(pane);
+    // Dropped in the pane's top-right corner: the node is centred on the pointer, half of it past the edge.
+    await dropFromPalette(page, 'matcher', p.width - 4, 4);
+    await expect(nodes).toHaveCount(count + 1);
+    await expect(added).toHaveCount(1);
+    await badgeInPane('dropped');
+    // Pasted (Ctrl+C, Ctrl+V): each paste lands 40 px right of and below the last, past the edge.
+    await key(page, 'Control+c');
+    for (let i = 1; i <= 2; i++) {
+      await page.keyboard.press('Control+v');
+      await expect(nodes).toHaveCount(count + 1 + i);
+      await expect(added).toHaveCount(1);
+      await badgeInPane(`paste ${i}`);
+    }
+    await shot(page, 'editor-overlaps-badge');
   });
 });

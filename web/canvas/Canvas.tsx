@@ -23,6 +23,7 @@ import { useRunNodeKey } from './useRunNodeKey.ts';
 import { useKeepSelectionInView } from './useKeepSelectionInView.ts';
 import { minimapCorner, type ScreenBox } from './minimapCorner.ts';
 import { useWireTabOrder } from './useWireTabOrder.ts';
+import { useRevealAdded } from './useRevealAdded.ts';
 
 type Size = { width: number; height: number };
 
@@ -97,6 +98,7 @@ export function Canvas({ readOnly = false, nodeClasses, edgeClasses, follow }: {
   useCanvasShortcuts(flow, readOnly);
   useRunNodeKey(!readOnly);
   useKeepSelectionInView(wrapper, flow);
+  useRevealAdded(wrapper, flow, doc, !readOnly);
 
   // The view a pipeline opens at: the whole graph if it fits at a zoom where node text is readable (>= 12
   // px), else zoom 1 at its top-left corner. An empty pipeline opens at zoom 1 and stays there, so the
