@@ -22,6 +22,7 @@ import { spansOfValue } from './importers/otlpSpans.ts';
 import { jsonlSplitter, OTLP_WRAPPING, parseJsonDocument, quoteOtelIdMember, quoteOtelIds, tooDeepElement, tooDeepValue } from './importers/parseSource.ts';
 import { JsonValueSplitter } from './jsonValueSplitter.ts';
 import { KeyedArraySplitter } from './keyedArraySplitter.ts';
+import { otlpRequestStream } from './otlpRequestStream.ts';
 import { KeyedFeeder, type KeyedImporter } from './importers/keyedImporter.ts';
 import type { IdIndexFactory, RecordStore } from '../model/idIndex.ts';
 import { jsonLimitBreach } from '../model/jsonLimits.ts';
@@ -230,10 +231,24 @@ function createBody(format: TraceFormat, options: ImportStreamOptions, onEvent: 
     : format === 'specstory' ? linesBody(format, new SpecStoryImporter(importer, onEvent), maxLine, early)
     : format === 'otlp-json' || format === 'otel-spans-jsonl' || format === 'otel-console' ? spanStreamBody(format, importer, onEvent, maxDoc, maxLine, early, firstLineIsJson(sample))
     : (format === 'cline' || format === 'cline-ui') && startsArray(sample) ? elementsBody(format, (format === 'cline' ? clineImporter : clineUiImporter)(importer, onEvent), maxDoc, early)
+    : (format === 'cline' || format === 'cline-ui') && startsObject(sample) ? refusedBody(format, [...early, notClineArray(format)])
     : format === 'openhands' && startsArray(sample) ? elementsBody(format, openHandsImporter(importer, onEvent), maxDoc, early)
     : format === 'otel-genai' && startsArray(sample) ? elementsBody(format, otelGenaiImporter(importer, onEvent), maxDoc, early, quoteOtelIds)
     : documentBody(format, importer, onEvent, maxDoc, early);
   return Object.assign(body, { sample: sample.slice(0, 4096) });
+}
+
+/**
+ * Cline and Roo Code write their task files as one JSON array of messages; an object is none of them (it was
+ * read whole, up to 256 Mi characters, to import no message [I14][I20]). Refused from its first character.
+ */
+function notClineArray(format: 'cline' | 'cline-ui'): TraceProblem {
+  return traceProblem('bad_source', 0, `not a ${TRACE_FORMAT_LABELS[format]}: Cline and Roo Code write that file as one JSON array of messages, and this one is a JSON object; nothing was read`, 'error', true);
+}
+
+/** A body that reads nothing and ends with `problems` (a refusal known from the first characters). */
+function refusedBody(format: TraceFormat, problems: TraceProblem[]): Body {
+  return { push() {}, end: () => failure(format, problems), stopped: true };
 }
 
 /** The importer of a format's `{…, "<key>": [records]}` document, fed as it streams; null for the formats read otherwise. */
@@ -551,12 +566,8 @@ function spanStreamBody(
   const spans = new SpanCollector(importer.spool);
   let values = 0;
   let ignored = 0;
-  const onValue = (v: unknown, line: number): void => {
+  const settle = (kind: 'otlp' | 'sdk' | null, bad: string[], line: number): void => {
     values++;
-    const bad: string[] = [];
-    const found: JsonObject[] = [];
-    const kind = spansOfValue(v, found, bad);
-    for (const span of found) spans.add(span);
     if (kind === null) {
       ignored++;
       bad.push('a JSON value that holds no span');
@@ -564,6 +575,20 @@ function spanStreamBody(
     // What held no span is listed with its line, not skipped silently [I11].
     for (const why of bad) if (problems.length < 1000) problems.push(traceProblem('unreadable_record', line, `${why}; it was skipped`));
   };
+  const onValue = (v: unknown, line: number): void => {
+    const bad: string[] = [];
+    const found: JsonObject[] = [];
+    const kind = spansOfValue(v, found, bad);
+    for (const span of found) spans.add(span);
+    settle(kind, bad, line);
+  };
+  // An OTLP request written over many lines (one pretty value, maybe of a whole run) is read as it streams, a span at a time.
+  const open = (line: number) =>
+    otlpRequestStream(line, maxValueChars, importer.spool, {
+      span: (span) => spans.add(span),
+      done: (kind, bad) => settle(kind, bad, line),
+      problem: (p) => void (problems.length < 1000 && problems.push(p)),
+    });
   const splitter = jsonLines ? jsonlSplitter(maxLineChars, problems, (r) => onValue(r.value, r.line), { prepare: quoteOtelIds, wrapping: OTLP_WRAPPING }) : new JsonValueSplitter(maxValueChars, {
     value(text, line) {
       let v: unknown;
@@ -582,6 +607,7 @@ function spanStreamBody(
       if (problems.length < 1000) problems.push(traceProblem('not_json', line, `not JSON: ${JSON.stringify(text.slice(0, 40))}; skipped`));
     },
     truncated: (line) => problems.push(traceProblem('truncated', line, 'the input ends inside this JSON value; it was skipped')),
+    ...(format === 'otlp-json' ? { open } : {}),
   });
   return {
     push: (t) => splitter.push(t),

@@ -8,8 +8,19 @@ export interface JsonValueSink {
   tooLong(line: number, length: number): void;
   /** Text between values that is not whitespace (a stray character, a scalar): reported, skipped. */
   stray(line: number, text: string): void;
-  /** The input ended inside a value. */
+  /** The input ended inside a value (not one handed over as it streamed: its stream's end tells). */
   truncated(line: number): void;
+  /**
+   * A top-level object starts on `line`: a stream to hand its text over to as it comes, in place of holding it
+   * whole for `value` (a value too big to hold, such as an OTLP request of a whole run); null to hold it.
+   */
+  open?(line: number): ValueStream | null;
+}
+
+/** The text of one JSON value, handed over in pieces as it streams; `end` after its last character (or the input's). */
+export interface ValueStream {
+  push(text: string): void;
+  end(): void;
 }
 
 const QUOTE_OR_BACKSLASH = /["\\]/g;
@@ -31,6 +42,8 @@ export class JsonValueSplitter {
   private line = 1;
   private startLine = 1;
   private stopped = false;
+  /** Where the current value's text goes when it is handed over as it streams. */
+  private stream: ValueStream | null = null;
 
   constructor(
     maxChars: number,
@@ -73,6 +86,7 @@ export class JsonValueSplitter {
           this.depth = 1;
           this.startLine = this.line;
           valueFrom = i;
+          if (c === 123 && this.sink.open) this.stream = this.sink.open(this.line);
         } else if (c !== 32 && c !== 10 && c !== 13 && c !== 9 && c !== 0xfeff) {
           const end = this.strayEnd(chunk, i);
           this.sink.stray(this.line, chunk.slice(i, Math.min(end, i + 80)));
@@ -87,7 +101,7 @@ export class JsonValueSplitter {
       else if (c === 125 || c === 93) {
         this.depth--;
         if (this.depth === 0) {
-          this.text.append(chunk, valueFrom, i + 1);
+          this.keep(chunk, valueFrom, i + 1);
           this.emit();
           valueFrom = -1;
         }
@@ -95,13 +109,22 @@ export class JsonValueSplitter {
       i++;
     }
     // An unfinished value (a string included: strings only occur inside values) keeps its tail.
-    if (this.depth > 0 && valueFrom !== -1 && !this.stopped) this.text.append(chunk, valueFrom, n);
+    if (this.depth > 0 && valueFrom !== -1 && !this.stopped) this.keep(chunk, valueFrom, n);
   }
 
   end(): void {
     if (this.stopped) return;
-    if (this.depth > 0) this.sink.truncated(this.startLine);
+    if (this.stream) {
+      // A value handed over as it streamed: its own reader tells whether it was whole.
+      this.stream.end();
+      this.stream = null;
+    } else if (this.depth > 0) this.sink.truncated(this.startLine);
     this.text.clear();
+  }
+
+  private keep(chunk: string, from: number, to: number): void {
+    if (this.stream) this.stream.push(chunk.slice(from, to));
+    else this.text.append(chunk, from, to);
   }
 
   /** Stray text runs to the next newline or the next value. */
@@ -116,6 +139,11 @@ export class JsonValueSplitter {
   }
 
   private emit(): void {
+    if (this.stream) {
+      this.stream.end();
+      this.stream = null;
+      return;
+    }
     const text = this.text.take();
     if (typeof text === 'number') this.sink.tooLong(this.startLine, text);
     else this.sink.value(text, this.startLine);

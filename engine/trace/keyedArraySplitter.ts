@@ -1,4 +1,5 @@
 import { BoundedText } from './boundedText.ts';
+import type { ValueStream } from './jsonValueSplitter.ts';
 
 /** Receives what a KeyedArraySplitter cuts out of a document that is one JSON object (or one array, as `root`'s). */
 export interface KeyedArraySink {
@@ -18,6 +19,12 @@ export interface KeyedArraySink {
   unclosed(line: number): void;
   /** A key the object already had, at the line its value starts: that value was skipped, not held. */
   repeated(key: string, line: number): void;
+  /**
+   * An element of the array under a streamed key that is an object starts on `line`: a stream to hand its text
+   * over to as it comes, in place of `element` (an element too big to hold, cut further by another splitter); null
+   * to hold it. When the input ends inside it, its stream ends and `truncated` is not called.
+   */
+  open?(key: string, line: number): ValueStream | null;
 }
 
 const QUOTE_OR_BACKSLASH = /["\\]/g;
@@ -56,14 +63,20 @@ export class KeyedArraySplitter {
   private skipping = false;
   /** The document is one array (given as `root`'s), not an object. */
   private rootArray = false;
+  /** Where the current element's text goes when it is handed over as it streams (KeyedArraySink.open). */
+  private stream: ValueStream | null = null;
 
+  /** `firstLine`: the line the text starts on (an object cut out of a bigger document starts on its line). */
   constructor(
     private readonly streamed: ReadonlySet<string>,
     maxChars: number,
     private readonly sink: KeyedArraySink,
     private readonly root: string | null = null,
+    firstLine = 1,
   ) {
     this.text = new BoundedText(maxChars);
+    this.line = firstLine;
+    this.startLine = firstLine;
   }
 
   push(chunk: string): void {
@@ -111,6 +124,7 @@ export class KeyedArraySplitter {
         this.startLine = this.line;
         if (c === 34) this.inString = true;
         else if (c === 123 || c === 91) this.depth = 1;
+        if (c === 123 && this.cutting === 'element' && this.sink.open) this.stream = this.sink.open(this.key, this.line);
       }
       i++;
     }
@@ -118,11 +132,16 @@ export class KeyedArraySplitter {
   }
 
   private keep(chunk: string, from: number, to: number): void {
-    if (!this.skipping) this.text.append(chunk, from, to);
+    if (this.stream) this.stream.push(chunk.slice(from, to));
+    else if (!this.skipping) this.text.append(chunk, from, to);
   }
 
   end(): void {
-    if (this.cutting) {
+    if (this.stream) {
+      this.stream.end();
+      this.stream = null;
+      this.cutting = null;
+    } else if (this.cutting) {
       const key = this.key;
       const element = this.cutting === 'element';
       if (this.depth === 0 && !this.inString) {
@@ -235,6 +254,14 @@ export class KeyedArraySplitter {
   }
 
   private emit(): void {
+    if (this.stream) {
+      this.stream.end();
+      this.stream = null;
+      this.cutting = null;
+      this.depth = 0;
+      this.outer = 'elements';
+      return;
+    }
     const text = this.text.take();
     const what = this.cutting;
     this.cutting = null;

@@ -19,9 +19,10 @@ const OUTPUT = 'src/a.ts\nsrc/b.ts\nREADME.md\n'.repeat(6);
 /**
  * A format's workload, or one of its other shapes: the older Gemini CLI `.json`, OpenHands `{"trajectory": [...]}`,
  * a Claude Code transcript without any `sessionId` (read with `--from claude-code`: detection needs one), a SWE-agent
- * trajectory with function calling (`swe-agent` is the older action-string one).
+ * trajectory with function calling (`swe-agent` is the older action-string one), an OTLP export request written as one
+ * pretty value holding every span (`otlp-request`; `otlp-json` is a request of 50 spans a line).
  */
-export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory' | 'claude-code-no-session' | 'swe-agent-fc';
+export type Workload = TraceFormat | 'gemini-cli-json' | 'openhands-trajectory' | 'claude-code-no-session' | 'swe-agent-fc' | 'otlp-request';
 
 /** One step = one model call and one tool call (plus what the format writes around them). */
 export function writeWorkload(format: Workload, steps: number, write: Write): void {
@@ -32,6 +33,7 @@ export function writeWorkload(format: Workload, steps: number, write: Write): vo
   if (format === 'codex-rollout') return codex(steps, write);
   if (format === 'otel-spans-jsonl') return spans(steps, write, 'jsonl');
   if (format === 'otlp-json') return spans(steps, write, 'otlp');
+  if (format === 'otlp-request') return spans(steps, write, 'otlp-request');
   if (format === 'otel-console') return spans(steps, write, 'console');
   if (format === 'otel-genai') return spans(steps, write, 'any-agent');
   if (format === 'claude-code') return claude(steps, write);
@@ -67,7 +69,7 @@ function codex(steps: number, write: Write): void {
 }
 
 /** Span streams, and any-agent's `{"spans": [...], "final_output"}` (one document, its spans in end order, the root last). */
-function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console' | 'any-agent'): void {
+function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console' | 'any-agent' | 'otlp-request'): void {
   const trace = 'ab'.repeat(16);
   const all: unknown[] = [];
   const root = hex(1, 16);
@@ -82,8 +84,13 @@ function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console' 
   const make = shape === 'console' || shape === 'any-agent' ? py : otlp;
   let written = 0;
   if (shape === 'any-agent') write('{"spans": [\n');
+  // One request, pretty as JSON.stringify(request, null, 2) writes it, a span at a time.
+  const request = JSON.stringify({ resourceSpans: [{ resource: { attributes: [kv('service.name', sv('bench'))] }, scopeSpans: [{ scope: { name: 'bench' }, spans: [0] }] }] }, null, 2);
+  const [requestHead, requestTail] = request.split(/\n {12}0\n/) as [string, string];
+  if (shape === 'otlp-request') write(`${requestHead}\n`);
   const emit = (s: unknown) => {
     if (shape === 'any-agent') write(`${written++ === 0 ? '' : ',\n'}${JSON.stringify(s)}`);
+    else if (shape === 'otlp-request') write(`${written++ === 0 ? '' : ',\n'}${JSON.stringify(s, null, 2).replace(/^/gm, ' '.repeat(12))}`);
     else if (shape === 'jsonl') write(line(s));
     else if (shape === 'console') write(`${JSON.stringify(s, null, 4)}\n`);
     else {
@@ -106,6 +113,7 @@ function spans(steps: number, write: Write, shape: 'jsonl' | 'otlp' | 'console' 
   else delete rootSpan.parentSpanId;
   emit(rootSpan);
   if (shape === 'otlp') flush();
+  if (shape === 'otlp-request') write(`\n${requestTail}\n`);
   if (shape === 'any-agent') write('\n], "final_output": "Done."}\n');
 }
 

@@ -49,7 +49,7 @@ function otlpStatus(status: unknown): JsonObject {
 }
 
 /** One OTLP span (with its resource and scope) in the SDK's to_json shape. */
-function fromOtlpSpan(span: JsonObject, resource: JsonObject, scope: JsonValue): JsonObject {
+export function fromOtlpSpan(span: JsonObject, resource: JsonObject, scope: JsonValue): JsonObject {
   const hex = (v: unknown) => (typeof v === 'string' && v !== '' ? `0x${v}` : null);
   const parent = hex(span.parentSpanId);
   return {
@@ -93,15 +93,15 @@ export function spansOfValue(value: unknown, out: JsonObject[], bad: string[] = 
   if (!isJsonObject(value)) return null;
   if (Array.isArray(value.resourceSpans)) {
     value.resourceSpans.forEach((rs, i) => {
-      if (!isJsonObject(rs)) return void bad.push(`resourceSpans[${i}] is ${describe(rs)}, not an object`);
+      if (!isJsonObject(rs)) return void bad.push(`resourceSpans[${i}] is ${describeEntry(rs)}, not an object`);
       const resource = otlpAttributes(isJsonObject(rs.resource) ? rs.resource.attributes : undefined);
       const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
       scopes.forEach((ss: unknown, j: number) => {
-        if (!isJsonObject(ss)) return void bad.push(`resourceSpans[${i}].scopeSpans[${j}] is ${describe(ss)}, not an object`);
+        if (!isJsonObject(ss)) return void bad.push(`resourceSpans[${i}].scopeSpans[${j}] is ${describeEntry(ss)}, not an object`);
         const scope = (ss.scope ?? ss.instrumentationLibrary ?? null) as JsonValue;
         (Array.isArray(ss.spans) ? ss.spans : []).forEach((span, k) => {
           if (isJsonObject(span)) out.push(fromOtlpSpan(span, resource, scope));
-          else bad.push(`resourceSpans[${i}].scopeSpans[${j}].spans[${k}] is ${describe(span)}, not a span object`);
+          else bad.push(`resourceSpans[${i}].scopeSpans[${j}].spans[${k}] is ${describeEntry(span)}, not a span object`);
         });
       });
     });
@@ -127,9 +127,10 @@ export function spansOfValue(value: unknown, out: JsonObject[], bad: string[] = 
 export function spansOfEntry(v: unknown, i: number, out: JsonObject[], bad: string[]): { kind: 'otlp' | 'sdk' | null; notSpan: string | null } {
   const before = out.length;
   const kind = spansOfValue(v, out, bad);
-  return { kind, notSpan: kind === null && out.length === before ? `entry ${i} of a span list is ${describe(v)}, not a span` : null };
+  return { kind, notSpan: kind === null && out.length === before ? `entry ${i} of a span list is ${describeEntry(v)}, not a span` : null };
 }
 
-function describe(v: unknown): string {
+/** What an entry that holds no span is, for its message. */
+export function describeEntry(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : isJsonObject(v) ? 'an object without span fields' : typeof v === 'string' ? 'a string' : `a ${typeof v}`;
 }

@@ -53,6 +53,13 @@ export function tooDeepValue(value: unknown, line: number): TraceProblem | null 
   return deep ? traceProblem('too_deep', line, `${tooDeepMessage('value', deep, MAX_JSON_DEPTH + OTLP_WRAPPING)}; it was skipped`) : null;
 }
 
+/** tooDeepValue for one part of a span stream's value streamed part by part, `levels` down in it [V9]. */
+export function tooDeepOtlpPart(value: unknown, line: number, levels: number, what: string): TraceProblem | null {
+  const limit = MAX_JSON_DEPTH + OTLP_WRAPPING - levels;
+  const deep = tooDeepAt(value, limit);
+  return deep ? traceProblem('too_deep', line, `${tooDeepMessage(what, deep, limit)}; it was skipped`) : null;
+}
+
 /**
  * The depth check of one part of a document streamed part by part — an element of a top-level array, a member
  * of a top-level object (`levels` 1), an element of an array under a key (2) — against the depth the whole

@@ -53,13 +53,30 @@ describe('the import pipeline', () => {
     expect(s.end().problems).toEqual([expect.objectContaining({ code: 'binary', fatal: true })]);
   });
 
-  it('[I1] a whole-document format past the stated cap stops with too_large', () => {
-    const s = createImportStream({ fileName: 'api_conversation_history.json', maxDocumentChars: 70_000 });
-    // A Cline file that is an object (not the array Cline writes): read whole.
-    const doc = JSON.stringify({ messages: Array.from({ length: 2000 }, () => ({ role: 'user', content: '<task>find the bug</task>' })) }, null, 1);
+  it('[I1] a document read whole past the stated cap stops with too_large', () => {
+    const s = createImportStream({ fileName: 'composer.json', maxDocumentChars: 10_000 });
+    // A Cursor composer on one line within the first 64 KB (read whole: its first line is a whole JSON value).
+    const conversation = Array.from({ length: 400 }, (_, i) => ({ type: 1, bubbleId: `u${i}`, text: `prompt ${i}` }));
+    const doc = JSON.stringify({ composerId: 'c1', conversation });
+    expect(doc.length).toBeGreaterThan(10_000);
     for (let i = 0; i < doc.length && !s.stopped; i += 8192) s.push(doc.slice(i, i + 8192));
-    expect(s.stopped).toBe(true);
     expect(s.end().problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);
+  });
+
+  it('[I1][I14][I20] a Cline or Roo Code task file that is an object is refused from its first characters: nothing more is read', () => {
+    const doc = JSON.stringify({ messages: Array.from({ length: 4000 }, () => ({ role: 'user', content: '<task>find the bug</task>' })) }, null, 1);
+    for (const fileName of ['api_conversation_history.json', 'ui_messages.json']) {
+      const s = createImportStream({ fileName });
+      let pushed = 0;
+      for (; pushed < doc.length && !s.stopped; pushed += 8192) s.push(doc.slice(pushed, pushed + 8192));
+      // Stopped once the format is known, from the first 64 KB.
+      expect(s.stopped).toBe(true);
+      expect(pushed).toBeLessThan(80_000);
+      expect(doc.length).toBeGreaterThan(200_000);
+      const out = s.end();
+      expect(out.trace).toBeNull();
+      expect(out.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'bad_source', fatal: true, message: expect.stringMatching(/^not a Cline \/ Roo Code .*: Cline and Roo Code write that file as one JSON array of messages, and this one is a JSON object; nothing was read$/) })]);
+    }
   });
 
   it('[I1] a span stream with a bad value reports it by line and imports the rest', () => {

@@ -86,11 +86,13 @@ describe('importing a trace file into the library', () => {
   });
 
   it('[I1] a document read whole past the app\'s limit says so, with the way on; a Cursor composer of that size streams', async () => {
-    const cline = JSON.stringify({ messages: Array.from({ length: 3000 }, () => ({ role: 'user', content: '<task>find the bug</task>' })) }, null, 1);
-    const r = await importTraceFile(db, file(cline, 'api_conversation_history.json'), { id: 'c', maxDocumentChars: 100_000 });
-    expect(r).toMatchObject({ status: 'failed', traceId: null, format: 'cline', events: 0 });
+    // A composer on one line within the first 64 KB is read whole (its first line is a whole JSON value).
+    const bubbles = Array.from({ length: 400 }, (_, i) => ({ type: 1, bubbleId: `u${i}`, text: `prompt ${i}` }));
+    const oneLine = JSON.stringify({ composerId: 'c0', conversation: bubbles });
+    const r = await importTraceFile(db, file(oneLine, 'one-line.json'), { id: 'c', maxDocumentChars: 10_000 });
+    expect(r).toMatchObject({ status: 'failed', traceId: null, format: 'cursor', events: 0 });
     expect(r.problems.filter((p) => p.severity === 'error')).toEqual([expect.objectContaining({ code: 'too_large', fatal: true })]);
-    expect(r.notes).toEqual([expect.stringContaining('npx hookwire import "api_conversation_history.json"')]);
+    expect(r.notes).toEqual([expect.stringContaining('npx hookwire import "one-line.json"')]);
     const conversation = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? { type: 1, bubbleId: `u${i}`, text: `prompt ${i}` } : { type: 2, bubbleId: `a${i}`, text: `answer ${i}` }));
     const composer = JSON.stringify({ composerId: 'c1', name: null, createdAt: null, unifiedMode: null, forceMode: null, modelConfig: null, subagentComposerIds: null, subComposerIds: null, conversation }, null, 1);
     expect(composer.length).toBeGreaterThan(100_000);
