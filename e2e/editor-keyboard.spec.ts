@@ -260,5 +260,8 @@ test.describe('at 1280×720', () => {
     await page.keyboard.press('Backspace');
     await expect(edges(page)).toHaveCount(wires - 1);
     await expect(page.getByTestId('canvas')).toBeFocused();
+    // The keys' help says so.
+    await page.keyboard.press('?');
+    await expect(page.getByTestId('help-editor-keys')).toContainText('each node, then each wire');
   });
 });

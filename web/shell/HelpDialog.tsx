@@ -11,6 +11,7 @@ export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl/⌘+Z, Ctrl/⌘+Shift+Z', what: 'undo / redo' },
   { keys: 'Ctrl/⌘+C / X / V / D', what: 'copy / cut / paste / duplicate nodes' },
   { keys: 'Ctrl/⌘+A', what: 'select every node' },
+  { keys: 'Tab (on the canvas)', what: 'each node, then each wire (Enter selects a wire, Shift+F10 opens its menu)' },
   { keys: 'Delete / Backspace', what: 'delete the selected nodes or wire' },
   { keys: 'F2', what: 'rename the selected node' },
   { keys: 'Ctrl/⌘+Enter', what: 'run the selected node alone on the selected step or the typed event (the result shows beside it)' },
