@@ -53,5 +53,7 @@ export const CLAUDE_CONTRACT: AgentContract = {
   // Command hooks: 600 s ("Common fields"; per-event defaults in claudeEvents.ts).
   timeoutSeconds: 600,
   onFailure: 'a crash, timeout or exit code other than 0 and 2 is a non-blocking error (the tool runs) unless the hook sets onFailure: "block" (2.1.295+; ignored on Stop, SubagentStop, TaskCompleted, TeammateIdle and for async hooks)',
+  // install writes onFailure: "block" on every entry; Claude Code ignores it on these four (read in the 2.1.337 binary).
+  failOpen: [{ why: 'Claude Code ignores onFailure: "block" on Stop, SubagentStop, TaskCompleted and TeammateIdle', events: ['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle'] }],
   confirmed: true,
 };

@@ -41,8 +41,13 @@ export interface ClaudeLikeDialect {
   /** The input fields naming the event and the session, first present wins (default `hook_event_name`, `session_id`; VS Code: camelCase). */
   eventFields?: readonly string[];
   sessionFields?: readonly string[];
-  /** Input fields that go into the payload under another name (goose's `user_prompt` is the `prompt`). */
+  /** Input fields that go into the payload under another name (goose's `message` is the `prompt`). */
   renames?: ReadonlyMap<string, string>;
+  /**
+   * The Hookwire event type of one input when its native event covers more than one thing (Qwen Code's UserPromptSubmit
+   * also fires before a tool result goes back to the model); undefined: the event's own type.
+   */
+  eventType?: (hook: string, input: JsonObject) => string | undefined;
   /** A pre-tool deny also written at the top level (`permissionDecision`, `permissionDecisionReason`): Copilot's form, for a file both read. */
   topLevelDeny?: boolean;
   /**
@@ -106,6 +111,7 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
     const refused = refuseInput(input, hook, s.required);
     if (refused) return refused;
     const session = sessionId(input);
+    const type = d.eventType?.(hook, input) ?? s.type;
     const meta: JsonObject = { agent: c.id };
     const payload: JsonObject = {};
     for (const k of Object.keys(input)) {
@@ -123,7 +129,7 @@ export function claudeLikeAdapter(d: ClaudeLikeDialect): AgentAdapter {
       typeof toolUse === 'string' && toolUse !== '' && s.type.startsWith('tool.')
         ? `${c.id}:${toolUse}:${s.type === 'tool.before_call' ? 'before' : 'after'}`
         : `${c.id}:${session}:${at.seq}:${hook}`;
-    return { ok: true, hook, event: { event_id, trace_id: session, agent_id: c.agentId, type: s.type, ts: at.ts, payload, meta } };
+    return { ok: true, hook, event: { event_id, trace_id: session, agent_id: c.agentId, type, ts: at.ts, payload, meta } };
   };
 
   const reply = (hook: string, event: HookEvent, outcome: AgentOutcome, options: AgentReplyOptions = {}): AgentReply => {

@@ -51,6 +51,7 @@ export const CODEX_CONTRACT: AgentContract = {
   // Not documented for command hooks in the source read: Claude Code's 600 s is assumed; install sets `timeout`.
   timeoutSeconds: 600,
   onFailure: 'a crash, timeout, exit code other than 0 and 2, exit 2 with an empty stderr, or output with a field its schema does not list is a failed hook: the tool runs',
+  failOpen: [{ why: 'Codex has no fail-closed option (developers.openai.com/codex/hooks; codex-rs/hooks at 0ea83813)' }],
   confirmed: true,
 };
 

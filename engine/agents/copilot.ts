@@ -62,6 +62,7 @@ export const COPILOT_CONTRACT: AgentContract = {
   // `timeoutSec`, default 30 ("Command hooks").
   timeoutSeconds: 30,
   onFailure: 'exit codes are ignored: a crash, a timeout or any non-zero exit is logged and skipped, the tool runs',
+  failOpen: [{ why: 'GitHub Copilot has no fail-closed option and ignores exit codes (cli-hooks-reference.md at 927566b0)' }],
   confirmed: true,
 };
 

@@ -57,6 +57,8 @@ export const CURSOR_CONTRACT: AgentContract = {
   // Not confirmed: 30 s assumed (the answer comes early rather than late); install sets `timeout`.
   timeoutSeconds: 30,
   onFailure: 'a crash or timeout lets the action through unless the hook sets failClosed: true; exit 2 denies',
+  // install writes failClosed: true on every entry: a crash or a timeout denies.
+  failOpen: [],
   confirmed: true,
 };
 

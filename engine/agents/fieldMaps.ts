@@ -1,5 +1,6 @@
 import { claudeLikeAdapter } from './claudeLike.ts';
 import { FACTORY_TOOLS, GOOSE_TOOLS, KIMI_TOOLS, QWEN_TOOLS } from '../model/toolTables.ts';
+import { ownGet, type JsonObject } from '../model/json.ts';
 import type { AgentAdapter, AgentContract, AgentEventSpec } from './types.ts';
 import { eventSpecs, TOOL_FIELDS as TOOL } from './eventSpec.ts';
 
@@ -73,11 +74,12 @@ function exit2Events(prompt: string, blockable: ReadonlySet<string>, extra: [str
   ]);
 }
 
-/** How a field map's input differs from Claude Code's: renamed fields, the field naming the event, more common fields. */
+/** How a field map's input differs from Claude Code's: renamed fields, the field naming the event, more common fields, an event that is two. */
 interface FieldMapOptions {
   renames?: ReadonlyMap<string, string>;
   eventFields?: readonly string[];
   common?: readonly string[];
+  eventType?: (hook: string, input: JsonObject) => string | undefined;
 }
 
 function fieldMap(contract: Omit<AgentContract, 'agentId'>, options: FieldMapOptions = {}): AgentAdapter {
@@ -91,23 +93,56 @@ function fieldMap(contract: Omit<AgentContract, 'agentId'>, options: FieldMapOpt
     systemMessage: full,
     ...(options.renames ? { renames: options.renames } : {}),
     ...(options.eventFields ? { eventFields: options.eventFields } : {}),
+    ...(options.eventType ? { eventType: options.eventType } : {}),
   });
 }
 
 const CLAUDE_FAILURE = 'as Claude Code: a crash or timeout is a non-blocking error (the tool runs); exit 2 blocks';
 
+/*
+ * Qwen Code's UserPromptSubmit is not only a person's prompt (docs/users/features/hooks.md at 00d06c80, "UserPromptSubmit";
+ * @qwen-code/qwen-code 0.24.4 from npm, chunk-DPEB6S2R.js `sendMessageStream`): it fires before every UserQuery,
+ * ToolResult and Hook send to the model, with `prompt` the model-bound text, and adds `submitted_prompt` (what the
+ * person typed) only for a prompt of its interactive TUI. A tool-result send has no text part (its function responses
+ * read as ""), so an input with an empty `prompt` and no `submitted_prompt` is Qwen handing tool results back: it becomes
+ * `qwen.continuation`, which no prompt rule matches. A Hook send ("Please continue.", a Stop hook's feedback) carries
+ * text and cannot be told from a prompt typed in headless or ACP mode (those never send `submitted_prompt`), so it stays
+ * `input.received`: judged like a prompt, and the loss report says so.
+ */
+const QWEN_PROMPT_CAVEAT =
+  'Qwen Code also sends UserPromptSubmit before its own continuations ("Please continue.", a Stop hook\'s feedback) with that text as prompt, so a prompt rule judges them too; payload.submitted_prompt, when Qwen sends it (its interactive TUI only), is what the person typed';
+
+function qwenEventType(hook: string, input: JsonObject): string | undefined {
+  if (hook !== 'UserPromptSubmit') return undefined;
+  const prompt = ownGet(input, 'prompt');
+  const submitted = ownGet(input, 'submitted_prompt');
+  const typed = typeof submitted === 'string' && submitted.trim() !== '';
+  return !typed && typeof prompt === 'string' && prompt.trim() === '' ? 'qwen.continuation' : undefined;
+}
+
+function qwenEvents(): Map<string, AgentEventSpec> {
+  const events = claudeCoreEvents();
+  events.set('UserPromptSubmit', { ...events.get('UserPromptSubmit')!, caveat: QWEN_PROMPT_CAVEAT });
+  return events;
+}
+
 export const QWEN_ADAPTER = fieldMap({
   id: 'qwen',
   name: 'Qwen Code',
-  sources: [{ url: 'https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/', version: 'read 2026-12' }],
-  events: claudeCoreEvents(),
+  sources: [
+    { url: 'https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/', version: 'QwenLM/qwen-code docs/users/features/hooks.md at 00d06c80, read 2026-12' },
+    { url: 'https://www.npmjs.com/package/@qwen-code/qwen-code', version: '0.24.4 (2026-09-22): UserPromptSubmit before UserQuery, ToolResult and Hook sends; submitted_prompt from the TUI only' },
+  ],
+  events: qwenEvents(),
   ...QWEN_TOOLS,
   unseen: [],
   // 60000 ms default.
   timeoutSeconds: 60,
   onFailure: CLAUDE_FAILURE,
+  // @qwen-code/qwen-code 0.24.4 (npm, 2026-09-22): a command hook's entry has no failure option (hooks.md at 00d06c80).
+  failOpen: [{ why: 'Qwen Code 0.24.4 has no fail-closed option for command hooks' }],
   confirmed: true,
-});
+}, { eventType: qwenEventType });
 
 export const FACTORY_ADAPTER = fieldMap({
   id: 'factory',
@@ -118,6 +153,7 @@ export const FACTORY_ADAPTER = fieldMap({
   unseen: [],
   timeoutSeconds: 60,
   onFailure: CLAUDE_FAILURE,
+  failOpen: [{ why: 'Factory documents no fail-closed option (docs.factory.ai/reference/hooks-reference)' }],
   confirmed: true,
 });
 
@@ -140,6 +176,8 @@ export const GOOSE_ADAPTER = fieldMap(
     timeoutSeconds: 30,
     onFailure:
       'a hook that fails, times out or gives no decision (another exit code, stray stdout) is ignored and the tool runs, unless its PreToolUse entry sets on_failure: "block" (goose 1.48.0+), which install writes; Stop stays fail-open; exit 2 or {"decision":"block"} blocks PreToolUse and Stop only',
+    // install writes on_failure: "block" on PreToolUse (1.48.0+; the version floor is in install's note); Stop ignores it.
+    failOpen: [{ why: 'goose honours on_failure: "block" on PreToolUse only (PR #11449)', events: ['Stop'] }],
     confirmed: true,
   },
   // The event is `event`, the prompt `message`, the call's id `tool_call_id` (mod.rs `HookContext`).
@@ -162,5 +200,8 @@ export const KIMI_ADAPTER = fieldMap({
   // `timeout` in seconds, default 30, at most 600 (hooks/config.py `HookDef`).
   timeoutSeconds: 30,
   onFailure: 'errors, crashes and timeouts fail open (the tool runs); exit 2 blocks with stderr as the reason',
+  // MoonshotAI/kimi-code PR #1906 (open, 2026-07) proposes `fail_mode = "closed"`; Kimi Code refuses a config with a
+  // field it does not know (its hooks page), so install cannot write it before it ships.
+  failOpen: [{ why: 'Kimi Code has no fail-closed option (session/hooks/runner.ts; a fail_mode is proposed in MoonshotAI/kimi-code PR #1906, open, and its config refuses unknown fields)' }],
   confirmed: true,
 });

@@ -60,6 +60,7 @@ export const GEMINI_CONTRACT: AgentContract = {
   // `timeout` in milliseconds, default 60000 ("Hook configuration").
   timeoutSeconds: 60,
   onFailure: 'an exit code other than 0 and 2 (a crash) is a warning and the action goes on; exit 2 blocks with stderr as the reason',
+  failOpen: [{ why: 'Gemini CLI has no fail-closed option (docs/hooks/reference.md at 06c0d810)' }],
   confirmed: true,
 };
 

@@ -10,6 +10,7 @@ export function agentList(): JsonObject[] {
     sources: c.sources.map((s) => ({ url: s.url, version: s.version })),
     timeout_s: c.timeoutSeconds,
     on_failure: c.onFailure,
+    fail_open: c.failOpen.map((f) => ({ why: f.why, events: f.events ? [...f.events] : null })),
     unseen: [...c.unseen],
     events: [...c.events.values()].map((e) => ({
       name: e.name,

@@ -10,7 +10,19 @@ import type { AgentContract } from './types.ts';
  * are written from (the contract), so what it says is what `hook --agent` does.
  */
 
-export type LossKind = 'no_hook' | 'ask' | 'rewrite' | 'context' | 'terminate' | 'block' | 'unseen' | 'tool_name' | 'unconfirmed';
+export type LossKind = 'no_hook' | 'ask' | 'rewrite' | 'context' | 'terminate' | 'block' | 'unseen' | 'tool_name' | 'unconfirmed' | 'partial' | 'fail_open';
+
+/**
+ * The kinds `install --strict` fails on: what the pipeline decides that the agent does not carry out. `fail_open` is
+ * left out: it is about a hook process killed before it answers, which no pipeline can change, and it is in the
+ * report of every blocking pipeline on most agents (strict would refuse them all and say nothing new).
+ */
+export function strictLosses(items: readonly LossItem[]): LossItem[] {
+  return items.filter((l) => l.kind !== 'fail_open');
+}
+
+/** Whether an outcome kind stops something that the agent would otherwise do: what a killed hook loses. */
+const BLOCKING: ReadonlySet<LossKind> = new Set(['block', 'terminate', 'ask', 'rewrite']);
 
 export interface LossItem {
   /** The node the loss is about (a handler, an event node, a matcher); null for the agent as a whole. */
@@ -100,9 +112,25 @@ export function lossReport(doc: PipelineShape, contract: AgentContract): LossIte
     byKey.set(key, item);
   };
   const unseen = new Map<string, Set<PortableTool>>();
+  // Where a hook killed before it answers lets the action go on: one item per contract entry, on the events it happens on.
+  const failOpen = new Map<number, LossItem>();
+  const caveats = new Map<string, LossItem>();
   for (const r of all) {
-    const may = outcomes(r.action).may;
+    const { kinds, may } = outcomes(r.action);
     for (const l of lossesOf(contract, r)) add(r.handler, l.kind, l.text, r.event.name, may);
+    // Said once for the agent, on the events a handler reaches: it is about what the event shows, not about one rule.
+    if (r.event.caveat) {
+      const item = caveats.get(r.event.name) ?? { node: null, kind: 'partial' as const, text: `on ${contract.id}: ${r.event.caveat}`, events: [r.event.name] };
+      caveats.set(r.event.name, item);
+    }
+    if (r.event.block !== 'none' && kinds.some((k) => BLOCKING.has(k))) {
+      contract.failOpen.forEach((f, i) => {
+        if (f.events && !f.events.includes(r.event.name)) return;
+        const item = failOpen.get(i) ?? { node: null, kind: 'fail_open' as const, text: `fail-open on ${contract.id} when a hook is killed before it answers (${contract.name}'s timeout, a signal): ${f.why}; every other failure Hookwire answers in the block form itself`, events: [] };
+        if (!item.events.includes(r.event.name)) item.events.push(r.event.name);
+        failOpen.set(i, item);
+      });
+    }
     for (const name of r.tools.names ?? []) {
       const known = contract.tools.has(name) || (contract.mcpPrefix !== undefined && name.startsWith(contract.mcpPrefix));
       if (!known) add(r.tools.namedBy ?? r.matchers[r.matchers.length - 1] ?? r.handler, 'tool_name', `tool name ${name} is not a ${contract.name} tool: match payload.tool instead`, r.event.name, false);
@@ -114,7 +142,7 @@ export function lossReport(doc: PipelineShape, contract: AgentContract): LossIte
     if (!pattern.ok || !pattern.pattern.matches('tool.before_call') || !p.tools.kinds) continue;
     for (const k of p.tools.kinds) if (contract.unseen.includes(k)) unseen.set(p.handler, (unseen.get(p.handler) ?? new Set()).add(k));
   }
-  items.push(...byKey.values());
+  items.push(...failOpen.values(), ...caveats.values(), ...byKey.values());
   for (const [node, kinds] of unseen) {
     items.push({ node, kind: 'unseen', text: `${[...kinds].join(', ')} calls: ${contract.id} shows none to hooks (this handler never runs for them; a fetch or read done through the shell is seen as a shell command)`, events: [] });
   }

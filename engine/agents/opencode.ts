@@ -32,8 +32,12 @@ export const OPENCODE_CONTRACT: AgentContract = {
     { url: 'https://opencode.ai/docs/plugins', version: '@opencode-ai/plugin 1.18.33 (Hooks), opencode 1.18.x config/plugin.ts, read 2026-12' },
   ],
   events: new Map([
+    // anomalyco/opencode issue #5894 (closed): a sub-agent's calls do reach the plugin (plugins load per instance; the
+    // report's calls were grep run through bash). The calls the experimental batch tool makes were said there to skip the
+    // hooks (comment of 2026-02-13, a fix announced); not checked in 1.18.x, so not in the loss report (docs/agents.md).
     ev('tool.execute.before', 'tool.before_call', { rewrite: { field: 'tool_input', how: 'apply' } }),
-    ev('tool.execute.after', 'tool.after_call', { rewrite: { field: 'tool_response', how: 'apply' }, context: 'model' }),
+    // Triggered only after a call that succeeded (PR #32542; the task tool's, PR #5642): a failure never reaches it.
+    ev('tool.execute.after', 'tool.after_call', { rewrite: { field: 'tool_response', how: 'apply' }, context: 'model', caveat: 'tool.execute.after fires only for a call that succeeded (anomalyco/opencode PR #32542): a failed call\'s result is never shown to an after-call rule' }),
   ]),
   ...OPENCODE_TOOLS,
   unseen: [],
@@ -41,6 +45,8 @@ export const OPENCODE_CONTRACT: AgentContract = {
   // In process: OpenCode awaits the hook, there is no hook timeout (the runtime's own deadlines apply). 0: none.
   timeoutSeconds: 0,
   onFailure: 'in process: a plugin hook that throws stops the tool call (the model reads the message); the generated plugin blocks every call when hookwire or the pipeline cannot load',
+  // In process, no hook timeout: a throw blocks.
+  failOpen: [],
   confirmed: true,
 };
 

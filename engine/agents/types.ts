@@ -68,6 +68,22 @@ export interface AgentEventSpec {
   terminate: boolean;
   /** For tool events: the portable tool this event is about when the event itself says (Cursor's, Windsurf's per-kind events). */
   tool?: PortableTool;
+  /**
+   * What this event shows a rule that the rule may not expect, in one line (Windsurf's pre_read_code may name a whole
+   * directory; OpenCode's tool.execute.after never fires for a failed call): the loss report says it once, for the
+   * agent, when a handler listens to the event [AG6].
+   */
+  caveat?: string;
+}
+
+/**
+ * When a hook that never answers (killed at the agent's timeout, or by a signal) lets the action go on although
+ * install wrote the agent's fail-closed switch where it has one: every other failure Hookwire answers itself in the
+ * block form [AG4]. `events`: only on these native events (all when absent). The loss report says it [AG6].
+ */
+export interface FailOpen {
+  why: string;
+  events?: readonly string[];
 }
 
 /** Where a source was read, for the `agents` listing and the docs. */
@@ -96,6 +112,8 @@ export interface AgentContract {
   timeoutSeconds: number;
   /** What a crash, a timeout or an odd exit of the hook does in this agent, in its docs' words. */
   onFailure: string;
+  /** Where a hook killed before it answers still lets the action go on, in the agent's current version (empty: nowhere). */
+  failOpen: readonly FailOpen[];
   /** False when the contract is a field map whose documentation could not be confirmed in full. */
   confirmed: boolean;
 }

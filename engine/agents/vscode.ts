@@ -62,6 +62,7 @@ export const VSCODE_CONTRACT: AgentContract = {
   // `timeout` in seconds, default 30 ("Hook command properties").
   timeoutSeconds: 30,
   onFailure: 'an exit code other than 0 and 2 (a crash) or a timeout is a warning and processing goes on (the tool runs); exit 2 blocks',
+  failOpen: [{ why: 'VS Code has no fail-closed option (hooks-reference.md at 024cb9bd)' }],
   confirmed: true,
 };
 

@@ -17,6 +17,12 @@ import { foreignAgent, isEventName, refuseInput, verdictOf } from './verdict.ts'
  * tool_info: pre_read_code {file_path}; pre_write_code {file_path, edits}; pre_run_command {command_line, cwd};
  * pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}; pre_user_prompt {user_prompt}.
  * Cascade has no hook for a web fetch or a search: those calls are never shown to Hookwire.
+ * Re-read 2026-12-08 (the page in excerpts, as before; syllago.dev's Windsurf hooks page for the twelfth event):
+ * - post_cascade_response_with_transcript, observe-only, hands over the path of a JSONL transcript Cascade writes
+ *   (under ~/.windsurf/transcripts/) instead of the response inline: mapped to a type of its own, so a pipeline's
+ *   final_answer.after handlers do not run twice when both response hooks are configured; tool_info stays in the payload.
+ * - pre_read_code's file_path may be a directory, which Cascade then reads recursively: a rule on the file name sees
+ *   the directory, not the files in it (the loss report says so on every handler pre_read_code reaches).
  */
 
 const ev = eventSpecs({ required: { tool_info: 'object' }, block: 'none', ask: false, context: 'none', terminate: false });
@@ -27,7 +33,7 @@ export const WINDSURF_CONTRACT: AgentContract = {
   name: 'Windsurf',
   sources: [{ url: 'https://docs.windsurf.com/windsurf/cascade/hooks', version: 'Cascade Hooks, read 2026-12' }],
   events: new Map([
-    ev('pre_read_code', 'tool.before_call', { tool: 'read', ...PRE }),
+    ev('pre_read_code', 'tool.before_call', { tool: 'read', ...PRE, caveat: 'pre_read_code may name a directory, which Cascade then reads recursively: a rule on payload.file_path sees the directory, not the files in it' }),
     ev('pre_write_code', 'tool.before_call', { tool: 'edit', ...PRE }),
     ev('pre_run_command', 'tool.before_call', { tool: 'shell', ...PRE }),
     ev('pre_mcp_tool_use', 'tool.before_call', { tool: 'mcp', ...PRE }),
@@ -37,6 +43,7 @@ export const WINDSURF_CONTRACT: AgentContract = {
     ev('post_run_command', 'tool.after_call', { tool: 'shell' }),
     ev('post_mcp_tool_use', 'tool.after_call', { tool: 'mcp' }),
     ev('post_cascade_response', 'final_answer.after', { required: {} }),
+    ev('post_cascade_response_with_transcript', 'windsurf.post_cascade_response_with_transcript', { required: {} }),
     ev('post_setup_worktree', 'windsurf.post_setup_worktree', { required: {} }),
   ]),
   ...WINDSURF_TOOLS,
@@ -45,6 +52,7 @@ export const WINDSURF_CONTRACT: AgentContract = {
   // Not documented: 30 s assumed (the answer comes early rather than late).
   timeoutSeconds: 30,
   onFailure: 'only exit 2 blocks a pre-hook; any other exit (a crash) lets the action run',
+  failOpen: [{ why: 'Windsurf has no fail-closed option: only exit 2 blocks' }],
   confirmed: true,
 };
 

@@ -6,7 +6,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { alsoRunBy, mergeConfig, serveUrlProblem } from '../../agents/install.ts';
 import { agentList } from '../../agents/listing.ts';
-import { lossReport, type LossItem } from '../../agents/loss.ts';
+import { lossReport, strictLosses, type LossItem } from '../../agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../agents/registry.ts';
 import { isAgentId, AGENT_IDS } from '../../agents/types.ts';
 import { nodeName } from '../../model/nodeName.ts';
@@ -66,7 +66,7 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
     // Kimi Code's hooks live in the person's ~/.kimi-code/config.toml: the entries to add, nothing written.
     io.out(`${merged.paste}:\n\n${merged.text}\n`);
     io.err(lossLines(o.agent, losses, doc.nodes));
-    return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
+    return o.strict && strictLosses(losses).length > 0 ? EXIT.failed : EXIT.ok;
   }
   if (!merged.ok) {
     io.err(`hookwire install: ${merged.reason}\n`);
@@ -88,7 +88,7 @@ export async function installCommand(o: InstallOptions, io: Io, now: () => Date 
     await writeFile(file, merged.text);
     io.out(`wrote ${file}${backup ? ` (the old file is ${backup})` : ''}\n${lossLines(o.agent, losses, doc.nodes)}`);
   }
-  return o.strict && losses.length > 0 ? EXIT.failed : EXIT.ok;
+  return o.strict && strictLosses(losses).length > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /** `hookwire agents [--json]`: ids, the contract version or date read, and events. */

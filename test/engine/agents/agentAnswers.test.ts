@@ -416,3 +416,49 @@ describe('[AG1][AG3] goose and Kimi Code mapped and answered as their sources re
     expect(answer('kimi', { ...base, tool_name: 'FetchURL', tool_input: { url: 'https://docs.example.com/a' } })).toEqual(ok());
   });
 });
+
+describe('[AG1][AG2] contracts re-read 2026-12-08: an event that is more than one thing, a twelfth Windsurf event', () => {
+  // Every prompt is blocked: what reaches input.received is judged as a prompt.
+  const noPrompts = compile({
+    format: 'hookwire.pipeline',
+    version: 1,
+    name: 'no prompts',
+    nodes: [
+      { id: 'p', kind: 'event', pattern: 'input.received' },
+      { id: 'h', kind: 'handler', name: 'no prompts', action: { type: 'block', reason: 'no prompts today' } },
+    ],
+    wires: [{ from: 'p', to: 'h' }],
+  });
+  const run = (agent: AgentId, input: object) => {
+    const a = agentAdapter(agent);
+    const parsed = a.parse(input, { ts: TS, seq: 1 });
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const step = createReplayRun(noPrompts, { explain: false }).push(parsed.event);
+    return { type: parsed.event.type, payload: parsed.event.payload, answer: a.reply(parsed.hook, parsed.event, { decision: step.decision, reason: step.reason, payload: step.payload_after, context: [...step.context] }).answer };
+  };
+  const QWEN = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'qwen-user-prompt-submit.json'), 'utf8'));
+  const qwen = (name: string) => ({ ...QWEN.base, ...QWEN.inputs[name] });
+  const blocked = json({ decision: 'block', reason: 'no prompts today' });
+
+  it('[AG1] Qwen Code (hooks.md at 00d06c80; 0.24.4): a tool result handed back to the model is qwen.continuation, not a prompt; a typed, a headless and a Hook send are judged as prompts', () => {
+    const toolResult = run('qwen', qwen('toolResult'));
+    expect([toolResult.type, readAs('qwen', toolResult.answer)]).toEqual(['qwen.continuation', 'allow']);
+    const typed = run('qwen', qwen('typed'));
+    // prompt stays the model-bound text (a pasted block is expanded only there); what the person typed is submitted_prompt.
+    expect([typed.type, typed.payload.prompt, typed.payload.submitted_prompt, typed.answer]).toEqual(['input.received', QWEN.inputs.typed.prompt, QWEN.inputs.typed.submitted_prompt, ok(blocked)]);
+    // No submitted_prompt outside the TUI: a headless prompt cannot be told from a Hook send, so both are judged (fail closed).
+    for (const name of ['headless', 'hookContinue']) expect([name, run('qwen', qwen(name)).type, run('qwen', qwen(name)).answer]).toEqual([name, 'input.received', ok(blocked)]);
+    // A typed prompt that is only whitespace with no text bound for the model: nothing to judge either.
+    expect(run('qwen', { ...QWEN.base, prompt: '  ', submitted_prompt: ' ' }).type).toBe('qwen.continuation');
+    // Factory shares Claude Code's core events and is not changed: its empty prompt is still a prompt.
+    expect(run('factory', { ...QWEN.base, prompt: '' }).type).toBe('input.received');
+  });
+
+  it('[AG1] Windsurf post_cascade_response_with_transcript is mapped (observe-only, its own type, tool_info kept); before, it was refused', () => {
+    const input = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'windsurf-transcript.json'), 'utf8')).input;
+    const r = run('windsurf', input);
+    expect([r.type, (r.payload.tool_info as { transcript_path: string }).transcript_path, r.answer]).toEqual(['windsurf.post_cascade_response_with_transcript', '/home/u/.windsurf/transcripts/traj-1.jsonl', ok()]);
+    // It is not final_answer.after, so a pipeline's response handlers do not run twice when both response hooks are set.
+    expect(agentAdapter('windsurf').contract.events.get('post_cascade_response')!.type).toBe('final_answer.after');
+  });
+});

@@ -52,7 +52,9 @@ describe('[AG5] hookwire serve: /v1/agents/<id>/hook', { timeout: 120_000 }, () 
   it('[AG5] hook --agent gemini --server: the forwarding process prints the server\'s answer; with the server gone, the block form', async () => {
     const state = workDir();
     const server = await startServer({ pipelinePath: PIPELINE, stateDir: state, port: 0, watch: false, log: () => {} });
-    const args = ['hook', '--agent', 'gemini', '--server', server.url, '--state-dir', state];
+    // --deadline well past start-up: at load 15-20 the forwarding process took over the default 5 s to start and read
+    // stdin, and failed closed for that (the right answer, another reason) before it tried the server this test is about.
+    const args = ['hook', '--agent', 'gemini', '--server', server.url, '--state-dir', state, '--deadline', '30000'];
     try {
       const r = await hookwire(args, { stdin: JSON.stringify(NATIVE.gemini(rm)) });
       expect([r.code, r.stdout, r.stderr]).toEqual([0, `${JSON.stringify({ decision: 'deny', reason: 'destructive command: rm -rf /' })}\n`, '']);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { mergeConfig, exportForAgent, plannedEvents, alsoRunBy } from '../../../engine/agents/install.ts';
 import { OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MARK } from '../../../engine/agents/opencode.ts';
-import { lossReport } from '../../../engine/agents/loss.ts';
+import { lossReport, strictLosses } from '../../../engine/agents/loss.ts';
 import { AGENT_CONTRACTS } from '../../../engine/agents/registry.ts';
 import { AGENT_IDS, type AgentId } from '../../../engine/agents/types.ts';
 import { hookwire, tempDir } from '../node/runCli.ts';
@@ -128,7 +128,8 @@ describe('[AG6] install: the agent\'s own configuration', () => {
 });
 
 describe('[AG6] the loss report, by node', () => {
-  const texts = (id: AgentId, d = doc) => lossReport(d, contract(id)).map((l) => `${l.node}: ${l.text}`);
+  // What the pipeline decides and the agent does not carry out; where a killed hook fails open is its own test below.
+  const texts = (id: AgentId, d = doc) => lossReport(d, contract(id)).filter((l) => l.kind !== 'fail_open').map((l) => `${l.node}: ${l.text}`);
 
   it('[AG6] Claude Code: terminate and add_context are lost on the events that discard `continue` and `systemMessage` (hooks reference: Notification, PreCompact, …)', () => {
     const on = (pattern: string, action: object) => ({
@@ -277,6 +278,7 @@ describe('[AG6] OpenCode: a plugin file, not a hook configuration', () => {
     };
     expect(lossReport(d as never, contract('opencode')).map((l) => `${l.node}: ${l.text}`)).toEqual([
       'prompt: no such hook on opencode',
+      "null: on opencode: tool.execute.after fires only for a call that succeeded (anomalyco/opencode PR #32542): a failed call's result is never shown to an after-call rule",
       'halt: terminate → block on opencode: tool.execute.after cannot stop the agent',
     ]);
   });
@@ -407,5 +409,48 @@ describe('[AG6] goose and Kimi Code, as their sources read', () => {
       expect(texts).toEqual(expect.arrayContaining([`ask-push: ask → block on ${id}`, `redact-token: rewrite of tool_input → block on ${id}`, `deploy-context: add_context dropped on ${id}`]));
       expect(texts.some((t) => t.includes('unconfirmed'))).toBe(false);
     }
+  });
+});
+
+describe('[AG6] what no pipeline changes: a killed hook, and what an event shows (contracts re-read 2026-12-08)', () => {
+  const on = (pattern: string, action: object, tools?: string[]) => ({
+    nodes: [
+      { id: 'e', kind: 'event', pattern },
+      ...(tools ? [{ id: 'm', kind: 'matcher', when: { 'payload.tool': { in: tools } } }] : []),
+      { id: 'h', kind: 'handler', name: 'h', action },
+    ],
+    wires: tools ? [{ from: 'e', to: 'm' }, { from: 'm', to: 'h' }] : [{ from: 'e', to: 'h' }],
+  });
+  const block = { type: 'block', reason: 'no' };
+  const failOpen = (id: AgentId, d: object) => lossReport(d as never, contract(id)).filter((l) => l.kind === 'fail_open');
+
+  it('[AG6] Kimi Code has no fail-closed option: a blocking pipeline is told a killed hook lets the call run; install --strict does not fail on it', () => {
+    const d = on('tool.before_call', block);
+    const items = failOpen('kimi', d);
+    expect(items).toHaveLength(1);
+    expect([items[0]!.node, items[0]!.events]).toEqual([null, ['PreToolUse']]);
+    expect(items[0]!.text).toMatch(/^fail-open on kimi when a hook is killed before it answers .*Kimi Code has no fail-closed option.*PR #1906/);
+    expect(strictLosses(lossReport(d as never, contract('kimi')))).toEqual([]);
+    // An audit loses nothing when the hook dies: no item.
+    expect(failOpen('kimi', on('tool.before_call', { type: 'audit' }))).toEqual([]);
+  });
+
+  it('[AG6] goose: on_failure closes PreToolUse (install writes it), Stop stays fail-open; Claude Code ignores onFailure on Stop; Cursor (failClosed) and OpenCode (in process) never', () => {
+    expect(failOpen('goose', on('tool.before_call', block))).toEqual([]);
+    expect(failOpen('goose', on('final_answer.before', block)).map((l) => [l.events, /on PreToolUse only/.test(l.text)])).toEqual([[['Stop'], true]]);
+    expect(failOpen('claude', on('tool.before_call', block))).toEqual([]);
+    expect(failOpen('claude', on('final_answer.before', block)).map((l) => l.events)).toEqual([['Stop']]);
+    for (const id of ['cursor', 'opencode'] as AgentId[]) expect([id, failOpen(id, on('tool.before_call', block))]).toEqual([id, []]);
+    // Every other agent has no switch at all: said wherever a handler can block.
+    for (const id of ['codex', 'gemini', 'copilot', 'vscode', 'windsurf', 'qwen', 'factory'] as AgentId[]) expect([id, failOpen(id, on('tool.before_call', block)).length]).toEqual([id, 1]);
+  });
+
+  it('[AG6] what an event shows: Windsurf pre_read_code may name a directory; OpenCode tool.execute.after never sees a failure; Qwen Code UserPromptSubmit also fires on its own continuations', () => {
+    const partial = (id: AgentId, d: object) => lossReport(d as never, contract(id)).filter((l) => l.kind === 'partial').map((l) => [l.node, l.events, l.text]);
+    expect(partial('windsurf', on('tool.before_call', block, ['read']))).toEqual([[null, ['pre_read_code'], expect.stringMatching(/directory, which Cascade then reads recursively/)]]);
+    expect(partial('windsurf', on('tool.before_call', block, ['shell']))).toEqual([]);
+    expect(partial('opencode', on('tool.after_call', { type: 'audit' }))).toEqual([[null, ['tool.execute.after'], expect.stringMatching(/only for a call that succeeded/)]]);
+    expect(partial('qwen', on('input.received', block))).toEqual([[null, ['UserPromptSubmit'], expect.stringMatching(/Please continue.*submitted_prompt/)]]);
+    expect(partial('claude', on('input.received', block))).toEqual([]);
   });
 });
