@@ -2,7 +2,7 @@
 // "spans": [...]}]}]}` over many lines) holds a whole run three levels down: read whole, a 200 MB request was
 // its text, its parsed tree and its spans at once. Here it is cut as it streams, one KeyedArraySplitter a level
 // (request → resourceSpans[] → scopeSpans[] → spans[]), and only a span's text is held [I1].
-import { isJsonObject, ownSet, type JsonObject, type JsonValue } from '../model/json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.ts';
 import type { RecordStore } from '../model/idIndex.ts';
 import { jsonErrorDetail } from './formatIssues.ts';
 import { heldValues, type HeldValues } from './importers/heldValues.ts';
@@ -64,8 +64,7 @@ export function otlpRequestStream(line: number, maxChars: number, spool: RecordS
       const shell: JsonObject = {};
       for (const [key, text] of members) {
         const v = parsePart(text, line, 1, `the member ${JSON.stringify(key.slice(0, 100))}`, sink.problem, key);
-        // A member named `__proto__` is a name, as JSON.parse makes it.
-        if (v !== undefined) ownSet(shell, key, v as JsonValue);
+        if (v !== undefined) shell[key] = v as JsonValue;
       }
       const found: JsonObject[] = [];
       const kind = spansOfValue(shell, found, bad);

@@ -1,12 +1,15 @@
-import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { listTraces } from '../persistence/traceLibrary.ts';
+import type { StoredTrace } from '../persistence/storedTrace.ts';
+import { useVirtualRows } from '../ui/useVirtualRows.ts';
 import { lastExported, listVersions, type PipelineVersion } from '../persistence/versionHistory.ts';
 import { versionTime } from '../library/HistoryPanel.tsx';
 import { useServices } from '../services/AppServices.tsx';
 import { useApp } from '../store/appStore.ts';
 import { earlierVersions } from './backtestService.ts';
 import { filesOfDrop } from './droppedFiles.ts';
+import { ImportProgressList } from '../debugger/library/ImportProgressList.tsx';
 
 /** What to compare (an earlier version against the current pipeline) and over which traces of the library. */
 export function BacktestSetup() {
@@ -29,7 +32,7 @@ export function BacktestSetup() {
   // The baseline: the version picked, else the last export, else the newest version, else no pipeline [B1].
   const old = oldSeq === 'none' ? 'none' : versions?.find((v) => v.seq === oldSeq) ?? versions?.find((v) => v.seq === exportedLast?.seq) ?? versions?.[0] ?? (versions ? 'none' : undefined);
   const needle = filter.trim().toLowerCase();
-  const shown = needle ? ready.filter((t) => t.name.toLowerCase().includes(needle) || t.source_format.includes(needle)) : ready;
+  const shown = useMemo(() => (needle ? ready.filter((t) => t.name.toLowerCase().includes(needle) || t.source_format.includes(needle)) : ready), [ready, needle]);
   const pickedSet = new Set(picked);
   const running = run.status === 'running';
 
@@ -95,17 +98,9 @@ export function BacktestSetup() {
       </div>
       <input className="input bt-filter" type="search" placeholder="Filter traces by name or format" aria-label="Filter traces"
         value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="backtest-trace-filter" />
-      <div className="side-scroll bt-trace-list" role="group" aria-label="Traces to backtest" data-testid="backtest-traces">
-        {all === undefined ? null : shown.length === 0 ? (
-          <div className="empty">{ready.length === 0 ? 'No traces yet: import some in Debug, or drop files or a folder here.' : 'No trace matches the filter.'}</div>
-        ) : shown.map((t) => (
-          <label key={t.id} className="bt-trace" data-testid="backtest-trace" data-name={t.name}>
-            <input type="checkbox" checked={pickedSet.has(t.id)} disabled={running} onChange={(e) => toggle(t.id, e.target.checked)} />
-            <span className="name" title={t.name}>{t.name}</span>
-            <span className="meta">{t.event_count.toLocaleString('en')} events</span>
-          </label>
-        ))}
-      </div>
+      {/* Files dropped here (or picked in Debug) import a few at a time; the list fills as each is stored. */}
+      <ImportProgressList />
+      <TracePicks all={all} ready={ready} shown={shown} picked={pickedSet} disabled={running} toggle={toggle} />
       <p className="dbg-side-hint">Drop trace files or a folder here to import them into the library.</p>
       <div className="bt-actions">
         {running ? (
@@ -117,6 +112,41 @@ export function BacktestSetup() {
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+/** A picker row's height before it is drawn and measured. */
+const PICK_ESTIMATE = 28;
+
+/** The traces to pick from, drawn where the list is scrolled to (web/ui/useVirtualRows.ts); `data-count` says how many it shows. */
+function TracePicks({ all, ready, shown, picked, disabled, toggle }: {
+  all: readonly StoredTrace[] | undefined; ready: readonly StoredTrace[]; shown: readonly StoredTrace[]; picked: ReadonlySet<string>; disabled: boolean;
+  toggle: (id: string, on: boolean) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const keys = useMemo(() => shown.map((t) => t.id), [shown]);
+  const { v, focusProps } = useVirtualRows(keys, scroller, PICK_ESTIMATE);
+  return (
+    <div ref={scroller} className="side-scroll bt-trace-list" role="group" aria-label="Traces to backtest" data-testid="backtest-traces" data-count={shown.length} {...focusProps}>
+      {all === undefined ? null : shown.length === 0 ? (
+        <div className="empty">{ready.length === 0 ? 'No traces yet: import some in Debug, or drop files or a folder here.' : 'No trace matches the filter.'}</div>
+      ) : (
+        <div className="virtual-rows" style={{ height: v.getTotalSize() }}>
+          {v.getVirtualItems().map((item) => {
+            const t = shown[item.index]!;
+            return (
+              <div key={item.key} data-index={item.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <label className="bt-trace" data-testid="backtest-trace" data-name={t.name}>
+                  <input type="checkbox" checked={picked.has(t.id)} disabled={disabled} onChange={(e) => toggle(t.id, e.target.checked)} />
+                  <span className="name" title={t.name}>{t.name}</span>
+                  <span className="meta">{t.event_count.toLocaleString('en')} events</span>
+                </label>
+              </div>
+            );
+          })}
+        </div>
+      )}
     </div>
   );
 }

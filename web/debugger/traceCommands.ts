@@ -1,7 +1,7 @@
 import { type Expectation, TRACE_FORMAT_LABELS, traceEventLine, traceHeaderLine, type Pipeline } from '../../engine/app.ts';
 import type { HookwireDb } from '../persistence/db.ts';
 import { describeStorageError } from '../persistence/library.ts';
-import { startTraceImport } from '../persistence/traceImporter.ts';
+import { createTraceImporter } from '../persistence/traceImporter.ts';
 import { deleteTrace, keepPendingTrace, readEventRange, readTraceRecord, removeTraceNow, renameTrace, restoreTrace, writeEventLabel } from '../persistence/traceLibrary.ts';
 import type { AppStore } from '../store/appStore.ts';
 import { checkImport } from '../model/exportPipeline.ts';
@@ -13,6 +13,8 @@ export interface TraceCommands {
   /** Imports one file as `importFiles` does; settles with the stored trace's id once it is in the library (null when it is not). */
   importFile(file: File): Promise<string | null>;
   cancelImport(id: string): void;
+  /** Cancels every import under way, waiting ones included: nothing of them stays stored. */
+  cancelAllImports(): void;
   /** The person keeps the good events of a partial import. */
   keepImport(): Promise<void>;
   /** The person discards a partial import (or closes a failed one): nothing stays stored. */
@@ -26,6 +28,31 @@ export interface TraceCommands {
    * [B7]; the debugger then replays the trace as stored. False (and a message) when it could not be stored.
    */
   setLabel(index: number, expectation: Expectation | null): Promise<boolean>;
+}
+
+/** What became of the files of one batch, for its closing toast. */
+interface ImportBatchTally {
+  imported: number;
+  events: number;
+  cancelled: number;
+  /** Pipeline files, added to the pipelines instead (each said so in a toast of its own). */
+  pipelines: number;
+  /** Whether the batch's first good trace was opened. */
+  opened: boolean;
+  /** Files imported with dropped lines (waiting in the library as "review import"). */
+  review: string[];
+  failed: string[];
+}
+
+/** The closing toast of a batch: what was imported, and every file that was not, by name (at most 5 named). */
+function batchSummary(files: number, t: ImportBatchTally): string {
+  const names = (list: string[]) => `${list.slice(0, 5).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
+  const parts = [`Imported ${t.imported} of ${files} files: ${t.events.toLocaleString('en')} events.`];
+  if (t.review.length) parts.push(`${t.review.length} imported with dropped lines, marked “review import” in the library: ${names(t.review)}.`);
+  if (t.failed.length) parts.push(`${t.failed.length} not imported: ${names(t.failed)}.`);
+  if (t.pipelines) parts.push(`${t.pipelines} ${t.pipelines === 1 ? 'was a pipeline' : 'were pipelines'}, added to your pipelines.`);
+  if (t.cancelled) parts.push(`${t.cancelled} cancelled; nothing of them was stored.`);
+  return parts.join(' ');
 }
 
 /** A file name from a trace's name: letters, digits, `._-` kept, the rest `-`. */
@@ -43,38 +70,70 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
   const toast = (message: string, tone: 'info' | 'error' = 'info', action?: { label: string; run: () => void }) =>
     s().toast({ tone, message, ...(action ? { actionLabel: action.label, action: action.run } : {}) });
   const cancels = new Map<string, () => Promise<void>>();
+  const importer = createTraceImporter(db);
 
-  function importOne(file: File): Promise<string | null> {
-    const job = startTraceImport(db, file, (progress) => s().updateImport(job.id, { progress }));
+  /**
+   * Imports one file (queued behind the imports under way). Alone, a file imported is opened and named in a toast;
+   * in a batch (`batch`: the files picked or dropped together) only the batch's first good one is opened, and one
+   * toast at its end counts them all, failures named: 200 files opened and toasted one after another kept the
+   * debugger busy replaying traces nobody had asked to see.
+   */
+  function importOne(file: File, batch?: ImportBatchTally): Promise<string | null> {
+    const job = importer.start(file, {
+      started: () => s().importStarted({ id: job.id, fileName: file.name, size: file.size, progress: null }),
+      progress: (progress) => s().updateImport(job.id, { progress }),
+    });
     cancels.set(job.id, job.cancel);
-    s().importStarted({ id: job.id, fileName: file.name, size: file.size, progress: null });
+    if (!batch) s().importsQueued(1);
     const done = () => {
       cancels.delete(job.id);
       s().importEnded(job.id);
+      s().importSettled();
     };
     return job.result.then(
       async (r) => {
         done();
         if (!r) {
-          toast(`Import of ${file.name} cancelled; nothing was stored.`);
+          if (batch) batch.cancelled++;
+          else toast(`Import of ${file.name} cancelled; nothing was stored.`);
           return null;
         }
         if (r.status === 'ok' && r.traceId) {
+          if (batch) {
+            batch.imported++;
+            batch.events += r.events;
+            if (batch.opened) return r.traceId;
+            batch.opened = true;
+          }
           await replay.openTrace(r.traceId);
           const warnings = r.problems.length ? `, ${r.problems.length} warning${r.problems.length === 1 ? '' : 's'}` : '';
-          toast(`Imported “${r.name}”: ${r.events.toLocaleString('en')} events (${r.format ? TRACE_FORMAT_LABELS[r.format] : 'trace'})${warnings}.`);
+          if (!batch) toast(`Imported “${r.name}”: ${r.events.toLocaleString('en')} events (${r.format ? TRACE_FORMAT_LABELS[r.format] : 'trace'})${warnings}.`);
           return r.traceId;
         }
-        if (r.problems[0]?.code === 'pipeline' && (await openAsPipeline(file))) return null;
+        if (r.problems[0]?.code === 'pipeline' && (await openAsPipeline(file))) {
+          if (batch) batch.pipelines++;
+          return null;
+        }
+        if (batch) (r.status === 'partial' ? batch.review : batch.failed).push(file.name);
         s().showImportResult({ ...r, fileName: file.name });
         return null;
       },
       (e: unknown) => {
         done();
+        if (batch) batch.failed.push(file.name);
         toast(`Import of ${file.name} failed: ${describeStorageError(e)}`, 'error');
         return null;
       },
     );
+  }
+
+  function importBatch(files: readonly File[]): void {
+    const tally: ImportBatchTally = { imported: 0, events: 0, cancelled: 0, pipelines: 0, opened: false, review: [], failed: [] };
+    s().importsQueued(files.length);
+    void Promise.all(files.map((f) => importOne(f, tally))).then(() => {
+      const message = batchSummary(files.length, tally);
+      toast(message, tally.failed.length > 0 ? 'error' : 'info');
+    });
   }
 
   /**
@@ -126,11 +185,15 @@ export function createTraceCommands(store: AppStore, db: HookwireDb, replay: Rep
       return true;
     },
     importFiles(files) {
-      for (const file of files) void importOne(file);
+      if (files.length === 1) void importOne(files[0]!);
+      else if (files.length > 1) importBatch(files);
     },
-    importFile: importOne,
+    importFile: (file) => importOne(file),
     cancelImport(id) {
       void cancels.get(id)?.();
+    },
+    cancelAllImports() {
+      for (const cancel of [...cancels.values()]) void cancel();
     },
     async keepImport() {
       const r = s().importResult;

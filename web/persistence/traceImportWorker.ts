@@ -5,15 +5,17 @@ import { importTraceFile, type ImportProgress } from './importTraceFile.ts';
 import type { ImportWorkerReply, ImportWorkerRequest } from './traceImportProtocol.ts';
 
 /**
- * Imports one trace file off the page's thread: reading, parsing and writing 100,000 events takes seconds,
- * and the page must keep drawing its progress bar. The page cancels by terminating this worker.
+ * Imports trace files off the page's thread, one after another (the page sends the next once this one is done:
+ * traceImporter.ts): reading, parsing and writing 100,000 events takes seconds, and the page must keep drawing
+ * its progress bar. The page cancels by terminating this worker.
  */
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (reply: ImportWorkerReply) => scope.postMessage(reply);
+// One connection for every file this worker imports; it closes with the worker.
+const db = new HookwireDb();
 
 scope.onmessage = async (event: MessageEvent<ImportWorkerRequest>) => {
   const { file, id } = event.data;
-  const db = new HookwireDb();
   let last = 0;
   const onProgress = (p: ImportProgress) => {
     const now = performance.now();
@@ -25,7 +27,5 @@ scope.onmessage = async (event: MessageEvent<ImportWorkerRequest>) => {
     post({ type: 'done', result: await importTraceFile(db, file, { id, onProgress }) });
   } catch (e) {
     post({ type: 'error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
-  } finally {
-    db.close();
   }
 };

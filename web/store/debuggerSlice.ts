@@ -24,6 +24,11 @@ export interface ImportView {
   progress: ImportProgress | null;
 }
 
+export interface ImportBatch {
+  total: number;
+  done: number;
+}
+
 export interface Pinned {
   doc: Pipeline;
   name: string;
@@ -72,7 +77,10 @@ export interface DebuggerData {
   /** The label form's control (its test id) the keyboard was on when a save began, and the label saved (JSON): the form that shows that label takes the keyboard back. */
   labelFocus: { control: string; label: string } | null;
   rightTab: RightTab;
+  /** Imports running now (a few at a time: the rest wait in the importer's queue). */
   imports: ImportView[];
+  /** The files of the imports under way, waiting ones included, and how many of them are over; null when none is. */
+  importBatch: ImportBatch | null;
   /** The outcome of a finished import the person has to see (problems, a choice to keep the good events). */
   importResult: (ImportFileResult & { fileName: string }) | null;
   /** Something went wrong that is not a user's mistake (worker failure, storage error). */
@@ -143,6 +151,7 @@ const INITIAL: DebuggerData = {
   labelFocus: null,
   rightTab: 'step',
   imports: [],
+  importBatch: null,
   importResult: null,
   failure: null,
   busy: false,
@@ -223,6 +232,10 @@ export interface DebuggerActions {
   importStarted(view: ImportView): void;
   updateImport(id: string, patch: Partial<ImportView>): void;
   importEnded(id: string): void;
+  /** `count` files join the imports under way. */
+  importsQueued(count: number): void;
+  /** One file of them is over (imported, failed or cancelled); the last one clears the batch. */
+  importSettled(): void;
   showImportResult(result: NonNullable<DebuggerData['importResult']>): void;
   closeImportResult(): void;
 }
@@ -350,6 +363,14 @@ export const createDebuggerSlice: StateCreator<AppState, [], [], DebuggerSlice> 
   importStarted: (view) => set({ imports: [...get().imports, view] }),
   updateImport: (id, patch) => set({ imports: get().imports.map((v) => (v.id === id ? { ...v, ...patch } : v)) }),
   importEnded: (id) => set({ imports: get().imports.filter((v) => v.id !== id) }),
+  importsQueued: (count) => {
+    const b = get().importBatch;
+    set({ importBatch: { total: (b?.total ?? 0) + count, done: b?.done ?? 0 } });
+  },
+  importSettled: () => {
+    const b = get().importBatch;
+    if (b) set({ importBatch: b.done + 1 >= b.total ? null : { total: b.total, done: b.done + 1 } });
+  },
   showImportResult: (importResult) => set({ importResult }),
   closeImportResult: () => set({ importResult: null }),
 });

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { recordingAgent, TRACE_FORMAT_LABELS } from '../../../engine/app.ts';
 import { listTraces } from '../../persistence/traceLibrary.ts';
@@ -11,6 +11,7 @@ import { LivePanel } from './LivePanel.tsx';
 import { SessionPlacesDialog } from './SessionPlacesDialog.tsx';
 import { timeAgo } from '../../ui/timeAgo.ts';
 import { traceSource } from './traceSource.ts';
+import { useVirtualRows } from '../../ui/useVirtualRows.ts';
 
 /** The trace library: import (picker or drop), open, rename, delete with undo. */
 export function TraceLibrary() {
@@ -35,16 +36,41 @@ export function TraceLibrary() {
       {places && <SessionPlacesDialog onClose={() => setPlaces(false)} />}
       <LivePanel />
       <ImportProgressList />
-      <div className="side-scroll" data-testid="trace-library">
-        {traces === undefined ? null : traces.length === 0 ? (
-          <div className="empty">No traces yet.</div>
-        ) : (
-          traces.map((t) => <TraceItem key={t.id} trace={t} current={t.id === current} />)
-        )}
-      </div>
+      <TraceRows traces={traces} current={current} />
     </>
   );
 }
+
+/** A library row's height before it is drawn and measured (name, then its details; a badge line makes it taller). */
+const ROW_ESTIMATE = 58;
+
+/** The library's rows, drawn where it is scrolled to (web/ui/useVirtualRows.ts); `data-count` says how many it holds. */
+function TraceRows({ traces, current }: { traces: StoredTrace[] | undefined; current: string | null }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const keys = useMemo(() => (traces ?? []).map((t) => t.id), [traces]);
+  const { v, focusProps } = useVirtualRows(keys, scroller, ROW_ESTIMATE);
+  return (
+    <div ref={scroller} className="side-scroll" data-testid="trace-library" data-count={traces?.length} {...focusProps}>
+      {traces === undefined ? null : traces.length === 0 ? (
+        <div className="empty">No traces yet.</div>
+      ) : (
+        <div className="virtual-rows" style={{ height: v.getTotalSize() }}>
+          {v.getVirtualItems().map((item) => {
+            const t = traces[item.index]!;
+            return (
+              <div key={item.key} data-index={item.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <TraceRow trace={t} current={t.id === current} />
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A row is not drawn again as the list scrolls, only when its record (a new one at each change of the library) or whether it is open changes. */
+const TraceRow = memo(TraceItem);
 
 function TraceItem({ trace: t, current }: { trace: StoredTrace; current: boolean }) {
   const [renaming, setRenaming] = useState(false);
