@@ -17,7 +17,10 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: process.env.HOOKWIRE_E2E_REPORT ?? '../.reports/e2e.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: every action with a DOM snapshot around it, console, network and sources, and
+    // the screenshot at the failure. Not the screencast (the filmstrip): recorded for every test, it made Chromium
+    // draw, read back and encode frames all the while, about a third of the suite's CPU (docs/performance.md).
+    trace: { mode: 'retain-on-failure', snapshots: true, screenshots: false, sources: true },
     screenshot: 'only-on-failure',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
