@@ -1,8 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { writeTrace } from '../test/bench/benchTrace.ts';
+import { sessionFiles } from '../test/bench/benchTrace.ts';
 
 /**
  * A backtest over a team's library: 40 sessions (test/bench/benchTrace.ts, each with an `rm -rf` the demo
@@ -15,14 +12,7 @@ const SESSIONS = 40;
 
 test('a backtest over 40 sessions draws the trace groups in view and the wheel reaches the last', async ({ page }) => {
   test.setTimeout(480_000); // 40 imports and a backtest over them on a machine other sessions share
-  const work = mkdtempSync(join(tmpdir(), 'hookwire-btscale-'));
-  const files = [];
-  for (let i = 0; i < SESSIONS; i++) {
-    const name = `session-${String(i).padStart(3, '0')}.jsonl`;
-    await writeTrace(join(work, name), 40, i + 1);
-    files.push({ name, mimeType: 'application/x-ndjson', buffer: readFileSync(join(work, name)) });
-  }
-  rmSync(work, { recursive: true, force: true });
+  const files = await sessionFiles(SESSIONS, 40);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/');

@@ -1,8 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { writeTrace } from '../test/bench/benchTrace.ts';
+import { sessionFiles } from '../test/bench/benchTrace.ts';
 import { key } from './debuggerHelpers.ts';
 
 /**
@@ -28,14 +25,7 @@ const focusedRow = (page: Page) => page.evaluate(() => {
 
 test('40 sessions picked at once: one progress, the library fills as they land, only the rows in view are drawn and Tab walks them all', async ({ page }) => {
   test.setTimeout(300_000); // 40 imports on a machine other sessions share
-  const work = mkdtempSync(join(tmpdir(), 'hookwire-libscale-'));
-  const files = [];
-  for (let i = 0; i < SESSIONS; i++) {
-    const name = `session-${String(i).padStart(3, '0')}.jsonl`;
-    await writeTrace(join(work, name), 40, i + 1);
-    files.push({ name, mimeType: 'application/x-ndjson', buffer: readFileSync(join(work, name)) });
-  }
-  rmSync(work, { recursive: true, force: true });
+  const files = await sessionFiles(SESSIONS, 40);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/');

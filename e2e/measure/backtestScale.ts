@@ -12,12 +12,10 @@
  * the page's JS heap after a forced GC (DevTools protocol) once the results are shown: a heap that grows run
  * after run keeps something of each run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
 import { chromiumExecutable } from '../chromium.ts';
-import { writeTrace } from '../../test/bench/benchTrace.ts';
+import { sessionFiles } from '../../test/bench/benchTrace.ts';
 import { startPreview } from './previewServer.ts';
 
 const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
@@ -34,13 +32,7 @@ const LONG_TASKS = `(() => {
 })()`;
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'hookwire-btscale-'));
-  const files = [];
-  for (let i = 0; i < TRACES; i++) {
-    const path = join(work, `session-${String(i).padStart(3, '0')}.jsonl`);
-    await writeTrace(path, EVENTS, i + 1);
-    files.push({ name: `session-${String(i).padStart(3, '0')}.jsonl`, mimeType: 'application/x-ndjson', buffer: readFileSync(path) });
-  }
+  const files = await sessionFiles(TRACES, EVENTS);
   console.log(`${TRACES} traces × ${EVENTS} events; app: ${root}; load average ${load()}`);
   const server = await startPreview(root, port, `dist-measure-${port}`);
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
@@ -118,7 +110,6 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     server.stop();
-    rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -8,12 +8,9 @@
  * DevTools CPU profile of the page's main thread is taken until the library lists them all; the functions with
  * the most self time and the heaviest bottom-up callers are printed.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumExecutable } from '../chromium.ts';
-import { writeTrace } from '../../test/bench/benchTrace.ts';
+import { sessionFiles } from '../../test/bench/benchTrace.ts';
 import { startPreview } from './previewServer.ts';
 
 const root = process.env.HOOKWIRE_MEASURE_APP ?? new URL('../..', import.meta.url).pathname;
@@ -25,13 +22,7 @@ interface ProfileNode { id: number; callFrame: { functionName: string; url: stri
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'hookwire-improf-'));
-  const files = [];
-  for (let i = 0; i < TRACES; i++) {
-    const name = `session-${String(i).padStart(3, '0')}.jsonl`;
-    await writeTrace(join(work, name), EVENTS, i + 1);
-    files.push({ name, mimeType: 'application/x-ndjson', buffer: readFileSync(join(work, name)) });
-  }
+  const files = await sessionFiles(TRACES, EVENTS);
   const server = await startPreview(root, port, `dist-measure-${port}`, ['--minify', 'false']);
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
@@ -54,7 +45,6 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     server.stop();
-    rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,9 @@
 // The synthetic trace file the backtest benches replay (backtestMemory, backtestWorkers): a mix of tool calls
 // (one in forty an `rm -rf`), tool results, model calls and prompts, written as a stream.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Writes a trace of `n` events to `path`, its ids and trace id made distinct by `seed`. */
 export async function writeTrace(path: string, n: number, seed: number): Promise<void> {
@@ -23,4 +25,24 @@ export async function writeTrace(path: string, n: number, seed: number): Promise
   }
   out.end();
   await once(out, 'finish');
+}
+
+/**
+ * `count` sessions of `events` events each (seeds 1…count), named session-000.jsonl, session-001.jsonl, …, as
+ * files a page's file picker takes (Playwright's setInputFiles): the app at a team's scale (e2e library-scale,
+ * backtest-scale, e2e/measure).
+ */
+export async function sessionFiles(count: number, events: number): Promise<{ name: string; mimeType: string; buffer: Buffer }[]> {
+  const work = mkdtempSync(join(tmpdir(), 'hookwire-sessions-'));
+  try {
+    const files = [];
+    for (let i = 0; i < count; i++) {
+      const name = `session-${String(i).padStart(3, '0')}.jsonl`;
+      await writeTrace(join(work, name), events, i + 1);
+      files.push({ name, mimeType: 'application/x-ndjson', buffer: readFileSync(join(work, name)) });
+    }
+    return files;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
