@@ -4,7 +4,7 @@
 // zod on every line and nothing is gained). A refused line's message is always the schema's.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { surelyValidEventLine, surelyValidHeader, traceSchemas } from '../../../engine/trace/traceSchema.ts';
+import { isTraceTimestamp, surelyValidEventLine, surelyValidHeader, traceSchemas } from '../../../engine/trace/traceSchema.ts';
 
 const { TraceEventLineSchema, TraceHeaderSchema } = traceSchemas();
 import { readTrace } from '../../../engine/trace/traceReader.ts';
@@ -206,5 +206,24 @@ describe('the reader\'s hand check of the header', () => {
     expect(r.status).toBe('ok');
     expect(Object.hasOwn(r.header!, '__proto__')).toBe(true);
     expect(r.header!.recorder).toBe('me');
+  });
+});
+
+describe('[T4] isTraceTimestamp is the timestamp rule of the schema', () => {
+  it('says yes exactly where IsoTs does, on timestamps and near misses', () => {
+    const { IsoTs } = traceSchemas();
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const stamp = fc.record({
+      y: fc.integer({ min: 0, max: 9999 }), mo: fc.integer({ min: 0, max: 13 }), d: fc.integer({ min: 0, max: 32 }),
+      h: fc.integer({ min: 0, max: 25 }), mi: fc.integer({ min: 0, max: 61 }), s: fc.integer({ min: 0, max: 61 }),
+      frac: fc.option(fc.integer({ min: 0, max: 999999 }).map(String), { nil: undefined }),
+      zone: fc.constantFrom('Z', 'z', '+02:00', '-05:30', '+0200', '+24:00', '', ' Z'),
+      sep: fc.constantFrom('T', 't', ' '),
+    }).map((t) => `${pad(t.y, 4)}-${pad(t.mo, 2)}-${pad(t.d, 2)}${t.sep}${pad(t.h, 2)}:${pad(t.mi, 2)}:${pad(t.s, 2)}${t.frac === undefined ? '' : `.${t.frac}`}${t.zone}`);
+    fc.assert(fc.property(fc.oneof(stamp, fc.string({ maxLength: 30 })), (ts) => {
+      expect(isTraceTimestamp(ts)).toBe(IsoTs.safeParse(ts).success);
+    }), { numRuns: 3000 });
+    expect(isTraceTimestamp('2026-02-10T21:11:52.438Z')).toBe(true);
+    expect(isTraceTimestamp('2026-02-10T21:11:52')).toBe(false);
   });
 });
